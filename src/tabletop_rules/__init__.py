@@ -1,0 +1,43 @@
+"""tabletop_rules: exact, typed, immutable-state rules engines for three tabletop games.
+
+Each game is a package with the same functions (``new_game``, ``legal_moves``, ``apply``,
+``score``, ``view``, …) and a ``RULES`` bundle; :func:`get_ruleset` finds one by name.
+
+>>> import tabletop_rules
+>>> rules = tabletop_rules.get_ruleset("dice-poker")
+>>> state = rules.new_game(seed=1)
+>>> rules.legal_moves(state)[0]
+Roll()
+"""
+
+from __future__ import annotations
+
+from .errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotationError,
+    TabletopError,
+)
+from .protocol import CHANCE, Bot, GameRules, Ruleset, Seat, get_ruleset, register, rulesets
+from .rng import Rng
+
+__all__ = [
+    "CHANCE",
+    "Bot",
+    "ConfigError",
+    "GameRules",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "NotationError",
+    "Rng",
+    "Ruleset",
+    "Seat",
+    "TabletopError",
+    "__version__",
+    "get_ruleset",
+    "register",
+    "rulesets",
+]
+
+__version__ = "0.1.0.dev0"

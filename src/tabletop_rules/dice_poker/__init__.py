@@ -1,0 +1,154 @@
+"""Dice poker (покер на костях): five dice, three stages of fifteen boxes, and fences.
+
+The rules are ``docs/rules/dice_poker`` (from the seed ``002``); every house rule is a
+field of :class:`Config`. A game in five lines:
+
+>>> from tabletop_rules import dice_poker as dp
+>>> state = dp.new_game(dp.Config(players=2), seed=42)
+>>> state = dp.apply(state, dp.Roll())
+>>> state.dice
+(1, 2, 3, 5, 5)
+>>> state = dp.apply(state, dp.parse_move(state, "write fives"))
+>>> dp.score(state), state.fences
+((-5, 0), (2, 0))
+"""
+
+from __future__ import annotations
+
+from ..protocol import CHANCE, GameRules, register
+from .bots import GreedyBot
+from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
+from .config import MAX_PLAYERS, STAGE_ORDERS, BoxScores, Config, StageOrder
+from .events import (
+    Announced,
+    Event,
+    FencesChanged,
+    GameOver,
+    MountainScored,
+    Rolled,
+    Scratched,
+    Wrote,
+    redact,
+)
+from .moves import (
+    BOXES_PER_STAGE,
+    DICE_COUNT,
+    MOUNTAIN,
+    POKER_BOXES,
+    Announce,
+    Box,
+    Dice,
+    Face,
+    Move,
+    Roll,
+    Scratch,
+    Write,
+)
+from .notation import format_move, parse_box, parse_move, read_move
+from .rules import (
+    apply,
+    apply_with_events,
+    chance_probabilities,
+    current_player,
+    is_over,
+    legal_moves,
+    max_moves,
+    new_game,
+    score,
+    winners,
+)
+from .scoring import mountain_points, points, stage_bonus
+from .state import Cell, Sheet, State, check_state
+from .view import View, view
+
+__all__ = [
+    "BOXES_PER_STAGE",
+    "CHANCE",
+    "DICE_COUNT",
+    "MAX_PLAYERS",
+    "MOUNTAIN",
+    "NUM_ACTIONS",
+    "POKER_BOXES",
+    "RULES",
+    "STAGE_ORDERS",
+    "Announce",
+    "Announced",
+    "Box",
+    "BoxScores",
+    "Cell",
+    "Config",
+    "Dice",
+    "Event",
+    "Face",
+    "FencesChanged",
+    "GameOver",
+    "GreedyBot",
+    "MountainScored",
+    "Move",
+    "Roll",
+    "Rolled",
+    "Scratch",
+    "Scratched",
+    "Sheet",
+    "StageOrder",
+    "State",
+    "View",
+    "Write",
+    "Wrote",
+    "apply",
+    "apply_with_events",
+    "chance_probabilities",
+    "check_state",
+    "current_player",
+    "decode",
+    "encode",
+    "format_move",
+    "is_over",
+    "legal_mask",
+    "legal_moves",
+    "max_moves",
+    "mountain_points",
+    "new_game",
+    "num_actions",
+    "parse_box",
+    "parse_move",
+    "points",
+    "read_move",
+    "redact",
+    "score",
+    "stage_bonus",
+    "view",
+    "winners",
+]
+
+RULES: GameRules[Config, State, Move] = GameRules(
+    name="dice-poker",
+    title="Dice poker",
+    config_type=Config,
+    state_type=State,
+    move_types=(Roll, Write, Scratch, Announce, Dice),
+    event_types=(Rolled, Announced, Wrote, Scratched, MountainScored, FencesChanged, GameOver),
+    view_type=View,
+    new_game=new_game,
+    legal_moves=legal_moves,
+    chance_probabilities=chance_probabilities,
+    apply=apply,
+    apply_with_events=apply_with_events,
+    score=score,
+    current_player=current_player,
+    is_over=is_over,
+    winners=winners,
+    view=view,
+    redact=redact,
+    format_move=format_move,
+    parse_move=parse_move,
+    num_actions=num_actions,
+    encode=encode,
+    decode=decode,
+    legal_mask=legal_mask,
+    max_moves=max_moves,
+    check_state=check_state,
+)
+"""Dice poker's :class:`~tabletop_rules.protocol.Ruleset`."""
+
+register(RULES)

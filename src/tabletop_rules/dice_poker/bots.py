@@ -1,0 +1,91 @@
+"""A dice poker bot that plays greedily on the expected value of each box.
+
+:class:`GreedyBot` values a box by its points against a par (what the box typically
+brings), and compares writing now with the best box that one more throw is expected to
+reach. Over 1,000 seeded two-player games it beats :class:`~tabletop_rules.bots.RandomBot`
+in nearly every game (``tests/dice_poker/test_bots.py``; the docs give the figures).
+
+>>> from tabletop_rules.dice_poker import apply, new_game, Roll
+>>> state = apply(new_game(seed=14), Roll())
+>>> state.dice, GreedyBot().choose(state)
+((3, 3, 6, 6, 6), Write(box=Box.FULL_HOUSE))
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..errors import IllegalMoveError
+from ..protocol import CHANCE
+from .dice import KEEPS, OUTCOMES, PROBABILITIES
+from .moves import DICE_COUNT, Announce, Box, Face, Move, Roll, Scratch, Write
+from .rules import ROLL_ALL, current_player, legal_moves
+from .scoring import points
+from .state import State
+
+__all__ = ["PAR", "GreedyBot", "expected_points"]
+
+PAR: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 8, 14, 11, 9, 16, 6, 6, 10, 22)
+"""Each box's par, in box order: points a poker box typically brings (a mountain box: 0,
+three of its face). Writing more than par gains, less costs; scratching costs the par."""
+
+
+@cache
+def expected_points(keep: tuple[Face, ...]) -> tuple[float, ...]:
+    """Expected points in each box (0 where the dice do not fit) after keeping ``keep``
+    and throwing the other dice once, with Yatzy's fixed scores.
+    """
+    totals = [0.0] * len(Box)
+    count = DICE_COUNT - len(keep)
+    for outcome in OUTCOMES[count]:
+        chance = PROBABILITIES[count][outcome]
+        dice = tuple(sorted(keep + outcome.values))
+        for box in Box:
+            totals[box] += float(chance) * (points(box, dice) or 0)
+    return tuple(totals)
+
+
+class GreedyBot:
+    """Writes the box worth most against its par, unless one more throw promises more.
+
+    Args:
+        fence_value: What one fence is worth in points: each throw spends one, each
+            throw left unused banks one.
+
+    """
+
+    def __init__(self, fence_value: float = 1.5) -> None:
+        self.fence_value = fence_value
+
+    def choose(self, state: State) -> Move:
+        """The greedy move for the seat on turn."""
+        player = current_player(state)
+        if player is None or player == CHANCE:
+            raise IllegalMoveError(
+                "a bot moves for a seat: the game is over or dice are in the air"
+            )
+        if not state.dice:
+            return ROLL_ALL
+        moves = legal_moves(state)
+        if isinstance(moves[0], Announce):
+            return max(moves, key=lambda move: self._promise(state, move.box))  # type: ignore[union-attr]
+        boxes = [move.box for move in moves if isinstance(move, Write | Scratch)]
+        return max(moves, key=lambda move: self._worth(state, move, boxes))
+
+    def _worth(self, state: State, move: Move, boxes: list[Box]) -> float:
+        if isinstance(move, Write):
+            return self._now(state, move.box)
+        if isinstance(move, Scratch):
+            return -PAR[move.box]
+        assert isinstance(move, Roll)
+        expected = expected_points(move.keep)
+        return max(expected[box] - PAR[box] for box in boxes) - self.fence_value
+
+    def _now(self, state: State, box: Box) -> float:
+        scored = points(box, state.dice, state.config.box_scores)
+        return (scored or 0) - PAR[box]
+
+    def _promise(self, state: State, box: Box) -> float:
+        """What announcing ``box`` is expected to bring: now, or after one more throw."""
+        best_throw = max(expected_points(keep)[box] for keep in KEEPS[state.dice])
+        return max(self._now(state, box), best_throw - PAR[box] - self.fence_value)

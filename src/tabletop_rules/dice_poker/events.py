@@ -1,0 +1,106 @@
+"""What happens in a transition, as typed events for front ends to animate.
+
+:func:`~tabletop_rules.dice_poker.apply_with_events` returns them; dice poker has no hidden
+information, so every event is public and :func:`redact` returns it unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+from .moves import Box, Face
+
+__all__ = [
+    "Announced",
+    "Event",
+    "FencesChanged",
+    "GameOver",
+    "MountainScored",
+    "Rolled",
+    "Scratched",
+    "Wrote",
+    "redact",
+]
+
+
+@attrs.frozen
+class Rolled:
+    """``seat``'s throw number ``throw`` landed: ``thrown`` joined ``kept`` to make ``dice``."""
+
+    seat: int
+    throw: int
+    kept: tuple[Face, ...]
+    thrown: tuple[Face, ...]
+    dice: tuple[Face, ...]
+
+
+@attrs.frozen
+class Announced:
+    """``seat`` named ``box`` as the box this turn ends in."""
+
+    seat: int
+    box: Box
+
+
+@attrs.frozen
+class Wrote:
+    """``seat`` wrote ``points`` in ``box`` of ``stage``."""
+
+    seat: int
+    stage: int
+    box: Box
+    points: int
+
+
+@attrs.frozen
+class Scratched:
+    """``seat`` scratched ``box`` of ``stage``: it scores 0."""
+
+    seat: int
+    stage: int
+    box: Box
+
+
+@attrs.frozen
+class MountainScored:
+    """``seat`` completed the mountain of ``stage``: its sum earned ``bonus`` (premium,
+    0 or minus the penalty).
+    """
+
+    seat: int
+    stage: int
+    mountain_sum: int
+    bonus: int
+
+
+@attrs.frozen
+class FencesChanged:
+    """``seat``'s bank changed by ``change`` at the end of a turn, to ``fences``; ``lost``
+    fences went over ``max_fences``.
+    """
+
+    seat: int
+    change: int
+    fences: int
+    lost: int = 0
+
+
+@attrs.frozen
+class GameOver:
+    """Every box is filled: final ``scores`` and the ``winners``."""
+
+    scores: tuple[int, ...]
+    winners: frozenset[int]
+
+
+Event: TypeAlias = (
+    Rolled | Announced | Wrote | Scratched | MountainScored | FencesChanged | GameOver
+)
+"""Any dice poker event."""
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """``event`` as ``seat`` may see it: unchanged, everything in dice poker is public."""
+    return event

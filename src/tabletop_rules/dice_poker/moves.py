@@ -1,0 +1,137 @@
+"""The boxes of the score sheet and the moves of dice poker.
+
+>>> Roll(keep=(6, 2, 6))
+Roll(keep=(2, 6, 6))
+>>> Write(Box.FULL_HOUSE)
+Write(box=Box.FULL_HOUSE)
+>>> Box.FULL_HOUSE.is_poker, Box.SIXES.face
+(True, 6)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import TypeAlias
+
+import attrs
+
+__all__ = [
+    "BOXES_PER_STAGE",
+    "DICE_COUNT",
+    "MOUNTAIN",
+    "POKER_BOXES",
+    "Announce",
+    "Box",
+    "Dice",
+    "Face",
+    "Move",
+    "Roll",
+    "Scratch",
+    "Write",
+]
+
+Face: TypeAlias = int
+"""The value a die shows, 1 to 6."""
+
+DICE_COUNT = 5
+"""Five six-sided dice."""
+
+
+class Box(enum.IntEnum):
+    """The fifteen boxes of one stage, in sheet order: the mountain, then the poker boxes."""
+
+    ONES = 0
+    TWOS = 1
+    THREES = 2
+    FOURS = 3
+    FIVES = 4
+    SIXES = 5
+    PAIR = 6
+    TWO_PAIRS = 7
+    THREE_KIND = 8
+    FOUR_KIND = 9
+    FULL_HOUSE = 10
+    SMALL_STRAIGHT = 11
+    LARGE_STRAIGHT = 12
+    POKER = 13
+    CHANCE = 14
+
+    @property
+    def is_mountain(self) -> bool:
+        """Whether the box is in the upper section, the mountain (ONES to SIXES)."""
+        return self <= Box.SIXES
+
+    @property
+    def is_poker(self) -> bool:
+        """Whether the box is a poker box (PAIR to CHANCE): it may be scratched."""
+        return self > Box.SIXES
+
+    @property
+    def face(self) -> Face:
+        """The face a mountain box counts; ``ValueError`` for a poker box."""
+        if self > Box.SIXES:
+            raise ValueError(f"{self.name} is not a mountain box")
+        return int(self) + 1
+
+    def __repr__(self) -> str:
+        return f"Box.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+BOXES_PER_STAGE = len(Box)
+"""15 boxes to a stage."""
+
+MOUNTAIN = tuple(box for box in Box if box.is_mountain)
+"""The six mountain boxes, ONES to SIXES."""
+
+POKER_BOXES = tuple(box for box in Box if box.is_poker)
+"""The nine poker boxes, PAIR to CHANCE."""
+
+
+def _sorted_faces(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(values))
+
+
+@attrs.frozen(repr=False)
+class Roll:
+    """Throw the dice not kept. ``keep`` is the sorted values kept; ``Roll()`` throws all five."""
+
+    keep: tuple[Face, ...] = attrs.field(default=(), converter=_sorted_faces)
+
+    def __repr__(self) -> str:
+        return f"Roll(keep={self.keep!r})" if self.keep else "Roll()"
+
+
+@attrs.frozen
+class Write:
+    """Fill ``box`` of the current stage with the points the dice score in it."""
+
+    box: Box = attrs.field(converter=Box)
+
+
+@attrs.frozen
+class Scratch:
+    """Fill poker box ``box`` with 0 points, fitting dice or not."""
+
+    box: Box = attrs.field(converter=Box)
+
+
+@attrs.frozen
+class Announce:
+    """In ``announce`` order, name after the first throw the box the turn will end in."""
+
+    box: Box = attrs.field(converter=Box)
+
+
+@attrs.frozen
+class Dice:
+    """A chance outcome: the values of the dice just thrown, sorted."""
+
+    values: tuple[Face, ...] = attrs.field(converter=_sorted_faces)
+
+
+Move: TypeAlias = Roll | Write | Scratch | Announce | Dice
+"""Any dice poker move, the chance outcome :class:`Dice` included."""

@@ -1,0 +1,93 @@
+"""Short, typable text for moves: ``roll``, ``roll keep 6 6``, ``write full_house``,
+``scratch poker``, ``announce sixes``, and ``dice 2 5`` for a chance outcome.
+
+>>> format_move(Roll(keep=(6, 6)))
+'roll keep 6 6'
+>>> from tabletop_rules.dice_poker import new_game
+>>> parse_move(new_game(seed=1), "scratch Full House")
+Scratch(box=Box.FULL_HOUSE)
+"""
+
+from __future__ import annotations
+
+from ..errors import NotationError
+from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
+from .rules import apply
+from .state import State
+
+__all__ = ["format_move", "parse_box", "parse_move", "read_move"]
+
+_BOX_VERBS: dict[str, type[Write | Scratch | Announce]] = {
+    "write": Write,
+    "scratch": Scratch,
+    "announce": Announce,
+}
+
+
+def format_move(move: Move) -> str:
+    """The move's notation; :func:`parse_move` reads it back."""
+    if isinstance(move, Roll):
+        return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
+    if isinstance(move, Write | Scratch | Announce):
+        return f"{type(move).__name__.lower()} {move.box}"
+    if isinstance(move, Dice):
+        return "dice " + " ".join(map(str, move.values))
+    raise TypeError(f"not a dice poker move: {move!r}")
+
+
+def parse_box(text: str) -> Box:
+    """The box named ``text``: case, spaces and hyphens are forgiven (``"Full house"``)."""
+    name = "_".join(text.replace("-", " ").split()).upper()
+    try:
+        return Box[name]
+    except KeyError:
+        names = ", ".join(str(box) for box in Box)
+        raise NotationError(f"no box named {text!r}; boxes are {names}") from None
+
+
+def _faces(words: list[str], text: str) -> tuple[int, ...]:
+    if len(words) == 1 and len(words[0]) > 1 and words[0].isdigit():
+        words = list(words[0])  # "roll keep 66" as well as "roll keep 6 6"
+    try:
+        faces = tuple(int(word) for word in words)
+    except ValueError:
+        raise NotationError(f"faces are numbers 1 to 6, in {text!r}") from None
+    if not all(1 <= face <= 6 for face in faces):
+        raise NotationError(f"faces are numbers 1 to 6, in {text!r}")
+    return faces
+
+
+def read_move(text: str) -> Move:
+    """The move ``text`` names, without checking it against a state."""
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("empty move text")
+    verb, rest = words[0], words[1:]
+    if verb == "roll":
+        if not rest:
+            return Roll()
+        if rest[0] != "keep" or len(rest) == 1:
+            raise NotationError(f"expected 'roll' or 'roll keep <faces>', got {text!r}")
+        return Roll(_faces(rest[1:], text))
+    if verb in _BOX_VERBS:
+        if not rest:
+            raise NotationError(f"{verb!r} needs a box, e.g. '{verb} chance'")
+        return _BOX_VERBS[verb](parse_box(" ".join(rest)))
+    if verb == "dice":
+        if not rest:
+            raise NotationError("'dice' needs the faces thrown, e.g. 'dice 2 5'")
+        return Dice(_faces(rest, text))
+    raise NotationError(
+        f"unknown move {text!r}: moves start with roll, write, scratch, announce or dice"
+    )
+
+
+def parse_move(state: State, text: str) -> Move:
+    """The legal move ``text`` names in ``state``.
+
+    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
+    :class:`~tabletop_rules.errors.IllegalMoveError` for a move the rules forbid here.
+    """
+    move = read_move(text)
+    apply(state, move)  # raises IllegalMoveError naming the rule
+    return move

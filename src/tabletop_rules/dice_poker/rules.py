@@ -1,0 +1,456 @@
+"""The rules of dice poker: the turn, the stage orders, the fences and the end.
+
+A turn: ``Roll()`` (or scratch a poker box at once), then after each throw either write
+or scratch a box, or throw again while throws remain. Each rule below is a small function;
+:func:`legal_moves` and :func:`apply` are the hot path and only look up precomputed tables.
+
+>>> state = new_game(seed=1)
+>>> legal_moves(state)[:2]
+(Roll(), Scratch(box=Box.PAIR))
+>>> state = apply(state, Roll())
+>>> state.dice, state.throws_used
+((2, 3, 3, 3, 4), 1)
+>>> state = apply(state, Write(Box.CHANCE))
+>>> score(state), state.fences
+((15, 0), (2, 0))
+"""
+
+from __future__ import annotations
+
+import secrets
+import types
+from collections.abc import Mapping
+from fractions import Fraction
+
+from ..errors import ConfigError, IllegalMoveError
+from ..protocol import CHANCE
+from ..rng import SEED_BITS, Rng
+from .config import Config
+from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
+from .events import (
+    Announced,
+    Event,
+    FencesChanged,
+    GameOver,
+    MountainScored,
+    Rolled,
+    Scratched,
+    Wrote,
+)
+from .moves import (
+    BOXES_PER_STAGE,
+    DICE_COUNT,
+    MOUNTAIN,
+    POKER_BOXES,
+    Announce,
+    Box,
+    Dice,
+    Face,
+    Move,
+    Roll,
+    Scratch,
+    Write,
+)
+from .scoring import FITS, NEEDS, SCORES, stage_bonus
+from .state import State, stage_total
+
+__all__ = [
+    "apply",
+    "apply_with_events",
+    "chance_probabilities",
+    "current_player",
+    "is_over",
+    "legal_moves",
+    "max_moves",
+    "new_game",
+    "score",
+    "winners",
+]
+
+# --- precomputed tables -------------------------------------------------------------
+
+ROLL_ALL = Roll()
+_WRITE = tuple(Write(box) for box in Box)
+_SCRATCH = {box: Scratch(box) for box in POKER_BOXES}
+_ANNOUNCE = tuple(Announce(box) for box in Box)
+_POKER_MASK = sum(1 << box for box in POKER_BOXES)
+_MOUNTAIN_COUNT = len(MOUNTAIN)
+_ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
+
+
+_KEEP_ROLLS = {dice: tuple(Roll(keep) for keep in keeps) for dice, keeps in KEEPS.items()}
+_KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in KEEPS.items()}
+_NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
+_writes_by_mask: dict[int, tuple[Write, ...]] = {}
+_scratches_by_mask: dict[int, tuple[Scratch, ...]] = {}
+
+
+def _writes(mask: int) -> tuple[Write, ...]:
+    moves = _writes_by_mask.get(mask)
+    if moves is None:
+        moves = _writes_by_mask[mask] = tuple(_WRITE[box] for box in Box if mask >> box & 1)
+    return moves
+
+
+def _scratches(mask: int) -> tuple[Scratch, ...]:
+    moves = _scratches_by_mask.get(mask)
+    if moves is None:
+        moves = _scratches_by_mask[mask] = tuple(
+            _SCRATCH[box] for box in POKER_BOXES if mask >> box & 1
+        )
+    return moves
+
+
+# --- the rules ----------------------------------------------------------------------
+
+
+def new_game(config: Config | None = None, *, seed: int | None = None, deal: None = None) -> State:
+    """A new game: empty sheets, no fences, seat 0 to throw.
+
+    ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be
+    replayed. Dice poker has no deck, so ``deal`` must be ``None``.
+    """
+    config = Config() if config is None else config
+    if not isinstance(config, Config):
+        raise ConfigError(f"dice poker needs a dice_poker.Config, got {type(config).__name__}")
+    if deal is not None:
+        raise ConfigError("dice poker has no deck to deal: deal must be None")
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
+        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {seed!r}")
+    empty: tuple[None, ...] = (None,) * config.boxes_per_player
+    return State(
+        config=config,
+        seed=seed,
+        rng=Rng.from_seed(seed),
+        sheets=(empty,) * config.players,
+        open_masks=(_ALL_BOXES,) * config.players,
+        fences=(0,) * config.players,
+    )
+
+
+def is_over(state: State) -> bool:
+    """Whether every player has filled every box."""
+    config = state.config
+    return state.turns_played == config.players * config.stages * BOXES_PER_STAGE
+
+
+def current_player(state: State) -> int | None:
+    """The seat on turn, ``CHANCE`` while a throw awaits its dice, ``None`` once over."""
+    if state.pending_keep is not None:
+        return CHANCE
+    if is_over(state):
+        return None
+    return state.turns_played % state.config.players
+
+
+def score(state: State) -> tuple[int, ...]:
+    """Each seat's points: every box written plus each complete mountain's premium or penalty."""
+    config = state.config
+    return tuple(
+        sum(stage_total(config, sheet, stage) for stage in range(config.stages))
+        for sheet in state.sheets
+    )
+
+
+def winners(state: State) -> frozenset[int]:
+    """The seats with the top score once the game is over (ties share the win)."""
+    if not is_over(state):
+        return frozenset()
+    scores = score(state)
+    top = max(scores)
+    return frozenset(seat for seat, points in enumerate(scores) if points == top)
+
+
+def max_moves(config: Config) -> int:
+    """An upper bound on a game's moves: per turn every throw (and its outcome), an
+    announcement and the box, with every fence the game can bank spent in one turn.
+    """
+    turns = config.players * config.boxes_per_player
+    most_fences = config.throws_per_turn * config.boxes_per_player if config.fences else 0
+    per_throw = 1 if config.auto_chance else 2
+    return turns * (config.throws_per_turn * per_throw + 2) + most_fences * per_throw
+
+
+def _fillable(order: str, open_mask: int) -> int:
+    """The open boxes the stage order lets the player fill now: free and announce allow
+    any, ``down`` only the topmost open box, ``up`` only the bottommost.
+    """
+    if order == "down":
+        return open_mask & -open_mask
+    if order == "up":
+        return 1 << (open_mask.bit_length() - 1) if open_mask else 0
+    return open_mask
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move in action-number order: rolls, writes, scratches, announcements;
+    at a chance point every distinct outcome of the dice in the air.
+    """
+    pending = state.pending_keep
+    if pending is not None:
+        return OUTCOMES[DICE_COUNT - len(pending)]
+    config = state.config
+    players = config.players
+    turns = state.turns_played
+    if turns == players * config.stages * BOXES_PER_STAGE:
+        return ()
+    seat = turns % players
+    stage = turns // players // BOXES_PER_STAGE
+    orders = config.stage_orders
+    order = orders[0] if len(orders) == 1 else orders[stage]
+    fillable = _fillable(order, state.open_masks[seat])
+    dice = state.dice
+    if not dice:
+        return (ROLL_ALL, *_scratches(fillable & _POKER_MASK))
+    if order == "announce":
+        if state.announced is None:
+            return tuple(_ANNOUNCE[box] for box in Box if fillable >> box & 1)
+        fillable = 1 << state.announced
+    writes = _writes(fillable & FITS[dice])
+    scratches = _scratches(fillable & _POKER_MASK)
+    if state.throws_used < config.throws_allowed(state.fences[seat]):
+        return (*_KEEP_ROLLS[dice], *writes, *scratches)
+    return (*writes, *scratches)
+
+
+def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
+    """At a chance point, each distinct outcome of the dice in the air with its exact
+    probability (252 outcomes for five dice); empty elsewhere.
+    """
+    pending = state.pending_keep
+    if pending is None:
+        return _NO_PROBABILITIES
+    return PROBABILITIES[DICE_COUNT - len(pending)]
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
+    naming the rule that forbids it; ``state`` itself never changes.
+    """
+    return _apply(state, move, None)
+
+
+def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """:func:`apply`, and the events of the transition in the order they happen."""
+    events: list[Event] = []
+    return _apply(state, move, events), tuple(events)
+
+
+def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+    kind = type(move)
+    if state.pending_keep is not None:
+        if kind is not Dice:
+            raise IllegalMoveError(
+                f"the dice are in the air: the next move is their outcome, Dice(values), "
+                f"not {move!r}"
+            )
+        return _land(state, move.values, events)  # type: ignore[union-attr]
+    config = state.config
+    players = config.players
+    turns = state.turns_played
+    if turns == players * config.stages * BOXES_PER_STAGE:
+        raise IllegalMoveError(f"the game is over: every box is filled; {move!r} is not a move")
+    seat = turns % players
+    stage = turns // players // BOXES_PER_STAGE
+    orders = config.stage_orders
+    order = orders[0] if len(orders) == 1 else orders[stage]
+    if kind is Roll:
+        return _roll(state, move.keep, seat, order, events)  # type: ignore[union-attr]
+    if kind is Write or kind is Scratch or kind is Announce:
+        box: Box = move.box  # type: ignore[union-attr]
+        open_mask = state.open_masks[seat]
+        if not open_mask >> box & 1:
+            raise IllegalMoveError(
+                f"{box.name} of stage {stage + 1} is filled already; each box is filled once"
+            )
+        _check_order(order, open_mask, box, stage)
+        if kind is Announce:
+            return _announce(state, box, seat, order, events)
+        if order == "announce" and state.dice:
+            _check_announced(state, box)
+        if kind is Write:
+            return _write(state, box, seat, stage, events)
+        return _scratch(state, box, seat, stage, events)
+    if kind is Dice:
+        raise IllegalMoveError(
+            "Dice(values) is a chance outcome, legal only while dice are in the air"
+        )
+    raise IllegalMoveError(f"{move!r} is not a dice poker move")
+
+
+def _check_order(order: str, open_mask: int, box: Box, stage: int) -> None:
+    """A stage in ``down`` or ``up`` order fills its next box only."""
+    if _fillable(order, open_mask) >> box & 1:
+        return
+    next_box = Box(_fillable(order, open_mask).bit_length() - 1)
+    raise IllegalMoveError(
+        f"stage {stage + 1} is played {order!r}: only its next box, {next_box.name}, "
+        f"may be filled, not {box.name}"
+    )
+
+
+def _check_announced(state: State, box: Box) -> None:
+    """In ``announce`` order, after the first throw the turn ends in the announced box."""
+    if state.announced is None:
+        raise IllegalMoveError(
+            "in 'announce' order the first throw is followed by Announce(box), before anything else"
+        )
+    if box is not state.announced:
+        raise IllegalMoveError(
+            f"this turn announced {state.announced.name}: it may only end in that box, "
+            f"not {box.name}"
+        )
+
+
+def _roll(
+    state: State, keep: tuple[Face, ...], seat: int, order: str, events: list[Event] | None
+) -> State:
+    """Throw the dice not kept; the throw counts now, its dice land now or at the chance point."""
+    config = state.config
+    throws_used = state.throws_used
+    allowed = config.throws_allowed(state.fences[seat])
+    if throws_used >= allowed:
+        raise IllegalMoveError(
+            f"no throws left: this turn allows {allowed} (throws_per_turn "
+            f"{config.throws_per_turn} plus fences); write or scratch a box"
+        )
+    dice = state.dice
+    if not dice:
+        if keep:
+            raise IllegalMoveError(
+                "the first throw of a turn rolls all five dice: Roll() keeps nothing"
+            )
+    else:
+        if order == "announce" and state.announced is None:
+            raise IllegalMoveError(
+                "in 'announce' order the first throw is followed by Announce(box), "
+                "not another throw"
+            )
+        if keep not in _KEEP_SETS[dice]:
+            if len(keep) >= DICE_COUNT:
+                raise IllegalMoveError("keeping all five dice is not a throw: re-roll at least one")
+            raise IllegalMoveError(f"cannot keep {list(keep)}: the dice show {list(dice)}")
+    if not config.auto_chance:
+        return State(
+            config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
+            state.turns_played, dice, throws_used + 1, state.announced, keep,
+        )  # fmt: skip
+    count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
+    number, rng = state.rng.below(count)
+    thrown = throws[number]
+    landed = tuple(sorted(keep + thrown)) if keep else thrown
+    if events is not None:
+        events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
+    return State(
+        config, state.seed, rng, state.sheets, state.open_masks, state.fences,
+        state.turns_played, landed, throws_used + 1, state.announced, None,
+    )  # fmt: skip
+
+
+def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) -> State:
+    """The chance outcome: the thrown dice join the kept ones on the table."""
+    keep = state.pending_keep
+    assert keep is not None
+    if len(thrown) != DICE_COUNT - len(keep) or not all(1 <= face <= 6 for face in thrown):
+        raise IllegalMoveError(
+            f"{DICE_COUNT - len(keep)} dice are in the air: Dice needs that many faces 1 to 6, "
+            f"got {list(thrown)}"
+        )
+    dice = tuple(sorted(keep + thrown))
+    if events is not None:
+        seat = state.turns_played % state.config.players
+        events.append(Rolled(seat, state.throws_used, keep, tuple(sorted(thrown)), dice))
+    return State(
+        state.config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
+        state.turns_played, dice, state.throws_used, state.announced, None,
+    )  # fmt: skip
+
+
+def _announce(state: State, box: Box, seat: int, order: str, events: list[Event] | None) -> State:
+    """In ``announce`` order the first throw is followed by naming an open box."""
+    if order != "announce":
+        raise IllegalMoveError(
+            f"Announce is only played in 'announce' order; this stage is {order!r}"
+        )
+    if state.throws_used != 1 or state.announced is not None:
+        raise IllegalMoveError("a box is announced once per turn, right after the first throw")
+    if events is not None:
+        events.append(Announced(seat, box))
+    return State(
+        state.config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
+        state.turns_played, state.dice, state.throws_used, box, None,
+    )  # fmt: skip
+
+
+def _write(state: State, box: Box, seat: int, stage: int, events: list[Event] | None) -> State:
+    """Write the dice in ``box``: a poker box only when they fit it complete."""
+    dice = state.dice
+    if not dice:
+        raise IllegalMoveError(
+            "a box is written after a throw; before the first one only Roll() or scratching a "
+            "poker box is allowed"
+        )
+    if not FITS[dice] >> box & 1:
+        raise IllegalMoveError(f"{box.name} needs {NEEDS[box]}; the dice show {list(dice)}")
+    if box in _FIXED_SCORES:
+        points: int = getattr(state.config.box_scores, _FIXED_SCORES[box])
+    else:
+        points = SCORES[dice][box]
+    if events is not None:
+        events.append(Wrote(seat, stage, box, points))
+    return _end_turn(state, box, points, seat, stage, events)
+
+
+_FIXED_SCORES = {
+    Box.SMALL_STRAIGHT: "small_straight",
+    Box.LARGE_STRAIGHT: "large_straight",
+    Box.POKER: "poker",
+}
+
+
+def _scratch(state: State, box: Box, seat: int, stage: int, events: list[Event] | None) -> State:
+    """Scratch a poker box: 0 points, before the first throw or after any throw."""
+    if not box.is_poker:
+        raise IllegalMoveError(
+            f"{box.name} is a mountain box: mountain boxes cannot be scratched, they are written"
+        )
+    if events is not None:
+        events.append(Scratched(seat, stage, box))
+    return _end_turn(state, box, 0, seat, stage, events)
+
+
+def _end_turn(
+    state: State, box: Box, points: int, seat: int, stage: int, events: list[Event] | None
+) -> State:
+    """Fill the box, settle the fences, and pass the dice to the next seat."""
+    config = state.config
+    index = BOXES_PER_STAGE * stage + box
+    sheet = state.sheets[seat]
+    sheet = (*sheet[:index], points, *sheet[index + 1 :])
+    sheets = (*state.sheets[:seat], sheet, *state.sheets[seat + 1 :])
+    fences = state.fences
+    if config.fences:
+        bank = fences[seat]
+        earned = bank + config.throws_per_turn - state.throws_used
+        kept = earned if config.max_fences is None else min(earned, config.max_fences)
+        if kept != bank:
+            fences = (*fences[:seat], kept, *fences[seat + 1 :])
+        if events is not None:
+            events.append(FencesChanged(seat, kept - bank, kept, earned - kept))
+    open_mask = state.open_masks[seat] & ~(1 << box)
+    if not open_mask and stage + 1 < config.stages:
+        open_mask = _ALL_BOXES  # the next stage opens
+    open_masks = (*state.open_masks[:seat], open_mask, *state.open_masks[seat + 1 :])
+    after = State(config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1)
+    if events is not None:
+        base = BOXES_PER_STAGE * stage
+        mountain = sheet[base : base + _MOUNTAIN_COUNT]
+        if box.is_mountain and None not in mountain:
+            total: int = sum(mountain)  # type: ignore[arg-type]
+            bonus = stage_bonus(total, config.premium, config.penalty)
+            events.append(MountainScored(seat, stage, total, bonus))
+        if is_over(after):
+            events.append(GameOver(score(after), winners(after)))
+    return after

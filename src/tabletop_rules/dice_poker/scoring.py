@@ -1,0 +1,129 @@
+"""What the dice score in each box: the mountain arithmetic and the poker combinations.
+
+Each rule is a small function of the sorted dice; import builds tables over all 252 sorted
+throws of five dice so the hot path only looks scores up.
+
+>>> mountain_points(Box.FOURS, (4, 1, 2, 3, 5))
+-8
+>>> points(Box.PAIR, (1, 3, 3, 5, 5))
+10
+>>> points(Box.FULL_HOUSE, (2, 2, 3, 3, 4)) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .config import BoxScores
+from .dice import ALL_THROWS
+from .moves import Box, Face
+
+__all__ = [
+    "FITS",
+    "NEEDS",
+    "SCORES",
+    "fits",
+    "mountain_points",
+    "points",
+    "stage_bonus",
+]
+
+_YATZY = BoxScores()
+
+
+def mountain_points(box: Box, dice: Sequence[Face]) -> int:
+    """``(count - 3) * face``: a mountain box targets three dice of its face."""
+    face = box.face
+    return (list(dice).count(face) - 3) * face
+
+
+def _counts(dice: Sequence[Face]) -> list[tuple[Face, int]]:
+    """(face, count) pairs, highest face first."""
+    return sorted(Counter(dice).items(), reverse=True)
+
+
+def _highest_with(dice: Sequence[Face], times: int) -> int | None:
+    """Sum of ``times`` dice of the highest face shown at least ``times`` times."""
+    for face, count in _counts(dice):
+        if count >= times:
+            return face * times
+    return None
+
+
+def _two_pairs(dice: Sequence[Face]) -> int | None:
+    pairs = [face for face, count in _counts(dice) if count >= 2]
+    return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else None
+
+
+def _full_house(dice: Sequence[Face]) -> int | None:
+    shape = sorted(count for _face, count in _counts(dice))
+    return sum(dice) if shape == [2, 3] else None
+
+
+def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> int | None:
+    """Points ``dice`` score in ``box``, or ``None`` when they do not fit a poker box.
+
+    A poker box scores the best way the dice fit it; five alike fit PAIR, THREE_KIND and
+    FOUR_KIND but neither TWO_PAIRS nor FULL_HOUSE.
+    """
+    if box.is_mountain:
+        return mountain_points(box, dice)
+    ordered = sorted(dice)
+    if box is Box.PAIR:
+        return _highest_with(ordered, 2)
+    if box is Box.TWO_PAIRS:
+        return _two_pairs(ordered)
+    if box is Box.THREE_KIND:
+        return _highest_with(ordered, 3)
+    if box is Box.FOUR_KIND:
+        return _highest_with(ordered, 4)
+    if box is Box.FULL_HOUSE:
+        return _full_house(ordered)
+    if box is Box.SMALL_STRAIGHT:
+        return box_scores.small_straight if ordered == [1, 2, 3, 4, 5] else None
+    if box is Box.LARGE_STRAIGHT:
+        return box_scores.large_straight if ordered == [2, 3, 4, 5, 6] else None
+    if box is Box.POKER:
+        return box_scores.poker if len(set(ordered)) == 1 else None
+    return sum(ordered)  # CHANCE takes anything
+
+
+def fits(box: Box, dice: Sequence[Face]) -> bool:
+    """Whether ``dice`` may be written in ``box``; mountain boxes and CHANCE always fit."""
+    return points(box, dice) is not None
+
+
+def stage_bonus(mountain_sum: int, premium: int, penalty: int) -> int:
+    """A complete mountain above zero earns the premium, below zero costs the penalty."""
+    if mountain_sum > 0:
+        return premium
+    if mountain_sum < 0:
+        return -penalty
+    return 0
+
+
+SCORES: dict[tuple[Face, ...], tuple[int, ...]] = {}
+"""Sorted dice -> points in each box with Yatzy fixed scores (0 where they do not fit)."""
+
+FITS: dict[tuple[Face, ...], int] = {}
+"""Sorted dice -> bit mask of the boxes they fit (bit ``box``)."""
+
+for _dice in ALL_THROWS:
+    _points = [points(box, _dice) for box in Box]
+    SCORES[_dice] = tuple(p or 0 for p in _points)
+    FITS[_dice] = sum(1 << box for box, p in zip(Box, _points, strict=True) if p is not None)
+
+
+NEEDS: dict[Box, str] = {
+    Box.PAIR: "two dice alike",
+    Box.TWO_PAIRS: "two pairs of different faces",
+    Box.THREE_KIND: "three dice alike",
+    Box.FOUR_KIND: "four dice alike",
+    Box.FULL_HOUSE: "three of one face and two of another",
+    Box.SMALL_STRAIGHT: "1-2-3-4-5",
+    Box.LARGE_STRAIGHT: "2-3-4-5-6",
+    Box.POKER: "five dice alike",
+}
+"""What each poker box needs thrown complete, for error messages and docs."""

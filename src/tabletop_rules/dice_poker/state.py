@@ -1,0 +1,186 @@
+"""The state of a dice poker game: every player's sheet and fences, and the turn in progress."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..errors import InvalidStateError
+from ..rng import SEED_BITS, Rng
+from .config import Config
+from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
+from .scoring import stage_bonus
+
+__all__ = ["Cell", "Sheet", "State", "check_state"]
+
+Cell = int | None
+"""A box on the sheet: the points written in it, or ``None`` while it is open."""
+
+Sheet = tuple[Cell, ...]
+"""One player's boxes, stage by stage: cell ``15 * stage + box``."""
+
+
+@attrs.frozen
+class State:
+    """A dice poker game at one moment. Build one with :func:`new_game`; advance it with
+    :func:`apply`. Fields may be read freely; the functions of the package interpret them.
+
+    Attributes:
+        config: The house rules in force.
+        seed: The seed the game was started with; with the moves it replays the game.
+        rng: The generator that throws the next dice.
+        sheets: Each seat's sheet, ``15 * stages`` cells.
+        open_masks: For each seat, the boxes of its current stage still open, as a bit
+            mask (bit ``box``); derived from ``sheets`` and kept for speed.
+        fences: Each seat's bank of unused throws.
+        turns_played: Turns finished, all seats together; seat ``turns_played % players``
+            is on turn.
+        dice: The dice on the table, sorted; empty before the turn's first throw.
+        throws_used: Throws made this turn.
+        announced: In ``announce`` order, the box named this turn.
+        pending_keep: With ``auto_chance=False``, the dice kept by a throw whose outcome
+            (:class:`~tabletop_rules.dice_poker.Dice`) is awaited; otherwise ``None``.
+
+    """
+
+    config: Config
+    seed: int
+    rng: Rng
+    sheets: tuple[Sheet, ...]
+    open_masks: tuple[int, ...]
+    fences: tuple[int, ...]
+    turns_played: int = 0
+    dice: tuple[Face, ...] = ()
+    throws_used: int = 0
+    announced: Box | None = None
+    pending_keep: tuple[Face, ...] | None = None
+
+    @property
+    def seat(self) -> int:
+        """The seat whose turn it is (the last seat once the game is over)."""
+        return self.turns_played % self.config.players
+
+    @property
+    def stage(self) -> int:
+        """The stage, 0-based, that the seat on turn is filling."""
+        return min(
+            self.turns_played // self.config.players // BOXES_PER_STAGE, self.config.stages - 1
+        )
+
+    @property
+    def throws_allowed(self) -> int:
+        """Throws this turn allows: ``throws_per_turn`` plus the fences the seat may spend."""
+        return self.config.throws_allowed(self.fences[self.seat])
+
+    def cell(self, seat: int, stage: int, box: Box) -> Cell:
+        """What ``seat`` wrote in ``box`` of ``stage`` (``None`` while open)."""
+        return self.sheets[seat][BOXES_PER_STAGE * stage + box]
+
+    def open_boxes(self, seat: int, stage: int) -> tuple[Box, ...]:
+        """The boxes of ``stage`` that ``seat`` has not filled yet, in sheet order."""
+        base = BOXES_PER_STAGE * stage
+        cells = self.sheets[seat]
+        return tuple(box for box in Box if cells[base + box] is None)
+
+
+def stage_total(config: Config, sheet: Sheet, stage: int) -> int:
+    """Points of one stage: its boxes, plus the premium or penalty once its mountain is full."""
+    base = BOXES_PER_STAGE * stage
+    cells = sheet[base : base + BOXES_PER_STAGE]
+    total = sum(cell for cell in cells if cell is not None)
+    mountain = cells[: len(MOUNTAIN)]
+    if None not in mountain:
+        total += stage_bonus(sum(mountain), config.premium, config.penalty)  # type: ignore[arg-type]
+    return total
+
+
+def check_state(state: State) -> None:
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``state`` is one the
+    rules can reach: used by every loader, never on the hot path.
+    """
+
+    def fail(why: str) -> None:
+        raise InvalidStateError(f"invalid dice poker state: {why}")
+
+    config = state.config
+    players = config.players
+    if not isinstance(config, Config):
+        fail("config is not a dice poker Config")
+    if not isinstance(state.seed, int) or not 0 <= state.seed < 1 << SEED_BITS:
+        fail(f"seed must be in [0, 2**{SEED_BITS}), got {state.seed!r}")
+    if len(state.sheets) != players or len(state.fences) != players:
+        fail(f"{players} players need {players} sheets and fence banks")
+    boxes = config.boxes_per_player
+    total_turns = players * boxes
+    if not 0 <= state.turns_played <= total_turns:
+        fail(f"turns_played must be 0 to {total_turns}, got {state.turns_played}")
+    rounds, seat = divmod(state.turns_played, players)  # seat: the seat on turn
+    for player, sheet in enumerate(state.sheets):
+        if len(sheet) != boxes:
+            fail(f"seat {player}'s sheet has {len(sheet)} boxes, not {boxes}")
+        filled = sum(cell is not None for cell in sheet)
+        expected = rounds + (player < seat)
+        if filled != expected:
+            fail(
+                f"seat {player} has filled {filled} boxes after {state.turns_played} turns; "
+                f"one box is filled per turn, so {expected}"
+            )
+        for index, cell in enumerate(sheet):
+            stage, box = divmod(index, BOXES_PER_STAGE)
+            if cell is not None and Box(box).is_mountain:
+                face = Box(box).face
+                if cell % face or not -3 <= cell // face <= 2:
+                    fail(f"{Box(box).name} cannot hold {cell}: it scores (count - 3) * {face}")
+            if cell is not None and Box(box).is_poker and cell < 0:
+                fail(f"{Box(box).name} cannot hold a negative score {cell}")
+        for stage in range(config.stages):
+            stage_filled = sum(
+                cell is not None
+                for cell in sheet[stage * BOXES_PER_STAGE : (stage + 1) * BOXES_PER_STAGE]
+            )
+            if stage_filled != min(max(filled - stage * BOXES_PER_STAGE, 0), BOXES_PER_STAGE):
+                fail(f"seat {player} filled stage {stage} out of sequence")
+        stage = min(filled // BOXES_PER_STAGE, config.stages - 1)
+        base = BOXES_PER_STAGE * stage
+        open_mask = sum(1 << box for box in Box if sheet[base + box] is None)
+        if len(state.open_masks) != players or state.open_masks[player] != open_mask:
+            fail(f"seat {player}'s open_masks entry does not match its sheet")
+    for player, bank in enumerate(state.fences):
+        if not isinstance(bank, int) or bank < 0:
+            fail(f"seat {player}'s fences must be a whole number >= 0, got {bank!r}")
+        if config.max_fences is not None and bank > config.max_fences:
+            fail(f"seat {player} has {bank} fences, over the cap max_fences={config.max_fences}")
+        if not config.fences and bank:
+            fail(f"seat {player} has {bank} fences but fences are off")
+    over = state.turns_played == total_turns
+    if any(not isinstance(face, int) or not 1 <= face <= 6 for face in state.dice):
+        fail(f"dice must show 1 to 6, got {state.dice}")
+    if state.dice != tuple(sorted(state.dice)) or len(state.dice) not in (0, DICE_COUNT):
+        fail(f"dice must be empty or five sorted faces, got {state.dice}")
+    if over and (state.dice or state.throws_used or state.pending_keep is not None):
+        fail("the game is over but a turn is in progress")
+    allowed = state.throws_allowed if not over else 0
+    if not 0 <= state.throws_used <= allowed:
+        fail(
+            f"throws_used must be 0 to {allowed} (throws_per_turn + fences), "
+            f"got {state.throws_used}"
+        )
+    pending = state.pending_keep
+    if pending is not None:
+        if config.auto_chance:
+            fail("a throw awaits its dice, but auto_chance is on")
+        if state.throws_used == 0 or len(pending) >= DICE_COUNT:
+            fail(f"pending_keep {pending} is not what a throw can keep")
+        if any(not 1 <= face <= 6 for face in pending) or pending != tuple(sorted(pending)):
+            fail(f"pending_keep must be sorted faces 1 to 6, got {pending}")
+    elif bool(state.dice) != bool(state.throws_used):
+        fail("dice are on the table exactly when the turn has thrown")
+    order = config.stage_order(state.stage)
+    if state.announced is not None:
+        if order != "announce":
+            fail(f"a box was announced in {order!r} order")
+        if state.sheets[seat][BOXES_PER_STAGE * state.stage + state.announced] is not None:
+            fail(f"the announced box {state.announced.name} is filled already")
+        if not state.throws_used:
+            fail("a box was announced before the first throw")
+    elif order == "announce" and state.throws_used >= 2:
+        fail("in announce order a box must be announced after the first throw")

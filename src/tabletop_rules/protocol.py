@@ -1,0 +1,252 @@
+"""The shape every game shares: the :class:`Ruleset` and :class:`Bot` protocols, and the registry.
+
+Generic code (bots, simulation, the conformance suite, serialization) is written once
+against :class:`Ruleset`; each game package bundles its functions into a ``RULES`` object
+that satisfies it. :func:`get_ruleset` finds a game by name.
+
+>>> from tabletop_rules import get_ruleset
+>>> rules = get_ruleset("dice-poker")
+>>> state = rules.new_game(seed=1)
+>>> rules.current_player(state)
+0
+>>> "dice-poker" in rulesets()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
+
+import attrs
+
+__all__ = [
+    "CHANCE",
+    "Bot",
+    "GameRules",
+    "Ruleset",
+    "Seat",
+    "get_ruleset",
+    "register",
+    "registered",
+    "rulesets",
+]
+
+Seat: TypeAlias = int
+"""A player's seat, 0-based in seat order."""
+
+CHANCE: Final = -1
+"""The "player" who moves at a chance point: :func:`current_player` returns it there."""
+
+ConfigT = TypeVar("ConfigT")
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+StateT_contra = TypeVar("StateT_contra", contravariant=True)
+MoveT_co = TypeVar("MoveT_co", covariant=True)
+
+
+class Ruleset(Protocol[ConfigT, StateT, MoveT]):
+    """One game's rules, bundled: what generic code needs to play, check and store it.
+
+    Each game package's ``RULES`` satisfies this protocol; the module-level functions of
+    the package are the same functions.
+    """
+
+    @property
+    def name(self) -> str:
+        """The registry name, e.g. ``"dice-poker"``."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's name for people, e.g. ``"Dice poker"``."""
+        ...
+
+    @property
+    def config_type(self) -> type[ConfigT]:
+        """The game's frozen ``Config`` class."""
+        ...
+
+    @property
+    def state_type(self) -> type[StateT]:
+        """The game's frozen ``State`` class."""
+        ...
+
+    @property
+    def move_types(self) -> tuple[type[Any], ...]:
+        """Every frozen move class of the game, chance outcomes included."""
+        ...
+
+    @property
+    def event_types(self) -> tuple[type[Any], ...]:
+        """Every frozen event class of the game."""
+        ...
+
+    @property
+    def view_type(self) -> type[Any]:
+        """The game's frozen ``View`` class."""
+        ...
+
+    def new_game(
+        self, config: ConfigT | None = None, *, seed: int | None = None, deal: Any = None
+    ) -> StateT:
+        """A new game; ``seed=None`` draws a fresh seed and keeps it in the state."""
+        ...
+
+    def legal_moves(self, state: StateT) -> tuple[MoveT, ...]:
+        """Every legal move in a deterministic order; the outcomes at a chance point."""
+        ...
+
+    def chance_probabilities(self, state: StateT) -> Mapping[MoveT, Fraction]:
+        """Exact probabilities of the outcomes at a chance point; empty elsewhere."""
+        ...
+
+    def apply(self, state: StateT, move: MoveT) -> StateT:
+        """The state after ``move``; raises ``IllegalMoveError`` and leaves ``state`` as it was."""
+        ...
+
+    def apply_with_events(self, state: StateT, move: MoveT) -> tuple[StateT, tuple[Any, ...]]:
+        """:meth:`apply`, and the events of the transition, in order."""
+        ...
+
+    def score(self, state: StateT) -> tuple[int, ...]:
+        """Each seat's score now; higher is better."""
+        ...
+
+    def current_player(self, state: StateT) -> int | None:
+        """The seat to move, :data:`CHANCE` at a chance point, ``None`` when over."""
+        ...
+
+    def is_over(self, state: StateT) -> bool:
+        """Whether the game has ended."""
+        ...
+
+    def winners(self, state: StateT) -> frozenset[int]:
+        """The winning seats; empty until the game is over."""
+        ...
+
+    def view(self, state: StateT, seat: int | None) -> Any:
+        """What ``seat`` may know of ``state`` (``None``: a spectator)."""
+        ...
+
+    def redact(self, event: Any, seat: int | None) -> Any:
+        """``event`` as ``seat`` may see it."""
+        ...
+
+    def format_move(self, move: MoveT) -> str:
+        """The move's short text notation."""
+        ...
+
+    def parse_move(self, state: StateT, text: str) -> MoveT:
+        """The legal move that ``text`` names in ``state``."""
+        ...
+
+    def num_actions(self, config: ConfigT) -> int:
+        """The size of the action space, chance outcomes included."""
+        ...
+
+    def encode(self, move: MoveT) -> int:
+        """The move's action number."""
+        ...
+
+    def decode(self, state: StateT, action: int) -> MoveT:
+        """The legal move with action number ``action`` in ``state``."""
+        ...
+
+    def legal_mask(self, state: StateT) -> tuple[bool, ...]:
+        """For each action number, whether it is legal in ``state``."""
+        ...
+
+    def max_moves(self, config: ConfigT) -> int:
+        """An upper bound on the moves of one game, chance outcomes included."""
+        ...
+
+    def check_state(self, state: StateT) -> None:
+        """Raise ``InvalidStateError`` unless ``state`` keeps every invariant of the game."""
+        ...
+
+
+class Bot(Protocol[StateT_contra, MoveT_co]):
+    """A player: picks one of the legal moves of a state where a seat is to move."""
+
+    def choose(self, state: StateT_contra) -> MoveT_co:
+        """The move to play in ``state``."""
+        ...
+
+
+@attrs.frozen
+class GameRules(Generic[ConfigT, StateT, MoveT]):
+    """The concrete :class:`Ruleset` a game package builds from its functions."""
+
+    name: str
+    title: str
+    config_type: type[ConfigT]
+    state_type: type[StateT]
+    move_types: tuple[type[Any], ...]
+    event_types: tuple[type[Any], ...]
+    view_type: type[Any]
+    new_game: Callable[..., StateT]
+    legal_moves: Callable[[StateT], tuple[MoveT, ...]]
+    chance_probabilities: Callable[[StateT], Mapping[MoveT, Fraction]]
+    apply: Callable[[StateT, MoveT], StateT]
+    apply_with_events: Callable[[StateT, MoveT], tuple[StateT, tuple[Any, ...]]]
+    score: Callable[[StateT], tuple[int, ...]]
+    current_player: Callable[[StateT], int | None]
+    is_over: Callable[[StateT], bool]
+    winners: Callable[[StateT], frozenset[int]]
+    view: Callable[[StateT, int | None], Any]
+    redact: Callable[[Any, int | None], Any]
+    format_move: Callable[[MoveT], str]
+    parse_move: Callable[[StateT, str], MoveT]
+    num_actions: Callable[[ConfigT], int]
+    encode: Callable[[MoveT], int]
+    decode: Callable[[StateT, int], MoveT]
+    legal_mask: Callable[[StateT], tuple[bool, ...]]
+    max_moves: Callable[[ConfigT], int]
+    check_state: Callable[[StateT], None]
+
+    def __repr__(self) -> str:
+        return f"<GameRules {self.name!r}>"
+
+
+_BUILTIN: Final[Mapping[str, str]] = {
+    "dice-poker": "tabletop_rules.dice_poker",
+}
+_registered: dict[str, Ruleset[Any, Any, Any]] = {}
+
+
+def register(ruleset: Ruleset[Any, Any, Any]) -> None:
+    """Make ``ruleset`` findable by :func:`get_ruleset` under its name.
+
+    Built-in games register themselves when imported; a third-party game calls this once.
+    """
+    existing = _registered.get(ruleset.name)
+    if existing is not None and existing is not ruleset:
+        raise ValueError(f"a ruleset named {ruleset.name!r} is registered already")
+    _registered[ruleset.name] = ruleset
+
+
+def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
+    """The ruleset registered as ``name`` (built-in games load on first use).
+
+    Raises :class:`KeyError` naming the known games when there is none.
+    """
+    if name not in _registered and name in _BUILTIN:
+        module = importlib.import_module(_BUILTIN[name])
+        register(module.RULES)
+    try:
+        return _registered[name]
+    except KeyError:
+        raise KeyError(f"no game named {name!r}; known: {', '.join(rulesets())}") from None
+
+
+def registered() -> tuple[Ruleset[Any, Any, Any], ...]:
+    """The rulesets registered so far (built-in games once imported)."""
+    return tuple(_registered.values())
+
+
+def rulesets() -> tuple[str, ...]:
+    """The names of every built-in and registered game, sorted."""
+    return tuple(sorted({*_BUILTIN, *_registered}))

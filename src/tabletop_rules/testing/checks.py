@@ -1,0 +1,224 @@
+"""The conformance checks, as plain functions of a ruleset and a game.
+
+Each check raises :class:`AssertionError` with what went wrong. :class:`ConformanceSuite`
+runs them under hypothesis; they can also be called directly from any test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from ..errors import IllegalMoveError, TabletopError
+from ..protocol import CHANCE, Ruleset
+from ..records import GameRecord, replay
+from ..rng import Rng
+from ..serialize import dumps, loads, to_data
+
+__all__ = [
+    "Playout",
+    "check_chance",
+    "check_codec",
+    "check_illegal_moves_rejected",
+    "check_json_round_trip",
+    "check_notation_round_trip",
+    "check_playout",
+    "check_turn_functions",
+    "check_view_hides_secrets",
+    "random_playout",
+]
+
+Rules = Ruleset[Any, Any, Any]
+
+
+@attrs.frozen
+class Playout:
+    """A played game: every state from the first, and the move that left each."""
+
+    states: tuple[Any, ...]
+    moves: tuple[Any, ...]
+
+    @property
+    def final(self) -> Any:
+        """The last state."""
+        return self.states[-1]
+
+
+def random_playout(rules: Rules, config: Any, seed: int, chooser_seed: int) -> Playout:
+    """Play uniformly random legal moves (chance outcomes by their probabilities) until
+    the game ends; fails if it runs past the game's ``max_moves`` bound.
+    """
+    state = rules.new_game(config, seed=seed)
+    chooser = Rng.from_seed(chooser_seed)
+    states: list[Any] = [state]
+    moves: list[Any] = []
+    bound = rules.max_moves(config)
+    while not rules.is_over(state):
+        assert len(moves) < bound, f"{rules.name}: game not over after max_moves={bound} moves"
+        legal = rules.legal_moves(state)
+        assert legal, f"{rules.name}: a state that is not over has no legal move"
+        if rules.current_player(state) == CHANCE:
+            move, chooser = _sample(rules.chance_probabilities(state), chooser)
+        else:
+            index, chooser = chooser.below(len(legal))
+            move = legal[index]
+        state = rules.apply(state, move)
+        states.append(state)
+        moves.append(move)
+    return Playout(tuple(states), tuple(moves))
+
+
+def _sample(probabilities: Any, rng: Rng) -> tuple[Any, Rng]:
+    outcomes = list(probabilities.items())
+    denominator = 1
+    for _move, chance in outcomes:
+        denominator = denominator * chance.denominator // _gcd(denominator, chance.denominator)
+    pick, rng = rng.below(denominator)
+    for move, chance in outcomes:
+        pick -= chance.numerator * (denominator // chance.denominator)
+        if pick < 0:
+            return move, rng
+    raise AssertionError("chance probabilities sum to less than 1")
+
+
+def _gcd(a: int, b: int) -> int:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def check_playout(rules: Rules, playout: Playout) -> None:
+    """Replaying the moves from the same seed gives equal states; ``apply`` changes no
+    argument; ``apply_with_events`` agrees with ``apply``; the record replays.
+    """
+    first = playout.states[0]
+    again = rules.new_game(first.config, seed=first.seed)
+    assert again == first, "new_game with the same config and seed differs"
+    record = GameRecord.start(rules, first)
+    for before, move, after in zip(
+        playout.states[:-1], playout.moves, playout.states[1:], strict=True
+    ):
+        snapshot = to_data(before)
+        assert rules.apply(before, move) == after, f"apply({move!r}) is not deterministic"
+        with_events, events = rules.apply_with_events(before, move)
+        assert with_events == after, f"apply_with_events({move!r}) differs from apply"
+        assert isinstance(events, tuple)
+        assert to_data(before) == snapshot, f"apply({move!r}) changed its argument"
+        record = record.play(move)
+    assert replay(GameRecord.from_json(record.to_json())) == playout.final, "record replay differs"
+
+
+def check_turn_functions(rules: Rules, state: Any) -> None:
+    """``current_player``, ``legal_moves``, ``is_over``, ``winners`` and ``score`` agree."""
+    over = rules.is_over(state)
+    player = rules.current_player(state)
+    legal = rules.legal_moves(state)
+    players = state.config.players
+    assert len(rules.score(state)) == players, "score has one entry per seat"
+    if over:
+        assert player is None, "a finished game has no player to move"
+        assert legal == (), "a finished game has no legal move"
+        assert rules.winners(state) <= frozenset(range(players)), "winners are seats"
+    else:
+        assert player is not None, "an unfinished game has a player to move"
+        assert player == CHANCE or 0 <= player < players, f"bad current player {player!r}"
+        assert legal, "an unfinished game has a legal move"
+        assert len(set(legal)) == len(legal), "legal_moves lists each move once"
+        assert rules.winners(state) == frozenset(), "no winners before the end"
+    assert isinstance(legal, tuple)
+
+
+def check_chance(rules: Rules, state: Any) -> None:
+    """At a chance point the probabilities are exact, cover exactly the legal moves and
+    sum to 1; elsewhere there are none.
+    """
+    probabilities = rules.chance_probabilities(state)
+    if rules.current_player(state) != CHANCE:
+        assert not probabilities, "chance probabilities away from a chance point"
+        return
+    assert set(probabilities) == set(rules.legal_moves(state)), "outcomes != legal moves"
+    assert all(isinstance(p, Fraction) and p > 0 for p in probabilities.values())
+    assert sum(probabilities.values()) == 1, "chance probabilities do not sum to 1"
+
+
+def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[Any]) -> None:
+    """Every legal move applies; every candidate not listed raises ``IllegalMoveError``
+    and leaves the state as it was.
+    """
+    legal = set(rules.legal_moves(state))
+    snapshot = to_data(state)
+    for move in legal:
+        rules.apply(state, move)
+    for move in candidates:
+        if move in legal:
+            continue
+        try:
+            rules.apply(state, move)
+        except IllegalMoveError as error:
+            message = str(error)
+        else:
+            raise AssertionError(f"{move!r} is not in legal_moves but apply accepted it")
+        assert message, "an IllegalMoveError must say which rule forbids the move"
+    assert to_data(state) == snapshot, "a rejected move changed the state"
+
+
+def check_json_round_trip(rules: Rules, state: Any, events: Sequence[Any] = ()) -> None:
+    """State, config, legal moves, events and views survive JSON unchanged."""
+    assert loads(dumps(state)) == state, "state JSON round trip"
+    assert loads(dumps(state.config)) == state.config, "config JSON round trip"
+    for move in rules.legal_moves(state):
+        assert loads(dumps(move)) == move, f"move JSON round trip of {move!r}"
+    for event in events:
+        assert loads(dumps(event)) == event, f"event JSON round trip of {event!r}"
+    for seat in (None, *range(state.config.players)):
+        view = rules.view(state, seat)
+        assert loads(dumps(view)) == view, "view JSON round trip"
+
+
+def check_notation_round_trip(rules: Rules, state: Any) -> None:
+    """Each legal move's text parses back to the move."""
+    for move in rules.legal_moves(state):
+        text = rules.format_move(move)
+        assert rules.parse_move(state, text) == move, f"{text!r} does not parse to {move!r}"
+
+
+def check_codec(rules: Rules, state: Any) -> None:
+    """Action numbers decode to the legal moves, and the mask marks exactly those."""
+    size = rules.num_actions(state.config)
+    mask = rules.legal_mask(state)
+    legal = rules.legal_moves(state)
+    assert len(mask) == size, "legal_mask has num_actions entries"
+    numbers = [rules.encode(move) for move in legal]
+    assert all(0 <= n < size for n in numbers), "action numbers within num_actions"
+    assert len(set(numbers)) == len(numbers), "distinct moves, distinct numbers"
+    assert sorted(numbers) == [n for n in range(size) if mask[n]], "mask marks the legal moves"
+    for move, number in zip(legal, numbers, strict=True):
+        assert rules.decode(state, number) == move, f"decode(encode({move!r}))"
+    for number in range(size):
+        if not mask[number]:
+            try:
+                rules.decode(state, number)
+            except TabletopError:
+                continue
+            raise AssertionError(f"decode accepted illegal action {number}")
+
+
+def check_view_hides_secrets(rules: Rules, state: Any) -> None:
+    """No view holds the RNG or the seed, and views do not change when those secrets do."""
+    other = state
+    changes = {}
+    if hasattr(state, "rng"):
+        changes["rng"] = Rng.from_seed((state.rng.state + 1) % (1 << 64))
+    if hasattr(state, "seed"):
+        changes["seed"] = (state.seed + 1) % (1 << 64)
+    if changes:
+        other = attrs.evolve(state, **changes)
+    for seat in (None, *range(state.config.players)):
+        view = rules.view(state, seat)
+        names = {field.name for field in attrs.fields(type(view))}
+        assert not names & {"rng", "seed"}, "a view must not carry the RNG or the seed"
+        assert rules.view(other, seat) == view, "the view depends on the RNG or the seed"
+        assert "rng" not in dumps(view), "the view's JSON mentions the RNG"

@@ -1,0 +1,104 @@
+"""The conformance suite as a pytest test class driven by hypothesis."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ..protocol import Ruleset
+from ..rng import SEED_BITS
+from .checks import (
+    Playout,
+    check_chance,
+    check_codec,
+    check_illegal_moves_rejected,
+    check_json_round_trip,
+    check_notation_round_trip,
+    check_playout,
+    check_turn_functions,
+    check_view_hides_secrets,
+    random_playout,
+)
+
+__all__ = ["ConformanceSuite"]
+
+_seeds = st.integers(0, (1 << SEED_BITS) - 1)
+_suite_settings = settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+class ConformanceSuite:
+    """Subclass with ``ruleset`` and ``configs`` set; pytest collects the tests below.
+
+    ``states_per_game`` bounds how many states of each playout get the expensive
+    per-state checks (spread evenly over the game, the last state always included).
+    """
+
+    ruleset: ClassVar[Ruleset[Any, Any, Any]]
+    configs: ClassVar[st.SearchStrategy[Any]]
+    states_per_game: ClassVar[int] = 40
+
+    def _playout(self, data: st.DataObject) -> Playout:
+        config = data.draw(self.configs, label="config")
+        seed = data.draw(_seeds, label="seed")
+        chooser = data.draw(_seeds, label="chooser_seed")
+        return random_playout(self.ruleset, config, seed, chooser)
+
+    def _sample(self, playout: Playout) -> list[tuple[int, Any]]:
+        states = playout.states
+        step = max(1, len(states) // self.states_per_game)
+        picked = list(range(0, len(states), step))
+        if picked[-1] != len(states) - 1:
+            picked.append(len(states) - 1)
+        return [(index, states[index]) for index in picked]
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_random_playouts_end_and_replay(self, data: st.DataObject) -> None:
+        """Random games end within max_moves, name winners and replay exactly."""
+        playout = self._playout(data)
+        assert self.ruleset.is_over(playout.final)
+        assert self.ruleset.winners(playout.final), "a finished game names its winners"
+        check_playout(self.ruleset, playout)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_turn_functions_agree(self, data: st.DataObject) -> None:
+        """current_player, legal_moves, is_over, winners, score and chance agree."""
+        for state in self._playout(data).states:
+            check_turn_functions(self.ruleset, state)
+            check_chance(self.ruleset, state)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_legal_moves_apply_and_others_are_rejected(self, data: st.DataObject) -> None:
+        """Legal moves apply; moves seen elsewhere in the game are rejected."""
+        playout = self._playout(data)
+        seen = list(dict.fromkeys(playout.moves))
+        for _index, state in self._sample(playout):
+            candidates = list(dict.fromkeys([*seen, *self.ruleset.legal_moves(state)]))
+            check_illegal_moves_rejected(self.ruleset, state, candidates)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_json_notation_and_codec_round_trip(self, data: st.DataObject) -> None:
+        """States, moves, events and views survive JSON, notation and codec."""
+        playout = self._playout(data)
+        for index, state in self._sample(playout):
+            events: tuple[Any, ...] = ()
+            if index:
+                previous, move = playout.states[index - 1], playout.moves[index - 1]
+                events = self.ruleset.apply_with_events(previous, move)[1]
+            check_json_round_trip(self.ruleset, state, events)
+            check_notation_round_trip(self.ruleset, state)
+            check_codec(self.ruleset, state)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_views_hide_secrets(self, data: st.DataObject) -> None:
+        """Views carry neither the RNG nor the seed, nor depend on them."""
+        for _index, state in self._sample(self._playout(data)):
+            check_view_hides_secrets(self.ruleset, state)

@@ -1,0 +1,27 @@
+"""Hypothesis strategies for dice poker configs, shared by the test modules."""
+
+from hypothesis import strategies as st
+
+from tabletop_rules import dice_poker as dp
+
+orders = st.sampled_from(dp.STAGE_ORDERS)
+
+
+@st.composite
+def configs(draw: st.DrawFn, max_players: int = 4, max_stages: int = 2) -> dp.Config:
+    """Any valid config, small enough that random games stay quick."""
+    stages = draw(st.integers(1, max_stages))
+    order_count = draw(st.sampled_from(sorted({1, stages})))
+    return dp.Config(
+        players=draw(st.integers(1, max_players)),
+        throws_per_turn=draw(st.integers(1, 4)),
+        stages=stages,
+        stage_orders=tuple(draw(orders) for _ in range(order_count)),
+        fences=draw(st.booleans()),
+        max_fences=draw(st.none() | st.integers(0, 6)),
+        max_fences_per_turn=draw(st.none() | st.integers(0, 3)),
+        premium=draw(st.integers(0, 100)),
+        penalty=draw(st.integers(0, 100)),
+        box_scores=dp.BoxScores(*(draw(st.integers(0, 60)) for _ in range(3))),
+        auto_chance=draw(st.booleans()),
+    )

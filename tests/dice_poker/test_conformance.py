@@ -1,0 +1,11 @@
+"""The shared conformance suite, run on dice poker under many house rules."""
+
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.testing import ConformanceSuite
+
+from .strategies import configs
+
+
+class TestDicePokerConformance(ConformanceSuite):
+    ruleset = dp.RULES
+    configs = configs()
