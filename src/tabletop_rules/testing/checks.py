@@ -17,6 +17,7 @@ from ..protocol import CHANCE, Ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng
 from ..serialize import dumps, loads, to_data
+from ..simulate import sample_outcome
 
 __all__ = [
     "Playout",
@@ -61,7 +62,7 @@ def random_playout(rules: Rules, config: Any, seed: int, chooser_seed: int) -> P
         legal = rules.legal_moves(state)
         assert legal, f"{rules.name}: a state that is not over has no legal move"
         if rules.current_player(state) == CHANCE:
-            move, chooser = _sample(rules.chance_probabilities(state), chooser)
+            move, chooser = sample_outcome(rules.chance_probabilities(state), chooser)
         else:
             index, chooser = chooser.below(len(legal))
             move = legal[index]
@@ -69,25 +70,6 @@ def random_playout(rules: Rules, config: Any, seed: int, chooser_seed: int) -> P
         states.append(state)
         moves.append(move)
     return Playout(tuple(states), tuple(moves))
-
-
-def _sample(probabilities: Any, rng: Rng) -> tuple[Any, Rng]:
-    outcomes = list(probabilities.items())
-    denominator = 1
-    for _move, chance in outcomes:
-        denominator = denominator * chance.denominator // _gcd(denominator, chance.denominator)
-    pick, rng = rng.below(denominator)
-    for move, chance in outcomes:
-        pick -= chance.numerator * (denominator // chance.denominator)
-        if pick < 0:
-            return move, rng
-    raise AssertionError("chance probabilities sum to less than 1")
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
 
 
 def check_playout(rules: Rules, playout: Playout) -> None:

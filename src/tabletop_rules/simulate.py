@@ -1,0 +1,82 @@
+"""Playing whole games with bots: one game at a time, or many for statistics.
+
+>>> from tabletop_rules import dice_poker as dp
+>>> from tabletop_rules.bots import RandomBot
+>>> game = play_game(dp.RULES, [dp.GreedyBot(), RandomBot(dp.RULES, seed=1)], seed=7)
+>>> dp.is_over(game.final), len(game.record.moves) > 90
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+import attrs
+
+from .protocol import CHANCE, Bot, Ruleset
+from .records import GameRecord
+from .rng import Rng
+
+__all__ = ["PlayedGame", "play_game", "sample_outcome"]
+
+
+@attrs.frozen
+class PlayedGame:
+    """A finished game: its record (which replays it) and its final state."""
+
+    record: GameRecord
+    final: Any
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's final score."""
+        return tuple(self.record.ruleset.score(self.final))
+
+    @property
+    def winners(self) -> frozenset[int]:
+        """The winning seats."""
+        return frozenset(self.record.ruleset.winners(self.final))
+
+
+def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
+    """One chance outcome drawn exactly by its probability, and the next generator."""
+    denominator = lcm(*(chance.denominator for chance in probabilities.values()))
+    pick, rng = rng.below(denominator)
+    for outcome, chance in probabilities.items():
+        pick -= chance.numerator * (denominator // chance.denominator)
+        if pick < 0:
+            return outcome, rng
+    raise ValueError("chance probabilities sum to less than 1")
+
+
+def play_game(
+    ruleset: Ruleset[Any, Any, Any],
+    bots: Sequence[Bot[Any, Any]],
+    config: Any = None,
+    *,
+    seed: int | None = None,
+    chance_seed: int = 0,
+) -> PlayedGame:
+    """Play one game to the end, seat ``i`` moved by ``bots[i]``.
+
+    With ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
+    ``chance_seed``, so the game is still reproducible.
+    """
+    state = ruleset.new_game(config, seed=seed)
+    if len(bots) != state.config.players:
+        raise ValueError(f"{state.config.players} seats need {state.config.players} bots")
+    record = GameRecord.start(ruleset, state)
+    chance = Rng.from_seed(chance_seed)
+    moves: list[str] = []
+    while not ruleset.is_over(state):
+        player = ruleset.current_player(state)
+        if player == CHANCE:
+            move, chance = sample_outcome(ruleset.chance_probabilities(state), chance)
+        else:
+            move = bots[player].choose(state)  # type: ignore[index]
+        state = ruleset.apply(state, move)
+        moves.append(ruleset.format_move(move))
+    return PlayedGame(attrs.evolve(record, moves=tuple(moves)), state)
