@@ -20,7 +20,7 @@ from typing import TypeVar
 
 import attrs
 
-__all__ = ["SEED_BITS", "Rng"]
+__all__ = ["SEED_BITS", "Rng", "is_valid_state"]
 
 T = TypeVar("T")
 
@@ -41,16 +41,13 @@ class Rng:
     that follows.
     """
 
-    state: int = attrs.field()
-
-    @state.validator
-    def _check_state(self, _attribute: attrs.Attribute[int], value: int) -> None:
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _MASK:
-            raise ValueError(f"Rng state must be an integer in [0, 2**64), got {value!r}")
+    state: int
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
-        """The generator for a seed in ``range(2 ** 64)``."""
+        """The generator for a seed in ``range(2 ** 64)``; ``ValueError`` for anything else."""
+        if not is_valid_state(seed):
+            raise ValueError(f"a seed must be an integer in [0, 2**64), got {seed!r}")
         return cls(seed)
 
     def next_u64(self) -> tuple[int, Rng]:
@@ -65,13 +62,14 @@ class Rng:
         """
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        threshold = (1 << 64) % n
-        state = self.state
-        while True:
-            state = (state + _GOLDEN_GAMMA) & _MASK
-            product = _mix(state) * n
-            if product & _MASK >= threshold:
-                return product >> 64, Rng(state)
+        state = (self.state + _GOLDEN_GAMMA) & _MASK
+        product = _mix(state) * n
+        if product & _MASK < n:  # only then can the draw fall in the biased zone
+            threshold = (1 << 64) % n
+            while product & _MASK < threshold:
+                state = (state + _GOLDEN_GAMMA) & _MASK
+                product = _mix(state) * n
+        return product >> 64, Rng(state)
 
     def dice(self, count: int, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
         """``count`` fair dice with faces ``1..sides`` in throw order, and the next generator."""
@@ -93,6 +91,11 @@ class Rng:
             j, rng = rng.below(i + 1)
             result[i], result[j] = result[j], result[i]
         return tuple(result), rng
+
+
+def is_valid_state(value: object) -> bool:
+    """Whether ``value`` can be a generator state or seed: an int in ``[0, 2**64)``."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MASK
 
 
 def _mix(z: int) -> int:

@@ -165,12 +165,12 @@ def winners(state: State) -> frozenset[int]:
 
 def max_moves(config: Config) -> int:
     """An upper bound on a game's moves: per turn every throw (and its outcome), an
-    announcement and the box, with every fence the game can bank spent in one turn.
+    announcement and the box, plus every fence a player can bank, spent.
     """
     turns = config.players * config.boxes_per_player
-    most_fences = config.throws_per_turn * config.boxes_per_player if config.fences else 0
+    fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2
-    return turns * (config.throws_per_turn * per_throw + 2) + most_fences * per_throw
+    return turns * (config.throws_per_turn * per_throw + 2) + fences * per_throw
 
 
 def _fillable(order: str, open_mask: int) -> int:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import attrs
 
 from ..errors import InvalidStateError
-from ..rng import SEED_BITS, Rng
+from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
 from .scoring import stage_bonus
@@ -105,8 +107,10 @@ def check_state(state: State) -> None:
     players = config.players
     if not isinstance(config, Config):
         fail("config is not a dice poker Config")
-    if not isinstance(state.seed, int) or not 0 <= state.seed < 1 << SEED_BITS:
+    if not is_valid_state(state.seed):
         fail(f"seed must be in [0, 2**{SEED_BITS}), got {state.seed!r}")
+    if not isinstance(state.rng, Rng) or not is_valid_state(state.rng.state):
+        fail(f"rng must hold a state in [0, 2**{SEED_BITS}), got {state.rng!r}")
     if len(state.sheets) != players or len(state.fences) != players:
         fail(f"{players} players need {players} sheets and fence banks")
     boxes = config.boxes_per_player
@@ -172,6 +176,10 @@ def check_state(state: State) -> None:
             fail(f"pending_keep {pending} is not what a throw can keep")
         if any(not 1 <= face <= 6 for face in pending) or pending != tuple(sorted(pending)):
             fail(f"pending_keep must be sorted faces 1 to 6, got {pending}")
+        if bool(state.dice) != (state.throws_used > 1):
+            fail("dice are on the table while a throw is in the air exactly after throw 1")
+        if state.dice and Counter(pending) - Counter(state.dice):
+            fail(f"pending_keep {pending} keeps dice that are not on the table {state.dice}")
     elif bool(state.dice) != bool(state.throws_used):
         fail("dice are on the table exactly when the turn has thrown")
     order = config.stage_order(state.stage)
@@ -180,7 +188,7 @@ def check_state(state: State) -> None:
             fail(f"a box was announced in {order!r} order")
         if state.sheets[seat][BOXES_PER_STAGE * state.stage + state.announced] is not None:
             fail(f"the announced box {state.announced.name} is filled already")
-        if not state.throws_used:
-            fail("a box was announced before the first throw")
+        if not state.dice:
+            fail("a box was announced before the first throw landed")
     elif order == "announce" and state.throws_used >= 2:
         fail("in announce order a box must be announced after the first throw")
