@@ -19,6 +19,7 @@ from ..protocol import CHANCE, GameRules, register
 from .bots import GreedyBot
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
 from .config import MAX_PLAYERS, STAGE_ORDERS, BoxScores, Config, StageOrder
+from .display import sheet_table
 from .events import (
     Announced,
     Event,
@@ -116,6 +117,7 @@ __all__ = [
     "read_move",
     "redact",
     "score",
+    "sheet_table",
     "stage_bonus",
     "view",
     "winners",
