@@ -1,0 +1,131 @@
+"""The scripts in examples/ run as documented and print what they promise."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.bots import RandomBot
+from tabletop_rules.records import GameRecord, replay
+from tabletop_rules.simulate import play_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run(script: str, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
+    """Run an example as a user would, and check its exit status."""
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == code, done.stderr
+    return done
+
+
+def sheet_row(output: str, name: str) -> list[str]:
+    """The cells of one row of the score sheet printed in ``output``."""
+    for line in output.splitlines():
+        if line.startswith(f"{name} ") and "|" in line:
+            return [cell.strip() for cell in line.split("|")[1:]]
+    raise AssertionError(f"no {name!r} row in the output")
+
+
+def turn_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if re.match(r" *\d+\. P\d s\d: ", line)]
+
+
+def test_bot_game_prints_every_turn_and_the_final_sheet() -> None:
+    out = run("bot_game.py", "--seed", "1").stdout
+    assert out.splitlines()[0] == "Dice poker, seed 1: P0 greedy, P1 random"
+    turns = turn_lines(out)
+    assert len(turns) == 2 * 45, "one line per turn: 45 boxes for each of two seats"
+    assert turns[0].startswith("  1. P0 s1: roll ")
+    assert turns[-1].startswith(" 90. P1 s3: ")
+    assert all(re.search(r"(: |\| )(write|scratch) [a-z_]+", line) for line in turns)
+    assert sheet_row(out, "box") == ["P0 s1", "P0 s2", "P0 s3", "P1 s1", "P1 s2", "P1 s3"]
+    assert out.rstrip().splitlines()[-1].startswith("game over: winner")
+
+
+def test_bot_game_shows_the_game_its_seed_plays() -> None:
+    out = run("bot_game.py", "--seed", "5", "--quiet").stdout
+    game = play_game(dp.RULES, [dp.GreedyBot(), RandomBot(dp.RULES, seed=6)], seed=5)
+    assert [int(cell) for cell in sheet_row(out, "score") if cell] == list(game.scores)
+    (winner,) = game.winners
+    assert out.rstrip().splitlines()[-1] == f"game over: winner P{winner}"
+
+
+def test_bot_game_is_reproducible_and_quiet_prints_only_the_sheet() -> None:
+    loud = run("bot_game.py", "--seed", "2").stdout
+    assert run("bot_game.py", "--seed", "2").stdout == loud
+    quiet = run("bot_game.py", "--seed", "2", "--quiet").stdout
+    assert not turn_lines(quiet)
+    turns = turn_lines(loud)
+    assert quiet.splitlines() == [line for line in loud.splitlines() if line not in turns]
+
+
+def test_bot_game_seats_as_many_bots_as_players() -> None:
+    out = run("bot_game.py", "--players", "3", "--bots", "random,greedy,random").stdout
+    assert out.splitlines()[0] == "Dice poker, seed 1: P0 random, P1 greedy, P2 random"
+    assert len(turn_lines(out)) == 3 * 45
+    assert sheet_row(out, "box")[-1] == "P2 s3"
+
+
+def test_bot_game_rejects_bad_arguments() -> None:
+    assert "players must be 1 to 8" in run("bot_game.py", "--players", "9", code=2).stderr
+    assert "--bots needs 2 names" in run("bot_game.py", "--bots", "greedy", code=2).stderr
+
+
+def test_quickstart_plays_stores_and_replays() -> None:
+    out = run("quickstart.py").stdout
+    lines = out.splitlines()
+    assert lines[0] == "legal now: roll, scratch pair, scratch two_pairs, scratch three_kind"
+    assert lines[1].startswith("roll ")
+    assert lines[3].startswith("write fives    dice ()")
+    assert "state as JSON:" in out
+    record = GameRecord.from_json(lines[-1].removeprefix("record: "))
+    assert record.moves == ("roll", "roll keep 5 5", "write fives")
+    final = replay(record)
+    assert sum(cell is not None for cell in final.sheets[0]) == 1
+
+
+def test_replay_replays_a_fresh_record_to_the_same_end() -> None:
+    out = run("replay.py").stdout
+    assert out.startswith("replayed ")
+    assert "the replay reaches the same final state: True" in out
+    assert out.rstrip().splitlines()[-1].startswith("game over: winner")
+
+
+def test_replay_writes_a_record_file_and_replays_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    written = run("replay.py", "--write", str(path), "--seed", "8").stdout
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert (data["game"], data["version"], data["seed"]) == ("dice-poker", 1, 8)
+    assert written.splitlines()[0] == f"wrote {len(data['moves'])} moves to {path}"
+    assert dp.is_over(replay(GameRecord.from_json(path.read_text(encoding="utf-8"))))
+    again = run("replay.py", str(path)).stdout
+    assert sheet_row(again, "score") == sheet_row(written, "score")
+
+
+def test_replay_reports_a_record_that_cannot_be_played(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    record = GameRecord.start(dp.RULES, dp.new_game(seed=4)).play("roll").play("write poker")
+    path.write_text(record.to_json(), encoding="utf-8")
+    error = run("replay.py", str(path), code=1).stderr
+    assert "move 2 ('write poker') cannot be played" in error
+    missing = run("replay.py", str(tmp_path / "missing.json"), code=1).stderr
+    assert "cannot read" in missing
+
+
+def test_tournament_counts_every_game_once() -> None:
+    out = run("tournament.py", "--games", "10").stdout
+    found = re.search(r"GreedyBot won (\d+) \(.*\), tied (\d+), lost (\d+)", out)
+    assert found is not None, out
+    assert sum(int(count) for count in found.groups()) == 10
+    assert re.search(r"margin \(GreedyBot - RandomBot\): mean [+-]\d+\.\d", out)
