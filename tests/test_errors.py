@@ -1,0 +1,45 @@
+"""The exception hierarchy: one base, all ValueErrors, each error its own class."""
+
+from __future__ import annotations
+
+import pytest
+
+import tabletop_rules
+from tabletop_rules import errors
+from tabletop_rules.errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotationError,
+    TabletopError,
+)
+
+ERRORS = (ConfigError, IllegalMoveError, InvalidStateError, NotationError)
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_every_error_is_a_tabletop_error_and_a_value_error(error: type[Exception]) -> None:
+    assert issubclass(error, TabletopError)
+    assert issubclass(error, ValueError)
+    with pytest.raises(TabletopError, match="why"):
+        raise error("why")
+
+
+def test_the_base_is_a_value_error() -> None:
+    assert issubclass(TabletopError, ValueError)
+    with pytest.raises(ValueError, match="anything"):
+        raise TabletopError("anything")
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_each_error_can_be_caught_alone(error: type[Exception]) -> None:
+    others = tuple(other for other in ERRORS if other is not error)
+    assert not issubclass(error, others)
+    with pytest.raises(error):
+        raise error("caught by its own class")
+
+
+def test_the_module_exports_exactly_the_hierarchy() -> None:
+    assert set(errors.__all__) == {cls.__name__ for cls in (*ERRORS, TabletopError)}
+    for name in errors.__all__:
+        assert getattr(tabletop_rules, name) is getattr(errors, name), "re-exported"

@@ -1,0 +1,117 @@
+"""The registry of games and the Ruleset protocol that dice poker's RULES satisfies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+import tabletop_rules
+from tabletop_rules import CHANCE, dice_poker, protocol
+from tabletop_rules.protocol import Ruleset, get_ruleset, register, registered, rulesets
+
+DicePokerRules = Ruleset[dice_poker.Config, dice_poker.State, dice_poker.Move]
+
+
+@pytest.fixture
+def private_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let a test register games without leaving them behind for other tests."""
+    monkeypatch.setattr(protocol, "_registered", dict(protocol._registered))
+
+
+def play_first_turn(rules: DicePokerRules, seed: int) -> dice_poker.State:
+    """Generic code written against the protocol only: mypy checks RULES fits it."""
+    state = rules.new_game(rules.config_type(players=1), seed=seed)
+    state = rules.apply(state, rules.legal_moves(state)[0])
+    writes = [
+        move for move in rules.legal_moves(state) if rules.format_move(move) == "write chance"
+    ]
+    return rules.apply(state, writes[0])
+
+
+def test_get_ruleset_finds_dice_poker() -> None:
+    assert get_ruleset("dice-poker") is dice_poker.RULES
+    assert tabletop_rules.get_ruleset("dice-poker") is dice_poker.RULES
+
+
+def test_an_unknown_game_raises_key_error_naming_the_known_games() -> None:
+    with pytest.raises(KeyError, match=r"no game named 'checkers'.*known: .*dice-poker"):
+        get_ruleset("checkers")
+
+
+def test_rulesets_lists_dice_poker_sorted() -> None:
+    names = rulesets()
+    assert "dice-poker" in names
+    assert list(names) == sorted(names)
+    assert len(set(names)) == len(names)
+
+
+def test_dice_poker_is_registered_once_imported() -> None:
+    assert dice_poker.RULES in registered()
+
+
+def test_registering_the_same_ruleset_again_changes_nothing(private_registry: None) -> None:
+    before = registered()
+    register(dice_poker.RULES)
+    assert registered() == before
+    assert get_ruleset("dice-poker") is dice_poker.RULES
+
+
+def test_another_ruleset_cannot_take_a_registered_name(private_registry: None) -> None:
+    impostor = attrs.evolve(dice_poker.RULES, title="Not dice poker")
+    with pytest.raises(ValueError, match="'dice-poker' is registered already"):
+        register(impostor)
+    assert get_ruleset("dice-poker") is dice_poker.RULES
+
+
+def test_a_third_party_game_registers_under_its_own_name(private_registry: None) -> None:
+    variant = attrs.evolve(dice_poker.RULES, name="dice-poker-variant")
+    register(variant)
+    assert get_ruleset("dice-poker-variant") is variant
+    assert "dice-poker-variant" in rulesets()
+    assert get_ruleset("dice-poker") is dice_poker.RULES
+
+
+def test_rules_satisfy_the_protocol_when_used_through_it() -> None:
+    state = play_first_turn(dice_poker.RULES, seed=9)
+    assert state.turns_played == 1
+    assert state.sheets[0][dice_poker.Box.CHANCE] == sum(
+        dice_poker.apply(
+            dice_poker.new_game(dice_poker.Config(players=1), seed=9), dice_poker.Roll()
+        ).dice
+    )
+
+
+def test_rules_carry_every_member_the_protocol_names() -> None:
+    members = {
+        name for name in vars(Ruleset) if not name.startswith("_") and name not in vars(object)
+    }
+    assert {"name", "new_game", "apply", "check_state", "legal_mask"} <= members
+    for name in members:
+        assert hasattr(dice_poker.RULES, name), name
+        if callable(getattr(Ruleset, name)):
+            assert callable(getattr(dice_poker.RULES, name)), name
+
+
+def test_rules_bundle_the_package_functions() -> None:
+    rules: Any = dice_poker.RULES
+    for name in ("new_game", "legal_moves", "apply", "score", "view", "encode", "check_state"):
+        assert getattr(rules, name) is getattr(dice_poker, name), name
+    assert rules.name == "dice-poker"
+    assert rules.title == "Dice poker"
+    assert rules.config_type is dice_poker.Config
+    assert rules.state_type is dice_poker.State
+    assert rules.view_type is dice_poker.View
+    assert set(rules.move_types) == {
+        dice_poker.Roll,
+        dice_poker.Write,
+        dice_poker.Scratch,
+        dice_poker.Announce,
+        dice_poker.Dice,
+    }
+
+
+def test_chance_is_a_player_number_no_seat_can_have() -> None:
+    assert CHANCE == -1
+    assert dice_poker.CHANCE == CHANCE

@@ -1,0 +1,196 @@
+"""Game records: built move by move, stored as JSON, replayed exactly; bad records refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.records import GameRecord, replay, replay_states
+from tabletop_rules.serialize import FORMAT_VERSION, to_data
+from tabletop_rules.testing import random_playout
+
+
+def case_id(value: object) -> str | None:
+    """Parametrize ids that show the edited JSON (``data7`` says nothing)."""
+    return json.dumps(value) if isinstance(value, dict | list) else None
+
+
+def recorded_playout(config: dp.Config, seed: int) -> tuple[GameRecord, tuple[dp.State, ...]]:
+    playout = random_playout(dp.RULES, config, seed, seed ^ 0xABCDEF)
+    record = GameRecord.start(dp.RULES, playout.states[0])
+    for move in playout.moves:
+        record = record.play(move)
+    return record, playout.states
+
+
+def record_json(**changes: Any) -> str:
+    """A good record's JSON with top-level fields replaced (or removed, for ``...``)."""
+    data = json.loads(GameRecord.start(dp.RULES, dp.new_game(seed=4)).play("roll").to_json())
+    for key, value in changes.items():
+        if value is ...:
+            del data[key]
+        else:
+            data[key] = value
+    return json.dumps(data)
+
+
+def test_start_records_the_game_config_and_seed_with_no_moves() -> None:
+    config = dp.Config(players=3, stage_orders="down")
+    record = GameRecord.start(dp.RULES, dp.new_game(config, seed=123))
+    assert record == GameRecord("dice-poker", config, 123, ())
+    assert record.ruleset is dp.RULES
+
+
+def test_play_appends_notation_and_leaves_the_record_unchanged() -> None:
+    empty = GameRecord.start(dp.RULES, dp.new_game(seed=9))
+    one = empty.play(dp.Roll())
+    two = one.play("write chance")
+    three = two.play(dp.Scratch(dp.Box.POKER))
+    assert empty.moves == ()
+    assert one.moves == ("roll",)
+    assert two.moves == ("roll", "write chance")
+    assert three.moves == ("roll", "write chance", "scratch poker")
+
+
+def test_to_json_holds_game_version_config_seed_and_moves() -> None:
+    config = dp.Config(players=1, max_fences=2)
+    record = GameRecord.start(dp.RULES, dp.new_game(config, seed=2**64 - 1)).play("roll")
+    data = json.loads(record.to_json())
+    assert data == {
+        "game": "dice-poker",
+        "version": FORMAT_VERSION,
+        "config": to_data(config),
+        "seed": 2**64 - 1,
+        "moves": ["roll"],
+    }
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        dp.Config(players=2, stages=1),
+        dp.Config(players=3, stages=1, auto_chance=False, stage_orders="announce"),
+        dp.Config(players=1, stages=2, stage_orders=("up", "down"), max_fences=1),
+    ],
+)
+def test_a_record_survives_json_and_replays_every_state(config: dp.Config) -> None:
+    record, states = recorded_playout(config, seed=21)
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    assert tuple(replay_states(again)) == states
+    assert replay(again) == states[-1]
+    assert dp.is_over(replay(again))
+
+
+def test_from_json_accepts_bytes() -> None:
+    record = GameRecord.start(dp.RULES, dp.new_game(seed=1)).play("roll")
+    assert GameRecord.from_json(record.to_json().encode()) == record
+
+
+def test_an_empty_record_replays_to_the_new_game() -> None:
+    state = dp.new_game(dp.Config(players=4), seed=77)
+    record = GameRecord.start(dp.RULES, state)
+    assert replay(record) == state
+    assert list(replay_states(record)) == [state]
+
+
+def test_replay_reads_notation_as_people_type_it() -> None:
+    state = dp.new_game(seed=9)
+    record = GameRecord("dice-poker", state.config, 9, ("ROLL", "write  Chance"))
+    expected = dp.apply(dp.apply(state, dp.Roll()), dp.Write(dp.Box.CHANCE))
+    assert replay(record) == expected
+
+
+def test_an_illegal_move_names_its_number() -> None:
+    record = GameRecord.start(dp.RULES, dp.new_game(seed=9))
+    record = record.play("roll").play("write chance").play("write pair")
+    states = replay_states(record)
+    assert len([next(states) for _ in range(3)]) == 3, "the legal moves replay first"
+    with pytest.raises(InvalidStateError, match=r"move 3 \('write pair'\) cannot be played"):
+        next(states)
+
+
+def test_a_move_filling_a_box_twice_is_refused_by_number() -> None:
+    moves = ("roll", "write chance", "roll", "write chance", "roll", "write chance")
+    record = GameRecord("dice-poker", dp.Config(), 9, moves)
+    with pytest.raises(InvalidStateError, match=r"move 6 .*filled already"):
+        replay(record)
+
+
+@pytest.mark.parametrize(
+    ("moves", "number"),
+    [
+        (("roll", "jump"), 2),
+        (("", "roll"), 1),
+        (("roll", "write nothing"), 2),
+        (("roll", "roll keep 9"), 2),
+        (("roll", "dice 1 2 3 4 5"), 2),
+    ],
+)
+def test_unreadable_or_illegal_text_names_the_move(moves: tuple[str, ...], number: int) -> None:
+    record = GameRecord("dice-poker", dp.Config(), 3, moves)
+    with pytest.raises(InvalidStateError, match=f"move {number} "):
+        replay(record)
+
+
+@pytest.mark.parametrize(("seed", "why"), [(-1, "seed"), (2**64, "seed")])
+def test_a_record_that_cannot_start_a_game_is_refused(seed: int, why: str) -> None:
+    record = GameRecord("dice-poker", dp.Config(), seed, ())
+    with pytest.raises(InvalidStateError, match=f"cannot start a game.*{why}"):
+        replay(record)
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1,", b"\xff", "not json"])
+def test_a_record_that_is_not_json_is_refused(text: str | bytes) -> None:
+    with pytest.raises(InvalidStateError, match="not JSON"):
+        GameRecord.from_json(text)
+
+
+@pytest.mark.parametrize("text", ["[]", "null", "3", "{}"])
+def test_a_record_that_is_no_object_of_the_fields_is_refused(text: str) -> None:
+    with pytest.raises(InvalidStateError, match="game, version, config, seed and moves"):
+        GameRecord.from_json(text)
+
+
+@pytest.mark.parametrize("field", ["game", "version", "config", "seed", "moves"])
+def test_a_record_missing_a_field_is_refused(field: str) -> None:
+    with pytest.raises(InvalidStateError, match="game, version, config, seed and moves"):
+        GameRecord.from_json(record_json(**{field: ...}))
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"version": 2}, "record version 2"),
+        ({"version": "1"}, "record version '1'"),
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": None}, "unknown game"),
+        ({"game": ["dice-poker"]}, "unknown game"),
+        ({"moves": "roll"}, "moves must be a list"),
+        ({"moves": ["roll", 3]}, "moves must be a list of move texts"),
+        ({"moves": {"0": "roll"}}, "moves must be a list"),
+        ({"seed": "4"}, "seed must be an integer"),
+        ({"seed": 4.5}, "seed must be an integer"),
+        ({"seed": True}, "seed must be an integer"),
+        ({"seed": None}, "seed must be an integer"),
+        ({"config": {"players": 9}}, "players must be 1 to 8"),
+        ({"config": "default"}, "malformed dice-poker config"),
+        ({"config": []}, "malformed dice-poker config"),
+        ({"config": {"stage_orders": ["sideways"]}}, "sideways"),
+    ],
+    ids=case_id,
+)
+def test_a_malformed_record_is_refused(changes: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(InvalidStateError, match=fragment):
+        GameRecord.from_json(record_json(**changes))
+
+
+def test_a_good_record_json_loads() -> None:
+    # The edits above are to this record; unedited it loads and replays.
+    record = GameRecord.from_json(record_json())
+    assert record.moves == ("roll",)
+    assert replay(record).throws_used == 1

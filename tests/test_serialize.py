@@ -1,0 +1,596 @@
+"""Versioned JSON: round trips of every kind of object, the envelope, and refusal of bad input.
+
+Bad states are made the way a corrupted or hand-edited file would be: dump a good state,
+edit the parsed JSON, dump it again. Each must fail to load with ``InvalidStateError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.serialize import FORMAT_VERSION, dumps, from_data, loads, to_data
+from tabletop_rules.testing import random_playout
+
+Box = dp.Box
+Data = dict[str, Any]
+
+
+def case_id(value: object) -> str | None:
+    """Parametrize ids that show the edited JSON (``data7`` says nothing)."""
+    return json.dumps(value) if isinstance(value, dict | list) else None
+
+
+def play(state: dp.State, *texts: str) -> dp.State:
+    for text in texts:
+        state = dp.apply(state, dp.parse_move(state, text))
+    return state
+
+
+def base_state() -> dp.State:
+    """Two players, two turns played: seat 0 wrote FOURS (-8), seat 1 wrote CHANCE (19);
+    seat 0 has thrown once and shows 2 2 3 3 4; each bank holds 2 fences.
+    """
+    state = play(dp.new_game(seed=5), "roll", "write fours", "roll", "write chance", "roll")
+    assert state.sheets[0][Box.FOURS] == -8
+    assert state.sheets[1][Box.CHANCE] == 19
+    assert state.dice == (2, 2, 3, 3, 4)
+    assert state.fences == (2, 2)
+    return state
+
+
+def edited(obj: Any, edit: Callable[[Data], object]) -> str:
+    """``obj`` dumped, its data edited in place by ``edit``, and dumped again."""
+    envelope = json.loads(dumps(obj))
+    edit(envelope["data"])
+    return json.dumps(envelope)
+
+
+def envelope_edited(obj: Any, edit: Callable[[Data], object]) -> str:
+    envelope = json.loads(dumps(obj))
+    edit(envelope)
+    return json.dumps(envelope)
+
+
+def playout_states(config: dp.Config, seed: int) -> tuple[dp.State, ...]:
+    return random_playout(dp.RULES, config, seed, seed + 1).states
+
+
+# --- round trips ----------------------------------------------------------------------------
+
+CONFIGS = [
+    dp.Config(),
+    dp.Config(players=1, stages=1),
+    dp.Config(
+        players=3,
+        throws_per_turn=2,
+        stages=2,
+        stage_orders=("announce", "up"),
+        fences=True,
+        max_fences=4,
+        max_fences_per_turn=2,
+        premium=35,
+        penalty=0,
+        box_scores=dp.BoxScores(small_straight=25, large_straight=30, poker=100),
+        auto_chance=False,
+    ),
+    dp.Config(fences=False, stage_orders="down"),
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_configs_round_trip(config: dp.Config) -> None:
+    assert loads(dumps(config)) == config
+    assert loads(dumps(config), dp.Config) == config
+
+
+@pytest.mark.parametrize("config", CONFIGS[1:])
+def test_states_round_trip_at_every_point_of_a_game(config: dp.Config) -> None:
+    states = playout_states(config, seed=31)
+    assert dp.is_over(states[-1])
+    for state in states:
+        assert loads(dumps(state)) == state
+
+
+def test_a_new_game_round_trips_with_its_seed_and_generator() -> None:
+    state = dp.new_game(seed=2**64 - 1)
+    again = loads(dumps(state), dp.State)
+    assert again == state
+    assert again.seed == 2**64 - 1
+    assert again.rng == state.rng
+
+
+def test_a_state_waiting_for_chance_round_trips() -> None:
+    config = dp.Config(auto_chance=False)
+    first = play(dp.new_game(config, seed=3), "roll")
+    assert dp.current_player(first) == dp.CHANCE
+    assert first.pending_keep == ()
+    assert loads(dumps(first)) == first
+    later = play(first, "dice 1 2 4 6 6", "roll keep 6 6")
+    assert dp.current_player(later) == dp.CHANCE
+    assert later.pending_keep == (6, 6)
+    assert later.dice == (1, 2, 4, 6, 6)
+    assert loads(dumps(later)) == later
+
+
+def test_a_state_with_an_announced_box_round_trips() -> None:
+    state = play(dp.new_game(dp.Config(stage_orders="announce"), seed=8), "roll", "announce poker")
+    assert state.announced is Box.POKER
+    assert loads(dumps(state)) == state
+
+
+def test_a_finished_game_round_trips() -> None:
+    final = playout_states(dp.Config(players=2, stages=1), seed=77)[-1]
+    assert dp.is_over(final)
+    again = loads(dumps(final), dp.State)
+    assert again == final
+    assert dp.winners(again) == dp.winners(final)
+
+
+MOVES: list[dp.Move] = [
+    dp.Roll(),
+    dp.Roll(keep=(6, 6)),
+    dp.Roll(keep=(1, 2, 3, 4)),
+    *(dp.Write(box) for box in Box),
+    *(dp.Scratch(box) for box in dp.POKER_BOXES),
+    *(dp.Announce(box) for box in Box),
+    dp.Dice((3,)),
+    dp.Dice((1, 2, 4, 6, 6)),
+]
+
+
+@pytest.mark.parametrize("move", MOVES, ids=repr)
+def test_every_move_round_trips(move: dp.Move) -> None:
+    assert loads(dumps(move)) == move
+    assert type(loads(dumps(move))) is type(move)
+
+
+def test_moves_travel_tagged_with_their_type() -> None:
+    assert to_data(dp.Roll(keep=(6, 6))) == {"keep": [6, 6], "type": "roll"}
+    assert to_data(dp.Write(Box.FULL_HOUSE)) == {"box": "full_house", "type": "write"}
+    assert to_data(dp.Scratch(Box.POKER)) == {"box": "poker", "type": "scratch"}
+    assert to_data(dp.Announce(Box.SIXES)) == {"box": "sixes", "type": "announce"}
+    assert to_data(dp.Dice((2, 5))) == {"values": [2, 5], "type": "dice"}
+
+
+def events_of_a_rich_game() -> list[Any]:
+    """Events of a game that rolls, announces, writes, scratches, completes mountains,
+    loses fences over the cap and ends.
+    """
+    config = dp.Config(players=2, stages=1, stage_orders="announce", max_fences=1)
+    playout = random_playout(dp.RULES, config, 12, 13)
+    events: list[Any] = []
+    for state, move in zip(playout.states, playout.moves, strict=False):
+        events.extend(dp.apply_with_events(state, move)[1])
+    return events
+
+
+def test_every_event_type_round_trips() -> None:
+    events = events_of_a_rich_game()
+    assert {type(event) for event in events} == set(dp.RULES.event_types)
+    assert any(isinstance(e, dp.FencesChanged) and e.lost for e in events)
+    for event in events:
+        assert loads(dumps(event)) == event
+
+
+def test_views_round_trip_for_every_seat_and_spectators() -> None:
+    config = dp.Config(players=3, auto_chance=False, stages=1)
+    for state in playout_states(config, seed=4)[::7]:
+        for seat in (None, 0, 1, 2):
+            view = dp.view(state, seat)
+            assert loads(dumps(view)) == view
+            assert loads(dumps(view), dp.View) == view
+
+
+# --- the envelope ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("obj", "kind"),
+    [
+        (dp.Config(), "config"),
+        (dp.new_game(seed=1), "state"),
+        (dp.Roll(), "move"),
+        (dp.Dice((1,)), "move"),
+        (dp.Wrote(0, 0, Box.ONES, -2), "event"),
+        (dp.view(dp.new_game(seed=1), None), "view"),
+    ],
+)
+def test_the_envelope_names_game_version_and_kind(obj: Any, kind: str) -> None:
+    envelope = json.loads(dumps(obj))
+    assert set(envelope) == {"game", "version", "kind", "data"}
+    assert envelope["game"] == "dice-poker"
+    assert envelope["version"] == FORMAT_VERSION == 1
+    assert envelope["kind"] == kind
+    assert envelope["data"] == to_data(obj)
+
+
+def test_loads_accepts_bytes() -> None:
+    assert loads(dumps(dp.Roll()).encode()) == dp.Roll()
+
+
+def test_from_data_builds_the_object_to_data_wrote() -> None:
+    state = base_state()
+    assert from_data(to_data(state), dp.State) == state
+    # A move class stands for the game's union of moves.
+    move: object = from_data(to_data(dp.Scratch(Box.PAIR)), dp.Roll)
+    assert move == dp.Scratch(Box.PAIR)
+
+
+def test_the_class_asked_for_must_match_the_json() -> None:
+    with pytest.raises(InvalidStateError, match="expected a Roll"):
+        loads(dumps(dp.Write(Box.ONES)), dp.Roll)
+    with pytest.raises(InvalidStateError, match="expected a State"):
+        loads(dumps(dp.Config()), dp.State)
+
+
+def test_an_object_of_no_game_cannot_be_dumped() -> None:
+    with pytest.raises(TypeError, match="no registered game"):
+        dumps(object())
+
+
+# --- bad input: the envelope ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["", "{", "not json", '{"game": "dice-poker",', b"\xff\xfe\x00", "[1, 2"]
+)
+def test_malformed_json_is_refused(text: str | bytes) -> None:
+    with pytest.raises(InvalidStateError, match="not JSON"):
+        loads(text)
+
+
+@pytest.mark.parametrize("text", ["[]", "null", "42", '"state"', "{}"])
+def test_json_that_is_no_envelope_is_refused(text: str) -> None:
+    with pytest.raises(InvalidStateError, match="game, version, kind and data"):
+        loads(text)
+
+
+@pytest.mark.parametrize("field", ["game", "version", "kind", "data"])
+def test_an_envelope_missing_a_field_is_refused(field: str) -> None:
+    text = envelope_edited(dp.Roll(), lambda envelope: envelope.pop(field))
+    with pytest.raises(InvalidStateError, match="game, version, kind and data"):
+        loads(text)
+
+
+@pytest.mark.parametrize("version", [0, 2, -1, "1", None, [1]])
+def test_another_version_is_refused(version: object) -> None:
+    text = envelope_edited(base_state(), lambda envelope: envelope.update(version=version))
+    with pytest.raises(InvalidStateError, match="version"):
+        loads(text)
+
+
+@pytest.mark.parametrize("game", ["chess", "Dice-Poker", "", None, ["dice-poker"]])
+def test_an_unknown_game_is_refused(game: object) -> None:
+    text = envelope_edited(dp.Roll(), lambda envelope: envelope.update(game=game))
+    with pytest.raises(InvalidStateError, match="unknown game"):
+        loads(text)
+
+
+@pytest.mark.parametrize("kind", ["ruleset", "record", "State", "", None, ["state"]])
+def test_an_unknown_kind_is_refused(kind: object) -> None:
+    text = envelope_edited(base_state(), lambda envelope: envelope.update(kind=kind))
+    with pytest.raises(InvalidStateError, match="unknown kind"):
+        loads(text)
+
+
+def test_data_of_another_kind_is_refused() -> None:
+    text = envelope_edited(dp.Config(), lambda envelope: envelope.update(kind="state"))
+    with pytest.raises(InvalidStateError, match="malformed dice-poker state"):
+        loads(text)
+
+
+# --- bad input: moves, events, configs ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        ({"box": "full_house"}, "malformed dice-poker move"),
+        ({"type": "jump", "box": "chance"}, "malformed dice-poker move"),
+        ({"type": "rolled", "seat": 0}, "malformed dice-poker move"),
+        ({"type": "write"}, "malformed dice-poker move"),
+        ({"type": "write", "box": "full_hut"}, "'full_hut' is not a Box"),
+        ({"type": "write", "box": "seven"}, "'seven' is not a Box"),
+        ({"type": "scratch", "box": 3}, "3 is not a Box"),
+        ({"type": "roll", "keep": "66"}, "malformed dice-poker move"),
+        ({"type": "dice", "values": [2, 5.5]}, "malformed dice-poker move"),
+        ([], "malformed dice-poker move"),
+        ("roll", "malformed dice-poker move"),
+    ],
+    ids=case_id,
+)
+def test_a_malformed_move_is_refused(data: object, fragment: str) -> None:
+    text = envelope_edited(dp.Roll(), lambda envelope: envelope.update(data=data))
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(text)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "wrote", "seat": 0, "stage": 0, "box": "ones"},
+        {"type": "wrote", "seat": 0, "stage": 0, "box": "ones", "points": 1.5},
+        {"type": "game_over", "scores": [1, 2], "winners": "0"},
+        {"type": "write", "box": "ones"},
+    ],
+    ids=case_id,
+)
+def test_a_malformed_event_is_refused(data: object) -> None:
+    text = envelope_edited(
+        dp.Wrote(0, 0, Box.ONES, -2), lambda envelope: envelope.update(data=data)
+    )
+    with pytest.raises(InvalidStateError, match="malformed dice-poker event"):
+        loads(text)
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        ({"players": 9}, "players must be 1 to 8"),
+        ({"players": 0}, "players must be 1 to 8"),
+        ({"throws_per_turn": 0}, "throws_per_turn"),
+        ({"stage_orders": ["sideways"]}, "sideways"),
+        ({"stage_orders": ["up", "down"]}, "stage_orders"),
+        ({"max_fences": -1}, "max_fences"),
+        ({"premium": -5}, "premium"),
+        ({"players": 2.5}, "malformed dice-poker config"),
+        ({"players": "2"}, "malformed dice-poker config"),
+        ({"fences": 1}, "malformed dice-poker config"),
+    ],
+    ids=case_id,
+)
+def test_a_bad_config_is_refused(edit: Data, fragment: str) -> None:
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(edited(dp.Config(), lambda data: data.update(edit)))
+
+
+@pytest.mark.parametrize("data", ["free", [], [2, 3], None, 2], ids=case_id)
+def test_a_config_that_is_no_object_is_refused(data: object) -> None:
+    text = envelope_edited(dp.Config(), lambda envelope: envelope.update(data=data))
+    with pytest.raises(InvalidStateError, match="malformed dice-poker config"):
+        loads(text)
+
+
+# --- bad input: states ----------------------------------------------------------------------
+
+
+def test_the_base_state_loads() -> None:
+    # The edits below are to this state; unedited it is fine.
+    state = base_state()
+    assert loads(edited(state, lambda data: None)) == state
+
+
+@pytest.mark.parametrize(
+    "field", ["config", "seed", "rng", "sheets", "open_masks", "fences", "turns_played"]
+)
+def test_a_state_missing_a_field_is_refused(field: str) -> None:
+    with pytest.raises(InvalidStateError, match=r"dice.poker state"):
+        loads(edited(base_state(), lambda data: data.pop(field)))
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        ({"turns_played": 2.5}, "malformed dice-poker state"),
+        ({"throws_used": True}, "malformed dice-poker state"),
+        ({"dice": "22334"}, "malformed dice-poker state"),
+        ({"announced": "full_hut"}, "'full_hut' is not a Box"),
+        ({"announced": 3}, "3 is not a Box"),
+        ({"rng": 5}, "malformed dice-poker state"),
+        ({"rng": {"state": 5.5}}, "malformed dice-poker state"),
+        ({"sheets": "none"}, "malformed dice-poker state"),
+    ],
+    ids=case_id,
+)
+def test_a_state_with_a_field_of_the_wrong_type_is_refused(edit: Data, fragment: str) -> None:
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(edited(base_state(), lambda data: data.update(edit)))
+
+
+def test_a_float_in_a_sheet_is_refused() -> None:
+    def edit(data: Data) -> None:
+        data["sheets"][1][Box.CHANCE] = 19.0
+
+    with pytest.raises(InvalidStateError, match="malformed dice-poker state"):
+        loads(edited(base_state(), edit))
+
+
+def set_cell(seat: int, index: int, value: object) -> Callable[[Data], None]:
+    def edit(data: Data) -> None:
+        data["sheets"][seat][index] = value
+
+    return edit
+
+
+def set_item(field: str, index: int, value: object) -> Callable[[Data], None]:
+    def edit(data: Data) -> None:
+        data[field][index] = value
+
+    return edit
+
+
+def update(**changes: object) -> Callable[[Data], None]:
+    def edit(data: Data) -> None:
+        data.update(changes)
+
+    return edit
+
+
+def update_config(**changes: object) -> Callable[[Data], None]:
+    def edit(data: Data) -> None:
+        data["config"].update(changes)
+
+    return edit
+
+
+def refill(seat: int, old: Box, new: Box, value: int) -> Callable[[Data], None]:
+    """Seat ``seat`` filled ``new`` with ``value`` instead of ``old`` (stage 1, masks kept true)."""
+
+    def edit(data: Data) -> None:
+        data["sheets"][seat][old] = None
+        data["sheets"][seat][new] = value
+        data["open_masks"][seat] ^= (1 << old) | (1 << new)
+
+    return edit
+
+
+def combine(*edits: Callable[[Data], None]) -> Callable[[Data], None]:
+    def edit(data: Data) -> None:
+        for one in edits:
+            one(data)
+
+    return edit
+
+
+# Each: an edit of base_state()'s JSON that no game can reach, and what the error must say.
+BROKEN_INVARIANTS: dict[str, tuple[Callable[[Data], None], str]] = {
+    "a box filled twice in one turn": (set_cell(0, Box.PAIR, 4), "one box is filled per turn"),
+    "a turn that filled no box": (set_cell(1, Box.CHANCE, None), "one box is filled per turn"),
+    "more boxes than turns": (
+        combine(set_cell(1, Box.PAIR, 4), set_cell(1, Box.ONES, -3)),
+        "one box is filled per turn",
+    ),
+    "a box of the next stage filled early": (
+        combine(set_cell(0, Box.FOURS, None), set_cell(0, 15 + Box.FOURS, -8)),
+        "out of sequence",
+    ),
+    "a die showing 0": (update(dice=[0, 2, 3, 3, 4]), "dice must show 1 to 6"),
+    "a die showing 7": (update(dice=[2, 2, 3, 3, 7]), "dice must show 1 to 6"),
+    "unsorted dice": (update(dice=[4, 3, 3, 2, 2]), "sorted"),
+    "four dice": (update(dice=[2, 2, 3, 3]), "five sorted faces"),
+    "six dice": (update(dice=[2, 2, 3, 3, 4, 4]), "five sorted faces"),
+    "fences over max_fences": (update_config(max_fences=1), "over the cap max_fences=1"),
+    "negative fences": (set_item("fences", 1, -1), "whole number >= 0"),
+    "fences while fences are off": (update_config(fences=False), "fences are off"),
+    "open_masks of a full stage": (set_item("open_masks", 0, 2**15 - 1), "open_masks"),
+    "open_masks missing a seat": (update(open_masks=[32759]), "open_masks"),
+    "open_masks with the filled box open": (
+        set_item("open_masks", 1, 2**15 - 1),
+        "open_masks",
+    ),
+    "seven in FOURS": (set_cell(0, Box.FOURS, 7), "FOURS cannot hold 7"),
+    "six fours in FOURS": (set_cell(0, Box.FOURS, 12), "FOURS cannot hold 12"),
+    "minus sixteen in FOURS": (set_cell(0, Box.FOURS, -16), "FOURS cannot hold -16"),
+    "a negative poker box": (set_cell(1, Box.CHANCE, -5), "CHANCE cannot hold a negative"),
+    "turns_played below zero": (update(turns_played=-1), "turns_played must be 0 to 90"),
+    "turns_played past the end": (update(turns_played=91), "turns_played must be 0 to 90"),
+    "a sheet too short": (set_item("sheets", 1, [None] * 14 + [19]), "sheet has 15 boxes"),
+    "a sheet for a third player": (
+        update(sheets=[[None] * 45] * 3),
+        "2 players need 2 sheets and fence banks",
+    ),
+    "throws beyond the turn's allowance": (update(throws_used=6), "throws_used must be 0 to 5"),
+    "dice without a throw": (update(throws_used=0), "dice are on the table exactly when"),
+    "a throw without dice": (update(dice=[]), "dice are on the table exactly when"),
+    "a pending throw with auto_chance on": (update(pending_keep=[2, 2]), "auto_chance is on"),
+    "a box announced in free order": (update(announced="pair"), "announced in 'free' order"),
+    "a seed beyond 64 bits": (update(seed=2**64), r"seed must be in \[0, 2\*\*64\)"),
+    "a negative seed": (update(seed=-1), r"seed must be in \[0, 2\*\*64\)"),
+    "a generator state beyond 64 bits": (update(rng={"state": 2**64}), "rng must hold a state"),
+    "a negative generator state": (update(rng={"state": -1}), "rng must hold a state"),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN_INVARIANTS)
+def test_a_state_that_breaks_an_invariant_is_refused(case: str) -> None:
+    edit, fragment = BROKEN_INVARIANTS[case]
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(edited(base_state(), edit))
+
+
+def chance_state() -> dp.State:
+    """Seat 0 of a manual-dice game has thrown twice, keeping 6 6 of 1 2 4 6 6."""
+    config = dp.Config(auto_chance=False)
+    return play(dp.new_game(config, seed=3), "roll", "dice 1 2 4 6 6", "roll keep 6 6")
+
+
+BROKEN_CHANCE_INVARIANTS: dict[str, tuple[Callable[[Data], None], str]] = {
+    "keeping dice that are not on the table": (
+        update(pending_keep=[5, 5]),
+        "keeps dice that are not on the table",
+    ),
+    "keeping five dice": (update(pending_keep=[1, 2, 4, 6, 6]), "not what a throw can keep"),
+    "keeping unsorted dice": (update(pending_keep=[6, 2]), "sorted faces"),
+    "keeping a seven": (update(pending_keep=[6, 7]), "faces 1 to 6"),
+    "a pending throw before any throw": (
+        update(throws_used=0, dice=[]),
+        "not what a throw can keep",
+    ),
+    "a second throw with no dice on the table": (update(dice=[]), "dice are on the table"),
+}
+
+
+def test_the_chance_state_loads() -> None:
+    state = chance_state()
+    assert loads(edited(state, lambda data: None)) == state
+
+
+@pytest.mark.parametrize("case", BROKEN_CHANCE_INVARIANTS)
+def test_a_pending_throw_that_breaks_an_invariant_is_refused(case: str) -> None:
+    edit, fragment = BROKEN_CHANCE_INVARIANTS[case]
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(edited(chance_state(), edit))
+
+
+def test_a_finished_game_with_dice_on_the_table_is_refused() -> None:
+    final = playout_states(dp.Config(players=1, stages=1), seed=5)[-1]
+    text = edited(final, update(dice=[1, 2, 3, 4, 5], throws_used=1))
+    with pytest.raises(InvalidStateError, match="the game is over but a turn is in progress"):
+        loads(text)
+
+
+def test_an_announce_turn_that_threw_again_without_announcing_is_refused() -> None:
+    state = play(dp.new_game(dp.Config(stage_orders="announce"), seed=8), "roll", "announce poker")
+    state = play(state, "roll")
+    text = edited(state, update(announced=None))
+    with pytest.raises(InvalidStateError, match="must be announced after the first throw"):
+        loads(text)
+
+
+# Reachable states obey these too, so a loader that "validates every invariant" must refuse
+# them: no roll of five dice scores these points in these boxes, and no bank can grow past
+# throws_per_turn fences for each turn its seat has finished.
+UNREACHABLE_VALUES: dict[str, tuple[Callable[[Data], None], str]] = {
+    "CHANCE holding 4 (five dice sum to 5..30)": (set_cell(1, Box.CHANCE, 4), "CHANCE"),
+    "CHANCE holding 31": (set_cell(1, Box.CHANCE, 31), "CHANCE"),
+    "PAIR holding 7 (a pair sums to an even number)": (
+        refill(1, Box.CHANCE, Box.PAIR, 7),
+        "PAIR",
+    ),
+    "POKER holding 30 with poker worth 50": (
+        refill(1, Box.CHANCE, Box.POKER, 30),
+        "POKER",
+    ),
+    "SMALL_STRAIGHT holding 14": (
+        refill(1, Box.CHANCE, Box.SMALL_STRAIGHT, 14),
+        "SMALL_STRAIGHT",
+    ),
+    "a bank of 100 after one turn of three throws": (set_item("fences", 1, 100), "fences"),
+}
+
+
+def test_another_box_with_a_reachable_score_loads() -> None:
+    # The edit the cases below build on is sound by itself: 3 3 3 5 5 is a full house of 19.
+    state = loads(edited(base_state(), refill(1, Box.CHANCE, Box.FULL_HOUSE, 19)), dp.State)
+    assert state.sheets[1][Box.FULL_HOUSE] == 19
+
+
+@pytest.mark.parametrize("case", UNREACHABLE_VALUES)
+def test_a_state_with_unreachable_values_is_refused(case: str) -> None:
+    edit, fragment = UNREACHABLE_VALUES[case]
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(edited(base_state(), edit))
+
+
+def test_a_first_throw_in_the_air_that_kept_dice_is_refused() -> None:
+    # The first throw of a turn rolls all five dice, so nothing can be kept yet.
+    state = play(dp.new_game(dp.Config(auto_chance=False), seed=3), "roll")
+    assert state.pending_keep == ()
+    with pytest.raises(InvalidStateError, match="pending_keep"):
+        loads(edited(state, update(pending_keep=[6, 6])))
