@@ -13,7 +13,8 @@ from tabletop_rules.bots import RandomBot
 from tabletop_rules.records import GameRecord, replay
 from tabletop_rules.simulate import play_game
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 
 
 def run(script: str, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
@@ -129,3 +130,11 @@ def test_tournament_counts_every_game_once() -> None:
     assert found is not None, out
     assert sum(int(count) for count in found.groups()) == 10
     assert re.search(r"margin \(GreedyBot - RandomBot\): mean [+-]\d+\.\d", out)
+
+
+def test_the_bots_page_shows_what_the_tournament_prints() -> None:
+    out = run("tournament.py", "--games", "1000").stdout
+    page = (ROOT / "docs" / "bots.rst").read_text(encoding="utf-8")
+    assert "$ python examples/tournament.py --games 1000\n" in page
+    for line in out.splitlines():
+        assert f"   {line}\n" in page, f"docs/bots.rst does not show {line!r}"

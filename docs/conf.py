@@ -1,0 +1,106 @@
+"""Sphinx configuration of the tabletop_rules documentation."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, cast
+
+from sphinx.application import Sphinx
+from sphinx.ext import napoleon
+
+import tabletop_rules
+
+project = "tabletop_rules"
+author = "tabletop_rules developers"
+copyright = "2026, tabletop_rules developers"
+release = tabletop_rules.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",
+]
+
+exclude_patterns = ["_build"]
+html_theme = "furo"
+html_title = f"tabletop_rules {release}"
+
+# autodoc: members in source order, type hints in the signatures.
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+
+# napoleon: the docstrings are Google style. Their "Attributes:" sections become
+# :ivar: fields, so attrs fields are not described twice.
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+napoleon_use_ivar = True
+
+# doctest: the narrative pages use explicit ``.. doctest::`` blocks. Docstring examples
+# pulled in by autodoc are run by pytest (--doctest-modules) in each module's namespace,
+# so the doctest builder leaves plain ``>>>`` blocks alone.
+doctest_test_doctest_blocks = ""
+
+
+# One description per object. Packages re-export their submodules' names; each name is
+# described once, in the first of these modules that exports it (the name users import
+# and the docstrings' cross-references use), and skipped elsewhere. autodoc does not tell
+# the skip hook whose members it lists, so the module whose docstring was read last is
+# remembered: autodoc reads a module's docstring before its members.
+_HOMES = (
+    "tabletop_rules.errors",
+    "tabletop_rules.rng",
+    "tabletop_rules.protocol",
+    "tabletop_rules.serialize",
+    "tabletop_rules.records",
+    "tabletop_rules.bots",
+    "tabletop_rules.simulate",
+    "tabletop_rules.testing",
+    "tabletop_rules.dice_poker",
+)
+_current_module = [""]
+
+
+def _home(name: str, obj: object) -> str | None:
+    for module_name in _HOMES:
+        module = importlib.import_module(module_name)
+        if name in getattr(module, "__all__", ()) and getattr(module, name) is obj:
+            return module_name
+    return None
+
+
+def _prose_attributes(
+    app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]
+) -> None:
+    # Napoleon reads the first line of an attribute's or property's docstring as
+    # "type: description" when it has a colon ("Throws this turn allows: ..."). Every such
+    # docstring here is prose, so napoleon reads them as it reads a function's.
+    kind = "function" if what in ("attribute", "data", "property") else what
+    napoleon._process_docstring(app, cast(Any, kind), name, obj, options, lines)
+
+
+def _remember_module(
+    app: Sphinx, what: str, name: str, obj: object, options: Any, lines: list[str]
+) -> None:
+    if what == "module":
+        _current_module[0] = name
+
+
+def _skip_described_elsewhere(
+    app: Sphinx, what: str, name: str, obj: object, skip: bool, options: Any
+) -> bool | None:
+    if what != "module":
+        return None
+    home = _home(name, obj)
+    return True if home is not None and home != _current_module[0] else None
+
+
+def setup(app: Sphinx) -> None:
+    """Put napoleon behind _prose_attributes, and skip members described elsewhere."""
+    for listener in list(app.events.listeners["autodoc-process-docstring"]):
+        if listener.handler is napoleon._process_docstring:
+            app.disconnect(listener.id)
+            app.connect("autodoc-process-docstring", _prose_attributes, listener.priority)
+    app.connect("autodoc-process-docstring", _remember_module)
+    app.connect("autodoc-skip-member", _skip_described_elsewhere)
