@@ -477,7 +477,7 @@ BROKEN_INVARIANTS: dict[str, tuple[Callable[[Data], None], str]] = {
     "seven in FOURS": (set_cell(0, Box.FOURS, 7), "FOURS cannot hold 7"),
     "six fours in FOURS": (set_cell(0, Box.FOURS, 12), "FOURS cannot hold 12"),
     "minus sixteen in FOURS": (set_cell(0, Box.FOURS, -16), "FOURS cannot hold -16"),
-    "a negative poker box": (set_cell(1, Box.CHANCE, -5), "CHANCE cannot hold a negative"),
+    "a negative poker box": (set_cell(1, Box.CHANCE, -5), "CHANCE cannot hold -5"),
     "turns_played below zero": (update(turns_played=-1), "turns_played must be 0 to 90"),
     "turns_played past the end": (update(turns_played=91), "turns_played must be 0 to 90"),
     "a sheet too short": (set_item("sheets", 1, [None] * 14 + [19]), "sheet has 15 boxes"),

@@ -25,6 +25,7 @@ import attrs
 
 from .errors import InvalidStateError, TabletopError
 from .protocol import Ruleset, get_ruleset
+from .rng import is_valid_state
 from .serialize import FORMAT_VERSION, from_data, to_data
 
 __all__ = ["GameRecord", "replay", "replay_states"]
@@ -86,7 +87,7 @@ class GameRecord:
             or {"game", "version", "config", "seed", "moves"} - data.keys()
         ):
             raise InvalidStateError("a game record has game, version, config, seed and moves")
-        if data["version"] != FORMAT_VERSION:
+        if type(data["version"]) is not int or data["version"] != FORMAT_VERSION:
             raise InvalidStateError(f"record version {data['version']!r} is not {FORMAT_VERSION}")
         try:
             ruleset = get_ruleset(data["game"])
@@ -96,8 +97,8 @@ class GameRecord:
         if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
             raise InvalidStateError("moves must be a list of move texts")
         seed = data["seed"]
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidStateError(f"seed must be an integer, got {seed!r}")
+        if not is_valid_state(seed):
+            raise InvalidStateError(f"seed must be an integer in [0, 2**64), got {seed!r}")
         config = from_data(data["config"], ruleset.config_type)
         return cls(ruleset.name, config, seed, tuple(moves))
 

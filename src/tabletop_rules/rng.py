@@ -58,10 +58,10 @@ class Rng:
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniformly random integer in ``range(n)``, and the next generator.
 
-        Unbiased: Lemire's multiply-shift with rejection.
+        Unbiased: Lemire's multiply-shift with rejection. ``n`` may be 1 to ``2 ** 64``.
         """
-        if n <= 0:
-            raise ValueError(f"below() needs a positive bound, got {n}")
+        if not 0 < n <= 1 << 64:
+            raise ValueError(f"below() needs a positive bound up to 2**64, got {n}")
         state = (self.state + _GOLDEN_GAMMA) & _MASK
         product = _mix(state) * n
         if product & _MASK < n:  # only then can the draw fall in the biased zone
@@ -73,6 +73,11 @@ class Rng:
 
     def dice(self, count: int, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
         """``count`` fair dice with faces ``1..sides`` in throw order, and the next generator."""
+        if count < 0 or not 0 < sides <= 1 << 64:
+            raise ValueError(
+                f"dice() needs count >= 0 and a positive number of sides up to 2**64, "
+                f"got count {count}, sides {sides}"
+            )
         threshold = (1 << 64) % sides
         state = self.state
         faces: list[int] = []

@@ -19,7 +19,9 @@ import json
 import re
 from typing import Any, Final, TypeVar, Union, cast
 
+import attrs
 import cattrs
+from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
@@ -57,15 +59,73 @@ def _strict(kind: type[Any]) -> Any:
     return structure
 
 
-def _exactly(kind: type[Any]) -> Any:
-    def predicate(cls: Any) -> bool:
-        return cls is kind
-
-    return predicate
-
-
 for _kind in (int, bool, str):
-    converter.register_structure_hook_func(_exactly(_kind), _strict(_kind))
+    converter.register_structure_hook(_kind, _strict(_kind))
+
+
+def _sequence(value: Any, kind: Any) -> tuple[Any, ...]:
+    """A JSON array as a tuple; a string or an object is no sequence of values."""
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"expected an array, got {value!r}")
+    return _structure_tuple(value, kind)
+
+
+def _structure_tuple(value: Any, kind: Any) -> tuple[Any, ...]:
+    args: tuple[Any, ...] = getattr(kind, "__args__", ())
+    if len(args) == 2 and args[1] is Ellipsis:
+        return tuple(converter.structure(item, args[0]) for item in value)
+    if args and len(args) != len(value):
+        raise ValueError(f"expected {len(args)} items, got {len(value)}")
+    if not args:
+        return tuple(value)
+    return tuple(converter.structure(item, arg) for item, arg in zip(args, value, strict=True))
+
+
+def _frozenset(value: Any, kind: Any) -> frozenset[Any]:
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"expected an array, got {value!r}")
+    (item_type,) = getattr(kind, "__args__", (Any,))
+    return frozenset(converter.structure(item, item_type) for item in value)
+
+
+def _is_tuple(kind: Any) -> bool:
+    return kind is tuple or getattr(kind, "__origin__", None) is tuple
+
+
+def _is_frozenset(kind: Any) -> bool:
+    return kind is frozenset or getattr(kind, "__origin__", None) is frozenset
+
+
+converter.register_structure_hook_func(_is_tuple, _sequence)
+converter.register_structure_hook_func(_is_frozenset, _frozenset)
+
+
+_TAG = "type"
+
+
+def _tag(cls: type[Any]) -> str:
+    """``Roll`` -> ``"roll"``, ``TakePile`` -> ``"take_pile"``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def _attrs_structure_factory(cls: type[Any]) -> Any:
+    """Structure attrs classes only from JSON objects, refusing unknown keys (but the
+    ``type`` tag that names the class in a union of moves or events).
+    """
+    generated = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
+    tag = _tag(cls)
+
+    def structure(value: Any, kind: type[Any]) -> Any:
+        if not isinstance(value, dict):
+            raise TypeError(f"expected an object for {cls.__name__}, got {value!r}")
+        if value.get(_TAG) == tag:
+            value = {key: item for key, item in value.items() if key != _TAG}
+        return generated(value, kind)
+
+    return structure
+
+
+converter.register_structure_hook_factory(attrs.has, _attrs_structure_factory)
 
 
 def _structure_enum(value: Any, kind: type[enum.Enum]) -> enum.Enum:
@@ -83,11 +143,6 @@ for _base in (enum.Enum, enum.IntEnum, enum.StrEnum):  # IntEnum before int in t
     converter.register_structure_hook(_base, _structure_enum)
 
 
-def _tag(cls: type[Any]) -> str:
-    """``Roll`` -> ``"roll"``, ``TakePile`` -> ``"take_pile"``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-
-
 _configured: set[str] = set()
 
 
@@ -97,9 +152,7 @@ def _configure(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
         return ruleset
     _configured.add(ruleset.name)
     for kind in ("move", "event"):
-        configure_tagged_union(
-            _union(ruleset, kind), converter, tag_generator=_tag, tag_name="type"
-        )
+        configure_tagged_union(_union(ruleset, kind), converter, tag_generator=_tag, tag_name=_TAG)
     return ruleset
 
 
@@ -173,6 +226,8 @@ def _reason(error: BaseException) -> str:
     """The innermost message of a (possibly nested) cattrs error."""
     if isinstance(error, TabletopError):
         return str(error)
+    if isinstance(error, KeyError):
+        return f"missing field {error.args[0]!r}"
     if isinstance(error, cattrs.BaseValidationError) and error.exceptions:
         return _reason(error.exceptions[0])
     return str(error) or type(error).__name__
@@ -202,7 +257,7 @@ def loads(text: str | bytes, cls: type[T] | None = None) -> T:
         raise InvalidStateError(f"not JSON: {error}") from error
     if not isinstance(envelope, dict) or {"game", "version", "kind", "data"} - envelope.keys():
         raise InvalidStateError("expected an object with game, version, kind and data")
-    if envelope["version"] != FORMAT_VERSION:
+    if type(envelope["version"]) is not int or envelope["version"] != FORMAT_VERSION:
         raise InvalidStateError(
             f"JSON layout version {envelope['version']!r} is not {FORMAT_VERSION}, the one "
             "this library reads"

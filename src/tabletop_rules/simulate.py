@@ -44,6 +44,8 @@ class PlayedGame:
 def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
     """One chance outcome drawn exactly by its probability, and the next generator."""
     denominator = lcm(*(chance.denominator for chance in probabilities.values()))
+    if denominator > 1 << 64:
+        raise ValueError("chance probabilities finer than 2**-64 cannot be sampled exactly")
     pick, rng = rng.below(denominator)
     for outcome, chance in probabilities.items():
         pick -= chance.numerator * (denominator // chance.denominator)

@@ -29,8 +29,11 @@ from .strategies import configs
 
 
 def banked(config: dp.Config, *banks: int) -> dp.State:
-    """A new game in which the seats hold ``banks`` fences."""
-    return position(config, [sheet(config)] * config.players, fences=banks)
+    """Seat 0 to throw, the seats holding ``banks`` fences: each seat has scratched
+    enough poker boxes before throwing (+throws_per_turn each) to have earned them."""
+    turns = -(-max(banks) // config.throws_per_turn)
+    earned = sheet(config, dict.fromkeys(POKER[:turns], 0))
+    return position(config, [earned] * config.players, fences=banks)
 
 
 def test_write_after_throw_one_banks_two_fences() -> None:

@@ -404,10 +404,15 @@ def test_fences_over_the_cap_are_reported_lost() -> None:
 
 
 def test_spending_fences_yields_a_negative_change() -> None:
-    state = attrs.evolve(thrown((3, 3, 6, 6, 6)), fences=(2, 0), throws_used=5)
-    dp.check_state(state)
+    state = dp.new_game(MANUAL, seed=1)
+    for _seat in range(2):  # each seat scratches before throwing: +3 fences
+        state = dp.apply(state, dp.Scratch(Box.POKER))
+    state = dp.apply(dp.apply(state, dp.Roll()), dp.Dice((3, 3, 6, 6, 6)))
+    for _throw in range(4):
+        state = dp.apply(dp.apply(state, dp.Roll((3, 3, 6, 6))), dp.Dice((6,)))
+    assert (state.fences, state.throws_used) == ((3, 3), 5)
     _after, events = dp.apply_with_events(state, dp.Write(Box.CHANCE))
-    assert events[-1] == dp.FencesChanged(0, -2, 0, 0)
+    assert events[-1] == dp.FencesChanged(0, -2, 1, 0)
 
 
 def test_no_fence_events_when_fences_are_off() -> None:

@@ -231,7 +231,8 @@ def test_a_box_is_announced_once_per_turn_right_after_the_first_throw() -> None:
 
 def test_announcing_is_not_a_throw_and_changes_no_fences() -> None:
     config = manual(stage_orders="announce")
-    state = position(config, [sheet(config)] * 2, fences=(2, 0))
+    earned = sheet(config, {B.POKER: 0})  # one turn played: up to 3 fences banked
+    state = position(config, [earned] * 2, fences=(2, 0))
     thrown = throw(state, (1, 2, 3, 4, 6))
     announced = dp.apply(thrown, dp.Announce(B.CHANCE))
     assert announced.throws_used == 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from .config import BoxScores
 from .dice import ALL_THROWS
@@ -27,6 +28,7 @@ __all__ = [
     "fits",
     "mountain_points",
     "points",
+    "possible_points",
     "stage_bonus",
 ]
 
@@ -93,6 +95,20 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
 def fits(box: Box, dice: Sequence[Face]) -> bool:
     """Whether ``dice`` may be written in ``box``; mountain boxes and CHANCE always fit."""
     return points(box, dice) is not None
+
+
+@cache
+def possible_points(box_scores: BoxScores = _YATZY) -> tuple[frozenset[int], ...]:
+    """For each box, every value it can hold: what some throw scores there, and 0 for a
+    scratched poker box. Loaders use it to refuse sheets no game can reach.
+    """
+    return tuple(_values(box, box_scores) for box in Box)
+
+
+def _values(box: Box, box_scores: BoxScores) -> frozenset[int]:
+    thrown = (points(box, dice, box_scores) for dice in ALL_THROWS)
+    scratched = {0} if box.is_poker else set()
+    return frozenset(value for value in thrown if value is not None) | scratched
 
 
 def stage_bonus(mountain_sum: int, premium: int, penalty: int) -> int:

@@ -10,7 +10,7 @@ from ..errors import InvalidStateError
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
-from .scoring import stage_bonus
+from .scoring import possible_points, stage_bonus
 
 __all__ = ["Cell", "Sheet", "State", "check_state"]
 
@@ -118,6 +118,7 @@ def check_state(state: State) -> None:
     if not 0 <= state.turns_played <= total_turns:
         fail(f"turns_played must be 0 to {total_turns}, got {state.turns_played}")
     rounds, seat = divmod(state.turns_played, players)  # seat: the seat on turn
+    possible = possible_points(config.box_scores)
     for player, sheet in enumerate(state.sheets):
         if len(sheet) != boxes:
             fail(f"seat {player}'s sheet has {len(sheet)} boxes, not {boxes}")
@@ -129,32 +130,31 @@ def check_state(state: State) -> None:
                 f"one box is filled per turn, so {expected}"
             )
         for index, cell in enumerate(sheet):
-            stage, box = divmod(index, BOXES_PER_STAGE)
-            if cell is not None and Box(box).is_mountain:
-                face = Box(box).face
-                if cell % face or not -3 <= cell // face <= 2:
-                    fail(f"{Box(box).name} cannot hold {cell}: it scores (count - 3) * {face}")
-            if cell is not None and Box(box).is_poker and cell < 0:
-                fail(f"{Box(box).name} cannot hold a negative score {cell}")
+            box = index % BOXES_PER_STAGE
+            if cell is not None and cell not in possible[box]:
+                fail(f"{Box(box).name} cannot hold {cell!r}: no throw scores that there")
         for stage in range(config.stages):
-            stage_filled = sum(
-                cell is not None
-                for cell in sheet[stage * BOXES_PER_STAGE : (stage + 1) * BOXES_PER_STAGE]
-            )
+            cells = sheet[stage * BOXES_PER_STAGE : (stage + 1) * BOXES_PER_STAGE]
+            stage_filled = sum(cell is not None for cell in cells)
             if stage_filled != min(max(filled - stage * BOXES_PER_STAGE, 0), BOXES_PER_STAGE):
                 fail(f"seat {player} filled stage {stage} out of sequence")
-        stage = min(filled // BOXES_PER_STAGE, config.stages - 1)
-        base = BOXES_PER_STAGE * stage
-        open_mask = sum(1 << box for box in Box if sheet[base + box] is None)
-        if len(state.open_masks) != players or state.open_masks[player] != open_mask:
-            fail(f"seat {player}'s open_masks entry does not match its sheet")
-    for player, bank in enumerate(state.fences):
+        bank = state.fences[player]
         if not isinstance(bank, int) or bank < 0:
             fail(f"seat {player}'s fences must be a whole number >= 0, got {bank!r}")
         if config.max_fences is not None and bank > config.max_fences:
             fail(f"seat {player} has {bank} fences, over the cap max_fences={config.max_fences}")
         if not config.fences and bank:
             fail(f"seat {player} has {bank} fences but fences are off")
+        if bank > config.throws_per_turn * filled:
+            fail(
+                f"seat {player} has {bank} fences after {filled} turns; a turn banks at most "
+                f"throws_per_turn ({config.throws_per_turn})"
+            )
+        stage = min(filled // BOXES_PER_STAGE, config.stages - 1)
+        base = BOXES_PER_STAGE * stage
+        open_mask = sum(1 << box for box in Box if sheet[base + box] is None)
+        if len(state.open_masks) != players or state.open_masks[player] != open_mask:
+            fail(f"seat {player}'s open_masks entry does not match its sheet")
     over = state.turns_played == total_turns
     if any(not isinstance(face, int) or not 1 <= face <= 6 for face in state.dice):
         fail(f"dice must show 1 to 6, got {state.dice}")
@@ -178,6 +178,8 @@ def check_state(state: State) -> None:
             fail(f"pending_keep must be sorted faces 1 to 6, got {pending}")
         if bool(state.dice) != (state.throws_used > 1):
             fail("dice are on the table while a throw is in the air exactly after throw 1")
+        if state.throws_used == 1 and pending:
+            fail(f"pending_keep {pending}: the first throw of a turn rolls all five dice")
         if state.dice and Counter(pending) - Counter(state.dice):
             fail(f"pending_keep {pending} keeps dice that are not on the table {state.dice}")
     elif bool(state.dice) != bool(state.throws_used):

@@ -62,7 +62,9 @@ class View:
 
 def view(state: State, seat: int | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
-    if seat is not None and not 0 <= seat < state.config.players:
+    if seat is not None and (
+        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.config.players
+    ):
         raise ValueError(f"seat must be 0 to {state.config.players - 1} or None, got {seat!r}")
     to_move = current_player(state)
     over = is_over(state)
