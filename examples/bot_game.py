@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
 
 from tabletop_rules import TabletopError
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.protocol import Bot
 from tabletop_rules.simulate import PlayedGame, play_game
 
 BOT_NAMES = ("greedy", "random")
 
 
-def make_bot(name: str, seed: int) -> Any:
+def make_bot(name: str, seed: int) -> Bot[dp.State, dp.Move]:
     """A bot by name; a random bot draws from its own generator, seeded from the game's."""
     if name == "greedy":
         return dp.GreedyBot()
@@ -54,7 +54,7 @@ def describe_turns(game: PlayedGame) -> list[str]:
     parts: list[str] = []
     for text in game.record.moves:
         seat, stage = state.seat, state.stage
-        move = dp.parse_move(state, text)
+        move = dp.read_move(text)  # apply_with_events checks it against the rules
         state, events = dp.apply_with_events(state, move)
         parts += [words for words in map(describe, events) if words]
         if isinstance(move, dp.Write | dp.Scratch):  # a filled box ends the turn
