@@ -63,7 +63,9 @@ class Rng:
         if not 0 < n <= 1 << 64:
             raise ValueError(f"below() needs a positive bound up to 2**64, got {n}")
         state = (self.state + _GOLDEN_GAMMA) & _MASK
-        product = _mix(state) * n
+        z = ((state ^ (state >> 30)) * _MIX1) & _MASK  # _mix, inlined: the hot path
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        product = (z ^ (z >> 31)) * n
         if product & _MASK < n:  # only then can the draw fall in the biased zone
             threshold = (1 << 64) % n
             while product & _MASK < threshold:

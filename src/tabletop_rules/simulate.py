@@ -25,20 +25,31 @@ __all__ = ["PlayedGame", "play_game", "sample_outcome"]
 
 @attrs.frozen
 class PlayedGame:
-    """A finished game: its record (which replays it) and its final state."""
+    """A finished game: how it started, every move (chance outcomes included) and where
+    it ended. :attr:`record` writes it down as a replayable :class:`GameRecord`.
+    """
 
-    record: GameRecord
+    ruleset: Ruleset[Any, Any, Any]
+    config: Any
+    seed: int
+    moves: tuple[Any, ...]
     final: Any
+
+    @property
+    def record(self) -> GameRecord:
+        """The game as a record, its moves in notation (formatted on each access)."""
+        moves = tuple(map(self.ruleset.format_move, self.moves))
+        return GameRecord(self.ruleset.name, self.config, self.seed, moves)
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Each seat's final score."""
-        return tuple(self.record.ruleset.score(self.final))
+        return tuple(self.ruleset.score(self.final))
 
     @property
     def winners(self) -> frozenset[int]:
         """The winning seats."""
-        return frozenset(self.record.ruleset.winners(self.final))
+        return frozenset(self.ruleset.winners(self.final))
 
 
 def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
@@ -67,18 +78,18 @@ def play_game(
     With ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
     ``chance_seed``, so the game is still reproducible.
     """
-    state = ruleset.new_game(config, seed=seed)
+    start = state = ruleset.new_game(config, seed=seed)
     if len(bots) != state.config.players:
         raise ValueError(f"{state.config.players} seats need {state.config.players} bots")
-    record = GameRecord.start(ruleset, state)
     chance = Rng.from_seed(chance_seed)
-    moves: list[str] = []
-    while not ruleset.is_over(state):
-        player = ruleset.current_player(state)
+    moves: list[Any] = []
+    apply, current_player, is_over = ruleset.apply, ruleset.current_player, ruleset.is_over
+    while not is_over(state):
+        player = current_player(state)
         if player == CHANCE:
             move, chance = sample_outcome(ruleset.chance_probabilities(state), chance)
         else:
             move = bots[player].choose(state)  # type: ignore[index]
-        state = ruleset.apply(state, move)
-        moves.append(ruleset.format_move(move))
-    return PlayedGame(attrs.evolve(record, moves=tuple(moves)), state)
+        state = apply(state, move)
+        moves.append(move)
+    return PlayedGame(ruleset, start.config, start.seed, tuple(moves), state)

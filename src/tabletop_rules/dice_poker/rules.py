@@ -26,7 +26,7 @@ from ..errors import ConfigError, IllegalMoveError
 from ..protocol import CHANCE
 from ..rng import SEED_BITS, Rng
 from .config import Config
-from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
+from .dice import KEEPS, LANDINGS, OUTCOMES, PROBABILITIES, THROW_TABLES, landings
 from .events import (
     Announced,
     Event,
@@ -81,22 +81,19 @@ _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
 _KEEP_ROLLS = {dice: tuple(Roll(keep) for keep in keeps) for dice, keeps in KEEPS.items()}
 _KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in KEEPS.items()}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
-_writes_by_mask: dict[int, tuple[Write, ...]] = {}
-_scratches_by_mask: dict[int, tuple[Scratch, ...]] = {}
+_fills_by_mask: dict[int, tuple[Write | Scratch, ...]] = {}
 
 
-def _writes(mask: int) -> tuple[Write, ...]:
-    moves = _writes_by_mask.get(mask)
+def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
+    """The Write moves of the boxes in mask ``writes``, then the Scratch moves of those in
+    ``scratches``, built once per pair of masks.
+    """
+    key = writes | scratches << BOXES_PER_STAGE
+    moves = _fills_by_mask.get(key)
     if moves is None:
-        moves = _writes_by_mask[mask] = tuple(_WRITE[box] for box in Box if mask >> box & 1)
-    return moves
-
-
-def _scratches(mask: int) -> tuple[Scratch, ...]:
-    moves = _scratches_by_mask.get(mask)
-    if moves is None:
-        moves = _scratches_by_mask[mask] = tuple(
-            _SCRATCH[box] for box in POKER_BOXES if mask >> box & 1
+        moves = _fills_by_mask[key] = (
+            *(_WRITE[box] for box in Box if writes >> box & 1),
+            *(_SCRATCH[box] for box in POKER_BOXES if scratches >> box & 1),
         )
     return moves
 
@@ -203,16 +200,15 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     fillable = _fillable(order, state.open_masks[seat])
     dice = state.dice
     if not dice:
-        return (ROLL_ALL, *_scratches(fillable & _POKER_MASK))
+        return (ROLL_ALL, *_fills(0, fillable & _POKER_MASK))
     if order == "announce":
         if state.announced is None:
             return tuple(_ANNOUNCE[box] for box in Box if fillable >> box & 1)
         fillable = 1 << state.announced
-    writes = _writes(fillable & FITS[dice])
-    scratches = _scratches(fillable & _POKER_MASK)
+    fills = _fills(fillable & FITS[dice], fillable & _POKER_MASK)
     if state.throws_used < config.throws_allowed(state.fences[seat]):
-        return (*_KEEP_ROLLS[dice], *writes, *scratches)
-    return (*writes, *scratches)
+        return _KEEP_ROLLS[dice] + fills
+    return fills
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
@@ -337,11 +333,11 @@ def _roll(
             config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
             state.turns_played, dice, throws_used + 1, state.announced, keep,
         )  # fmt: skip
-    count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
-    number, rng = state.rng.below(count)
-    thrown = throws[number]
-    landed = tuple(sorted(keep + thrown)) if keep else thrown
+    table = LANDINGS.get(keep) or landings(keep)
+    number, rng = state.rng.below(len(table))
+    landed = table[number]
     if events is not None:
+        thrown = THROW_TABLES[DICE_COUNT - len(keep)][1][number]
         events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
     return State(
         config, state.seed, rng, state.sheets, state.open_masks, state.fences,
