@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.testing import Playout, random_playout
 
+from .helpers import reference_points, reference_score
 from .strategies import configs
 
 Box = dp.Box
@@ -34,22 +35,6 @@ def playouts(draw: st.DrawFn) -> Playout:
 
 def stage_cells(sheet: dp.Sheet, stage: int) -> dp.Sheet:
     return sheet[PER_STAGE * stage : PER_STAGE * (stage + 1)]
-
-
-def score_by_hand(config: dp.Config, sheet: dp.Sheet) -> int:
-    """Sum of the cells, plus per complete mountain +premium above 0, -penalty below 0."""
-    total = 0
-    for stage in range(config.stages):
-        cells = stage_cells(sheet, stage)
-        total += sum(cell for cell in cells if cell is not None)
-        mountain = [cells[box] for box in MOUNTAIN]
-        if all(cell is not None for cell in mountain):
-            mountain_sum = sum(cell for cell in mountain if cell is not None)
-            if mountain_sum > 0:
-                total += config.premium
-            elif mountain_sum < 0:
-                total -= config.penalty
-    return total
 
 
 def poker_scores(config: dp.Config, box: Box) -> set[int]:
@@ -74,7 +59,7 @@ def poker_scores(config: dp.Config, box: Box) -> set[int]:
 @given(playouts())
 def test_the_score_is_the_sheet_summed_with_premiums_and_penalties(playout: Playout) -> None:
     for state in playout.states:
-        expected = tuple(score_by_hand(state.config, sheet) for sheet in state.sheets)
+        expected = tuple(reference_score(state.config, sheet) for sheet in state.sheets)
         assert dp.score(state) == expected
 
 
@@ -82,7 +67,7 @@ def test_the_score_is_the_sheet_summed_with_premiums_and_penalties(playout: Play
 @given(playouts())
 def test_the_winners_have_the_top_final_score(playout: Playout) -> None:
     final = playout.final
-    scores = [score_by_hand(final.config, sheet) for sheet in final.sheets]
+    scores = [reference_score(final.config, sheet) for sheet in final.sheets]
     top = max(scores)
     assert dp.winners(final) == {seat for seat, score in enumerate(scores) if score == top}
 
@@ -156,29 +141,6 @@ def test_every_poker_cell_is_zero_or_a_score_the_box_can_take(playout: Playout) 
                 assert cells[box] in {0} | poker_scores(final.config, box), box
 
 
-def points_by_hand(config: dp.Config, box: Box, dice: tuple[int, ...]) -> int | None:
-    """What the rules page says ``dice`` score in ``box``; ``None`` if a poker box misses."""
-    counts = {face: dice.count(face) for face in range(1, 7)}
-    if box.is_mountain:
-        face = box + 1
-        return (counts[face] - 3) * face
-    at_least = {n: [face for face in range(6, 0, -1) if counts[face] >= n] for n in (2, 3, 4, 5)}
-    shape = sorted(count for count in counts.values() if count)
-    scores = config.box_scores
-    by_box = {
-        Box.PAIR: 2 * at_least[2][0] if at_least[2] else None,
-        Box.TWO_PAIRS: 2 * sum(at_least[2][:2]) if len(at_least[2]) >= 2 else None,
-        Box.THREE_KIND: 3 * at_least[3][0] if at_least[3] else None,
-        Box.FOUR_KIND: 4 * at_least[4][0] if at_least[4] else None,
-        Box.FULL_HOUSE: sum(dice) if shape == [2, 3] else None,
-        Box.SMALL_STRAIGHT: scores.small_straight if sorted(dice) == [1, 2, 3, 4, 5] else None,
-        Box.LARGE_STRAIGHT: scores.large_straight if sorted(dice) == [2, 3, 4, 5, 6] else None,
-        Box.POKER: scores.poker if at_least[5] else None,
-        Box.CHANCE: sum(dice),
-    }
-    return by_box[box]
-
-
 @playout_settings
 @given(playouts())
 def test_a_written_box_holds_what_the_dice_score_and_a_scratched_one_zero(
@@ -190,7 +152,7 @@ def test_a_written_box_holds_what_the_dice_score_and_a_scratched_one_zero(
             if isinstance(move, dp.Scratch):
                 assert cell == 0
             else:
-                assert cell == points_by_hand(before.config, move.box, before.dice)
+                assert cell == reference_points(move.box, before.dice, before.config.box_scores)
                 assert cell is not None, f"{move.box.name} written with {before.dice}"
 
 
@@ -205,7 +167,7 @@ def test_every_box_the_dice_fit_can_be_written_in_free_order(playout: Playout) -
         fitting = {
             box
             for box in state.open_boxes(state.seat, state.stage)
-            if points_by_hand(state.config, box, state.dice) is not None
+            if reference_points(box, state.dice, state.config.box_scores) is not None
         }
         assert writable == fitting
 
