@@ -22,11 +22,9 @@ from .moves import DICE_COUNT, Dice, Face, Move
 __all__ = [
     "ALL_THROWS",
     "KEEPS",
-    "LANDINGS",
     "OUTCOMES",
     "PROBABILITIES",
     "THROW_TABLES",
-    "landings",
     "throw_probability",
 ]
 
@@ -85,22 +83,3 @@ THROW_TABLES: dict[int, tuple[int, tuple[tuple[Face, ...], ...]]] = {
 }
 """Number of dice -> ``(6 ** count, faces)``: one draw ``n`` below ``6 ** count`` throws
 them all, ``faces[n]`` (its base-6 digits plus one, sorted)."""
-
-
-LANDINGS: dict[tuple[Face, ...], tuple[tuple[Face, ...], ...]] = {}
-"""Dice kept -> the sorted dice on the table for each draw ``n`` below ``6 ** thrown``
-(see :data:`THROW_TABLES`); filled by :func:`landings` on first use."""
-
-
-def landings(keep: tuple[Face, ...]) -> tuple[tuple[Face, ...], ...]:
-    """The sorted dice that land, for each draw, when a throw keeps ``keep``: one lookup
-    per throw instead of a sort.
-
-    >>> landings((6, 6))[:3]
-    ((1, 1, 1, 6, 6), (1, 1, 2, 6, 6), (1, 1, 3, 6, 6))
-    """
-    table = LANDINGS.get(keep)
-    if table is None:
-        thrown = THROW_TABLES[DICE_COUNT - len(keep)][1]
-        table = LANDINGS[keep] = tuple(tuple(sorted(keep + faces)) for faces in thrown)
-    return table

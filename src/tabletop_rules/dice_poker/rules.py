@@ -26,7 +26,7 @@ from ..errors import ConfigError, IllegalMoveError
 from ..protocol import CHANCE
 from ..rng import SEED_BITS, Rng
 from .config import Config
-from .dice import KEEPS, LANDINGS, OUTCOMES, PROBABILITIES, THROW_TABLES, landings
+from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
     Announced,
     Event,
@@ -333,11 +333,11 @@ def _roll(
             config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
             state.turns_played, dice, throws_used + 1, state.announced, keep,
         )  # fmt: skip
-    table = LANDINGS.get(keep) or landings(keep)
-    number, rng = state.rng.below(len(table))
-    landed = table[number]
+    count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
+    number, rng = state.rng.below(count)
+    thrown = throws[number]
+    landed = tuple(sorted(keep + thrown)) if keep else thrown
     if events is not None:
-        thrown = THROW_TABLES[DICE_COUNT - len(keep)][1][number]
         events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
     return State(
         config, state.seed, rng, state.sheets, state.open_masks, state.fences,
