@@ -104,6 +104,8 @@ class Config:
     penalty: int = attrs.field(default=20, validator=_check_whole(0))
     box_scores: BoxScores = BoxScores()
     auto_chance: bool = True
+    orders_by_stage: tuple[StageOrder, ...] = attrs.field(init=False, eq=False, repr=False)
+    """``stage_orders`` spelt out: the order of each stage, 0-based (derived)."""
 
     @stage_orders.validator
     def _check_stage_orders(self, _attribute: Any, value: tuple[Any, ...]) -> None:
@@ -124,11 +126,12 @@ class Config:
                 raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
         if not isinstance(self.box_scores, BoxScores):
             raise ConfigError(f"box_scores must be a BoxScores, got {self.box_scores!r}")
+        orders = self.stage_orders * (self.stages if len(self.stage_orders) == 1 else 1)
+        object.__setattr__(self, "orders_by_stage", orders)
 
     def stage_order(self, stage: int) -> StageOrder:
         """The order in which boxes of ``stage`` (0-based) may be filled."""
-        orders = self.stage_orders
-        return orders[0] if len(orders) == 1 else orders[stage]
+        return self.orders_by_stage[stage]
 
     @property
     def boxes_per_player(self) -> int:

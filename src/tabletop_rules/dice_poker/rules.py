@@ -195,8 +195,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         return ()
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
-    orders = config.stage_orders
-    order = orders[0] if len(orders) == 1 else orders[stage]
+    order = config.orders_by_stage[stage]
     fillable = _fillable(order, state.open_masks[seat])
     dice = state.dice
     if not dice:
@@ -250,8 +249,7 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         raise IllegalMoveError(f"the game is over: every box is filled; {move!r} is not a move")
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
-    orders = config.stage_orders
-    order = orders[0] if len(orders) == 1 else orders[stage]
+    order = config.orders_by_stage[stage]
     if kind is Roll:
         return _roll(state, move.keep, seat, order, events)  # type: ignore[union-attr]
     if kind is Write or kind is Scratch or kind is Announce:
