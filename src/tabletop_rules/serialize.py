@@ -63,25 +63,24 @@ for _kind in (int, bool, str):
     converter.register_structure_hook(_kind, _strict(_kind))
 
 
-def _sequence(value: Any, kind: Any) -> tuple[Any, ...]:
-    """A JSON array as a tuple; a string or an object is no sequence of values."""
+def _tuple(value: Any, kind: Any) -> tuple[Any, ...]:
+    """A JSON array as a tuple (``tuple[X, ...]`` or fixed length); a string or an object
+    is no array.
+    """
     if not isinstance(value, list | tuple):
         raise TypeError(f"expected an array, got {value!r}")
-    return _structure_tuple(value, kind)
-
-
-def _structure_tuple(value: Any, kind: Any) -> tuple[Any, ...]:
     args: tuple[Any, ...] = getattr(kind, "__args__", ())
-    if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(converter.structure(item, args[0]) for item in value)
-    if args and len(args) != len(value):
-        raise ValueError(f"expected {len(args)} items, got {len(value)}")
     if not args:
         return tuple(value)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return tuple(converter.structure(item, args[0]) for item in value)
+    if len(args) != len(value):
+        raise ValueError(f"expected {len(args)} items, got {len(value)}")
     return tuple(converter.structure(item, arg) for item, arg in zip(args, value, strict=True))
 
 
 def _frozenset(value: Any, kind: Any) -> frozenset[Any]:
+    """A JSON array as a frozenset."""
     if not isinstance(value, list | tuple):
         raise TypeError(f"expected an array, got {value!r}")
     (item_type,) = getattr(kind, "__args__", (Any,))
@@ -96,7 +95,7 @@ def _is_frozenset(kind: Any) -> bool:
     return kind is frozenset or getattr(kind, "__origin__", None) is frozenset
 
 
-converter.register_structure_hook_func(_is_tuple, _sequence)
+converter.register_structure_hook_func(_is_tuple, _tuple)
 converter.register_structure_hook_func(_is_frozenset, _frozenset)
 
 
