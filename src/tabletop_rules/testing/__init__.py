@@ -16,6 +16,13 @@ views never contain the RNG.
 
 from __future__ import annotations
 
+try:
+    import hypothesis  # noqa: F401 - the suite is built on it
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "tabletop_rules.testing needs hypothesis: pip install 'tabletop-rules[test]'"
+    ) from error
+
 from .checks import (
     Playout,
     check_chance,
