@@ -51,7 +51,7 @@ from .moves import (
     Scratch,
     Write,
 )
-from .scoring import FITS, NEEDS, SCORES, stage_bonus
+from .scoring import FITS, NEEDS, SCORES, points, stage_bonus
 from .state import State, stage_total
 
 __all__ = [
@@ -388,20 +388,15 @@ def _write(state: State, box: Box, seat: int, stage: int, events: list[Event] | 
         )
     if not FITS[dice] >> box & 1:
         raise IllegalMoveError(f"{box.name} needs {NEEDS[box]}; the dice show {list(dice)}")
-    if box in _FIXED_SCORES:
-        points: int = getattr(state.config.box_scores, _FIXED_SCORES[box])
-    else:
-        points = SCORES[dice][box]
+    scored = SCORES[dice][box]
+    if box in _FIXED_SCORE_BOXES:  # the house rule's score, not Yatzy's
+        scored = points(box, dice, state.config.box_scores) or 0
     if events is not None:
-        events.append(Wrote(seat, stage, box, points))
-    return _end_turn(state, box, points, seat, stage, events)
+        events.append(Wrote(seat, stage, box, scored))
+    return _end_turn(state, box, scored, seat, stage, events)
 
 
-_FIXED_SCORES = {
-    Box.SMALL_STRAIGHT: "small_straight",
-    Box.LARGE_STRAIGHT: "large_straight",
-    Box.POKER: "poker",
-}
+_FIXED_SCORE_BOXES = frozenset({Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT, Box.POKER})
 
 
 def _scratch(state: State, box: Box, seat: int, stage: int, events: list[Event] | None) -> State:
@@ -427,12 +422,12 @@ def _end_turn(
     fences = state.fences
     if config.fences:
         bank = fences[seat]
-        earned = bank + config.throws_per_turn - state.throws_used
-        kept = earned if config.max_fences is None else min(earned, config.max_fences)
+        kept = config.bank_after_turn(bank, state.throws_used)
         if kept != bank:
             fences = (*fences[:seat], kept, *fences[seat + 1 :])
         if events is not None:
-            events.append(FencesChanged(seat, kept - bank, kept, earned - kept))
+            lost = bank + config.throws_per_turn - state.throws_used - kept  # over max_fences
+            events.append(FencesChanged(seat, kept - bank, kept, lost))
     open_mask = state.open_masks[seat] & ~(1 << box)
     if not open_mask and stage + 1 < config.stages:
         open_mask = _ALL_BOXES  # the next stage opens
