@@ -522,7 +522,10 @@ BROKEN_CHANCE_INVARIANTS: dict[str, tuple[Callable[[Data], None], str]] = {
         update(throws_used=0, dice=[]),
         "not what a throw can keep",
     ),
-    "a second throw with no dice on the table": (update(dice=[]), "dice are on the table"),
+    "a second throw with no dice on the table": (
+        update(dice=[]),
+        "the table shows the throw before it",
+    ),
 }
 
 

@@ -86,10 +86,11 @@ def play_game(
     apply, current_player, is_over = ruleset.apply, ruleset.current_player, ruleset.is_over
     while not is_over(state):
         player = current_player(state)
+        assert player is not None, "only a finished game has no player to move"
         if player == CHANCE:
             move, chance = sample_outcome(ruleset.chance_probabilities(state), chance)
         else:
-            move = bots[player].choose(state)  # type: ignore[index]
+            move = bots[player].choose(state)
         state = apply(state, move)
         moves.append(move)
     return PlayedGame(ruleset, start.config, start.seed, tuple(moves), state)

@@ -281,7 +281,7 @@ def test_decode_of_an_action_outside_the_space_raises(action: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "move", [dp.Roll(keep=(7,)), dp.Roll(keep=(1, 1, 1, 1, 1)), dp.Dice(()), dp.Dice((0,))]
+    "move", [dp.Roll(keep=(1, 1, 1, 1, 1)), dp.Roll(keep=(6,) * 6), dp.Dice(()), dp.Dice((2,) * 6)]
 )
 def test_encode_refuses_what_no_state_allows(move: dp.Move) -> None:
     with pytest.raises(ValueError, match="has no action number"):

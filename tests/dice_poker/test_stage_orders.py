@@ -166,7 +166,7 @@ def test_in_announce_order_only_an_open_box_may_be_announced() -> None:
     state = stage_with("announce", B.ONES, B.PAIR, B.CHANCE)
     thrown = throw(state, (1, 1, 3, 3, 4))
     assert announces(thrown) == {B.ONES, B.PAIR, B.CHANCE}
-    assert_illegal(thrown, dp.Announce(B.SIXES), "SIXES of stage 1 is filled already")
+    assert_illegal(thrown, dp.Announce(B.SIXES), "SIXES of stage 0 is filled already")
 
 
 def test_after_announcing_the_turn_may_only_end_in_that_box() -> None:

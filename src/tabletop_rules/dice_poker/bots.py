@@ -19,13 +19,16 @@ from functools import cache
 
 from ..errors import IllegalMoveError
 from ..protocol import CHANCE
+from .config import BoxScores
 from .dice import KEEPS, OUTCOMES, PROBABILITIES
 from .moves import DICE_COUNT, Announce, Box, Face, Move, Roll, Scratch, Write
 from .rules import ROLL_ALL, current_player, legal_moves
-from .scoring import points
+from .scoring import score_table
 from .state import State
 
 __all__ = ["PAR", "GreedyBot", "expected_points"]
+
+_YATZY = BoxScores()
 
 PAR: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 8, 14, 11, 9, 16, 6, 6, 10, 22)
 """Each box's par, in box order: points a poker box typically brings (a mountain box: 0,
@@ -33,17 +36,17 @@ three of its face). Writing more than par gains, less costs; scratching costs th
 
 
 @cache
-def expected_points(keep: tuple[Face, ...]) -> tuple[float, ...]:
+def expected_points(keep: tuple[Face, ...], box_scores: BoxScores = _YATZY) -> tuple[float, ...]:
     """Expected points in each box (0 where the dice do not fit) after keeping ``keep``
-    and throwing the other dice once, with Yatzy's fixed scores.
+    and throwing the other dice once.
     """
-    totals = [0.0] * len(Box)
+    table = score_table(box_scores)
     count = DICE_COUNT - len(keep)
+    totals = [0.0] * len(Box)
     for outcome in OUTCOMES[count]:
-        chance = PROBABILITIES[count][outcome]
-        dice = tuple(sorted(keep + outcome.values))
-        for box in Box:
-            totals[box] += float(chance) * (points(box, dice) or 0)
+        chance = float(PROBABILITIES[count][outcome])
+        for box, scored in enumerate(table[tuple(sorted(keep + outcome.values))]):
+            totals[box] += chance * scored
     return tuple(totals)
 
 
@@ -51,8 +54,8 @@ class GreedyBot:
     """Writes the box worth most against its par, unless one more throw promises more.
 
     Args:
-        fence_value: What one fence is worth in points: each throw spends one, each
-            throw left unused banks one.
+        fence_value: What one fence is worth in points: with fences on, each throw
+            spends one and each throw left unused banks one.
 
     """
 
@@ -69,10 +72,14 @@ class GreedyBot:
         if not state.dice:
             return ROLL_ALL
         moves = legal_moves(state)
-        if isinstance(moves[0], Announce):
-            return max(moves, key=lambda move: self._promise(state, move.box))  # type: ignore[union-attr]
+        announceable = [move.box for move in moves if isinstance(move, Announce)]
+        if announceable:
+            return Announce(max(announceable, key=lambda box: self._promise(state, box)))
         boxes = [move.box for move in moves if isinstance(move, Write | Scratch)]
         return max(moves, key=lambda move: self._worth(state, move, boxes))
+
+    def _throw_cost(self, state: State) -> float:
+        return self.fence_value if state.config.fences else 0.0
 
     def _worth(self, state: State, move: Move, boxes: list[Box]) -> float:
         if isinstance(move, Write):
@@ -80,14 +87,14 @@ class GreedyBot:
         if isinstance(move, Scratch):
             return -PAR[move.box]
         assert isinstance(move, Roll)
-        expected = expected_points(move.keep)
-        return max(expected[box] - PAR[box] for box in boxes) - self.fence_value
+        expected = expected_points(move.keep, state.config.box_scores)
+        return max(expected[box] - PAR[box] for box in boxes) - self._throw_cost(state)
 
     def _now(self, state: State, box: Box) -> float:
-        scored = points(box, state.dice, state.config.box_scores)
-        return (scored or 0) - PAR[box]
+        return score_table(state.config.box_scores)[state.dice][box] - PAR[box]
 
     def _promise(self, state: State, box: Box) -> float:
         """What announcing ``box`` is expected to bring: now, or after one more throw."""
-        best_throw = max(expected_points(keep)[box] for keep in KEEPS[state.dice])
-        return max(self._now(state, box), best_throw - PAR[box] - self.fence_value)
+        box_scores = state.config.box_scores
+        best_throw = max(expected_points(keep, box_scores)[box] for keep in KEEPS[state.dice])
+        return max(self._now(state, box), best_throw - PAR[box] - self._throw_cost(state))

@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeAlias, get_args
 import attrs
 
 from ..errors import ConfigError
+from .moves import BOXES_PER_STAGE
 
 __all__ = ["MAX_PLAYERS", "STAGE_ORDERS", "BoxScores", "Config", "StageOrder"]
 
@@ -106,6 +107,8 @@ class Config:
     auto_chance: bool = True
     orders_by_stage: tuple[StageOrder, ...] = attrs.field(init=False, eq=False, repr=False)
     """``stage_orders`` spelt out: the order of each stage, 0-based (derived)."""
+    turns_per_game: int = attrs.field(init=False, eq=False, repr=False)
+    """Turns in a whole game, all seats together: one box each (derived)."""
 
     @stage_orders.validator
     def _check_stage_orders(self, _attribute: Any, value: tuple[Any, ...]) -> None:
@@ -128,6 +131,7 @@ class Config:
             raise ConfigError(f"box_scores must be a BoxScores, got {self.box_scores!r}")
         orders = self.stage_orders * (self.stages if len(self.stage_orders) == 1 else 1)
         object.__setattr__(self, "orders_by_stage", orders)
+        object.__setattr__(self, "turns_per_game", self.players * self.boxes_per_player)
 
     def stage_order(self, stage: int) -> StageOrder:
         """The order in which boxes of ``stage`` (0-based) may be filled."""
@@ -136,7 +140,7 @@ class Config:
     @property
     def boxes_per_player(self) -> int:
         """Boxes on one player's sheet: 15 per stage (45 with three stages)."""
-        return 15 * self.stages
+        return BOXES_PER_STAGE * self.stages
 
     def throws_allowed(self, bank: int) -> int:
         """Throws a turn allows to a player with ``bank`` fences."""
@@ -149,7 +153,14 @@ class Config:
 
     def bank_after_turn(self, bank: int, throws_used: int) -> int:
         """A player's bank once a turn that used ``throws_used`` throws ends."""
+        return self.settle_fences(bank, throws_used)[0]
+
+    def settle_fences(self, bank: int, throws_used: int) -> tuple[int, int]:
+        """The bank once a turn that used ``throws_used`` throws ends, and the fences lost
+        over ``max_fences``: the bank changes by ``throws_per_turn - throws_used``.
+        """
         if not self.fences:
-            return bank
-        bank += self.throws_per_turn - throws_used
-        return bank if self.max_fences is None else min(bank, self.max_fences)
+            return bank, 0
+        earned = bank + self.throws_per_turn - throws_used
+        kept = earned if self.max_fences is None else min(earned, self.max_fences)
+        return kept, earned - kept

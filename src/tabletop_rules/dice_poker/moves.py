@@ -16,6 +16,8 @@ from typing import TypeAlias
 
 import attrs
 
+from ..errors import IllegalMoveError
+
 __all__ = [
     "BOXES_PER_STAGE",
     "DICE_COUNT",
@@ -92,7 +94,12 @@ POKER_BOXES = tuple(box for box in Box if box.is_poker)
 
 
 def _sorted_faces(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted(values))
+    """Faces as a sorted tuple; a die shows a whole number from 1 to 6 and nothing else."""
+    faces = tuple(values)
+    for face in faces:
+        if type(face) is not int or not 1 <= face <= 6:
+            raise IllegalMoveError(f"a die shows a whole number from 1 to 6, not {face!r}")
+    return tuple(sorted(faces))
 
 
 @attrs.frozen(repr=False)

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from ..errors import ConfigError, IllegalMoveError
 from ..protocol import CHANCE
-from ..rng import SEED_BITS, Rng
+from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -40,7 +40,6 @@ from .events import (
 from .moves import (
     BOXES_PER_STAGE,
     DICE_COUNT,
-    MOUNTAIN,
     POKER_BOXES,
     Announce,
     Box,
@@ -51,8 +50,8 @@ from .moves import (
     Scratch,
     Write,
 )
-from .scoring import FITS, NEEDS, SCORES, points, stage_bonus
-from .state import State, stage_total
+from .scoring import FITS, NEEDS, score_table, stage_bonus
+from .state import State, mountain_total, stage_total
 
 __all__ = [
     "apply",
@@ -74,7 +73,6 @@ _WRITE = tuple(Write(box) for box in Box)
 _SCRATCH = {box: Scratch(box) for box in POKER_BOXES}
 _ANNOUNCE = tuple(Announce(box) for box in Box)
 _POKER_MASK = sum(1 << box for box in POKER_BOXES)
-_MOUNTAIN_COUNT = len(MOUNTAIN)
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
 
 
@@ -114,7 +112,7 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
         raise ConfigError("dice poker has no deck to deal: deal must be None")
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
+    elif not is_valid_state(seed):
         raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {seed!r}")
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
@@ -129,8 +127,7 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
 
 def is_over(state: State) -> bool:
     """Whether every player has filled every box."""
-    config = state.config
-    return state.turns_played == config.players * config.stages * BOXES_PER_STAGE
+    return state.turns_played == state.config.turns_per_game
 
 
 def current_player(state: State) -> int | None:
@@ -191,7 +188,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     config = state.config
     players = config.players
     turns = state.turns_played
-    if turns == players * config.stages * BOXES_PER_STAGE:
+    if turns == config.turns_per_game:
         return ()
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
@@ -234,44 +231,47 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    kind = type(move)
     if state.pending_keep is not None:
-        if kind is not Dice:
+        if not isinstance(move, Dice):
             raise IllegalMoveError(
                 f"the dice are in the air: the next move is their outcome, Dice(values), "
                 f"not {move!r}"
             )
-        return _land(state, move.values, events)  # type: ignore[union-attr]
+        return _land(state, move.values, events)
     config = state.config
     players = config.players
     turns = state.turns_played
-    if turns == players * config.stages * BOXES_PER_STAGE:
+    if turns == config.turns_per_game:
         raise IllegalMoveError(f"the game is over: every box is filled; {move!r} is not a move")
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
     order = config.orders_by_stage[stage]
-    if kind is Roll:
-        return _roll(state, move.keep, seat, order, events)  # type: ignore[union-attr]
-    if kind is Write or kind is Scratch or kind is Announce:
-        box: Box = move.box  # type: ignore[union-attr]
-        open_mask = state.open_masks[seat]
-        if not open_mask >> box & 1:
-            raise IllegalMoveError(
-                f"{box.name} of stage {stage + 1} is filled already; each box is filled once"
-            )
-        _check_order(order, open_mask, box, stage)
-        if kind is Announce:
-            return _announce(state, box, seat, order, events)
-        if order == "announce" and state.dice:
-            _check_announced(state, box)
-        if kind is Write:
-            return _write(state, box, seat, stage, events)
-        return _scratch(state, box, seat, stage, events)
-    if kind is Dice:
+    if isinstance(move, Roll):
+        return _roll(state, move.keep, seat, order, events)
+    if isinstance(move, Dice):
         raise IllegalMoveError(
             "Dice(values) is a chance outcome, legal only while dice are in the air"
         )
-    raise IllegalMoveError(f"{move!r} is not a dice poker move")
+    if not isinstance(move, Write | Scratch | Announce):
+        raise IllegalMoveError(f"{move!r} is not a dice poker move")
+    box = move.box
+    if isinstance(move, Announce) and order != "announce":
+        raise IllegalMoveError(
+            f"Announce is only played in 'announce' order; stage {stage} is {order!r}"
+        )
+    open_mask = state.open_masks[seat]
+    if not open_mask >> box & 1:
+        raise IllegalMoveError(
+            f"{box.name} of stage {stage} is filled already; each box is filled once"
+        )
+    _check_order(order, open_mask, box, stage)
+    if isinstance(move, Announce):
+        return _announce(state, box, seat, events)
+    if order == "announce" and state.dice:
+        _check_announced(state, box)
+    if isinstance(move, Write):
+        return _write(state, box, seat, stage, events)
+    return _scratch(state, box, seat, stage, events)
 
 
 def _check_order(order: str, open_mask: int, box: Box, stage: int) -> None:
@@ -280,7 +280,7 @@ def _check_order(order: str, open_mask: int, box: Box, stage: int) -> None:
         return
     next_box = Box(_fillable(order, open_mask).bit_length() - 1)
     raise IllegalMoveError(
-        f"stage {stage + 1} is played {order!r}: only its next box, {next_box.name}, "
+        f"stage {stage} is played {order!r}: only its next box, {next_box.name}, "
         f"may be filled, not {box.name}"
     )
 
@@ -323,8 +323,12 @@ def _roll(
                 "not another throw"
             )
         if keep not in _KEEP_SETS[dice]:
-            if len(keep) >= DICE_COUNT:
+            if len(keep) == DICE_COUNT:
                 raise IllegalMoveError("keeping all five dice is not a throw: re-roll at least one")
+            if len(keep) > DICE_COUNT:
+                raise IllegalMoveError(
+                    f"a throw keeps at most four of the five dice, not {len(keep)}"
+                )
             raise IllegalMoveError(f"cannot keep {list(keep)}: the dice show {list(dice)}")
     if not config.auto_chance:
         return State(
@@ -362,12 +366,8 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     )  # fmt: skip
 
 
-def _announce(state: State, box: Box, seat: int, order: str, events: list[Event] | None) -> State:
+def _announce(state: State, box: Box, seat: int, events: list[Event] | None) -> State:
     """In ``announce`` order the first throw is followed by naming an open box."""
-    if order != "announce":
-        raise IllegalMoveError(
-            f"Announce is only played in 'announce' order; this stage is {order!r}"
-        )
     if state.throws_used != 1 or state.announced is not None:
         raise IllegalMoveError("a box is announced once per turn, right after the first throw")
     if events is not None:
@@ -388,15 +388,10 @@ def _write(state: State, box: Box, seat: int, stage: int, events: list[Event] | 
         )
     if not FITS[dice] >> box & 1:
         raise IllegalMoveError(f"{box.name} needs {NEEDS[box]}; the dice show {list(dice)}")
-    scored = SCORES[dice][box]
-    if box in _FIXED_SCORE_BOXES:  # the house rule's score, not Yatzy's
-        scored = points(box, dice, state.config.box_scores) or 0
+    scored = score_table(state.config.box_scores)[dice][box]
     if events is not None:
         events.append(Wrote(seat, stage, box, scored))
     return _end_turn(state, box, scored, seat, stage, events)
-
-
-_FIXED_SCORE_BOXES = frozenset({Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT, Box.POKER})
 
 
 def _scratch(state: State, box: Box, seat: int, stage: int, events: list[Event] | None) -> State:
@@ -422,11 +417,10 @@ def _end_turn(
     fences = state.fences
     if config.fences:
         bank = fences[seat]
-        kept = config.bank_after_turn(bank, state.throws_used)
+        kept, lost = config.settle_fences(bank, state.throws_used)
         if kept != bank:
             fences = (*fences[:seat], kept, *fences[seat + 1 :])
         if events is not None:
-            lost = bank + config.throws_per_turn - state.throws_used - kept  # over max_fences
             events.append(FencesChanged(seat, kept - bank, kept, lost))
     open_mask = state.open_masks[seat] & ~(1 << box)
     if not open_mask and stage + 1 < config.stages:
@@ -434,12 +428,10 @@ def _end_turn(
     open_masks = (*state.open_masks[:seat], open_mask, *state.open_masks[seat + 1 :])
     after = State(config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1)
     if events is not None:
-        base = BOXES_PER_STAGE * stage
-        mountain = sheet[base : base + _MOUNTAIN_COUNT]
-        if box.is_mountain and None not in mountain:
-            total: int = sum(mountain)  # type: ignore[arg-type]
-            bonus = stage_bonus(total, config.premium, config.penalty)
-            events.append(MountainScored(seat, stage, total, bonus))
+        mountain = mountain_total(sheet, stage) if box.is_mountain else None
+        if mountain is not None:
+            bonus = stage_bonus(mountain, config.premium, config.penalty)
+            events.append(MountainScored(seat, stage, mountain, bonus))
         if is_over(after):
             events.append(GameOver(score(after), winners(after)))
     return after

@@ -25,10 +25,10 @@ __all__ = [
     "FITS",
     "NEEDS",
     "SCORES",
-    "fits",
     "mountain_points",
     "points",
     "possible_points",
+    "score_table",
     "stage_bonus",
 ]
 
@@ -92,9 +92,12 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
     return sum(ordered)  # CHANCE takes anything
 
 
-def fits(box: Box, dice: Sequence[Face]) -> bool:
-    """Whether ``dice`` may be written in ``box``; mountain boxes and CHANCE always fit."""
-    return points(box, dice) is not None
+@cache
+def score_table(box_scores: BoxScores = _YATZY) -> dict[tuple[Face, ...], tuple[int, ...]]:
+    """Sorted dice -> points in each box (0 where they do not fit), with these fixed
+    scores; built once per ``box_scores``.
+    """
+    return {dice: tuple(points(box, dice, box_scores) or 0 for box in Box) for dice in ALL_THROWS}
 
 
 @cache
@@ -120,16 +123,13 @@ def stage_bonus(mountain_sum: int, premium: int, penalty: int) -> int:
     return 0
 
 
-SCORES: dict[tuple[Face, ...], tuple[int, ...]] = {}
-"""Sorted dice -> points in each box with Yatzy fixed scores (0 where they do not fit)."""
+SCORES = score_table()
+"""Sorted dice -> points in each box with Yatzy's fixed scores (0 where they do not fit)."""
 
-FITS: dict[tuple[Face, ...], int] = {}
+FITS: dict[tuple[Face, ...], int] = {
+    dice: sum(1 << box for box in Box if points(box, dice) is not None) for dice in ALL_THROWS
+}
 """Sorted dice -> bit mask of the boxes they fit (bit ``box``)."""
-
-for _dice in ALL_THROWS:
-    _points = [points(box, _dice) for box in Box]
-    SCORES[_dice] = tuple(p or 0 for p in _points)
-    FITS[_dice] = sum(1 << box for box, p in zip(Box, _points, strict=True) if p is not None)
 
 
 NEEDS: dict[Box, str] = {

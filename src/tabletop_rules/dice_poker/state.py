@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import NoReturn
 
 import attrs
 
@@ -12,7 +14,7 @@ from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
 from .scoring import possible_points, stage_bonus
 
-__all__ = ["Cell", "Sheet", "State", "check_state"]
+__all__ = ["Cell", "Sheet", "State", "check_state", "mountain_total", "stage_total"]
 
 Cell = int | None
 """A box on the sheet: the points written in it, or ``None`` while it is open."""
@@ -58,7 +60,7 @@ class State:
 
     @property
     def seat(self) -> int:
-        """The seat whose turn it is (the last seat once the game is over)."""
+        """The seat whose turn it is (seat 0 again once the game is over)."""
         return self.turns_played % self.config.players
 
     @property
@@ -84,14 +86,24 @@ class State:
         return tuple(box for box in Box if cells[base + box] is None)
 
 
+def mountain_total(sheet: Sheet, stage: int) -> int | None:
+    """The sum of a stage's six mountain boxes once all are filled; ``None`` before."""
+    base = BOXES_PER_STAGE * stage
+    total = 0
+    for cell in sheet[base : base + len(MOUNTAIN)]:
+        if cell is None:
+            return None
+        total += cell
+    return total
+
+
 def stage_total(config: Config, sheet: Sheet, stage: int) -> int:
     """Points of one stage: its boxes, plus the premium or penalty once its mountain is full."""
     base = BOXES_PER_STAGE * stage
-    cells = sheet[base : base + BOXES_PER_STAGE]
-    total = sum(cell for cell in cells if cell is not None)
-    mountain = cells[: len(MOUNTAIN)]
-    if None not in mountain:
-        total += stage_bonus(sum(mountain), config.premium, config.penalty)  # type: ignore[arg-type]
+    total = sum(cell for cell in sheet[base : base + BOXES_PER_STAGE] if cell is not None)
+    mountain = mountain_total(sheet, stage)
+    if mountain is not None:
+        total += stage_bonus(mountain, config.premium, config.penalty)
     return total
 
 
@@ -100,13 +112,20 @@ def check_state(state: State) -> None:
     rules can reach: used by every loader, never on the hot path.
     """
 
-    def fail(why: str) -> None:
+    def fail(why: str) -> NoReturn:
         raise InvalidStateError(f"invalid dice poker state: {why}")
 
+    if not isinstance(state, State) or not isinstance(state.config, Config):
+        fail("expected a dice poker State with a dice poker Config")
+    try:
+        _check(state, fail)
+    except (TypeError, AttributeError, IndexError) as error:  # fields of the wrong shape
+        fail(f"malformed field: {error}")
+
+
+def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
     config = state.config
     players = config.players
-    if not isinstance(config, Config):
-        fail("config is not a dice poker Config")
     if not is_valid_state(state.seed):
         fail(f"seed must be in [0, 2**{SEED_BITS}), got {state.seed!r}")
     if not isinstance(state.rng, Rng) or not is_valid_state(state.rng.state):
@@ -177,7 +196,10 @@ def check_state(state: State) -> None:
         if any(not 1 <= face <= 6 for face in pending) or pending != tuple(sorted(pending)):
             fail(f"pending_keep must be sorted faces 1 to 6, got {pending}")
         if bool(state.dice) != (state.throws_used > 1):
-            fail("dice are on the table while a throw is in the air exactly after throw 1")
+            fail(
+                "while a throw is in the air the table shows the throw before it: no dice "
+                "after throw 1, five dice after later throws"
+            )
         if state.throws_used == 1 and pending:
             fail(f"pending_keep {pending}: the first throw of a turn rolls all five dice")
         if state.dice and Counter(pending) - Counter(state.dice):
