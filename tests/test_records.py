@@ -194,3 +194,9 @@ def test_a_good_record_json_loads() -> None:
     record = GameRecord.from_json(record_json())
     assert record.moves == ("roll",)
     assert replay(record).throws_used == 1
+
+
+def test_a_record_starts_only_from_a_new_game() -> None:
+    under_way = dp.apply(dp.new_game(seed=3), dp.Roll())
+    with pytest.raises(ValueError, match="needs a new game"):
+        GameRecord.start(dp.RULES, under_way)

@@ -312,6 +312,68 @@ def test_a_malformed_move_is_refused(data: object, fragment: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        ({"type": "scratch", "box": "ones"}, "no state allows it"),
+        ({"type": "roll", "keep": [6, 6, 6, 6, 6, 6]}, "no state allows it"),
+        ({"type": "roll", "keep": [1, 1, 1, 1, 1]}, "no state allows it"),
+        ({"type": "dice", "values": []}, "no state allows it"),
+        ({"type": "dice", "values": [0, 3]}, "a die shows a whole number from 1 to 6"),
+        ({"type": "dice", "values": [True]}, "malformed dice-poker move"),
+    ],
+    ids=case_id,
+)
+def test_a_move_that_no_state_allows_is_refused(data: object, fragment: str) -> None:
+    text = envelope_edited(dp.Roll(), lambda envelope: envelope.update(data=data))
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(text)
+
+
+def a_view() -> dp.View:
+    return dp.view(play(base_state(), "roll"), 0)
+
+
+@pytest.mark.parametrize(
+    ("edit", "fragment"),
+    [
+        (lambda data: data.update(seat=42), "seat must be 0 to 1 or None"),
+        (lambda data: data.update(dice=[9, 9, 9, 9, 9]), "dice must show 1 to 6"),
+        (lambda data: data.update(dice=[1, 2, 3]), "five sorted faces"),
+        (lambda data: data.update(sheets=[[1], [None]]), "sheet has 1 boxes"),
+        (lambda data: data.update(fences=[-1, 0]), "fences must be a whole number >= 0"),
+        (lambda data: data.update(scores=[100, 0]), "do not follow from its table"),
+        (lambda data: data.update(winners=[0]), "do not follow from its table"),
+        (lambda data: data.update(throws_allowed=9), "do not follow from its table"),
+        (lambda data: data.update(legal_moves=[]), "do not follow from its table"),
+        (lambda data: data.update(current_player=1), "do not follow from its table"),
+    ],
+    ids=[
+        "seat-off-the-table",
+        "dice-off-the-die",
+        "three-dice",
+        "short-sheets",
+        "negative-fences",
+        "scores",
+        "winners-before-the-end",
+        "throws-allowed",
+        "legal-moves",
+        "current-player",
+    ],
+)
+def test_a_view_that_is_no_view_of_a_reachable_state_is_refused(
+    edit: Callable[[Data], object], fragment: str
+) -> None:
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(edited(a_view(), edit))
+
+
+def test_every_view_of_a_played_game_loads() -> None:
+    for state in playout_states(dp.Config(players=3, auto_chance=False), seed=4):
+        for seat in (None, 0, 1, 2):
+            assert loads(dumps(dp.view(state, seat))) == dp.view(state, seat)
+
+
+@pytest.mark.parametrize(
     "data",
     [
         {"type": "wrote", "seat": 0, "stage": 0, "box": "ones"},

@@ -16,7 +16,10 @@ __all__ = [
 
 
 class TabletopError(ValueError):
-    """Base class of every error this library raises on purpose."""
+    """Base class of the errors about game input: moves, house rules, serialized data and
+    notation. Misuse of the API itself (a seat that is not at the table, an object that is
+    no move) raises a plain ``ValueError`` or ``TypeError``.
+    """
 
 
 class IllegalMoveError(TabletopError):

@@ -167,6 +167,10 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """Raise ``InvalidStateError`` unless ``state`` keeps every invariant of the game."""
         ...
 
+    def check_view(self, view: Any) -> None:
+        """Raise ``InvalidStateError`` unless ``view`` is the view of some reachable state."""
+        ...
+
 
 class Bot(Protocol[StateT_contra, MoveT_co]):
     """A player: picks one of the legal moves of a state where a seat is to move."""
@@ -206,6 +210,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     legal_mask: Callable[[StateT], tuple[bool, ...]]
     max_moves: Callable[[ConfigT], int]
     check_state: Callable[[StateT], None]
+    check_view: Callable[[Any], None]
 
     def __repr__(self) -> str:
         return f"<GameRules {self.name!r}>"

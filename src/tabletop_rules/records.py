@@ -50,7 +50,13 @@ class GameRecord:
 
     @classmethod
     def start(cls, ruleset: Ruleset[Any, Any, Any], state: Any) -> GameRecord:
-        """An empty record of the game that ``state`` (a new game) begins."""
+        """An empty record of the game that ``state``, a new game, begins.
+
+        ``ValueError`` if ``state`` is not the new game of its config and seed: the moves
+        that led to it would be missing from the record.
+        """
+        if ruleset.new_game(state.config, seed=state.seed) != state:
+            raise ValueError("GameRecord.start needs a new game, not one already under way")
         return cls(ruleset.name, state.config, state.seed)
 
     @property

@@ -1,8 +1,10 @@
 """Versioned JSON for every config, state, move, event and view of every game.
 
 One converter (cattrs) serves all games: enums travel by lowercase name, moves and events
-as objects tagged with their ``type``, and loading validates every invariant, raising
-:class:`~tabletop_rules.errors.InvalidStateError` for anything malformed or unreachable.
+as objects tagged with their ``type``. Loading checks types strictly and validates what
+can be validated: a state must be reachable (``check_state``), a view must be the view of
+such a state (``check_view``), a move must be one some state allows; anything else raises
+:class:`~tabletop_rules.errors.InvalidStateError`. Events are checked for shape only.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> text = dumps(dp.Write(dp.Box.FULL_HOUSE))
@@ -201,7 +203,8 @@ def from_data(data: Any, cls: type[T]) -> T:
     describes, validated.
 
     Raises :class:`~tabletop_rules.errors.InvalidStateError` when the data is malformed
-    or breaks a rule of the game (a state is checked with the game's ``check_state``).
+    or breaks a rule of the game: states go through the game's ``check_state``, views
+    through ``check_view``, and a move must have an action number.
     """
     ruleset = ruleset_of(cls)
     kind = kind_of(ruleset, cls)
@@ -218,6 +221,13 @@ def from_data(data: Any, cls: type[T]) -> T:
         raise InvalidStateError(f"expected a {ruleset.name} {kind}, got {type(obj).__name__}")
     if kind == "state":
         ruleset.check_state(obj)
+    elif kind == "view":
+        ruleset.check_view(obj)
+    elif kind == "move":
+        try:
+            ruleset.encode(obj)
+        except ValueError as error:
+            raise InvalidStateError(f"malformed {ruleset.name} move: {error}") from error
     return cast(T, obj)
 
 

@@ -1,4 +1,4 @@
-"""Playing whole games with bots: one game at a time, or many for statistics.
+"""Playing whole games with bots, reproducibly: :func:`play_game` plays one to the end.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> from tabletop_rules.bots import RandomBot

@@ -280,6 +280,12 @@ def test_decode_of_an_action_outside_the_space_raises(action: int) -> None:
         dp.decode(dp.new_game(seed=1), action)
 
 
+@pytest.mark.parametrize("action", [True, 0.0, "0", None])
+def test_decode_of_something_that_is_no_action_number_raises(action: object) -> None:
+    with pytest.raises(IllegalMoveError, match="an action is a whole number"):
+        dp.decode(dp.new_game(seed=1), action)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "move", [dp.Roll(keep=(1, 1, 1, 1, 1)), dp.Roll(keep=(6,) * 6), dp.Dice(()), dp.Dice((2,) * 6)]
 )

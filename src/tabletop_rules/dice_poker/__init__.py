@@ -60,7 +60,7 @@ from .rules import (
 )
 from .scoring import mountain_points, points, stage_bonus
 from .state import Cell, Sheet, State, check_state
-from .view import View, view
+from .view import View, check_view, view
 
 __all__ = [
     "BOXES_PER_STAGE",
@@ -100,6 +100,7 @@ __all__ = [
     "apply_with_events",
     "chance_probabilities",
     "check_state",
+    "check_view",
     "current_player",
     "decode",
     "encode",
@@ -150,6 +151,7 @@ RULES: GameRules[Config, State, Move] = GameRules(
     legal_mask=legal_mask,
     max_moves=max_moves,
     check_state=check_state,
+    check_view=check_view,
 )
 """Dice poker's :class:`~tabletop_rules.protocol.Ruleset`."""
 

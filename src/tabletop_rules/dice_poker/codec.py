@@ -58,6 +58,8 @@ def encode(move: Move) -> int:
 
 def decode(state: State, action: int) -> Move:
     """The legal move numbered ``action`` in ``state``; ``IllegalMoveError`` otherwise."""
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {action!r}")
     if not 0 <= action < NUM_ACTIONS:
         raise IllegalMoveError(f"action {action} is outside the action space 0..{NUM_ACTIONS - 1}")
     move = _ACTIONS[action]

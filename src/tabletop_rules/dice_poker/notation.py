@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import NotationError
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
-from .rules import apply
+from .rules import apply, legal_moves
 from .state import State
 
 __all__ = ["format_move", "parse_box", "parse_move", "read_move"]
@@ -89,5 +89,6 @@ def parse_move(state: State, text: str) -> Move:
     :class:`~tabletop_rules.errors.IllegalMoveError` for a move the rules forbid here.
     """
     move = read_move(text)
-    apply(state, move)  # raises IllegalMoveError naming the rule
+    if move not in legal_moves(state):
+        apply(state, move)  # raises IllegalMoveError naming the rule
     return move

@@ -14,7 +14,15 @@ from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
 from .scoring import possible_points, stage_bonus
 
-__all__ = ["Cell", "Sheet", "State", "check_state", "mountain_total", "stage_total"]
+__all__ = [
+    "Cell",
+    "Sheet",
+    "State",
+    "check_state",
+    "mountain_total",
+    "open_mask",
+    "stage_total",
+]
 
 Cell = int | None
 """A box on the sheet: the points written in it, or ``None`` while it is open."""
@@ -84,6 +92,16 @@ class State:
         base = BOXES_PER_STAGE * stage
         cells = self.sheets[seat]
         return tuple(box for box in Box if cells[base + box] is None)
+
+
+def open_mask(sheet: Sheet) -> int:
+    """Bit mask (bit ``box``) of the open boxes in the stage a sheet is filling: the
+    derived ``State.open_masks`` entry of its seat.
+    """
+    filled = sum(cell is not None for cell in sheet)
+    stage = min(filled // BOXES_PER_STAGE, len(sheet) // BOXES_PER_STAGE - 1)
+    base = BOXES_PER_STAGE * stage
+    return sum(1 << box for box in Box if sheet[base + box] is None)
 
 
 def mountain_total(sheet: Sheet, stage: int) -> int | None:
@@ -169,10 +187,7 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
                 f"seat {player} has {bank} fences after {filled} turns; a turn banks at most "
                 f"throws_per_turn ({config.throws_per_turn})"
             )
-        stage = min(filled // BOXES_PER_STAGE, config.stages - 1)
-        base = BOXES_PER_STAGE * stage
-        open_mask = sum(1 << box for box in Box if sheet[base + box] is None)
-        if len(state.open_masks) != players or state.open_masks[player] != open_mask:
+        if len(state.open_masks) != players or state.open_masks[player] != open_mask(sheet):
             fail(f"seat {player}'s open_masks entry does not match its sheet")
     over = state.turns_played == total_turns
     if any(not isinstance(face, int) or not 1 <= face <= 6 for face in state.dice):

@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import attrs
 
+from ..errors import InvalidStateError
+from ..rng import Rng
 from .config import Config
 from .moves import Box, Face, Move
 from .rules import current_player, is_over, legal_moves, score, winners
-from .state import Sheet, State
+from .state import Sheet, State, check_state, open_mask
 
-__all__ = ["View", "view"]
+__all__ = ["View", "check_view", "view"]
 
 
 @attrs.frozen
 class View:
-    """A seat's knowledge of the game: everything in the state but the RNG and the seed.
+    """A seat's knowledge of the game: the table as everyone sees it, without the RNG and
+    the seed, plus what follows from it (scores, winners, the seat's legal moves).
 
     Attributes:
         seat: Whose view this is; ``None`` for a spectator.
@@ -58,6 +61,43 @@ class View:
     scores: tuple[int, ...]
     winners: frozenset[int]
     legal_moves: tuple[Move, ...]
+
+
+def check_view(seen: View) -> None:
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is what
+    :func:`view` gives of some state the rules can reach: loaders of views use it.
+    """
+    sheets = seen.sheets
+    boxes = seen.config.boxes_per_player
+    for seat, sheet in enumerate(sheets):
+        if len(sheet) != boxes:
+            raise InvalidStateError(
+                f"invalid dice poker view: seat {seat}'s sheet has {len(sheet)} boxes, not {boxes}"
+            )
+    try:
+        table = State(
+            config=seen.config,
+            seed=0,
+            rng=Rng.from_seed(0),
+            sheets=sheets,
+            open_masks=tuple(open_mask(sheet) for sheet in sheets),
+            fences=seen.fences,
+            turns_played=sum(cell is not None for sheet in sheets for cell in sheet),
+            dice=seen.dice,
+            throws_used=seen.throws_used,
+            announced=seen.announced,
+            pending_keep=seen.pending_keep,
+        )
+        check_state(table)
+        again = view(table, seen.seat)
+    except (InvalidStateError, TypeError, ValueError, IndexError) as error:
+        why = str(error).removeprefix("invalid dice poker state: ")
+        raise InvalidStateError(f"invalid dice poker view: {why}") from error
+    if again != seen:
+        raise InvalidStateError(
+            "invalid dice poker view: its scores, stage, throws allowed, winners or legal "
+            "moves do not follow from its table"
+        )
 
 
 def view(state: State, seat: int | None) -> View:
