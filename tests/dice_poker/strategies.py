@@ -25,3 +25,15 @@ def configs(draw: st.DrawFn, max_players: int = 4, max_stages: int = 2) -> dp.Co
         box_scores=dp.BoxScores(*(draw(st.integers(0, 60)) for _ in range(3))),
         auto_chance=draw(st.booleans()),
     )
+
+
+faces = st.lists(st.integers(1, 6), max_size=7).map(tuple)
+boxes = st.sampled_from(list(dp.Box))
+moves: st.SearchStrategy[dp.Move] = st.one_of(
+    st.builds(dp.Roll, faces),
+    st.builds(dp.Dice, faces),
+    st.builds(dp.Write, boxes),
+    st.builds(dp.Scratch, boxes),
+    st.builds(dp.Announce, boxes),
+)
+"""Any move that can be built, legal somewhere or nowhere (six dice kept, ONES scratched)."""

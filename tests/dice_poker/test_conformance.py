@@ -3,9 +3,10 @@
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.testing import ConformanceSuite
 
-from .strategies import configs
+from .strategies import configs, moves
 
 
 class TestDicePokerConformance(ConformanceSuite):
     ruleset = dp.RULES
     configs = configs()
+    arbitrary_moves = moves

@@ -33,13 +33,18 @@ _suite_settings = settings(
 class ConformanceSuite:
     """Subclass with ``ruleset`` and ``configs`` set; pytest collects the tests below.
 
-    ``states_per_game`` bounds how many states of each playout get the expensive
-    per-state checks (spread evenly over the game, the last state always included).
+    ``arbitrary_moves``, a strategy of the game's moves legal or not, makes the
+    illegal-move check try them too (``arbitrary_moves_per_state`` in each state checked);
+    without it, only moves seen somewhere in the same game are tried. ``states_per_game``
+    bounds how many states of each playout get the expensive per-state checks (spread
+    evenly over the game, the last state always included).
     """
 
     ruleset: ClassVar[Ruleset[Any, Any, Any]]
     configs: ClassVar[st.SearchStrategy[Any]]
+    arbitrary_moves: ClassVar[st.SearchStrategy[Any] | None] = None
     states_per_game: ClassVar[int] = 40
+    arbitrary_moves_per_state: ClassVar[int] = 10
 
     def _playout(self, data: st.DataObject) -> Playout:
         config = data.draw(self.configs, label="config")
@@ -78,8 +83,12 @@ class ConformanceSuite:
         """Legal moves apply; moves seen elsewhere in the game are rejected."""
         playout = self._playout(data)
         seen = list(dict.fromkeys(playout.moves))
+        arbitrary = self.arbitrary_moves
         for _index, state in self._sample(playout):
-            candidates = list(dict.fromkeys([*seen, *self.ruleset.legal_moves(state)]))
+            drawn = []
+            if arbitrary is not None:
+                drawn = [data.draw(arbitrary) for _ in range(self.arbitrary_moves_per_state)]
+            candidates = list(dict.fromkeys([*seen, *drawn]))
             check_illegal_moves_rejected(self.ruleset, state, candidates)
 
     @_suite_settings
