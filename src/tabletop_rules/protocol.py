@@ -115,7 +115,7 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """Each seat's score now; higher is better."""
         ...
 
-    def current_player(self, state: StateT) -> int | None:
+    def current_player(self, state: StateT) -> Seat | None:
         """The seat to move, :data:`CHANCE` at a chance point, ``None`` when over."""
         ...
 
@@ -123,15 +123,15 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """Whether the game has ended."""
         ...
 
-    def winners(self, state: StateT) -> frozenset[int]:
+    def winners(self, state: StateT) -> frozenset[Seat]:
         """The winning seats; empty until the game is over."""
         ...
 
-    def view(self, state: StateT, seat: int | None) -> Any:
+    def view(self, state: StateT, seat: Seat | None) -> Any:
         """What ``seat`` may know of ``state`` (``None``: a spectator)."""
         ...
 
-    def redact(self, event: Any, seat: int | None) -> Any:
+    def redact(self, event: Any, seat: Seat | None) -> Any:
         """``event`` as ``seat`` may see it."""
         ...
 
@@ -199,7 +199,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     score: Callable[[StateT], tuple[int, ...]]
     current_player: Callable[[StateT], int | None]
     is_over: Callable[[StateT], bool]
-    winners: Callable[[StateT], frozenset[int]]
+    winners: Callable[[StateT], frozenset[Seat]]
     view: Callable[[StateT, int | None], Any]
     redact: Callable[[Any, int | None], Any]
     format_move: Callable[[MoveT], str]

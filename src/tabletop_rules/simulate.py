@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from .protocol import CHANCE, Bot, Ruleset
+from .protocol import CHANCE, Bot, Ruleset, Seat
 from .records import GameRecord
 from .rng import Rng
 
@@ -47,7 +47,7 @@ class PlayedGame:
         return tuple(self.ruleset.score(self.final))
 
     @property
-    def winners(self) -> frozenset[int]:
+    def winners(self) -> frozenset[Seat]:
         """The winning seats."""
         return frozenset(self.ruleset.winners(self.final))
 

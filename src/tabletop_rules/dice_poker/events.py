@@ -10,6 +10,7 @@ from typing import TypeAlias
 
 import attrs
 
+from ..protocol import Seat
 from .moves import Box, Face
 
 __all__ = [
@@ -29,7 +30,7 @@ __all__ = [
 class Rolled:
     """``seat``'s throw number ``throw`` landed: ``thrown`` joined ``kept`` to make ``dice``."""
 
-    seat: int
+    seat: Seat
     throw: int
     kept: tuple[Face, ...]
     thrown: tuple[Face, ...]
@@ -40,7 +41,7 @@ class Rolled:
 class Announced:
     """``seat`` named ``box`` as the box this turn ends in."""
 
-    seat: int
+    seat: Seat
     box: Box
 
 
@@ -48,7 +49,7 @@ class Announced:
 class Wrote:
     """``seat`` wrote ``points`` in ``box`` of ``stage``."""
 
-    seat: int
+    seat: Seat
     stage: int
     box: Box
     points: int
@@ -58,7 +59,7 @@ class Wrote:
 class Scratched:
     """``seat`` scratched ``box`` of ``stage``: it scores 0."""
 
-    seat: int
+    seat: Seat
     stage: int
     box: Box
 
@@ -69,7 +70,7 @@ class MountainScored:
     0 or minus the penalty).
     """
 
-    seat: int
+    seat: Seat
     stage: int
     mountain_sum: int
     bonus: int
@@ -81,7 +82,7 @@ class FencesChanged:
     fences went over ``max_fences``.
     """
 
-    seat: int
+    seat: Seat
     change: int
     fences: int
     lost: int = 0
@@ -92,7 +93,7 @@ class GameOver:
     """Every box is filled: final ``scores`` and the ``winners``."""
 
     scores: tuple[int, ...]
-    winners: frozenset[int]
+    winners: frozenset[Seat]
 
 
 Event: TypeAlias = (
@@ -101,6 +102,6 @@ Event: TypeAlias = (
 """Any dice poker event."""
 
 
-def redact(event: Event, seat: int | None) -> Event:
+def redact(event: Event, seat: Seat | None) -> Event:
     """``event`` as ``seat`` may see it: unchanged, everything in dice poker is public."""
     return event

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from ..errors import ConfigError, IllegalMoveError
-from ..protocol import CHANCE
+from ..protocol import CHANCE, Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
@@ -130,7 +130,7 @@ def is_over(state: State) -> bool:
     return state.turns_played == state.config.turns_per_game
 
 
-def current_player(state: State) -> int | None:
+def current_player(state: State) -> Seat | None:
     """The seat on turn, ``CHANCE`` while a throw awaits its dice, ``None`` once over."""
     if state.pending_keep is not None:
         return CHANCE
@@ -148,7 +148,7 @@ def score(state: State) -> tuple[int, ...]:
     )
 
 
-def winners(state: State) -> frozenset[int]:
+def winners(state: State) -> frozenset[Seat]:
     """The seats with the top score once the game is over (ties share the win)."""
     if not is_over(state):
         return frozenset()
@@ -299,7 +299,7 @@ def _check_announced(state: State, box: Box) -> None:
 
 
 def _roll(
-    state: State, keep: tuple[Face, ...], seat: int, order: str, events: list[Event] | None
+    state: State, keep: tuple[Face, ...], seat: Seat, order: str, events: list[Event] | None
 ) -> State:
     """Throw the dice not kept; the throw counts now, its dice land now or at the chance point."""
     config = state.config
@@ -366,7 +366,7 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     )  # fmt: skip
 
 
-def _announce(state: State, box: Box, seat: int, events: list[Event] | None) -> State:
+def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) -> State:
     """In ``announce`` order the first throw is followed by naming an open box."""
     if state.throws_used != 1 or state.announced is not None:
         raise IllegalMoveError("a box is announced once per turn, right after the first throw")
@@ -378,7 +378,7 @@ def _announce(state: State, box: Box, seat: int, events: list[Event] | None) -> 
     )  # fmt: skip
 
 
-def _write(state: State, box: Box, seat: int, stage: int, events: list[Event] | None) -> State:
+def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
     """Write the dice in ``box``: a poker box only when they fit it complete."""
     dice = state.dice
     if not dice:
@@ -394,7 +394,7 @@ def _write(state: State, box: Box, seat: int, stage: int, events: list[Event] | 
     return _end_turn(state, box, scored, seat, stage, events)
 
 
-def _scratch(state: State, box: Box, seat: int, stage: int, events: list[Event] | None) -> State:
+def _scratch(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
     """Scratch a poker box: 0 points, before the first throw or after any throw."""
     if not box.is_poker:
         raise IllegalMoveError(
@@ -406,7 +406,7 @@ def _scratch(state: State, box: Box, seat: int, stage: int, events: list[Event] 
 
 
 def _end_turn(
-    state: State, box: Box, points: int, seat: int, stage: int, events: list[Event] | None
+    state: State, box: Box, points: int, seat: Seat, stage: int, events: list[Event] | None
 ) -> State:
     """Fill the box, settle the fences, and pass the dice to the next seat."""
     config = state.config

@@ -9,6 +9,7 @@ from typing import NoReturn
 import attrs
 
 from ..errors import InvalidStateError
+from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
@@ -83,11 +84,11 @@ class State:
         """Throws this turn allows: ``throws_per_turn`` plus the fences the seat may spend."""
         return self.config.throws_allowed(self.fences[self.seat])
 
-    def cell(self, seat: int, stage: int, box: Box) -> Cell:
+    def cell(self, seat: Seat, stage: int, box: Box) -> Cell:
         """What ``seat`` wrote in ``box`` of ``stage`` (``None`` while open)."""
         return self.sheets[seat][BOXES_PER_STAGE * stage + box]
 
-    def open_boxes(self, seat: int, stage: int) -> tuple[Box, ...]:
+    def open_boxes(self, seat: Seat, stage: int) -> tuple[Box, ...]:
         """The boxes of ``stage`` that ``seat`` has not filled yet, in sheet order."""
         base = BOXES_PER_STAGE * stage
         cells = self.sheets[seat]

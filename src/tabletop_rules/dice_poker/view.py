@@ -15,6 +15,7 @@ from __future__ import annotations
 import attrs
 
 from ..errors import InvalidStateError
+from ..protocol import Seat
 from ..rng import Rng
 from .config import Config
 from .moves import Box, Face, Move
@@ -47,7 +48,7 @@ class View:
 
     """
 
-    seat: int | None
+    seat: Seat | None
     config: Config
     current_player: int | None
     sheets: tuple[Sheet, ...]
@@ -59,7 +60,7 @@ class View:
     announced: Box | None
     pending_keep: tuple[Face, ...] | None
     scores: tuple[int, ...]
-    winners: frozenset[int]
+    winners: frozenset[Seat]
     legal_moves: tuple[Move, ...]
 
 
@@ -100,7 +101,7 @@ def check_view(seen: View) -> None:
         )
 
 
-def view(state: State, seat: int | None) -> View:
+def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
     if seat is not None and (
         not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.config.players
