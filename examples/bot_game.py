@@ -48,13 +48,12 @@ def describe(event: dp.Event) -> str | None:
 
 
 def describe_turns(game: PlayedGame) -> list[str]:
-    """One line per turn, from the events of replaying the game's record."""
-    state = dp.new_game(game.record.config, seed=game.record.seed)
+    """One line per turn, from the events of replaying the game's moves."""
+    state = dp.new_game(game.config, seed=game.seed)
     lines: list[str] = []
     parts: list[str] = []
-    for text in game.record.moves:
+    for move in game.moves:
         seat, stage = state.seat, state.stage
-        move = dp.read_move(text)  # apply_with_events checks it against the rules
         state, events = dp.apply_with_events(state, move)
         parts += [words for words in map(describe, events) if words]
         if isinstance(move, dp.Write | dp.Scratch):  # a filled box ends the turn
