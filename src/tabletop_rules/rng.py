@@ -80,15 +80,12 @@ class Rng:
                 f"dice() needs count >= 0 and a positive number of sides up to 2**64, "
                 f"got count {count}, sides {sides}"
             )
-        threshold = (1 << 64) % sides
-        state = self.state
+        rng = self
         faces: list[int] = []
-        while len(faces) < count:
-            state = (state + _GOLDEN_GAMMA) & _MASK
-            product = _mix(state) * sides
-            if product & _MASK >= threshold:
-                faces.append((product >> 64) + 1)
-        return tuple(faces), Rng(state)
+        for _ in range(count):
+            face, rng = rng.below(sides)
+            faces.append(face + 1)
+        return tuple(faces), rng
 
     def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """A uniformly random permutation of ``items`` (Fisher-Yates), and the next generator."""
