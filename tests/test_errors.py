@@ -9,6 +9,7 @@ from tabletop_rules import errors
 from tabletop_rules.errors import (
     ConfigError,
     IllegalMoveError,
+    InvalidConfigError,
     InvalidStateError,
     NotationError,
     TabletopError,
@@ -39,7 +40,15 @@ def test_each_error_can_be_caught_alone(error: type[Exception]) -> None:
         raise error("caught by its own class")
 
 
+def test_a_loaded_config_that_breaks_a_rule_is_both_a_load_and_a_config_error() -> None:
+    assert issubclass(InvalidConfigError, InvalidStateError)
+    assert issubclass(InvalidConfigError, ConfigError)
+    with pytest.raises(ConfigError, match="stages"):
+        raise InvalidConfigError("stages must be 1 to 10")
+
+
 def test_the_module_exports_exactly_the_hierarchy() -> None:
-    assert set(errors.__all__) == {cls.__name__ for cls in (*ERRORS, TabletopError)}
+    hierarchy = (*ERRORS, InvalidConfigError, TabletopError)
+    assert set(errors.__all__) == {cls.__name__ for cls in hierarchy}
     for name in errors.__all__:
         assert getattr(tabletop_rules, name) is getattr(errors, name), "re-exported"

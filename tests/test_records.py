@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.errors import InvalidStateError
 from tabletop_rules.records import GameRecord, replay, replay_states
-from tabletop_rules.serialize import FORMAT_VERSION, to_data
+from tabletop_rules.serialize import FORMAT_VERSION, MAX_DOCUMENT_CHARS, to_data
 from tabletop_rules.testing import random_playout
 
 
@@ -162,6 +163,9 @@ def test_a_record_missing_a_field_is_refused(field: str) -> None:
         GameRecord.from_json(record_json(**{field: ...}))
 
 
+CONFIG_DATA = to_data(dp.Config())
+
+
 @pytest.mark.parametrize(
     ("changes", "fragment"),
     [
@@ -177,10 +181,11 @@ def test_a_record_missing_a_field_is_refused(field: str) -> None:
         ({"seed": 4.5}, "seed must be an integer"),
         ({"seed": True}, "seed must be an integer"),
         ({"seed": None}, "seed must be an integer"),
-        ({"config": {"players": 9}}, "players must be 1 to 8"),
+        ({"config": {**CONFIG_DATA, "players": 9}}, "players must be 1 to 8"),
         ({"config": "default"}, "malformed dice-poker config"),
         ({"config": []}, "malformed dice-poker config"),
-        ({"config": {"stage_orders": ["sideways"]}}, "sideways"),
+        ({"config": {**CONFIG_DATA, "stage_orders": ["sideways"]}}, "sideways"),
+        ({"config": {"players": 2}}, "Config is missing auto_chance"),
     ],
     ids=case_id,
 )
@@ -200,3 +205,56 @@ def test_a_record_starts_only_from_a_new_game() -> None:
     under_way = dp.apply(dp.new_game(seed=3), dp.Roll())
     with pytest.raises(ValueError, match="needs a new game"):
         GameRecord.start(dp.RULES, under_way)
+
+
+# --- hostile input ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("[" * 100_000, "nests 100000 deep"),
+        ('{"seed": ' + "7" * 5_000 + "}", "5000 digits"),
+        (" " * (MAX_DOCUMENT_CHARS + 1), "over the limit"),
+        ('{"game": "dice-poker", "game": "dice-poker"}', "duplicate key 'game'"),
+        (None, "expected JSON text"),
+    ],
+    ids=["deep", "digits", "size", "duplicate", "none"],
+)
+def test_from_json_of_hostile_text_is_an_invalid_state_error(text: Any, fragment: str) -> None:
+    with pytest.raises(InvalidStateError, match=fragment):
+        GameRecord.from_json(text)
+
+
+def test_a_record_with_an_extra_key_is_refused() -> None:
+    with pytest.raises(InvalidStateError, match="and nothing else"):
+        GameRecord.from_json(record_json(deal=None))
+
+
+@pytest.mark.parametrize(
+    ("changes", "fragment"),
+    [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": ["dice-poker"]}, "unknown game"),
+        ({"config": 5}, "needs a Config, got int"),
+        ({"config": None}, "needs a Config, got NoneType"),
+        ({"seed": -1}, "seed must be an integer"),
+        ({"seed": 2.0}, "seed must be an integer"),
+        ({"moves": ["roll", 3]}, "moves must be a list of move texts"),
+        ({"moves": None}, "moves must be a list of move texts"),
+        ({"moves": "roll"}, "moves must be a list of move texts"),
+    ],
+    ids=repr,
+)
+def test_replay_of_a_record_built_with_odd_fields_is_an_invalid_state_error(
+    changes: dict[str, Any], fragment: str
+) -> None:
+    record = GameRecord.start(dp.RULES, dp.new_game(seed=4)).play("roll")
+    record = attrs.evolve(record, **changes)
+    with pytest.raises(InvalidStateError, match=f"cannot start a game: .*{fragment}"):
+        replay(record)
+
+
+def test_replay_of_something_that_is_no_record_is_an_invalid_state_error() -> None:
+    with pytest.raises(InvalidStateError, match="expected a GameRecord, got dict"):
+        replay({"game": "dice-poker"})  # type: ignore[arg-type]

@@ -7,14 +7,27 @@ edit the parsed JSON, dump it again. Each must fail to load with ``InvalidStateE
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.errors import InvalidStateError
-from tabletop_rules.serialize import FORMAT_VERSION, dumps, from_data, loads, to_data
+from tabletop_rules.errors import ConfigError, InvalidConfigError, InvalidStateError
+from tabletop_rules.serialize import (
+    FORMAT_VERSION,
+    MAX_DEPTH,
+    MAX_DOCUMENT_CHARS,
+    MAX_INT_DIGITS,
+    dumps,
+    from_data,
+    loads,
+    parse_json,
+    to_data,
+)
 from tabletop_rules.testing import random_playout
 
 Box = dp.Box
@@ -659,3 +672,174 @@ def test_a_first_throw_in_the_air_that_kept_dice_is_refused() -> None:
     assert state.pending_keep == ()
     with pytest.raises(InvalidStateError, match="pending_keep"):
         loads(edited(state, update(pending_keep=[6, 6])))
+
+
+# --- hostile input: limits, exact names, exact keys, threads ----------------------------------
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "{" * 100_000, '{"a":' * 50_000, "[" * 33])
+def test_deep_nesting_is_refused_before_parsing(text: str) -> None:
+    with pytest.raises(InvalidStateError, match=r"nests \d+ deep, over the limit of 32"):
+        loads(text)
+
+
+def test_nesting_up_to_the_limit_parses() -> None:
+    deepest = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    value = parse_json(deepest)
+    for _ in range(MAX_DEPTH - 1):
+        (value,) = value
+    assert value == []
+
+
+def test_brackets_inside_strings_are_no_nesting() -> None:
+    assert parse_json(json.dumps({"a": "[" * 1000})) == {"a": "[" * 1000}
+    assert parse_json(json.dumps(['"[[[' + "\\" * 3])) == ['"[[[' + "\\" * 3]
+
+
+@pytest.mark.parametrize("digits", [21, 5_000, 100_000])
+def test_a_number_of_thousands_of_digits_is_refused(digits: int) -> None:
+    with pytest.raises(InvalidStateError, match=f"{digits} digits is over the limit of 20"):
+        loads('{"game": "dice-poker", "version": ' + "9" * digits + "}")
+
+
+def test_a_twenty_digit_seed_still_loads() -> None:
+    state = dp.new_game(seed=2**64 - 1)
+    assert len(str(state.seed)) == MAX_INT_DIGITS
+    assert loads(dumps(state)) == state
+
+
+def test_a_document_over_the_size_limit_is_refused_unread() -> None:
+    text = " " * (MAX_DOCUMENT_CHARS + 1)
+    with pytest.raises(InvalidStateError, match="over the limit of 16777216"):
+        loads(text)
+    with pytest.raises(InvalidStateError, match="over the limit"):
+        loads(text.encode())
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_no_json_numbers(constant: str) -> None:
+    text = edited(dp.new_game(seed=1), lambda data: data.update(turns_played=0))
+    with pytest.raises(InvalidStateError, match=f"{constant} is no JSON number"):
+        loads(text.replace('"turns_played": 0', f'"turns_played": {constant}'))
+
+
+@pytest.mark.parametrize("text", [None, 42, ["json"], {"game": "dice-poker"}, memoryview(b"{}")])
+def test_text_that_is_no_string_is_refused(text: Any) -> None:
+    with pytest.raises(InvalidStateError, match="expected JSON text"):
+        loads(text)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "FIVES",
+        "Fives",
+        "fiVes",
+        "\ufb01ves",
+        "\uff46\uff49\uff56\uff45\uff53",
+        " fives",
+        "fives\u200b",
+    ],
+)
+def test_an_enum_name_in_any_other_spelling_is_refused(name: str) -> None:
+    text = envelope_edited(dp.Write(Box.FIVES), lambda envelope: envelope["data"].update(box=name))
+    with pytest.raises(InvalidStateError, match="is not a Box"):
+        loads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"game": "dice-poker", "game": "dice-poker", "version": 1, "kind": "move", '
+        '"data": {"box": "pair", "type": "write"}}',
+        '{"game": "dice-poker", "version": 1, "kind": "move", '
+        '"data": {"box": "poker", "box": "pair", "type": "write"}}',
+        '{"game": "dice-poker", "version": 1, "kind": "move", '
+        '"data": {"box": "pair", "type": "write", "type": "scratch"}}',
+    ],
+)
+def test_duplicate_keys_are_refused(text: str) -> None:
+    with pytest.raises(InvalidStateError, match="duplicate key"):
+        loads(text)
+
+
+def test_an_extra_key_in_the_envelope_is_refused() -> None:
+    text = envelope_edited(dp.Roll(), lambda envelope: envelope.update(comment="hi"))
+    with pytest.raises(InvalidStateError, match="game, version, kind and data, no more"):
+        loads(text)
+
+
+@pytest.mark.parametrize("obj", [dp.Roll(), dp.new_game(seed=1), dp.Config()], ids=repr)
+def test_an_extra_key_in_the_data_is_refused(obj: Any) -> None:
+    with pytest.raises(InvalidStateError, match="Extra fields in constructor"):
+        loads(edited(obj, lambda data: data.update(comment="hi")))
+
+
+@pytest.mark.parametrize("field", [field.name for field in attrs.fields(dp.Config)[:11]])
+def test_config_data_with_a_field_missing_is_refused(field: str) -> None:
+    with pytest.raises(InvalidStateError, match=f"Config is missing {field}"):
+        loads(edited(dp.Config(), lambda data: data.pop(field)))
+
+
+@pytest.mark.parametrize(
+    ("data", "missing"),
+    [
+        ({"type": "roll"}, "Roll is missing keep"),
+        ({"type": "fences_changed", "seat": 0, "change": 1, "fences": 1}, "missing lost"),
+        ({"small_straight": 15, "large_straight": 20}, "missing poker"),
+    ],
+    ids=case_id,
+)
+def test_moves_events_and_nested_data_with_a_field_missing_are_refused(
+    data: Data, missing: str
+) -> None:
+    if "type" in data:
+        kind = "event" if data["type"] == "fences_changed" else "move"
+        text = json.dumps({"game": "dice-poker", "version": 1, "kind": kind, "data": data})
+    else:
+        text = edited(dp.Config(), lambda config: config.update(box_scores=data))
+    with pytest.raises(InvalidStateError, match=missing):
+        loads(text)
+
+
+def test_a_loaded_config_over_a_bound_is_a_config_error_too() -> None:
+    text = edited(dp.Config(), lambda data: data.update(players=9))
+    with pytest.raises(InvalidConfigError, match="players must be 1 to 8"):
+        loads(text)
+    with pytest.raises(ConfigError, match="players must be 1 to 8"):
+        loads(text)
+
+
+RACE = """
+import sys, threading
+sys.setswitchinterval(1e-6)
+from tabletop_rules.serialize import loads
+TEXT = {text!r}
+barrier = threading.Barrier(16)
+errors = []
+def load():
+    barrier.wait()
+    try:
+        loads(TEXT)
+    except Exception as error:
+        errors.append(repr(error))
+threads = [threading.Thread(target=load) for _ in range(16)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(errors)
+"""
+
+
+def test_sixteen_threads_loading_a_move_in_a_fresh_process_all_succeed() -> None:
+    # Before the fix, 14 of 15 threads failed in most such processes.
+    script = RACE.format(text=dumps(dp.Write(Box.FULL_HOUSE)))
+    runs = [
+        subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    for run in runs:
+        output, _ = run.communicate(timeout=60)
+        assert run.returncode == 0
+        assert output.strip() == "[]"

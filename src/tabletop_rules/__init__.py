@@ -15,6 +15,7 @@ from __future__ import annotations
 from .errors import (
     ConfigError,
     IllegalMoveError,
+    InvalidConfigError,
     InvalidStateError,
     NotationError,
     TabletopError,
@@ -28,6 +29,7 @@ __all__ = [
     "ConfigError",
     "GameRules",
     "IllegalMoveError",
+    "InvalidConfigError",
     "InvalidStateError",
     "NotationError",
     "Rng",

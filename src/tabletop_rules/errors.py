@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "ConfigError",
     "IllegalMoveError",
+    "InvalidConfigError",
     "InvalidStateError",
     "NotationError",
     "TabletopError",
@@ -36,3 +37,10 @@ class InvalidStateError(TabletopError):
 
 class NotationError(TabletopError):
     """Move text that cannot be read as a move of the game."""
+
+
+class InvalidConfigError(InvalidStateError, ConfigError):
+    """Serialized house rules that break a rule of the game's ``Config``: an
+    :class:`InvalidStateError` like every loading failure, and a :class:`ConfigError`
+    like the same config built in code.
+    """

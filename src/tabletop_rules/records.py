@@ -26,9 +26,9 @@ import attrs
 from .errors import InvalidStateError, TabletopError
 from .protocol import Ruleset, get_ruleset
 from .rng import is_valid_state
-from .serialize import FORMAT_VERSION, from_data, to_data
+from .serialize import FORMAT_VERSION, from_data, parse_json, to_data
 
-__all__ = ["GameRecord", "replay", "replay_states"]
+__all__ = ["GameRecord", "check_record", "replay", "replay_states"]
 
 
 @attrs.frozen
@@ -83,44 +83,73 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """The record :meth:`to_json` wrote; ``InvalidStateError`` if it is malformed."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise InvalidStateError(f"not JSON: {error}") from error
-        if (
-            not isinstance(data, dict)
-            or {"game", "version", "config", "seed", "moves"} - data.keys()
-        ):
-            raise InvalidStateError("a game record has game, version, config, seed and moves")
+        """The record :meth:`to_json` wrote; ``InvalidStateError`` if it is malformed.
+
+        The text is read with :func:`~tabletop_rules.serialize.parse_json`, under the same
+        limits as :func:`~tabletop_rules.serialize.loads`.
+        """
+        data = parse_json(text)
+        if not isinstance(data, dict) or data.keys() != _RECORD_KEYS:
+            raise InvalidStateError(
+                "a game record has game, version, config, seed and moves, and nothing else"
+            )
         if type(data["version"]) is not int or data["version"] != FORMAT_VERSION:
             raise InvalidStateError(f"record version {data['version']!r} is not {FORMAT_VERSION}")
-        try:
-            ruleset = get_ruleset(data["game"])
-        except (KeyError, TypeError) as error:
-            raise InvalidStateError(f"unknown game {data['game']!r}") from error
+        ruleset = _ruleset(data["game"])
         moves = data["moves"]
-        if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+        if type(moves) is not list:
             raise InvalidStateError("moves must be a list of move texts")
-        seed = data["seed"]
-        if not is_valid_state(seed):
-            raise InvalidStateError(f"seed must be an integer in [0, 2**64), got {seed!r}")
         config = from_data(data["config"], ruleset.config_type)
-        return cls(ruleset.name, config, seed, tuple(moves))
+        record = cls(ruleset.name, config, data["seed"], tuple(moves))
+        check_record(record)
+        return record
+
+
+_RECORD_KEYS = frozenset({"game", "version", "config", "seed", "moves"})
+
+
+def _ruleset(game: object) -> Ruleset[Any, Any, Any]:
+    """The registered game named ``game``; ``InvalidStateError`` if there is none."""
+    try:
+        return get_ruleset(game)  # type: ignore[arg-type]
+    except (KeyError, TypeError) as error:
+        raise InvalidStateError(f"unknown game {game!r}") from error
+
+
+def check_record(record: GameRecord) -> None:
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``record`` is made of
+    what a record holds: a registered game, that game's ``Config``, a seed in
+    ``[0, 2**64)`` and a tuple of move texts. Whether the moves can be played is for
+    :func:`replay_states` to find out.
+    """
+    if not isinstance(record, GameRecord):
+        raise InvalidStateError(f"expected a GameRecord, got {type(record).__name__}")
+    ruleset = _ruleset(record.game)
+    if type(record.config) is not ruleset.config_type:
+        raise InvalidStateError(
+            f"a {record.game} record needs a {ruleset.config_type.__name__}, "
+            f"got {type(record.config).__name__}"
+        )
+    if not is_valid_state(record.seed):
+        raise InvalidStateError(f"seed must be an integer in [0, 2**64), got {record.seed!r}")
+    moves = record.moves
+    if type(moves) is not tuple or not all(type(move) is str for move in moves):
+        raise InvalidStateError("moves must be a list of move texts")
 
 
 def replay_states(record: GameRecord) -> Iterator[Any]:
     """Every state of the recorded game, the new game first.
 
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` naming the first move that
-    cannot be read or played.
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a record that
+    :func:`check_record` refuses, and naming the first move that cannot be read or played.
     """
-    ruleset = record.ruleset
     try:
-        state = ruleset.new_game(record.config, seed=record.seed)
+        check_record(record)
+        state = record.ruleset.new_game(record.config, seed=record.seed)
     except TabletopError as error:
         raise InvalidStateError(f"the record cannot start a game: {error}") from error
     yield state
+    ruleset = record.ruleset
     for number, text in enumerate(record.moves, 1):
         try:
             move = ruleset.parse_move(state, text)

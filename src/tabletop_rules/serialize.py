@@ -1,9 +1,12 @@
 """Versioned JSON for every config, state, move, event and view of every game.
 
 One converter (cattrs) serves all games: enums travel by lowercase name, moves and events
-as objects tagged with their ``type``. Loading checks types strictly and validates what
-can be validated: a state must be reachable (``check_state``), a view must be the view of
-such a state (``check_view``), a move must be one some state allows; anything else raises
+as objects tagged with their ``type``. Loading reads only what :func:`dumps` could have
+written (exact names, every field, no unknown or duplicate keys, within the
+:data:`MAX_DOCUMENT_CHARS`, :data:`MAX_DEPTH` and :data:`MAX_INT_DIGITS` limits), checks
+types strictly and validates what can be validated: a state must be reachable
+(``check_state``), a view must be the view of such a state (``check_view``), a move must
+be one some state allows; anything else raises
 :class:`~tabletop_rules.errors.InvalidStateError`. Events are checked for shape only.
 
 >>> from tabletop_rules import dice_poker as dp
@@ -19,6 +22,9 @@ from __future__ import annotations
 import enum
 import json
 import re
+import threading
+from collections import Counter
+from itertools import accumulate
 from typing import Any, Final, TypeVar, Union, cast
 
 import attrs
@@ -27,16 +33,20 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
-from .errors import InvalidStateError, TabletopError
+from .errors import ConfigError, InvalidConfigError, InvalidStateError, TabletopError
 from .protocol import Ruleset, get_ruleset, registered
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_CHARS",
+    "MAX_INT_DIGITS",
     "converter",
     "dumps",
     "from_data",
     "kind_of",
     "loads",
+    "parse_json",
     "ruleset_of",
     "to_data",
 ]
@@ -46,8 +56,86 @@ T = TypeVar("T")
 FORMAT_VERSION: Final = 1
 """The version of the JSON layout; loading refuses any other."""
 
+MAX_DOCUMENT_CHARS: Final = 1 << 24
+"""The longest JSON text a loader reads: 16 MiB (as characters, or bytes for ``bytes``),
+many times the largest document the library writes."""
+
+MAX_DEPTH: Final = 32
+"""The deepest nesting of arrays and objects a loader reads; the library writes at most 6."""
+
+MAX_INT_DIGITS: Final = 20
+"""The most digits a JSON integer may have: enough for every 64-bit seed and generator
+state, the largest numbers the library writes."""
+
 converter = make_converter()
 """The cattrs converter behind every dump and load; games' unions are configured on it."""
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise InvalidStateError(
+            f"a number of {len(digits.lstrip('-'))} digits is over the limit of "
+            f"{MAX_INT_DIGITS} (MAX_INT_DIGITS)"
+        )
+    return int(digits)
+
+
+def _constant(name: str) -> Any:
+    raise InvalidStateError(f"not JSON: {name} is no JSON number")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        duplicate = next(key for key, count in counts.items() if count > 1)
+        raise InvalidStateError(f"duplicate key {duplicate!r}: each key appears once")
+    return result
+
+
+def parse_json(text: object) -> Any:
+    """``text`` (``str``, ``bytes`` or ``bytearray``) parsed as strict JSON, within the
+    limits: at most :data:`MAX_DOCUMENT_CHARS` long, nested at most :data:`MAX_DEPTH`
+    deep, integers of at most :data:`MAX_INT_DIGITS` digits, no duplicate keys and no
+    ``NaN`` or ``Infinity``. The size and the depth are checked before parsing.
+
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` for anything else; every
+    loader of the library reads its text through this function.
+
+    >>> parse_json('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> parse_json('{"a": 1, "a": 2}')
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.InvalidStateError: duplicate key 'a': each key appears once
+    """
+    if not isinstance(text, str | bytes | bytearray):
+        raise InvalidStateError(f"expected JSON text (str or bytes), got {type(text).__name__}")
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise InvalidStateError(
+            f"the document is {len(text)} long, over the limit of {MAX_DOCUMENT_CHARS} "
+            "(MAX_DOCUMENT_CHARS)"
+        )
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InvalidStateError(f"not JSON: {error}") from error
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    depth = max(accumulate(map(_NESTING.__getitem__, brackets)), default=0)
+    if depth > MAX_DEPTH:
+        raise InvalidStateError(
+            f"the document nests {depth} deep, over the limit of {MAX_DEPTH} (MAX_DEPTH)"
+        )
+    try:
+        return json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        raise InvalidStateError(f"not JSON: {error}") from error
 
 
 def _strict(kind: type[Any]) -> Any:
@@ -110,17 +198,21 @@ def _tag(cls: type[Any]) -> str:
 
 
 def _attrs_structure_factory(cls: type[Any]) -> Any:
-    """Structure attrs classes only from JSON objects, refusing unknown keys (but the
-    ``type`` tag that names the class in a union of moves or events).
+    """Structure attrs classes only from JSON objects with every field and no unknown key
+    (but the ``type`` tag that names the class in a union of moves or events).
     """
     generated = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
     tag = _tag(cls)
+    fields = frozenset(field.name for field in attrs.fields(cls) if field.init)
 
     def structure(value: Any, kind: type[Any]) -> Any:
         if not isinstance(value, dict):
             raise TypeError(f"expected an object for {cls.__name__}, got {value!r}")
         if value.get(_TAG) == tag:
             value = {key: item for key, item in value.items() if key != _TAG}
+        missing = fields - value.keys()
+        if missing:
+            raise ValueError(f"{cls.__name__} is missing {', '.join(sorted(missing))}")
         return generated(value, kind)
 
     return structure
@@ -129,10 +221,22 @@ def _attrs_structure_factory(cls: type[Any]) -> Any:
 converter.register_structure_hook_factory(attrs.has, _attrs_structure_factory)
 
 
+_members_by_name: dict[type[enum.Enum], dict[str, enum.Enum]] = {}
+
+
 def _structure_enum(value: Any, kind: type[enum.Enum]) -> enum.Enum:
-    if not isinstance(value, str) or value.upper() not in kind.__members__:
+    """The member whose lowercase name is exactly ``value``: ``"FIVES"`` and ``"ﬁves"``
+    are not ``"fives"``.
+    """
+    members = _members_by_name.get(kind)
+    if members is None:
+        members = _members_by_name.setdefault(
+            kind, {member.name.lower(): member for member in kind}
+        )
+    member = members.get(value) if type(value) is str else None
+    if member is None:
         raise ValueError(f"{value!r} is not a {kind.__name__}")
-    return kind[value.upper()]
+    return member
 
 
 def _unstructure_enum(member: enum.Enum) -> str:
@@ -145,15 +249,22 @@ for _base in (enum.Enum, enum.IntEnum, enum.StrEnum):  # IntEnum before int in t
 
 
 _configured: set[str] = set()
+_configuring = threading.Lock()
 
 
 def _configure(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
-    """Teach the converter a game's unions of moves and events, once."""
+    """Teach the converter a game's unions of moves and events, once, and mark the game
+    configured only when it is: threads that load at once wait for the first.
+    """
     if ruleset.name in _configured:
         return ruleset
-    _configured.add(ruleset.name)
-    for kind in ("move", "event"):
-        configure_tagged_union(_union(ruleset, kind), converter, tag_generator=_tag, tag_name=_TAG)
+    with _configuring:
+        if ruleset.name not in _configured:
+            for kind in ("move", "event"):
+                configure_tagged_union(
+                    _union(ruleset, kind), converter, tag_generator=_tag, tag_name=_TAG
+                )
+            _configured.add(ruleset.name)
     return ruleset
 
 
@@ -216,7 +327,11 @@ def from_data(data: Any, cls: type[T]) -> T:
     try:
         obj = converter.structure(data, target)
     except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as error:
-        raise InvalidStateError(f"malformed {ruleset.name} {kind}: {_reason(error)}") from error
+        cause = _innermost(error)
+        message = f"malformed {ruleset.name} {kind}: {_reason(cause)}"
+        if isinstance(cause, ConfigError):
+            raise InvalidConfigError(message) from error
+        raise InvalidStateError(message) from error
     if not isinstance(obj, expected):
         raise InvalidStateError(f"expected a {ruleset.name} {kind}, got {type(obj).__name__}")
     if kind == "state":
@@ -231,14 +346,19 @@ def from_data(data: Any, cls: type[T]) -> T:
     return cast(T, obj)
 
 
+def _innermost(error: BaseException) -> BaseException:
+    """The error at the bottom of a (possibly nested) cattrs error."""
+    while isinstance(error, cattrs.BaseValidationError) and error.exceptions:
+        error = error.exceptions[0]
+    return error
+
+
 def _reason(error: BaseException) -> str:
-    """The innermost message of a (possibly nested) cattrs error."""
+    """What a structuring error says, for a message."""
     if isinstance(error, TabletopError):
         return str(error)
     if isinstance(error, KeyError):
         return f"missing field {error.args[0]!r}"
-    if isinstance(error, cattrs.BaseValidationError) and error.exceptions:
-        return _reason(error.exceptions[0])
     return str(error) or type(error).__name__
 
 
@@ -254,18 +374,21 @@ def dumps(obj: Any) -> str:
     return json.dumps(envelope)
 
 
+_ENVELOPE = frozenset({"game", "version", "kind", "data"})
+
+
 def loads(text: str | bytes, cls: type[T] | None = None) -> T:
     """The object that :func:`dumps` wrote, validated; ``cls`` pins the class expected.
 
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` for text that is not such
-    JSON, for another version or game, or for data that breaks an invariant.
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` (for a config that breaks
+    a house rule's bounds, :class:`~tabletop_rules.errors.InvalidConfigError`, which is
+    also a :class:`~tabletop_rules.errors.ConfigError`) for text that is not such JSON,
+    for another version or game, or for data that breaks an invariant; never another
+    exception, whatever the text.
     """
-    try:
-        envelope = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise InvalidStateError(f"not JSON: {error}") from error
-    if not isinstance(envelope, dict) or {"game", "version", "kind", "data"} - envelope.keys():
-        raise InvalidStateError("expected an object with game, version, kind and data")
+    envelope = parse_json(text)
+    if not isinstance(envelope, dict) or envelope.keys() != _ENVELOPE:
+        raise InvalidStateError("expected an object with game, version, kind and data, no more")
     if type(envelope["version"]) is not int or envelope["version"] != FORMAT_VERSION:
         raise InvalidStateError(
             f"JSON layout version {envelope['version']!r} is not {FORMAT_VERSION}, the one "
