@@ -11,7 +11,9 @@ The checks are the same idea as OpenSpiel's ``RandomSimTest``: random playouts e
 the game's bound; the same seed and moves give equal states; ``apply`` never changes its
 argument; every legal move applies and every other move raises ``IllegalMoveError``;
 chance probabilities are exact and sum to 1; JSON, notation and the action codec round-trip;
-views never contain the RNG.
+views never contain the RNG. Fuzzing (:mod:`tabletop_rules.testing.fuzz`) feeds every
+loader mutated JSON and ``apply`` odd objects: each must return a valid value or raise the
+library's own error.
 """
 
 from __future__ import annotations
@@ -35,18 +37,33 @@ from .checks import (
     check_view_hides_secrets,
     random_playout,
 )
-from .suite import ConformanceSuite
+from .fuzz import (
+    check_apply_total,
+    check_loaded,
+    check_loads_total,
+    check_record_total,
+    mutated_json,
+    odd_moves,
+)
+from .suite import FUZZ_PROFILE, ConformanceSuite
 
 __all__ = [
+    "FUZZ_PROFILE",
     "ConformanceSuite",
     "Playout",
+    "check_apply_total",
     "check_chance",
     "check_codec",
     "check_illegal_moves_rejected",
     "check_json_round_trip",
+    "check_loaded",
+    "check_loads_total",
     "check_notation_round_trip",
     "check_playout",
+    "check_record_total",
     "check_turn_functions",
     "check_view_hides_secrets",
+    "mutated_json",
+    "odd_moves",
     "random_playout",
 ]

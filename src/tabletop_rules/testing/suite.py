@@ -7,8 +7,11 @@ from typing import Any, ClassVar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from .._hypothesis import FUZZ_PROFILE
 from ..protocol import Ruleset
+from ..records import GameRecord
 from ..rng import SEED_BITS
+from ..serialize import dumps
 from .checks import (
     Playout,
     check_chance,
@@ -21,17 +24,32 @@ from .checks import (
     check_view_hides_secrets,
     random_playout,
 )
+from .fuzz import (
+    check_apply_total,
+    check_loads_total,
+    check_record_total,
+    mutated_json,
+    odd_moves,
+)
 
-__all__ = ["ConformanceSuite"]
+__all__ = ["FUZZ_PROFILE", "ConformanceSuite"]
 
 _seeds = st.integers(0, (1 << SEED_BITS) - 1)
 _suite_settings = settings(
     max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+# The fuzz tests take their number of examples from the profile in force when the test
+# module is imported: the default profile's 100 in every run, FUZZ_PROFILE's in the long one.
+_fuzz_settings = settings(deadline=None, suppress_health_check=list(HealthCheck))
 
 
 class ConformanceSuite:
     """Subclass with ``ruleset`` and ``configs`` set; pytest collects the tests below.
+
+    The ``test_fuzz_*`` tests feed every loader mutated JSON and ``apply`` odd objects
+    (:mod:`tabletop_rules.testing.fuzz`), ``fuzz_cases_per_example`` of them for each
+    hypothesis example; they take their number of examples from the hypothesis profile
+    in force, so ``--hypothesis-profile=tabletop-fuzz`` makes the long run.
 
     ``arbitrary_moves``, a strategy of the game's moves legal or not, makes the
     illegal-move check try them too (``arbitrary_moves_per_state`` in each state checked);
@@ -45,6 +63,7 @@ class ConformanceSuite:
     arbitrary_moves: ClassVar[st.SearchStrategy[Any] | None] = None
     states_per_game: ClassVar[int] = 40
     arbitrary_moves_per_state: ClassVar[int] = 10
+    fuzz_cases_per_example: ClassVar[int] = 10
 
     def _playout(self, data: st.DataObject) -> Playout:
         config = data.draw(self.configs, label="config")
@@ -111,3 +130,52 @@ class ConformanceSuite:
         """Views carry neither the RNG nor the seed, nor depend on them."""
         for _index, state in self._sample(self._playout(data)):
             check_view_hides_secrets(self.ruleset, state)
+
+    def _state_in(self, data: st.DataObject) -> tuple[Playout, int]:
+        playout = self._playout(data)
+        return playout, data.draw(st.integers(0, len(playout.states) - 1), label="state")
+
+    @_fuzz_settings
+    @given(data=st.data())
+    def test_fuzz_loaders_refuse_or_accept_only_valid_values(self, data: st.DataObject) -> None:
+        """Mutated JSON of states, configs, views, moves and events loads into a value
+        that passes the game's checks or raises a TabletopError.
+        """
+        rules = self.ruleset
+        playout, index = self._state_in(data)
+        state = playout.states[index]
+        documents = [dumps(state), dumps(state.config)]
+        documents += [dumps(rules.view(state, seat)) for seat in (None, 0)]
+        documents += [dumps(move) for move in rules.legal_moves(state)[:5]]
+        if index:
+            before, move = playout.states[index - 1], playout.moves[index - 1]
+            documents += [dumps(event) for event in rules.apply_with_events(before, move)[1]]
+        for _ in range(self.fuzz_cases_per_example):
+            source = data.draw(st.sampled_from(documents), label="document")
+            check_loads_total(rules, data.draw(mutated_json(source), label="mutated"))
+
+    @_fuzz_settings
+    @given(data=st.data())
+    def test_fuzz_records_refuse_or_replay(self, data: st.DataObject) -> None:
+        """Mutated game records are refused with a TabletopError or replay into valid
+        states.
+        """
+        playout, index = self._state_in(data)
+        record = GameRecord.start(self.ruleset, playout.states[0])
+        for move in playout.moves[:index]:
+            record = record.play(move)
+        text = record.to_json()
+        for _ in range(self.fuzz_cases_per_example):
+            check_record_total(self.ruleset, data.draw(mutated_json(text), label="mutated"))
+
+    @_fuzz_settings
+    @given(data=st.data())
+    def test_fuzz_apply_refuses_odd_objects(self, data: st.DataObject) -> None:
+        """``apply`` given moves built around their validators, or no moves at all, returns a
+        valid state or raises IllegalMoveError with the state unchanged.
+        """
+        playout, index = self._state_in(data)
+        state = playout.states[index]
+        moves = [*self.ruleset.legal_moves(state), *playout.moves]
+        for _ in range(self.fuzz_cases_per_example):
+            check_apply_total(self.ruleset, state, data.draw(odd_moves(moves), label="odd"))

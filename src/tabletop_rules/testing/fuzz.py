@@ -1,0 +1,417 @@
+"""Structure-aware fuzzing of every loader, and odd objects for ``apply``.
+
+A hostile client sends JSON that is almost right: a key deleted, added or repeated, a
+number made huge, negative, fractional, ``NaN`` or ``true``, a name in another case or
+another Unicode spelling, arrays nested a hundred thousand deep. :func:`mutated_json`
+makes such documents from valid ones, so the mutations reach deep into the structure
+that a game's loader checks. The checks say what must hold whatever the input:
+
+- :func:`check_loads_total`: :func:`~tabletop_rules.serialize.loads` either raises a
+  :class:`~tabletop_rules.errors.TabletopError` or returns a value that passes the game's
+  own checks and works (a state plays on, a move has an action number).
+- :func:`check_record_total`: the same for a game record, read and replayed.
+- :func:`check_apply_total`: ``apply`` given any object returns a valid state or raises
+  :class:`~tabletop_rules.errors.IllegalMoveError` and leaves the state as it was;
+  :func:`odd_moves` makes such objects, by hand-built moves whose fields got around the
+  validators (``object.__setattr__``) and by objects that are no move at all.
+
+:class:`~tabletop_rules.testing.ConformanceSuite` runs all three on every game.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+from hypothesis import strategies as st
+
+from ..errors import IllegalMoveError, TabletopError
+from ..protocol import Ruleset
+from ..records import GameRecord, replay_states
+from ..serialize import dumps, kind_of, loads, ruleset_of, to_data
+
+__all__ = [
+    "Pairs",
+    "Raw",
+    "check_apply_total",
+    "check_loaded",
+    "check_loads_total",
+    "check_record_total",
+    "mutated_json",
+    "odd_moves",
+    "write_json",
+]
+
+Rules = Ruleset[Any, Any, Any]
+
+
+@attrs.frozen
+class Raw:
+    """A JSON token written as it is: ``NaN``, a number of 5,000 digits, deep nesting."""
+
+    text: str
+
+
+@attrs.frozen
+class Pairs:
+    """A JSON object written key by key, so that a key can appear twice."""
+
+    items: tuple[tuple[str, Any], ...]
+
+
+def write_json(value: Any) -> str:
+    """``value`` as JSON text, :class:`Raw` tokens and :class:`Pairs` objects included.
+
+    >>> write_json(Pairs((("a", 1), ("a", [Raw("NaN")]))))
+    '{"a": 1, "a": [NaN]}'
+    """
+    if isinstance(value, Raw):
+        return value.text
+    if isinstance(value, Pairs):
+        return "{" + ", ".join(f"{json.dumps(k)}: {write_json(v)}" for k, v in value.items) + "}"
+    if isinstance(value, dict):
+        return write_json(Pairs(tuple(value.items())))
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(write_json(item) for item in value) + "]"
+    return json.dumps(value)
+
+
+# --- what mutations put in ------------------------------------------------------------
+
+_ODD_NUMBERS: tuple[Any, ...] = (
+    0,
+    -1,
+    1,
+    2**31,
+    2**53 + 1,
+    2**63,
+    2**64,
+    -(2**64),
+    10**20,
+    True,
+    False,
+    1.5,
+    -0.0,
+    1e308,
+    Raw("NaN"),
+    Raw("Infinity"),
+    Raw("-Infinity"),
+    Raw("1e999"),
+    Raw("9" * 5_000),
+    Raw("-" + "9" * 25),
+    Raw("3.0"),
+)
+_ODD_STRINGS: tuple[Any, ...] = (
+    "",
+    " ",
+    "null",
+    "0",
+    "\x00",
+    "\u200b",
+    "\ud800",
+    "\u202e",
+    "\u0130",
+    "\ufb01ves",
+    "\uff46\uff49\uff56\uff45\uff53",
+    "x" * 10_000,
+)
+_ODD_CONTAINERS: tuple[Any, ...] = (
+    [],
+    {},
+    None,
+    [None],
+    [[[]]],
+    {"type": None},
+    Raw("[" * 40 + "]" * 40),
+    Raw("[" * 1_000 + "]" * 1_000),
+    Raw("[" * 100_000),
+    Raw("{" * 50_000),
+)
+_ODD_VALUES = _ODD_NUMBERS + _ODD_STRINGS + _ODD_CONTAINERS
+_FULLWIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
+
+Path = tuple[Any, ...]
+
+
+def _paths(value: Any, path: Path = ()) -> list[Path]:
+    """Every node of a JSON value, as the keys and indexes that lead to it."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+def _get(value: Any, path: Path) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _replace(value: Any, path: Path, new: Any) -> Any:
+    """``value`` with the node at ``path`` replaced by ``new`` (copies along the path)."""
+    if not path:
+        return new
+    step, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, step: _replace(value[step], rest, new)}
+    copy = list(value)
+    copy[step] = _replace(value[step], rest, new)
+    return copy
+
+
+def _string_variants(text: str) -> list[Any]:
+    return [
+        text.upper(),
+        text.title(),
+        text.replace("fi", "\ufb01"),
+        text.translate(_FULLWIDTH),
+        text + "\u200b",
+        " " + text,
+        text[:-1],
+        text * 2,
+        [text],
+    ]
+
+
+def _int_variants(number: int) -> list[Any]:
+    return [number + 1, number - 1, -number - 1, number * 2**40, float(number), str(number)]
+
+
+@st.composite
+def _mutate(draw: st.DrawFn, value: Any) -> Any:
+    """``value`` with one node changed: replaced, retyped, nudged, or edited inside."""
+    path = draw(st.sampled_from(_paths(value)))
+    node = _get(value, path)
+    choices: list[Any] = [draw(st.sampled_from(_ODD_VALUES)), [node], {"value": node}]
+    if isinstance(node, bool):
+        choices += [not node, int(node), str(node).lower()]
+    elif isinstance(node, int):
+        choices += _int_variants(node)
+    elif isinstance(node, str):
+        choices += _string_variants(node)
+    elif isinstance(node, list):
+        odd = draw(st.sampled_from(_ODD_VALUES))
+        choices += [[], node[::-1], [*node, odd], [*node, *node[-1:]], node[1:], node[:-1]]
+    elif isinstance(node, dict) and node:
+        key = draw(st.sampled_from(sorted(node)))
+        odd = draw(st.sampled_from(_ODD_VALUES))
+        without = {name: item for name, item in node.items() if name != key}
+        choices += [
+            without,
+            {**node, "unknown": odd},
+            {**without, key.upper(): node[key]},
+            Pairs((*node.items(), (key, odd))),
+            Pairs(((key, odd), *node.items())),
+        ]
+    return _replace(value, path, draw(st.sampled_from(choices)))
+
+
+@st.composite
+def _mutated_json(draw: st.DrawFn, text: str) -> str:
+    value: Any = json.loads(text)
+    for _ in range(draw(st.integers(1, 3))):
+        if isinstance(value, Pairs):  # a duplicated key at the top: nothing left to walk
+            break
+        value = draw(_mutate(value))
+    written = write_json(value)
+    edit = draw(st.integers(0, 9))
+    if edit == 0:  # cut short
+        written = written[: draw(st.integers(0, max(len(written) - 1, 0)))]
+    elif edit == 1:  # buried deep
+        depth = draw(st.sampled_from((33, 1_000, 100_000)))
+        written = "[" * depth + written + "]" * depth
+    return written
+
+
+def mutated_json(text: str) -> st.SearchStrategy[str]:
+    """JSON texts made from the valid document ``text`` by one to three structural
+    mutations, and now and then cut short or buried in deep nesting.
+    """
+    return _mutated_json(text)
+
+
+# --- odd objects for apply ---------------------------------------------------------------
+
+
+class _Hostile:
+    """An object that fails at everything a careless check might ask of it."""
+
+    def __hash__(self) -> int:
+        raise RuntimeError("hostile __hash__")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("hostile __eq__")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("hostile __repr__")
+
+    def __lt__(self, other: object) -> bool:
+        raise RuntimeError("hostile __lt__")
+
+    def __index__(self) -> int:
+        raise RuntimeError("hostile __index__")
+
+
+_ODD_OBJECTS: tuple[Any, ...] = (
+    None,
+    0,
+    -1,
+    99,
+    2**70,
+    2.5,
+    math.nan,
+    math.inf,
+    True,
+    "",
+    "roll",
+    b"\x00",
+    (),
+    (None,),
+    (2.5,),
+    (6.0, 6.0),
+    (1, 2, 3, 4, 5, 6, 7),
+    tuple(range(-3, 10)),
+    [],
+    [6, 6],
+    {},
+    {6: 6},
+    frozenset({1}),
+    object(),
+    object,
+    _Hostile(),
+    (_Hostile(),),
+)
+
+
+def _with_field(move: Any, name: str, value: Any) -> Any:
+    """A copy of the frozen ``move`` with field ``name`` set to ``value``, validators or not."""
+    clone = object.__new__(type(move))
+    for field in attrs.fields(type(move)):
+        object.__setattr__(clone, field.name, getattr(move, field.name))
+    object.__setattr__(clone, name, value)
+    return clone
+
+
+@st.composite
+def _odd_moves(draw: st.DrawFn, moves: tuple[Any, ...]) -> Any:
+    classes = tuple({type(move): None for move in moves})
+    if not moves or draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(_ODD_OBJECTS + classes))
+    move = draw(st.sampled_from(moves))
+    names = [field.name for field in attrs.fields(type(move))]
+    if not names:
+        return draw(st.sampled_from(_ODD_OBJECTS + classes))
+    name = draw(st.sampled_from(names))
+    current = getattr(move, name)
+    values: list[Any] = [draw(st.sampled_from(_ODD_OBJECTS))]
+    if isinstance(current, tuple):
+        floats = tuple(float(item) for item in current if type(item) is int)
+        values += [list(current), (*current, values[0]), floats]
+    elif isinstance(current, int):
+        values += [int(current) + 1, -int(current) - 1, float(current), str(current)]
+    return _with_field(move, name, draw(st.sampled_from(values)))
+
+
+def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
+    """Objects that are almost ``moves``: one of them with a field set around its
+    validators to a value of the wrong type, range or shape; or no move at all.
+    """
+    return _odd_moves(tuple(moves))
+
+
+# --- the checks ----------------------------------------------------------------------------
+
+
+def _fail(what: str, error: BaseException, subject: object) -> AssertionError:
+    shown = repr(subject) if isinstance(subject, str | bytes) else type(subject).__name__
+    if len(shown) > 300:
+        shown = shown[:300] + "..."
+    return AssertionError(f"{what} raised {type(error).__name__}: {error} for {shown}")
+
+
+def _check_plays_on(rules: Rules, state: Any) -> None:
+    """A state that passes ``check_state`` works: turn functions, views and its moves."""
+    rules.check_state(state)
+    rules.score(state)
+    rules.is_over(state)
+    rules.current_player(state)
+    rules.chance_probabilities(state)
+    moves = rules.legal_moves(state)
+    for move in moves[:3] + moves[-2:]:
+        rules.check_state(rules.apply(state, move))
+    for seat in (None, *range(len(rules.score(state)))):
+        rules.check_view(rules.view(state, seat))
+    assert loads(dumps(state)) == state, "the state does not round-trip"
+
+
+def check_loaded(rules: Rules, obj: Any) -> None:
+    """``obj``, which a loader accepted, passes the game's checks and works."""
+    assert ruleset_of(type(obj)).name == rules.name, f"{type(obj).__name__} of another game"
+    kind = kind_of(rules, type(obj))
+    assert loads(dumps(obj)) == obj, f"the loaded {kind} does not round-trip"
+    if kind == "state":
+        _check_plays_on(rules, obj)
+    elif kind == "config":
+        _check_plays_on(rules, rules.new_game(obj, seed=0))
+    elif kind == "view":
+        rules.check_view(obj)
+    elif kind == "move":
+        rules.encode(obj)
+    elif kind == "event":
+        to_data(obj)
+
+
+def _total(what: str, run: Callable[[], Any], subject: object) -> Any:
+    try:
+        return run()
+    except TabletopError:
+        return None
+    except Exception as error:
+        raise _fail(what, error, subject) from error
+
+
+def check_loads_total(rules: Rules, text: str) -> None:
+    """``loads(text)`` raises a ``TabletopError`` or returns a value that passes
+    :func:`check_loaded`; no other exception, whatever the text.
+    """
+    obj = _total("loads", lambda: loads(text), text)
+    if obj is not None:
+        check_loaded(rules, obj)
+
+
+def check_record_total(rules: Rules, text: str) -> None:
+    """``GameRecord.from_json(text)`` and its replay raise a ``TabletopError`` or give a
+    game whose every state passes the game's checks.
+    """
+
+    def read_and_replay() -> list[Any]:
+        return list(replay_states(GameRecord.from_json(text)))
+
+    states = _total("GameRecord.from_json and replay", read_and_replay, text)
+    for state in states or ():
+        rules.check_state(state)
+
+
+def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
+    """``apply(state, move)`` for any object ``move``: a state that passes the game's
+    checks and plays on, or ``IllegalMoveError`` with ``state`` unchanged.
+    """
+    snapshot = to_data(state)
+    try:
+        after = rules.apply(state, move)
+    except IllegalMoveError as error:
+        reason = str(error)
+    except Exception as error:
+        raise _fail("apply", error, move) from error
+    else:
+        reason = "accepted"
+        _check_plays_on(rules, after)
+    assert reason, "an IllegalMoveError says why"
+    assert to_data(state) == snapshot, "apply changed its argument"
