@@ -283,8 +283,9 @@ def test_a_number_too_long_to_print_still_gives_the_config_error(sign: int) -> N
     ("field", "value", "bound"),
     [
         ("stages", 10**6, "1 to 10"),
-        ("stages", 10**30, "1 to 10"),
-        ("throws_per_turn", 10**30, "1 to 10"),
+        ("stages", 10**9, "1 to 10"),
+        ("throws_per_turn", 11, "1 to 10"),
+        ("throws_per_turn", 10**9, "1 to 10"),
         ("players", 9, "1 to 8"),
         ("max_fences", 101, "0 to 100"),
         ("max_fences_per_turn", 101, "0 to 100"),
@@ -293,6 +294,8 @@ def test_a_number_too_long_to_print_still_gives_the_config_error(sign: int) -> N
     ],
 )
 def test_loading_a_config_over_a_bound_is_refused(field: str, value: int, bound: str) -> None:
+    # Numbers of many digits (10**30) may be refused by the loader before the config sees
+    # them, so these stay short enough to reach the bound.
     data = json.loads(serialize.dumps(dp.Config()))
     data["data"][field] = value
     with pytest.raises(TabletopError, match=f"{field} must be {bound}, got {value}"):
