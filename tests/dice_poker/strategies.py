@@ -9,7 +9,13 @@ orders = st.sampled_from(dp.STAGE_ORDERS)
 
 @st.composite
 def configs(draw: st.DrawFn, max_players: int = 4, max_stages: int = 2) -> dp.Config:
-    """Any valid config, small enough that random games stay quick."""
+    """Any valid config, small enough that random games stay quick.
+
+    Every number is within its ``Config`` bound; the points (which cost nothing to play)
+    range over the whole of ``0..MAX_POINTS``, the sizes stay small.
+    """
+    assert 1 <= max_players <= dp.MAX_PLAYERS
+    assert 1 <= max_stages <= dp.MAX_STAGES
     stages = draw(st.integers(1, max_stages))
     order_count = draw(st.sampled_from(sorted({1, stages})))
     return dp.Config(
@@ -20,9 +26,9 @@ def configs(draw: st.DrawFn, max_players: int = 4, max_stages: int = 2) -> dp.Co
         fences=draw(st.booleans()),
         max_fences=draw(st.none() | st.integers(0, 6)),
         max_fences_per_turn=draw(st.none() | st.integers(0, 3)),
-        premium=draw(st.integers(0, 100)),
-        penalty=draw(st.integers(0, 100)),
-        box_scores=dp.BoxScores(*(draw(st.integers(0, 60)) for _ in range(3))),
+        premium=draw(st.integers(0, dp.MAX_POINTS)),
+        penalty=draw(st.integers(0, dp.MAX_POINTS)),
+        box_scores=dp.BoxScores(*(draw(st.integers(0, dp.MAX_POINTS)) for _ in range(3))),
         auto_chance=draw(st.booleans()),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -9,7 +10,10 @@ import pytest
 from hypothesis import given, settings
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules import serialize
 from tabletop_rules.errors import ConfigError, TabletopError
+from tabletop_rules.records import GameRecord
+from tabletop_rules.testing import random_playout
 
 from .strategies import configs
 
@@ -72,10 +76,10 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"players": 2.0}, "players must be a whole number"),
     ({"players": "2"}, "players must be a whole number"),
     ({"players": True}, "players must be a whole number"),
-    ({"throws_per_turn": 0}, "throws_per_turn must be at least 1, got 0"),
-    ({"throws_per_turn": -3}, "throws_per_turn must be at least 1"),
+    ({"throws_per_turn": 0}, "throws_per_turn must be 1 to 10, got 0"),
+    ({"throws_per_turn": -3}, "throws_per_turn must be 1 to 10"),
     ({"throws_per_turn": 2.5}, "throws_per_turn must be a whole number"),
-    ({"stages": 0}, "stages must be at least 1, got 0"),
+    ({"stages": 0}, "stages must be 1 to 10, got 0"),
     ({"stages": None}, "stages must be a whole number"),
     ({"stage_orders": ("free", "down")}, "stage_orders needs one order for all stages or one"),
     ({"stage_orders": ("free",) * 4}, "one per stage (3), got 4"),
@@ -89,13 +93,13 @@ BAD: list[tuple[dict[str, Any], str]] = [
     ({"fences": 1}, "fences must be True or False, got 1"),
     ({"fences": "yes"}, "fences must be True or False"),
     ({"fences": None}, "fences must be True or False"),
-    ({"max_fences": -1}, "max_fences must be at least 0, got -1"),
+    ({"max_fences": -1}, "max_fences must be 0 to 100, got -1"),
     ({"max_fences": 2.0}, "max_fences must be a whole number"),
-    ({"max_fences_per_turn": -1}, "max_fences_per_turn must be at least 0"),
+    ({"max_fences_per_turn": -1}, "max_fences_per_turn must be 0 to 100"),
     ({"max_fences_per_turn": "1"}, "max_fences_per_turn must be a whole number"),
-    ({"premium": -50}, "premium must be at least 0"),
+    ({"premium": -50}, "premium must be 0 to 1000"),
     ({"premium": 50.5}, "premium must be a whole number"),
-    ({"penalty": -20}, "penalty must be at least 0"),
+    ({"penalty": -20}, "penalty must be 0 to 1000"),
     ({"box_scores": (15, 20, 50)}, "box_scores must be a BoxScores"),
     ({"box_scores": {"poker": 50}}, "box_scores must be a BoxScores"),
     ({"box_scores": None}, "box_scores must be a BoxScores"),
@@ -134,6 +138,217 @@ def test_a_bad_house_rule_is_refused_by_evolve_too(fields: dict[str, Any], fragm
 def test_bad_box_scores_raise_config_error(fields: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
         dp.BoxScores(**fields)
+
+
+# --- the upper bounds ---------------------------------------------------------------
+# Every numeric field has one, so no config can make a game too big to start, play or
+# replay quickly. Each bound is checked by the constructor and by attrs.evolve (which
+# re-runs __init__), with the huge values that used to overflow or exhaust memory.
+
+HUGE = [10**6, 10**9, 10**30]
+
+
+def build(how: str, **fields: Any) -> dp.Config:
+    """A config with ``fields``, built by the constructor or evolved from the default."""
+    return dp.Config(**fields) if how == "constructor" else attrs.evolve(dp.Config(), **fields)
+
+
+HOW = ["constructor", "evolve"]
+
+
+def test_the_bounds_are_the_documented_numbers() -> None:
+    assert (dp.MAX_PLAYERS, dp.MAX_THROWS_PER_TURN, dp.MAX_STAGES) == (8, 10, 10)
+    assert (dp.MAX_FENCES, dp.MAX_POINTS) == (100, 1000)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_every_field_accepts_its_upper_bound(how: str) -> None:
+    config = build(
+        how,
+        players=dp.MAX_PLAYERS,
+        throws_per_turn=dp.MAX_THROWS_PER_TURN,
+        stages=dp.MAX_STAGES,
+        max_fences=dp.MAX_FENCES,
+        max_fences_per_turn=dp.MAX_FENCES,
+        premium=dp.MAX_POINTS,
+        penalty=dp.MAX_POINTS,
+        box_scores=dp.BoxScores(dp.MAX_POINTS, dp.MAX_POINTS, dp.MAX_POINTS),
+    )
+    assert config.boxes_per_player == 150
+    assert config.turns_per_game == 1200
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("players", [9, *HUGE])
+def test_players_above_eight_is_a_config_error(how: str, players: int) -> None:
+    with pytest.raises(ConfigError, match=f"^players must be 1 to 8, got {players}$"):
+        build(how, players=players)
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("throws", [11, *HUGE])
+def test_throws_per_turn_above_ten_is_a_config_error(how: str, throws: int) -> None:
+    with pytest.raises(ConfigError, match=f"^throws_per_turn must be 1 to 10, got {throws}$"):
+        build(how, throws_per_turn=throws)
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("stages", [11, *HUGE])
+def test_stages_above_ten_is_a_config_error(how: str, stages: int) -> None:
+    with pytest.raises(ConfigError, match=f"^stages must be 1 to 10, got {stages}$"):
+        build(how, stages=stages)
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("stages", [11, *HUGE])
+def test_the_stages_bound_is_checked_before_stage_orders_are_counted(how: str, stages: int) -> None:
+    # stage_orders is validated against self.stages, and spelt out stages times: the
+    # stages bound must fire first, whatever stage_orders holds.
+    for orders in [("free",) * 3, ("free",) * 11, ("sideways",)]:
+        with pytest.raises(ConfigError, match=f"^stages must be 1 to 10, got {stages}$"):
+            build(how, stages=stages, stage_orders=orders)
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("field", ["max_fences", "max_fences_per_turn"])
+@pytest.mark.parametrize("cap", [101, *HUGE])
+def test_max_fences_above_a_hundred_is_a_config_error(how: str, field: str, cap: int) -> None:
+    with pytest.raises(ConfigError, match=f"^{field} must be 0 to 100, got {cap}$"):
+        build(how, **{field: cap})
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("points", [1001, *HUGE])
+def test_premium_above_a_thousand_is_a_config_error(how: str, points: int) -> None:
+    with pytest.raises(ConfigError, match=f"^premium must be 0 to 1000, got {points}$"):
+        build(how, premium=points)
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("points", [1001, *HUGE])
+def test_penalty_above_a_thousand_is_a_config_error(how: str, points: int) -> None:
+    with pytest.raises(ConfigError, match=f"^penalty must be 0 to 1000, got {points}$"):
+        build(how, penalty=points)
+
+
+def build_box_scores(how: str, **fields: Any) -> dp.BoxScores:
+    """Box scores with ``fields``, built by the constructor or evolved from the default."""
+    if how == "constructor":
+        return dp.BoxScores(**fields)
+    return attrs.evolve(dp.BoxScores(), **fields)
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("box", ["small_straight", "large_straight", "poker"])
+@pytest.mark.parametrize("points", [1001, *HUGE])
+def test_box_scores_above_a_thousand_are_a_config_error(how: str, box: str, points: int) -> None:
+    with pytest.raises(ConfigError, match=f"^{box} must be 0 to 1000, got {points}$"):
+        build_box_scores(how, **{box: points})
+
+
+NUMBERS = [
+    "players",
+    "throws_per_turn",
+    "stages",
+    "max_fences",
+    "max_fences_per_turn",
+    "premium",
+    "penalty",
+]
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("field", NUMBERS)
+@pytest.mark.parametrize("value", [True, False, 3.0, 10.0**30, "3", 1 + 0j])
+def test_a_bounded_field_refuses_what_is_not_a_plain_int(how: str, field: str, value: Any) -> None:
+    with pytest.raises(ConfigError, match=f"^{field} must be a whole number, got "):
+        build(how, **{field: value})
+
+
+@pytest.mark.parametrize("box", ["small_straight", "large_straight", "poker"])
+@pytest.mark.parametrize("value", [True, 15.0, 10.0**30])
+def test_a_box_score_refuses_what_is_not_a_plain_int(box: str, value: Any) -> None:
+    with pytest.raises(ConfigError, match=f"^{box} must be a whole number, got "):
+        dp.BoxScores(**{box: value})
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_number_too_long_to_print_still_gives_the_config_error(sign: int) -> None:
+    # str() of an int over 4300 digits raises ValueError; the error names its size.
+    with pytest.raises(ConfigError, match=r"^stages must be 1 to 10, got a (negative )?16610-bit"):
+        dp.Config(stages=sign * 10**5000)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "bound"),
+    [
+        ("stages", 10**6, "1 to 10"),
+        ("stages", 10**9, "1 to 10"),
+        ("throws_per_turn", 11, "1 to 10"),
+        ("throws_per_turn", 10**9, "1 to 10"),
+        ("players", 9, "1 to 8"),
+        ("max_fences", 101, "0 to 100"),
+        ("max_fences_per_turn", 101, "0 to 100"),
+        ("premium", 1001, "0 to 1000"),
+        ("penalty", 1001, "0 to 1000"),
+    ],
+)
+def test_loading_a_config_over_a_bound_is_refused(field: str, value: int, bound: str) -> None:
+    # Numbers of many digits (10**30) may be refused by the loader before the config sees
+    # them, so these stay short enough to reach the bound.
+    data = json.loads(serialize.dumps(dp.Config()))
+    data["data"][field] = value
+    with pytest.raises(TabletopError, match=f"{field} must be {bound}, got {value}"):
+        serialize.loads(json.dumps(data))
+
+
+def test_loading_box_scores_over_the_bound_is_refused() -> None:
+    data = json.loads(serialize.dumps(dp.Config()))
+    data["data"]["box_scores"]["poker"] = 10**9
+    with pytest.raises(TabletopError, match="poker must be 0 to 1000, got 1000000000"):
+        serialize.loads(json.dumps(data))
+
+
+def test_a_game_record_with_a_million_stages_is_refused_before_replay() -> None:
+    record = json.loads(GameRecord("dice-poker", dp.Config(), 7, ()).to_json())
+    record["config"]["stages"] = 10**6
+    with pytest.raises(TabletopError, match="stages must be 1 to 10, got 1000000"):
+        GameRecord.from_json(json.dumps(record))
+
+
+LARGEST = dp.Config(
+    players=dp.MAX_PLAYERS,
+    throws_per_turn=dp.MAX_THROWS_PER_TURN,
+    stages=dp.MAX_STAGES,
+    fences=True,
+    max_fences=None,
+    max_fences_per_turn=None,
+    premium=dp.MAX_POINTS,
+    penalty=dp.MAX_POINTS,
+    box_scores=dp.BoxScores(dp.MAX_POINTS, dp.MAX_POINTS, dp.MAX_POINTS),
+    auto_chance=False,
+)
+"""The config with the most moves: every bound at its top, fences uncapped, each throw a
+chance point."""
+
+
+def test_the_largest_config_bounds_a_game_well_under_a_hundred_thousand_moves() -> None:
+    assert dp.max_moves(LARGEST) < 100_000
+    assert dp.max_moves(LARGEST) == max(
+        dp.max_moves(attrs.evolve(LARGEST, auto_chance=auto, fences=fences))
+        for auto in (True, False)
+        for fences in (True, False)
+    )
+
+
+def test_the_largest_config_plays_out_a_whole_random_game() -> None:
+    state = dp.new_game(LARGEST, seed=3)
+    assert [len(cells) for cells in state.sheets] == [150] * 8
+    playout = random_playout(dp.RULES, LARGEST, seed=3, chooser_seed=4)
+    final = playout.states[-1]
+    assert dp.is_over(final)
+    assert final.turns_played == LARGEST.turns_per_game
+    dp.check_state(final)
 
 
 def test_config_errors_are_value_errors_of_the_library() -> None:

@@ -18,7 +18,17 @@ from __future__ import annotations
 from ..protocol import CHANCE, GameRules, register
 from .bots import GreedyBot
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
-from .config import MAX_PLAYERS, STAGE_ORDERS, BoxScores, Config, StageOrder
+from .config import (
+    MAX_FENCES,
+    MAX_PLAYERS,
+    MAX_POINTS,
+    MAX_STAGES,
+    MAX_THROWS_PER_TURN,
+    STAGE_ORDERS,
+    BoxScores,
+    Config,
+    StageOrder,
+)
 from .display import sheet_table
 from .events import (
     Announced,
@@ -66,7 +76,11 @@ __all__ = [
     "BOXES_PER_STAGE",
     "CHANCE",
     "DICE_COUNT",
+    "MAX_FENCES",
     "MAX_PLAYERS",
+    "MAX_POINTS",
+    "MAX_STAGES",
+    "MAX_THROWS_PER_TURN",
     "MOUNTAIN",
     "NUM_ACTIONS",
     "POKER_BOXES",

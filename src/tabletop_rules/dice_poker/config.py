@@ -9,6 +9,15 @@ free order, fences on and uncapped, +50 premium and -20 penalty, Yatzy scores.
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: players must be 1 to 8, got 9
+
+Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_THROWS_PER_TURN`,
+:data:`MAX_STAGES`, :data:`MAX_FENCES`, :data:`MAX_POINTS`), so no config can make a game
+too big to start, play or replay quickly:
+
+>>> Config(stages=11)
+Traceback (most recent call last):
+...
+tabletop_rules.errors.ConfigError: stages must be 1 to 10, got 11
 """
 
 from __future__ import annotations
@@ -20,7 +29,17 @@ import attrs
 from ..errors import ConfigError
 from .moves import BOXES_PER_STAGE
 
-__all__ = ["MAX_PLAYERS", "STAGE_ORDERS", "BoxScores", "Config", "StageOrder"]
+__all__ = [
+    "MAX_FENCES",
+    "MAX_PLAYERS",
+    "MAX_POINTS",
+    "MAX_STAGES",
+    "MAX_THROWS_PER_TURN",
+    "STAGE_ORDERS",
+    "BoxScores",
+    "Config",
+    "StageOrder",
+]
 
 StageOrder: TypeAlias = Literal["free", "down", "up", "announce"]
 """How the boxes of a stage may be filled: any order, top to bottom, bottom to top, or
@@ -28,40 +47,75 @@ announced after the first throw."""
 
 STAGE_ORDERS: tuple[StageOrder, ...] = get_args(StageOrder)
 
+# Every numeric house rule has an upper bound: generous for real house rules, and small
+# enough that no config makes new_game, a move or a replay cost more than milliseconds
+# (the sheets hold 15 * stages cells per seat; a game lasts players * 15 * stages turns of
+# at most throws_per_turn throws plus fences).
+
 MAX_PLAYERS = 8
+"""Most seats at the table (``players`` is 1 to 8)."""
+
+MAX_THROWS_PER_TURN = 10
+"""Most throws a turn allows before fences (``throws_per_turn`` is 1 to 10)."""
+
+MAX_STAGES = 10
+"""Most stages of fifteen boxes per player (``stages`` is 1 to 10: 150 boxes each)."""
+
+MAX_FENCES = 100
+"""Largest cap ``max_fences`` and ``max_fences_per_turn`` may set (0 to 100, or ``None``
+for no cap)."""
+
+MAX_POINTS = 1000
+"""Largest ``premium``, ``penalty`` and fixed score in :class:`BoxScores` (0 to 1000)."""
 
 
-def _whole(name: str, value: Any, low: int, high: int | None = None) -> None:
-    """Raise ConfigError unless ``value`` is an int in ``[low, high]``."""
+def _whole(name: str, value: Any, low: int, high: int) -> None:
+    """Raise ConfigError unless ``value`` is an int in ``[low, high]``.
+
+    Every numeric field has an upper bound, so ``high`` is required: an unbounded field
+    would let one number make a game arbitrarily large.
+    """
     if not isinstance(value, int) or isinstance(value, bool):
         raise ConfigError(f"{name} must be a whole number, got {value!r}")
-    if value < low or (high is not None and value > high):
-        bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise ConfigError(f"{name} must be {bound}, got {value}")
+    if not low <= value <= high:
+        # str() of an int of more than 4300 digits raises ValueError: name such a number
+        # by its size, so the error itself cannot fail.
+        sign = "negative " if value < 0 else ""
+        shown = (
+            str(value) if value.bit_length() <= 256 else f"a {sign}{value.bit_length()}-bit number"
+        )
+        raise ConfigError(f"{name} must be {low} to {high}, got {shown}")
 
 
-def _check_whole(low: int, high: int | None = None) -> Any:
+def _check_whole(low: int, high: int) -> Any:
     def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         _whole(attribute.name, value, low, high)
 
     return check
 
 
-def _check_optional_whole(low: int) -> Any:
+def _check_optional_whole(low: int, high: int) -> Any:
     def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         if value is not None:
-            _whole(attribute.name, value, low)
+            _whole(attribute.name, value, low, high)
 
     return check
 
 
 @attrs.frozen
 class BoxScores:
-    """The fixed scores of the three boxes that do not count the dice (Yatzy by default)."""
+    """The fixed scores of the three boxes that do not count the dice (Yatzy by default).
 
-    small_straight: int = attrs.field(default=15, validator=_check_whole(0))
-    large_straight: int = attrs.field(default=20, validator=_check_whole(0))
-    poker: int = attrs.field(default=50, validator=_check_whole(0))
+    Attributes:
+        small_straight: Score of SMALL_STRAIGHT (1-2-3-4-5), 0 to 1000 (:data:`MAX_POINTS`).
+        large_straight: Score of LARGE_STRAIGHT (2-3-4-5-6), 0 to 1000.
+        poker: Score of POKER (five alike), 0 to 1000.
+
+    """
+
+    small_straight: int = attrs.field(default=15, validator=_check_whole(0, MAX_POINTS))
+    large_straight: int = attrs.field(default=20, validator=_check_whole(0, MAX_POINTS))
+    poker: int = attrs.field(default=50, validator=_check_whole(0, MAX_POINTS))
 
 
 def _stage_orders(value: Any) -> tuple[str, ...]:
@@ -78,31 +132,42 @@ class Config:
     """Dice poker house rules. Every field is validated; a bad value raises ``ConfigError``.
 
     Attributes:
-        players: Seats at the table, 1 to 8.
-        throws_per_turn: Throws a turn allows before fences, at least 1.
-        stages: Stages (columns of 15 boxes) each player fills in sequence, at least 1.
+        players: Seats at the table, 1 to 8 (:data:`MAX_PLAYERS`).
+        throws_per_turn: Throws a turn allows before fences, 1 to 10
+            (:data:`MAX_THROWS_PER_TURN`).
+        stages: Stages (columns of 15 boxes) each player fills in sequence, 1 to 10
+            (:data:`MAX_STAGES`).
         stage_orders: One order for every stage, or one per stage: ``"free"``,
             ``"down"``, ``"up"`` or ``"announce"``. A single string means one for all.
         fences: Whether unused throws are banked and may be spent later.
-        max_fences: Cap on a player's bank; excess is lost when a turn ends. ``None``: no cap.
-        max_fences_per_turn: Cap on the fences one turn may spend. ``None``: no cap.
-        premium: Points added for a stage whose mountain sums above zero.
-        penalty: Points taken off for a stage whose mountain sums below zero.
-        box_scores: Fixed scores of SMALL_STRAIGHT, LARGE_STRAIGHT and POKER.
+        max_fences: Cap on a player's bank, 0 to 100 (:data:`MAX_FENCES`); excess is
+            lost when a turn ends. ``None``: no cap.
+        max_fences_per_turn: Cap on the fences one turn may spend, 0 to 100
+            (:data:`MAX_FENCES`). ``None``: no cap.
+        premium: Points added for a stage whose mountain sums above zero, 0 to 1000
+            (:data:`MAX_POINTS`).
+        penalty: Points taken off for a stage whose mountain sums below zero, 0 to 1000
+            (:data:`MAX_POINTS`).
+        box_scores: Fixed scores of SMALL_STRAIGHT, LARGE_STRAIGHT and POKER, each 0 to
+            1000 (:data:`MAX_POINTS`).
         auto_chance: Throw the dice from the state's generator; ``False`` stops at
             each throw for a :class:`~tabletop_rules.dice_poker.Dice` outcome.
 
     """
 
     players: int = attrs.field(default=2, validator=_check_whole(1, MAX_PLAYERS))
-    throws_per_turn: int = attrs.field(default=3, validator=_check_whole(1))
-    stages: int = attrs.field(default=3, validator=_check_whole(1))
+    throws_per_turn: int = attrs.field(default=3, validator=_check_whole(1, MAX_THROWS_PER_TURN))
+    stages: int = attrs.field(default=3, validator=_check_whole(1, MAX_STAGES))
     stage_orders: tuple[StageOrder, ...] = attrs.field(default=("free",), converter=_stage_orders)
     fences: bool = True
-    max_fences: int | None = attrs.field(default=None, validator=_check_optional_whole(0))
-    max_fences_per_turn: int | None = attrs.field(default=None, validator=_check_optional_whole(0))
-    premium: int = attrs.field(default=50, validator=_check_whole(0))
-    penalty: int = attrs.field(default=20, validator=_check_whole(0))
+    max_fences: int | None = attrs.field(
+        default=None, validator=_check_optional_whole(0, MAX_FENCES)
+    )
+    max_fences_per_turn: int | None = attrs.field(
+        default=None, validator=_check_optional_whole(0, MAX_FENCES)
+    )
+    premium: int = attrs.field(default=50, validator=_check_whole(0, MAX_POINTS))
+    penalty: int = attrs.field(default=20, validator=_check_whole(0, MAX_POINTS))
     box_scores: BoxScores = BoxScores()
     auto_chance: bool = True
     orders_by_stage: tuple[StageOrder, ...] = attrs.field(init=False, eq=False, repr=False)
