@@ -129,6 +129,21 @@ def stage_total(config: Config, sheet: Sheet, stage: int) -> int:
 def check_state(state: State) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``state`` is one the
     rules can reach: used by every loader, never on the hot path.
+
+    Besides the shape of every field, the checks that need an argument are these.
+
+    *Stage orders.* A stage played ``down`` fills its boxes top to bottom, so its filled
+    boxes are a prefix of the sheet order; ``up`` fills a suffix. ``free`` and
+    ``announce`` allow any set.
+
+    *Fences.* A turn changes its seat's bank by ``throws_per_turn - throws_used`` (less
+    what ``max_fences`` cuts off), and nothing else does. The only turn that throws nothing
+    is a poker box scratched before the first throw, which leaves 0 in that box; every
+    other cell (each mountain box, each nonzero poker box) needed a throw. So a seat with
+    ``z`` poker boxes holding 0 and ``w`` other filled boxes banks at most
+    ``z * throws_per_turn + w * (throws_per_turn - 1)``, and at most ``max_fences``. The
+    bound is tight: play scratching those ``z`` boxes at once and writing each other box
+    after one lucky throw reaches it.
     """
 
     def fail(why: str) -> NoReturn:
@@ -176,6 +191,7 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             stage_filled = sum(cell is not None for cell in cells)
             if stage_filled != min(max(filled - stage * BOXES_PER_STAGE, 0), BOXES_PER_STAGE):
                 fail(f"seat {player} filled stage {stage} out of sequence")
+            _check_order(config.stage_order(stage), cells, player, stage, fail)
         bank = state.fences[player]
         if not isinstance(bank, int) or bank < 0:
             fail(f"seat {player}'s fences must be a whole number >= 0, got {bank!r}")
@@ -183,10 +199,17 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail(f"seat {player} has {bank} fences, over the cap max_fences={config.max_fences}")
         if not config.fences and bank:
             fail(f"seat {player} has {bank} fences but fences are off")
-        if bank > config.throws_per_turn * filled:
+        thrown = sum(
+            cell is not None and (Box(index % BOXES_PER_STAGE).is_mountain or cell != 0)
+            for index, cell in enumerate(sheet)
+        )  # cells that needed a throw: every mountain box, every nonzero poker box
+        most_banked = config.throws_per_turn * filled - thrown
+        if bank > most_banked:
             fail(
-                f"seat {player} has {bank} fences after {filled} turns; a turn banks at most "
-                f"throws_per_turn ({config.throws_per_turn})"
+                f"seat {player} has {bank} fences but its sheet allows at most {most_banked}: "
+                f"{filled - thrown} poker boxes hold 0 (if scratched before throwing, each "
+                f"banked {config.throws_per_turn}) and {thrown} boxes needed a throw (each "
+                f"banked at most throws_per_turn - 1 = {config.throws_per_turn - 1})"
             )
         if len(state.open_masks) != players or state.open_masks[player] != open_mask(sheet):
             fail(f"seat {player}'s open_masks entry does not match its sheet")
@@ -232,3 +255,22 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail("a box was announced before the first throw landed")
     elif order == "announce" and state.throws_used >= 2:
         fail("in announce order a box must be announced after the first throw")
+
+
+def _check_order(
+    order: str, cells: Sheet, player: int, stage: int, fail: Callable[[str], NoReturn]
+) -> None:
+    """A stage played ``down`` has a prefix of its boxes filled, one played ``up`` a suffix."""
+    if order not in ("down", "up"):
+        return
+    boxes = list(Box) if order == "down" else list(reversed(Box))
+    first_open = next((box for box in boxes if cells[box] is None), None)
+    if first_open is None:
+        return
+    later = boxes[boxes.index(first_open) + 1 :]
+    filled_early = next((box for box in later if cells[box] is not None), None)
+    if filled_early is not None:
+        fail(
+            f"seat {player} filled {filled_early.name} of stage {stage} before "
+            f"{first_open.name}, but stage {stage} is played {order!r}"
+        )
