@@ -1,5 +1,5 @@
 """Loading refuses dice poker states that break a rule only their history could show: the
-stage orders and the fences a sheet can have banked.
+stage orders, the fences a sheet can have banked, and where the generator stands.
 
 Each bad state is made the way a hand-edited file would be: a state reached by play is
 dumped, its JSON edited, and loaded again.
@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.state import check_table
 from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.rng import Rng
 from tabletop_rules.serialize import dumps, loads
 from tabletop_rules.testing import Playout, random_playout
 
@@ -25,6 +27,8 @@ from .strategies import configs
 
 Box = dp.Box
 Data = dict[str, Any]
+GAMMA = 0x9E3779B97F4A7C15
+MASK = (1 << 64) - 1
 PER_STAGE = 15
 
 
@@ -60,6 +64,13 @@ def move_cell(seat: int, old: int, new: int, value: int) -> Callable[[Data], Non
 def set_bank(seat: int, bank: int) -> Callable[[Data], None]:
     def edit(data: Data) -> None:
         data["fences"][seat] = bank
+
+    return edit
+
+
+def set_rng(state: int) -> Callable[[Data], None]:
+    def edit(data: Data) -> None:
+        data["rng"] = {"state": state}
 
     return edit
 
@@ -183,6 +194,95 @@ def test_the_fence_bound_counts_a_seat_s_turns_not_the_game_s() -> None:
     refused(edited(state, set_bank(2, 1)), "seat 2 has 1 fences but its sheet allows at most 0")
 
 
+# --- the generator --------------------------------------------------------------------------
+
+
+def test_a_new_game_whose_generator_is_not_its_seeds_does_not_load() -> None:
+    state = dp.new_game(seed=5)
+    assert loads(dumps(state)) == state
+    refused(
+        edited(state, set_rng(6)),
+        r"no throw has been made yet, so the generator must be the seed's, Rng\(state=5\)",
+    )
+    _value, one_draw = Rng.from_seed(5).next_u64()
+    refused(edited(state, set_rng(one_draw.state)), "no throw has been made yet")
+
+
+def test_a_manual_dice_game_whose_generator_moved_does_not_load() -> None:
+    state = play(dp.new_game(manual(), seed=5), "roll", "dice 1 2 3 4 6", "write chance", "roll")
+    assert state.rng == Rng.from_seed(5)
+    assert loads(dumps(state)) == state
+    _value, moved = Rng.from_seed(5).next_u64()
+    refused(
+        edited(state, set_rng(moved.state)),
+        "with auto_chance off the dice are given as moves and the generator never draws",
+    )
+
+
+def auto_game() -> dp.State:
+    """Default rules, dice from the generator: two turns of one throw, then a throw."""
+    state = play(dp.new_game(seed=5), "roll", "write chance", "roll", "write chance", "roll")
+    assert state.rng.draws_since(5) == 3
+    return state
+
+
+def test_an_auto_dice_game_whose_generator_lags_its_throws_does_not_load() -> None:
+    state = auto_game()
+    assert loads(dumps(state)) == state
+    refused(
+        edited(state, set_rng(5)),
+        "the generator is 0 draws past the seed's, but the game has made at least 3 throws",
+    )
+
+
+def test_with_uncapped_fences_every_throw_made_is_counted() -> None:
+    # The sheet alone proves two throws, the dice on the table a third; but the banks say
+    # each finished turn threw exactly once, so two draws are one too few.
+    state = auto_game()
+    two_draws = (5 + 2 * GAMMA) & MASK
+    refused(edited(state, set_rng(two_draws)), "at least 3 throws")
+
+
+def test_with_capped_fences_the_sheet_proves_the_throws() -> None:
+    # A cap may have cut fences off, so the banks prove nothing: one throw per cell that
+    # needed one, plus the throws of this turn.
+    config = dp.Config(max_fences=1)
+    state = play(dp.new_game(config, seed=5), "roll", "write chance", "scratch pair", "roll")
+    assert state.rng.draws_since(5) == 2
+    refused(edited(state, set_rng((5 + GAMMA) & MASK)), "at least 2 throws")
+
+
+def test_an_auto_dice_game_whose_generator_ran_ahead_does_not_load() -> None:
+    state = auto_game()
+    refused(edited(state, set_rng(state.rng.state ^ 1)), "more than twice the 3 throws")
+    seven_draws = (5 + 7 * GAMMA) & MASK
+    refused(edited(state, set_rng(seven_draws)), "the generator is 7 draws past the seed's")
+
+
+def test_a_generator_a_few_rejected_draws_ahead_still_loads() -> None:
+    # Rng.below may reject a draw and draw again: up to one extra draw per throw passes.
+    state = auto_game()
+    six_draws = (5 + 6 * GAMMA) & MASK
+    assert loads(edited(state, set_rng(six_draws))) == attrs.evolve(state, rng=Rng(six_draws))
+
+
+def test_a_view_of_an_auto_dice_game_still_loads() -> None:
+    # A view carries no generator, so loading it checks the table alone.
+    state = auto_game()
+    for seat in (None, 0, 1):
+        seen = dp.view(state, seat)
+        assert loads(dumps(seen)) == seen
+
+
+def test_check_table_skips_only_the_generator() -> None:
+    state = attrs.evolve(auto_game(), rng=Rng.from_seed(5))
+    check_table(state)
+    with pytest.raises(InvalidStateError, match="generator"):
+        dp.check_state(state)
+    with pytest.raises(InvalidStateError, match="fences"):
+        check_table(attrs.evolve(state, fences=(3, 2)))
+
+
 # --- every state reached by play loads ---------------------------------------------------
 
 
@@ -211,8 +311,14 @@ def playouts(draw: st.DrawFn) -> Playout:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(playouts())
 def test_every_state_reached_by_play_passes_every_check(playout: Playout) -> None:
-    for state in playout.states:
+    config = playout.states[0].config
+    throws = 0
+    for index, state in enumerate(playout.states):
         dp.check_state(state)
+        # One draw per throw (a rejection has probability below 2**-51), none by hand.
+        assert state.rng.draws_since(state.seed) == (throws if config.auto_chance else 0)
+        if index < len(playout.moves):
+            throws += isinstance(playout.moves[index], dp.Roll)
     final = playout.states[-1]
     assert loads(dumps(final)) == final
 
