@@ -259,6 +259,16 @@ def test_an_auto_dice_game_whose_generator_ran_ahead_does_not_load() -> None:
     refused(edited(state, set_rng(seven_draws)), "the generator is 7 draws past the seed's")
 
 
+def test_a_game_whose_seed_was_changed_does_not_load() -> None:
+    # The record replays from the seed: a seed that does not lead to the generator lies.
+    def reseed(data: Data) -> None:
+        data["seed"] = 6
+
+    refused(edited(auto_game(), reseed), "draws past the seed's, more than twice")
+    manual_game = play(dp.new_game(manual(), seed=5), "roll", "dice 1 2 3 4 6", "write chance")
+    refused(edited(manual_game, reseed), r"must be the seed's, Rng\(state=6\)")
+
+
 def test_a_generator_a_few_rejected_draws_ahead_still_loads() -> None:
     # Rng.below may reject a draw and draw again: up to one extra draw per throw passes.
     state = auto_game()
