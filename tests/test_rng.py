@@ -292,3 +292,65 @@ def test_a_bad_seed_is_refused(seed: object) -> None:
 def test_every_sixty_four_bit_integer_is_a_valid_state(value: int) -> None:
     assert is_valid_state(value)
     assert Rng.from_seed(value).state == value
+
+
+# --- draws_since --------------------------------------------------------------------------
+
+
+def test_a_fresh_generator_is_zero_draws_from_its_seed() -> None:
+    assert Rng.from_seed(0).draws_since(0) == 0
+    assert Rng.from_seed(2**64 - 1).draws_since(2**64 - 1) == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**63, 2**64 - 1, 0x0123456789ABCDEF])
+@pytest.mark.parametrize("count", [1, 2, 5, 100])
+def test_draws_since_counts_next_u64_draws(seed: int, count: int) -> None:
+    rng = Rng.from_seed(seed)
+    for _ in range(count):
+        _value, rng = rng.next_u64()
+    assert rng.draws_since(seed) == count
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2**64 - 1])
+@pytest.mark.parametrize("n", [6, 36, 7776, 2**63 + 1])
+def test_draws_since_counts_the_draws_below_made_rejections_included(seed: int, n: int) -> None:
+    # Count the draws independently, with the reference stream, draw by draw.
+    rng = Rng.from_seed(seed)
+    made = 0
+    state = seed
+    for _ in range(40):
+        _value, rng = rng.below(n)
+        _expected, used = reference_below(state, n)
+        made += used
+        state = (state + used * 0x9E3779B97F4A7C15) & MASK
+        assert rng.draws_since(seed) == made
+    if n == 2**63 + 1:
+        assert made > 40, "about half the draws below 2**63 + 1 are rejected"
+
+
+def test_draws_since_counts_one_draw_per_die() -> None:
+    _faces, rng = Rng.from_seed(42).dice(17)
+    assert rng.draws_since(42) == 17
+
+
+def test_draws_since_wraps_around_the_whole_period() -> None:
+    # One draw back from the seed is 2**64 - 1 draws forward: the period is 2**64.
+    before = Rng((3 - 0x9E3779B97F4A7C15) & MASK)
+    assert before.draws_since(3) == 2**64 - 1
+    assert before.next_u64()[1].draws_since(3) == 0
+
+
+def test_draws_since_is_pinned_for_an_arbitrary_state() -> None:
+    # (state - seed) * gamma**-1 mod 2**64, with gamma**-1 = 0xF1DE83E19937733D
+    assert 0x9E3779B97F4A7C15 * 0xF1DE83E19937733D & MASK == 1
+    far = Rng(0x0123456789ABCDEF)
+    assert far.draws_since(0) == 7403524780991409907
+    assert (
+        Rng((0x0123456789ABCDEF + 0x9E3779B97F4A7C15) & MASK).draws_since(0) == 7403524780991409908
+    )
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, 1.0, None])
+def test_draws_since_refuses_a_bad_seed(seed: object) -> None:
+    with pytest.raises(ValueError, match=r"\[0, 2\*\*64\)"):
+        Rng.from_seed(1).draws_since(seed)  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ SEED_BITS = 64
 
 _MASK = (1 << 64) - 1
 _GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_GAMMA_INVERSE = pow(_GOLDEN_GAMMA, -1, 1 << 64)  # gamma is odd, so it has one mod 2**64
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 
@@ -72,6 +73,24 @@ class Rng:
                 state = (state + _GOLDEN_GAMMA) & _MASK
                 product = _mix(state) * n
         return product >> 64, Rng(state)
+
+    def draws_since(self, seed: int) -> int:
+        """How many 64-bit draws lead from ``Rng.from_seed(seed)`` to this generator.
+
+        Each draw adds the odd constant gamma to the state modulo ``2 ** 64``, so the count
+        is ``(state - seed) * gamma ** -1`` modulo ``2 ** 64``: exact, and defined for every
+        pair (every state follows every seed after some count below ``2 ** 64``). A
+        :meth:`below` that rejects a draw makes more than one; :meth:`dice` makes one per
+        die at least. ``ValueError`` for a seed outside ``range(2 ** 64)``.
+
+        >>> rng = Rng.from_seed(7)
+        >>> _faces, rng = rng.dice(5)
+        >>> rng.draws_since(7)
+        5
+        """
+        if not is_valid_state(seed):
+            raise ValueError(f"a seed must be an integer in [0, 2**64), got {seed!r}")
+        return ((self.state - seed) * _GAMMA_INVERSE) & _MASK
 
     def dice(self, count: int, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
         """``count`` fair dice with faces ``1..sides`` in throw order, and the next generator."""

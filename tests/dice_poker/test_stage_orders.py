@@ -246,7 +246,7 @@ def test_announcing_is_not_a_throw_and_changes_no_fences() -> None:
 
 @pytest.mark.parametrize("order", ["free", "down", "up"])
 def test_announce_is_only_played_in_announce_order(order: str) -> None:
-    state = stage_with(order, B.ONES, B.CHANCE) if order != "free" else start()
+    state = stage_with(order, *SHEET_ORDER) if order != "free" else start()
     box = B.ONES if order != "up" else B.CHANCE
     assert_illegal(
         throw(state, (1, 2, 3, 4, 6)), dp.Announce(box), "Announce is only played in 'announce'"
@@ -270,12 +270,12 @@ def test_the_announcement_ends_with_the_turn() -> None:
         ("free", SHEET_ORDER, set(POKER)),
         ("free", (B.ONES, B.PAIR, B.POKER), {B.PAIR, B.POKER}),
         ("down", SHEET_ORDER, set()),
-        ("down", (B.SIXES, B.PAIR, B.POKER), set()),
-        ("down", (B.PAIR, B.POKER), {B.PAIR}),
+        ("down", SHEET_ORDER[5:], set()),  # SIXES next: a mountain box is never scratched
+        ("down", POKER, {B.PAIR}),
         ("down", (B.CHANCE,), {B.CHANCE}),
         ("up", SHEET_ORDER, {B.CHANCE}),
-        ("up", (B.ONES, B.PAIR, B.POKER), {B.POKER}),
-        ("up", (B.ONES, B.SIXES), set()),
+        ("up", SHEET_ORDER[:-1], {B.POKER}),
+        ("up", MOUNTAIN, set()),  # SIXES next
         ("announce", SHEET_ORDER, set(POKER)),
         ("announce", (B.ONES, B.PAIR, B.POKER), {B.PAIR, B.POKER}),
     ],

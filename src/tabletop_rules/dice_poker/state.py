@@ -20,6 +20,7 @@ __all__ = [
     "Sheet",
     "State",
     "check_state",
+    "check_table",
     "mountain_total",
     "open_mask",
     "stage_total",
@@ -129,20 +130,71 @@ def stage_total(config: Config, sheet: Sheet, stage: int) -> int:
 def check_state(state: State) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``state`` is one the
     rules can reach: used by every loader, never on the hot path.
-    """
 
+    Besides the shape of every field, the checks that need an argument are these.
+
+    *Stage orders.* A stage played ``down`` fills its boxes top to bottom, so its filled
+    boxes are a prefix of the sheet order; ``up`` fills a suffix. ``free`` and
+    ``announce`` allow any set.
+
+    *Fences.* A turn changes its seat's bank by ``throws_per_turn - throws_used`` (less
+    what ``max_fences`` cuts off), and nothing else does. The only turn that throws nothing
+    is a poker box scratched before the first throw, which leaves 0 in that box; every
+    other cell (each mountain box, each nonzero poker box) needed a throw. So a seat with
+    ``z`` poker boxes holding 0 and ``w`` other filled boxes banks at most
+    ``z * throws_per_turn + w * (throws_per_turn - 1)``, and at most ``max_fences``. The
+    bound is tight: play scratching those ``z`` boxes at once and writing each other box
+    after one lucky throw reaches it.
+
+    *Throws made.* Over a seat's ``n`` finished turns the bank grew by
+    ``n * throws_per_turn`` less the throws used (and less any fences lost over the cap),
+    so that seat threw at most ``n * throws_per_turn - bank`` times, exactly that many
+    when fences are on and uncapped; and at least ``w`` times, one per cell that needed a
+    throw. The turn in progress adds ``throws_used``.
+
+    *The generator.* With ``auto_chance`` off the dice come from outside, the generator
+    never draws, and it must be ``Rng.from_seed(seed)``; so must a game with no throw
+    made yet. With ``auto_chance`` on, each throw draws once from the generator, or again
+    when :meth:`~tabletop_rules.rng.Rng.below` rejects a draw, so the draws from the
+    seed's generator to the state's (:meth:`~tabletop_rules.rng.Rng.draws_since`, exact)
+    are at least the fewest throws made and at most twice the most. A throw of ``c`` dice
+    draws below ``6 ** c`` and rejects a draw with probability ``(2 ** 64 mod 6 ** c) /
+    2 ** 64``: ``2 ** -62`` for one die, ``2 ** -60`` for two, about ``2 ** -56.7`` for
+    three, ``2 ** -54`` for four and ``6208 / 2 ** 64`` (about ``3.4e-16``, below
+    ``2 ** -51.4``) for five, the worst. By a union bound ``m`` throws need ``m + 1``
+    rejections or more with probability at most ``C(2m, m - 1) p ** (m + 1) <= p * (4p) ** m
+    <= p``, so a state reached by play fails this check with probability below
+    ``3.4e-16``.
+    """
+    _validate(state, generator=True)
+
+
+def check_table(state: State) -> None:
+    """:func:`check_state` without the checks of the generator against the seed: for a
+    state built from what a :class:`~tabletop_rules.dice_poker.View` shows, which carries
+    neither (the seed and generator must still be 64-bit values).
+    """
+    _validate(state, generator=False)
+
+
+def _validate(state: State, *, generator: bool) -> None:
     def fail(why: str) -> NoReturn:
         raise InvalidStateError(f"invalid dice poker state: {why}")
 
     if not isinstance(state, State) or not isinstance(state.config, Config):
         fail("expected a dice poker State with a dice poker Config")
     try:
-        _check(state, fail)
+        fewest, most = _check(state, fail)
+        if generator:
+            _check_generator(state, fewest, most, fail)
     except (TypeError, AttributeError, IndexError) as error:  # fields of the wrong shape
         fail(f"malformed field: {error}")
 
 
-def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
+def _check(state: State, fail: Callable[[str], NoReturn]) -> tuple[int, int]:
+    """Every invariant but the generator's; returns the fewest and the most throws the
+    game can have made, for :func:`_check_generator`.
+    """
     config = state.config
     players = config.players
     if not is_valid_state(state.seed):
@@ -157,6 +209,7 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
         fail(f"turns_played must be 0 to {total_turns}, got {state.turns_played}")
     rounds, seat = divmod(state.turns_played, players)  # seat: the seat on turn
     possible = possible_points(config.box_scores)
+    fewest_throws = most_throws = 0  # throws made in the turns finished, all seats
     for player, sheet in enumerate(state.sheets):
         if len(sheet) != boxes:
             fail(f"seat {player}'s sheet has {len(sheet)} boxes, not {boxes}")
@@ -176,6 +229,7 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             stage_filled = sum(cell is not None for cell in cells)
             if stage_filled != min(max(filled - stage * BOXES_PER_STAGE, 0), BOXES_PER_STAGE):
                 fail(f"seat {player} filled stage {stage} out of sequence")
+            _check_order(config.stage_order(stage), cells, player, stage, fail)
         bank = state.fences[player]
         if not isinstance(bank, int) or bank < 0:
             fail(f"seat {player}'s fences must be a whole number >= 0, got {bank!r}")
@@ -183,11 +237,24 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail(f"seat {player} has {bank} fences, over the cap max_fences={config.max_fences}")
         if not config.fences and bank:
             fail(f"seat {player} has {bank} fences but fences are off")
-        if bank > config.throws_per_turn * filled:
+        thrown = sum(
+            cell is not None and (Box(index % BOXES_PER_STAGE).is_mountain or cell != 0)
+            for index, cell in enumerate(sheet)
+        )  # cells that needed a throw: every mountain box, every nonzero poker box
+        most_banked = config.throws_per_turn * filled - thrown
+        if bank > most_banked:
             fail(
-                f"seat {player} has {bank} fences after {filled} turns; a turn banks at most "
-                f"throws_per_turn ({config.throws_per_turn})"
+                f"seat {player} has {bank} fences but its sheet allows at most {most_banked}: "
+                f"{filled - thrown} poker boxes hold 0 (if scratched before throwing, each "
+                f"banked {config.throws_per_turn}) and {thrown} boxes needed a throw (each "
+                f"banked at most throws_per_turn - 1 = {config.throws_per_turn - 1})"
             )
+        fewest_throws += (
+            config.throws_per_turn * filled - bank
+            if config.fences and config.max_fences is None
+            else thrown
+        )
+        most_throws += config.throws_per_turn * filled - bank
         if len(state.open_masks) != players or state.open_masks[player] != open_mask(sheet):
             fail(f"seat {player}'s open_masks entry does not match its sheet")
     over = state.turns_played == total_turns
@@ -232,3 +299,53 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail("a box was announced before the first throw landed")
     elif order == "announce" and state.throws_used >= 2:
         fail("in announce order a box must be announced after the first throw")
+    return fewest_throws + state.throws_used, most_throws + state.throws_used
+
+
+def _check_order(
+    order: str, cells: Sheet, player: int, stage: int, fail: Callable[[str], NoReturn]
+) -> None:
+    """A stage played ``down`` has a prefix of its boxes filled, one played ``up`` a suffix."""
+    if order not in ("down", "up"):
+        return
+    boxes = list(Box) if order == "down" else list(reversed(Box))
+    first_open = next((box for box in boxes if cells[box] is None), None)
+    if first_open is None:
+        return
+    later = boxes[boxes.index(first_open) + 1 :]
+    filled_early = next((box for box in later if cells[box] is not None), None)
+    if filled_early is not None:
+        fail(
+            f"seat {player} filled {filled_early.name} of stage {stage} before "
+            f"{first_open.name}, but stage {stage} is played {order!r}"
+        )
+
+
+def _check_generator(state: State, fewest: int, most: int, fail: Callable[[str], NoReturn]) -> None:
+    """The generator is the seed's, moved by one draw or a little more per throw made
+    (``fewest`` to ``most`` throws); see :func:`check_state`.
+    """
+    seeded = Rng.from_seed(state.seed)
+    if not state.config.auto_chance:
+        if state.rng != seeded:
+            fail(
+                f"with auto_chance off the dice are given as moves and the generator never "
+                f"draws, so it must be the seed's, Rng(state={state.seed}), not {state.rng!r}"
+            )
+        return
+    if state.turns_played == 0 and state.throws_used == 0 and state.rng != seeded:
+        fail(
+            f"no throw has been made yet, so the generator must be the seed's, "
+            f"Rng(state={state.seed}), not {state.rng!r}"
+        )
+    draws = state.rng.draws_since(state.seed)
+    if draws < fewest:
+        fail(
+            f"the generator is {draws} draws past the seed's, but the game has made at least "
+            f"{fewest} throws and each throw draws at least once"
+        )
+    if draws > 2 * most:
+        fail(
+            f"the generator is {draws} draws past the seed's, more than twice the {most} "
+            f"throws the game can have made (a draw is rejected with probability under 2**-51)"
+        )

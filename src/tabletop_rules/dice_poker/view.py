@@ -20,7 +20,7 @@ from ..rng import Rng
 from .config import Config
 from .moves import Box, Face, Move
 from .rules import current_player, is_over, legal_moves, score, winners
-from .state import Sheet, State, check_state, open_mask
+from .state import Sheet, State, check_table, open_mask
 
 __all__ = ["View", "check_view", "view"]
 
@@ -89,7 +89,7 @@ def check_view(seen: View) -> None:
             announced=seen.announced,
             pending_keep=seen.pending_keep,
         )
-        check_state(table)
+        check_table(table)  # a view has no generator to check
         again = view(table, seen.seat)
     except (InvalidStateError, TypeError, ValueError, IndexError) as error:
         why = str(error).removeprefix("invalid dice poker state: ")
