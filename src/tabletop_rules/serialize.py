@@ -61,7 +61,7 @@ MAX_DOCUMENT_CHARS: Final = 1 << 24
 many times the largest document the library writes."""
 
 MAX_DEPTH: Final = 32
-"""The deepest nesting of arrays and objects a loader reads; the library writes at most 6."""
+"""The deepest nesting of arrays and objects a loader reads; the library writes at most 5."""
 
 MAX_INT_DIGITS: Final = 20
 """The most digits a JSON integer may have: enough for every 64-bit seed and generator
