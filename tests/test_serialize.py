@@ -843,3 +843,28 @@ def test_sixteen_threads_loading_a_move_in_a_fresh_process_all_succeed() -> None
         output, _ = run.communicate(timeout=60)
         assert run.returncode == 0
         assert output.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        ({"type": "roll", "keep": [6, 2]}, r"keep is \[6, 2\], which dumps writes as \[2, 6\]"),
+        ({"type": "dice", "values": [5, 1, 3]}, r"values is \[5, 1, 3\]"),
+    ],
+    ids=case_id,
+)
+def test_a_move_not_in_the_form_dumps_writes_is_refused(data: Data, fragment: str) -> None:
+    text = envelope_edited(dp.Roll(), lambda envelope: envelope.update(data=data))
+    with pytest.raises(InvalidStateError, match=fragment):
+        loads(text)
+
+
+def test_stage_orders_as_a_bare_string_is_refused_on_load() -> None:
+    # Config(stage_orders="down") is fine in code; JSON holds the list dumps writes.
+    text = edited(dp.Config(), lambda data: data.update(stage_orders="down"))
+    with pytest.raises(InvalidStateError, match="expected an array, got 'down'"):
+        loads(text)
+
+
+def test_from_data_takes_tuples_for_arrays() -> None:
+    assert from_data({"keep": (2, 6), "type": "roll"}, dp.Roll) == dp.Roll(keep=(2, 6))

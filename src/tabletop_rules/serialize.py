@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import json
 import re
+import reprlib
 import threading
 from collections import Counter
 from itertools import accumulate
@@ -343,7 +344,43 @@ def from_data(data: Any, cls: type[T]) -> T:
             ruleset.encode(obj)
         except ValueError as error:
             raise InvalidStateError(f"malformed {ruleset.name} move: {error}") from error
+    difference = _difference(data, to_data(obj))
+    if difference is not None:
+        raise InvalidStateError(
+            f"malformed {ruleset.name} {kind}: {difference}; loading takes only what dumps writes"
+        )
     return cast(T, obj)
+
+
+def _difference(data: Any, written: Any, where: str = "") -> str | None:
+    """Where ``data`` differs from ``written``, what :func:`to_data` makes of the object
+    read from it (a converter that sorted or wrapped a value), or ``None``. Arrays may be
+    tuples; scalars must have the same type.
+    """
+    if isinstance(written, dict):
+        if isinstance(data, dict) and data.keys() == written.keys():
+            for key, item in written.items():
+                found = _difference(data[key], item, f"{where}.{key}" if where else key)
+                if found is not None:
+                    return found
+            return None
+    elif isinstance(written, list):
+        if isinstance(data, list | tuple) and len(data) == len(written):
+            for index, (got, item) in enumerate(zip(data, written, strict=True)):
+                found = _difference(got, item, f"{where}[{index}]")
+                if found is not None:
+                    return (
+                        found if isinstance(item, dict | list) else _differs(where, data, written)
+                    )
+            return None
+    elif type(data) is type(written) and data == written:
+        return None
+    return _differs(where, data, written)
+
+
+def _differs(where: str, data: Any, written: Any) -> str:
+    shown, canonical = reprlib.repr(data), reprlib.repr(written)
+    return f"{where or 'the data'} is {shown}, which dumps writes as {canonical}"
 
 
 def _innermost(error: BaseException) -> BaseException:

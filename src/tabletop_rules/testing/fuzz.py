@@ -377,13 +377,29 @@ def _total(what: str, run: Callable[[], Any], subject: object) -> Any:
         raise _fail(what, error, subject) from error
 
 
+def _pairs(text: str) -> Any:
+    """JSON text as data in which objects are their key-value pairs sorted by key, so
+    that a repeated key shows and the order of keys does not.
+    """
+    return json.loads(text, object_pairs_hook=lambda pairs: sorted(pairs, key=lambda p: p[0]))
+
+
+def _check_written_so(text: str, written: str) -> None:
+    """An accepted document is the one the library writes, but for spacing and key order."""
+    assert _pairs(text) == _pairs(written), (
+        f"a loader accepted {text[:300]!r}, which the library would write as {written[:300]!r}"
+    )
+
+
 def check_loads_total(rules: Rules, text: str) -> None:
     """``loads(text)`` raises a ``TabletopError`` or returns a value that passes
-    :func:`check_loaded`; no other exception, whatever the text.
+    :func:`check_loaded` and that ``dumps`` writes as ``text`` (but for spacing and key
+    order); no other exception, whatever the text.
     """
     obj = _total("loads", lambda: loads(text), text)
     if obj is not None:
         check_loaded(rules, obj)
+        _check_written_so(text, dumps(obj))
 
 
 def check_record_total(rules: Rules, text: str) -> None:
@@ -395,8 +411,10 @@ def check_record_total(rules: Rules, text: str) -> None:
         return list(replay_states(GameRecord.from_json(text)))
 
     states = _total("GameRecord.from_json and replay", read_and_replay, text)
-    for state in states or ():
-        rules.check_state(state)
+    if states is not None:
+        _check_written_so(text, GameRecord.from_json(text).to_json())
+        for state in states:
+            rules.check_state(state)
 
 
 def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
