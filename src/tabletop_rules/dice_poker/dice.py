@@ -17,7 +17,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from .moves import DICE_COUNT, Dice, Face, Move
+from .moves import DICE_COUNT, Dice, Face, Move, own_move
 
 __all__ = [
     "ALL_THROWS",
@@ -59,10 +59,11 @@ def throw_probability(values: tuple[Face, ...]) -> Fraction:
 
 
 OUTCOMES: dict[int, tuple[Dice, ...]] = {
-    count: tuple(Dice(values) for values in combinations_with_replacement(_FACES, count))
+    count: tuple(own_move(Dice(values)) for values in combinations_with_replacement(_FACES, count))
     for count in range(1, DICE_COUNT + 1)
 }
-"""Number of dice thrown -> each distinct outcome, as a chance move."""
+"""Number of dice thrown -> each distinct outcome, as a chance move (the game's own
+instances, :data:`~tabletop_rules.dice_poker.moves.ACTIONS`)."""
 
 PROBABILITIES: dict[int, Mapping[Move, Fraction]] = {
     count: types.MappingProxyType({dice: throw_probability(dice.values) for dice in outcomes})

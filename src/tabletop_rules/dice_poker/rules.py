@@ -38,6 +38,7 @@ from .events import (
     Wrote,
 )
 from .moves import (
+    _KNOWN_BY_ID,
     BOXES_PER_STAGE,
     DICE_COUNT,
     POKER_BOXES,
@@ -49,6 +50,10 @@ from .moves import (
     Roll,
     Scratch,
     Write,
+    describe_move,
+    known_move,
+    own_move,
+    short_repr,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
 from .state import State, mountain_total, stage_total
@@ -68,15 +73,17 @@ __all__ = [
 
 # --- precomputed tables -------------------------------------------------------------
 
-ROLL_ALL = Roll()
-_WRITE = tuple(Write(box) for box in Box)
-_SCRATCH = {box: Scratch(box) for box in POKER_BOXES}
-_ANNOUNCE = tuple(Announce(box) for box in Box)
+# Every move a table lists is the game's own instance (moves.ACTIONS), so applying a move
+# that legal_moves listed costs one look-up by identity.
+ROLL_ALL = own_move(Roll())
+_WRITE = tuple(own_move(Write(box)) for box in Box)
+_SCRATCH = {box: own_move(Scratch(box)) for box in POKER_BOXES}
+_ANNOUNCE = tuple(own_move(Announce(box)) for box in Box)
 _POKER_MASK = sum(1 << box for box in POKER_BOXES)
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
 
 
-_KEEP_ROLLS = {dice: tuple(Roll(keep) for keep in keeps) for dice, keeps in KEEPS.items()}
+_KEEP_ROLLS = {dice: tuple(own_move(Roll(keep)) for keep in keeps) for dice, keeps in KEEPS.items()}
 _KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in KEEPS.items()}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 _fills_by_mask: dict[int, tuple[Write | Scratch, ...]] = {}
@@ -220,6 +227,12 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
 def apply(state: State, move: Move) -> State:
     """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
     naming the rule that forbids it; ``state`` itself never changes.
+
+    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
+    or raises ``IllegalMoveError``. A move is legal when it equals one that
+    :func:`legal_moves` lists (and is of the same class); the state and its events then
+    hold the listed instance, never the caller's object (see
+    :func:`~tabletop_rules.dice_poker.moves.known_move`).
     """
     return _apply(state, move, None)
 
@@ -231,18 +244,24 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+    known = _KNOWN_BY_ID.get(id(move))
+    # Anything but a move that legal_moves listed: its own instance, a well-formed move no
+    # state allows, or IllegalMoveError. Nothing the caller built goes further.
+    move = known_move(move) if known is None else known
     if state.pending_keep is not None:
         if not isinstance(move, Dice):
             raise IllegalMoveError(
                 f"the dice are in the air: the next move is their outcome, Dice(values), "
-                f"not {move!r}"
+                f"not {describe_move(move)}"
             )
         return _land(state, move.values, events)
     config = state.config
     players = config.players
     turns = state.turns_played
     if turns == config.turns_per_game:
-        raise IllegalMoveError(f"the game is over: every box is filled; {move!r} is not a move")
+        raise IllegalMoveError(
+            f"the game is over: every box is filled; {describe_move(move)} is not a move"
+        )
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
     order = config.orders_by_stage[stage]
@@ -252,8 +271,6 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         raise IllegalMoveError(
             "Dice(values) is a chance outcome, legal only while dice are in the air"
         )
-    if not isinstance(move, Write | Scratch | Announce):
-        raise IllegalMoveError(f"{move!r} is not a dice poker move")
     box = move.box
     if isinstance(move, Announce) and order != "announce":
         raise IllegalMoveError(
@@ -351,10 +368,10 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     """The chance outcome: the thrown dice join the kept ones on the table."""
     keep = state.pending_keep
     assert keep is not None
-    if len(thrown) != DICE_COUNT - len(keep) or not all(1 <= face <= 6 for face in thrown):
+    if len(thrown) != DICE_COUNT - len(keep):  # its faces are 1 to 6: it is a known move
         raise IllegalMoveError(
             f"{DICE_COUNT - len(keep)} dice are in the air: Dice needs that many faces 1 to 6, "
-            f"got {list(thrown)}"
+            f"got {short_repr(list(thrown))}"
         )
     dice = tuple(sorted(keep + thrown))
     if events is not None:
