@@ -11,7 +11,7 @@ Scratch(box=Box.FULL_HOUSE)
 from __future__ import annotations
 
 from ..errors import NotationError
-from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
+from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, known_move, short_repr
 from .rules import apply, legal_moves
 from .state import State
 
@@ -35,14 +35,22 @@ def format_move(move: Move) -> str:
     raise TypeError(f"not a dice poker move: {move!r}")
 
 
+def _text(text: object) -> str:
+    """``text`` as a plain ``str``; ``NotationError`` for anything that is not a string."""
+    if not isinstance(text, str):
+        raise NotationError(f"move text is a string, not {short_repr(text)}")
+    return str.__str__(text)  # a plain str, whatever a subclass overrides
+
+
 def parse_box(text: str) -> Box:
     """The box named ``text``: case, spaces and hyphens are forgiven (``"Full house"``)."""
+    text = _text(text)
     name = "_".join(text.replace("-", " ").split()).upper()
     try:
         return Box[name]
     except KeyError:
         names = ", ".join(str(box) for box in Box)
-        raise NotationError(f"no box named {text!r}; boxes are {names}") from None
+        raise NotationError(f"no box named {short_repr(text)}; boxes are {names}") from None
 
 
 def _faces(words: list[str], text: str) -> tuple[int, ...]:
@@ -51,14 +59,15 @@ def _faces(words: list[str], text: str) -> tuple[int, ...]:
     try:
         faces = tuple(int(word) for word in words)
     except ValueError:
-        raise NotationError(f"faces are numbers 1 to 6, in {text!r}") from None
+        raise NotationError(f"faces are numbers 1 to 6, in {short_repr(text)}") from None
     if not all(1 <= face <= 6 for face in faces):
-        raise NotationError(f"faces are numbers 1 to 6, in {text!r}")
+        raise NotationError(f"faces are numbers 1 to 6, in {short_repr(text)}")
     return faces
 
 
 def read_move(text: str) -> Move:
     """The move ``text`` names, without checking it against a state."""
+    text = _text(text)
     words = text.strip().lower().split()
     if not words:
         raise NotationError("empty move text")
@@ -67,7 +76,7 @@ def read_move(text: str) -> Move:
         if not rest:
             return Roll()
         if rest[0] != "keep" or len(rest) == 1:
-            raise NotationError(f"expected 'roll' or 'roll keep <faces>', got {text!r}")
+            raise NotationError(f"expected 'roll' or 'roll keep <faces>', got {short_repr(text)}")
         return Roll(_faces(rest[1:], text))
     if verb in _BOX_VERBS:
         if not rest:
@@ -78,7 +87,7 @@ def read_move(text: str) -> Move:
             raise NotationError("'dice' needs the faces thrown, e.g. 'dice 2 5'")
         return Dice(_faces(rest, text))
     raise NotationError(
-        f"unknown move {text!r}: moves start with roll, write, scratch, announce or dice"
+        f"unknown move {short_repr(text)}: moves start with roll, write, scratch, announce or dice"
     )
 
 
@@ -87,8 +96,9 @@ def parse_move(state: State, text: str) -> Move:
 
     Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
     :class:`~tabletop_rules.errors.IllegalMoveError` for a move the rules forbid here.
+    The move returned is the instance :func:`~tabletop_rules.dice_poker.legal_moves` lists.
     """
-    move = read_move(text)
+    move = known_move(read_move(text))
     if move not in legal_moves(state):
         apply(state, move)  # raises IllegalMoveError naming the rule
     return move
