@@ -21,8 +21,9 @@ import secrets
 import types
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import NoReturn
 
-from ..errors import ConfigError, IllegalMoveError
+from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..protocol import CHANCE, Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
@@ -56,7 +57,7 @@ from .moves import (
     short_repr,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import State, mountain_total, stage_total
+from .state import State, check_state, mountain_total, stage_total
 
 __all__ = [
     "apply",
@@ -189,39 +190,49 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """Every legal move in action-number order: rolls, writes, scratches, announcements;
     at a chance point every distinct outcome of the dice in the air.
     """
-    pending = state.pending_keep
-    if pending is not None:
-        return OUTCOMES[DICE_COUNT - len(pending)]
-    config = state.config
-    players = config.players
-    turns = state.turns_played
-    if turns == config.turns_per_game:
-        return ()
-    seat = turns % players
-    stage = turns // players // BOXES_PER_STAGE
-    order = config.orders_by_stage[stage]
-    fillable = _fillable(order, state.open_masks[seat])
-    dice = state.dice
-    if not dice:
-        return (ROLL_ALL, *_fills(0, fillable & _POKER_MASK))
-    if order == "announce":
-        if state.announced is None:
-            return tuple(_ANNOUNCE[box] for box in Box if fillable >> box & 1)
-        fillable = 1 << state.announced
-    fills = _fills(fillable & FITS[dice], fillable & _POKER_MASK)
-    if state.throws_used < config.throws_allowed(state.fences[seat]):
-        return _KEEP_ROLLS[dice] + fills
-    return fills
+    try:
+        pending = state.pending_keep
+        if pending is not None:
+            return OUTCOMES[DICE_COUNT - len(pending)]
+        config = state.config
+        players = config.players
+        turns = state.turns_played
+        if turns == config.turns_per_game:
+            return ()
+        seat = turns % players
+        stage = turns // players // BOXES_PER_STAGE
+        order = config.orders_by_stage[stage]
+        fillable = _fillable(order, state.open_masks[seat])
+        dice = state.dice
+        if not dice:
+            return (ROLL_ALL, *_fills(0, fillable & _POKER_MASK))
+        if order == "announce":
+            if state.announced is None:
+                return tuple(_ANNOUNCE[box] for box in Box if fillable >> box & 1)
+            fillable = 1 << state.announced
+        fills = _fills(fillable & FITS[dice], fillable & _POKER_MASK)
+        if state.throws_used < config.throws_allowed(state.fences[seat]):
+            return _KEEP_ROLLS[dice] + fills
+        return fills
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     """At a chance point, each distinct outcome of the dice in the air with its exact
     probability (252 outcomes for five dice); empty elsewhere.
     """
-    pending = state.pending_keep
-    if pending is None:
-        return _NO_PROBABILITIES
-    return PROBABILITIES[DICE_COUNT - len(pending)]
+    try:
+        pending = state.pending_keep
+        if pending is None:
+            return _NO_PROBABILITIES
+        return PROBABILITIES[DICE_COUNT - len(pending)]
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
 
 
 def apply(state: State, move: Move) -> State:
@@ -243,52 +254,68 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
+def _refuse_state(state: object, error: Exception) -> NoReturn:
+    """Raise why a rule function failed on ``state``: ``TypeError`` for what is no dice
+    poker State; for a State whose fields were set around its checks, the
+    :class:`~tabletop_rules.errors.InvalidStateError` of :func:`check_state`.
+    """
+    if type(state) is not State:
+        raise TypeError(f"expected a dice poker State, got {short_repr(state)}") from error
+    check_state(state)  # raises InvalidStateError, naming the broken invariant
+    raise error  # a valid state: the failure is the library's own
+
+
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     known = _KNOWN_BY_ID.get(id(move))
     # Anything but a move that legal_moves listed: its own instance, a well-formed move no
     # state allows, or IllegalMoveError. Nothing the caller built goes further.
     move = known_move(move) if known is None else known
-    if state.pending_keep is not None:
-        if not isinstance(move, Dice):
+    try:
+        if state.pending_keep is not None:
+            if not isinstance(move, Dice):
+                raise IllegalMoveError(
+                    f"the dice are in the air: the next move is their outcome, Dice(values), "
+                    f"not {describe_move(move)}"
+                )
+            return _land(state, move.values, events)
+        config = state.config
+        players = config.players
+        turns = state.turns_played
+        if turns == config.turns_per_game:
             raise IllegalMoveError(
-                f"the dice are in the air: the next move is their outcome, Dice(values), "
-                f"not {describe_move(move)}"
+                f"the game is over: every box is filled; {describe_move(move)} is not a move"
             )
-        return _land(state, move.values, events)
-    config = state.config
-    players = config.players
-    turns = state.turns_played
-    if turns == config.turns_per_game:
-        raise IllegalMoveError(
-            f"the game is over: every box is filled; {describe_move(move)} is not a move"
-        )
-    seat = turns % players
-    stage = turns // players // BOXES_PER_STAGE
-    order = config.orders_by_stage[stage]
-    if isinstance(move, Roll):
-        return _roll(state, move.keep, seat, order, events)
-    if isinstance(move, Dice):
-        raise IllegalMoveError(
-            "Dice(values) is a chance outcome, legal only while dice are in the air"
-        )
-    box = move.box
-    if isinstance(move, Announce) and order != "announce":
-        raise IllegalMoveError(
-            f"Announce is only played in 'announce' order; stage {stage} is {order!r}"
-        )
-    open_mask = state.open_masks[seat]
-    if not open_mask >> box & 1:
-        raise IllegalMoveError(
-            f"{box.name} of stage {stage} is filled already; each box is filled once"
-        )
-    _check_order(order, open_mask, box, stage)
-    if isinstance(move, Announce):
-        return _announce(state, box, seat, events)
-    if order == "announce" and state.dice:
-        _check_announced(state, box)
-    if isinstance(move, Write):
-        return _write(state, box, seat, stage, events)
-    return _scratch(state, box, seat, stage, events)
+        seat = turns % players
+        stage = turns // players // BOXES_PER_STAGE
+        order = config.orders_by_stage[stage]
+        if isinstance(move, Roll):
+            return _roll(state, move.keep, seat, order, events)
+        if isinstance(move, Dice):
+            raise IllegalMoveError(
+                "Dice(values) is a chance outcome, legal only while dice are in the air"
+            )
+        box = move.box
+        if isinstance(move, Announce) and order != "announce":
+            raise IllegalMoveError(
+                f"Announce is only played in 'announce' order; stage {stage} is {order!r}"
+            )
+        open_mask = state.open_masks[seat]
+        if not open_mask >> box & 1:
+            raise IllegalMoveError(
+                f"{box.name} of stage {stage} is filled already; each box is filled once"
+            )
+        _check_order(order, open_mask, box, stage)
+        if isinstance(move, Announce):
+            return _announce(state, box, seat, events)
+        if order == "announce" and state.dice:
+            _check_announced(state, box)
+        if isinstance(move, Write):
+            return _write(state, box, seat, stage, events)
+        return _scratch(state, box, seat, stage, events)
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
 
 
 def _check_order(order: str, open_mask: int, box: Box, stage: int) -> None:
