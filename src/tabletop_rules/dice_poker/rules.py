@@ -75,7 +75,9 @@ __all__ = [
 # --- precomputed tables -------------------------------------------------------------
 
 # Every move a table lists is the game's own instance (moves.ACTIONS), so applying a move
-# that legal_moves listed costs one look-up by identity.
+# that legal_moves listed costs one look-up by identity: those instances live as long as
+# the module, so no other object has their id.
+_KNOWN_IDS = frozenset(_KNOWN_BY_ID)
 ROLL_ALL = own_move(Roll())
 _WRITE = tuple(own_move(Write(box)) for box in Box)
 _SCRATCH = {box: own_move(Scratch(box)) for box in POKER_BOXES}
@@ -266,10 +268,10 @@ def _refuse_state(state: object, error: Exception) -> NoReturn:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    known = _KNOWN_BY_ID.get(id(move))
-    # Anything but a move that legal_moves listed: its own instance, a well-formed move no
-    # state allows, or IllegalMoveError. Nothing the caller built goes further.
-    move = known_move(move) if known is None else known
+    if id(move) not in _KNOWN_IDS:
+        # Not a move legal_moves listed: known_move gives the game's own instance, or a
+        # well-formed move no state allows, or raises. Nothing the caller built goes further.
+        move = known_move(move)
     try:
         if state.pending_keep is not None:
             if not isinstance(move, Dice):
