@@ -126,9 +126,11 @@ def short_repr(value: object) -> str:
     '(6, 6, 6, 6, 6, 6, 6, 6, ...)'
     """
     try:
-        return _SHORT.repr(value)
+        text = _SHORT.repr(value)
     except Exception:
         pass
+    else:
+        return text if len(text) <= 120 else text[:117] + "..."
     try:
         return f"<{type(value).__name__} object>"
     except Exception:  # pragma: no cover - a metaclass whose __name__ raises
