@@ -25,7 +25,6 @@ __all__ = [
     "BOXES_PER_STAGE",
     "DICE_COUNT",
     "MOUNTAIN",
-    "MOVE_TYPES",
     "POKER_BOXES",
     "Announce",
     "Box",
@@ -35,10 +34,7 @@ __all__ = [
     "Roll",
     "Scratch",
     "Write",
-    "describe_move",
     "known_move",
-    "own_move",
-    "short_repr",
 ]
 
 Face: TypeAlias = int
@@ -119,8 +115,8 @@ _SHORT.maxother = 60
 
 
 def short_repr(value: object) -> str:
-    """``repr(value)`` for an error message: a few dozen characters at most, and it never
-    raises, whatever ``value``'s own ``__repr__`` does.
+    """``repr(value)`` for an error message: at most 120 characters, and it never raises,
+    whatever ``value``'s own ``__repr__`` does.
 
     >>> short_repr((6,) * 100)
     '(6, 6, 6, 6, 6, 6, 6, 6, ...)'
@@ -199,7 +195,7 @@ Move: TypeAlias = Roll | Write | Scratch | Announce | Dice
 """Any dice poker move, the chance outcome :class:`Dice` included."""
 
 MOVE_TYPES: tuple[type[Move], ...] = (Roll, Write, Scratch, Announce, Dice)
-"""The classes of dice poker moves, the chance outcome included."""
+# The classes of dice poker moves, the chance outcome included.
 
 # --- the moves a state can allow, each built once -------------------------------------
 
@@ -304,10 +300,7 @@ def _rebuilt(move: Move) -> Move:
         raise IllegalMoveError(
             f"{describe_move(move)} is not a dice poker move: {_short_text(error)}"
         ) from error
-    try:
-        known = _KNOWN.get(rebuilt)
-    except Exception:  # pragma: no cover - the constructor leaves only ints and Boxes
-        known = None
+    known = _KNOWN.get(rebuilt)  # the constructor leaves only ints and Boxes: hashable
     if known is not None:
         raise IllegalMoveError(
             f"{describe_move(move)} is not a dice poker move: its fields are not as "
