@@ -299,24 +299,31 @@ def _with_field(move: Any, name: str, value: Any) -> Any:
     return clone
 
 
+def _pick(draw: st.DrawFn, items: Sequence[Any]) -> Any:
+    """One of ``items``, drawn by index: ``sampled_from`` would hash them, and some odd
+    objects refuse to be hashed.
+    """
+    return items[draw(st.integers(0, len(items) - 1))]
+
+
 @st.composite
 def _odd_moves(draw: st.DrawFn, moves: tuple[Any, ...]) -> Any:
     classes = tuple({type(move): None for move in moves})
     if not moves or draw(st.integers(0, 3)) == 0:
-        return draw(st.sampled_from(_ODD_OBJECTS + classes))
-    move = draw(st.sampled_from(moves))
+        return _pick(draw, _ODD_OBJECTS + classes)
+    move = _pick(draw, moves)
     names = [field.name for field in attrs.fields(type(move))]
     if not names:
-        return draw(st.sampled_from(_ODD_OBJECTS + classes))
-    name = draw(st.sampled_from(names))
+        return _pick(draw, _ODD_OBJECTS + classes)
+    name = _pick(draw, names)
     current = getattr(move, name)
-    values: list[Any] = [draw(st.sampled_from(_ODD_OBJECTS))]
+    values: list[Any] = [_pick(draw, _ODD_OBJECTS)]
     if isinstance(current, tuple):
         floats = tuple(float(item) for item in current if type(item) is int)
         values += [list(current), (*current, values[0]), floats]
     elif isinstance(current, int):
         values += [int(current) + 1, -int(current) - 1, float(current), str(current)]
-    return _with_field(move, name, draw(st.sampled_from(values)))
+    return _with_field(move, name, _pick(draw, values))
 
 
 def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
