@@ -18,8 +18,8 @@ __all__ = [
 
 class TabletopError(ValueError):
     """Base class of the errors about game input: moves, house rules, serialized data and
-    notation. Misuse of the API itself (a seat that is not at the table, an object that is
-    no move) raises a plain ``ValueError`` or ``TypeError``.
+    notation. Misuse of the API itself (a seat that is not at the table, a state that is
+    no state) raises a plain ``ValueError`` or ``TypeError``.
     """
 
 

@@ -14,8 +14,9 @@ moves: 210 rolls (by what they keep: nothing, then one die, … four dice), 15 w
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
+from ..messages import short_repr
 from .config import Config
-from .moves import ACTIONS, Move, known_move, short_repr
+from .moves import ACTIONS, Move, known_move
 from .rules import legal_moves
 from .state import State
 

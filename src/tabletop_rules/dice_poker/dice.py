@@ -17,7 +17,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from .moves import DICE_COUNT, Dice, Face, Move, own_move
+from .moves import DICE_COUNT, MOVE_TABLE, Dice, Face, Move
 
 __all__ = [
     "ALL_THROWS",
@@ -59,7 +59,9 @@ def throw_probability(values: tuple[Face, ...]) -> Fraction:
 
 
 OUTCOMES: dict[int, tuple[Dice, ...]] = {
-    count: tuple(own_move(Dice(values)) for values in combinations_with_replacement(_FACES, count))
+    count: tuple(
+        MOVE_TABLE.own(Dice(values)) for values in combinations_with_replacement(_FACES, count)
+    )
     for count in range(1, DICE_COUNT + 1)
 }
 """Number of dice thrown -> each distinct outcome, as a chance move (the game's own

@@ -11,14 +11,15 @@ Write(box=Box.FULL_HOUSE)
 from __future__ import annotations
 
 import enum
-import reprlib
 from collections.abc import Iterable
 from itertools import combinations_with_replacement
-from typing import TypeAlias, TypeVar, cast
+from typing import TypeAlias
 
 import attrs
 
 from ..errors import IllegalMoveError
+from ..messages import short_repr
+from ..movetable import MoveTable
 
 __all__ = [
     "ACTIONS",
@@ -95,51 +96,6 @@ MOUNTAIN = tuple(box for box in Box if box.is_mountain)
 
 POKER_BOXES = tuple(box for box in Box if box.is_poker)
 """The nine poker boxes, PAIR to CHANCE."""
-
-
-class _ShortRepr(reprlib.Repr):
-    """``reprlib`` with small limits, and no ``repr`` of an int too long to print."""
-
-    def repr_int(self, x: int, level: int) -> str:
-        bits = x.bit_length()
-        return f"<int of {bits} bits>" if bits > 128 else super().repr_int(x, level)
-
-
-_SHORT = _ShortRepr()
-_SHORT.maxlevel = 3
-_SHORT.maxtuple = _SHORT.maxlist = 8
-_SHORT.maxdict = _SHORT.maxset = _SHORT.maxfrozenset = 4
-_SHORT.maxstring = 40
-_SHORT.maxlong = 40
-_SHORT.maxother = 60
-
-
-def short_repr(value: object) -> str:
-    """``repr(value)`` for an error message: at most 120 characters, and it never raises,
-    whatever ``value``'s own ``__repr__`` does.
-
-    >>> short_repr((6,) * 100)
-    '(6, 6, 6, 6, 6, 6, 6, 6, ...)'
-    """
-    try:
-        text = _SHORT.repr(value)
-    except Exception:
-        pass
-    else:
-        return text if len(text) <= 120 else text[:117] + "..."
-    try:
-        return f"<{type(value).__name__} object>"
-    except Exception:  # pragma: no cover - a metaclass whose __name__ raises
-        return "<object>"
-
-
-def _short_text(text: object) -> str:
-    """``str(text)`` cut to a bounded length; never raises."""
-    try:
-        words = str(text)
-    except Exception:
-        return f"<{type(text).__name__} whose text cannot be read>"
-    return words if len(words) <= 200 else words[:197] + "..."
 
 
 def _sorted_faces(values: Iterable[int]) -> tuple[int, ...]:
@@ -220,8 +176,9 @@ ACTIONS: tuple[Move, ...] = (
 moves that reach a state or its events: :func:`known_move` maps every move to one of
 them (or refuses it)."""
 
-_KNOWN: dict[Move, Move] = {move: move for move in ACTIONS}
-_KNOWN_BY_ID: dict[int, Move] = {id(move): move for move in ACTIONS}
+MOVE_TABLE: MoveTable[Move] = MoveTable("dice poker", MOVE_TYPES, ACTIONS)
+"""The table of :data:`ACTIONS`, through which ``apply``, ``encode`` and ``parse_move``
+pass every move they are given (see :mod:`tabletop_rules.movetable`)."""
 
 
 def known_move(move: object) -> Move:
@@ -243,67 +200,4 @@ def known_move(move: object) -> Move:
     ...     print(error)
     Write(box=99) is not a dice poker move: 99 is not a valid Box
     """
-    known = _KNOWN_BY_ID.get(id(move))
-    if known is not None:
-        return known  # one of ACTIONS itself: they live as long as the module
-    cls = type(move)
-    if not any(cls is move_type for move_type in MOVE_TYPES):  # `is`: a metaclass sets ==
-        raise IllegalMoveError(f"{short_repr(move)} is not a dice poker move")
-    try:
-        # A field set around the checks may be unhashable, or its __eq__ may raise.
-        known = _KNOWN.get(cast(Move, move))
-    except Exception:
-        known = None
-    if known is not None:
-        return known  # equal to a move, so it is that move: 6.0 reads as 6, 5 as Box.SIXES
-    return _rebuilt(cast(Move, move))
-
-
-_M = TypeVar("_M", Roll, Write, Scratch, Announce, Dice)
-
-
-def own_move(move: _M) -> _M:
-    """The game's own instance of ``move``, one of :data:`ACTIONS` (``KeyError`` if it is
-    none of them): what the rules' tables are built from.
-    """
-    return cast(_M, _KNOWN[move])
-
-
-def describe_move(move: Move) -> str:
-    """The move as ``Class(field=value, ...)``, each value through :func:`short_repr`, so
-    it is short and never raises, even for a move whose fields were tampered with.
-    """
-    fields = []
-    for field in attrs.fields(type(move)):
-        try:
-            value = short_repr(getattr(move, field.name))
-        except AttributeError:
-            value = "<unset>"
-        fields.append(f"{field.name}={value}")
-    return f"{type(move).__name__}({', '.join(fields)})"
-
-
-def _rebuilt(move: Move) -> Move:
-    """``move`` (of a move class, equal to none of :data:`ACTIONS`) built again through its
-    constructor: a well-formed move no state allows, or ``IllegalMoveError``.
-    """
-    try:
-        if isinstance(move, Roll | Dice):
-            faces: object = move.keep if isinstance(move, Roll) else move.values
-            if type(faces) is not tuple and type(faces) is not list:
-                # Only a plain sequence is read: iterating anything else runs its code,
-                # which need not even end.
-                name = attrs.fields(type(move))[0].name
-                raise IllegalMoveError(f"{name} is a tuple of faces 1 to 6")
-        rebuilt = attrs.evolve(move)
-    except Exception as error:
-        raise IllegalMoveError(
-            f"{describe_move(move)} is not a dice poker move: {_short_text(error)}"
-        ) from error
-    known = _KNOWN.get(rebuilt)  # the constructor leaves only ints and Boxes: hashable
-    if known is not None:
-        raise IllegalMoveError(
-            f"{describe_move(move)} is not a dice poker move: its fields are not as "
-            f"{type(move).__name__} makes them; {known!r} is"
-        )
-    return rebuilt
+    return MOVE_TABLE.known(move)

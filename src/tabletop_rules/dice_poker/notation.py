@@ -11,7 +11,8 @@ Scratch(box=Box.FULL_HOUSE)
 from __future__ import annotations
 
 from ..errors import NotationError
-from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, known_move, short_repr
+from ..messages import short_repr
+from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, known_move
 from .rules import apply, legal_moves
 from .state import State
 

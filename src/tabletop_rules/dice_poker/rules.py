@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
+from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
@@ -39,9 +40,9 @@ from .events import (
     Wrote,
 )
 from .moves import (
-    _KNOWN_BY_ID,
     BOXES_PER_STAGE,
     DICE_COUNT,
+    MOVE_TABLE,
     POKER_BOXES,
     Announce,
     Box,
@@ -51,10 +52,6 @@ from .moves import (
     Roll,
     Scratch,
     Write,
-    describe_move,
-    known_move,
-    own_move,
-    short_repr,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
 from .state import State, check_state, mountain_total, stage_total
@@ -77,16 +74,17 @@ __all__ = [
 # Every move a table lists is the game's own instance (moves.ACTIONS), so applying a move
 # that legal_moves listed costs one look-up by identity: those instances live as long as
 # the module, so no other object has their id.
-_KNOWN_IDS = frozenset(_KNOWN_BY_ID)
-ROLL_ALL = own_move(Roll())
-_WRITE = tuple(own_move(Write(box)) for box in Box)
-_SCRATCH = {box: own_move(Scratch(box)) for box in POKER_BOXES}
-_ANNOUNCE = tuple(own_move(Announce(box)) for box in Box)
+_KNOWN_IDS = MOVE_TABLE.ids
+_own = MOVE_TABLE.own
+ROLL_ALL = _own(Roll())
+_WRITE = tuple(_own(Write(box)) for box in Box)
+_SCRATCH = {box: _own(Scratch(box)) for box in POKER_BOXES}
+_ANNOUNCE = tuple(_own(Announce(box)) for box in Box)
 _POKER_MASK = sum(1 << box for box in POKER_BOXES)
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
 
 
-_KEEP_ROLLS = {dice: tuple(own_move(Roll(keep)) for keep in keeps) for dice, keeps in KEEPS.items()}
+_KEEP_ROLLS = {dice: tuple(_own(Roll(keep)) for keep in keeps) for dice, keeps in KEEPS.items()}
 _KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in KEEPS.items()}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 _fills_by_mask: dict[int, tuple[Write | Scratch, ...]] = {}
@@ -271,13 +269,13 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     if id(move) not in _KNOWN_IDS:
         # Not a move legal_moves listed: known_move gives the game's own instance, or a
         # well-formed move no state allows, or raises. Nothing the caller built goes further.
-        move = known_move(move)
+        move = MOVE_TABLE.known(move)
     try:
         if state.pending_keep is not None:
             if not isinstance(move, Dice):
                 raise IllegalMoveError(
                     f"the dice are in the air: the next move is their outcome, Dice(values), "
-                    f"not {describe_move(move)}"
+                    f"not {describe(move)}"
                 )
             return _land(state, move.values, events)
         config = state.config
@@ -285,7 +283,7 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         turns = state.turns_played
         if turns == config.turns_per_game:
             raise IllegalMoveError(
-                f"the game is over: every box is filled; {describe_move(move)} is not a move"
+                f"the game is over: every box is filled; {describe(move)} is not a move"
             )
         seat = turns % players
         stage = turns // players // BOXES_PER_STAGE
