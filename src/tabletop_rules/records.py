@@ -24,6 +24,7 @@ from typing import Any
 import attrs
 
 from .errors import InvalidStateError, TabletopError
+from .messages import short_repr
 from .protocol import Ruleset, get_ruleset
 from .rng import is_valid_state
 from .serialize import FORMAT_VERSION, from_data, parse_json, to_data
@@ -94,7 +95,9 @@ class GameRecord:
                 "a game record has game, version, config, seed and moves, and nothing else"
             )
         if type(data["version"]) is not int or data["version"] != FORMAT_VERSION:
-            raise InvalidStateError(f"record version {data['version']!r} is not {FORMAT_VERSION}")
+            raise InvalidStateError(
+                f"record version {short_repr(data['version'])} is not {FORMAT_VERSION}"
+            )
         ruleset = _ruleset(data["game"])
         moves = data["moves"]
         if type(moves) is not list:
@@ -113,7 +116,7 @@ def _ruleset(game: object) -> Ruleset[Any, Any, Any]:
     try:
         return get_ruleset(game)  # type: ignore[arg-type]
     except (KeyError, TypeError) as error:
-        raise InvalidStateError(f"unknown game {game!r}") from error
+        raise InvalidStateError(f"unknown game {short_repr(game)}") from error
 
 
 def check_record(record: GameRecord) -> None:
@@ -131,7 +134,9 @@ def check_record(record: GameRecord) -> None:
             f"got {type(record.config).__name__}"
         )
     if not is_valid_state(record.seed):
-        raise InvalidStateError(f"seed must be an integer in [0, 2**64), got {record.seed!r}")
+        raise InvalidStateError(
+            f"seed must be an integer in [0, 2**64), got {short_repr(record.seed)}"
+        )
     moves = record.moves
     if type(moves) is not tuple or not all(type(move) is str for move in moves):
         raise InvalidStateError("moves must be a list of move texts")
@@ -156,7 +161,7 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
             state = ruleset.apply(state, move)
         except TabletopError as error:
             raise InvalidStateError(
-                f"move {number} ({text!r}) cannot be played: {error}"
+                f"move {number} ({short_repr(text)}) cannot be played: {error}"
             ) from error
         yield state
 

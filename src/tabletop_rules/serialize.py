@@ -35,6 +35,7 @@ from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
 from .errors import ConfigError, InvalidConfigError, InvalidStateError, TabletopError
+from .messages import short_repr
 from .protocol import Ruleset, get_ruleset, registered
 
 __all__ = [
@@ -95,7 +96,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(result) != len(pairs):
         counts = Counter(key for key, _ in pairs)
         duplicate = next(key for key, count in counts.items() if count > 1)
-        raise InvalidStateError(f"duplicate key {duplicate!r}: each key appears once")
+        raise InvalidStateError(f"duplicate key {short_repr(duplicate)}: each key appears once")
     return result
 
 
@@ -144,7 +145,7 @@ def _strict(kind: type[Any]) -> Any:
 
     def structure(value: Any, _type: Any) -> Any:
         if type(value) is not kind:
-            raise TypeError(f"expected {kind.__name__}, got {value!r}")
+            raise TypeError(f"expected {kind.__name__}, got {short_repr(value)}")
         return value
 
     return structure
@@ -159,7 +160,7 @@ def _tuple(value: Any, kind: Any) -> tuple[Any, ...]:
     is no array.
     """
     if not isinstance(value, list | tuple):
-        raise TypeError(f"expected an array, got {value!r}")
+        raise TypeError(f"expected an array, got {short_repr(value)}")
     args: tuple[Any, ...] = getattr(kind, "__args__", ())
     if not args:
         return tuple(value)
@@ -173,7 +174,7 @@ def _tuple(value: Any, kind: Any) -> tuple[Any, ...]:
 def _frozenset(value: Any, kind: Any) -> frozenset[Any]:
     """A JSON array as a frozenset."""
     if not isinstance(value, list | tuple):
-        raise TypeError(f"expected an array, got {value!r}")
+        raise TypeError(f"expected an array, got {short_repr(value)}")
     (item_type,) = getattr(kind, "__args__", (Any,))
     return frozenset(converter.structure(item, item_type) for item in value)
 
@@ -208,7 +209,7 @@ def _attrs_structure_factory(cls: type[Any]) -> Any:
 
     def structure(value: Any, kind: type[Any]) -> Any:
         if not isinstance(value, dict):
-            raise TypeError(f"expected an object for {cls.__name__}, got {value!r}")
+            raise TypeError(f"expected an object for {cls.__name__}, got {short_repr(value)}")
         if value.get(_TAG) == tag:
             value = {key: item for key, item in value.items() if key != _TAG}
         missing = fields - value.keys()
@@ -236,7 +237,7 @@ def _structure_enum(value: Any, kind: type[enum.Enum]) -> enum.Enum:
         )
     member = members.get(value) if type(value) is str else None
     if member is None:
-        raise ValueError(f"{value!r} is not a {kind.__name__}")
+        raise ValueError(f"{short_repr(value)} is not a {kind.__name__}")
     return member
 
 
@@ -395,7 +396,7 @@ def _reason(error: BaseException) -> str:
     if isinstance(error, TabletopError):
         return str(error)
     if isinstance(error, KeyError):
-        return f"missing field {error.args[0]!r}"
+        return f"missing field {short_repr(error.args[0])}"
     return str(error) or type(error).__name__
 
 
@@ -426,15 +427,16 @@ def loads(text: str | bytes, cls: type[T] | None = None) -> T:
     envelope = parse_json(text)
     if not isinstance(envelope, dict) or envelope.keys() != _ENVELOPE:
         raise InvalidStateError("expected an object with game, version, kind and data, no more")
-    if type(envelope["version"]) is not int or envelope["version"] != FORMAT_VERSION:
+    version = envelope["version"]
+    if type(version) is not int or version != FORMAT_VERSION:
         raise InvalidStateError(
-            f"JSON layout version {envelope['version']!r} is not {FORMAT_VERSION}, the one "
+            f"JSON layout version {short_repr(version)} is not {FORMAT_VERSION}, the one "
             "this library reads"
         )
     try:
         ruleset = _configure(get_ruleset(envelope["game"]))
     except (KeyError, TypeError) as error:
-        raise InvalidStateError(f"unknown game {envelope['game']!r}") from error
+        raise InvalidStateError(f"unknown game {short_repr(envelope['game'])}") from error
     kind = envelope["kind"]
     target: type[Any]
     if kind in ("config", "state", "view"):
@@ -442,7 +444,7 @@ def loads(text: str | bytes, cls: type[T] | None = None) -> T:
     elif kind in ("move", "event"):
         target = (ruleset.move_types if kind == "move" else ruleset.event_types)[0]
     else:
-        raise InvalidStateError(f"unknown kind {kind!r}")
+        raise InvalidStateError(f"unknown kind {short_repr(kind)}")
     obj = from_data(envelope["data"], target)
     if cls is not None and not isinstance(obj, cls):
         raise InvalidStateError(f"expected a {cls.__name__}, the JSON holds a {type(obj).__name__}")

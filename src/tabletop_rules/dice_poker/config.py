@@ -27,6 +27,7 @@ from typing import Any, Literal, TypeAlias, get_args
 import attrs
 
 from ..errors import ConfigError
+from ..messages import short_repr
 from .moves import BOXES_PER_STAGE
 
 __all__ = [
@@ -76,15 +77,9 @@ def _whole(name: str, value: Any, low: int, high: int) -> None:
     would let one number make a game arbitrarily large.
     """
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{name} must be a whole number, got {value!r}")
+        raise ConfigError(f"{name} must be a whole number, got {short_repr(value)}")
     if not low <= value <= high:
-        # str() of an int of more than 4300 digits raises ValueError: name such a number
-        # by its size, so the error itself cannot fail.
-        sign = "negative " if value < 0 else ""
-        shown = (
-            str(value) if value.bit_length() <= 256 else f"a {sign}{value.bit_length()}-bit number"
-        )
-        raise ConfigError(f"{name} must be {low} to {high}, got {shown}")
+        raise ConfigError(f"{name} must be {low} to {high}, got {short_repr(value)}")
 
 
 def _check_whole(low: int, high: int) -> Any:
@@ -119,12 +114,17 @@ class BoxScores:
 
 
 def _stage_orders(value: Any) -> tuple[str, ...]:
+    """One order as a 1-tuple; a tuple or list as a tuple. Nothing else is read: iterating
+    an arbitrary object runs its code, which need not even end.
+    """
     if isinstance(value, str):
         return (value,)
-    try:
+    if isinstance(value, tuple | list):
         return tuple(value)
-    except TypeError:
-        raise ConfigError(f"stage_orders must be a sequence of orders, got {value!r}") from None
+    raise ConfigError(
+        f"stage_orders must be a sequence of orders (a tuple or list) or one order, "
+        f"got {short_repr(value)}"
+    )
 
 
 @attrs.frozen
@@ -183,17 +183,19 @@ class Config:
                 f"({self.stages}), got {len(value)}"
             )
         for order in value:
-            if order not in STAGE_ORDERS:
+            if type(order) is not str or order not in STAGE_ORDERS:
                 raise ConfigError(
-                    f"stage order must be one of {', '.join(STAGE_ORDERS)}, got {order!r}"
+                    f"stage order must be one of {', '.join(STAGE_ORDERS)}, got {short_repr(order)}"
                 )
 
     def __attrs_post_init__(self) -> None:
         for name in ("fences", "auto_chance"):
             if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be True or False, got {getattr(self, name)!r}")
+                raise ConfigError(
+                    f"{name} must be True or False, got {short_repr(getattr(self, name))}"
+                )
         if not isinstance(self.box_scores, BoxScores):
-            raise ConfigError(f"box_scores must be a BoxScores, got {self.box_scores!r}")
+            raise ConfigError(f"box_scores must be a BoxScores, got {short_repr(self.box_scores)}")
         orders = self.stage_orders * (self.stages if len(self.stage_orders) == 1 else 1)
         object.__setattr__(self, "orders_by_stage", orders)
         object.__setattr__(self, "turns_per_game", self.players * self.boxes_per_player)

@@ -33,7 +33,7 @@ def format_move(move: Move) -> str:
         return f"{type(move).__name__.lower()} {move.box}"
     if isinstance(move, Dice):
         return "dice " + " ".join(map(str, move.values))
-    raise TypeError(f"not a dice poker move: {move!r}")
+    raise TypeError(f"not a dice poker move: {short_repr(move)}")
 
 
 def _text(text: object) -> str:

@@ -121,7 +121,7 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     elif not is_valid_state(seed):
-        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {seed!r}")
+        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(seed)}")
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
         config=config,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import attrs
 
 from ..errors import InvalidStateError
+from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from .config import Config
@@ -106,7 +107,9 @@ def view(state: State, seat: Seat | None) -> View:
     if seat is not None and (
         not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.config.players
     ):
-        raise ValueError(f"seat must be 0 to {state.config.players - 1} or None, got {seat!r}")
+        raise ValueError(
+            f"seat must be 0 to {state.config.players - 1} or None, got {short_repr(seat)}"
+        )
     to_move = current_player(state)
     over = is_over(state)
     return View(
