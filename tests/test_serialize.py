@@ -868,3 +868,51 @@ def test_stage_orders_as_a_bare_string_is_refused_on_load() -> None:
 
 def test_from_data_takes_tuples_for_arrays() -> None:
     assert from_data({"keep": (2, 6), "type": "roll"}, dp.Roll) == dp.Roll(keep=(2, 6))
+
+
+class HostileValue:
+    """A value whose __eq__, __hash__ and __repr__ raise, as Python data may hold."""
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no eq")
+
+    def __hash__(self) -> int:
+        raise RuntimeError("no hash")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(
+    ("data", "cls"),
+    [
+        ({"box": "pair", "type": HostileValue()}, dp.Write),
+        ({"box": HostileValue(), "type": "write"}, dp.Write),
+        ({"keep": [HostileValue()], "type": "roll"}, dp.Roll),
+        (HostileValue(), dp.Roll),
+        ({**to_data(dp.Config()), "stage_orders": [HostileValue()]}, dp.Config),
+        ({**to_data(dp.new_game(seed=1)), "seed": 10**5000}, dp.State),
+        ({**to_data(dp.new_game(seed=1)), "fences": [10**5000, 0]}, dp.State),
+        ({**to_data(dp.new_game(seed=1)), "turns_played": -(10**30)}, dp.State),
+    ],
+    ids=["hostile-tag", "hostile-box", "hostile-face", "hostile-data", "hostile-order",
+         "huge-seed", "huge-bank", "huge-negative"],
+)  # fmt: skip
+def test_from_data_of_python_data_holding_odd_objects_is_an_invalid_state_error(
+    data: Any, cls: type[Any]
+) -> None:
+    with pytest.raises(InvalidStateError):
+        from_data(data, cls)
+
+
+def test_from_data_holds_integers_to_the_json_digit_limit() -> None:
+    with pytest.raises(InvalidStateError, match="has more than 20 digits"):
+        from_data({**to_data(dp.new_game(seed=1)), "turns_played": 10**20}, dp.State)
+
+
+@pytest.mark.parametrize("field", ["seed", "turns_played", "throws_used"])
+def test_check_state_of_a_hand_built_state_with_an_int_too_long_to_print(field: str) -> None:
+    changes: dict[str, Any] = {field: 10**5000}
+    state = attrs.evolve(dp.new_game(seed=1), **changes)
+    with pytest.raises(InvalidStateError, match="invalid dice poker state"):
+        dp.check_state(state)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import enum
 import json
 import re
-import reprlib
 import threading
 from collections import Counter
 from itertools import accumulate
@@ -151,7 +150,22 @@ def _strict(kind: type[Any]) -> Any:
     return structure
 
 
-for _kind in (int, bool, str):
+_INT_LIMIT = 10**MAX_INT_DIGITS
+
+
+def _strict_int(value: Any, _type: Any) -> int:
+    """An int of at most :data:`MAX_INT_DIGITS` digits, as in JSON text: data handed to
+    :func:`from_data` directly meets the same limit.
+    """
+    if type(value) is not int:
+        raise TypeError(f"expected int, got {short_repr(value)}")
+    if not -_INT_LIMIT < value < _INT_LIMIT:
+        raise ValueError(f"{short_repr(value)} has more than {MAX_INT_DIGITS} digits")
+    return value
+
+
+converter.register_structure_hook(int, _strict_int)
+for _kind in (bool, str):
     converter.register_structure_hook(_kind, _strict(_kind))
 
 
@@ -317,7 +331,8 @@ def from_data(data: Any, cls: type[T]) -> T:
 
     Raises :class:`~tabletop_rules.errors.InvalidStateError` when the data is malformed
     or breaks a rule of the game: states go through the game's ``check_state``, views
-    through ``check_view``, and a move must have an action number.
+    through ``check_view``, and a move must have an action number. Integers are held to
+    :data:`MAX_INT_DIGITS` digits, as in JSON text.
     """
     ruleset = ruleset_of(cls)
     kind = kind_of(ruleset, cls)
@@ -328,7 +343,7 @@ def from_data(data: Any, cls: type[T]) -> T:
         target = _union(ruleset, kind)
     try:
         obj = converter.structure(data, target)
-    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as error:
+    except Exception as error:  # data handed in directly may hold objects whose methods raise
         cause = _innermost(error)
         message = f"malformed {ruleset.name} {kind}: {_reason(cause)}"
         if isinstance(cause, ConfigError):
@@ -380,7 +395,7 @@ def _difference(data: Any, written: Any, where: str = "") -> str | None:
 
 
 def _differs(where: str, data: Any, written: Any) -> str:
-    shown, canonical = reprlib.repr(data), reprlib.repr(written)
+    shown, canonical = short_repr(data), short_repr(written)
     return f"{where or 'the data'} is {shown}, which dumps writes as {canonical}"
 
 

@@ -9,6 +9,7 @@ from typing import NoReturn
 import attrs
 
 from ..errors import InvalidStateError
+from ..messages import short_text
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .config import Config
@@ -187,8 +188,10 @@ def _validate(state: State, *, generator: bool) -> None:
         fewest, most = _check(state, fail)
         if generator:
             _check_generator(state, fewest, most, fail)
-    except (TypeError, AttributeError, IndexError) as error:  # fields of the wrong shape
-        fail(f"malformed field: {error}")
+    except InvalidStateError:
+        raise
+    except (TypeError, AttributeError, IndexError, ValueError) as error:  # a field's shape
+        fail(f"malformed field: {short_text(error)}")
 
 
 def _check(state: State, fail: Callable[[str], NoReturn]) -> tuple[int, int]:
