@@ -20,7 +20,7 @@ from tabletop_rules.simulate import PlayedGame, play_game
 BOT_NAMES = ("greedy", "random")
 
 
-def make_bot(name: str, seed: int) -> Bot[dp.State, dp.Move]:
+def make_bot(name: str, seed: int) -> Bot[dp.View, dp.Move]:
     """A bot by name; a random bot draws from its own generator, seeded from the game's."""
     if name == "greedy":
         return dp.GreedyBot()

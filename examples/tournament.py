@@ -49,7 +49,7 @@ def run(games: int, first_seed: int = 0) -> Result:
         seed = first_seed + number
         greedy_seat = number % 2
         greedy, random = dp.GreedyBot(), RandomBot(dp.RULES, seed=seed)
-        bots: list[Bot[dp.State, dp.Move]] = (
+        bots: list[Bot[dp.View, dp.Move]] = (
             [greedy, random] if greedy_seat == 0 else [random, greedy]
         )
         game = play_game(dp.RULES, bots, seed=seed)

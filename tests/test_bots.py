@@ -15,11 +15,16 @@ from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import play_game, sample_outcome
 
 
-def moves_of(bot: RandomBot[dp.State, dp.Move], state: dp.State, turns: int) -> list[dp.Move]:
+def seen(state: dp.State) -> dp.View:
+    """The view of the seat on turn (seat 0 once the game is over)."""
+    return dp.view(state, dp.current_player(state) or 0)
+
+
+def moves_of(bot: RandomBot[dp.Move], state: dp.State, turns: int) -> list[dp.Move]:
     """The bot playing every seat for ``turns`` moves (dice thrown by the state)."""
     moves = []
     for _ in range(turns):
-        move = bot.choose(state)
+        move = bot.choose(seen(state))
         moves.append(move)
         state = dp.apply(state, move)
     return moves
@@ -46,7 +51,7 @@ def test_random_bot_draws_below_the_number_of_legal_moves() -> None:
         index, rng = rng.below(len(legal))
         expected.append(legal[index])
     bot = RandomBot(dp.RULES, seed=11)
-    assert [bot.choose(state) for _ in range(5)] == expected
+    assert [bot.choose(seen(state)) for _ in range(5)] == expected
 
 
 def test_random_bot_only_plays_legal_moves() -> None:
@@ -54,7 +59,7 @@ def test_random_bot_only_plays_legal_moves() -> None:
     bot = RandomBot(dp.RULES, seed=5)
     state = dp.new_game(config, seed=8)
     while not dp.is_over(state):
-        move = bot.choose(state)
+        move = bot.choose(seen(state))
         assert move in dp.legal_moves(state)
         state = dp.apply(state, move)
 
@@ -70,14 +75,40 @@ def test_random_bot_refuses_a_chance_point() -> None:
     state = dp.apply(dp.new_game(dp.Config(auto_chance=False), seed=1), dp.Roll())
     assert dp.current_player(state) == dp.CHANCE
     with pytest.raises(IllegalMoveError, match="chance"):
-        RandomBot(dp.RULES, seed=1).choose(state)
+        RandomBot(dp.RULES, seed=1).choose(dp.view(state, 0))
 
 
 def test_random_bot_refuses_a_finished_game() -> None:
     final = play_game(dp.RULES, [RandomBot(dp.RULES)], dp.Config(players=1, stages=1), seed=1).final
     assert dp.is_over(final)
     with pytest.raises(IllegalMoveError, match="over"):
-        RandomBot(dp.RULES, seed=1).choose(final)
+        RandomBot(dp.RULES, seed=1).choose(seen(final))
+
+
+def test_random_bot_refuses_a_state_it_must_not_see() -> None:
+    with pytest.raises(TypeError, match="a bot chooses from a view"):
+        RandomBot(dp.RULES, seed=1).choose(dp.new_game(seed=1))
+
+
+def test_random_bot_refuses_the_view_of_a_seat_not_on_turn() -> None:
+    with pytest.raises(IllegalMoveError, match="another seat is to move"):
+        RandomBot(dp.RULES, seed=1).choose(dp.view(dp.new_game(seed=1), 1))
+
+
+def test_play_game_shows_each_bot_only_its_own_view() -> None:
+    class Spy:
+        def __init__(self) -> None:
+            self.seen: list[object] = []
+
+        def choose(self, view: dp.View) -> dp.Move:
+            self.seen.append(view)
+            return view.legal_moves[0]
+
+    spies = [Spy(), Spy()]
+    play_game(dp.RULES, spies, dp.Config(stages=1), seed=4)
+    for seat, spy in enumerate(spies):
+        assert spy.seen
+        assert all(type(view) is dp.View and view.seat == seat for view in spy.seen)
 
 
 def test_random_bot_has_a_readable_repr() -> None:

@@ -1,48 +1,64 @@
 """Bots that play any game: :class:`RandomBot`. Each game adds a stronger one of its own.
 
+Bots see views, never states (:class:`~tabletop_rules.protocol.Bot`):
+
 >>> from tabletop_rules import get_ruleset
 >>> rules = get_ruleset("dice-poker")
 >>> bot = RandomBot(rules, seed=1)
 >>> state = rules.new_game(seed=1)
->>> bot.choose(state) in rules.legal_moves(state)
+>>> bot.choose(rules.view(state, 0)) in rules.legal_moves(state)
 True
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from .errors import IllegalMoveError
-from .protocol import CHANCE, Ruleset
+from .protocol import Ruleset
 from .rng import Rng
 
-__all__ = ["RandomBot"]
+__all__ = ["RandomBot", "legal_moves_of"]
 
-StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
 
 
-class RandomBot(Generic[StateT, MoveT]):
+def legal_moves_of(view: Any) -> tuple[Any, ...]:
+    """The legal moves of ``view``'s seat, for a bot to choose from.
+
+    ``TypeError`` for what is no view (a bot is handed ``view(state, seat)``, never the
+    state), and :class:`~tabletop_rules.errors.IllegalMoveError` when the seat has no
+    move: the game is over, waits for a chance outcome, or another seat is to move.
+    """
+    moves = getattr(view, "legal_moves", None)
+    if type(moves) is not tuple:
+        raise TypeError(
+            f"a bot chooses from a view, view(state, seat), not a {type(view).__name__}"
+        )
+    if not moves:
+        raise IllegalMoveError(
+            "a bot moves for the seat on turn: in this view the game is over, waits for a "
+            "chance outcome, or another seat is to move"
+        )
+    return moves
+
+
+class RandomBot(Generic[MoveT]):
     """Plays a uniformly random legal move, from its own seeded generator.
 
-    The bot is reproducible: the same seed and the same states give the same moves on
+    The bot is reproducible: the same seed and the same views give the same moves on
     every Python version. It keeps its generator between calls, so it is not a value.
     """
 
-    def __init__(self, ruleset: Ruleset[Any, StateT, MoveT], seed: int = 0) -> None:
+    def __init__(self, ruleset: Ruleset[Any, Any, MoveT], seed: int = 0) -> None:
         self.ruleset = ruleset
         self._rng = Rng.from_seed(seed)
 
-    def choose(self, state: StateT) -> MoveT:
-        """A uniformly random legal move of the seat to move."""
-        player = self.ruleset.current_player(state)
-        if player is None or player == CHANCE:
-            raise IllegalMoveError(
-                "a bot moves for a seat: the game is over or waits for a chance outcome"
-            )
-        moves = self.ruleset.legal_moves(state)
+    def choose(self, view: Any) -> MoveT:
+        """A uniformly random move of ``view.legal_moves``, the moves of the view's seat."""
+        moves = legal_moves_of(view)
         index, self._rng = self._rng.below(len(moves))
-        return moves[index]
+        return cast(MoveT, moves[index])
 
     def __repr__(self) -> str:
         return f"RandomBot({self.ruleset.name!r})"

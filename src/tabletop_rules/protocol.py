@@ -43,7 +43,7 @@ CHANCE: Final = -1
 ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
-StateT_contra = TypeVar("StateT_contra", contravariant=True)
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 MoveT_co = TypeVar("MoveT_co", covariant=True)
 
 
@@ -172,11 +172,17 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         ...
 
 
-class Bot(Protocol[StateT_contra, MoveT_co]):
-    """A player: picks one of the legal moves of a state where a seat is to move."""
+class Bot(Protocol[ViewT_contra, MoveT_co]):
+    """A player: picks one of the legal moves of its seat's view.
 
-    def choose(self, state: StateT_contra) -> MoveT_co:
-        """The move to play in ``state``."""
+    Bots see views, never states: a view holds what its seat may know (never another
+    seat's hidden cards, nor the generator that predicts the dice) and, in
+    ``legal_moves``, the moves open to that seat. Every game's view has ``seat``,
+    ``current_player`` and ``legal_moves`` fields.
+    """
+
+    def choose(self, view: ViewT_contra) -> MoveT_co:
+        """The move to play, one of ``view.legal_moves``."""
         ...
 
 

@@ -73,7 +73,8 @@ def play_game(
     seed: int | None = None,
     chance_seed: int = 0,
 ) -> PlayedGame:
-    """Play one game to the end, seat ``i`` moved by ``bots[i]``.
+    """Play one game to the end, seat ``i`` moved by ``bots[i]``, which sees only its
+    view of the game, ``view(state, i)``.
 
     With ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
     ``chance_seed``, so the game is still reproducible.
@@ -84,13 +85,14 @@ def play_game(
     chance = Rng.from_seed(chance_seed)
     moves: list[Any] = []
     apply, current_player, is_over = ruleset.apply, ruleset.current_player, ruleset.is_over
+    view = ruleset.view
     while not is_over(state):
         player = current_player(state)
         assert player is not None, "only a finished game has no player to move"
         if player == CHANCE:
             move, chance = sample_outcome(ruleset.chance_probabilities(state), chance)
         else:
-            move = bots[player].choose(state)
+            move = bots[player].choose(view(state, player))
         state = apply(state, move)
         moves.append(move)
     return PlayedGame(ruleset, start.config, start.seed, tuple(moves), state)

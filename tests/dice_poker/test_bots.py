@@ -20,14 +20,14 @@ from .strategies import configs
 class CheckedBot:
     """Wraps a bot and fails the test the moment it picks a move that is not legal."""
 
-    def __init__(self, bot: Bot[dp.State, dp.Move]) -> None:
+    def __init__(self, bot: Bot[dp.View, dp.Move]) -> None:
         self.bot = bot
         self.moves = 0
 
-    def choose(self, state: dp.State) -> dp.Move:
-        assert dp.current_player(state) not in (None, dp.CHANCE)
-        move = self.bot.choose(state)
-        assert move in dp.legal_moves(state), f"{move!r} is not legal in {state!r}"
+    def choose(self, view: dp.View) -> dp.Move:
+        assert view.current_player == view.seat
+        move = self.bot.choose(view)
+        assert move in view.legal_moves, f"{move!r} is not legal in {view!r}"
         self.moves += 1
         return move
 
@@ -44,7 +44,7 @@ def test_greedy_bot_beats_random_bot_clearly() -> None:
     wins = {0: 0, 1: 0}
     for seed in range(1000):
         greedy = seed % 2
-        bots: list[Bot[dp.State, dp.Move]] = [RandomBot(dp.RULES, seed=seed)] * 2
+        bots: list[Bot[dp.View, dp.Move]] = [RandomBot(dp.RULES, seed=seed)] * 2
         bots[greedy] = dp.GreedyBot()
         game = play_game(dp.RULES, bots, seed=seed)
         scores = game.scores
@@ -65,11 +65,21 @@ def test_greedy_bot_is_deterministic() -> None:
 
 def test_greedy_bot_refuses_a_chance_point_and_a_finished_game() -> None:
     waiting = dp.apply(dp.new_game(dp.Config(auto_chance=False), seed=1), dp.Roll())
-    with pytest.raises(IllegalMoveError, match="in the air"):
-        dp.GreedyBot().choose(waiting)
+    with pytest.raises(IllegalMoveError, match="chance outcome"):
+        dp.GreedyBot().choose(dp.view(waiting, 0))
     final = play_game(dp.RULES, [dp.GreedyBot()], dp.Config(players=1, stages=1), seed=1).final
     with pytest.raises(IllegalMoveError, match="over"):
-        dp.GreedyBot().choose(final)
+        dp.GreedyBot().choose(dp.view(final, 0))
+
+
+def test_greedy_bot_refuses_a_state_it_must_not_see() -> None:
+    with pytest.raises(TypeError, match=r"a bot chooses from a view, view\(state, seat\)"):
+        dp.GreedyBot().choose(dp.new_game(seed=1))  # type: ignore[arg-type]
+
+
+def test_greedy_bot_refuses_the_view_of_a_seat_not_on_turn() -> None:
+    with pytest.raises(IllegalMoveError, match="another seat is to move"):
+        dp.GreedyBot().choose(dp.view(dp.new_game(seed=1), 1))
 
 
 @pytest.mark.parametrize("order", dp.STAGE_ORDERS)

@@ -32,7 +32,7 @@ from tabletop_rules.simulate import PlayedGame, play_game
 
 GOLDEN = Path(__file__).with_name("golden")
 
-Bots = Callable[[], Sequence[Bot[dp.State, dp.Move]]]
+Bots = Callable[[], Sequence[Bot[dp.View, dp.Move]]]
 
 
 class Golden(NamedTuple):

@@ -7,9 +7,9 @@ reach. It won all of 1,000 seeded two-player games against
 (``examples/tournament.py --games 1000``); ``tests/dice_poker/test_bots.py`` asserts at
 least 98% of wins and a 500-point mean margin.
 
->>> from tabletop_rules.dice_poker import apply, new_game, Roll
+>>> from tabletop_rules.dice_poker import apply, new_game, view, Roll
 >>> state = apply(new_game(seed=14), Roll())
->>> state.dice, GreedyBot().choose(state)
+>>> state.dice, GreedyBot().choose(view(state, 0))
 ((3, 3, 6, 6, 6), Write(box=Box.FULL_HOUSE))
 """
 
@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..errors import IllegalMoveError
-from ..protocol import CHANCE
+from ..bots import legal_moves_of
 from .config import BoxScores
 from .dice import KEEPS, OUTCOMES, PROBABILITIES
 from .moves import DICE_COUNT, Announce, Box, Face, Move, Roll, Scratch, Write
-from .rules import ROLL_ALL, current_player, legal_moves
+from .rules import ROLL_ALL
 from .scoring import score_table
-from .state import State
+from .view import View
 
 __all__ = ["PAR", "GreedyBot", "expected_points"]
 
@@ -62,39 +61,35 @@ class GreedyBot:
     def __init__(self, fence_value: float = 1.5) -> None:
         self.fence_value = fence_value
 
-    def choose(self, state: State) -> Move:
-        """The greedy move for the seat on turn."""
-        player = current_player(state)
-        if player is None or player == CHANCE:
-            raise IllegalMoveError(
-                "a bot moves for a seat: the game is over or dice are in the air"
-            )
-        if not state.dice:
+    def choose(self, view: View) -> Move:
+        """The greedy move for the view's seat, which must be on turn."""
+        legal_moves_of(view)  # the seat must be on turn
+        moves = view.legal_moves
+        if not view.dice:
             return ROLL_ALL
-        moves = legal_moves(state)
         announceable = [move.box for move in moves if isinstance(move, Announce)]
         if announceable:
-            return Announce(max(announceable, key=lambda box: self._promise(state, box)))
+            return Announce(max(announceable, key=lambda box: self._promise(view, box)))
         boxes = [move.box for move in moves if isinstance(move, Write | Scratch)]
-        return max(moves, key=lambda move: self._worth(state, move, boxes))
+        return max(moves, key=lambda move: self._worth(view, move, boxes))
 
-    def _throw_cost(self, state: State) -> float:
-        return self.fence_value if state.config.fences else 0.0
+    def _throw_cost(self, view: View) -> float:
+        return self.fence_value if view.config.fences else 0.0
 
-    def _worth(self, state: State, move: Move, boxes: list[Box]) -> float:
+    def _worth(self, view: View, move: Move, boxes: list[Box]) -> float:
         if isinstance(move, Write):
-            return self._now(state, move.box)
+            return self._now(view, move.box)
         if isinstance(move, Scratch):
             return -PAR[move.box]
         assert isinstance(move, Roll)
-        expected = expected_points(move.keep, state.config.box_scores)
-        return max(expected[box] - PAR[box] for box in boxes) - self._throw_cost(state)
+        expected = expected_points(move.keep, view.config.box_scores)
+        return max(expected[box] - PAR[box] for box in boxes) - self._throw_cost(view)
 
-    def _now(self, state: State, box: Box) -> float:
-        return score_table(state.config.box_scores)[state.dice][box] - PAR[box]
+    def _now(self, view: View, box: Box) -> float:
+        return score_table(view.config.box_scores)[view.dice][box] - PAR[box]
 
-    def _promise(self, state: State, box: Box) -> float:
+    def _promise(self, view: View, box: Box) -> float:
         """What announcing ``box`` is expected to bring: now, or after one more throw."""
-        box_scores = state.config.box_scores
-        best_throw = max(expected_points(keep, box_scores)[box] for keep in KEEPS[state.dice])
-        return max(self._now(state, box), best_throw - PAR[box] - self._throw_cost(state))
+        box_scores = view.config.box_scores
+        best_throw = max(expected_points(keep, box_scores)[box] for keep in KEEPS[view.dice])
+        return max(self._now(view, box), best_throw - PAR[box] - self._throw_cost(view))
