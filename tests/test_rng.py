@@ -354,3 +354,12 @@ def test_draws_since_is_pinned_for_an_arbitrary_state() -> None:
 def test_draws_since_refuses_a_bad_seed(seed: object) -> None:
     with pytest.raises(ValueError, match=r"\[0, 2\*\*64\)"):
         Rng.from_seed(1).draws_since(seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("draws", [0, 1, 5, 1000])
+def test_advanced_is_that_many_draws_in_one_step(draws: int) -> None:
+    stepped = Rng.from_seed(123)
+    for _ in range(draws):
+        _, stepped = stepped.next_u64()
+    assert Rng.from_seed(123).advanced(draws) == stepped
+    assert stepped.draws_since(123) == draws

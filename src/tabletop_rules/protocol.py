@@ -22,6 +22,8 @@ from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
 import attrs
 
+from .rng import Rng
+
 __all__ = [
     "CHANCE",
     "Bot",
@@ -131,6 +133,12 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """What ``seat`` may know of ``state`` (``None``: a spectator)."""
         ...
 
+    def determinize(self, view: Any, rng: Rng) -> StateT:
+        """A full state consistent with ``view``, everything its seat cannot see re-dealt
+        from ``rng``: ``view(determinize(v, rng), v.seat) == v``.
+        """
+        ...
+
     def redact(self, event: Any, seat: Seat | None) -> Any:
         """``event`` as ``seat`` may see it."""
         ...
@@ -139,8 +147,8 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """The move's short text notation."""
         ...
 
-    def parse_move(self, state: StateT, text: str) -> MoveT:
-        """The legal move that ``text`` names in ``state``."""
+    def parse_move(self, state: Any, text: str) -> MoveT:
+        """The legal move that ``text`` names in ``state``, or for the seat of a view."""
         ...
 
     def num_actions(self, config: ConfigT) -> int:
@@ -207,9 +215,10 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     is_over: Callable[[StateT], bool]
     winners: Callable[[StateT], frozenset[Seat]]
     view: Callable[[StateT, int | None], Any]
+    determinize: Callable[[Any, Rng], StateT]
     redact: Callable[[Any, int | None], Any]
     format_move: Callable[[MoveT], str]
-    parse_move: Callable[[StateT, str], MoveT]
+    parse_move: Callable[[Any, str], MoveT]
     num_actions: Callable[[ConfigT], int]
     encode: Callable[[MoveT], int]
     decode: Callable[[StateT, int], MoveT]

@@ -92,6 +92,15 @@ class Rng:
             raise ValueError(f"a seed must be an integer in [0, 2**64), got {seed!r}")
         return ((self.state - seed) * _GAMMA_INVERSE) & _MASK
 
+    def advanced(self, draws: int) -> Rng:
+        """The generator ``draws`` 64-bit draws on from this one, in one step: the inverse
+        of :meth:`draws_since`.
+
+        >>> Rng.from_seed(7).advanced(5) == Rng.from_seed(7).dice(5)[1]
+        True
+        """
+        return Rng((self.state + draws * _GOLDEN_GAMMA) & _MASK)
+
     def dice(self, count: int, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
         """``count`` fair dice with faces ``1..sides`` in throw order, and the next generator."""
         if count < 0 or not 0 < sides <= 1 << 64:

@@ -70,7 +70,7 @@ from .rules import (
 )
 from .scoring import mountain_points, points, stage_bonus
 from .state import Cell, Sheet, State, check_state
-from .view import View, check_view, view
+from .view import View, check_view, determinize, view
 
 __all__ = [
     "BOXES_PER_STAGE",
@@ -117,6 +117,7 @@ __all__ = [
     "check_view",
     "current_player",
     "decode",
+    "determinize",
     "encode",
     "format_move",
     "is_over",
@@ -156,6 +157,7 @@ RULES: GameRules[Config, State, Move] = GameRules(
     is_over=is_over,
     winners=winners,
     view=view,
+    determinize=determinize,
     redact=redact,
     format_move=format_move,
     parse_move=parse_move,

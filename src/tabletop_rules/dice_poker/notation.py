@@ -10,11 +10,13 @@ Scratch(box=Box.FULL_HOUSE)
 
 from __future__ import annotations
 
-from ..errors import NotationError
+from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
+from ..rng import Rng
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, known_move
 from .rules import apply, legal_moves
 from .state import State
+from .view import View, determinize
 
 __all__ = ["format_move", "parse_box", "parse_move", "read_move"]
 
@@ -92,14 +94,42 @@ def read_move(text: str) -> Move:
     )
 
 
-def parse_move(state: State, text: str) -> Move:
-    """The legal move ``text`` names in ``state``.
+def parse_move(state: State | View, text: str) -> Move:
+    """The legal move ``text`` names in ``state``, or for the seat of the view ``state``:
+    a client that holds only a view parses what its player types.
 
     Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
-    :class:`~tabletop_rules.errors.IllegalMoveError` for a move the rules forbid here.
+    :class:`~tabletop_rules.errors.IllegalMoveError` for a move the rules forbid here
+    (naming the rule), or for the seat of a view that is not on turn.
     The move returned is the instance :func:`~tabletop_rules.dice_poker.legal_moves` lists.
+
+    >>> from tabletop_rules.dice_poker import new_game, view
+    >>> seen = view(new_game(seed=2), seat=0)
+    >>> parse_move(seen, "roll")
+    Roll()
+    >>> try:
+    ...     parse_move(seen, "announce chance")
+    ... except IllegalMoveError as error:
+    ...     print(error)
+    Announce is only played in 'announce' order; stage 0 is 'free'
     """
     move = known_move(read_move(text))
-    if move not in legal_moves(state):
-        apply(state, move)  # raises IllegalMoveError naming the rule
+    table: State
+    if isinstance(state, View):
+        if move in state.legal_moves:
+            return move
+        if state.seat is None or state.seat != state.current_player:
+            whose = "a spectator" if state.seat is None else f"seat {state.seat}"
+            raise IllegalMoveError(
+                f"{whose} has no move now: the game is over, waits for a chance outcome, or "
+                f"another seat is to move ({state.current_player})"
+            )
+        table = determinize(state, _ANY)  # the same table: its rules say what is wrong
+    else:
+        table = state
+    if move not in legal_moves(table):
+        apply(table, move)  # raises IllegalMoveError naming the rule
     return move
+
+
+_ANY = Rng.from_seed(0)

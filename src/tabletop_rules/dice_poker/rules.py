@@ -135,7 +135,10 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
 
 def is_over(state: State) -> bool:
     """Whether every player has filled every box."""
-    return state.turns_played == state.config.turns_per_game
+    try:
+        return state.turns_played == state.config.turns_per_game
+    except AttributeError as error:
+        _refuse_state(state, error)
 
 
 def current_player(state: State) -> Seat | None:
@@ -149,6 +152,8 @@ def current_player(state: State) -> Seat | None:
 
 def score(state: State) -> tuple[int, ...]:
     """Each seat's points: every box written plus each complete mountain's premium or penalty."""
+    if type(state) is not State:
+        _refuse_state(state, None)
     config = state.config
     return tuple(
         sum(stage_total(config, sheet, stage) for stage in range(config.stages))
@@ -224,6 +229,8 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     """At a chance point, each distinct outcome of the dice in the air with its exact
     probability (252 outcomes for five dice); empty elsewhere.
     """
+    if type(state) is not State:
+        _refuse_state(state, None)
     try:
         pending = state.pending_keep
         if pending is None:
@@ -254,14 +261,23 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
-def _refuse_state(state: object, error: Exception) -> NoReturn:
+def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     """Raise why a rule function failed on ``state``: ``TypeError`` for what is no dice
-    poker State; for a State whose fields were set around its checks, the
-    :class:`~tabletop_rules.errors.InvalidStateError` of :func:`check_state`.
+    poker State (saying what to pass instead of a view); for a State whose fields were
+    set around its checks, the :class:`~tabletop_rules.errors.InvalidStateError` of
+    :func:`check_state`.
     """
+    from .view import View  # on the error path only: view.py imports this module
+
+    if type(state) is View:
+        raise TypeError(
+            "expected a dice poker State, got a View: a view is what one seat may see; "
+            "pass the State, or determinize(view, rng) for a state consistent with it"
+        ) from error
     if type(state) is not State:
         raise TypeError(f"expected a dice poker State, got {short_repr(state)}") from error
     check_state(state)  # raises InvalidStateError, naming the broken invariant
+    assert error is not None
     raise error  # a valid state: the failure is the library's own
 
 

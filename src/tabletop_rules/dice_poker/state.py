@@ -178,7 +178,15 @@ def check_table(state: State) -> None:
     _validate(state, generator=False)
 
 
-def _validate(state: State, *, generator: bool) -> None:
+def throws_made(state: State) -> tuple[int, int]:
+    """The fewest and the most throws ``state``'s game can have made, all seats and the
+    turn in progress together, as :func:`check_state` reckons them from the sheets and
+    the banks. ``InvalidStateError`` for a state that breaks an invariant.
+    """
+    return _validate(state, generator=False)
+
+
+def _validate(state: State, *, generator: bool) -> tuple[int, int]:
     def fail(why: str) -> NoReturn:
         raise InvalidStateError(f"invalid dice poker state: {why}")
 
@@ -188,6 +196,7 @@ def _validate(state: State, *, generator: bool) -> None:
         fewest, most = _check(state, fail)
         if generator:
             _check_generator(state, fewest, most, fail)
+        return fewest, most
     except InvalidStateError:
         raise
     except (TypeError, AttributeError, IndexError, ValueError) as error:  # a field's shape

@@ -21,9 +21,9 @@ from ..rng import Rng
 from .config import Config
 from .moves import Box, Face, Move
 from .rules import current_player, is_over, legal_moves, score, winners
-from .state import Sheet, State, check_table, open_mask
+from .state import Sheet, State, check_table, open_mask, throws_made
 
-__all__ = ["View", "check_view", "view"]
+__all__ = ["View", "check_view", "determinize", "view"]
 
 
 @attrs.frozen
@@ -65,10 +65,29 @@ class View:
     legal_moves: tuple[Move, ...]
 
 
+def _table(seen: View, seed: int, rng: Rng) -> State:
+    """The state whose table ``seen`` shows, with the given seed and generator."""
+    return State(
+        config=seen.config,
+        seed=seed,
+        rng=rng,
+        sheets=seen.sheets,
+        open_masks=tuple(open_mask(sheet) for sheet in seen.sheets),
+        fences=seen.fences,
+        turns_played=sum(cell is not None for sheet in seen.sheets for cell in sheet),
+        dice=seen.dice,
+        throws_used=seen.throws_used,
+        announced=seen.announced,
+        pending_keep=seen.pending_keep,
+    )
+
+
 def check_view(seen: View) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is what
     :func:`view` gives of some state the rules can reach: loaders of views use it.
     """
+    if type(seen) is not View:
+        raise InvalidStateError(f"invalid dice poker view: got {short_repr(seen)}")
     sheets = seen.sheets
     boxes = seen.config.boxes_per_player
     for seat, sheet in enumerate(sheets):
@@ -77,19 +96,7 @@ def check_view(seen: View) -> None:
                 f"invalid dice poker view: seat {seat}'s sheet has {len(sheet)} boxes, not {boxes}"
             )
     try:
-        table = State(
-            config=seen.config,
-            seed=0,
-            rng=Rng.from_seed(0),
-            sheets=sheets,
-            open_masks=tuple(open_mask(sheet) for sheet in sheets),
-            fences=seen.fences,
-            turns_played=sum(cell is not None for sheet in sheets for cell in sheet),
-            dice=seen.dice,
-            throws_used=seen.throws_used,
-            announced=seen.announced,
-            pending_keep=seen.pending_keep,
-        )
+        table = _table(seen, 0, Rng.from_seed(0))
         check_table(table)  # a view has no generator to check
         again = view(table, seen.seat)
     except (InvalidStateError, TypeError, ValueError, IndexError) as error:
@@ -100,6 +107,32 @@ def check_view(seen: View) -> None:
             "invalid dice poker view: its scores, stage, throws allowed, winners or legal "
             "moves do not follow from its table"
         )
+
+
+def determinize(seen: View, rng: Rng) -> State:
+    """A full state consistent with ``seen``: what a seat may know, with everything it
+    cannot re-dealt from ``rng``. Dice poker hides only the generator, so this is the
+    same table with a fresh seed drawn from ``rng`` and a generator as far past it as the
+    throws made require. A search bot samples states with it; ``view`` of the result, for
+    the same seat, is ``seen`` again.
+
+    >>> from tabletop_rules.dice_poker import apply, new_game, Roll
+    >>> state = apply(new_game(seed=5), Roll())
+    >>> seen = view(state, seat=1)
+    >>> sampled = determinize(seen, Rng.from_seed(99))
+    >>> view(sampled, seat=1) == seen, sampled.seed == state.seed
+    (True, False)
+
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a view that
+    :func:`check_view` refuses.
+    """
+    check_view(seen)
+    seed, _ = rng.next_u64()
+    table = _table(seen, seed, Rng.from_seed(seed))
+    if seen.config.auto_chance:
+        fewest, _most = throws_made(table)
+        table = attrs.evolve(table, rng=table.rng.advanced(fewest))
+    return table
 
 
 def view(state: State, seat: Seat | None) -> View:
