@@ -107,7 +107,7 @@ def test_replay_writes_a_record_file_and_replays_it(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     written = run("replay.py", "--write", str(path), "--seed", "8").stdout
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert (data["game"], data["version"], data["seed"]) == ("dice-poker", 1, 8)
+    assert (data["game"], data["version"], data["seed"]) == ("dice-poker", 2, 8)
     assert written.splitlines()[0] == f"wrote {len(data['moves'])} moves to {path}"
     assert dp.is_over(replay(GameRecord.from_json(path.read_text(encoding="utf-8"))))
     again = run("replay.py", str(path)).stdout

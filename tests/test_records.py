@@ -11,7 +11,7 @@ import pytest
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.errors import InvalidStateError
 from tabletop_rules.records import GameRecord, replay, replay_states
-from tabletop_rules.serialize import FORMAT_VERSION, MAX_DOCUMENT_CHARS, to_data
+from tabletop_rules.serialize import MAX_DOCUMENT_CHARS, to_data
 from tabletop_rules.testing import random_playout
 
 
@@ -63,7 +63,7 @@ def test_to_json_holds_game_version_config_seed_and_moves() -> None:
     data = json.loads(record.to_json())
     assert data == {
         "game": "dice-poker",
-        "version": FORMAT_VERSION,
+        "version": dp.RULES.format_version,
         "config": to_data(config),
         "seed": 2**64 - 1,
         "moves": ["roll"],
@@ -169,7 +169,8 @@ CONFIG_DATA = to_data(dp.Config())
 @pytest.mark.parametrize(
     ("changes", "fragment"),
     [
-        ({"version": 2}, "record version 2"),
+        ({"version": 3}, "record version 3"),
+        ({"version": 1}, "record version 1"),
         ({"version": "1"}, "record version '1'"),
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": None}, "unknown game"),

@@ -87,6 +87,17 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         ...
 
     @property
+    def format_version(self) -> int:
+        """The version of the game's JSON layout; loaders refuse any other."""
+        ...
+
+    def json_hooks(self, converter: Any) -> None:
+        """Register the game's own hooks on the shared cattrs ``converter`` (called once,
+        before the game's first dump or load): cards as text, derived fields left out.
+        """
+        ...
+
+    @property
     def view_type(self) -> type[Any]:
         """The game's frozen ``View`` class."""
         ...
@@ -226,6 +237,9 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     max_moves: Callable[[ConfigT], int]
     check_state: Callable[[StateT], None]
     check_view: Callable[[Any], None]
+    format_version: int = 1
+    json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
+    """Registers the game's own JSON hooks; by default it has none."""
 
     def __repr__(self) -> str:
         return f"<GameRules {self.name!r}>"

@@ -27,9 +27,16 @@ from .errors import InvalidStateError, TabletopError
 from .messages import short_repr
 from .protocol import Ruleset, get_ruleset
 from .rng import is_valid_state
-from .serialize import FORMAT_VERSION, from_data, parse_json, to_data
+from .serialize import from_data, parse_json, to_data
 
-__all__ = ["GameRecord", "check_record", "replay", "replay_states"]
+__all__ = [
+    "GameRecord",
+    "check_record",
+    "record_data",
+    "record_from_data",
+    "replay",
+    "replay_states",
+]
 
 
 @attrs.frozen
@@ -71,16 +78,11 @@ class GameRecord:
         return attrs.evolve(self, moves=(*self.moves, text))
 
     def to_json(self) -> str:
-        """The record as JSON: ``{"game", "version", "config", "seed", "moves"}``."""
-        return json.dumps(
-            {
-                "game": self.game,
-                "version": FORMAT_VERSION,
-                "config": to_data(self.config),
-                "seed": self.seed,
-                "moves": list(self.moves),
-            }
-        )
+        """The record as JSON: ``{"game", "version", "config", "seed", "moves"}``, the
+        version being the game's JSON layout version.
+        """
+        header = {"game": self.game, "version": self.ruleset.format_version}
+        return json.dumps({**header, **record_data(self)})
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -90,25 +92,42 @@ class GameRecord:
         limits as :func:`~tabletop_rules.serialize.loads`.
         """
         data = parse_json(text)
-        if not isinstance(data, dict) or data.keys() != _RECORD_KEYS:
+        if not isinstance(data, dict) or data.keys() != {"game", "version", *_RECORD_KEYS}:
             raise InvalidStateError(
                 "a game record has game, version, config, seed and moves, and nothing else"
             )
-        if type(data["version"]) is not int or data["version"] != FORMAT_VERSION:
+        ruleset = _ruleset(data.pop("game"))
+        version = data.pop("version")
+        if type(version) is not int or version != ruleset.format_version:
             raise InvalidStateError(
-                f"record version {short_repr(data['version'])} is not {FORMAT_VERSION}"
+                f"record version {short_repr(version)} is not {ruleset.format_version}"
             )
-        ruleset = _ruleset(data["game"])
-        moves = data["moves"]
-        if type(moves) is not list:
-            raise InvalidStateError("moves must be a list of move texts")
-        config = from_data(data["config"], ruleset.config_type)
-        record = cls(ruleset.name, config, data["seed"], tuple(moves))
-        check_record(record)
-        return record
+        return record_from_data(ruleset, data)
 
 
-_RECORD_KEYS = frozenset({"game", "version", "config", "seed", "moves"})
+_RECORD_KEYS = frozenset({"config", "seed", "moves"})
+
+
+def record_data(record: GameRecord) -> dict[str, Any]:
+    """The record's ``config``, ``seed`` and ``moves`` as JSON data: the ``data`` of its
+    :func:`~tabletop_rules.serialize.dumps` envelope, and the body of :meth:`GameRecord.to_json`.
+    """
+    return {"config": to_data(record.config), "seed": record.seed, "moves": list(record.moves)}
+
+
+def record_from_data(ruleset: Ruleset[Any, Any, Any], data: Any) -> GameRecord:
+    """The record of ``ruleset``'s game that :func:`record_data` wrote, checked by
+    :func:`check_record`; ``InvalidStateError`` if it is malformed.
+    """
+    if not isinstance(data, dict) or data.keys() != _RECORD_KEYS:
+        raise InvalidStateError("a game record has config, seed and moves, and nothing else")
+    moves = data["moves"]
+    if type(moves) is not list:
+        raise InvalidStateError("moves must be a list of move texts")
+    config = from_data(data["config"], ruleset.config_type)
+    record = GameRecord(ruleset.name, config, data["seed"], tuple(moves))
+    check_record(record)
+    return record
 
 
 def _ruleset(game: object) -> Ruleset[Any, Any, Any]:

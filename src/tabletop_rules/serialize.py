@@ -12,7 +12,7 @@ be one some state allows; anything else raises
 >>> from tabletop_rules import dice_poker as dp
 >>> text = dumps(dp.Write(dp.Box.FULL_HOUSE))
 >>> print(text)
-{"game": "dice-poker", "version": 1, "kind": "move", "data": {"box": "full_house", "type": "write"}}
+{"game": "dice-poker", "version": 2, "kind": "move", "data": {"box": "full_house", "type": "write"}}
 >>> loads(text)
 Write(box=Box.FULL_HOUSE)
 """
@@ -23,9 +23,10 @@ import enum
 import json
 import re
 import threading
+import types
 from collections import Counter
 from itertools import accumulate
-from typing import Any, Final, TypeVar, Union, cast
+from typing import Any, Final, TypeVar, Union, cast, get_args, get_origin, overload
 
 import attrs
 import cattrs
@@ -38,7 +39,6 @@ from .messages import short_repr
 from .protocol import Ruleset, get_ruleset, registered
 
 __all__ = [
-    "FORMAT_VERSION",
     "MAX_DEPTH",
     "MAX_DOCUMENT_CHARS",
     "MAX_INT_DIGITS",
@@ -53,9 +53,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-FORMAT_VERSION: Final = 1
-"""The version of the JSON layout; loading refuses any other."""
 
 MAX_DOCUMENT_CHARS: Final = 1 << 24
 """The longest JSON text a loader reads: 16 MiB (as characters, or bytes for ``bytes``),
@@ -205,6 +202,17 @@ converter.register_structure_hook_func(_is_tuple, _tuple)
 converter.register_structure_hook_func(_is_frozenset, _frozenset)
 
 
+def _sorted_set(value: frozenset[Any] | set[Any]) -> list[Any]:
+    """A set as a sorted array, so that JSON never depends on the hash seed."""
+    return [converter.unstructure(item) for item in sorted(value)]
+
+
+converter.register_unstructure_hook_func(
+    lambda kind: kind in (set, frozenset) or getattr(kind, "__origin__", None) in (set, frozenset),
+    _sorted_set,
+)
+
+
 _TAG = "type"
 
 
@@ -269,13 +277,15 @@ _configuring = threading.Lock()
 
 
 def _configure(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
-    """Teach the converter a game's unions of moves and events, once, and mark the game
-    configured only when it is: threads that load at once wait for the first.
+    """Teach the converter a game's own hooks and its unions of moves and events, once,
+    and mark the game configured only when it is: threads that load at once wait for the
+    first.
     """
     if ruleset.name in _configured:
         return ruleset
     with _configuring:
         if ruleset.name not in _configured:
+            ruleset.json_hooks(converter)
             for kind in ("move", "event"):
                 configure_tagged_union(
                     _union(ruleset, kind), converter, tag_generator=_tag, tag_name=_TAG
@@ -284,10 +294,16 @@ def _configure(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
     return ruleset
 
 
-def kind_of(ruleset: Ruleset[Any, Any, Any], cls: type[Any]) -> str | None:
-    """``"config"``, ``"state"``, ``"move"``, ``"event"`` or ``"view"``: what ``cls`` is
-    to ``ruleset``, or ``None``.
+def kind_of(ruleset: Ruleset[Any, Any, Any], cls: Any) -> str | None:
+    """``"config"``, ``"state"``, ``"move"``, ``"event"`` or ``"view"``: what ``cls`` (a
+    class, or a union of the game's move or event classes, such as ``dice_poker.Move``)
+    is to ``ruleset``, or ``None``.
     """
+    members = _members(cls)
+    if len(members) > 1:
+        kinds = {kind_of(ruleset, member) for member in members}
+        kind = kinds.pop()
+        return kind if not kinds and kind in ("move", "event") else None
     if cls is ruleset.config_type:
         return "config"
     if cls is ruleset.state_type:
@@ -301,12 +317,19 @@ def kind_of(ruleset: Ruleset[Any, Any, Any], cls: type[Any]) -> str | None:
     return None
 
 
-def ruleset_of(cls: type[Any]) -> Ruleset[Any, Any, Any]:
+def _members(cls: Any) -> tuple[Any, ...]:
+    """The classes of a union (``Roll | Write``), or ``cls`` alone."""
+    if isinstance(cls, types.UnionType) or get_origin(cls) is Union:
+        return get_args(cls)
+    return (cls,)
+
+
+def ruleset_of(cls: Any) -> Ruleset[Any, Any, Any]:
     """The registered game that ``cls`` belongs to; ``TypeError`` if none."""
     for ruleset in registered():
         if kind_of(ruleset, cls) is not None:
             return _configure(ruleset)
-    raise TypeError(f"{cls.__name__} belongs to no registered game")
+    raise TypeError(f"{getattr(cls, '__name__', cls)} belongs to no registered game")
 
 
 def to_data(obj: Any) -> Any:
@@ -326,8 +349,9 @@ def _union(ruleset: Ruleset[Any, Any, Any], kind: str | None) -> Any:
 
 
 def from_data(data: Any, cls: type[T]) -> T:
-    """The object of ``cls`` (for a move or an event: of its game's union) that ``data``
-    describes, validated.
+    """The object of ``cls`` that ``data`` describes, validated. ``cls`` is one of a
+    game's classes, or a union of its move or event classes (``dice_poker.Move``); data
+    of another class than the one asked for is refused.
 
     Raises :class:`~tabletop_rules.errors.InvalidStateError` when the data is malformed
     or breaks a rule of the game: states go through the game's ``check_state``, views
@@ -337,10 +361,8 @@ def from_data(data: Any, cls: type[T]) -> T:
     ruleset = ruleset_of(cls)
     kind = kind_of(ruleset, cls)
     target: Any = cls
-    expected: tuple[type[Any], ...] = (cls,)
     if kind in ("move", "event"):
-        expected = ruleset.move_types if kind == "move" else ruleset.event_types
-        target = _union(ruleset, kind)
+        target = _union(ruleset, kind)  # the tag says which class; then check it is wanted
     try:
         obj = converter.structure(data, target)
     except Exception as error:  # data handed in directly may hold objects whose methods raise
@@ -349,8 +371,12 @@ def from_data(data: Any, cls: type[T]) -> T:
         if isinstance(cause, ConfigError):
             raise InvalidConfigError(message) from error
         raise InvalidStateError(message) from error
-    if not isinstance(obj, expected):
-        raise InvalidStateError(f"expected a {ruleset.name} {kind}, got {type(obj).__name__}")
+    wanted = _members(cls)
+    if type(obj) not in wanted:
+        names = " or ".join(member.__name__ for member in wanted)
+        raise InvalidStateError(
+            f"expected a {ruleset.name} {names}, the data holds a {type(obj).__name__}"
+        )
     if kind == "state":
         ruleset.check_state(obj)
     elif kind == "view":
@@ -416,22 +442,35 @@ def _reason(error: BaseException) -> str:
 
 
 def dumps(obj: Any) -> str:
-    """``obj`` (config, state, move, event or view of any game) as versioned JSON."""
-    ruleset = ruleset_of(type(obj))
-    envelope = {
-        "game": ruleset.name,
-        "version": FORMAT_VERSION,
-        "kind": kind_of(ruleset, type(obj)),
-        "data": to_data(obj),
-    }
-    return json.dumps(envelope)
+    """``obj`` (config, state, move, event or view of any game, or a
+    :class:`~tabletop_rules.records.GameRecord`) as versioned JSON.
+    """
+    records = _records()
+    kind: str | None
+    if isinstance(obj, records.GameRecord):
+        ruleset, kind, data = _configure(obj.ruleset), "record", records.record_data(obj)
+    else:
+        ruleset = ruleset_of(type(obj))
+        kind, data = kind_of(ruleset, type(obj)), to_data(obj)
+    envelope = {"game": ruleset.name, "version": ruleset.format_version, "kind": kind}
+    return json.dumps({**envelope, "data": data})
 
 
 _ENVELOPE = frozenset({"game", "version", "kind", "data"})
+_KINDS = ("config", "state", "view", "move", "event", "record")
 
 
-def loads(text: str | bytes, cls: type[T] | None = None) -> T:
-    """The object that :func:`dumps` wrote, validated; ``cls`` pins the class expected.
+@overload
+def loads(text: str | bytes, cls: type[T]) -> T: ...
+
+
+@overload
+def loads(text: str | bytes, cls: Any = None) -> Any: ...
+
+
+def loads(text: str | bytes, cls: Any = None) -> Any:
+    """The object that :func:`dumps` wrote, validated; ``cls`` pins the class expected
+    (a class, or a union such as ``dice_poker.Move``).
 
     Raises :class:`~tabletop_rules.errors.InvalidStateError` (for a config that breaks
     a house rule's bounds, :class:`~tabletop_rules.errors.InvalidConfigError`, which is
@@ -442,25 +481,34 @@ def loads(text: str | bytes, cls: type[T] | None = None) -> T:
     envelope = parse_json(text)
     if not isinstance(envelope, dict) or envelope.keys() != _ENVELOPE:
         raise InvalidStateError("expected an object with game, version, kind and data, no more")
-    version = envelope["version"]
-    if type(version) is not int or version != FORMAT_VERSION:
-        raise InvalidStateError(
-            f"JSON layout version {short_repr(version)} is not {FORMAT_VERSION}, the one "
-            "this library reads"
-        )
     try:
         ruleset = _configure(get_ruleset(envelope["game"]))
     except (KeyError, TypeError) as error:
         raise InvalidStateError(f"unknown game {short_repr(envelope['game'])}") from error
+    version = envelope["version"]
+    if type(version) is not int or version != ruleset.format_version:
+        raise InvalidStateError(
+            f"{ruleset.name} JSON layout version {short_repr(version)} is not "
+            f"{ruleset.format_version}, the one this library reads"
+        )
     kind = envelope["kind"]
-    target: type[Any]
-    if kind in ("config", "state", "view"):
-        target = getattr(ruleset, f"{kind}_type")
-    elif kind in ("move", "event"):
-        target = (ruleset.move_types if kind == "move" else ruleset.event_types)[0]
-    else:
+    if type(kind) is not str or kind not in _KINDS:
         raise InvalidStateError(f"unknown kind {short_repr(kind)}")
-    obj = from_data(envelope["data"], target)
+    obj: Any
+    if kind == "record":
+        obj = _records().record_from_data(ruleset, envelope["data"])
+    elif kind in ("move", "event"):
+        obj = from_data(envelope["data"], _union(ruleset, kind))
+    else:
+        obj = from_data(envelope["data"], getattr(ruleset, f"{kind}_type"))
     if cls is not None and not isinstance(obj, cls):
-        raise InvalidStateError(f"expected a {cls.__name__}, the JSON holds a {type(obj).__name__}")
-    return cast(T, obj)
+        wanted = " or ".join(member.__name__ for member in _members(cls))
+        raise InvalidStateError(f"expected a {wanted}, the JSON holds a {type(obj).__name__}")
+    return obj
+
+
+def _records() -> types.ModuleType:
+    """The records module, which builds on this one (so it cannot be imported at the top)."""
+    from . import records
+
+    return records

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -170,3 +173,32 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+HASH_SEED_SCRIPT = """
+import sys
+from tests.dice_poker.test_golden import BY_NAME, play, pretty
+from tabletop_rules.serialize import dumps
+played = play(BY_NAME[sys.argv[1]])
+sys.stdout.write(pretty(played.record.to_json()) + pretty(dumps(played.final)))
+"""
+
+
+@pytest.mark.parametrize("hash_seed", ["0", "1", "4242"])
+def test_the_golden_files_are_byte_identical_under_any_hash_seed(hash_seed: str) -> None:
+    name = NAMES[1]
+    expected = record_path(name).read_text(encoding="utf-8") + final_path(name).read_text(
+        encoding="utf-8"
+    )
+    root = Path(__file__).parents[2]
+    environment = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    result = subprocess.run(
+        [sys.executable, "-c", HASH_SEED_SCRIPT, name],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=environment,
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout == expected

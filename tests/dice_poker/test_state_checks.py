@@ -56,7 +56,6 @@ def move_cell(seat: int, old: int, new: int, value: int) -> Callable[[Data], Non
     def edit(data: Data) -> None:
         data["sheets"][seat][old] = None
         data["sheets"][seat][new] = value
-        data["open_masks"][seat] ^= (1 << old % PER_STAGE) | (1 << new % PER_STAGE)
 
     return edit
 

@@ -41,6 +41,7 @@ from .events import (
     Wrote,
     redact,
 )
+from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import (
     BOXES_PER_STAGE,
     DICE_COUNT,
@@ -168,6 +169,8 @@ RULES: GameRules[Config, State, Move] = GameRules(
     max_moves=max_moves,
     check_state=check_state,
     check_view=check_view,
+    format_version=FORMAT_VERSION,
+    json_hooks=json_hooks,
 )
 """Dice poker's :class:`~tabletop_rules.protocol.Ruleset`."""
 
