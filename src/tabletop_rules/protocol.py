@@ -120,6 +120,12 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """The state after ``move``; raises ``IllegalMoveError`` and leaves ``state`` as it was."""
         ...
 
+    def canonical(self, state: StateT, move: MoveT) -> MoveT:
+        """The move of :meth:`legal_moves` equivalent to ``move`` (the same for a game
+        where no two moves are equivalent); ``IllegalMoveError`` when none is.
+        """
+        ...
+
     def apply_with_events(self, state: StateT, move: MoveT) -> tuple[StateT, tuple[Any, ...]]:
         """:meth:`apply`, and the events of the transition, in order."""
         ...
@@ -221,6 +227,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     chance_probabilities: Callable[[StateT], Mapping[MoveT, Fraction]]
     apply: Callable[[StateT, MoveT], StateT]
     apply_with_events: Callable[[StateT, MoveT], tuple[StateT, tuple[Any, ...]]]
+    canonical: Callable[[StateT, MoveT], MoveT]
     score: Callable[[StateT], tuple[int, ...]]
     current_player: Callable[[StateT], int | None]
     is_over: Callable[[StateT], bool]

@@ -60,6 +60,7 @@ from .notation import format_move, parse_box, parse_move, read_move
 from .rules import (
     apply,
     apply_with_events,
+    canonical,
     chance_probabilities,
     current_player,
     is_over,
@@ -113,6 +114,7 @@ __all__ = [
     "Wrote",
     "apply",
     "apply_with_events",
+    "canonical",
     "chance_probabilities",
     "check_state",
     "check_view",
@@ -153,6 +155,7 @@ RULES: GameRules[Config, State, Move] = GameRules(
     chance_probabilities=chance_probabilities,
     apply=apply,
     apply_with_events=apply_with_events,
+    canonical=canonical,
     score=score,
     current_player=current_player,
     is_over=is_over,

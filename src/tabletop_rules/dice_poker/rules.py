@@ -59,6 +59,7 @@ from .state import State, check_state, mountain_total, stage_total
 __all__ = [
     "apply",
     "apply_with_events",
+    "canonical",
     "chance_probabilities",
     "current_player",
     "is_over",
@@ -240,6 +241,23 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
         raise
     except Exception as error:
         _refuse_state(state, error)
+
+
+def canonical(state: State, move: Move) -> Move:
+    """The move of :func:`legal_moves` equivalent to ``move``. No two dice poker moves are
+    equivalent, so it is ``move`` itself, as the instance ``legal_moves`` lists; raises
+    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, when ``move`` is
+    not legal in ``state``.
+
+    >>> state = new_game(seed=1)
+    >>> canonical(state, Roll()) is legal_moves(state)[0]
+    True
+    """
+    known = MOVE_TABLE.known(move)
+    if known in legal_moves(state):
+        return known
+    apply(state, known)  # raises IllegalMoveError naming the rule
+    raise AssertionError(f"apply accepted {known!r}, which legal_moves does not list")
 
 
 def apply(state: State, move: Move) -> State:

@@ -127,22 +127,30 @@ def check_chance(rules: Rules, state: Any) -> None:
 
 
 def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[Any]) -> None:
-    """Every legal move applies; every candidate not listed raises ``IllegalMoveError``
-    and leaves the state as it was.
+    """Every legal move applies and is its own canonical move; a candidate that
+    ``canonical`` maps to a listed move applies too; every other candidate raises
+    ``IllegalMoveError`` from both, and leaves the state as it was.
     """
     legal = set(rules.legal_moves(state))
     snapshot = to_data(state)
     for move in legal:
         rules.apply(state, move)
+        assert rules.canonical(state, move) == move, f"canonical({move!r}) is not itself"
     for move in candidates:
-        if move in legal:
+        try:
+            listed = rules.canonical(state, move)
+        except IllegalMoveError:
+            listed = None
+        if listed is not None:
+            assert listed in legal, f"canonical({move!r}) = {listed!r} is not a listed move"
+            rules.apply(state, move)  # a move equivalent to a listed one is played as made
             continue
         try:
             rules.apply(state, move)
         except IllegalMoveError as error:
             message = str(error)
         else:
-            raise AssertionError(f"{move!r} is not in legal_moves but apply accepted it")
+            raise AssertionError(f"{move!r} has no listed equivalent but apply accepted it")
         assert message, "an IllegalMoveError must say which rule forbids the move"
     assert to_data(state) == snapshot, "a rejected move changed the state"
 
