@@ -87,6 +87,27 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         ...
 
     @property
+    def hidden_information(self) -> bool:
+        """Whether a seat's view hides part of the state from it beyond the generator
+        (cards in other hands, a face-down row, a stock).
+        """
+        ...
+
+    def players(self, config: ConfigT) -> int:
+        """The number of seats that ``config`` sets at the table."""
+        ...
+
+    def config_of(self, state: StateT) -> ConfigT:
+        """The house rules in force in ``state``."""
+        ...
+
+    def seed_of(self, state: StateT) -> int:
+        """The seed ``state``'s game started from: with its config, and its deal where it
+        has one, ``new_game`` starts the same game again.
+        """
+        ...
+
+    @property
     def format_version(self) -> int:
         """The version of the game's JSON layout; loaders refuse any other."""
         ...
@@ -244,6 +265,10 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     max_moves: Callable[[ConfigT], int]
     check_state: Callable[[StateT], None]
     check_view: Callable[[Any], None]
+    players: Callable[[ConfigT], int]
+    config_of: Callable[[StateT], ConfigT]
+    seed_of: Callable[[StateT], int]
+    hidden_information: bool = False
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""

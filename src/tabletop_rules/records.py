@@ -63,9 +63,10 @@ class GameRecord:
         ``ValueError`` if ``state`` is not the new game of its config and seed: the moves
         that led to it would be missing from the record.
         """
-        if ruleset.new_game(state.config, seed=state.seed) != state:
+        config, seed = ruleset.config_of(state), ruleset.seed_of(state)
+        if ruleset.new_game(config, seed=seed) != state:
             raise ValueError("GameRecord.start needs a new game, not one already under way")
-        return cls(ruleset.name, state.config, state.seed)
+        return cls(ruleset.name, config, seed)
 
     @property
     def ruleset(self) -> Ruleset[Any, Any, Any]:

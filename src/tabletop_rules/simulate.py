@@ -80,8 +80,9 @@ def play_game(
     ``chance_seed``, so the game is still reproducible.
     """
     start = state = ruleset.new_game(config, seed=seed)
-    if len(bots) != state.config.players:
-        raise ValueError(f"{state.config.players} seats need {state.config.players} bots")
+    players = ruleset.players(ruleset.config_of(state))
+    if len(bots) != players:
+        raise ValueError(f"{players} seats need {players} bots")
     chance = Rng.from_seed(chance_seed)
     moves: list[Any] = []
     apply, current_player, is_over = ruleset.apply, ruleset.current_player, ruleset.is_over
@@ -95,4 +96,6 @@ def play_game(
             move = bots[player].choose(view(state, player))
         state = apply(state, move)
         moves.append(move)
-    return PlayedGame(ruleset, start.config, start.seed, tuple(moves), state)
+    return PlayedGame(
+        ruleset, ruleset.config_of(start), ruleset.seed_of(start), tuple(moves), state
+    )

@@ -172,6 +172,9 @@ RULES: GameRules[Config, State, Move] = GameRules(
     max_moves=max_moves,
     check_state=check_state,
     check_view=check_view,
+    players=lambda config: config.players,
+    config_of=lambda state: state.config,
+    seed_of=lambda state: state.seed,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
 )

@@ -23,6 +23,7 @@ __all__ = [
     "Playout",
     "check_chance",
     "check_codec",
+    "check_errors_hide_secrets",
     "check_illegal_moves_rejected",
     "check_json_round_trip",
     "check_notation_round_trip",
@@ -77,7 +78,7 @@ def check_playout(rules: Rules, playout: Playout) -> None:
     argument; ``apply_with_events`` agrees with ``apply``; the record replays.
     """
     first = playout.states[0]
-    again = rules.new_game(first.config, seed=first.seed)
+    again = rules.new_game(rules.config_of(first), seed=rules.seed_of(first))
     assert again == first, "new_game with the same config and seed differs"
     record = GameRecord.start(rules, first)
     for before, move, after in zip(
@@ -98,7 +99,7 @@ def check_turn_functions(rules: Rules, state: Any) -> None:
     over = rules.is_over(state)
     player = rules.current_player(state)
     legal = rules.legal_moves(state)
-    players = state.config.players
+    players = rules.players(rules.config_of(state))
     assert len(rules.score(state)) == players, "score has one entry per seat"
     if over:
         assert player is None, "a finished game has no player to move"
@@ -158,12 +159,13 @@ def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[
 def check_json_round_trip(rules: Rules, state: Any, events: Sequence[Any] = ()) -> None:
     """State, config, legal moves, events and views survive JSON unchanged."""
     assert loads(dumps(state)) == state, "state JSON round trip"
-    assert loads(dumps(state.config)) == state.config, "config JSON round trip"
+    config = rules.config_of(state)
+    assert loads(dumps(config)) == config, "config JSON round trip"
     for move in rules.legal_moves(state):
         assert loads(dumps(move)) == move, f"move JSON round trip of {move!r}"
     for event in events:
         assert loads(dumps(event)) == event, f"event JSON round trip of {event!r}"
-    for seat in (None, *range(state.config.players)):
+    for seat in _seats(rules, state):
         view = rules.view(state, seat)
         assert loads(dumps(view)) == view, "view JSON round trip"
 
@@ -177,7 +179,7 @@ def check_notation_round_trip(rules: Rules, state: Any) -> None:
 
 def check_codec(rules: Rules, state: Any) -> None:
     """Action numbers decode to the legal moves, and the mask marks exactly those."""
-    size = rules.num_actions(state.config)
+    size = rules.num_actions(rules.config_of(state))
     mask = rules.legal_mask(state)
     legal = rules.legal_moves(state)
     assert len(mask) == size, "legal_mask has num_actions entries"
@@ -196,19 +198,56 @@ def check_codec(rules: Rules, state: Any) -> None:
             raise AssertionError(f"decode accepted illegal action {number}")
 
 
-def check_view_hides_secrets(rules: Rules, state: Any) -> None:
-    """No view holds the RNG or the seed, and views do not change when those secrets do."""
-    other = state
-    changes = {}
-    if hasattr(state, "rng"):
-        changes["rng"] = Rng.from_seed((state.rng.state + 1) % (1 << 64))
-    if hasattr(state, "seed"):
-        changes["seed"] = (state.seed + 1) % (1 << 64)
-    if changes:
-        other = attrs.evolve(state, **changes)
-    for seat in (None, *range(state.config.players)):
+def _seats(rules: Rules, state: Any) -> tuple[int | None, ...]:
+    """Every seat of ``state``'s game, and ``None`` for a spectator."""
+    return (None, *range(rules.players(rules.config_of(state))))
+
+
+_NO_SEED = Rng.from_seed(0)
+
+
+def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
+    """Views hide what their seat may not know: for every seat (and a spectator), a state
+    re-dealt from the seat's view, ``determinize(view(state, seat), rng)``, is a valid
+    state that the seat sees exactly as before, in value, ``repr`` and JSON; no view
+    carries the generator or the seed.
+    """
+    for number, seat in enumerate(_seats(rules, state)):
         view = rules.view(state, seat)
         names = {field.name for field in attrs.fields(type(view))}
         assert not names & {"rng", "seed"}, "a view must not carry the RNG or the seed"
-        assert rules.view(other, seat) == view, "the view depends on the RNG or the seed"
-        assert "rng" not in dumps(view), "the view's JSON mentions the RNG"
+        resampled = rules.determinize(view, rng.advanced(number))
+        rules.check_state(resampled)
+        again = rules.view(resampled, seat)
+        assert again == view, f"seat {seat} sees a re-dealt state differently"
+        assert repr(again) == repr(view), f"seat {seat}'s view repr shows what it hides"
+        assert dumps(again) == dumps(view), f"seat {seat}'s view JSON shows what it hides"
+
+
+def check_errors_hide_secrets(
+    rules: Rules, state: Any, candidates: Sequence[Any], rng: Rng = _NO_SEED
+) -> None:
+    """An illegal move of the seat on turn gets the same error in ``state`` as in a state
+    re-dealt from that seat's view: error messages name nothing the seat cannot see.
+    """
+    player = rules.current_player(state)
+    if player is None or player == CHANCE:
+        return
+    resampled = rules.determinize(rules.view(state, player), rng)
+    for move in candidates:
+        try:
+            rules.apply(state, move)
+        except IllegalMoveError as error:
+            message = str(error)
+        else:
+            continue
+        try:
+            rules.apply(resampled, move)
+        except IllegalMoveError as error:
+            there = str(error)
+        else:
+            raise AssertionError(f"{move!r} is refused or not depending on hidden information")
+        assert there == message, (
+            f"the error for {move!r} depends on what seat {player} cannot see: "
+            f"{message!r} here, {there!r} in a re-dealt state"
+        )

@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 from .._hypothesis import FUZZ_PROFILE
 from ..protocol import Ruleset
 from ..records import GameRecord
-from ..rng import SEED_BITS
+from ..rng import SEED_BITS, Rng
 from ..serialize import dumps
 from .checks import (
     Playout,
     check_chance,
     check_codec,
+    check_errors_hide_secrets,
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
@@ -84,9 +85,11 @@ class ConformanceSuite:
     def test_random_playouts_end_and_replay(self, data: st.DataObject) -> None:
         """Random games end within max_moves, name winners and replay exactly."""
         playout = self._playout(data)
-        assert self.ruleset.is_over(playout.final)
-        assert self.ruleset.winners(playout.final), "a finished game names its winners"
-        check_playout(self.ruleset, playout)
+        rules = self.ruleset
+        assert rules.is_over(playout.final)
+        seats = frozenset(range(rules.players(rules.config_of(playout.final))))
+        assert rules.winners(playout.final) <= seats, "the winners are seats (or none)"
+        check_playout(rules, playout)
 
     @_suite_settings
     @given(data=st.data())
@@ -109,6 +112,8 @@ class ConformanceSuite:
                 drawn = [data.draw(arbitrary) for _ in range(self.arbitrary_moves_per_state)]
             candidates = list(dict.fromkeys([*seen, *drawn]))
             check_illegal_moves_rejected(self.ruleset, state, candidates)
+            rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
+            check_errors_hide_secrets(self.ruleset, state, candidates, rng)
 
     @_suite_settings
     @given(data=st.data())
@@ -127,9 +132,12 @@ class ConformanceSuite:
     @_suite_settings
     @given(data=st.data())
     def test_views_hide_secrets(self, data: st.DataObject) -> None:
-        """Views carry neither the RNG nor the seed, nor depend on them."""
+        """Each seat sees a state re-dealt from its view as it saw the real one; views
+        carry neither the RNG nor the seed.
+        """
+        rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
         for _index, state in self._sample(self._playout(data)):
-            check_view_hides_secrets(self.ruleset, state)
+            check_view_hides_secrets(self.ruleset, state, rng)
 
     def _state_in(self, data: st.DataObject) -> tuple[Playout, int]:
         playout = self._playout(data)
@@ -144,7 +152,7 @@ class ConformanceSuite:
         rules = self.ruleset
         playout, index = self._state_in(data)
         state = playout.states[index]
-        documents = [dumps(state), dumps(state.config)]
+        documents = [dumps(state), dumps(rules.config_of(state))]
         documents += [dumps(rules.view(state, seat)) for seat in (None, 0)]
         documents += [dumps(move) for move in rules.legal_moves(state)[:5]]
         if index:
