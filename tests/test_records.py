@@ -229,7 +229,23 @@ def test_from_json_of_hostile_text_is_an_invalid_state_error(text: Any, fragment
 
 def test_a_record_with_an_extra_key_is_refused() -> None:
     with pytest.raises(InvalidStateError, match="and nothing else"):
-        GameRecord.from_json(record_json(deal=None))
+        GameRecord.from_json(record_json(comment="hi"))
+
+
+@pytest.mark.parametrize("deal", [None, [], ["10H"]])
+def test_a_dice_poker_record_with_a_deal_is_refused(deal: object) -> None:
+    with pytest.raises(InvalidStateError, match="has no deal: the game has no deck"):
+        GameRecord.from_json(record_json(deal=deal))
+
+
+def test_a_record_without_a_deal_writes_no_deal_key() -> None:
+    assert "deal" not in json.loads(record_json())
+
+
+def test_replay_of_a_dice_poker_record_given_a_deal_is_refused() -> None:
+    record = attrs.evolve(GameRecord.start(dp.RULES, dp.new_game(seed=4)), deal=())
+    with pytest.raises(InvalidStateError, match="has no deal: the game has no deck"):
+        replay(record)
 
 
 @pytest.mark.parametrize(

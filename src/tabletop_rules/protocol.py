@@ -108,6 +108,19 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         ...
 
     @property
+    def deal_type(self) -> type[Any] | None:
+        """The class of a deal's items (a card), for a game whose ``new_game`` takes a
+        ``deal``; ``None`` for a game without a deck.
+        """
+        ...
+
+    def deal_of(self, state: StateT) -> tuple[Any, ...] | None:
+        """The deck order ``state``'s game was dealt from when it was given to
+        ``new_game`` as ``deal``; ``None`` when the seed shuffled it, or there is no deck.
+        """
+        ...
+
+    @property
     def format_version(self) -> int:
         """The version of the game's JSON layout; loaders refuse any other."""
         ...
@@ -269,6 +282,9 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     config_of: Callable[[StateT], ConfigT]
     seed_of: Callable[[StateT], int]
     hidden_information: bool = False
+    deal_type: type[Any] | None = None
+    deal_of: Callable[[StateT], tuple[Any, ...] | None] = attrs.field(default=lambda _state: None)
+    """The deal a state's game was started from; by default the game has none."""
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""

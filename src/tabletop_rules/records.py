@@ -24,10 +24,10 @@ from typing import Any
 import attrs
 
 from .errors import InvalidStateError, TabletopError
-from .messages import short_repr
+from .messages import short_repr, short_text
 from .protocol import Ruleset, get_ruleset
 from .rng import is_valid_state
-from .serialize import from_data, parse_json, to_data
+from .serialize import converter, from_data, parse_json, to_data
 
 __all__ = [
     "GameRecord",
@@ -48,6 +48,8 @@ class GameRecord:
         config: The game's ``Config``.
         seed: The seed the game started from.
         moves: Every move in order, chance outcomes included, as notation text.
+        deal: The deck order the game was dealt from, when ``new_game`` was given one
+            (``deal=``); ``None`` when the seed shuffled it, or the game has no deck.
 
     """
 
@@ -55,6 +57,7 @@ class GameRecord:
     config: Any
     seed: int
     moves: tuple[str, ...] = ()
+    deal: tuple[Any, ...] | None = None
 
     @classmethod
     def start(cls, ruleset: Ruleset[Any, Any, Any], state: Any) -> GameRecord:
@@ -63,10 +66,14 @@ class GameRecord:
         ``ValueError`` if ``state`` is not the new game of its config and seed: the moves
         that led to it would be missing from the record.
         """
-        config, seed = ruleset.config_of(state), ruleset.seed_of(state)
-        if ruleset.new_game(config, seed=seed) != state:
+        config, seed, deal = (
+            ruleset.config_of(state),
+            ruleset.seed_of(state),
+            ruleset.deal_of(state),
+        )
+        if ruleset.new_game(config, seed=seed, deal=deal) != state:
             raise ValueError("GameRecord.start needs a new game, not one already under way")
-        return cls(ruleset.name, config, seed)
+        return cls(ruleset.name, config, seed, deal=deal)
 
     @property
     def ruleset(self) -> Ruleset[Any, Any, Any]:
@@ -79,8 +86,9 @@ class GameRecord:
         return attrs.evolve(self, moves=(*self.moves, text))
 
     def to_json(self) -> str:
-        """The record as JSON: ``{"game", "version", "config", "seed", "moves"}``, the
-        version being the game's JSON layout version.
+        """The record as JSON: ``{"game", "version", "config", "seed", "deal", "moves"}``,
+        the version being the game's JSON layout version and ``deal`` present only for a
+        game dealt from a given deck order.
         """
         header = {"game": self.game, "version": self.ruleset.format_version}
         return json.dumps({**header, **record_data(self)})
@@ -93,9 +101,10 @@ class GameRecord:
         limits as :func:`~tabletop_rules.serialize.loads`.
         """
         data = parse_json(text)
-        if not isinstance(data, dict) or data.keys() != {"game", "version", *_RECORD_KEYS}:
+        if not isinstance(data, dict) or data.keys() - {"deal"} != {"game", "version", *_KEYS}:
             raise InvalidStateError(
-                "a game record has game, version, config, seed and moves, and nothing else"
+                "a game record has game, version, config, seed and moves (and deal, for a "
+                "game dealt from a given deck), and nothing else"
             )
         ruleset = _ruleset(data.pop("game"))
         version = data.pop("version")
@@ -106,29 +115,54 @@ class GameRecord:
         return record_from_data(ruleset, data)
 
 
-_RECORD_KEYS = frozenset({"config", "seed", "moves"})
+_KEYS = frozenset({"config", "seed", "moves"})
 
 
 def record_data(record: GameRecord) -> dict[str, Any]:
-    """The record's ``config``, ``seed`` and ``moves`` as JSON data: the ``data`` of its
-    :func:`~tabletop_rules.serialize.dumps` envelope, and the body of :meth:`GameRecord.to_json`.
+    """The record's ``config``, ``seed``, ``deal`` (only when it has one) and ``moves``
+    as JSON data: the ``data`` of its :func:`~tabletop_rules.serialize.dumps` envelope,
+    and the body of :meth:`GameRecord.to_json`.
     """
-    return {"config": to_data(record.config), "seed": record.seed, "moves": list(record.moves)}
+    data: dict[str, Any] = {"config": to_data(record.config), "seed": record.seed}
+    if record.deal is not None:
+        data["deal"] = converter.unstructure(list(record.deal))
+    return {**data, "moves": list(record.moves)}
 
 
 def record_from_data(ruleset: Ruleset[Any, Any, Any], data: Any) -> GameRecord:
     """The record of ``ruleset``'s game that :func:`record_data` wrote, checked by
     :func:`check_record`; ``InvalidStateError`` if it is malformed.
     """
-    if not isinstance(data, dict) or data.keys() != _RECORD_KEYS:
-        raise InvalidStateError("a game record has config, seed and moves, and nothing else")
+    if not isinstance(data, dict) or data.keys() - {"deal"} != _KEYS:
+        raise InvalidStateError(
+            "a game record has config, seed and moves (and deal, for a game dealt from a "
+            "given deck), and nothing else"
+        )
     moves = data["moves"]
     if type(moves) is not list:
         raise InvalidStateError("moves must be a list of move texts")
     config = from_data(data["config"], ruleset.config_type)
-    record = GameRecord(ruleset.name, config, data["seed"], tuple(moves))
+    deal = None
+    if "deal" in data:
+        deal = _deal_from_data(ruleset, data["deal"])
+    record = GameRecord(ruleset.name, config, data["seed"], tuple(moves), deal)
     check_record(record)
     return record
+
+
+def _deal_from_data(ruleset: Ruleset[Any, Any, Any], data: Any) -> tuple[Any, ...]:
+    """A deal's cards from JSON data, in the game's own form (cards as text)."""
+    if ruleset.deal_type is None:
+        raise InvalidStateError(f"a {ruleset.name} record has no deal: the game has no deck")
+    if type(data) is not list:
+        raise InvalidStateError("deal must be a list of cards")
+    try:
+        deal = tuple(converter.structure(item, ruleset.deal_type) for item in data)
+    except Exception as error:  # data of any shape: the game's card hook says what is wrong
+        raise InvalidStateError(f"malformed {ruleset.name} deal: {short_text(error)}") from error
+    if converter.unstructure(list(deal)) != data:
+        raise InvalidStateError(f"{ruleset.name} deal: loading takes only what dumps writes")
+    return deal
 
 
 def _ruleset(game: object) -> Ruleset[Any, Any, Any]:
@@ -142,8 +176,8 @@ def _ruleset(game: object) -> Ruleset[Any, Any, Any]:
 def check_record(record: GameRecord) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``record`` is made of
     what a record holds: a registered game, that game's ``Config``, a seed in
-    ``[0, 2**64)`` and a tuple of move texts. Whether the moves can be played is for
-    :func:`replay_states` to find out.
+    ``[0, 2**64)``, a tuple of move texts, and no deal or a tuple of the game's cards.
+    Whether the moves can be played is for :func:`replay_states` to find out.
     """
     if not isinstance(record, GameRecord):
         raise InvalidStateError(f"expected a GameRecord, got {type(record).__name__}")
@@ -160,6 +194,17 @@ def check_record(record: GameRecord) -> None:
     moves = record.moves
     if type(moves) is not tuple or not all(type(move) is str for move in moves):
         raise InvalidStateError("moves must be a list of move texts")
+    deal = record.deal
+    if deal is not None and (
+        ruleset.deal_type is None
+        or type(deal) is not tuple
+        or not all(type(card) is ruleset.deal_type for card in deal)
+    ):
+        raise InvalidStateError(
+            f"a {record.game} record's deal is None or a tuple of the game's cards"
+            if ruleset.deal_type is not None
+            else f"a {record.game} record has no deal: the game has no deck"
+        )
 
 
 def replay_states(record: GameRecord) -> Iterator[Any]:
@@ -170,7 +215,7 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
     """
     try:
         check_record(record)
-        state = record.ruleset.new_game(record.config, seed=record.seed)
+        state = record.ruleset.new_game(record.config, seed=record.seed, deal=record.deal)
     except TabletopError as error:
         raise InvalidStateError(f"the record cannot start a game: {error}") from error
     yield state

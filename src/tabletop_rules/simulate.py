@@ -34,12 +34,13 @@ class PlayedGame:
     seed: int
     moves: tuple[Any, ...]
     final: Any
+    deal: tuple[Any, ...] | None = None
 
     @property
     def record(self) -> GameRecord:
         """The game as a record, its moves in notation (formatted on each access)."""
         moves = tuple(map(self.ruleset.format_move, self.moves))
-        return GameRecord(self.ruleset.name, self.config, self.seed, moves)
+        return GameRecord(self.ruleset.name, self.config, self.seed, moves, self.deal)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -71,15 +72,17 @@ def play_game(
     config: Any = None,
     *,
     seed: int | None = None,
+    deal: Any = None,
     chance_seed: int = 0,
 ) -> PlayedGame:
     """Play one game to the end, seat ``i`` moved by ``bots[i]``, which sees only its
     view of the game, ``view(state, i)``.
 
-    With ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
+    ``deal`` (for a game with a deck) fixes the deck order, as in ``new_game``. With
+    ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
     ``chance_seed``, so the game is still reproducible.
     """
-    start = state = ruleset.new_game(config, seed=seed)
+    start = state = ruleset.new_game(config, seed=seed, deal=deal)
     players = ruleset.players(ruleset.config_of(state))
     if len(bots) != players:
         raise ValueError(f"{players} seats need {players} bots")
@@ -96,6 +99,5 @@ def play_game(
             move = bots[player].choose(view(state, player))
         state = apply(state, move)
         moves.append(move)
-    return PlayedGame(
-        ruleset, ruleset.config_of(start), ruleset.seed_of(start), tuple(moves), state
-    )
+    config, seed = ruleset.config_of(start), ruleset.seed_of(start)
+    return PlayedGame(ruleset, config, seed, tuple(moves), state, ruleset.deal_of(start))

@@ -49,11 +49,14 @@ class Playout:
         return self.states[-1]
 
 
-def random_playout(rules: Rules, config: Any, seed: int, chooser_seed: int) -> Playout:
+def random_playout(
+    rules: Rules, config: Any, seed: int, chooser_seed: int, deal: Any = None
+) -> Playout:
     """Play uniformly random legal moves (chance outcomes by their probabilities) until
-    the game ends; fails if it runs past the game's ``max_moves`` bound.
+    the game ends, from ``seed`` or, for a game with a deck, a given ``deal``; fails if it
+    runs past the game's ``max_moves`` bound.
     """
-    state = rules.new_game(config, seed=seed)
+    state = rules.new_game(config, seed=seed, deal=deal)
     chooser = Rng.from_seed(chooser_seed)
     states: list[Any] = [state]
     moves: list[Any] = []
@@ -78,8 +81,9 @@ def check_playout(rules: Rules, playout: Playout) -> None:
     argument; ``apply_with_events`` agrees with ``apply``; the record replays.
     """
     first = playout.states[0]
-    again = rules.new_game(rules.config_of(first), seed=rules.seed_of(first))
-    assert again == first, "new_game with the same config and seed differs"
+    config, seed, deal = rules.config_of(first), rules.seed_of(first), rules.deal_of(first)
+    again = rules.new_game(config, seed=seed, deal=deal)
+    assert again == first, "new_game with the same config, seed and deal differs"
     record = GameRecord.start(rules, first)
     for before, move, after in zip(
         playout.states[:-1], playout.moves, playout.states[1:], strict=True

@@ -52,6 +52,9 @@ class ConformanceSuite:
     hypothesis example; they take their number of examples from the hypothesis profile
     in force, so ``--hypothesis-profile=tabletop-fuzz`` makes the long run.
 
+    ``deals(config)``, overridden by a game with a deck, gives a strategy of deck orders;
+    half the games then start from a drawn deal instead of the seed's shuffle.
+
     ``arbitrary_moves``, a strategy of the game's moves legal or not, makes the
     illegal-move check try them too (``arbitrary_moves_per_state`` in each state checked);
     without it, only moves seen somewhere in the same game are tried. ``states_per_game``
@@ -66,11 +69,21 @@ class ConformanceSuite:
     arbitrary_moves_per_state: ClassVar[int] = 10
     fuzz_cases_per_example: ClassVar[int] = 10
 
+    def deals(self, config: Any) -> st.SearchStrategy[Any] | None:
+        """For a game with a deck, a strategy of deck orders for ``config``; ``None``
+        (the default) when its games start only from the seed's shuffle.
+        """
+        return None
+
     def _playout(self, data: st.DataObject) -> Playout:
         config = data.draw(self.configs, label="config")
         seed = data.draw(_seeds, label="seed")
         chooser = data.draw(_seeds, label="chooser_seed")
-        return random_playout(self.ruleset, config, seed, chooser)
+        deal = None
+        deals = self.deals(config)
+        if deals is not None and data.draw(st.booleans(), label="dealt"):
+            deal = data.draw(deals, label="deal")
+        return random_playout(self.ruleset, config, seed, chooser, deal)
 
     def _sample(self, playout: Playout) -> list[tuple[int, Any]]:
         states = playout.states
