@@ -17,7 +17,6 @@ or scratch a box, or throw again while throws remain. Each rule below is a small
 
 from __future__ import annotations
 
-import secrets
 import types
 from collections.abc import Mapping
 from fractions import Fraction
@@ -26,7 +25,7 @@ from typing import NoReturn
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
-from ..rng import SEED_BITS, Rng, is_valid_state
+from ..rng import Rng, resolve_seed
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -118,10 +117,7 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
         raise ConfigError(f"dice poker needs a dice_poker.Config, got {type(config).__name__}")
     if deal is not None:
         raise ConfigError("dice poker has no deck to deal: deal must be None")
-    if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    elif not is_valid_state(seed):
-        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(seed)}")
+    seed = resolve_seed(seed)
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
         config=config,
