@@ -26,6 +26,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
+from ..seats import top_seats
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -159,11 +160,7 @@ def score(state: State) -> tuple[int, ...]:
 
 def winners(state: State) -> frozenset[Seat]:
     """The seats with the top score once the game is over (ties share the win)."""
-    if not is_over(state):
-        return frozenset()
-    scores = score(state)
-    top = max(scores)
-    return frozenset(seat for seat, points in enumerate(scores) if points == top)
+    return top_seats(score(state)) if is_over(state) else frozenset()
 
 
 def max_moves(config: Config) -> int:
