@@ -54,7 +54,7 @@ from .moves import (
     Write,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import State, check_state, mountain_total, stage_total
+from .state import Sheet, State, check_state, mountain_total, stage_total
 
 __all__ = [
     "apply",
@@ -102,6 +102,42 @@ def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
             *(_SCRATCH[box] for box in POKER_BOXES if scratches >> box & 1),
         )
     return moves
+
+
+# --- building states ----------------------------------------------------------------
+
+# A move builds one State. attrs.evolve, or State(...) with all eleven fields by keyword,
+# would cost the random-playout loop over a tenth of its speed (benchmarks/playout.py).
+# These two helpers take by name the fields a transition sets, and are the only places
+# that pass a State's fields by position: tests/dice_poker/test_state_layout.py pins
+# each argument to its field, so a reordered field fails a test, not a game.
+
+
+def _mid_turn(
+    state: State,
+    *,
+    rng: Rng,
+    dice: tuple[Face, ...],
+    throws_used: int,
+    announced: Box | None,
+    pending_keep: tuple[Face, ...] | None,
+) -> State:
+    """``state`` with the turn in progress changed: the same sheets, banks and turns."""
+    return State(
+        state.config, state.seed, rng, state.sheets, state.open_masks, state.fences,
+        state.turns_played, dice, throws_used, announced, pending_keep,
+    )  # fmt: skip
+
+
+def _next_turn(
+    state: State, *, sheets: tuple[Sheet, ...], open_masks: tuple[int, ...], fences: tuple[int, ...]
+) -> State:
+    """``state`` once a turn has ended with ``sheets``, ``open_masks`` and ``fences``: the
+    next seat to throw, nothing on the table, the generator unchanged.
+    """
+    return State(
+        state.config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1
+    )
 
 
 # --- the rules ----------------------------------------------------------------------
@@ -384,20 +420,28 @@ def _roll(
                 )
             raise IllegalMoveError(f"cannot keep {list(keep)}: the dice show {list(dice)}")
     if not config.auto_chance:
-        return State(
-            config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
-            state.turns_played, dice, throws_used + 1, state.announced, keep,
-        )  # fmt: skip
+        return _mid_turn(
+            state,
+            rng=state.rng,
+            dice=dice,
+            throws_used=throws_used + 1,
+            announced=state.announced,
+            pending_keep=keep,
+        )
     count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
     number, rng = state.rng.below(count)
     thrown = throws[number]
     landed = tuple(sorted(keep + thrown)) if keep else thrown
     if events is not None:
         events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
-    return State(
-        config, state.seed, rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, landed, throws_used + 1, state.announced, None,
-    )  # fmt: skip
+    return _mid_turn(
+        state,
+        rng=rng,
+        dice=landed,
+        throws_used=throws_used + 1,
+        announced=state.announced,
+        pending_keep=None,
+    )
 
 
 def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) -> State:
@@ -413,10 +457,14 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     if events is not None:
         seat = state.turns_played % state.config.players
         events.append(Rolled(seat, state.throws_used, keep, tuple(sorted(thrown)), dice))
-    return State(
-        state.config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, dice, state.throws_used, state.announced, None,
-    )  # fmt: skip
+    return _mid_turn(
+        state,
+        rng=state.rng,
+        dice=dice,
+        throws_used=state.throws_used,
+        announced=state.announced,
+        pending_keep=None,
+    )
 
 
 def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) -> State:
@@ -425,10 +473,14 @@ def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) ->
         raise IllegalMoveError("a box is announced once per turn, right after the first throw")
     if events is not None:
         events.append(Announced(seat, box))
-    return State(
-        state.config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, state.dice, state.throws_used, box, None,
-    )  # fmt: skip
+    return _mid_turn(
+        state,
+        rng=state.rng,
+        dice=state.dice,
+        throws_used=state.throws_used,
+        announced=box,
+        pending_keep=None,
+    )
 
 
 def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
@@ -479,7 +531,7 @@ def _end_turn(
     if not open_mask and stage + 1 < config.stages:
         open_mask = _ALL_BOXES  # the next stage opens
     open_masks = (*state.open_masks[:seat], open_mask, *state.open_masks[seat + 1 :])
-    after = State(config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1)
+    after = _next_turn(state, sheets=sheets, open_masks=open_masks, fences=fences)
     if events is not None:
         mountain = mountain_total(sheet, stage) if box.is_mountain else None
         if mountain is not None:
