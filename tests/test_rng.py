@@ -10,7 +10,8 @@ import attrs
 import pytest
 
 from tabletop_rules import rng as rng_module
-from tabletop_rules.rng import SEED_BITS, Rng, is_valid_state
+from tabletop_rules.errors import ConfigError
+from tabletop_rules.rng import SEED_BITS, Rng, is_valid_state, resolve_seed
 
 MASK = (1 << 64) - 1
 
@@ -363,3 +364,27 @@ def test_advanced_is_that_many_draws_in_one_step(draws: int) -> None:
         _, stepped = stepped.next_u64()
     assert Rng.from_seed(123).advanced(draws) == stepped
     assert stepped.draws_since(123) == draws
+
+
+# --- resolve_seed: the seed a new game starts from ------------------------------------------
+
+
+def test_resolve_seed_keeps_a_valid_seed() -> None:
+    assert resolve_seed(0) == 0
+    assert resolve_seed(MASK) == MASK
+
+
+def test_resolve_seed_draws_a_fresh_64_bit_seed_for_none() -> None:
+    seeds = {resolve_seed(None) for _ in range(20)}
+    assert all(is_valid_state(seed) for seed in seeds)
+    assert len(seeds) > 1
+
+
+@pytest.mark.parametrize(
+    ("seed", "shown"),
+    [(-1, "-1"), (2**64, "18446744073709551616"), (True, "True"), (4.5, "4.5"), ("4", "'4'")],
+)
+def test_resolve_seed_refuses_anything_else_as_a_config_error(seed: object, shown: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        resolve_seed(seed)
+    assert str(caught.value) == f"seed must be an integer in [0, 2**{SEED_BITS}), got {shown}"

@@ -15,12 +15,16 @@ False
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import attrs
 
-__all__ = ["SEED_BITS", "Rng", "is_valid_state"]
+from .errors import ConfigError
+from .messages import short_repr
+
+__all__ = ["SEED_BITS", "Rng", "is_valid_state", "resolve_seed"]
 
 T = TypeVar("T")
 
@@ -128,6 +132,30 @@ class Rng:
 def is_valid_state(value: object) -> bool:
     """Whether ``value`` can be a generator state or seed: an int in ``[0, 2**64)``."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MASK
+
+
+def resolve_seed(seed: object) -> int:
+    """The seed a new game starts from: ``seed`` itself when it is valid, a fresh one from
+    :mod:`secrets` for ``None``. Every game's ``new_game(seed=None)`` keeps the seed it
+    drew in the state, so the game can be replayed.
+
+    :class:`~tabletop_rules.errors.ConfigError` for anything else: a seed is part of
+    how a game is set up, like its house rules.
+
+    >>> resolve_seed(7)
+    7
+    >>> 0 <= resolve_seed(None) < 2**SEED_BITS
+    True
+    >>> resolve_seed(-1)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: seed must be an integer in [0, 2**64), got -1
+    """
+    if seed is None:
+        return secrets.randbits(SEED_BITS)
+    if not is_valid_state(seed):
+        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(seed)}")
+    return cast(int, seed)
 
 
 def _mix(z: int) -> int:

@@ -1,13 +1,18 @@
-"""The State's field order: rules.py builds states positionally on the hot path."""
+"""The State's field order: rules.py builds states positionally on the hot path, in two
+helpers that take the fields by name; each argument must land in its own field.
+"""
+
+from typing import Any
 
 import attrs
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker import rules
 
 
 def test_the_state_fields_keep_the_order_the_rules_build_them_in() -> None:
-    # A field added to State must go last, or every positional State(...) in rules.py
-    # must change with it; this test fails first either way.
+    # A field added to State must go last, or the positional State(...) calls in
+    # rules._mid_turn and rules._next_turn must change with it; this test fails first.
     assert tuple(field.name for field in attrs.fields(dp.State)) == (
         "config",
         "seed",
@@ -20,4 +25,52 @@ def test_the_state_fields_keep_the_order_the_rules_build_them_in() -> None:
         "throws_used",
         "announced",
         "pending_keep",
+    )
+
+
+class Marker:
+    """A distinct value per field: a field that received another's argument shows it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+def marked_state() -> dp.State:
+    fields: dict[str, Any] = {field.name: Marker(field.name) for field in attrs.fields(dp.State)}
+    return dp.State(**fields)
+
+
+def test_mid_turn_sets_each_turn_field_it_names_and_keeps_the_rest() -> None:
+    state = marked_state()
+    given: dict[str, Any] = {
+        name: Marker(f"new {name}")
+        for name in ("rng", "dice", "throws_used", "announced", "pending_keep")
+    }
+    after = rules._mid_turn(state, **given)
+    for field in attrs.fields(dp.State):
+        expected = given.get(field.name, getattr(state, field.name))
+        assert getattr(after, field.name) is expected, field.name
+
+
+def test_next_turn_sets_the_table_counts_the_turn_and_clears_the_turn_fields() -> None:
+    state = dp.apply(dp.apply(dp.new_game(seed=3), dp.Roll()), dp.Roll())
+    given: dict[str, Any] = {
+        name: Marker(f"new {name}") for name in ("sheets", "open_masks", "fences")
+    }
+    after = rules._next_turn(state, **given)
+    assert (after.config, after.seed, after.rng) == (state.config, state.seed, state.rng)
+    assert (after.sheets, after.open_masks, after.fences) == (
+        given["sheets"],
+        given["open_masks"],
+        given["fences"],
+    )
+    assert after.turns_played == state.turns_played + 1
+    assert (after.dice, after.throws_used, after.announced, after.pending_keep) == (
+        (),
+        0,
+        None,
+        None,
     )

@@ -28,6 +28,7 @@ import attrs
 
 from ..errors import ConfigError
 from ..messages import short_repr
+from ..validation import check_choice, check_flag, optional_whole, whole
 from .moves import BOXES_PER_STAGE
 
 __all__ = [
@@ -70,33 +71,6 @@ MAX_POINTS = 1000
 """Largest ``premium``, ``penalty`` and fixed score in :class:`BoxScores` (0 to 1000)."""
 
 
-def _whole(name: str, value: Any, low: int, high: int) -> None:
-    """Raise ConfigError unless ``value`` is an int in ``[low, high]``.
-
-    Every numeric field has an upper bound, so ``high`` is required: an unbounded field
-    would let one number make a game arbitrarily large.
-    """
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{name} must be a whole number, got {short_repr(value)}")
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be {low} to {high}, got {short_repr(value)}")
-
-
-def _check_whole(low: int, high: int) -> Any:
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        _whole(attribute.name, value, low, high)
-
-    return check
-
-
-def _check_optional_whole(low: int, high: int) -> Any:
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value is not None:
-            _whole(attribute.name, value, low, high)
-
-    return check
-
-
 @attrs.frozen
 class BoxScores:
     """The fixed scores of the three boxes that do not count the dice (Yatzy by default).
@@ -108,9 +82,9 @@ class BoxScores:
 
     """
 
-    small_straight: int = attrs.field(default=15, validator=_check_whole(0, MAX_POINTS))
-    large_straight: int = attrs.field(default=20, validator=_check_whole(0, MAX_POINTS))
-    poker: int = attrs.field(default=50, validator=_check_whole(0, MAX_POINTS))
+    small_straight: int = attrs.field(default=15, validator=whole(0, MAX_POINTS))
+    large_straight: int = attrs.field(default=20, validator=whole(0, MAX_POINTS))
+    poker: int = attrs.field(default=50, validator=whole(0, MAX_POINTS))
 
 
 def _stage_orders(value: Any) -> tuple[str, ...]:
@@ -155,19 +129,17 @@ class Config:
 
     """
 
-    players: int = attrs.field(default=2, validator=_check_whole(1, MAX_PLAYERS))
-    throws_per_turn: int = attrs.field(default=3, validator=_check_whole(1, MAX_THROWS_PER_TURN))
-    stages: int = attrs.field(default=3, validator=_check_whole(1, MAX_STAGES))
+    players: int = attrs.field(default=2, validator=whole(1, MAX_PLAYERS))
+    throws_per_turn: int = attrs.field(default=3, validator=whole(1, MAX_THROWS_PER_TURN))
+    stages: int = attrs.field(default=3, validator=whole(1, MAX_STAGES))
     stage_orders: tuple[StageOrder, ...] = attrs.field(default=("free",), converter=_stage_orders)
     fences: bool = True
-    max_fences: int | None = attrs.field(
-        default=None, validator=_check_optional_whole(0, MAX_FENCES)
-    )
+    max_fences: int | None = attrs.field(default=None, validator=optional_whole(0, MAX_FENCES))
     max_fences_per_turn: int | None = attrs.field(
-        default=None, validator=_check_optional_whole(0, MAX_FENCES)
+        default=None, validator=optional_whole(0, MAX_FENCES)
     )
-    premium: int = attrs.field(default=50, validator=_check_whole(0, MAX_POINTS))
-    penalty: int = attrs.field(default=20, validator=_check_whole(0, MAX_POINTS))
+    premium: int = attrs.field(default=50, validator=whole(0, MAX_POINTS))
+    penalty: int = attrs.field(default=20, validator=whole(0, MAX_POINTS))
     box_scores: BoxScores = BoxScores()
     auto_chance: bool = True
     orders_by_stage: tuple[StageOrder, ...] = attrs.field(init=False, eq=False, repr=False)
@@ -183,17 +155,13 @@ class Config:
                 f"({self.stages}), got {len(value)}"
             )
         for order in value:
-            if type(order) is not str or order not in STAGE_ORDERS:
-                raise ConfigError(
-                    f"stage order must be one of {', '.join(STAGE_ORDERS)}, got {short_repr(order)}"
-                )
+            check_choice("stage order", order, STAGE_ORDERS)
 
     def __attrs_post_init__(self) -> None:
-        for name in ("fences", "auto_chance"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(
-                    f"{name} must be True or False, got {short_repr(getattr(self, name))}"
-                )
+        # The flags are checked after every field's validator, so a config with several
+        # bad fields names the same one first as it always has.
+        check_flag("fences", self.fences)
+        check_flag("auto_chance", self.auto_chance)
         if not isinstance(self.box_scores, BoxScores):
             raise ConfigError(f"box_scores must be a BoxScores, got {short_repr(self.box_scores)}")
         orders = self.stage_orders * (self.stages if len(self.stage_orders) == 1 else 1)

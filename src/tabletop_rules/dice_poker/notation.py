@@ -10,9 +10,10 @@ Scratch(box=Box.FULL_HOUSE)
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, NotationError
+from ..errors import NotationError
 from ..messages import short_repr
 from ..rng import Rng
+from ..seats import check_on_turn
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, known_move
 from .rules import apply, legal_moves
 from .state import State
@@ -104,6 +105,7 @@ def parse_move(state: State | View, text: str) -> Move:
     The move returned is the instance :func:`~tabletop_rules.dice_poker.legal_moves` lists.
 
     >>> from tabletop_rules.dice_poker import new_game, view
+    >>> from tabletop_rules.errors import IllegalMoveError
     >>> seen = view(new_game(seed=2), seat=0)
     >>> parse_move(seen, "roll")
     Roll()
@@ -118,12 +120,7 @@ def parse_move(state: State | View, text: str) -> Move:
     if isinstance(state, View):
         if move in state.legal_moves:
             return move
-        if state.seat is None or state.seat != state.current_player:
-            whose = "a spectator" if state.seat is None else f"seat {state.seat}"
-            raise IllegalMoveError(
-                f"{whose} has no move now: the game is over, waits for a chance outcome, or "
-                f"another seat is to move ({state.current_player})"
-            )
+        check_on_turn(state.seat, state.current_player)
         table = determinize(state, _ANY)  # the same table: its rules say what is wrong
     else:
         table = state

@@ -17,7 +17,6 @@ or scratch a box, or throw again while throws remain. Each rule below is a small
 
 from __future__ import annotations
 
-import secrets
 import types
 from collections.abc import Mapping
 from fractions import Fraction
@@ -26,7 +25,8 @@ from typing import NoReturn
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
-from ..rng import SEED_BITS, Rng, is_valid_state
+from ..rng import Rng, resolve_seed
+from ..seats import top_seats
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -54,7 +54,7 @@ from .moves import (
     Write,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import State, check_state, mountain_total, stage_total
+from .state import Sheet, State, check_state, mountain_total, stage_total
 
 __all__ = [
     "apply",
@@ -105,6 +105,42 @@ def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
     return moves
 
 
+# --- building states ----------------------------------------------------------------
+
+# A move builds one State. attrs.evolve, or State(...) with all eleven fields by keyword,
+# would cost the random-playout loop over a tenth of its speed (benchmarks/playout.py).
+# These two helpers take by name the fields a transition sets, and are the only places
+# that pass a State's fields by position: tests/dice_poker/test_state_layout.py pins
+# each argument to its field, so a reordered field fails a test, not a game.
+
+
+def _mid_turn(
+    state: State,
+    *,
+    rng: Rng,
+    dice: tuple[Face, ...],
+    throws_used: int,
+    announced: Box | None,
+    pending_keep: tuple[Face, ...] | None,
+) -> State:
+    """``state`` with the turn in progress changed: the same sheets, banks and turns."""
+    return State(
+        state.config, state.seed, rng, state.sheets, state.open_masks, state.fences,
+        state.turns_played, dice, throws_used, announced, pending_keep,
+    )  # fmt: skip
+
+
+def _next_turn(
+    state: State, *, sheets: tuple[Sheet, ...], open_masks: tuple[int, ...], fences: tuple[int, ...]
+) -> State:
+    """``state`` once a turn has ended with ``sheets``, ``open_masks`` and ``fences``: the
+    next seat to throw, nothing on the table, the generator unchanged.
+    """
+    return State(
+        state.config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1
+    )
+
+
 # --- the rules ----------------------------------------------------------------------
 
 
@@ -119,10 +155,7 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
         raise ConfigError(f"dice poker needs a dice_poker.Config, got {type(config).__name__}")
     if deal is not None:
         raise ConfigError("dice poker has no deck to deal: deal must be None")
-    if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    elif not is_valid_state(seed):
-        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(seed)}")
+    seed = resolve_seed(seed)
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
         config=config,
@@ -164,11 +197,7 @@ def score(state: State) -> tuple[int, ...]:
 
 def winners(state: State) -> frozenset[Seat]:
     """The seats with the top score once the game is over (ties share the win)."""
-    if not is_over(state):
-        return frozenset()
-    scores = score(state)
-    top = max(scores)
-    return frozenset(seat for seat, points in enumerate(scores) if points == top)
+    return top_seats(score(state)) if is_over(state) else frozenset()
 
 
 def max_moves(config: Config) -> int:
@@ -409,20 +438,28 @@ def _roll(
                 )
             raise IllegalMoveError(f"cannot keep {list(keep)}: the dice show {list(dice)}")
     if not config.auto_chance:
-        return State(
-            config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
-            state.turns_played, dice, throws_used + 1, state.announced, keep,
-        )  # fmt: skip
+        return _mid_turn(
+            state,
+            rng=state.rng,
+            dice=dice,
+            throws_used=throws_used + 1,
+            announced=state.announced,
+            pending_keep=keep,
+        )
     count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
     number, rng = state.rng.below(count)
     thrown = throws[number]
     landed = tuple(sorted(keep + thrown)) if keep else thrown
     if events is not None:
         events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
-    return State(
-        config, state.seed, rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, landed, throws_used + 1, state.announced, None,
-    )  # fmt: skip
+    return _mid_turn(
+        state,
+        rng=rng,
+        dice=landed,
+        throws_used=throws_used + 1,
+        announced=state.announced,
+        pending_keep=None,
+    )
 
 
 def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) -> State:
@@ -438,10 +475,14 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     if events is not None:
         seat = state.turns_played % state.config.players
         events.append(Rolled(seat, state.throws_used, keep, tuple(sorted(thrown)), dice))
-    return State(
-        state.config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, dice, state.throws_used, state.announced, None,
-    )  # fmt: skip
+    return _mid_turn(
+        state,
+        rng=state.rng,
+        dice=dice,
+        throws_used=state.throws_used,
+        announced=state.announced,
+        pending_keep=None,
+    )
 
 
 def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) -> State:
@@ -450,10 +491,14 @@ def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) ->
         raise IllegalMoveError("a box is announced once per turn, right after the first throw")
     if events is not None:
         events.append(Announced(seat, box))
-    return State(
-        state.config, state.seed, state.rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, state.dice, state.throws_used, box, None,
-    )  # fmt: skip
+    return _mid_turn(
+        state,
+        rng=state.rng,
+        dice=state.dice,
+        throws_used=state.throws_used,
+        announced=box,
+        pending_keep=None,
+    )
 
 
 def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
@@ -504,7 +549,7 @@ def _end_turn(
     if not open_mask and stage + 1 < config.stages:
         open_mask = _ALL_BOXES  # the next stage opens
     open_masks = (*state.open_masks[:seat], open_mask, *state.open_masks[seat + 1 :])
-    after = State(config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1)
+    after = _next_turn(state, sheets=sheets, open_masks=open_masks, fences=fences)
     if events is not None:
         mountain = mountain_total(sheet, stage) if box.is_mountain else None
         if mountain is not None:

@@ -18,6 +18,7 @@ from ..errors import InvalidStateError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
+from ..seats import check_seat
 from .config import Config
 from .moves import Box, Face, Move
 from .rules import current_player, is_over, legal_moves, score, winners
@@ -137,12 +138,8 @@ def determinize(seen: View, rng: Rng) -> State:
 
 def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
-    if seat is not None and (
-        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.config.players
-    ):
-        raise ValueError(
-            f"seat must be 0 to {state.config.players - 1} or None, got {short_repr(seat)}"
-        )
+    if seat is not None:  # a spectator's view reads nothing before the rules do
+        check_seat(seat, state.config.players)
     to_move = current_player(state)
     over = is_over(state)
     return View(

@@ -1,0 +1,71 @@
+"""Who sits where, whose turn it is, and who won: the seat logic every game shares.
+
+Seats are 0-based ints (:data:`~tabletop_rules.protocol.Seat`); ``None`` stands for a
+spectator where a view is asked for.
+
+>>> top_seats((12, 30, 30))
+frozenset({1, 2})
+>>> check_on_turn(1, current_player=0)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tabletop_rules.errors.IllegalMoveError: seat 1 has no move now: ... another seat is to move (0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import IllegalMoveError
+from .messages import short_repr
+from .protocol import Seat
+
+__all__ = ["check_on_turn", "check_seat", "top_seats"]
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Raise ``ValueError`` unless ``seat`` is a seat at a table of ``players`` (an
+    ``int`` from 0 to ``players - 1``, not a ``bool``) or ``None`` for a spectator: what
+    ``view(state, seat)`` accepts.
+
+    A plain ``ValueError``, not a :class:`~tabletop_rules.errors.TabletopError`: a seat
+    that is not at the table is a misuse of the API, not bad game input.
+
+    >>> check_seat(2, players=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: seat must be 0 to 1 or None, got 2
+    """
+    if seat is not None and (
+        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+    ):
+        raise ValueError(f"seat must be 0 to {players - 1} or None, got {short_repr(seat)}")
+
+
+def check_on_turn(seat: Seat | None, current_player: Seat | None) -> None:
+    """Raise :class:`~tabletop_rules.errors.IllegalMoveError` unless ``seat`` may move
+    now: it is ``current_player``. For a client that holds a view: a spectator
+    (``None``) never moves, and a seat has no move while another seat is on turn, the
+    dice or cards are awaited (``CHANCE``) or the game is over (``None``).
+    """
+    if seat is None or seat != current_player:
+        whose = "a spectator" if seat is None else f"seat {seat}"
+        raise IllegalMoveError(
+            f"{whose} has no move now: the game is over, waits for a chance outcome, or "
+            f"another seat is to move ({current_player})"
+        )
+
+
+def top_seats(scores: Sequence[int]) -> frozenset[Seat]:
+    """The seats with the highest score (ties share it); empty for no scores.
+
+    A game's ``winners`` is this of its final scores once it is over, and empty before.
+    Equal scores are a shared win, so a game that can end with nobody winning (palace at
+    its turn limit with nobody finished, every seat at 0) says so itself, before asking.
+
+    >>> top_seats((3, 7, 5)), top_seats(())
+    (frozenset({1}), frozenset())
+    """
+    if not scores:
+        return frozenset()
+    top = max(scores)
+    return frozenset(seat for seat, points in enumerate(scores) if points == top)

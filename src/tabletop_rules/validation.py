@@ -1,0 +1,144 @@
+"""Checks for the fields of a game's ``Config``, shared so every game words them alike.
+
+Each house rule is validated when the config is built, and a bad value raises
+:class:`~tabletop_rules.errors.ConfigError` naming the field, the values it allows and
+what it got (quoted through :func:`~tabletop_rules.messages.short_repr`, so a huge or
+hostile value still gives a short message). Two forms of each check:
+
+- ``check_*`` functions take a name and a value, for values that are not one field of
+  their own (an item of a tuple, a count in a mapping);
+- :func:`whole`, :func:`optional_whole`, :func:`choice` and :func:`flag` make ``attrs``
+  validators that name the field they guard.
+
+>>> import attrs
+>>> from typing import Literal
+>>> @attrs.frozen
+... class Rules:
+...     players: int = attrs.field(default=2, validator=whole(2, 5))
+...     must_beat: Literal["equal_or_higher", "higher"] = attrs.field(
+...         default="equal_or_higher", validator=choice(Literal["equal_or_higher", "higher"])
+...     )
+...     voluntary_pickup: bool = attrs.field(default=False, validator=flag())
+>>> Rules(players=6)
+Traceback (most recent call last):
+...
+tabletop_rules.errors.ConfigError: players must be 2 to 5, got 6
+>>> Rules(must_beat="lower")
+Traceback (most recent call last):
+...
+tabletop_rules.errors.ConfigError: must_beat must be one of equal_or_higher, higher, got 'lower'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeAlias, get_args
+
+import attrs
+
+from .errors import ConfigError
+from .messages import short_repr
+
+__all__ = [
+    "Validator",
+    "check_choice",
+    "check_flag",
+    "check_whole",
+    "choice",
+    "flag",
+    "optional_whole",
+    "whole",
+]
+
+Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+"""An ``attrs`` field validator: called with the instance, the field and its value."""
+
+
+def check_whole(name: str, value: object, low: int, high: int) -> None:
+    """Raise ``ConfigError`` unless ``value`` is an ``int`` from ``low`` to ``high``.
+
+    ``bool`` is refused although it is an ``int`` subclass (``players=True`` is a slip,
+    not one player). ``high`` is required: an unbounded number would let one config make
+    a game arbitrarily large.
+
+    >>> check_whole("stages", 11, 1, 10)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: stages must be 1 to 10, got 11
+    """
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{name} must be a whole number, got {short_repr(value)}")
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be {low} to {high}, got {short_repr(value)}")
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    """Raise ``ConfigError`` unless ``value`` is one of the strings ``choices``.
+
+    Only a plain ``str`` is accepted: a subclass could compare equal and still behave
+    otherwise. The message lists the choices in their given order.
+
+    >>> check_choice("stage order", "x", ("free", "down", "up", "announce"))
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: stage order must be one of free, down, up, announce, got 'x'
+    """
+    if type(value) is not str or value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, got {short_repr(value)}")
+
+
+def check_flag(name: str, value: object) -> None:
+    """Raise ``ConfigError`` unless ``value`` is ``True`` or ``False`` (not ``1``, not ``"yes"``).
+
+    >>> check_flag("fences", 1)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: fences must be True or False, got 1
+    """
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, got {short_repr(value)}")
+
+
+def whole(low: int, high: int) -> Validator:
+    """A validator for an ``int`` field from ``low`` to ``high`` (:func:`check_whole`)."""
+
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        check_whole(attribute.name, value, low, high)
+
+    return check
+
+
+def optional_whole(low: int, high: int) -> Validator:
+    """A validator for an ``int | None`` field: ``None``, or as :func:`whole`."""
+
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None:
+            check_whole(attribute.name, value, low, high)
+
+    return check
+
+
+def choice(literal: object) -> Validator:
+    """A validator for a field typed by ``literal``, a ``Literal`` of strings: the field
+    must be one of them (:func:`check_choice`). The type and the check share one list of
+    values, the one the rules page gives.
+
+    ``TypeError`` at once for what is no ``Literal`` of strings.
+    """
+    choices = get_args(literal)
+    if not choices or not all(type(value) is str for value in choices):
+        raise TypeError(f"choice() needs a Literal of strings, got {short_repr(literal)}")
+
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        check_choice(attribute.name, value, choices)
+
+    return check
+
+
+def flag() -> Validator:
+    """A validator for a ``bool`` field (:func:`check_flag`)."""
+
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        check_flag(attribute.name, value)
+
+    return check

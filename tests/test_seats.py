@@ -1,0 +1,96 @@
+"""The seat logic every game shares: seat checks, whose turn it is, top-score winners."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop_rules.errors import IllegalMoveError, TabletopError
+from tabletop_rules.protocol import CHANCE
+from tabletop_rules.seats import check_on_turn, check_seat, top_seats
+
+
+@pytest.mark.parametrize("seat", [None, 0, 1, 2])
+def test_a_seat_at_the_table_or_a_spectator_is_accepted(seat: int | None) -> None:
+    check_seat(seat, players=3)
+
+
+@pytest.mark.parametrize(
+    ("seat", "shown"),
+    [
+        (3, "3"),
+        (-1, "-1"),
+        (True, "True"),
+        (1.0, "1.0"),
+        ("0", "'0'"),
+        pytest.param(10**5000, None, id="huge"),
+    ],
+)
+def test_a_seat_not_at_the_table_is_a_plain_value_error(seat: Any, shown: str | None) -> None:
+    with pytest.raises(ValueError, match=r"^seat must be 0 to 2 or None, got ") as caught:
+        check_seat(seat, players=3)
+    assert not isinstance(caught.value, TabletopError)  # misuse of the API, not game input
+    if shown is not None:
+        assert str(caught.value).endswith(f"got {shown}")
+    assert len(str(caught.value)) < 120
+
+
+def test_the_seat_on_turn_may_move() -> None:
+    check_on_turn(1, current_player=1)
+
+
+@pytest.mark.parametrize(
+    ("seat", "current", "message"),
+    [
+        (
+            1,
+            0,
+            "seat 1 has no move now: the game is over, waits for a chance outcome, or "
+            "another seat is to move (0)",
+        ),
+        (0, None, "seat 0 has no move now: the game is over, waits for a chance outcome, or "
+         "another seat is to move (None)"),
+        (0, CHANCE, "seat 0 has no move now: the game is over, waits for a chance outcome, "
+         "or another seat is to move (-1)"),
+        (None, 0, "a spectator has no move now: the game is over, waits for a chance "
+         "outcome, or another seat is to move (0)"),
+    ],
+)  # fmt: skip
+def test_a_seat_not_on_turn_gets_an_illegal_move_error(
+    seat: int | None, current: int | None, message: str
+) -> None:
+    with pytest.raises(IllegalMoveError) as caught:
+        check_on_turn(seat, current)
+    assert str(caught.value) == message
+
+
+def test_a_spectator_never_moves_even_when_nobody_is_on_turn() -> None:
+    with pytest.raises(IllegalMoveError, match="a spectator has no move now"):
+        check_on_turn(None, None)
+
+
+def test_the_top_score_wins() -> None:
+    assert top_seats((10, 30, 20)) == frozenset({1})
+
+
+def test_equal_top_scores_share_the_win() -> None:
+    assert top_seats((30, 10, 30)) == frozenset({0, 2})
+
+
+def test_no_scores_means_no_winner() -> None:
+    assert top_seats(()) == frozenset()
+
+
+def test_negative_scores_still_have_a_top() -> None:
+    assert top_seats((-5, -2, -9)) == frozenset({1})
+
+
+@given(st.lists(st.integers(-1000, 1000), max_size=8))
+def test_the_top_seats_are_exactly_those_no_other_seat_beats(scores: list[int]) -> None:
+    winners = top_seats(scores)
+    assert winners == {
+        seat for seat, points in enumerate(scores) if all(points >= other for other in scores)
+    }
