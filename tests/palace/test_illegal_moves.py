@@ -88,3 +88,26 @@ def test_the_error_message_quotes_odd_input_briefly(state: p.State) -> None:
     with pytest.raises(IllegalMoveError) as error:
         p.apply(state, [0] * 100_000)  # type: ignore[arg-type]
     assert len(str(error.value)) < 200
+
+
+def test_a_listed_move_tampered_with_is_refused(state: p.State) -> None:
+    listed = p.legal_moves(state)[0]
+    assert isinstance(listed, p.Play)
+    original = listed.cards
+    object.__setattr__(listed, "cards", (1, 2))
+    try:
+        assert_illegal(state, listed, "is not a palace move")
+    finally:
+        object.__setattr__(listed, "cards", original)
+    assert p.apply(state, listed).pile[-1] == original[-1]
+
+
+def test_a_listed_blind_play_tampered_with_is_refused() -> None:
+    state = position(hands=["", "AD"], down=["4C - -", "- - -"])
+    listed = p.legal_moves(state)[0]
+    assert listed == p.PlayBlind(0)
+    object.__setattr__(listed, "slot", 9)
+    try:
+        assert_illegal(state, listed, "slot")
+    finally:
+        object.__setattr__(listed, "slot", 0)

@@ -127,8 +127,9 @@ TAKE_PILE = TakePile()
 END_TURN = EndTurn()
 BLIND: tuple[PlayBlind, ...] = tuple(PlayBlind(slot) for slot in range(ROW))
 _SINGLETONS: dict[type[Any], Move] = {Ready: READY, TakePile: TAKE_PILE, EndTurn: END_TURN}
-OWN_IDS: frozenset[int] = frozenset(map(id, (READY, TAKE_PILE, END_TURN, *BLIND)))
-"""The identities of the field-less moves and blind plays built once here."""
+OWN_IDS: frozenset[int] = frozenset(map(id, (READY, TAKE_PILE, END_TURN)))
+"""The identities of the field-less moves built once here: having no fields, they cannot
+be tampered with."""
 
 
 def known_move(move: object) -> Move:

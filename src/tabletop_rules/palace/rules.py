@@ -33,7 +33,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
-from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
+from .cards import BONUS_RANKS, CARD_IDS, DECK, RANKS, Card, own_card
 from .config import ROW, Config
 from .events import (
     Burned,
@@ -55,6 +55,7 @@ from .events import (
 from .moves import (
     BLIND,
     END_TURN,
+    MAX_PLAY,
     OWN_IDS,
     READY,
     TAKE_PILE,
@@ -118,7 +119,27 @@ _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 # their id). Their number is bounded: a play is a multiset of one rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
-_OWN_IDS: set[int] = set(OWN_IDS)
+_OWN_IDS: set[int] = {*OWN_IDS, *map(id, BLIND)}
+
+
+def _intact(move: Move) -> bool:
+    """Whether a move built here still holds what it was built with: a caller can set the
+    fields of any instance, a listed one too, around its checks (``object.__setattr__``).
+    Checking the identities of its cards is cheaper than rebuilding it.
+    """
+    if type(move) is Play:
+        cards = move.cards
+        return (
+            type(cards) is tuple
+            and 0 < len(cards) <= MAX_PLAY
+            and all(id(card) in CARD_IDS for card in cards)
+        )
+    if type(move) is Swap:
+        return id(move.hand_card) in CARD_IDS and id(move.face_up_card) in CARD_IDS
+    if type(move) is PlayBlind:
+        slot = move.slot
+        return type(slot) is int and 0 <= slot < ROW
+    return True
 
 
 def _play(cards: tuple[Card, ...]) -> Play:
@@ -460,7 +481,7 @@ class _Work:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in _OWN_IDS:
+    if id(move) not in _OWN_IDS or not _intact(move):
         move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
     try:
         phase = state.phase
