@@ -611,6 +611,11 @@ def _do_play(work: _Work, move: Play) -> None:
         raise IllegalMoveError(f"a play lays cards of one rank, not {_cards_text(cards)}")
     source, where = _source(state, seat)
     if where == "face_down":
+        if state.pending == "extra":
+            raise IllegalMoveError(
+                f"seat {seat} has no hand or face-up cards left for an extra play, and a "
+                f"blind card is never part of one: EndTurn()"
+            )
         raise IllegalMoveError(
             f"seat {seat}'s hand and face-up cards are gone: turn a face-down card with "
             f"PlayBlind(slot), not {describe(move)}"
