@@ -164,3 +164,16 @@ def test_moves_not_listed_are_refused_and_equivalent_plays_accepted(
                 except IllegalMoveError:
                     continue
                 raise AssertionError(f"{move!r} is not listed but was accepted")
+
+
+@playout_settings
+@given(configs(), seeds, seeds)
+def test_every_listed_move_applies_and_lists_are_deterministic(
+    config: p.Config, seed: int, chooser: int
+) -> None:
+    for state, _move in playout(config, seed, chooser)[::3]:
+        listed = p.legal_moves(state)
+        assert listed == p.legal_moves(state)
+        assert len(set(listed)) == len(listed)
+        for move in listed:
+            p.check_state(p.apply(state, move))
