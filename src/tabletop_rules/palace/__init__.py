@@ -1,0 +1,123 @@
+"""Palace (Russian variant): play cards of one rank that beat the pile, or take it.
+
+The rules are the rules page ``rules/palace``; every house rule is a field of
+:class:`Config`. A game from a seed:
+
+>>> from tabletop_rules import palace
+>>> state = palace.new_game(seed=7)
+>>> state = palace.apply(state, palace.Ready())
+>>> state = palace.apply(state, palace.Ready())
+>>> state.phase, palace.current_player(state) in (0, 1)
+('play', True)
+"""
+
+from __future__ import annotations
+
+from ..protocol import CHANCE
+from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
+from .config import (
+    MAX_DECKS,
+    MAX_HAND_SIZE,
+    MAX_PLAYERS,
+    MAX_TURNS,
+    Config,
+    FacePlay,
+    FirstPlayer,
+    MustBeat,
+    PlayUntil,
+    Quad,
+)
+from .events import (
+    EVENT_TYPES,
+    Burned,
+    Drew,
+    EndedTurn,
+    Event,
+    Finished,
+    GameOver,
+    Played,
+    Readied,
+    Started,
+    Swapped,
+    TookFaceUp,
+    TookPile,
+    TurnedBlind,
+    TurnPassed,
+)
+from .moves import MOVE_TYPES, EndTurn, Move, Play, PlayBlind, Ready, Slot, Swap, TakePile
+from .rules import (
+    apply,
+    apply_with_events,
+    chance_probabilities,
+    current_player,
+    first_player,
+    is_over,
+    legal_moves,
+    max_moves,
+    new_game,
+    score,
+    winners,
+)
+from .state import MAX_SWAPS, Pending, Phase, State, check_state
+
+__all__ = [
+    "BONUS_RANKS",
+    "CHANCE",
+    "DECK",
+    "EVENT_TYPES",
+    "MAX_DECKS",
+    "MAX_HAND_SIZE",
+    "MAX_PLAYERS",
+    "MAX_SWAPS",
+    "MAX_TURNS",
+    "MOVE_TYPES",
+    "NATURAL_RANKS",
+    "RANKS",
+    "SUITS",
+    "Burned",
+    "Card",
+    "Config",
+    "Drew",
+    "EndTurn",
+    "EndedTurn",
+    "Event",
+    "FacePlay",
+    "Finished",
+    "FirstPlayer",
+    "GameOver",
+    "Move",
+    "MustBeat",
+    "Pending",
+    "Phase",
+    "Play",
+    "PlayBlind",
+    "PlayUntil",
+    "Played",
+    "Quad",
+    "Rank",
+    "Readied",
+    "Ready",
+    "Slot",
+    "Started",
+    "State",
+    "Suit",
+    "Swap",
+    "Swapped",
+    "TakePile",
+    "TookFaceUp",
+    "TookPile",
+    "TurnPassed",
+    "TurnedBlind",
+    "apply",
+    "apply_with_events",
+    "chance_probabilities",
+    "check_state",
+    "current_player",
+    "first_player",
+    "is_over",
+    "legal_moves",
+    "max_moves",
+    "new_game",
+    "score",
+    "winners",
+]

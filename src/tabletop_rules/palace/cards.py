@@ -1,0 +1,180 @@
+"""Playing cards: :class:`Card`, the 52 of one deck (:data:`DECK`), and which ranks are
+bonus cards.
+
+>>> Card.parse("10H"), str(Card(12, "S"))
+(Card(rank=10, suit='H'), 'QS')
+>>> sorted([Card.parse("4S"), Card.parse("4C"), Card.parse("2D")])
+[Card(rank=2, suit='D'), Card(rank=4, suit='C'), Card(rank=4, suit='S')]
+>>> Card.parse("1H")
+Traceback (most recent call last):
+...
+tabletop_rules.errors.NotationError: '1H' is not a card: write rank then suit, like 10H, QS or 4C
+
+A card built with a rank or suit no card has raises
+:class:`~tabletop_rules.errors.IllegalMoveError`, as a die face no die shows does in dice
+poker: cards are the fields of palace's moves, and a move holding a card that does not
+exist is a move the rules cannot allow.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias, cast, get_args
+
+import attrs
+
+from ..errors import IllegalMoveError, NotationError
+from ..messages import short_repr
+
+__all__ = [
+    "BONUS_RANKS",
+    "DECK",
+    "NATURAL_RANKS",
+    "RANKS",
+    "RANK_TEXT",
+    "SUITS",
+    "Card",
+    "Rank",
+    "Suit",
+    "is_bonus",
+    "own_card",
+]
+
+Rank: TypeAlias = int
+"""A card's rank, 2 to 14 (11 J, 12 Q, 13 K, 14 A)."""
+
+Suit: TypeAlias = Literal["C", "D", "H", "S"]
+"""A card's suit: clubs, diamonds, hearts, spades. Suits never change what may be played."""
+
+SUITS: tuple[Suit, ...] = get_args(Suit)
+RANKS: tuple[Rank, ...] = tuple(range(2, 15))
+
+BONUS_RANKS: frozenset[Rank] = frozenset({2, 3, 10})
+"""The bonus cards 2, 3 and 10: they may be played on any card."""
+
+NATURAL_RANKS: tuple[Rank, ...] = tuple(rank for rank in RANKS if rank not in BONUS_RANKS)
+"""The natural ranks in play order: 4 < 5 < 6 < 7 < 8 < 9 < J < Q < K < A."""
+
+RANK_TEXT: dict[Rank, str] = {
+    **{rank: str(rank) for rank in range(2, 11)},
+    11: "J",
+    12: "Q",
+    13: "K",
+    14: "A",
+}
+"""The text of each rank in a card's name (``"10"``, ``"Q"``)."""
+
+
+def _check_rank(_instance: Any, _attribute: Any, rank: Any) -> None:
+    if type(rank) is not int or not 2 <= rank <= 14:
+        raise IllegalMoveError(
+            f"a card's rank is a whole number 2 to 14 (11 J, 12 Q, 13 K, 14 A), "
+            f"not {short_repr(rank)}"
+        )
+
+
+def _check_suit(_instance: Any, _attribute: Any, suit: Any) -> None:
+    if type(suit) is not str or suit not in SUITS:
+        raise IllegalMoveError(f"a card's suit is one of C, D, H, S, not {short_repr(suit)}")
+
+
+@attrs.frozen(repr=False, cache_hash=True)
+class Card:
+    """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades).
+
+    Attributes:
+        rank: 2 to 14 (11 J, 12 Q, 13 K, 14 A).
+        suit: ``"C"``, ``"D"``, ``"H"`` or ``"S"``.
+
+    """
+
+    rank: Rank = attrs.field(validator=_check_rank)
+    suit: Suit = attrs.field(validator=_check_suit)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The card named by ``text`` (``"10H"``, ``"QS"``, ``"4C"``; case and surrounding
+        space ignored): one of the :data:`DECK` instances.
+        :class:`~tabletop_rules.errors.NotationError` for anything else.
+
+        >>> Card.parse("qs") is Card.parse("QS")
+        True
+        """
+        card = _BY_TEXT.get(text.strip().upper()) if type(text) is str else None
+        if card is None:
+            raise NotationError(
+                f"{short_repr(text)} is not a card: write rank then suit, like 10H, QS or 4C"
+            )
+        return card
+
+    @property
+    def is_bonus(self) -> bool:
+        """Whether the card is a bonus card: a 2, 3 or 10."""
+        return self.rank in BONUS_RANKS
+
+    def __str__(self) -> str:
+        return RANK_TEXT[self.rank] + self.suit
+
+    # Ordering by hand rather than attrs' order=True, which builds tuples through
+    # generators and is some twenty times slower: hands are sorted on every move.
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) < (other.rank, other.suit)
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) <= (other.rank, other.suit)
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) > (other.rank, other.suit)
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not Card:
+            return NotImplemented
+        return (self.rank, self.suit) >= (other.rank, other.suit)
+
+    def __repr__(self) -> str:
+        return f"Card(rank={self.rank!r}, suit={self.suit!r})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+"""The 52 cards of one deck in sorted order, each built once. Every card in a state is one
+of these instances."""
+
+_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+_BY_FIELDS: dict[tuple[int, str], Card] = {(card.rank, card.suit): card for card in DECK}
+CARD_IDS: frozenset[int] = frozenset(map(id, DECK))
+"""The identities of the :data:`DECK` instances (they live as long as the module)."""
+
+
+def is_bonus(rank: Rank) -> bool:
+    """Whether ``rank`` is a bonus rank (2, 3 or 10)."""
+    return rank in BONUS_RANKS
+
+
+def own_card(card: object) -> Card:
+    """The :data:`DECK` instance equal to ``card``.
+
+    :class:`~tabletop_rules.errors.IllegalMoveError` for anything that is not a
+    :class:`Card` (a subclass is not one), and for a ``Card`` whose fields were set around
+    its checks (``object.__setattr__``) to values no card has. Never runs the object's code.
+
+    >>> own_card(Card(14, "S")) is Card.parse("AS")
+    True
+    """
+    if id(card) in CARD_IDS:
+        return cast(Card, card)
+    if type(card) is not Card:
+        raise IllegalMoveError(f"{short_repr(card)} is not a card")
+    rank = getattr(card, "rank", None)
+    suit = getattr(card, "suit", None)
+    found = _BY_FIELDS.get((rank, suit)) if type(rank) is int and type(suit) is str else None
+    if found is None:
+        raise IllegalMoveError(
+            f"Card(rank={short_repr(rank)}, suit={short_repr(suit)}) is not a card: "
+            f"rank 2 to 14, suit one of C, D, H, S"
+        )
+    return found

@@ -1,0 +1,196 @@
+"""The house rules of palace, as one validated, frozen :class:`Config`.
+
+``Config()`` is the seed's game (the rules page's defaults); :meth:`Config.pagat` is
+pagat's Shithead where the switches reach.
+
+>>> Config(players=5).players
+5
+>>> Config(players=6)
+Traceback (most recent call last):
+...
+tabletop_rules.errors.ConfigError: 6 players need 6 x (6 + hand_size 3) = 54 cards; 1 deck holds 52
+
+Every number has an upper bound (:data:`MAX_DECKS`, :data:`MAX_HAND_SIZE`,
+:data:`MAX_PLAYERS`, :data:`MAX_TURNS`), so no config makes a game too big to start, play
+or replay quickly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias, get_args
+
+import attrs
+
+from ..errors import ConfigError
+from ..messages import short_repr
+
+__all__ = [
+    "CARDS_PER_DECK",
+    "FACE_UP_PLAYS",
+    "FIRST_PLAYERS",
+    "MAX_DECKS",
+    "MAX_HAND_SIZE",
+    "MAX_PLAYERS",
+    "MAX_TURNS",
+    "MUST_BEATS",
+    "PLAY_UNTILS",
+    "QUADS",
+    "ROW",
+    "Config",
+    "FacePlay",
+    "FirstPlayer",
+    "MustBeat",
+    "PlayUntil",
+    "Quad",
+]
+
+MustBeat: TypeAlias = Literal["equal_or_higher", "higher"]
+"""What a natural card must be to go on the pile's top card: equal or higher, or higher."""
+
+Quad: TypeAlias = Literal["extra_play", "burn"]
+"""Four of a kind: an extra play in the same turn (the seed), or a burn (pagat)."""
+
+FacePlay: TypeAlias = Literal["take_into_hand", "from_table"]
+"""Face-up cards: taken into the empty hand (the seed), or played from the table (pagat)."""
+
+FirstPlayer: TypeAlias = Literal["lowest_card", "seat0"]
+"""Who plays first: the lowest natural card in hand after the swaps, or seat 0."""
+
+PlayUntil: TypeAlias = Literal["first_out", "last"]
+"""The game ends when the first player finishes, or when one player still holds cards."""
+
+MUST_BEATS: tuple[MustBeat, ...] = get_args(MustBeat)
+QUADS: tuple[Quad, ...] = get_args(Quad)
+FACE_UP_PLAYS: tuple[FacePlay, ...] = get_args(FacePlay)
+FIRST_PLAYERS: tuple[FirstPlayer, ...] = get_args(FirstPlayer)
+PLAY_UNTILS: tuple[PlayUntil, ...] = get_args(PlayUntil)
+
+CARDS_PER_DECK = 52
+"""A standard deck, no jokers."""
+
+ROW = 3
+"""Cards in each player's face-down row, and in the face-up row on top of it."""
+
+MAX_DECKS = 4
+"""Most decks shuffled together (``decks`` is 1 to 4), as the rules page says."""
+
+MAX_HAND_SIZE = 9
+"""Largest ``hand_size`` (1 to 9), as the rules page says."""
+
+MAX_PLAYERS = MAX_DECKS * CARDS_PER_DECK // (2 * ROW + 1)
+"""Most seats any config can deal to: 29, with four decks and a hand of one
+(``players x (6 + hand_size) <= 52 x decks``). Each config allows what its decks can deal."""
+
+MAX_TURNS = 100_000
+"""Largest ``max_turns`` (1 to 100,000). A turn makes at most ``52 x decks + 1`` moves
+(see :func:`~tabletop_rules.palace.max_moves`), so even the longest game a config allows
+stays below about 21 million moves: bounded, where an unbounded limit would let one
+number make a playout, a replay or a search run without end."""
+
+
+def _whole(name: str, value: Any, low: int, high: int) -> None:
+    """Raise ConfigError unless ``value`` is an int (not a bool) in ``[low, high]``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(f"{name} must be a whole number, got {short_repr(value)}")
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be {low} to {high}, got {short_repr(value)}")
+
+
+def _check_whole(low: int, high: int) -> Any:
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        _whole(attribute.name, value, low, high)
+
+    return check
+
+
+def _check_choice(choices: tuple[str, ...]) -> Any:
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if type(value) is not str or value not in choices:
+            raise ConfigError(
+                f"{attribute.name} must be one of {', '.join(choices)}, got {short_repr(value)}"
+            )
+
+    return check
+
+
+def _check_bool(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if type(value) is not bool:
+        raise ConfigError(f"{attribute.name} must be True or False, got {short_repr(value)}")
+
+
+@attrs.frozen
+class Config:
+    """Palace house rules. Every field is validated; a bad value raises ``ConfigError``.
+
+    Attributes:
+        players: Seats at the table, 2 or more: as many as
+            ``players x (6 + hand_size) <= 52 x decks`` allows (5 with one deck and a hand
+            of three; never more than :data:`MAX_PLAYERS`).
+        decks: Standard 52-card decks shuffled together, 1 to 4 (:data:`MAX_DECKS`).
+        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9
+            (:data:`MAX_HAND_SIZE`).
+        must_beat: ``"equal_or_higher"``: a natural card goes on an equal or lower one;
+            ``"higher"``: only on a lower one.
+        quad: ``"extra_play"``: laying four or more of a rank in one play allows another
+            set in the same turn; ``"burn"``: four or more of a rank on top burn the pile.
+        face_up_play: ``"take_into_hand"``: face-up cards go into the hand once hand and
+            stock are empty; ``"from_table"``: they are played from the table.
+        voluntary_pickup: Whether a player may take a non-empty pile at the start of the
+            turn even when a play is possible.
+        first_player: ``"lowest_card"``: the lowest natural card in hand after the swaps
+            starts; ``"seat0"``: seat 0 always does.
+        play_until: ``"first_out"``: the first player out wins and the game ends;
+            ``"last"``: play goes on until one player holds cards.
+        max_turns: Passings of the turn after which the game ends, 1 to 100,000
+            (:data:`MAX_TURNS`).
+
+    """
+
+    players: int = attrs.field(default=2, validator=_check_whole(2, MAX_PLAYERS))
+    decks: int = attrs.field(default=1, validator=_check_whole(1, MAX_DECKS))
+    hand_size: int = attrs.field(default=3, validator=_check_whole(1, MAX_HAND_SIZE))
+    must_beat: MustBeat = attrs.field(
+        default="equal_or_higher", validator=_check_choice(MUST_BEATS)
+    )
+    quad: Quad = attrs.field(default="extra_play", validator=_check_choice(QUADS))
+    face_up_play: FacePlay = attrs.field(
+        default="take_into_hand", validator=_check_choice(FACE_UP_PLAYS)
+    )
+    voluntary_pickup: bool = attrs.field(default=False, validator=_check_bool)
+    first_player: FirstPlayer = attrs.field(
+        default="lowest_card", validator=_check_choice(FIRST_PLAYERS)
+    )
+    play_until: PlayUntil = attrs.field(default="first_out", validator=_check_choice(PLAY_UNTILS))
+    max_turns: int = attrs.field(default=1000, validator=_check_whole(1, MAX_TURNS))
+
+    def __attrs_post_init__(self) -> None:
+        needed = self.players * (2 * ROW + self.hand_size)
+        if needed > self.cards:
+            decks = f"{self.decks} deck holds" if self.decks == 1 else f"{self.decks} decks hold"
+            raise ConfigError(
+                f"{self.players} players need {self.players} x (6 + hand_size "
+                f"{self.hand_size}) = {needed} cards; {decks} {self.cards}"
+            )
+
+    @property
+    def cards(self) -> int:
+        """Cards in the game: 52 per deck."""
+        return CARDS_PER_DECK * self.decks
+
+    @classmethod
+    def pagat(cls, **changes: Any) -> Config:
+        """Pagat's Shithead where these switches reach: four of a kind burns, face-up
+        cards are played from the table, the pile may be taken at will, and play goes on
+        to the last player. ``changes`` set other fields (``players=4``).
+
+        >>> Config.pagat().quad, Config.pagat(players=3).play_until
+        ('burn', 'last')
+        """
+        rules: dict[str, Any] = {
+            "quad": "burn",
+            "face_up_play": "from_table",
+            "voluntary_pickup": True,
+            "play_until": "last",
+        }
+        rules.update(changes)
+        return cls(**rules)

@@ -1,0 +1,170 @@
+"""The moves of palace.
+
+>>> Play((Card.parse("7S"), Card.parse("7H")))
+Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
+>>> PlayBlind(3)
+Traceback (most recent call last):
+...
+tabletop_rules.errors.IllegalMoveError: a face-down slot is 0, 1 or 2, not 3
+
+A move's constructor checks only the shape of its fields; whether the rules allow it in a
+position is :func:`~tabletop_rules.palace.apply`'s business, which names the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias, cast
+
+import attrs
+
+from ..errors import IllegalMoveError
+from ..messages import describe, short_repr, short_text
+from .cards import Card, own_card
+from .config import ROW
+
+__all__ = [
+    "MAX_PLAY",
+    "MOVE_TYPES",
+    "EndTurn",
+    "Move",
+    "Play",
+    "PlayBlind",
+    "Ready",
+    "Slot",
+    "Swap",
+    "TakePile",
+    "known_move",
+]
+
+Slot: TypeAlias = int
+"""A place in a player's face-down or face-up row, 0 to 2 (face-up slot i covers
+face-down slot i)."""
+
+MAX_PLAY = 16
+"""The most cards one play can lay: every card of one rank in four decks."""
+
+
+def _card(value: Any) -> Card:
+    return own_card(value)
+
+
+def _play_cards(value: Any) -> tuple[Card, ...]:
+    """A tuple or list of 1 to 16 cards, as the sorted tuple of the deck's instances.
+    Nothing else is read: iterating an arbitrary object runs its code.
+    """
+    if type(value) is not tuple and type(value) is not list:
+        raise IllegalMoveError(
+            f"a play's cards are a tuple or list of cards, not {short_repr(value)}"
+        )
+    if not 1 <= len(value) <= MAX_PLAY:
+        raise IllegalMoveError(
+            f"a play lays 1 to {MAX_PLAY} cards (every card of one rank in four decks), "
+            f"not {len(value)}"
+        )
+    return tuple(sorted(own_card(card) for card in value))
+
+
+def _check_slot(_instance: Any, _attribute: Any, slot: Any) -> None:
+    if type(slot) is not int or not 0 <= slot < ROW:
+        raise IllegalMoveError(f"a face-down slot is 0, 1 or 2, not {short_repr(slot)}")
+
+
+@attrs.frozen
+class Swap:
+    """In the swap phase, exchange ``hand_card`` from the hand with ``face_up_card`` from
+    one's own face-up row.
+    """
+
+    hand_card: Card = attrs.field(converter=_card)
+    face_up_card: Card = attrs.field(converter=_card)
+
+
+@attrs.frozen
+class Ready:
+    """End one's swaps: the next seat swaps, or play starts."""
+
+
+@attrs.frozen
+class Play:
+    """Lay ``cards``, one or more of one rank, from the hand (or, under
+    ``face_up_play="from_table"`` with an empty hand, from the face-up row). ``cards`` is
+    kept sorted.
+    """
+
+    cards: tuple[Card, ...] = attrs.field(converter=_play_cards)
+
+    @property
+    def rank(self) -> int:
+        """The rank of the first card (of all of them, in a legal play)."""
+        return self.cards[0].rank
+
+
+@attrs.frozen
+class TakePile:
+    """Take the whole pile into the hand; the turn ends."""
+
+
+@attrs.frozen
+class PlayBlind:
+    """With hand and face-up row gone, turn the face-down card in ``slot`` and play it."""
+
+    slot: Slot = attrs.field(validator=_check_slot)
+
+
+@attrs.frozen
+class EndTurn:
+    """After four of a kind (``quad="extra_play"``), end the turn instead of laying another set."""
+
+
+Move: TypeAlias = Swap | Ready | Play | TakePile | PlayBlind | EndTurn
+"""Any palace move."""
+
+MOVE_TYPES: tuple[type[Move], ...] = (Swap, Ready, Play, TakePile, PlayBlind, EndTurn)
+"""The classes of palace moves (palace has no chance outcomes after the deal)."""
+
+READY = Ready()
+TAKE_PILE = TakePile()
+END_TURN = EndTurn()
+BLIND: tuple[PlayBlind, ...] = tuple(PlayBlind(slot) for slot in range(ROW))
+_SINGLETONS: dict[type[Any], Move] = {Ready: READY, TakePile: TAKE_PILE, EndTurn: END_TURN}
+OWN_IDS: frozenset[int] = frozenset(map(id, (READY, TAKE_PILE, END_TURN)))
+"""The identities of the field-less moves built once here: having no fields, they cannot
+be tampered with."""
+
+
+def known_move(move: object) -> Move:
+    """``move`` rebuilt from the deck's own cards through its class's constructor, so that
+    nothing a caller built reaches a state or its events.
+
+    Raises :class:`~tabletop_rules.errors.IllegalMoveError` for an object of no palace
+    move class (a subclass is not one) and for a move whose fields were set around its
+    constructor's checks (``object.__setattr__``) to values no move of its class holds.
+
+    >>> tampered = PlayBlind(0)
+    >>> object.__setattr__(tampered, "slot", 7)
+    >>> try:
+    ...     known_move(tampered)
+    ... except IllegalMoveError as error:
+    ...     print(error)
+    PlayBlind(slot=7) is not a palace move: a face-down slot is 0, 1 or 2, not 7
+    """
+    if id(move) in OWN_IDS:
+        return cast(Move, move)
+    cls = type(move)
+    if not any(cls is move_type for move_type in MOVE_TYPES):  # `is`: no subclass
+        raise IllegalMoveError(f"{short_repr(move)} is not a palace move")
+    single = _SINGLETONS.get(cls)
+    if single is not None:
+        return single
+    try:
+        if cls is PlayBlind:
+            slot = getattr(move, "slot", None)
+            _check_slot(None, None, slot)
+            return BLIND[cast(int, slot)]
+        if cls is Swap:
+            return Swap(getattr(move, "hand_card", None), getattr(move, "face_up_card", None))
+        return Play(getattr(move, "cards", None))
+    except IllegalMoveError as error:
+        raise IllegalMoveError(
+            f"{describe(move)} is not a palace move: {short_text(error)}"
+        ) from error

@@ -1,0 +1,849 @@
+"""The rules of palace: the deal, the swap phase, a turn, and the end.
+
+The turn structure at a glance (each rule a small function below):
+
+- :func:`new_game` deals three face-down, three face-up and ``hand_size`` hand cards per
+  seat; the rest is the stock.
+- Swap phase, seat by seat: :class:`Swap` as often as wanted (at most
+  :data:`~tabletop_rules.palace.state.MAX_SWAPS`), then :class:`Ready`; the first player
+  is then chosen (:func:`first_player`).
+- A turn: :class:`Play` cards of one rank that beat the top of the pile, or
+  :class:`TakePile`; with hand and face-up row gone, :class:`PlayBlind`. After a play the
+  hand refills from the stock; a 10 (or four of a kind under ``quad="burn"``) burns the
+  pile and the player plays again; four of a kind under ``quad="extra_play"`` allow
+  another set or :class:`EndTurn`; a 3 left on top makes the next player take the pile.
+- A player with no cards left has finished; the game ends as ``play_until`` says, or when
+  ``max_turns`` passings of the turn are reached.
+
+>>> state = new_game(seed=7)
+>>> state.phase, current_player(state), len(legal_moves(state))
+('swap', 0, 10)
+"""
+
+from __future__ import annotations
+
+import secrets
+import types
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import NoReturn
+
+from ..errors import ConfigError, IllegalMoveError, TabletopError
+from ..messages import describe, short_repr
+from ..protocol import Seat
+from ..rng import SEED_BITS, Rng, is_valid_state
+from .cards import BONUS_RANKS, CARD_IDS, DECK, RANKS, Card, own_card
+from .config import ROW, Config
+from .events import (
+    Burned,
+    Drew,
+    EndedTurn,
+    Event,
+    Finished,
+    GameOver,
+    Played,
+    Readied,
+    Source,
+    Started,
+    Swapped,
+    TookFaceUp,
+    TookPile,
+    TurnedBlind,
+    TurnPassed,
+)
+from .moves import (
+    BLIND,
+    END_TURN,
+    MAX_PLAY,
+    OWN_IDS,
+    READY,
+    TAKE_PILE,
+    Move,
+    Play,
+    PlayBlind,
+    Ready,
+    Swap,
+    TakePile,
+    known_move,
+)
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, check_state
+
+__all__ = [
+    "EXTRA_PLAY_MOST",
+    "apply",
+    "apply_with_events",
+    "chance_probabilities",
+    "current_player",
+    "first_player",
+    "is_over",
+    "legal_moves",
+    "max_moves",
+    "new_game",
+    "score",
+    "winners",
+]
+
+EXTRA_PLAY_MOST = 4
+"""An extra play after four of a kind lays 1 to 4 cards of one rank, as the rules page
+says (with several decks a first play may lay more)."""
+
+# --- precomputed tables -------------------------------------------------------------
+
+_ALL = tuple(rank in RANKS for rank in range(15))
+
+
+def _allowed_ranks(top: int, strict: bool) -> tuple[bool, ...]:
+    """For a top card of rank ``top`` (0: an empty pile), whether each rank may go on it.
+    A 2 takes anything; so does a 3, which is only consulted when the 3 was laid in this
+    same turn (a 3 from an earlier turn makes the next player take the pile first).
+    """
+    if top in (0, 2, 3):
+        return _ALL
+    return tuple(
+        rank in RANKS and (rank in BONUS_RANKS or rank > top or (not strict and rank == top))
+        for rank in range(15)
+    )
+
+
+_ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
+    strict: tuple(_allowed_ranks(top, strict) for top in range(15)) for strict in (False, True)
+}
+"""``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
+
+_DECK_COUNT = Counter(DECK)
+_NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
+
+# Plays and swaps that legal_moves lists are built once and kept, so that apply
+# recognises them by identity (they live as long as the module: no other object has
+# their id). Their number is bounded: a play is a multiset of one rank's cards.
+_PLAYS: dict[tuple[Card, ...], Play] = {}
+_SWAPS: dict[tuple[Card, Card], Swap] = {}
+_OWN_IDS: set[int] = {*OWN_IDS, *map(id, BLIND)}
+
+
+def _intact(move: Move) -> bool:
+    """Whether a move built here still holds what it was built with: a caller can set the
+    fields of any instance, a listed one too, around its checks (``object.__setattr__``).
+    Checking the identities of its cards is cheaper than rebuilding it.
+    """
+    if type(move) is Play:
+        cards = move.cards
+        return (
+            type(cards) is tuple
+            and 0 < len(cards) <= MAX_PLAY
+            and all(id(card) in CARD_IDS for card in cards)
+        )
+    if type(move) is Swap:
+        return id(move.hand_card) in CARD_IDS and id(move.face_up_card) in CARD_IDS
+    if type(move) is PlayBlind:
+        slot = move.slot
+        return type(slot) is int and 0 <= slot < ROW
+    return True
+
+
+def _play(cards: tuple[Card, ...]) -> Play:
+    play = _PLAYS.get(cards)
+    if play is None:
+        play = _PLAYS.setdefault(cards, Play(cards))
+        _OWN_IDS.add(id(play))
+    return play
+
+
+def _swap(hand_card: Card, face_up_card: Card) -> Swap:
+    key = (hand_card, face_up_card)
+    swap = _SWAPS.get(key)
+    if swap is None:
+        swap = _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
+        _OWN_IDS.add(id(swap))
+    return swap
+
+
+# --- the deal ------------------------------------------------------------------------
+
+
+def new_game(
+    config: Config | None = None, *, seed: int | None = None, deal: Sequence[Card] | None = None
+) -> State:
+    """A new game in the swap phase, seat 0 to swap.
+
+    ``deal`` is a deck order, top card first: exactly the configured decks (else
+    :class:`~tabletop_rules.errors.ConfigError`). Without it the decks are shuffled from
+    ``seed`` (:meth:`~tabletop_rules.rng.Rng.shuffled` of :data:`DECK` repeated ``decks``
+    times). ``seed=None`` draws a fresh seed and keeps it in the state. Either way the
+    cards are dealt one at a time in seat order: three rounds to the face-down slots 0, 1,
+    2, three rounds to the face-up slots, ``hand_size`` rounds to the hands; the rest is
+    the stock, its first card drawn first.
+    """
+    config = Config() if config is None else config
+    if type(config) is not Config:
+        raise ConfigError(f"palace needs a palace.Config, got {short_repr(config)}")
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    elif not is_valid_state(seed):
+        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(seed)}")
+    if deal is None:
+        cards, _rng = Rng.from_seed(seed).shuffled(DECK * config.decks)
+    else:
+        cards = _checked_deal(config, deal)
+    n = config.players
+    face_down = tuple(tuple(cards[r * n + s] for r in range(ROW)) for s in range(n))
+    face_up = tuple(tuple(cards[(ROW + r) * n + s] for r in range(ROW)) for s in range(n))
+    base = 2 * ROW * n
+    hands = tuple(
+        tuple(sorted(cards[base + r * n + s] for r in range(config.hand_size))) for s in range(n)
+    )
+    return State(
+        config=config,
+        seed=seed,
+        hands=hands,
+        known=((),) * n,
+        face_up=face_up,
+        face_down=face_down,
+        stock=tuple(cards[base + config.hand_size * n :]),
+    )
+
+
+def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
+    if type(deal) is not tuple and type(deal) is not list:
+        raise ConfigError(f"a deal is a tuple or list of cards, got {short_repr(deal)}")
+    if len(deal) != config.cards:
+        raise ConfigError(
+            f"a deal must be exactly the configured {config.decks} deck(s): "
+            f"{config.cards} cards, got {len(deal)}"
+        )
+    try:
+        cards = tuple(own_card(card) for card in deal)
+    except IllegalMoveError as error:
+        raise ConfigError(f"a deal holds what is not a card: {error}") from None
+    counts = Counter(cards)
+    expected = Counter(dict.fromkeys(_DECK_COUNT, config.decks))
+    if counts != expected:
+        missing = sorted((expected - counts).elements())
+        extra = sorted((counts - expected).elements())
+        raise ConfigError(
+            f"a deal must be exactly the configured {config.decks} deck(s): missing "
+            f"{short_repr([str(c) for c in missing])}, too many "
+            f"{short_repr([str(c) for c in extra])}"
+        )
+    return cards
+
+
+# --- reading a state -----------------------------------------------------------------
+
+
+def is_over(state: State) -> bool:
+    """Whether the game is over."""
+    return state.phase == "over"
+
+
+def current_player(state: State) -> Seat | None:
+    """The seat to move (swapping, in the swap phase); ``None`` once over. Palace has no
+    chance points after the deal.
+    """
+    return None if state.phase == "over" else state.seat
+
+
+def score(state: State) -> tuple[int, ...]:
+    """Each seat's score: the number of players still holding cards when it finished; 0
+    for a seat still holding cards.
+    """
+    players = state.config.players
+    scores = [0] * players
+    for place, seat in enumerate(state.finished):
+        scores[seat] = players - 1 - place
+    return tuple(scores)
+
+
+def winners(state: State) -> frozenset[Seat]:
+    """Once the game is over, the first to finish; empty before, and empty when the turn
+    limit ended a game nobody finished.
+    """
+    if state.phase != "over":
+        return frozenset()
+    return frozenset(state.finished[:1])
+
+
+def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
+    """Always empty: after the deal palace has no chance points."""
+    return _NO_PROBABILITIES
+
+
+def max_moves(config: Config) -> int:
+    """An upper bound on the moves of a game: the swap phase makes at most ``MAX_SWAPS``
+    swaps and one ``Ready`` per seat; play has at most ``max_turns`` turns (each but the
+    last ends with a passing of the turn, which the limit counts); a turn lays at least one
+    card per play, never takes a card back from the pile before it ends, so it makes at
+    most one play per card in the game, plus one move that ends it (``TakePile``,
+    ``EndTurn`` or an unplayable blind card).
+    """
+    return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
+
+
+def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
+    """Who plays first once every seat is ready: with ``first_player="lowest_card"`` the
+    seat holding the lowest natural rank in hand (ties: the lowest seat), seat 0 if no hand
+    holds a natural card; with ``"seat0"`` seat 0.
+    """
+    if config.first_player == "seat0":
+        return 0
+    best_rank, best_seat = 15, 0
+    for seat, hand in enumerate(hands):
+        for card in hand:  # sorted: the first natural card is the lowest
+            if card.rank not in BONUS_RANKS:
+                if card.rank < best_rank:
+                    best_rank, best_seat = card.rank, seat
+                break
+    return best_seat
+
+
+def _source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
+    """The cards the seat plays from: its hand; with an empty hand under
+    ``face_up_play="from_table"`` its face-up row (sorted); else none (a blind card).
+    """
+    hand = state.hands[seat]
+    if hand:
+        return hand, "hand"
+    if state.config.face_up_play == "from_table":
+        up = tuple(sorted(card for card in state.face_up[seat] if card is not None))
+        if up:
+            return up, "face_up"
+    return (), "face_down"
+
+
+def _allowed(state: State) -> tuple[bool, ...]:
+    pile = state.pile
+    return _ALLOWED[state.config.must_beat == "higher"][pile[-1].rank if pile else 0]
+
+
+def _plays(source: tuple[Card, ...], allowed: tuple[bool, ...], most: int) -> list[Move]:
+    """One Play per (rank, count) that may go on the pile, ranks ascending, then counts:
+    each lays the first ``count`` cards of that rank in sorted order (lowest suits).
+    """
+    plays: list[Move] = []
+    i, n = 0, len(source)
+    while i < n:
+        rank = source[i].rank
+        j = i + 1
+        while j < n and source[j].rank == rank:
+            j += 1
+        if allowed[rank]:
+            plays.extend(_play(source[i : i + count]) for count in range(1, min(j - i, most) + 1))
+        i = j
+    return plays
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move, in a fixed order.
+
+    Swap phase: a :class:`Swap` for each pair of distinct (hand card, face-up card)
+    values, by hand card then face-up card (none after ``MAX_SWAPS``), then
+    :class:`Ready`. Play: one :class:`Play` per (rank, count) the pile allows, ranks and
+    counts ascending, laying the lowest suits of that rank (any equivalent play of other
+    suits the player holds is accepted by :func:`apply`); then :class:`TakePile` when it
+    is allowed; with hand and face-up row gone, a :class:`PlayBlind` per occupied slot
+    instead of plays; after four of a kind, the plays and :class:`EndTurn`.
+    """
+    try:
+        phase = state.phase
+        if phase == "over":
+            return ()
+        seat = state.seat
+        if phase == "swap":
+            if state.swaps >= MAX_SWAPS:
+                return (READY,)
+            ups = sorted({card for card in state.face_up[seat] if card is not None})
+            return (
+                *(
+                    _swap(hand_card, up)
+                    for hand_card in sorted(set(state.hands[seat]))
+                    for up in ups
+                    if hand_card != up
+                ),
+                READY,
+            )
+        pending = state.pending
+        if pending == "take":
+            return (TAKE_PILE,)
+        source, _where = _source(state, seat)
+        if pending == "extra":
+            return (*_plays(source, _allowed(state), EXTRA_PLAY_MOST), END_TURN)
+        can_take = bool(state.pile) and state.config.voluntary_pickup and pending == "none"
+        if not source:
+            blind = [BLIND[slot] for slot, card in enumerate(state.face_down[seat]) if card]
+            return (*blind, TAKE_PILE) if can_take else tuple(blind)
+        plays = _plays(source, _allowed(state), len(source))
+        if state.pile and (can_take or not plays):
+            plays.append(TAKE_PILE)
+        return tuple(plays)
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
+
+
+# --- applying a move -----------------------------------------------------------------
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
+    naming the rule that forbids it; ``state`` itself never changes.
+
+    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
+    or raises ``IllegalMoveError``. A :class:`Play` is legal when it lays cards the player
+    holds that are equivalent (same source, rank and count) to a listed play; the state
+    records exactly the cards laid. The state and its events hold the deck's own cards,
+    never a caller's object (see :func:`~tabletop_rules.palace.moves.known_move`).
+    """
+    return _apply(state, move, None)
+
+
+def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """:func:`apply`, and the events of the transition in the order they happen."""
+    events: list[Event] = []
+    return _apply(state, move, events), tuple(events)
+
+
+def _refuse_state(state: object, error: Exception) -> NoReturn:
+    """Raise why a rule function failed on ``state``: ``TypeError`` for what is no palace
+    State; for a State whose fields were set around its checks, the
+    :class:`~tabletop_rules.errors.InvalidStateError` of :func:`check_state`.
+    """
+    if type(state) is not State:
+        raise TypeError(f"expected a palace State, got {short_repr(state)}") from error
+    check_state(state)  # raises InvalidStateError, naming the broken invariant
+    raise error  # a valid state: the failure is the library's own
+
+
+class _Work:
+    """The fields a transition changes, as a mutable scratch copy of a state: built once
+    per move, frozen once into the next state by :meth:`freeze` (fields by name).
+    """
+
+    __slots__ = (
+        "burned",
+        "config",
+        "events",
+        "face_down",
+        "face_up",
+        "finished",
+        "hands",
+        "known",
+        "pending",
+        "phase",
+        "pile",
+        "seat",
+        "state",
+        "stock",
+        "swaps",
+        "turns",
+    )
+
+    def __init__(self, state: State, events: list[Event] | None) -> None:
+        self.state = state
+        self.config = state.config
+        self.events = events
+        self.hands: list[Hand] = list(state.hands)
+        self.known: list[Hand] = list(state.known)
+        self.face_up: list[Row] = list(state.face_up)
+        self.face_down: list[Row] = list(state.face_down)
+        self.stock = state.stock
+        self.pile = state.pile
+        self.burned = state.burned
+        self.phase: Phase = state.phase
+        self.seat = state.seat
+        self.turns = state.turns
+        self.swaps = state.swaps
+        self.pending: Pending = state.pending
+        self.finished = state.finished
+
+    def freeze(self) -> State:
+        return State(
+            config=self.config,
+            seed=self.state.seed,
+            hands=tuple(self.hands),
+            known=tuple(self.known),
+            face_up=tuple(self.face_up),
+            face_down=tuple(self.face_down),
+            stock=self.stock,
+            pile=self.pile,
+            burned=self.burned,
+            phase=self.phase,
+            seat=self.seat,
+            turns=self.turns,
+            swaps=self.swaps,
+            pending=self.pending,
+            finished=self.finished,
+        )
+
+    def holds(self, seat: Seat) -> bool:
+        return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
+
+
+def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+    if id(move) not in _OWN_IDS or not _intact(move):
+        move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
+    try:
+        phase = state.phase
+        if phase == "over":
+            raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
+        cls = type(move)
+        work = _Work(state, events)
+        if phase == "swap":
+            if type(move) is Swap:
+                _do_swap(work, move)
+            elif cls is Ready:
+                _do_ready(work)
+            else:
+                raise IllegalMoveError(
+                    f"in the swap phase each player swaps (Swap) and then declares Ready(); "
+                    f"{describe(move)} waits until play starts"
+                )
+            return work.freeze()
+        if cls is Swap or cls is Ready:
+            raise IllegalMoveError(
+                f"the swap phase is over: swaps happen once, before the first play; "
+                f"{describe(move)} is not a move now"
+            )
+        if state.pending == "take" and cls is not TakePile:
+            raise IllegalMoveError(
+                f"a 3 is on top of the pile: seat {state.seat} must take the pile "
+                f"(TakePile()), not {describe(move)}"
+            )
+        if type(move) is Play:
+            _do_play(work, move)
+        elif cls is TakePile:
+            _do_take(work)
+        elif type(move) is PlayBlind:
+            _do_blind(work, move.slot)
+        else:
+            _do_end_turn(work)
+        return work.freeze()
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
+
+
+def _cards_text(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def _format_play(move: Move) -> str:
+    """The cards of a play as text (``7H 7S``), or the move's description."""
+    return _cards_text(move.cards) if type(move) is Play else describe(move)
+
+
+def _without(cards: tuple[Card, ...], removed: tuple[Card, ...]) -> tuple[Card, ...] | None:
+    """``cards`` less ``removed`` (multisets, both sorted); ``None`` if not all are there."""
+    rest = list(cards)
+    for card in removed:
+        try:
+            rest.remove(card)
+        except ValueError:
+            return None
+    return tuple(rest)
+
+
+def _less_known(known: Hand, removed: Sequence[Card]) -> Hand:
+    """Known cards once ``removed`` left the hand: each leaving card removes one copy from
+    what is known (the public cannot tell which of equal cards left).
+    """
+    if not known:
+        return known
+    rest = Counter(known)
+    rest.subtract(removed)
+    return tuple(sorted(rest.elements()))
+
+
+# --- the swap phase --------------------------------------------------------------------
+
+
+def _do_swap(work: _Work, move: Swap) -> None:
+    seat = work.seat
+    hand_card, up_card = move.hand_card, move.face_up_card
+    if work.swaps >= MAX_SWAPS:
+        raise IllegalMoveError(
+            f"each player makes at most {MAX_SWAPS} swaps (enough for any arrangement); "
+            f"seat {seat} has made them: declare Ready()"
+        )
+    hand = work.hands[seat]
+    rest = _without(hand, (hand_card,))
+    if rest is None:
+        raise IllegalMoveError(f"seat {seat} holds no {hand_card} in hand to swap")
+    row = work.face_up[seat]
+    if up_card not in row:
+        raise IllegalMoveError(f"{up_card} is not in seat {seat}'s face-up row to swap")
+    if hand_card == up_card:
+        raise IllegalMoveError(f"swapping {hand_card} for an equal {up_card} changes nothing")
+    slot = row.index(up_card)
+    work.hands[seat] = tuple(sorted((*rest, up_card)))
+    work.known[seat] = tuple(sorted((*_less_known(work.known[seat], (hand_card,)), up_card)))
+    work.face_up[seat] = (*row[:slot], hand_card, *row[slot + 1 :])
+    work.swaps += 1
+    if work.events is not None:
+        work.events.append(Swapped(seat, hand_card, up_card))
+
+
+def _do_ready(work: _Work) -> None:
+    seat = work.seat
+    if work.events is not None:
+        work.events.append(Readied(seat))
+    work.swaps = 0
+    if seat + 1 < work.config.players:
+        work.seat = seat + 1
+        return
+    work.phase = "play"
+    work.seat = first_player(work.config, work.hands)
+    if work.events is not None:
+        work.events.append(Started(work.seat))
+
+
+# --- a turn ------------------------------------------------------------------------
+
+
+def _do_play(work: _Work, move: Play) -> None:
+    state = work.state
+    seat = state.seat
+    cards = move.cards
+    rank = cards[0].rank
+    if any(card.rank != rank for card in cards):
+        raise IllegalMoveError(f"a play lays cards of one rank, not {_cards_text(cards)}")
+    source, where = _source(state, seat)
+    if where == "face_down":
+        if state.pending == "extra":
+            raise IllegalMoveError(
+                f"seat {seat} has no hand or face-up cards left for an extra play, and a "
+                f"blind card is never part of one: EndTurn()"
+            )
+        raise IllegalMoveError(
+            f"seat {seat}'s hand and face-up cards are gone: turn a face-down card with "
+            f"PlayBlind(slot), not {describe(move)}"
+        )
+    rest = _without(source, cards)
+    if rest is None:
+        if (
+            where == "hand"
+            and _without(tuple(sorted(c for c in state.face_up[seat] if c is not None)), cards)
+            is not None
+            and state.config.face_up_play == "from_table"
+        ):
+            raise IllegalMoveError(
+                "face-up cards are played from the table only once the hand is empty, "
+                "never mixed with hand cards"
+            )
+        place = "in hand" if where == "hand" else "in the face-up row"
+        raise IllegalMoveError(f"seat {seat} does not hold {_cards_text(cards)} {place}")
+    if state.pending == "extra" and len(cards) > EXTRA_PLAY_MOST:
+        raise IllegalMoveError(
+            f"an extra play after four of a kind lays 1 to {EXTRA_PLAY_MOST} cards of one "
+            f"rank, not {len(cards)}"
+        )
+    if not _allowed(state)[rank]:
+        _refuse_rank(state, cards[0])
+    if where == "hand":
+        work.hands[seat] = rest
+        work.known[seat] = _less_known(work.known[seat], cards)
+    else:
+        row = list(work.face_up[seat])
+        for card in cards:
+            row[row.index(card)] = None  # the lowest slot holding an equal card
+        work.face_up[seat] = tuple(row)
+    _lay(work, seat, cards, where, None)
+
+
+def _refuse_rank(state: State, card: Card) -> NoReturn:
+    top = state.pile[-1]
+    if card.rank == top.rank:
+        raise IllegalMoveError(
+            f"{card} is not higher than the {top} on the pile: must_beat is 'higher'"
+        )
+    raise IllegalMoveError(f"{card} is lower than the {top} on the pile")
+
+
+def _lay(work: _Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: int | None) -> None:
+    """``cards`` go on the pile, with all their effects: burn, refill, face-up cards into
+    the hand, finishing, a replay, an extra play, or the end of the turn.
+    """
+    config = work.config
+    pile = work.pile + cards
+    events = work.events
+    if events is not None:
+        events.append(Played(seat, cards, where, slot))
+    rank = cards[0].rank
+    burn = rank == 10
+    if not burn and config.quad == "burn" and len(pile) >= 4:
+        run = 0
+        for card in reversed(pile):
+            if card.rank != rank:
+                break
+            run += 1
+        burn = run >= 4
+    if burn:
+        work.burned += pile
+        pile = ()
+        if events is not None:
+            events.append(Burned(work.pile + cards))
+    work.pile = pile
+    _refill(work, seat)
+    _face_up_into_hand(work, seat)
+    if not work.holds(seat):
+        _finish(work, seat)
+    elif burn:
+        work.pending = "replay"
+    elif config.quad == "extra_play" and len(cards) >= 4:
+        work.pending = "extra"
+    else:
+        _pass_turn(work, seat)
+
+
+def _refill(work: _Work, seat: Seat) -> None:
+    """After every play, while the stock lasts, draw up to ``hand_size`` cards in hand."""
+    stock = work.stock
+    hand = work.hands[seat]
+    short = work.config.hand_size - len(hand)
+    if stock and short > 0:
+        drawn = stock[:short]
+        work.stock = stock[short:]
+        work.hands[seat] = tuple(sorted(hand + drawn))
+        if work.events is not None:
+            work.events.append(Drew(seat, drawn))
+
+
+def _face_up_into_hand(work: _Work, seat: Seat) -> None:
+    """Under ``take_into_hand``, the moment hand and stock are empty the face-up cards
+    go into the hand, in view of all.
+    """
+    if work.hands[seat] or work.stock or work.config.face_up_play != "take_into_hand":
+        return
+    up = tuple(card for card in work.face_up[seat] if card is not None)
+    if not up:
+        return
+    work.hands[seat] = work.known[seat] = tuple(sorted(up))
+    work.face_up[seat] = (None,) * ROW
+    if work.events is not None:
+        work.events.append(TookFaceUp(seat, up))
+
+
+def _finish(work: _Work, seat: Seat) -> None:
+    """``seat`` has no cards left: it finished; the game ends as ``play_until`` says."""
+    work.finished += (seat,)
+    holding = work.config.players - len(work.finished)
+    if work.events is not None:
+        work.events.append(Finished(seat, len(work.finished) - 1, holding))
+    if work.config.play_until == "first_out" or holding <= 1:
+        _game_over(work, "finished")
+    else:
+        _pass_turn(work, seat)
+
+
+def _pass_turn(work: _Work, seat: Seat) -> None:
+    """The turn passes to the next seat still holding cards; it counts toward
+    ``max_turns``. A 3 on top makes that seat take the pile.
+    """
+    work.turns += 1
+    if work.turns >= work.config.max_turns:
+        _game_over(work, "max_turns")
+        return
+    players = work.config.players
+    following = (seat + 1) % players
+    while following in work.finished:
+        following = (following + 1) % players
+    work.seat = following
+    must_take = bool(work.pile) and work.pile[-1].rank == 3
+    work.pending = "take" if must_take else "none"
+    if work.events is not None:
+        work.events.append(TurnPassed(following, work.turns, must_take))
+
+
+def _game_over(work: _Work, reason: str) -> None:
+    work.phase = "over"
+    work.pending = "none"
+    if work.events is not None:
+        players = work.config.players
+        scores = [0] * players
+        for place, done in enumerate(work.finished):
+            scores[done] = players - 1 - place
+        work.events.append(
+            GameOver(
+                "finished" if reason == "finished" else "max_turns",
+                tuple(scores),
+                frozenset(work.finished[:1]),
+            )
+        )
+
+
+def _do_take(work: _Work) -> None:
+    state = work.state
+    seat = state.seat
+    if not state.pile:
+        raise IllegalMoveError("the pile is empty: there is nothing to take")
+    if state.pending == "extra":
+        raise IllegalMoveError(
+            "after four of a kind lay another set on them or end the turn (EndTurn()); "
+            "the pile is not taken"
+        )
+    if state.pending == "none" and not state.config.voluntary_pickup:
+        source, where = _source(state, seat)
+        if where == "face_down":
+            raise IllegalMoveError(
+                "a player who can play does not take the pile: turn a face-down card "
+                "(PlayBlind(slot)); voluntary_pickup would allow it"
+            )
+        plays = _plays(source, _allowed(state), len(source))
+        if plays:
+            raise IllegalMoveError(
+                f"a player who can play does not take the pile: "
+                f"{_format_play(plays[0])} goes on the {state.pile[-1]} "
+                f"(voluntary_pickup would allow it)"
+            )
+    _take_pile(work, seat, state.pile)
+
+
+def _take_pile(work: _Work, seat: Seat, taken: tuple[Card, ...]) -> None:
+    """``taken`` (the pile, and a blind card) goes into the hand in view of all; the turn ends."""
+    work.hands[seat] = tuple(sorted(work.hands[seat] + taken))
+    work.known[seat] = tuple(sorted(work.known[seat] + taken))
+    work.pile = ()
+    if work.events is not None:
+        work.events.append(TookPile(seat, taken))
+    _pass_turn(work, seat)
+
+
+def _do_blind(work: _Work, slot: int) -> None:
+    state = work.state
+    seat = state.seat
+    if state.pending == "extra":
+        raise IllegalMoveError(
+            "a blind card is never part of an extra play: lay another set or EndTurn()"
+        )
+    if state.hands[seat]:
+        raise IllegalMoveError(
+            f"seat {seat} still holds cards in hand: they are played before a face-down card"
+        )
+    if any(state.face_up[seat]):
+        raise IllegalMoveError(
+            f"seat {seat}'s face-up cards are played before a face-down card is turned"
+        )
+    row = state.face_down[seat]
+    card = row[slot]
+    if card is None:
+        raise IllegalMoveError(f"seat {seat}'s face-down slot {slot} is empty")
+    work.face_down[seat] = (*row[:slot], None, *row[slot + 1 :])
+    if _allowed(state)[card.rank]:
+        _lay(work, seat, (card,), "face_down", slot)
+        return
+    if work.events is not None:
+        work.events.append(TurnedBlind(seat, slot, card))
+    _take_pile(work, seat, (*state.pile, card))
+
+
+def _do_end_turn(work: _Work) -> None:
+    if work.state.pending != "extra":
+        raise IllegalMoveError(
+            "EndTurn() ends a turn only after four of a kind (quad='extra_play'); "
+            "otherwise a turn ends by playing or taking the pile"
+        )
+    if work.events is not None:
+        work.events.append(EndedTurn(work.seat))
+    _pass_turn(work, work.seat)
