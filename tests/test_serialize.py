@@ -270,12 +270,15 @@ def test_a_record_in_an_envelope_with_an_extra_key_is_refused() -> None:
         loads(text)
 
 
-def test_a_state_travels_without_its_derived_open_masks() -> None:
-    data = json.loads(dumps(base_state()))["data"]
-    assert "open_masks" not in data
-    data["open_masks"] = list(base_state().open_masks)
+def test_a_state_travels_without_its_derived_open_masks_and_totals() -> None:
+    state = base_state()
+    data = json.loads(dumps(state))["data"]
+    assert not data.keys() & {"open_masks", "totals"}
+    derived = {"open_masks": list(state.open_masks), "totals": list(state.totals)}
     with pytest.raises(InvalidStateError, match="loading takes only what dumps writes"):
-        from_data(data, dp.State)
+        from_data({**data, **derived}, dp.State)
+    with pytest.raises(InvalidStateError, match="State is missing totals"):
+        from_data({**data, "open_masks": derived["open_masks"]}, dp.State)
 
 
 def test_the_class_asked_for_must_match_the_json() -> None:

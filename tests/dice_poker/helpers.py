@@ -123,6 +123,7 @@ def position(
         state,
         sheets=tuple(sheets),
         open_masks=tuple(masks),
+        totals=tuple(reference_score(config, cells) for cells in sheets),
         fences=tuple(fences) if fences is not None else (0,) * config.players,
         turns_played=sum(cell is not None for cells in sheets for cell in cells),
     )

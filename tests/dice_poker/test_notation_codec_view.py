@@ -11,6 +11,8 @@ from tabletop_rules import dice_poker as dp
 from tabletop_rules.errors import IllegalMoveError, NotationError
 from tabletop_rules.serialize import dumps, to_data
 
+from .helpers import reference_score
+
 Box = dp.Box
 MANUAL = dp.Config(auto_chance=False)
 
@@ -37,6 +39,7 @@ def last_turn(sheets: tuple[dp.Sheet, ...]) -> dp.State:
         dp.new_game(config, seed=4),
         sheets=sheets,
         open_masks=(0, 1 << Box.SIXES),
+        totals=tuple(reference_score(config, sheet) for sheet in sheets),
         turns_played=29,
     )
     dp.check_state(state)

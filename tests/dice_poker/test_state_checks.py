@@ -347,3 +347,11 @@ def test_states_of_down_and_up_games_load(
     )
     for state in random_playout(dp.RULES, config, 11, 12).states:
         assert loads(dumps(state)) == state
+
+
+def test_a_state_whose_totals_do_not_match_its_sheets_is_refused() -> None:
+    # totals is derived and never travels in JSON; check_state still holds it true.
+    state = dp.apply(dp.apply(dp.new_game(seed=5), dp.Roll()), dp.Write(dp.Box.CHANCE))
+    wrong = attrs.evolve(state, totals=(state.totals[0] + 1, state.totals[1]))
+    with pytest.raises(InvalidStateError, match="seat 0's totals entry does not match"):
+        dp.check_state(wrong)

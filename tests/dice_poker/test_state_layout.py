@@ -19,6 +19,7 @@ def test_the_state_fields_keep_the_order_the_rules_build_them_in() -> None:
         "rng",
         "sheets",
         "open_masks",
+        "totals",
         "fences",
         "turns_played",
         "dice",
@@ -58,13 +59,14 @@ def test_mid_turn_sets_each_turn_field_it_names_and_keeps_the_rest() -> None:
 def test_next_turn_sets_the_table_counts_the_turn_and_clears_the_turn_fields() -> None:
     state = dp.apply(dp.apply(dp.new_game(seed=3), dp.Roll()), dp.Roll())
     given: dict[str, Any] = {
-        name: Marker(f"new {name}") for name in ("sheets", "open_masks", "fences")
+        name: Marker(f"new {name}") for name in ("sheets", "open_masks", "totals", "fences")
     }
     after = rules._next_turn(state, **given)
     assert (after.config, after.seed, after.rng) == (state.config, state.seed, state.rng)
-    assert (after.sheets, after.open_masks, after.fences) == (
+    assert (after.sheets, after.open_masks, after.totals, after.fences) == (
         given["sheets"],
         given["open_masks"],
+        given["totals"],
         given["fences"],
     )
     assert after.turns_played == state.turns_played + 1

@@ -54,7 +54,7 @@ from .moves import (
     Write,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import Sheet, State, check_state, mountain_total, stage_total
+from .state import Sheet, State, check_state, mountain_total
 
 __all__ = [
     "apply",
@@ -125,20 +125,26 @@ def _mid_turn(
 ) -> State:
     """``state`` with the turn in progress changed: the same sheets, banks and turns."""
     return State(
-        state.config, state.seed, rng, state.sheets, state.open_masks, state.fences,
-        state.turns_played, dice, throws_used, announced, pending_keep,
+        state.config, state.seed, rng, state.sheets, state.open_masks, state.totals,
+        state.fences, state.turns_played, dice, throws_used, announced, pending_keep,
     )  # fmt: skip
 
 
 def _next_turn(
-    state: State, *, sheets: tuple[Sheet, ...], open_masks: tuple[int, ...], fences: tuple[int, ...]
+    state: State,
+    *,
+    sheets: tuple[Sheet, ...],
+    open_masks: tuple[int, ...],
+    totals: tuple[int, ...],
+    fences: tuple[int, ...],
 ) -> State:
-    """``state`` once a turn has ended with ``sheets``, ``open_masks`` and ``fences``: the
-    next seat to throw, nothing on the table, the generator unchanged.
+    """``state`` once a turn has ended with ``sheets``, ``open_masks``, ``totals`` and
+    ``fences``: the next seat to throw, nothing on the table, the generator unchanged.
     """
     return State(
-        state.config, state.seed, state.rng, sheets, open_masks, fences, state.turns_played + 1
-    )
+        state.config, state.seed, state.rng, sheets, open_masks, totals, fences,
+        state.turns_played + 1,
+    )  # fmt: skip
 
 
 # --- the rules ----------------------------------------------------------------------
@@ -163,6 +169,7 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
         rng=Rng.from_seed(seed),
         sheets=(empty,) * config.players,
         open_masks=(_ALL_BOXES,) * config.players,
+        totals=(0,) * config.players,
         fences=(0,) * config.players,
     )
 
@@ -188,11 +195,7 @@ def score(state: State) -> tuple[int, ...]:
     """Each seat's points: every box written plus each complete mountain's premium or penalty."""
     if type(state) is not State:
         _refuse_state(state, None)
-    config = state.config
-    return tuple(
-        sum(stage_total(config, sheet, stage) for stage in range(config.stages))
-        for sheet in state.sheets
-    )
+    return state.totals
 
 
 def winners(state: State) -> frozenset[Seat]:
@@ -549,11 +552,15 @@ def _end_turn(
     if not open_mask and stage + 1 < config.stages:
         open_mask = _ALL_BOXES  # the next stage opens
     open_masks = (*state.open_masks[:seat], open_mask, *state.open_masks[seat + 1 :])
-    after = _next_turn(state, sheets=sheets, open_masks=open_masks, fences=fences)
+    total = state.totals[seat] + points
+    mountain = mountain_total(sheet, stage) if box.is_mountain else None
+    if mountain is not None:  # this box completed the stage's mountain
+        bonus = stage_bonus(mountain, config.premium, config.penalty)
+        total += bonus
+    totals = (*state.totals[:seat], total, *state.totals[seat + 1 :])
+    after = _next_turn(state, sheets=sheets, open_masks=open_masks, totals=totals, fences=fences)
     if events is not None:
-        mountain = mountain_total(sheet, stage) if box.is_mountain else None
         if mountain is not None:
-            bonus = stage_bonus(mountain, config.premium, config.penalty)
             events.append(MountainScored(seat, stage, mountain, bonus))
         if is_over(after):
             events.append(GameOver(score(after), winners(after)))

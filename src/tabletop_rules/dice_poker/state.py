@@ -24,6 +24,7 @@ __all__ = [
     "check_table",
     "mountain_total",
     "open_mask",
+    "sheet_total",
     "stage_total",
 ]
 
@@ -46,6 +47,8 @@ class State:
         sheets: Each seat's sheet, ``15 * stages`` cells.
         open_masks: For each seat, the boxes of its current stage still open, as a bit
             mask (bit ``box``); derived from ``sheets`` and kept for speed.
+        totals: Each seat's score now (:func:`sheet_total` of its sheet); derived from
+            ``sheets`` and kept for speed, so that views and bots read scores for free.
         fences: Each seat's bank of unused throws.
         turns_played: Turns finished, all seats together; seat ``turns_played % players``
             is on turn.
@@ -62,6 +65,7 @@ class State:
     rng: Rng
     sheets: tuple[Sheet, ...]
     open_masks: tuple[int, ...]
+    totals: tuple[int, ...]
     fences: tuple[int, ...]
     turns_played: int = 0
     dice: tuple[Face, ...] = ()
@@ -115,6 +119,18 @@ def mountain_total(sheet: Sheet, stage: int) -> int | None:
         if cell is None:
             return None
         total += cell
+    return total
+
+
+def sheet_total(config: Config, sheet: Sheet) -> int:
+    """A sheet's points: every box written, plus each complete mountain's premium or
+    penalty; the derived ``State.totals`` entry of its seat.
+    """
+    total = sum(filter(None, sheet))  # open boxes are None; a 0 adds nothing
+    for stage in range(len(sheet) // BOXES_PER_STAGE):
+        mountain = mountain_total(sheet, stage)
+        if mountain is not None:
+            total += stage_bonus(mountain, config.premium, config.penalty)
     return total
 
 
@@ -269,6 +285,8 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> tuple[int, int]:
         most_throws += config.throws_per_turn * filled - bank
         if len(state.open_masks) != players or state.open_masks[player] != open_mask(sheet):
             fail(f"seat {player}'s open_masks entry does not match its sheet")
+        if len(state.totals) != players or state.totals[player] != sheet_total(config, sheet):
+            fail(f"seat {player}'s totals entry does not match its sheet")
     over = state.turns_played == total_turns
     if any(not isinstance(face, int) or not 1 <= face <= 6 for face in state.dice):
         fail(f"dice must show 1 to 6, got {state.dice}")

@@ -18,11 +18,11 @@ from ..errors import InvalidStateError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
-from ..seats import check_seat
+from ..seats import check_seat, top_seats
 from .config import Config
 from .moves import Box, Face, Move
-from .rules import current_player, is_over, legal_moves, score, winners
-from .state import Sheet, State, check_table, open_mask, throws_made
+from .rules import current_player, is_over, legal_moves, score
+from .state import Sheet, State, check_table, open_mask, sheet_total, throws_made
 
 __all__ = ["View", "check_view", "determinize", "view"]
 
@@ -74,6 +74,7 @@ def _table(seen: View, seed: int, rng: Rng) -> State:
         rng=rng,
         sheets=seen.sheets,
         open_masks=tuple(open_mask(sheet) for sheet in seen.sheets),
+        totals=tuple(sheet_total(seen.config, sheet) for sheet in seen.sheets),
         fences=seen.fences,
         turns_played=sum(cell is not None for sheet in seen.sheets for cell in sheet),
         dice=seen.dice,
@@ -142,6 +143,7 @@ def view(state: State, seat: Seat | None) -> View:
         check_seat(seat, state.config.players)
     to_move = current_player(state)
     over = is_over(state)
+    scores = score(state)
     return View(
         seat=seat,
         config=state.config,
@@ -154,7 +156,7 @@ def view(state: State, seat: Seat | None) -> View:
         throws_allowed=0 if over else state.throws_allowed,
         announced=state.announced,
         pending_keep=state.pending_keep,
-        scores=score(state),
-        winners=winners(state),
+        scores=scores,
+        winners=top_seats(scores) if over else frozenset(),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
     )
