@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeAlias, get_args
 import attrs
 
 from ..errors import ConfigError
-from ..messages import short_repr
+from ..validation import choice, flag, whole
 
 __all__ = [
     "CARDS_PER_DECK",
@@ -88,36 +88,6 @@ stays below about 21 million moves: bounded, where an unbounded limit would let 
 number make a playout, a replay or a search run without end."""
 
 
-def _whole(name: str, value: Any, low: int, high: int) -> None:
-    """Raise ConfigError unless ``value`` is an int (not a bool) in ``[low, high]``."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{name} must be a whole number, got {short_repr(value)}")
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be {low} to {high}, got {short_repr(value)}")
-
-
-def _check_whole(low: int, high: int) -> Any:
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        _whole(attribute.name, value, low, high)
-
-    return check
-
-
-def _check_choice(choices: tuple[str, ...]) -> Any:
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if type(value) is not str or value not in choices:
-            raise ConfigError(
-                f"{attribute.name} must be one of {', '.join(choices)}, got {short_repr(value)}"
-            )
-
-    return check
-
-
-def _check_bool(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if type(value) is not bool:
-        raise ConfigError(f"{attribute.name} must be True or False, got {short_repr(value)}")
-
-
 @attrs.frozen
 class Config:
     """Palace house rules. Every field is validated; a bad value raises ``ConfigError``.
@@ -146,22 +116,16 @@ class Config:
 
     """
 
-    players: int = attrs.field(default=2, validator=_check_whole(2, MAX_PLAYERS))
-    decks: int = attrs.field(default=1, validator=_check_whole(1, MAX_DECKS))
-    hand_size: int = attrs.field(default=3, validator=_check_whole(1, MAX_HAND_SIZE))
-    must_beat: MustBeat = attrs.field(
-        default="equal_or_higher", validator=_check_choice(MUST_BEATS)
-    )
-    quad: Quad = attrs.field(default="extra_play", validator=_check_choice(QUADS))
-    face_up_play: FacePlay = attrs.field(
-        default="take_into_hand", validator=_check_choice(FACE_UP_PLAYS)
-    )
-    voluntary_pickup: bool = attrs.field(default=False, validator=_check_bool)
-    first_player: FirstPlayer = attrs.field(
-        default="lowest_card", validator=_check_choice(FIRST_PLAYERS)
-    )
-    play_until: PlayUntil = attrs.field(default="first_out", validator=_check_choice(PLAY_UNTILS))
-    max_turns: int = attrs.field(default=1000, validator=_check_whole(1, MAX_TURNS))
+    players: int = attrs.field(default=2, validator=whole(2, MAX_PLAYERS))
+    decks: int = attrs.field(default=1, validator=whole(1, MAX_DECKS))
+    hand_size: int = attrs.field(default=3, validator=whole(1, MAX_HAND_SIZE))
+    must_beat: MustBeat = attrs.field(default="equal_or_higher", validator=choice(MustBeat))
+    quad: Quad = attrs.field(default="extra_play", validator=choice(Quad))
+    face_up_play: FacePlay = attrs.field(default="take_into_hand", validator=choice(FacePlay))
+    voluntary_pickup: bool = attrs.field(default=False, validator=flag())
+    first_player: FirstPlayer = attrs.field(default="lowest_card", validator=choice(FirstPlayer))
+    play_until: PlayUntil = attrs.field(default="first_out", validator=choice(PlayUntil))
+    max_turns: int = attrs.field(default=1000, validator=whole(1, MAX_TURNS))
 
     def __attrs_post_init__(self) -> None:
         needed = self.players * (2 * ROW + self.hand_size)
