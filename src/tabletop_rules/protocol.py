@@ -227,7 +227,11 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         ...
 
     def check_view(self, view: Any) -> None:
-        """Raise ``InvalidStateError`` unless ``view`` is the view of some reachable state."""
+        """Raise ``InvalidStateError`` unless ``view`` is internally consistent: counts add
+        up, no card is in two places, what it derives follows from what it shows. With
+        hidden cards, whether some reachable state has this view cannot be decided; a
+        game without them (dice poker) may check that too.
+        """
         ...
 
 
