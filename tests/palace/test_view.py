@@ -28,7 +28,17 @@ DEAL = deal_order(
 
 def rendered(seen: p.View) -> str:
     """A JSON-like rendering of every field: cards as their text."""
-    return json.dumps(attrs.asdict(seen, recurse=True), default=str, sort_keys=True)
+
+    def plain(value: Any) -> Any:
+        if type(value) is p.Card:
+            return str(value)
+        if isinstance(value, tuple | frozenset):
+            return [plain(item) for item in value]
+        if attrs.has(type(value)):
+            return {f.name: plain(getattr(value, f.name)) for f in attrs.fields(type(value))}
+        return value
+
+    return json.dumps(plain(seen), sort_keys=True)
 
 
 def seen_cards(seen: p.View) -> set[p.Card]:
@@ -99,6 +109,7 @@ def test_no_hidden_card_shows_in_a_views_fields_repr_or_rendering(seat: int | No
     hidden += state.stock
     hidden += [card for s, held in enumerate(state.hands) if s != seat for card in held]
     text, json_text = repr(seen), rendered(seen)
+    assert '"4D"' in json_text  # a face-up card: the rendering names cards by their text
     for card in hidden:
         assert card not in seen_cards(seen)
         assert repr(card) not in text
