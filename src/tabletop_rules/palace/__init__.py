@@ -43,6 +43,7 @@ from .events import (
     TookPile,
     TurnedBlind,
     TurnPassed,
+    redact,
 )
 from .moves import MOVE_TYPES, EndTurn, Move, Play, PlayBlind, Ready, Slot, Swap, TakePile
 from .rules import (
@@ -59,6 +60,7 @@ from .rules import (
     winners,
 )
 from .state import MAX_SWAPS, Pending, Phase, State, check_state
+from .view import View, check_view, determinize, view
 
 __all__ = [
     "BONUS_RANKS",
@@ -108,16 +110,21 @@ __all__ = [
     "TookPile",
     "TurnPassed",
     "TurnedBlind",
+    "View",
     "apply",
     "apply_with_events",
     "chance_probabilities",
     "check_state",
+    "check_view",
     "current_player",
+    "determinize",
     "first_player",
     "is_over",
     "legal_moves",
     "max_moves",
     "new_game",
+    "redact",
     "score",
+    "view",
     "winners",
 ]

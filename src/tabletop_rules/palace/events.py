@@ -1,8 +1,10 @@
 """What happens in a palace transition, as typed events for front ends to animate.
 
 :func:`~tabletop_rules.palace.apply_with_events` returns them in the order they happen.
-They hold every card that moved, so a front end can show a seat what it may see; hiding
-what others may not (a drawn card, a face-down card's place) is the later views' work.
+They hold every card that moved; :func:`redact` gives an event as one seat (or a
+spectator) may see it. Only a drawn card is private: every other card an event names is
+public the moment it moves (laid on the pile, turned from the face-down row, swapped or
+taken into a hand in view of all).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = [
     "TookPile",
     "TurnPassed",
     "TurnedBlind",
+    "redact",
 ]
 
 Source: TypeAlias = Literal["hand", "face_up", "face_down"]
@@ -91,12 +94,26 @@ class Burned:
     cards: tuple[Card, ...]
 
 
+def _count_of_cards(drew: Drew) -> int:
+    return len(drew.cards) if drew.cards is not None else 0
+
+
+def _check_count(drew: Drew, _attribute: object, count: int) -> None:
+    if drew.cards is not None and count != len(drew.cards):
+        raise ValueError(f"Drew of {len(drew.cards)} cards cannot say it drew {count}")
+
+
 @attrs.frozen
 class Drew:
-    """``seat`` drew ``cards`` from the stock (top first) to refill its hand."""
+    """``seat`` drew ``count`` cards from the stock to refill its hand: ``cards`` (top
+    first), or ``None`` in the event as another seat sees it (:func:`redact`).
+    """
 
     seat: Seat
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] | None
+    count: int = attrs.field(
+        default=attrs.Factory(_count_of_cards, takes_self=True), validator=_check_count
+    )
 
 
 @attrs.frozen
@@ -188,3 +205,19 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     GameOver,
 )
 """The classes of palace events."""
+
+
+def redact(event: Event, seat: Seat | None) -> Event:
+    """``event`` as ``seat`` may see it (``None``: a spectator). A :class:`Drew` shows its
+    cards to the drawer only: anyone else sees how many were drawn, ``cards=None``. Every
+    other event is public and returned unchanged.
+
+    >>> drew = Drew(1, (Card.parse("7H"), Card.parse("QS")))
+    >>> redact(drew, 1) == drew
+    True
+    >>> redact(drew, 0)
+    Drew(seat=1, cards=None, count=2)
+    """
+    if type(event) is Drew and event.seat != seat and event.cards is not None:
+        return Drew(event.seat, None, len(event.cards))
+    return event

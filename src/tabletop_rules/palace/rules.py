@@ -201,6 +201,7 @@ def new_game(
         face_up=face_up,
         face_down=face_down,
         stock=tuple(cards[base + config.hand_size * n :]),
+        deal=None if deal is None else cards,
     )
 
 
@@ -474,6 +475,7 @@ class _Work:
             swaps=self.swaps,
             pending=self.pending,
             finished=self.finished,
+            deal=self.state.deal,
         )
 
     def holds(self, seat: Seat) -> bool:

@@ -82,6 +82,9 @@ class State:
             :data:`MAX_SWAPS`); 0 in play.
         pending: What the seat on turn owes or may do (see :data:`Pending`).
         finished: Seats that have finished, in finishing order.
+        deal: The deck order (top card first) the game was dealt from when
+            ``new_game(..., deal=cards)`` was given one; ``None`` when the seed shuffled
+            the decks. It predicts the whole game, so no view ever shows it.
 
     """
 
@@ -100,6 +103,7 @@ class State:
     swaps: int = 0
     pending: Pending = "none"
     finished: tuple[Seat, ...] = ()
+    deal: tuple[Card, ...] | None = None
 
     @property
     def top(self) -> Card | None:
@@ -136,7 +140,8 @@ def check_state(state: State) -> None:
       face-up row is whole or gone; no 10 lies on the pile (it burns at once); under
       ``quad="burn"`` no four of a rank lie together on it; a 3 on top is owed a take,
       unless four of a kind were just laid; the finishing order holds exactly the seats
-      with no cards left.
+      with no cards left;
+    - *the deal*: ``None``, or a tuple of exactly the configured decks.
     """
 
     def fail(why: str) -> NoReturn:
@@ -205,6 +210,10 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail(f"seat {seat} turned a face-down card before its face-up row was gone")
         if config.face_up_play == "take_into_hand" and None in up and any(up):
             fail(f"seat {seat}'s face-up row is split, but face-up cards go into the hand at once")
+    if state.deal is not None:
+        deal = _cards("the deal", state.deal, fail)
+        if Counter(deal) != Counter(dict.fromkeys(DECK, config.decks)):
+            fail(f"the deal must be exactly the configured {config.decks} deck(s), or None")
     stock = _cards("the stock", state.stock, fail)
     pile = _cards("the pile", state.pile, fail)
     burned = _cards("the burned cards", state.burned, fail)

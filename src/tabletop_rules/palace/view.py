@@ -1,0 +1,334 @@
+"""What one seat (or a spectator) may know of a palace game, and states consistent with it.
+
+The rules page's "Hidden information" decides what a :class:`View` holds: the pile, the
+burned cards, the face-up rows, how many cards each hand, face-down row and the stock
+hold, and the hand cards everyone saw go in (``State.known``), plus the viewer's own
+hand. Never the face-down cards, the stock's order, another seat's unseen hand cards, the
+seed or the deal.
+
+>>> from tabletop_rules.palace import new_game
+>>> seen = view(new_game(seed=7), seat=1)
+>>> seen.phase, seen.on_turn, seen.hand_sizes, seen.stock_size, len(seen.hand)
+('swap', 0, (3, 3), 34, 3)
+>>> seen.face_down
+((True, True, True), (True, True, True))
+>>> view(new_game(seed=7), None).hand
+()
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NoReturn
+
+import attrs
+
+from ..errors import InvalidStateError
+from ..messages import short_repr, short_text
+from ..protocol import Seat
+from ..rng import Rng
+from ..seats import check_seat
+from .cards import CARD_IDS, DECK, Card
+from .config import ROW, Config
+from .moves import Move
+from .rules import current_player, legal_moves, score, winners
+from .state import Hand, Pending, Phase, Row, State, check_state
+
+__all__ = ["View", "check_view", "determinize", "view"]
+
+_FULL_DECK = Counter(DECK)
+
+
+@attrs.frozen
+class View:
+    """A seat's knowledge of a palace game: what is public, plus its own hand.
+
+    Attributes:
+        seat: Whose view this is; ``None`` for a spectator.
+        config: The house rules in force.
+        phase: ``"swap"``, ``"play"`` or ``"over"``.
+        current_player: As :func:`~tabletop_rules.palace.current_player`: ``None`` once
+            the game is over.
+        on_turn: The seat on turn (swapping, in the swap phase); kept when the game ends.
+        swaps: Swaps the seat on turn has made in the swap phase (made in view of all).
+        pending: What the seat on turn owes or may do
+            (:data:`~tabletop_rules.palace.state.Pending`).
+        pile: The discard pile, bottom first.
+        burned: The cards that left the game, in the order they left.
+        face_up: Every seat's face-up row (``None`` for an empty slot).
+        face_down: Every seat's face-down row as occupied slots: ``True`` where a card
+            lies face down (which card, nobody knows).
+        hand_sizes: How many cards each seat holds in hand.
+        known: Each seat's publicly known hand cards, sorted (taken with the pile,
+            swapped in or taken up from the face-up row, an unplayable blind card).
+        hand: The viewer's own hand, sorted; ``()`` for a spectator.
+        stock_size: How many cards are left to draw.
+        turns: Passings of the turn so far.
+        finished: Seats that have finished, in finishing order.
+        scores: Every seat's score now.
+        winners: The winning seats, once the game is over.
+        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
+
+    """
+
+    seat: Seat | None
+    config: Config
+    phase: Phase
+    current_player: Seat | None
+    on_turn: Seat
+    swaps: int
+    pending: Pending
+    pile: tuple[Card, ...]
+    burned: tuple[Card, ...]
+    face_up: tuple[Row, ...]
+    face_down: tuple[tuple[bool, ...], ...]
+    hand_sizes: tuple[int, ...]
+    known: tuple[Hand, ...]
+    hand: Hand
+    stock_size: int
+    turns: int
+    finished: tuple[Seat, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[Seat]
+    legal_moves: tuple[Move, ...]
+
+
+def _occupied(row: Row) -> tuple[bool, ...]:
+    return (row[0] is not None, row[1] is not None, row[2] is not None)
+
+
+def view(state: State, seat: Seat | None) -> View:
+    """``seat``'s view of ``state``; ``None`` views as a spectator. ``ValueError`` for a
+    seat not at the table.
+    """
+    if seat is not None:
+        check_seat(seat, state.config.players)
+    to_move = current_player(state)
+    return View(
+        seat=seat,
+        config=state.config,
+        phase=state.phase,
+        current_player=to_move,
+        on_turn=state.seat,
+        swaps=state.swaps,
+        pending=state.pending,
+        pile=state.pile,
+        burned=state.burned,
+        face_up=state.face_up,
+        face_down=tuple(map(_occupied, state.face_down)),
+        hand_sizes=tuple(map(len, state.hands)),
+        known=state.known,
+        hand=() if seat is None else state.hands[seat],
+        stock_size=len(state.stock),
+        turns=state.turns,
+        finished=state.finished,
+        scores=score(state),
+        winners=winners(state),
+        legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
+    )
+
+
+# --- checking a view and dealing a state from it ---------------------------------------
+
+
+def _fail(why: str) -> NoReturn:
+    raise InvalidStateError(f"invalid palace view: {why}")
+
+
+def _cards(name: str, value: object) -> tuple[Card, ...]:
+    if type(value) is not tuple:
+        _fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
+    for card in value:
+        if id(card) not in CARD_IDS:
+            _fail(f"{name} holds {short_repr(card)}, which is not one of the deck's cards")
+    return value
+
+
+def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
+    if type(value) is not tuple or len(value) != players:
+        _fail(f"{name} must hold one entry for each of the {players} seats")
+    return value
+
+
+def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
+    """The cards ``seen`` does not show, and how many go to each hidden place: the unseen
+    part of each hand the viewer does not hold, then each seat's face-down slots, then
+    the stock. Checks the view's shape and counts on the way.
+    """
+    if type(seen) is not View:
+        _fail(f"expected a palace View, got {short_repr(seen)}")
+    config = seen.config
+    if type(config) is not Config:
+        _fail(f"expected a palace Config, got {short_repr(config)}")
+    players = config.players
+    viewer = seen.seat
+    try:
+        check_seat(viewer, players)
+    except ValueError as error:
+        _fail(str(error))
+    for name in ("face_up", "face_down", "hand_sizes", "known"):
+        _per_seat(name, getattr(seen, name), players)
+    visible: Counter[Card] = Counter()
+    visible.update(_cards("the pile", seen.pile))
+    visible.update(_cards("the burned cards", seen.burned))
+    hand = _cards("the viewer's hand", seen.hand)
+    if viewer is None and hand:
+        _fail("a spectator holds no hand")
+    visible.update(hand)
+    places: list[int] = []
+    for seat in range(players):
+        size = seen.hand_sizes[seat]
+        if type(size) is not int or size < 0:
+            _fail(f"seat {seat}'s hand size must be a whole number, got {short_repr(size)}")
+        known = _cards(f"seat {seat}'s known cards", seen.known[seat])
+        if len(known) > size:
+            _fail(f"seat {seat} holds {size} cards in hand but {len(known)} of them are known")
+        if seat == viewer:
+            if len(hand) != size:
+                _fail(f"the viewer's hand holds {len(hand)} cards, but its hand size is {size}")
+        else:
+            visible.update(known)
+            places.append(size - len(known))
+        up = seen.face_up[seat]
+        if type(up) is not tuple or len(up) != ROW:
+            _fail(f"seat {seat}'s face-up row must be a tuple of {ROW} slots")
+        for card in up:
+            if card is not None and id(card) not in CARD_IDS:
+                _fail(f"seat {seat}'s face-up row holds {short_repr(card)}, not a card or None")
+        visible.update(card for card in up if card is not None)
+    for seat in range(players):
+        down = seen.face_down[seat]
+        if type(down) is not tuple or len(down) != ROW or any(type(s) is not bool for s in down):
+            _fail(f"seat {seat}'s face-down row must be {ROW} booleans (occupied or not)")
+        places.extend(int(slot) for slot in down)
+    stock = seen.stock_size
+    if type(stock) is not int or stock < 0:
+        _fail(f"the stock size must be a whole number, got {short_repr(stock)}")
+    places.append(stock)
+    decks = Counter(dict.fromkeys(DECK, config.decks))
+    too_many = visible - decks
+    if too_many:
+        _fail(
+            f"cards shown more often than {config.decks} deck(s) hold them: "
+            f"{short_repr([str(c) for c in sorted(too_many.elements())])}"
+        )
+    unseen = decks - visible
+    shown, hidden = visible.total(), sum(places)
+    if shown + hidden != config.cards:
+        _fail(
+            f"the counts do not add up: {shown} cards shown and {hidden} hidden, but "
+            f"{config.decks} deck(s) hold {config.cards}"
+        )
+    return unseen, places
+
+
+def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> State:
+    """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
+    into the hidden places (see :func:`_hidden`), seed drawn from ``rng`` first.
+    """
+    seed, rng = rng.next_u64()
+    cards, _rng = rng.shuffled(sorted(unseen.elements()))
+    players = seen.config.players
+    viewer = seen.seat
+    at = 0
+    taken = iter(places)
+    hands: list[Hand] = []
+    for seat in range(players):
+        if seat == viewer:
+            hands.append(seen.hand)
+            continue
+        count = next(taken)
+        hands.append(tuple(sorted(seen.known[seat] + cards[at : at + count])))
+        at += count
+    face_down: list[Row] = []
+    for seat in range(players):
+        row: list[Card | None] = []
+        for occupied in seen.face_down[seat]:
+            next(taken)
+            if occupied:
+                row.append(cards[at])
+                at += 1
+            else:
+                row.append(None)
+        face_down.append(tuple(row))
+    return State(
+        config=seen.config,
+        seed=seed,
+        hands=tuple(hands),
+        known=seen.known,
+        face_up=seen.face_up,
+        face_down=tuple(face_down),
+        stock=cards[at:],
+        pile=seen.pile,
+        burned=seen.burned,
+        phase=seen.phase,
+        seat=seen.on_turn,
+        turns=seen.turns,
+        swaps=seen.swaps,
+        pending=seen.pending,
+        finished=seen.finished,
+        deal=None,
+    )
+
+
+def _check_dealt(seen: View, state: State) -> None:
+    """The dealt state keeps every rule's invariant, and its view is ``seen``: what the
+    view derives (current player, scores, winners, legal moves) follows from the rest.
+    """
+    try:
+        check_state(state)
+        again = view(state, seen.seat)
+    except (InvalidStateError, TypeError, ValueError, IndexError, AttributeError) as error:
+        why = short_text(error).removeprefix("invalid palace state: ")
+        raise InvalidStateError(f"invalid palace view: {why}") from error
+    if again != seen:
+        wrong = [
+            field.name
+            for field in attrs.fields(View)
+            if getattr(again, field.name) != getattr(seen, field.name)
+        ]
+        _fail(f"{', '.join(wrong)} do(es) not follow from the rest of the view")
+
+
+def check_view(seen: View) -> None:
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is
+    consistent in itself: loaders of views use it.
+
+    The checks: the shape of every field; no card shown more often than the decks hold
+    it; the cards shown and the hidden places (unknown hand cards, face-down slots, the
+    stock) add up to the decks; each hand at least as big as its known cards, the
+    viewer's hand as big as its size and holding its known cards; and then every
+    invariant of :func:`~tabletop_rules.palace.check_state` of a state dealt from it
+    (phases, pending, finishing order, turn limit), whose view must be ``seen`` again (so
+    current player, scores, winners and legal moves follow from the rest). Whether the
+    rules can reach the view from a deal cannot be decided: the hidden cards could be
+    anywhere.
+    """
+    unseen, places = _hidden(seen)
+    _check_dealt(seen, _deal(seen, unseen, places, Rng.from_seed(0)))
+
+
+def determinize(seen: View, rng: Rng) -> State:
+    """A full state consistent with ``seen``: the cards its seat cannot see (all cards of
+    the decks less every card the view shows) shuffled by ``rng`` and dealt, in this
+    order, into each other seat's unknown hand cards (seat order; every seat's, for a
+    spectator), every occupied face-down slot (seat then slot order) and the stock. The
+    seed is drawn from ``rng`` first; ``deal`` is ``None``. ``view`` of the result, for
+    the same seat, is ``seen`` again.
+
+    >>> from tabletop_rules.palace import Ready, apply, new_game
+    >>> state = apply(new_game(seed=7), Ready())
+    >>> seen = view(state, 1)
+    >>> sampled = determinize(seen, Rng.from_seed(99))
+    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1]
+    (True, True)
+    >>> sampled.stock == state.stock
+    False
+
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a view that
+    :func:`check_view` refuses.
+    """
+    unseen, places = _hidden(seen)
+    state = _deal(seen, unseen, places, rng)
+    _check_dealt(seen, state)
+    return state
