@@ -35,7 +35,7 @@ from ..errors import IllegalMoveError
 from ..messages import short_repr
 from .cards import DECK, Card, Rank
 from .config import ROW, Config
-from .moves import END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, known_move
+from .moves import BLIND, END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, known_move
 from .rules import legal_moves
 from .state import State
 
@@ -99,16 +99,40 @@ def decode(state: State, action: int) -> Move:
     """
     if type(action) is not int:
         raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
-    legal = _numbered(state)
+    if type(state) is not State:
+        raise TypeError(f"expected a palace State, got {short_repr(state)}")
     size = num_actions(state.config)
     if not 0 <= action < size:
         raise IllegalMoveError(
             f"action {short_repr(action)} is outside the action space 0..{size - 1}"
         )
-    move = legal.get(action)
+    move = _listed(legal_moves(state), action)
     if move is None:
         raise IllegalMoveError(f"action {action} is not legal in this state")
     return move
+
+
+def _listed(legal: tuple[Move, ...], action: int) -> Move | None:
+    """The move of ``legal`` numbered ``action``, found without numbering every move."""
+    if action < _BLIND_BASE:
+        wanted: Move = (READY, TAKE_PILE, END_TURN)[action]
+    elif action < SWAP_BASE:
+        wanted = BLIND[action - _BLIND_BASE]
+    elif action < PLAY_BASE:
+        hand_index, up_index = divmod(action - SWAP_BASE, len(DECK))
+        hand_card, up_card = DECK[hand_index], DECK[up_index]
+        for move in legal:
+            if type(move) is Swap and move.hand_card is hand_card and move.face_up_card is up_card:
+                return move
+        return None
+    else:
+        count, rank = divmod(action - PLAY_BASE, _RANKS)
+        count, rank = count + 1, rank + 2
+        for move in legal:
+            if type(move) is Play and len(move.cards) == count and move.cards[0].rank == rank:
+                return move
+        return None
+    return wanted if wanted in legal else None
 
 
 def legal_mask(state: State) -> tuple[bool, ...]:
