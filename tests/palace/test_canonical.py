@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.palace import encode
 
 from .helpers import play, position
+from .test_properties import (
+    configs,
+    equivalent_to_listed,
+    playout,
+    playout_settings,
+    seeds,
+    unlisted_moves,
+)
 
 
 def two_sevens() -> p.State:
@@ -63,3 +73,33 @@ def test_what_is_no_move_is_refused() -> None:
 def test_a_state_that_is_no_state_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="expected a palace State"):
         p.canonical("state", p.TakePile())  # type: ignore[arg-type]
+
+
+@playout_settings
+@given(configs(), seeds, seeds)
+def test_canonical_maps_exactly_what_apply_accepts_to_a_listed_move_of_its_class(
+    config: p.Config, seed: int, chooser: int
+) -> None:
+    # The suite's check_illegal_moves_rejected, whose snapshot needs palace's JSON (not
+    # registered yet): canonical accepts what apply accepts, and maps it into the list.
+    for state, _move in playout(config, seed, chooser)[::5]:
+        listed = p.legal_moves(state)
+        for move in listed:
+            assert p.canonical(state, move) is move
+        for move in unlisted_moves(state):
+            try:
+                canonical = p.canonical(state, move)
+            except IllegalMoveError as error:
+                message = str(error)
+            else:
+                message = ""
+            if message:
+                with pytest.raises(IllegalMoveError) as refused:
+                    p.apply(state, move)
+                assert str(refused.value) == message
+                assert not equivalent_to_listed(state, move, listed)
+                continue
+            assert any(canonical is other for other in listed)
+            assert equivalent_to_listed(state, move, listed)
+            assert encode(canonical) == encode(move)
+            p.apply(state, move)
