@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..protocol import CHANCE
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
+from .codec import decode, encode, legal_mask, num_actions
 from .config import (
     MAX_DECKS,
     MAX_HAND_SIZE,
@@ -46,9 +47,11 @@ from .events import (
     redact,
 )
 from .moves import MOVE_TYPES, EndTurn, Move, Play, PlayBlind, Ready, Slot, Swap, TakePile
+from .notation import format_move, parse_move, read_move
 from .rules import (
     apply,
     apply_with_events,
+    canonical,
     chance_probabilities,
     current_player,
     first_player,
@@ -113,16 +116,24 @@ __all__ = [
     "View",
     "apply",
     "apply_with_events",
+    "canonical",
     "chance_probabilities",
     "check_state",
     "check_view",
     "current_player",
+    "decode",
     "determinize",
+    "encode",
     "first_player",
+    "format_move",
     "is_over",
+    "legal_mask",
     "legal_moves",
     "max_moves",
     "new_game",
+    "num_actions",
+    "parse_move",
+    "read_move",
     "redact",
     "score",
     "view",

@@ -73,6 +73,7 @@ __all__ = [
     "EXTRA_PLAY_MOST",
     "apply",
     "apply_with_events",
+    "canonical",
     "chance_probabilities",
     "current_player",
     "first_player",
@@ -849,3 +850,41 @@ def _do_end_turn(work: _Work) -> None:
     if work.events is not None:
         work.events.append(EndedTurn(work.seat))
     _pass_turn(work, work.seat)
+
+
+# --- equivalent moves ----------------------------------------------------------------
+
+
+def canonical(state: State, move: Move) -> Move:
+    """The move of :func:`legal_moves` equivalent to ``move``, as the instance listed.
+
+    A :class:`Play` of cards the player really holds, of the rank and count of a listed
+    play but other suits, maps to that listed play (which lays the lowest suits); any
+    other legal move maps to itself. Raises
+    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, as :func:`apply`
+    would, when no listed move is equivalent: equivalence is what :func:`apply` accepts.
+
+    >>> from tabletop_rules.palace.cards import Card
+    >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
+    >>> " ".join(map(str, state.hands[0]))
+    '4D 4S 5S'
+    >>> canonical(state, Play((Card.parse("4S"),)))
+    Play(cards=(Card(rank=4, suit='D'),))
+    >>> canonical(state, Play((Card.parse("4H"),)))
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.IllegalMoveError: seat 0 does not hold 4H in hand
+    """
+    if id(move) not in _OWN_IDS or not _intact(move):
+        move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
+    legal = legal_moves(state)
+    for listed in legal:
+        if listed == move:
+            return listed
+    apply(state, move)  # raises IllegalMoveError naming the rule
+    if type(move) is Play:  # apply accepted held cards of a listed (rank, count)
+        rank, count = move.cards[0].rank, len(move.cards)
+        for listed in legal:
+            if type(listed) is Play and listed.cards[0].rank == rank and len(listed.cards) == count:
+                return listed
+    raise AssertionError(f"apply accepted {move!r}, which no listed move is equivalent to")

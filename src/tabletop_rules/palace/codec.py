@@ -1,0 +1,144 @@
+"""The action codec: every class of equivalent moves as a number, for reinforcement
+learning and search.
+
+Suits never change what palace allows, so a number stands for a class of moves (see
+:func:`~tabletop_rules.palace.canonical`): a :class:`Play` is numbered by its rank and
+count, whatever its suits. The numbers run in blocks:
+
+=================  ==========================  ==============================================
+numbers            moves                       order
+=================  ==========================  ==============================================
+0                  :class:`Ready`
+1                  :class:`TakePile`
+2                  :class:`EndTurn`
+3 to 5             :class:`PlayBlind`          by slot
+6 to 2709          :class:`Swap`               by hand card, then face-up card, each by its
+                                               place in :data:`DECK` (52 x 52; a swap of
+                                               equal cards is never legal)
+2710 onwards       :class:`Play`               by count, then rank: ``2710 + 13 x (count - 1)
+                                               + (rank - 2)``, counts 1 to 4 x ``decks``
+=================  ==========================  ==============================================
+
+So :func:`num_actions` is 2762 with one deck, 2814 with two and 2918 with four; the number
+of a move does not depend on the configuration, which is why :func:`encode` takes no state.
+
+>>> from tabletop_rules.palace import Card, Config, Play, Ready
+>>> encode(Ready()), encode(Play((Card.parse("7S"), Card.parse("7H"))))
+(0, 2728)
+>>> num_actions(Config()), num_actions(Config(decks=2))
+(2762, 2814)
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError
+from ..messages import short_repr
+from .cards import DECK, Card, Rank
+from .config import ROW, Config
+from .moves import BLIND, END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, known_move
+from .rules import legal_moves
+from .state import State
+
+__all__ = ["PLAY_BASE", "SWAP_BASE", "decode", "encode", "legal_mask", "num_actions"]
+
+_INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
+_RANKS = 13
+_SUITS_PER_DECK = 4
+_FIELDLESS = {type(READY): 0, type(TAKE_PILE): 1, type(END_TURN): 2}
+_BLIND_BASE = 3
+SWAP_BASE = _BLIND_BASE + ROW
+"""The number of the first swap (6)."""
+PLAY_BASE = SWAP_BASE + len(DECK) * len(DECK)
+"""The number of the first play (2710): one 2."""
+
+
+def num_actions(config: Config) -> int:
+    """The size of the action space: 2710 plus 52 plays per deck (one per rank and count)."""
+    return PLAY_BASE + _RANKS * _SUITS_PER_DECK * config.decks
+
+
+def _play_number(rank: Rank, count: int) -> int:
+    return PLAY_BASE + _RANKS * (count - 1) + (rank - 2)
+
+
+def encode(move: Move) -> int:
+    """The number of ``move``'s class: the same for every play of one rank and count.
+    Needs no state. Raises :class:`~tabletop_rules.errors.IllegalMoveError` (a
+    ``ValueError``) for what is no palace move, and for a play of several ranks, which
+    no state allows.
+    """
+    move = known_move(move)
+    number = _FIELDLESS.get(type(move))
+    if number is not None:
+        return number
+    if isinstance(move, PlayBlind):
+        return _BLIND_BASE + move.slot
+    if isinstance(move, Swap):
+        return SWAP_BASE + len(DECK) * _INDEX[move.hand_card] + _INDEX[move.face_up_card]
+    assert isinstance(move, Play)
+    cards = move.cards
+    rank = cards[0].rank
+    if any(card.rank != rank for card in cards):
+        raise IllegalMoveError(
+            f"{short_repr(move)} has no action number: a play lays cards of one rank"
+        )
+    return _play_number(rank, len(cards))
+
+
+def _numbered(state: State) -> dict[int, Move]:
+    if type(state) is not State:
+        raise TypeError(f"expected a palace State, got {short_repr(state)}")
+    return {encode(move): move for move in legal_moves(state)}
+
+
+def decode(state: State, action: int) -> Move:
+    """The move :func:`~tabletop_rules.palace.legal_moves` lists in ``state`` for the
+    class numbered ``action``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
+    for an action that is not a whole number (``bool`` included) within
+    :func:`num_actions`, or whose class has no legal move here.
+    """
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
+    if type(state) is not State:
+        raise TypeError(f"expected a palace State, got {short_repr(state)}")
+    size = num_actions(state.config)
+    if not 0 <= action < size:
+        raise IllegalMoveError(
+            f"action {short_repr(action)} is outside the action space 0..{size - 1}"
+        )
+    move = _listed(legal_moves(state), action)
+    if move is None:
+        raise IllegalMoveError(f"action {action} is not legal in this state")
+    return move
+
+
+def _listed(legal: tuple[Move, ...], action: int) -> Move | None:
+    """The move of ``legal`` numbered ``action``, found without numbering every move."""
+    if action < _BLIND_BASE:
+        wanted: Move = (READY, TAKE_PILE, END_TURN)[action]
+    elif action < SWAP_BASE:
+        wanted = BLIND[action - _BLIND_BASE]
+    elif action < PLAY_BASE:
+        hand_index, up_index = divmod(action - SWAP_BASE, len(DECK))
+        hand_card, up_card = DECK[hand_index], DECK[up_index]
+        for move in legal:
+            if type(move) is Swap and move.hand_card is hand_card and move.face_up_card is up_card:
+                return move
+        return None
+    else:
+        count, rank = divmod(action - PLAY_BASE, _RANKS)
+        count, rank = count + 1, rank + 2
+        for move in legal:
+            if type(move) is Play and len(move.cards) == count and move.cards[0].rank == rank:
+                return move
+        return None
+    return wanted if wanted in legal else None
+
+
+def legal_mask(state: State) -> tuple[bool, ...]:
+    """For each action number, whether its class has a legal move in ``state``."""
+    legal = _numbered(state)
+    mask = [False] * num_actions(state.config)
+    for number in legal:
+        mask[number] = True
+    return tuple(mask)

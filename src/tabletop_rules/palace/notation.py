@@ -1,0 +1,228 @@
+"""Short, typable text for palace moves.
+
+========================  ==========================================================
+text                      move
+========================  ==========================================================
+``play 7H 7S``            :class:`Play` of exactly these cards
+``play 7 7``              :class:`Play` of two 7s: ranks only, the player's own cards
+``take``                  :class:`TakePile`
+``blind 2``               :class:`PlayBlind` of face-down slot 2 (slots 0 to 2)
+``swap 4H QS``            :class:`Swap` of the hand card 4H for the face-up card QS
+``ready``                 :class:`Ready`
+``end``                   :class:`EndTurn`
+========================  ==========================================================
+
+Case and extra spaces are forgiven; ranks and cards are written as :meth:`Card.parse
+<tabletop_rules.palace.Card.parse>` reads them (``10``, ``J``, ``Q``, ``K``, ``A``;
+``10H``, ``qs``). :func:`format_move` always writes a play's exact cards, so its text reads
+back to the very move. :func:`parse_move` returns the move
+:func:`~tabletop_rules.palace.legal_moves` lists for what the text names (through
+:func:`~tabletop_rules.palace.canonical`): ``play 7H 7S`` and ``play 7 7`` both name the
+listed play of two 7s when the player holds 7H and 7S. A front end that wants the exact
+cards clicked on the pile applies :func:`read_move`'s move instead.
+
+>>> from tabletop_rules.palace import Card, Play, Ready, apply, new_game
+>>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))
+'play 7H 7S'
+>>> state = apply(apply(new_game(seed=1), Ready()), Ready())
+>>> " ".join(map(str, state.hands[0]))
+'4D 4S 5S'
+>>> format_move(parse_move(state, "PLAY  4  4"))
+'play 4D 4S'
+>>> format_move(parse_move(state, "play 4s"))
+'play 4D'
+"""
+
+from __future__ import annotations
+
+from itertools import cycle, islice
+
+from ..errors import IllegalMoveError, NotationError
+from ..messages import short_repr
+from .cards import RANK_TEXT, SUITS, Card, Rank
+from .moves import (
+    MAX_PLAY,
+    EndTurn,
+    Move,
+    Play,
+    PlayBlind,
+    Ready,
+    Swap,
+    TakePile,
+    known_move,
+)
+from .rules import _source, apply, canonical
+from .state import State
+
+__all__ = ["format_move", "parse_move", "read_move"]
+
+_RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
+_WORDS: dict[str, type[Ready | TakePile | EndTurn]] = {
+    "ready": Ready,
+    "take": TakePile,
+    "end": EndTurn,
+}
+_FORMS = "play, take, blind, swap, ready or end"
+
+
+def format_move(move: Move) -> str:
+    """The move's notation, a play with its exact cards; :func:`read_move` reads it back
+    to an equal move.
+    """
+    if isinstance(move, Play):
+        return "play " + " ".join(map(str, move.cards))
+    if isinstance(move, Swap):
+        return f"swap {move.hand_card} {move.face_up_card}"
+    if isinstance(move, PlayBlind):
+        return f"blind {move.slot}"
+    if isinstance(move, TakePile):
+        return "take"
+    if isinstance(move, Ready):
+        return "ready"
+    if isinstance(move, EndTurn):
+        return "end"
+    raise TypeError(f"not a palace move: {short_repr(move)}")
+
+
+def _text(text: object) -> str:
+    """``text`` as a plain ``str``; ``NotationError`` for anything that is not a string."""
+    if not isinstance(text, str):
+        raise NotationError(f"move text is a string, not {short_repr(text)}")
+    return str.__str__(text)  # a plain str, whatever a subclass overrides
+
+
+def _words(text: str) -> tuple[str, list[str]]:
+    words = text.strip().upper().split()
+    if not words:
+        raise NotationError(f"empty move text: moves are {_FORMS}")
+    return words[0].lower(), words[1:]
+
+
+def _ranks(words: list[str]) -> tuple[Rank, ...] | None:
+    """The ranks of a ranks-only play (``7 7``, ``q q``), or ``None`` if the words are not
+    all ranks.
+    """
+    if not all(word in _RANKS for word in words):
+        return None
+    return tuple(_RANKS[word] for word in words)
+
+
+def _cards(words: list[str], text: str) -> tuple[Card, ...]:
+    try:
+        return tuple(Card.parse(word) for word in words)
+    except NotationError as error:
+        raise NotationError(f"{error}, in {short_repr(text)}") from None
+
+
+def _one_rank(ranks: tuple[Rank, ...]) -> Rank:
+    if len(ranks) > MAX_PLAY:
+        raise IllegalMoveError(
+            f"a play lays 1 to {MAX_PLAY} cards (every card of one rank in four decks), "
+            f"not {len(ranks)}"
+        )
+    if len(set(ranks)) > 1:
+        written = " ".join(RANK_TEXT[rank] for rank in ranks)
+        raise IllegalMoveError(f"a play lays cards of one rank, not {written}")
+    return ranks[0]
+
+
+def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
+    """A ``play`` text's cards as a Play, or its ranks as (rank, count)."""
+    if not words:
+        raise NotationError("'play' needs cards or ranks, e.g. 'play 7H 7S' or 'play 7 7'")
+    ranks = _ranks(words)
+    if ranks is not None:
+        return _one_rank(ranks), len(ranks)
+    if any(word in _RANKS for word in words):
+        raise NotationError(
+            f"write a play's ranks only ('play 7 7') or its cards ('play 7H 7S'), "
+            f"not both: {short_repr(text)}"
+        )
+    return Play(_cards(words, text))
+
+
+def _stand_in(rank: Rank, count: int) -> Play:
+    """A play of ``count`` cards of ``rank``, the lowest suits first, each suit as often
+    as needed (``7C 7D`` for two 7s): what ``play 7 7`` names without a state.
+    """
+    return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
+
+
+def read_move(text: str) -> Move:
+    """The move ``text`` names, without checking it against a state. A ranks-only play
+    (``play 7 7``) reads as the lowest suits (``7C 7D``): :func:`parse_move` reads it
+    as the player's own cards instead.
+
+    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move, and
+    :class:`~tabletop_rules.errors.IllegalMoveError` for a play no state allows (cards
+    of two ranks).
+
+    >>> read_move("swap 4h qs")
+    Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
+    """
+    text = _text(text)
+    verb, rest = _words(text)
+    if verb == "play":
+        play = _play_words(rest, text)
+        return play if isinstance(play, Play) else _stand_in(*play)
+    return _other(verb, rest, text)
+
+
+def _other(verb: str, rest: list[str], text: str) -> Move:
+    if verb in _WORDS:
+        if rest:
+            raise NotationError(f"{verb!r} takes nothing after it, got {short_repr(text)}")
+        return known_move(_WORDS[verb]())
+    if verb == "blind":
+        if len(rest) != 1 or rest[0] not in ("0", "1", "2"):
+            raise NotationError(
+                f"'blind' needs a face-down slot 0, 1 or 2, e.g. 'blind 2'; got {short_repr(text)}"
+            )
+        return PlayBlind(int(rest[0]))
+    if verb == "swap":
+        if len(rest) != 2:
+            raise NotationError(
+                f"'swap' needs a hand card and a face-up card, e.g. 'swap 4H QS'; "
+                f"got {short_repr(text)}"
+            )
+        hand_card, face_up_card = _cards(rest, text)
+        return Swap(hand_card, face_up_card)
+    raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
+
+
+def parse_move(state: State, text: str) -> Move:
+    """The legal move ``text`` names in ``state``, as
+    :func:`~tabletop_rules.palace.legal_moves` lists it (see
+    :func:`~tabletop_rules.palace.canonical`). A ranks-only play (``play 7 7``) names
+    the player's own cards of that rank.
+
+    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
+    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
+    rules forbid here; ``TypeError`` for a ``state`` that is not a palace
+    :class:`~tabletop_rules.palace.State`.
+    """
+    if type(state) is not State:
+        raise TypeError(f"parse_move needs a palace State, got {short_repr(state)}")
+    text = _text(text)
+    verb, rest = _words(text)
+    if verb != "play":
+        return canonical(state, _other(verb, rest, text))
+    play = _play_words(rest, text)
+    if isinstance(play, Play):
+        return canonical(state, play)
+    rank, count = play
+    if state.phase != "play" or state.pending == "take":
+        return canonical(state, _stand_in(rank, count))  # refused, naming the rule
+    source, where = _source(state, state.seat)
+    if where == "face_down":
+        return canonical(state, _stand_in(rank, count))  # refused, naming the rule
+    held = tuple(card for card in source if card.rank == rank)
+    if len(held) >= count:
+        return canonical(state, Play(held[:count]))
+    if held:
+        apply(state, Play(held))  # a rule against the rank itself is named first
+    place = "in hand" if where == "hand" else "in the face-up row"
+    have = f"only {len(held)}" if held else "no"
+    raise IllegalMoveError(
+        f"seat {state.seat} holds {have} {RANK_TEXT[rank]}s {place}, not {count}"
+    )
