@@ -299,6 +299,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
 
 _BUILTIN: Final[Mapping[str, str]] = {
     "dice-poker": "tabletop_rules.dice_poker",
+    "palace": "tabletop_rules.palace",
 }
 _registered: dict[str, Ruleset[Any, Any, Any]] = {}
 

@@ -13,7 +13,7 @@ The rules are the rules page ``rules/palace``; every house rule is a field of
 
 from __future__ import annotations
 
-from ..protocol import CHANCE
+from ..protocol import CHANCE, GameRules, register
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
 from .codec import decode, encode, legal_mask, num_actions
 from .config import (
@@ -46,6 +46,7 @@ from .events import (
     TurnPassed,
     redact,
 )
+from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import MOVE_TYPES, EndTurn, Move, Play, PlayBlind, Ready, Slot, Swap, TakePile
 from .notation import format_move, parse_move, read_move
 from .rules import (
@@ -78,6 +79,7 @@ __all__ = [
     "MOVE_TYPES",
     "NATURAL_RANKS",
     "RANKS",
+    "RULES",
     "SUITS",
     "Burned",
     "Card",
@@ -139,3 +141,46 @@ __all__ = [
     "view",
     "winners",
 ]
+
+RULES: GameRules[Config, State, Move] = GameRules(
+    name="palace",
+    title="Palace",
+    config_type=Config,
+    state_type=State,
+    move_types=MOVE_TYPES,
+    event_types=EVENT_TYPES,
+    view_type=View,
+    new_game=new_game,
+    legal_moves=legal_moves,
+    chance_probabilities=chance_probabilities,
+    apply=apply,
+    apply_with_events=apply_with_events,
+    canonical=canonical,
+    score=score,
+    current_player=current_player,
+    is_over=is_over,
+    winners=winners,
+    view=view,
+    determinize=determinize,
+    redact=redact,
+    format_move=format_move,
+    parse_move=parse_move,
+    num_actions=num_actions,
+    encode=encode,
+    decode=decode,
+    legal_mask=legal_mask,
+    max_moves=max_moves,
+    check_state=check_state,
+    check_view=check_view,
+    players=lambda config: config.players,
+    config_of=lambda state: state.config,
+    seed_of=lambda state: state.seed,
+    hidden_information=True,
+    deal_type=Card,
+    deal_of=lambda state: state.deal,
+    format_version=FORMAT_VERSION,
+    json_hooks=json_hooks,
+)
+"""Palace's :class:`~tabletop_rules.protocol.Ruleset`."""
+
+register(RULES)

@@ -1,0 +1,21 @@
+"""The shared conformance suite, run on palace under many house rules and deals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from tabletop_rules import palace as p
+from tabletop_rules.testing import ConformanceSuite
+
+from .test_properties import configs
+
+
+class TestPalaceConformance(ConformanceSuite):
+    ruleset = p.RULES
+    configs = configs()
+
+    def deals(self, config: Any) -> st.SearchStrategy[Any]:
+        """Any order of the configured decks."""
+        return st.permutations(p.DECK * config.decks).map(tuple)
