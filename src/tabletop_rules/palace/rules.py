@@ -22,7 +22,6 @@ The turn structure at a glance (each rule a small function below):
 
 from __future__ import annotations
 
-import secrets
 import types
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -32,7 +31,7 @@ from typing import NoReturn
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import Seat
-from ..rng import SEED_BITS, Rng, is_valid_state
+from ..rng import Rng, resolve_seed
 from .cards import BONUS_RANKS, CARD_IDS, DECK, RANKS, Card, own_card
 from .config import ROW, Config
 from .events import (
@@ -179,10 +178,7 @@ def new_game(
     config = Config() if config is None else config
     if type(config) is not Config:
         raise ConfigError(f"palace needs a palace.Config, got {short_repr(config)}")
-    if seed is None:
-        seed = secrets.randbits(SEED_BITS)
-    elif not is_valid_state(seed):
-        raise ConfigError(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(seed)}")
+    seed = resolve_seed(seed)
     if deal is None:
         cards, _rng = Rng.from_seed(seed).shuffled(DECK * config.decks)
     else:
@@ -236,6 +232,8 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 
 def is_over(state: State) -> bool:
     """Whether the game is over."""
+    if type(state) is not State:
+        _refuse_state(state, None)
     return state.phase == "over"
 
 
@@ -243,6 +241,8 @@ def current_player(state: State) -> Seat | None:
     """The seat to move (swapping, in the swap phase); ``None`` once over. Palace has no
     chance points after the deal.
     """
+    if type(state) is not State:
+        _refuse_state(state, None)
     return None if state.phase == "over" else state.seat
 
 
@@ -250,6 +250,8 @@ def score(state: State) -> tuple[int, ...]:
     """Each seat's score: the number of players still holding cards when it finished; 0
     for a seat still holding cards.
     """
+    if type(state) is not State:
+        _refuse_state(state, None)
     players = state.config.players
     scores = [0] * players
     for place, seat in enumerate(state.finished):
@@ -261,6 +263,8 @@ def winners(state: State) -> frozenset[Seat]:
     """Once the game is over, the first to finish; empty before, and empty when the turn
     limit ended a game nobody finished.
     """
+    if type(state) is not State:
+        _refuse_state(state, None)
     if state.phase != "over":
         return frozenset()
     return frozenset(state.finished[:1])
@@ -268,6 +272,8 @@ def winners(state: State) -> frozenset[Seat]:
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     """Always empty: after the deal palace has no chance points."""
+    if type(state) is not State:
+        _refuse_state(state, None)
     return _NO_PROBABILITIES
 
 
@@ -349,10 +355,14 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     try:
         phase = state.phase
         if phase == "over":
+            if type(state) is not State:  # a view of an over game: on this rare path only
+                _refuse_state(state, None)
             return ()
         seat = state.seat
         if phase == "swap":
             if state.swaps >= MAX_SWAPS:
+                if type(state) is not State:
+                    _refuse_state(state, None)
                 return (READY,)
             ups = sorted({card for card in state.face_up[seat] if card is not None})
             return (
@@ -366,8 +376,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             )
         pending = state.pending
         if pending == "take":
+            if type(state) is not State:
+                _refuse_state(state, None)
             return (TAKE_PILE,)
-        source, _where = _source(state, seat)
+        source, _where = _source(state, seat)  # reads state.hands: fails on a view
         if pending == "extra":
             return (*_plays(source, _allowed(state), EXTRA_PLAY_MOST), END_TURN)
         can_take = bool(state.pile) and state.config.voluntary_pickup and pending == "none"
@@ -406,14 +418,27 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
-def _refuse_state(state: object, error: Exception) -> NoReturn:
+def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     """Raise why a rule function failed on ``state``: ``TypeError`` for what is no palace
-    State; for a State whose fields were set around its checks, the
-    :class:`~tabletop_rules.errors.InvalidStateError` of :func:`check_state`.
+    State (saying what to pass instead of a view); for a State whose fields were set
+    around its checks, the :class:`~tabletop_rules.errors.InvalidStateError` of
+    :func:`check_state`.
+
+    The rule functions check the type only where it costs nothing per move: where they
+    already fail on anything else (a view has no ``hands`` or ``stock``), on their rare
+    branches, and up front in the small functions (``is_over``, ``score``, ...).
     """
+    from .view import View  # on the error path only: view.py imports this module
+
+    if type(state) is View:
+        raise TypeError(
+            "expected a palace State, got a View: a view is what one seat may see; "
+            "pass the State, or determinize(view, rng) for a state consistent with it"
+        ) from error
     if type(state) is not State:
         raise TypeError(f"expected a palace State, got {short_repr(state)}") from error
     check_state(state)  # raises InvalidStateError, naming the broken invariant
+    assert error is not None, "a valid State is refused only after a failure"
     raise error  # a valid state: the failure is the library's own
 
 
@@ -489,9 +514,11 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     try:
         phase = state.phase
         if phase == "over":
+            if type(state) is not State:  # a view of an over game: on this rare path only
+                _refuse_state(state, None)
             raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
         cls = type(move)
-        work = _Work(state, events)
+        work = _Work(state, events)  # reads state.hands and state.stock: fails on a view
         if phase == "swap":
             if type(move) is Swap:
                 _do_swap(work, move)
