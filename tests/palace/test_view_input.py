@@ -1,5 +1,5 @@
-"""Views that front ends can use: a clear TypeError when a function that needs the state
-is handed a view (or anything else), and new_game's seeds.
+"""Views that front ends can use: parse_move from a palace view, a clear TypeError when a
+function that needs the state is handed a view (or anything else), and new_game's seeds.
 """
 
 from __future__ import annotations
@@ -9,13 +9,151 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace as p
-from tabletop_rules.errors import ConfigError
+from tabletop_rules.errors import ConfigError, IllegalMoveError, NotationError, TabletopError
 from tabletop_rules.rng import Rng
 
 from .helpers import hand, position, ready_all
+from .test_properties import configs, playout, playout_settings, seeds
+
+# --- parse_move from a view ----------------------------------------------------------------
+
+
+def outcome(state: p.State | p.View, text: str) -> object:
+    """What parse_move gives: the move (by identity), or the error's class and message."""
+    try:
+        return ("move", id(p.parse_move(state, text)))
+    except TabletopError as error:
+        return (type(error).__name__, str(error))
+
+
+def texts_to_try(state: p.State) -> list[str]:
+    """Every legal move's text, ranks-only plays of every rank held and some not, cards
+    held and not, and every other verb, legal here or not.
+    """
+    seat = state.seat
+    texts = [p.format_move(move) for move in p.legal_moves(state)]
+    held = sorted({*state.hands[seat], *(c for c in state.face_up[seat] if c is not None)})
+    for rank in sorted({card.rank for card in held} | {4, 9, 14}):
+        word = str(p.Card(rank, "C"))[:-1]
+        texts += [f"play {word}", f"play {word} {word}", f"play {' '.join([word] * 5)}"]
+    texts += [f"play {card}" for card in held[:3]]
+    texts += ["play 4C", "play AS AS", "take", "end", "ready", "blind 0", "blind 1", "blind 2"]
+    up = [card for card in state.face_up[seat] if card is not None]
+    if state.hands[seat] and up:
+        texts += [f"swap {state.hands[seat][0]} {up[-1]}", f"swap {up[-1]} {up[-1]}"]
+    texts += ["swap 4C 5D", "play 7 8", "jump"]
+    return texts
+
+
+@playout_settings
+@given(configs(), seeds, seeds)
+def test_parse_move_from_the_view_on_turn_gives_exactly_what_the_state_gives(
+    config: p.Config, seed: int, chooser: int
+) -> None:
+    steps = playout(config, seed, chooser)
+    for state, _move in steps[:: max(1, len(steps) // 12)]:
+        if p.is_over(state):
+            continue
+        seen = p.view(state, state.seat)
+        for text in texts_to_try(state):
+            assert outcome(seen, text) == outcome(state, text), text
+
+
+def test_a_legal_move_parsed_from_a_view_is_the_instance_the_view_lists() -> None:
+    state = ready_all(p.new_game(seed=1))
+    seen = p.view(state, p.current_player(state))
+    for move in seen.legal_moves:
+        parsed = p.parse_move(seen, p.format_move(move))
+        assert parsed is move
+
+
+def test_play_ranks_only_from_a_view_lays_the_viewers_own_cards() -> None:
+    state = position(hands=["7H 7S 9D", "7C 7D"], pile="5D")
+    assert p.parse_move(p.view(state, 0), "play 7 7") == p.Play(hand("7H 7S"))
+    assert p.parse_move(p.view(state, 0), "play 7S") == p.Play(hand("7H"))  # canonical
+
+
+def test_play_ranks_only_from_a_view_lays_the_face_up_row_once_the_hand_is_empty() -> None:
+    state = position(
+        p.Config(face_up_play="from_table"),
+        hands=["", "4C"],
+        up=["7S 9D 7D", "- - -"],
+        down=["5C 5D 5H", "- - -"],
+        pile="6H",
+    )
+    assert p.parse_move(p.view(state, 0), "play 7 7") == p.Play(hand("7D 7S"))
+
+
+def test_play_ranks_only_from_a_view_refuses_more_than_the_viewer_holds() -> None:
+    state = position(hands=["7H 9D", "7C 7D 7S"], pile="5D")
+    with pytest.raises(IllegalMoveError, match="seat 0 holds only 1 7s in hand, not 2"):
+        p.parse_move(p.view(state, 0), "play 7 7")
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("play 4", "4C is lower than the 9S on the pile"),
+        ("play 4C", "4C is lower than the 9S on the pile"),
+        ("play QH", "seat 0 does not hold QH in hand"),
+        ("take", "a player who can play does not take the pile"),
+        ("blind 1", "seat 0 still holds cards in hand"),
+        ("end", "EndTurn\\(\\) ends a turn only after four of a kind"),
+        ("ready", "the swap phase is over"),
+    ],
+)
+def test_parse_move_from_a_view_names_the_rule_as_from_the_state(text: str, match: str) -> None:
+    state = position(hands=["4C 10D JS", "QH KD"], pile="9S", down=["5C 5D 5H", "6C 6D 6H"])
+    with pytest.raises(IllegalMoveError, match=match) as from_state:
+        p.parse_move(state, text)
+    with pytest.raises(IllegalMoveError) as from_view:
+        p.parse_move(p.view(state, 0), text)
+    assert str(from_view.value) == str(from_state.value)
+
+
+def test_parse_move_from_a_view_when_a_three_makes_the_seat_take() -> None:
+    state = position(hands=["4C 10D", "QH"], pile="9S 3D", pending="take")
+    assert p.parse_move(p.view(state, 0), "take") == p.TakePile()
+    with pytest.raises(IllegalMoveError, match="a 3 is on top of the pile: seat 0 must take"):
+        p.parse_move(p.view(state, 0), "play 10")
+
+
+def test_parse_move_from_the_view_of_a_seat_not_on_turn_is_refused() -> None:
+    seen = p.view(p.new_game(seed=1), 1)
+    with pytest.raises(IllegalMoveError, match=r"seat 1 has no move now"):
+        p.parse_move(seen, "ready")
+
+
+def test_parse_move_from_a_spectators_view_is_refused() -> None:
+    with pytest.raises(IllegalMoveError, match="a spectator has no move now"):
+        p.parse_move(p.view(p.new_game(seed=1), None), "ready")
+
+
+def test_parse_move_from_the_view_of_an_over_game_is_refused() -> None:
+    over = p.apply(position(hands=["10D", "QH"]), p.Play(hand("10D")))
+    assert p.is_over(over)
+    with pytest.raises(IllegalMoveError, match="seat 0 has no move now: the game is over"):
+        p.parse_move(p.view(over, 0), "take")
+
+
+def test_text_that_names_no_move_is_refused_first_from_any_view() -> None:
+    spectator = p.view(p.new_game(seed=1), None)
+    with pytest.raises(NotationError, match="unknown move 'jump'"):
+        p.parse_move(spectator, "jump")
+    with pytest.raises(NotationError, match="move text is a string"):
+        p.parse_move(spectator, 7)  # type: ignore[arg-type]
+
+
+def test_parse_move_of_what_is_neither_a_state_nor_a_view_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="parse_move needs a palace State or View, got None"):
+        p.parse_move(None, "take")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="palace State or View"):
+        p.parse_move(dp.view(dp.new_game(seed=1), 0), "take")  # type: ignore[arg-type]
+
 
 # --- state-only functions handed a view, or anything else ---------------------------------
 

@@ -39,6 +39,8 @@ from itertools import cycle, islice
 
 from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
+from ..rng import Rng
+from ..seats import check_on_turn
 from .cards import RANK_TEXT, SUITS, Card, Rank
 from .moves import (
     MAX_PLAY,
@@ -53,6 +55,7 @@ from .moves import (
 )
 from .rules import _source, apply, canonical
 from .state import State
+from .view import View, determinize
 
 __all__ = ["format_move", "parse_move", "read_move"]
 
@@ -190,19 +193,54 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
     raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State | View, text: str) -> Move:
     """The legal move ``text`` names in ``state``, as
     :func:`~tabletop_rules.palace.legal_moves` lists it (see
-    :func:`~tabletop_rules.palace.canonical`). A ranks-only play (``play 7 7``) names
-    the player's own cards of that rank.
+    :func:`~tabletop_rules.palace.canonical`), or for the seat of the view ``state``: a
+    client that holds only a view parses what its player types. A ranks-only play
+    (``play 7 7``) names the player's own cards of that rank (from the view: the
+    viewer's hand, or its face-up row once the hand is empty under
+    ``face_up_play="from_table"``).
 
     Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
     :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
-    rules forbid here; ``TypeError`` for a ``state`` that is not a palace
-    :class:`~tabletop_rules.palace.State`.
+    rules forbid here, or for the seat of a view that is not on turn (a spectator's view
+    too: :func:`~tabletop_rules.seats.check_on_turn`); ``TypeError`` for a ``state`` that
+    is neither a palace :class:`~tabletop_rules.palace.State` nor a
+    :class:`~tabletop_rules.palace.View`.
+
+    From the view of the seat on turn the move is read in ``determinize(view,
+    Rng.from_seed(0))``, and that is exact, not a guess: the seat's legal moves, and
+    every rule :func:`~tabletop_rules.palace.apply` names, depend only on what the view
+    holds. They read the seat's own hand, its face-up row, which of its face-down slots
+    are occupied, the pile, the phase, the pending obligation, the swaps made and the
+    house rules, never another seat's hand, a face-down card or the stock (an unplayable
+    blind card is no error: it is taken with the pile). So the move returned, or the
+    error raised, is the one the true state gives, whatever the hidden cards are.
+
+    >>> from tabletop_rules.palace import Ready, apply, new_game, view
+    >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
+    >>> format_move(parse_move(view(state, 0), "play 4 4"))
+    'play 4D 4S'
+    >>> parse_move(view(state, 1), "take")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.IllegalMoveError: seat 1 has no move now: ... another seat is to move (0)
     """
+    if type(state) is View:
+        read_move(text)  # text that names no move is refused first, whoever types it
+        check_on_turn(state.seat, state.current_player)
+        return _parse(determinize(state, _ANY), text)
     if type(state) is not State:
-        raise TypeError(f"parse_move needs a palace State, got {short_repr(state)}")
+        raise TypeError(f"parse_move needs a palace State or View, got {short_repr(state)}")
+    return _parse(state, text)
+
+
+_ANY = Rng.from_seed(0)
+"""The generator the hidden cards of a view are dealt with: any would do (see parse_move)."""
+
+
+def _parse(state: State, text: str) -> Move:
     text = _text(text)
     verb, rest = _words(text)
     if verb != "play":
