@@ -8,9 +8,9 @@ still replays to that final state, and that ``play_game`` with the same bots, se
 deal still plays exactly those moves. A change to the rules, the shuffle, the notation,
 the JSON layout or the bots shows up here as a diff.
 
-The games: the default rules from a seed; the default rules from a given deal (written
-out below, top card first); the pagat preset from a seed, three players. Every seat is a
-:class:`~tabletop_rules.bots.RandomBot` with its own seed.
+The games: the default rules from a seed and from a given deal (written out below, top
+card first); the pagat preset from a seed (three players) and from the same given deal.
+Every seat is a :class:`~tabletop_rules.bots.RandomBot` with its own seed.
 
 The tests never write these files. After a deliberate change of behaviour, regenerate them
 from the repository root and review the diff before committing::
@@ -73,6 +73,9 @@ GAMES = (
         seed=8,
         deal=None,
         bots=random_bots(80, 81, 82),
+    ),
+    Golden(
+        "pagat_given_deal", p.Config.pagat(), seed=0, deal=GIVEN_DEAL, bots=random_bots(20, 120)
     ),
 )
 NAMES = [game.name for game in GAMES]
@@ -151,13 +154,14 @@ def test_every_replayed_state_is_valid(name: str) -> None:
         p.check_state(state)
 
 
-def test_the_given_deal_is_a_whole_deck_and_the_record_holds_it() -> None:
+@pytest.mark.parametrize("name", ["default_given_deal", "pagat_given_deal"])
+def test_the_given_deal_is_a_whole_deck_and_the_record_holds_it(name: str) -> None:
     assert sorted(GIVEN_DEAL) == sorted(p.DECK)
-    record, final = checked_in("default_given_deal")
+    record, final = checked_in(name)
     assert record.deal == GIVEN_DEAL
     start = p.new_game(record.config, seed=record.seed, deal=record.deal)
     assert start.face_down[0] == (GIVEN_DEAL[0], GIVEN_DEAL[2], GIVEN_DEAL[4])
-    assert "deal" in json.loads(record_path("default_given_deal").read_text(encoding="utf-8"))
+    assert "deal" in json.loads(record_path(name).read_text(encoding="utf-8"))
     assert final.deal == GIVEN_DEAL
 
 
@@ -190,8 +194,9 @@ def test_the_default_games_cover_the_seed_rules() -> None:
         assert len(final.finished) == 1, name  # play_until="first_out"
 
 
-def test_the_pagat_game_covers_the_house_rules_it_is_named_for() -> None:
-    record, final = checked_in("pagat_three_players_seed_8")
+@pytest.mark.parametrize("name", ["pagat_three_players_seed_8", "pagat_given_deal"])
+def test_the_pagat_games_cover_the_house_rules_they_are_named_for(name: str) -> None:
+    record, final = checked_in(name)
     events = _events(record)
     assert any(type(e) is p.Played and e.source == "face_up" for e in events)  # from_table
     assert any(type(e) is p.Burned and e.cards[-1].rank != 10 for e in events)  # quad="burn"
@@ -201,8 +206,9 @@ def test_the_pagat_game_covers_the_house_rules_it_is_named_for() -> None:
         type(move) is p.TakePile and before.phase == "play" and p.legal_moves(before) != (move,)
         for before, move in zip(states, (p.read_move(text) for text in record.moves), strict=False)
     )  # voluntary_pickup: taken while a play was open
-    assert len(final.finished) == 2  # play_until="last": the last seat holding cards loses
-    assert p.score(final)[({0, 1, 2} - set(final.finished)).pop()] == 0
+    players = final.config.players
+    assert len(final.finished) == players - 1  # play_until="last": the last holder loses
+    assert p.score(final)[(set(range(players)) - set(final.finished)).pop()] == 0
 
 
 def main(argv: Sequence[str] | None = None) -> None:
