@@ -7,9 +7,9 @@ import inspect
 from typing import Any, cast
 
 from sphinx.application import Sphinx
+from sphinx.errors import PycodeError
 from sphinx.ext import napoleon
 from sphinx.pycode import ModuleAnalyzer
-from sphinx.errors import PycodeError
 
 import tabletop_rules
 
