@@ -295,13 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be > 0 and --rounds >= 1")
 
-    for module, name, rows in (
+    for module, name, game_rows in (
         (pyspiel, "pyspiel (OpenSpiel)", "crazy_eights"),
         (rlcard, "rlcard", "uno"),
     ):
         if module is None:
             print(
-                f"note: {name} is not installed, so there are no {rows} rows; install it "
+                f"note: {name} is not installed, so there are no {game_rows} rows; install it "
                 f"with `{INSTALL_HINT}`.",
                 file=sys.stderr,
             )
