@@ -60,6 +60,7 @@ def test_low_card_bot_beats_random_bot_clearly() -> None:
 
 
 def test_low_card_bot_is_deterministic() -> None:
+    assert repr(p.LowCardBot()) == "LowCardBot(burn_at=10, three_at=6)"
     bots = [p.LowCardBot(), p.LowCardBot()]
     first = play_game(p.RULES, bots, p.Config(), seed=17)
     again = play_game(p.RULES, [p.LowCardBot(), p.LowCardBot()], p.Config(), seed=17)

@@ -61,6 +61,9 @@ class LowCardBot:
         self.burn_at = burn_at
         self.three_at = three_at
 
+    def __repr__(self) -> str:
+        return f"LowCardBot(burn_at={self.burn_at}, three_at={self.three_at})"
+
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
         moves = legal_moves_of(view)
