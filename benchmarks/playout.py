@@ -17,21 +17,26 @@ OpenSpiel is optional (``pip install -e '.[bench]'``); without it only dice poke
 from __future__ import annotations
 
 import argparse
-import datetime
-import gc
-import importlib.metadata
 import json
-import os
-import platform
 import random
-import statistics
-import subprocess
 import sys
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from harness import (
+    CLOCK_HELP,
+    CLOCKS,
+    Anchor,
+    Clock,
+    Contender,
+    Runner,
+    Sample,
+    machine,
+    machine_line,
+    measure,
+    summarize,
+    table,
+)
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
@@ -47,42 +52,7 @@ YACHT_FIRST_SCORE_ACTION = 32
 
 INSTALL_HINT = "pip install -e '.[bench]'"
 
-Clock = Callable[[], float]
-CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.thread_time}
-
-
-@dataclass
-class Sample:
-    """What one contender did in one time slot."""
-
-    games: int
-    turns: int
-    seconds: float
-
-    @property
-    def games_per_second(self) -> float:
-        """Finished games per second."""
-        return self.games / self.seconds
-
-    @property
-    def turns_per_second(self) -> float:
-        """Boxes filled per second."""
-        return self.turns / self.seconds
-
-
-Runner = Callable[[float, int, Clock], Sample]
-"""A playout loop: ``run(budget_seconds, seed, clock) -> Sample``."""
-
-
-@dataclass(frozen=True)
-class Contender:
-    """A named playout loop: ``run(budget_seconds, seed, clock)`` plays whole games until
-    the budget is spent on ``clock`` and returns what it did.
-    """
-
-    key: str
-    label: str
-    run: Runner
+ANCHORS = [Anchor("yacht_cpp", "vs OpenSpiel C++")]
 
 
 # --- tabletop_rules dice poker ------------------------------------------------------------
@@ -232,108 +202,6 @@ def contenders() -> list[Contender]:
     return found
 
 
-def measure(
-    entries: list[Contender], rounds: int, seconds: float, warmup: float, clock: Clock
-) -> dict[str, list[Sample]]:
-    """Each contender ``rounds`` times for ``seconds``, interleaved, the order rotated."""
-    for entry in entries:
-        entry.run(warmup, 0, clock)
-    samples: dict[str, list[Sample]] = {entry.key: [] for entry in entries}
-    for number in range(rounds):
-        shift = number % len(entries)
-        for entry in entries[shift:] + entries[:shift]:
-            gc.collect()
-            samples[entry.key].append(entry.run(seconds, 1_000_000 * (number + 1), clock))
-        line = "  ".join(
-            f"{entry.key}={samples[entry.key][-1].turns_per_second:,.0f}" for entry in entries
-        )
-        print(f"round {number + 1}/{rounds} turns/s: {line}", file=sys.stderr)
-    return samples
-
-
-def machine() -> dict[str, Any]:
-    """The hardware and software the figures were measured on."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    versions: dict[str, str | None] = {}
-    for name in ("tabletop-rules", "attrs", "cattrs", "open-spiel"):
-        try:
-            versions[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            versions[name] = None
-    try:
-        commit = subprocess.run(
-            ["git", "describe", "--always", "--dirty"],
-            cwd=Path(__file__).resolve().parent,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    return {
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "cpu": cpu,
-        "cpus": os.cpu_count(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "platform": platform.platform(),
-        "versions": versions,
-        "commit": commit,
-    }
-
-
-def summarize(entries: list[Contender], samples: dict[str, list[Sample]]) -> list[dict[str, Any]]:
-    """Per contender: median rates, and the median per-round ratio to OpenSpiel's C++ loop."""
-    anchor = samples.get("yacht_cpp")
-    rows = []
-    for entry in entries:
-        mine = samples[entry.key]
-        row: dict[str, Any] = {
-            "key": entry.key,
-            "contender": entry.label,
-            "games": sum(s.games for s in mine),
-            "games_per_second": statistics.median(s.games_per_second for s in mine),
-            "turns_per_second": statistics.median(s.turns_per_second for s in mine),
-            "turns_per_game": sum(s.turns for s in mine) / sum(s.games for s in mine),
-            "ratio_vs_openspiel_cpp": None,
-            "ratio_range": None,
-            "rounds": [asdict(s) for s in mine],
-        }
-        if anchor is not None:
-            ratios = [
-                s.turns_per_second / a.turns_per_second for s, a in zip(mine, anchor, strict=True)
-            ]
-            row["ratio_vs_openspiel_cpp"] = statistics.median(ratios)
-            row["ratio_range"] = [min(ratios), max(ratios)]
-        rows.append(row)
-    return rows
-
-
-def table(rows: list[dict[str, Any]]) -> str:
-    """The summary as a Markdown table."""
-    lines = [
-        "| contender | turns/game | games/s | turns/s | vs OpenSpiel C++ (min-max) |",
-        "| --- | ---: | ---: | ---: | ---: |",
-    ]
-    for row in rows:
-        ratio = row["ratio_vs_openspiel_cpp"]
-        shown = "n/a"
-        if ratio is not None:
-            low, high = row["ratio_range"]
-            shown = f"{ratio:.2f}x ({low:.2f}-{high:.2f})"
-        lines.append(
-            f"| {row['contender']} | {row['turns_per_game']:.0f} | "
-            f"{row['games_per_second']:,.1f} | {row['turns_per_second']:,.0f} | {shown} |"
-        )
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table, optionally write JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -344,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         "--clock",
         choices=sorted(CLOCKS),
         default="wall",
-        help="wall: perf_counter; cpu: this thread's CPU time (less hurt by other load)",
+        help=CLOCK_HELP,
     )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
@@ -358,20 +226,16 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
     entries = contenders()
-    info = machine()
-    samples = measure(entries, args.rounds, args.seconds, args.warmup, CLOCKS[args.clock])
-    rows = summarize(entries, samples)
+    info = machine(("tabletop-rules", "attrs", "cattrs", "open-spiel"))
+    samples = measure(entries, args.rounds, args.seconds, args.warmup, CLOCKS[args.clock], "turn")
+    rows = summarize(entries, samples, ANCHORS, "turn")
 
-    print(
-        f"\n{info['date']}  {info['cpu']} ({info['cpus']} CPUs)  {info['python']}  "
-        + "  ".join(f"{name} {version}" for name, version in info["versions"].items())
-        + f"  commit {info['commit']}"
-    )
+    print(f"\n{machine_line(info)}")
     print(
         f"{args.rounds} rounds x {args.seconds:g} s ({args.clock} clock) per contender, medians; "
         "turn = box filled\n"
     )
-    print(table(rows))
+    print(table(rows, ANCHORS, "turn"))
     if pyspiel is None:
         print(f"\nno OpenSpiel anchor (pyspiel missing): `{INSTALL_HINT}` adds the yacht rows")
     if args.json is not None:

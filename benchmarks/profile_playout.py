@@ -1,9 +1,11 @@
-"""cProfile of the dice poker random-playout loop: where the time of a playout goes.
+"""cProfile of a random-playout loop (dice poker or palace): where the time of a playout goes.
 
 Run::
 
-    python benchmarks/profile_playout.py [--games 200] [--sort tottime] [--top 25]
-        [--api loop|play_game]
+    python benchmarks/profile_playout.py [--game dice_poker|palace] [--games 200]
+        [--sort tottime] [--top 25] [--api loop|play_game]
+
+The loops are those of ``playout.py`` (dice poker) and ``palace_playout.py`` (palace).
 
 cProfile adds a fixed cost to every Python call, so it overstates code made of many small
 calls; use it to rank, and ``benchmarks/playout.py`` to measure.
@@ -18,7 +20,9 @@ import random
 import sys
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules import palace
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import play_game
 
 
@@ -43,6 +47,37 @@ def play_game_loop(games: int) -> int:
     return turns
 
 
+def palace_plain_loop(games: int) -> int:
+    """``games`` random palace playouts, moves drawn with the library's ``Rng``; the moves."""
+    rng = Rng.from_seed(0)
+    moves = 0
+    for seed in range(games):
+        state = palace.new_game(seed=seed)
+        while not palace.is_over(state):
+            legal = palace.legal_moves(state)
+            index, rng = rng.below(len(legal))
+            state = palace.apply(state, legal[index])
+            moves += 1
+    return moves
+
+
+def palace_play_game_loop(games: int) -> int:
+    """``games`` palace playouts through ``play_game`` with two ``RandomBot``; the moves."""
+    moves = 0
+    for seed in range(games):
+        bots = [RandomBot(palace.RULES, seed=2 * seed), RandomBot(palace.RULES, seed=2 * seed + 1)]
+        moves += len(play_game(palace.RULES, bots, seed=seed).moves)
+    return moves
+
+
+RUNS = {
+    ("dice_poker", "loop"): (plain_loop, "turns"),
+    ("dice_poker", "play_game"): (play_game_loop, "turns"),
+    ("palace", "loop"): (palace_plain_loop, "moves"),
+    ("palace", "play_game"): (palace_play_game_loop, "moves"),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Profile, print the top functions."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -50,14 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative", "ncalls"])
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--api", default="loop", choices=["loop", "play_game"])
+    parser.add_argument("--game", default="dice_poker", choices=["dice_poker", "palace"])
     args = parser.parse_args(argv)
-    run = plain_loop if args.api == "loop" else play_game_loop
+    run, unit = RUNS[args.game, args.api]
     run(5)  # warm caches (legal-move tables fill lazily)
     profiler = cProfile.Profile()
     profiler.enable()
-    turns = run(args.games)
+    count = run(args.games)
     profiler.disable()
-    print(f"{args.games} games, {turns} turns ({args.api})")
+    print(f"{args.games} {args.game} games, {count} {unit} ({args.api})")
     pstats.Stats(profiler, stream=sys.stdout).strip_dirs().sort_stats(args.sort).print_stats(
         args.top
     )

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, cast
 
 from sphinx.application import Sphinx
+from sphinx.errors import PycodeError
 from sphinx.ext import napoleon
+from sphinx.pycode import ModuleAnalyzer
 
 import tabletop_rules
 
@@ -58,14 +61,33 @@ _HOMES = (
     "tabletop_rules.simulate",
     "tabletop_rules.testing",
     "tabletop_rules.dice_poker",
+    "tabletop_rules.palace",
 )
 _current_module = [""]
+
+
+def _describes(module_name: str, name: str, obj: object) -> bool:
+    """Whether autodoc finds a description of ``name`` in ``module_name``: a class, function
+    or module carries its own docstring; a constant or type alias only the docstring
+    written under its assignment, so a package that merely re-exports one is no home.
+    """
+    if inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj):
+        return True
+    try:
+        docs = ModuleAnalyzer.for_module(module_name).find_attr_docs()
+    except PycodeError:
+        return False
+    return ("", name) in docs
 
 
 def _home(name: str, obj: object) -> str | None:
     for module_name in _HOMES:
         module = importlib.import_module(module_name)
-        if name in getattr(module, "__all__", ()) and getattr(module, name) is obj:
+        if (
+            name in getattr(module, "__all__", ())
+            and getattr(module, name) is obj
+            and _describes(module_name, name, obj)
+        ):
             return module_name
     return None
 

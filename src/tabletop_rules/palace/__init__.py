@@ -14,6 +14,7 @@ The rules are the rules page ``rules/palace``; every house rule is a field of
 from __future__ import annotations
 
 from ..protocol import CHANCE, GameRules, register
+from .bots import LowCardBot
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
 from .codec import decode, encode, legal_mask, num_actions
 from .config import (
@@ -92,6 +93,7 @@ __all__ = [
     "Finished",
     "FirstPlayer",
     "GameOver",
+    "LowCardBot",
     "Move",
     "MustBeat",
     "Pending",

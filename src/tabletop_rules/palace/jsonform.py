@@ -4,10 +4,10 @@ A card is written ``"10H"``, ``"QS"``, ``"4C"``, exactly as ``str(card)`` spells
 read back only in that spelling (``"qs"`` is what a player may type, not what the
 library writes). Sets, such as a view's winners, are written sorted by the core.
 
->>> from tabletop_rules.serialize import converter
->>> from tabletop_rules.palace import Card
->>> converter.unstructure(Card.parse("10H"))
-'10H'
+>>> from tabletop_rules.serialize import to_data
+>>> from tabletop_rules.palace import Card, Play
+>>> to_data(Play((Card.parse("10H"), Card.parse("10S"))))
+{'cards': ['10H', '10S'], 'type': 'play'}
 """
 
 from __future__ import annotations

@@ -581,9 +581,11 @@ def _less_known(known: Hand, removed: Sequence[Card]) -> Hand:
     """
     if not known:
         return known
-    rest = Counter(known)
-    rest.subtract(removed)
-    return tuple(sorted(rest.elements()))
+    rest = list(known)  # sorted already, and stays sorted as cards are taken out
+    for card in removed:
+        if card in rest:
+            rest.remove(card)
+    return tuple(rest)
 
 
 # --- the swap phase --------------------------------------------------------------------

@@ -1,0 +1,213 @@
+"""The timing harness the playout benchmarks share: interleaved rounds, medians, ratios.
+
+A *contender* is a playout loop ``run(budget_seconds, seed, clock) -> Sample`` that plays
+whole games until the budget is spent on ``clock``. :func:`measure` runs every contender
+``rounds`` times, interleaved, the order rotated each round and a ``gc.collect()`` before
+each slot; :func:`summarize` reports the median rates and, against each *anchor*
+contender, the median of the per-round ratios (with min-max), so a slow patch of a shared
+machine hits both sides of a ratio alike. What a benchmark counts (a turn, a move) is its
+*unit*. Speed is only ever reported as a ratio measured in one run, never asserted.
+"""
+
+from __future__ import annotations
+
+import datetime
+import gc
+import importlib.metadata
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Clock = Callable[[], float]
+CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.thread_time}
+CLOCK_HELP = "wall: perf_counter; cpu: this thread's CPU time (less hurt by other load)"
+
+
+@dataclass
+class Sample:
+    """What one contender did in one time slot: games finished, units (turns, moves)
+    played in them, and the seconds they took on the clock.
+    """
+
+    games: int
+    units: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        """Finished games per second."""
+        return self.games / self.seconds
+
+    @property
+    def units_per_second(self) -> float:
+        """Units (turns, moves) per second."""
+        return self.units / self.seconds
+
+
+Runner = Callable[[float, int, Clock], Sample]
+"""A playout loop: ``run(budget_seconds, seed, clock) -> Sample``."""
+
+
+@dataclass(frozen=True)
+class Contender:
+    """A named playout loop."""
+
+    key: str
+    label: str
+    run: Runner
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A contender the others are divided by, and the table heading of that ratio."""
+
+    key: str
+    heading: str
+
+
+def measure(
+    entries: Sequence[Contender],
+    rounds: int,
+    seconds: float,
+    warmup: float,
+    clock: Clock,
+    unit: str,
+) -> dict[str, list[Sample]]:
+    """Each contender ``rounds`` times for ``seconds``, interleaved, the order rotated."""
+    entries = list(entries)
+    for entry in entries:
+        entry.run(warmup, 0, clock)
+    samples: dict[str, list[Sample]] = {entry.key: [] for entry in entries}
+    for number in range(rounds):
+        shift = number % len(entries)
+        for entry in entries[shift:] + entries[:shift]:
+            gc.collect()
+            samples[entry.key].append(entry.run(seconds, 1_000_000 * (number + 1), clock))
+        line = "  ".join(
+            f"{entry.key}={samples[entry.key][-1].units_per_second:,.0f}" for entry in entries
+        )
+        print(f"round {number + 1}/{rounds} {unit}s/s: {line}", file=sys.stderr)
+    return samples
+
+
+def machine(packages: Sequence[str]) -> dict[str, Any]:
+    """The hardware and software the figures were measured on; ``packages`` are the
+    distributions whose versions to report (``None`` when not installed).
+    """
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    versions: dict[str, str | None] = {}
+    for name in packages:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    try:
+        commit = subprocess.run(
+            ["git", "describe", "--always", "--dirty"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "platform": platform.platform(),
+        "versions": versions,
+        "commit": commit,
+    }
+
+
+def machine_line(info: dict[str, Any]) -> str:
+    """:func:`machine` as one line."""
+    return (
+        f"{info['date']}  {info['cpu']} ({info['cpus']} CPUs)  {info['python']}  "
+        + "  ".join(f"{name} {version}" for name, version in info["versions"].items())
+        + f"  commit {info['commit']}"
+    )
+
+
+def summarize(
+    entries: Sequence[Contender],
+    samples: dict[str, list[Sample]],
+    anchors: Sequence[Anchor],
+    unit: str,
+) -> list[dict[str, Any]]:
+    """Per contender: median rates, and against each anchor that ran, the median of the
+    per-round ratios of units per second with their min and max (``None`` without it).
+    """
+    rows = []
+    for entry in entries:
+        mine = samples[entry.key]
+        ratios: dict[str, dict[str, float] | None] = {}
+        for anchor in anchors:
+            theirs = samples.get(anchor.key)
+            if theirs is None:
+                ratios[anchor.key] = None
+                continue
+            each = [
+                s.units_per_second / a.units_per_second for s, a in zip(mine, theirs, strict=True)
+            ]
+            ratios[anchor.key] = {
+                "median": statistics.median(each),
+                "min": min(each),
+                "max": max(each),
+            }
+        rows.append(
+            {
+                "key": entry.key,
+                "contender": entry.label,
+                "games": sum(s.games for s in mine),
+                "games_per_second": statistics.median(s.games_per_second for s in mine),
+                f"{unit}s_per_second": statistics.median(s.units_per_second for s in mine),
+                f"{unit}s_per_game": sum(s.units for s in mine) / sum(s.games for s in mine),
+                "ratios": ratios,
+                "rounds": [
+                    {"games": s.games, f"{unit}s": s.units, "seconds": s.seconds} for s in mine
+                ],
+            }
+        )
+    return rows
+
+
+def table(rows: Sequence[dict[str, Any]], anchors: Sequence[Anchor], unit: str) -> str:
+    """The summary as a Markdown table."""
+    lines = [
+        f"| contender | {unit}s/game | games/s | {unit}s/s | "
+        + " | ".join(f"{anchor.heading} (min-max)" for anchor in anchors)
+        + " |",
+        "| --- | ---: | ---: | ---: |" + " ---: |" * len(anchors),
+    ]
+    for row in rows:
+        shown = []
+        for anchor in anchors:
+            ratio = row["ratios"][anchor.key]
+            if ratio is None:
+                shown.append("n/a")
+            else:
+                shown.append(f"{ratio['median']:.2f}x ({ratio['min']:.2f}-{ratio['max']:.2f})")
+        lines.append(
+            f"| {row['contender']} | {row[f'{unit}s_per_game']:.0f} | "
+            f"{row['games_per_second']:,.1f} | {row[f'{unit}s_per_second']:,.0f} | "
+            + " | ".join(shown)
+            + " |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,336 @@
+"""Random-playout throughput: tabletop_rules palace beside OpenSpiel's crazy_eights and
+RLCard's uno.
+
+One process runs every contender in interleaved rounds (the order rotates each round), each
+for about ``--seconds`` per round, and reports the median rate of each and the median of
+the per-round ratios against OpenSpiel's ``crazy_eights`` through its Python API (the
+project's goal: at least 1.0x), through its C++ loop, and against RLCard's ``uno``. A
+*move* is one decision of a player: the games differ in length, so moves per second is the
+comparable figure, not games per second. OpenSpiel's chance nodes are not moves.
+
+Run::
+
+    python benchmarks/palace_playout.py [--seconds 1.0] [--rounds 5] [--clock cpu]
+        [--json out.json]
+
+OpenSpiel and RLCard are optional (``pip install -e '.[bench]'``); without one, its rows
+are left out and said so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness import (
+    CLOCK_HELP,
+    CLOCKS,
+    Anchor,
+    Clock,
+    Contender,
+    Runner,
+    Sample,
+    machine,
+    machine_line,
+    measure,
+    summarize,
+    table,
+)
+
+from tabletop_rules import palace
+from tabletop_rules.bots import RandomBot
+from tabletop_rules.rng import Rng
+from tabletop_rules.simulate import play_game
+
+try:
+    import pyspiel
+except ImportError:  # the optional `bench` extra
+    pyspiel = None
+
+try:
+    import rlcard
+except ImportError:  # the optional `bench` extra
+    rlcard = None
+
+INSTALL_HINT = "pip install -e '.[bench]'"
+
+ANCHORS = [
+    Anchor("crazy_eights_python", "vs crazy_eights Python API"),
+    Anchor("crazy_eights_cpp", "vs crazy_eights C++"),
+    Anchor("uno_env", "vs uno"),
+]
+
+PLAYERS = 2
+
+
+# --- tabletop_rules palace ------------------------------------------------------------------
+
+
+def palace_loop(budget: float, seed: int, clock: Clock) -> Sample:
+    """The plain loop: ``new_game`` → ``apply(state, moves[i])`` with ``i`` drawn from the
+    library's :class:`~tabletop_rules.rng.Rng` until ``is_over``; counts every move.
+    """
+    new_game, is_over, legal_moves, apply = (
+        palace.new_game,
+        palace.is_over,
+        palace.legal_moves,
+        palace.apply,
+    )
+    config = palace.Config(players=PLAYERS)
+    rng = Rng.from_seed(seed)
+    games = moves = 0
+    start = clock()
+    stop = start + budget
+    while True:
+        state = new_game(config, seed=seed + games)
+        while not is_over(state):
+            legal = legal_moves(state)
+            index, rng = rng.below(len(legal))
+            state = apply(state, legal[index])
+            moves += 1
+        games += 1
+        now = clock()
+        if now >= stop:
+            return Sample(games, moves, now - start)
+
+
+def palace_play_game(budget: float, seed: int, clock: Clock) -> Sample:
+    """The realistic API path: :func:`~tabletop_rules.simulate.play_game` with two
+    :class:`~tabletop_rules.bots.RandomBot`, each choosing from its seat's view.
+    """
+    rules = palace.RULES
+    config = palace.Config(players=PLAYERS)
+    games = moves = 0
+    start = clock()
+    stop = start + budget
+    while True:
+        game_seed = seed + games
+        bots = [RandomBot(rules, seed=PLAYERS * game_seed + p) for p in range(PLAYERS)]
+        played = play_game(rules, bots, config, seed=game_seed)
+        games += 1
+        moves += len(played.moves)
+        now = clock()
+        if now >= stop:
+            return Sample(games, moves, now - start)
+
+
+# --- OpenSpiel crazy_eights ---------------------------------------------------------------
+
+
+def check_chance_uniform(game: Any, games: int = 20) -> None:
+    """Raise unless every chance node of a few random games has equally likely outcomes,
+    which lets the Python-API loop draw an outcome by index.
+    """
+    rng = random.Random(0)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                probabilities = {p for _, p in outcomes}
+                if max(probabilities) - min(probabilities) > 1e-12:
+                    raise RuntimeError("crazy_eights chance outcomes are not uniform")
+                state.apply_action(rng.choice(outcomes)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+def make_crazy_eights_cpp_loop(game: Any) -> Runner:
+    """OpenSpiel's C++ loop: ``pyspiel.evaluate_bots`` with uniform random bots.
+
+    The C++ loop cannot be watched move by move, so after the timed slot the same games
+    are played again, untimed, by the same bots (same seeds) wrapped in a Python bot that
+    counts the decisions it is asked for; the replay must give the same returns, game by
+    game, or the run stops.
+    """
+
+    class CountingBot(pyspiel.Bot):  # type: ignore[misc]
+        def __init__(self, inner: Any, counter: list[int]) -> None:
+            pyspiel.Bot.__init__(self)
+            self.inner = inner
+            self.counter = counter
+
+        def step(self, state: Any) -> int:
+            self.counter[0] += 1
+            return int(self.inner.step(state))
+
+        def restart_at(self, state: Any) -> None:
+            self.inner.restart_at(state)
+
+        def inform_action(self, state: Any, player: int, action: int) -> None:
+            self.inner.inform_action(state, player, action)
+
+    players = game.num_players()
+
+    def play(
+        games: int | None, budget: float, seed: int, clock: Clock, counter: list[int] | None
+    ) -> tuple[list[tuple[float, ...]], float]:
+        bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(players)]
+        if counter is not None:
+            bots = [CountingBot(bot, counter) for bot in bots]
+        evaluate_bots, new_initial_state = pyspiel.evaluate_bots, game.new_initial_state
+        returns: list[tuple[float, ...]] = []
+        add = returns.append
+        start = clock()
+        stop = start + budget
+        while True:
+            add(tuple(evaluate_bots(new_initial_state(), bots, seed + len(returns))))
+            if games is None:
+                now = clock()
+                if now >= stop:
+                    return returns, now - start
+            elif len(returns) == games:
+                return returns, 0.0
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        returns, seconds = play(None, budget, seed, clock, None)
+        counter = [0]
+        replayed, _ = play(len(returns), 0.0, seed, clock, counter)
+        if replayed != returns:
+            raise RuntimeError("the counting replay of crazy_eights played other games")
+        return Sample(len(returns), counter[0], seconds)
+
+    return run
+
+
+def make_crazy_eights_python_loop(game: Any) -> Runner:
+    """OpenSpiel through its Python API: ``legal_actions``/``chance_outcomes``/
+    ``apply_action`` with the choice made in Python (``random.Random``); chance outcomes
+    (equally likely, checked by :func:`check_chance_uniform`) drawn by index. Counts the
+    players' actions.
+    """
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        rng = random.Random(seed)
+        choice, rand = rng.choice, rng.random
+        new_initial_state = game.new_initial_state
+        games = moves = 0
+        start = clock()
+        stop = start + budget
+        while True:
+            state = new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action = outcomes[int(rand() * len(outcomes))][0]
+                else:
+                    action = choice(state.legal_actions())
+                    moves += 1
+                state.apply_action(action)
+            games += 1
+            now = clock()
+            if now >= stop:
+                return Sample(games, moves, now - start)
+
+    return run
+
+
+# --- RLCard uno ----------------------------------------------------------------------------
+
+
+def uno_env_loop(budget: float, seed: int, clock: Clock) -> Sample:
+    """RLCard's environment API: ``env.reset()``, then ``env.step(action)`` with ``action``
+    drawn by ``random.Random`` from ``state['legal_actions']`` until ``env.is_over()``.
+    Each step also encodes the next player's observation (RLCard's env always does).
+    """
+    env = rlcard.make("uno", config={"seed": seed % 2**32})
+    choice = random.Random(seed).choice
+    reset, step, is_over = env.reset, env.step, env.is_over
+    games = moves = 0
+    start = clock()
+    stop = start + budget
+    while True:
+        state, _player = reset()
+        while not is_over():
+            state, _player = step(choice(list(state["legal_actions"])))
+            moves += 1
+        games += 1
+        now = clock()
+        if now >= stop:
+            return Sample(games, moves, now - start)
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def contenders() -> list[Contender]:
+    """Every loop available here; OpenSpiel's and RLCard's only when they import."""
+    found = [
+        Contender("palace_loop", "palace, plain loop", palace_loop),
+        Contender("palace_play_game", "palace, play_game+RandomBot", palace_play_game),
+    ]
+    if pyspiel is not None:
+        game = pyspiel.load_game("crazy_eights", {"players": PLAYERS})
+        check_chance_uniform(game)
+        found += [
+            Contender(
+                "crazy_eights_cpp",
+                "OpenSpiel crazy_eights, C++ evaluate_bots",
+                make_crazy_eights_cpp_loop(game),
+            ),
+            Contender(
+                "crazy_eights_python",
+                "OpenSpiel crazy_eights, Python API",
+                make_crazy_eights_python_loop(game),
+            ),
+        ]
+    if rlcard is not None:
+        found.append(Contender("uno_env", "RLCard uno, env API", uno_env_loop))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the table, optionally write JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="per contender per round")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
+    parser.add_argument("--warmup", type=float, default=0.3, help="seconds each before round 1")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help=CLOCK_HELP)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be > 0 and --rounds >= 1")
+
+    for module, name, game_rows in (
+        (pyspiel, "pyspiel (OpenSpiel)", "crazy_eights"),
+        (rlcard, "rlcard", "uno"),
+    ):
+        if module is None:
+            print(
+                f"note: {name} is not installed, so there are no {game_rows} rows; install it "
+                f"with `{INSTALL_HINT}`.",
+                file=sys.stderr,
+            )
+    entries = contenders()
+    info = machine(("tabletop-rules", "attrs", "cattrs", "open-spiel", "rlcard", "numpy"))
+    samples = measure(entries, args.rounds, args.seconds, args.warmup, CLOCKS[args.clock], "move")
+    rows = summarize(entries, samples, ANCHORS, "move")
+
+    print(f"\n{machine_line(info)}")
+    print(
+        f"{args.rounds} rounds x {args.seconds:g} s ({args.clock} clock) per contender, medians; "
+        f"move = a player's decision, {PLAYERS} players\n"
+    )
+    print(table(rows, ANCHORS, "move"))
+    if args.json is not None:
+        report = {
+            "machine": info,
+            "settings": {
+                "rounds": args.rounds,
+                "seconds": args.seconds,
+                "warmup": args.warmup,
+                "clock": args.clock,
+                "players": PLAYERS,
+            },
+            "results": rows,
+        }
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
