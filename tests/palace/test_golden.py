@@ -10,7 +10,9 @@ the JSON layout or the bots shows up here as a diff.
 
 The games: the default rules from a seed and from a given deal (written out below, top
 card first); the pagat preset from a seed (three players) and from the same given deal.
-Every seat is a :class:`~tabletop_rules.bots.RandomBot` with its own seed.
+Every seat is a :class:`~tabletop_rules.bots.RandomBot` with its own seed; a fifth game
+pits :class:`~tabletop_rules.palace.LowCardBot` against one, so a change to the heuristic
+bot shows up here too.
 
 The tests never write these files. After a deliberate change of behaviour, regenerate them
 from the repository root and review the diff before committing::
@@ -76,6 +78,13 @@ GAMES = (
     ),
     Golden(
         "pagat_given_deal", p.Config.pagat(), seed=0, deal=GIVEN_DEAL, bots=random_bots(20, 120)
+    ),
+    Golden(
+        "lowcard_vs_random_seed_2026",
+        p.Config(),
+        seed=2026,
+        deal=None,
+        bots=lambda: [p.LowCardBot(), RandomBot(p.RULES, seed=2026)],
     ),
 )
 NAMES = [game.name for game in GAMES]
@@ -184,7 +193,7 @@ def test_the_golden_games_end_with_a_finisher_not_at_the_turn_limit() -> None:
 
 
 def test_the_default_games_cover_the_seed_rules() -> None:
-    for name in ("default_seed_8", "default_given_deal"):
+    for name in ("default_seed_8", "default_given_deal"):  # random play reaches every rule
         record, final = checked_in(name)
         events = _events(record)
         kinds = {type(event) for event in events}
