@@ -24,6 +24,7 @@ __all__ = [
     "check_chance",
     "check_codec",
     "check_errors_hide_secrets",
+    "check_events_hide_secrets",
     "check_illegal_moves_rejected",
     "check_json_round_trip",
     "check_notation_round_trip",
@@ -255,3 +256,28 @@ def check_errors_hide_secrets(
             f"the error for {move!r} depends on what seat {player} cannot see: "
             f"{message!r} here, {there!r} in a re-dealt state"
         )
+
+
+def check_events_hide_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
+    """For a game with hidden information, the events of a legal move of the seat on turn
+    tell every other seat (and a spectator) no more than its view after the move does:
+    where that view is the same as after the same move in a state re-dealt from the
+    mover's view, so are the redacted events. A card drawn from the stock, say, is shown
+    to its drawer only; who plays first, which the table shows anyway, may be told.
+    """
+    mover = rules.current_player(state)
+    if not rules.hidden_information or mover is None or mover == CHANCE:
+        return
+    resampled = rules.determinize(rules.view(state, mover), rng)
+    for move in rules.legal_moves(state):
+        after, events = rules.apply_with_events(state, move)
+        after_again, again = rules.apply_with_events(resampled, move)
+        for seat in _seats(rules, state):
+            if seat == mover or rules.view(after, seat) != rules.view(after_again, seat):
+                continue
+            seen = [dumps(rules.redact(event, seat)) for event in events]
+            seen_again = [dumps(rules.redact(event, seat)) for event in again]
+            assert seen == seen_again, (
+                f"seat {seat} learns from the events of {move!r} what it cannot see: "
+                f"{seen} here, {seen_again} in a state re-dealt from seat {mover}'s view"
+            )

@@ -17,6 +17,7 @@ from .checks import (
     check_chance,
     check_codec,
     check_errors_hide_secrets,
+    check_events_hide_secrets,
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
@@ -150,12 +151,14 @@ class ConformanceSuite:
     @_suite_settings
     @given(data=st.data())
     def test_views_hide_secrets(self, data: st.DataObject) -> None:
-        """Each seat sees a state re-dealt from its view as it saw the real one; views
-        carry neither the RNG nor the seed.
+        """Each seat sees a state re-dealt from its view as it saw the real one, and the
+        events of a move as in a state re-dealt from the mover's view; views carry neither
+        the RNG nor the seed.
         """
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
         for _index, state in self._sample(self._playout(data)):
             check_view_hides_secrets(self.ruleset, state, rng)
+            check_events_hide_secrets(self.ruleset, state, rng)
 
     def _state_in(self, data: st.DataObject) -> tuple[Playout, int]:
         playout = self._playout(data)
