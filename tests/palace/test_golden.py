@@ -22,25 +22,17 @@ from the repository root and review the diff before committing::
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.protocol import Bot
-from tabletop_rules.records import GameRecord, replay, replay_states
-from tabletop_rules.serialize import dumps, loads
-from tabletop_rules.simulate import PlayedGame, play_game
-
-GOLDEN = Path(__file__).with_name("golden")
+from tabletop_rules.records import GameRecord, replay_states
+from tabletop_rules.testing.golden import GoldenGame, GoldenSuite
 
 Bots = Callable[[], Sequence[Bot[p.View, p.Move]]]
 
@@ -56,30 +48,22 @@ def random_bots(*seeds: int) -> Bots:
     return lambda: [RandomBot(p.RULES, seed=seed) for seed in seeds]
 
 
-class Golden(NamedTuple):
-    """One golden game: how to play it again."""
-
-    name: str
-    config: p.Config
-    seed: int
-    deal: tuple[p.Card, ...] | None
-    bots: Bots
-
-
 GAMES = (
-    Golden("default_seed_8", p.Config(), seed=8, deal=None, bots=random_bots(8, 9)),
-    Golden("default_given_deal", p.Config(), seed=0, deal=GIVEN_DEAL, bots=random_bots(105, 106)),
-    Golden(
+    GoldenGame("default_seed_8", p.Config(), seed=8, deal=None, bots=random_bots(8, 9)),
+    GoldenGame(
+        "default_given_deal", p.Config(), seed=0, deal=GIVEN_DEAL, bots=random_bots(105, 106)
+    ),
+    GoldenGame(
         "pagat_three_players_seed_8",
         p.Config.pagat(players=3),
         seed=8,
         deal=None,
         bots=random_bots(80, 81, 82),
     ),
-    Golden(
+    GoldenGame(
         "pagat_given_deal", p.Config.pagat(), seed=0, deal=GIVEN_DEAL, bots=random_bots(20, 120)
     ),
-    Golden(
+    GoldenGame(
         "lowcard_vs_random_seed_2026",
         p.Config(),
         seed=2026,
@@ -87,80 +71,20 @@ GAMES = (
         bots=lambda: [p.LowCardBot(), RandomBot(p.RULES, seed=2026)],
     ),
 )
+
+
+class TestPalaceGolden(GoldenSuite):
+    ruleset = p.RULES
+    folder = Path(__file__).with_name("golden")
+    games = GAMES
+
+
 NAMES = [game.name for game in GAMES]
-BY_NAME = {game.name: game for game in GAMES}
+checked_in = TestPalaceGolden.checked_in
 
 
 def record_path(name: str) -> Path:
-    return GOLDEN / f"{name}.record.json"
-
-
-def final_path(name: str) -> Path:
-    return GOLDEN / f"{name}.final.json"
-
-
-def play(game: Golden) -> PlayedGame:
-    return play_game(p.RULES, game.bots(), game.config, seed=game.seed, deal=game.deal)
-
-
-def checked_in(name: str) -> tuple[GameRecord, p.State]:
-    record = GameRecord.from_json(record_path(name).read_text(encoding="utf-8"))
-    final = loads(final_path(name).read_text(encoding="utf-8"), p.State)
-    return record, final
-
-
-def pretty(text: str) -> str:
-    """JSON laid out one move or card per line, so a change reads as a small diff."""
-    return json.dumps(json.loads(text), indent=1) + "\n"
-
-
-def regenerate() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for game in GAMES:
-        played = play(game)
-        record_path(game.name).write_text(pretty(played.record.to_json()), encoding="utf-8")
-        final_path(game.name).write_text(pretty(dumps(played.final)), encoding="utf-8")
-        print(
-            f"wrote {game.name}: {len(played.record.moves)} moves, scores {played.scores}, "
-            f"finished {played.final.finished}, winners {sorted(p.winners(played.final))}"
-        )
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_the_record_replays_to_the_checked_in_final_state(name: str) -> None:
-    record, final = checked_in(name)
-    assert p.is_over(final)
-    assert replay(record) == final
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_play_game_still_plays_the_checked_in_moves(name: str) -> None:
-    record, final = checked_in(name)
-    played = play(BY_NAME[name])
-    assert played.record.config == record.config
-    assert played.record.seed == record.seed
-    assert played.record.deal == record.deal
-    for number, (now, then) in enumerate(zip(played.record.moves, record.moves, strict=False), 1):
-        assert now == then, f"move {number} differs: now {now!r}, checked in {then!r}"
-    assert len(played.record.moves) == len(record.moves)
-    assert played.final == final
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_the_golden_files_describe_the_declared_game(name: str) -> None:
-    record, final = checked_in(name)
-    game = BY_NAME[name]
-    assert record.game == "palace"
-    assert record.config == game.config == final.config
-    assert record.seed == game.seed == final.seed
-    assert record.deal == game.deal == final.deal
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_replayed_state_is_valid(name: str) -> None:
-    record, _final = checked_in(name)
-    for state in replay_states(record):
-        p.check_state(state)
+    return TestPalaceGolden.paths(name)[0]
 
 
 @pytest.mark.parametrize("name", ["default_given_deal", "pagat_given_deal"])
@@ -220,43 +144,5 @@ def test_the_pagat_games_cover_the_house_rules_they_are_named_for(name: str) -> 
     assert p.score(final)[(set(range(players)) - set(final.finished)).pop()] == 0
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--regenerate", action="store_true", help="rewrite the golden files")
-    args = parser.parse_args(argv)
-    if not args.regenerate:
-        parser.error("nothing to do: pass --regenerate to rewrite the golden files")
-    regenerate()
-
-
 if __name__ == "__main__":
-    main()
-
-
-HASH_SEED_SCRIPT = """
-import sys
-from tests.palace.test_golden import BY_NAME, play, pretty
-from tabletop_rules.serialize import dumps
-played = play(BY_NAME[sys.argv[1]])
-sys.stdout.write(pretty(played.record.to_json()) + pretty(dumps(played.final)))
-"""
-
-
-@pytest.mark.parametrize("hash_seed", ["0", "1", "4242"])
-@pytest.mark.parametrize("name", NAMES)
-def test_the_golden_files_are_byte_identical_under_any_hash_seed(name: str, hash_seed: str) -> None:
-    expected = record_path(name).read_text(encoding="utf-8") + final_path(name).read_text(
-        encoding="utf-8"
-    )
-    root = Path(__file__).parents[2]
-    environment = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    result = subprocess.run(
-        [sys.executable, "-c", HASH_SEED_SCRIPT, name],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        env=environment,
-        check=True,
-        timeout=120,
-    )
-    assert result.stdout == expected
+    TestPalaceGolden.main()
