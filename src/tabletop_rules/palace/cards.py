@@ -18,6 +18,7 @@ exist is a move the rules cannot allow.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Literal, TypeAlias, cast, get_args
 
 import attrs
@@ -27,6 +28,7 @@ from ..messages import short_repr
 
 __all__ = [
     "BONUS_RANKS",
+    "CARD_ORDER",
     "DECK",
     "NATURAL_RANKS",
     "RANKS",
@@ -147,6 +149,10 @@ of these instances."""
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
 _BY_FIELDS: dict[tuple[int, str], Card] = {(card.rank, card.suit): card for card in DECK}
 CARD_IDS: frozenset[int] = frozenset(map(id, DECK))
+
+CARD_ORDER = operator.attrgetter("rank", "suit")
+"""A sort key that orders cards as ``<`` does, by rank then suit, computed in C: hands
+are sorted on every move."""
 """The identities of the :data:`DECK` instances (they live as long as the module)."""
 
 

@@ -32,7 +32,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import Seat
 from ..rng import Rng, resolve_seed
-from .cards import BONUS_RANKS, CARD_IDS, DECK, RANKS, Card, own_card
+from .cards import BONUS_RANKS, CARD_IDS, CARD_ORDER, DECK, RANKS, Card, own_card
 from .config import ROW, Config
 from .events import (
     Burned,
@@ -737,7 +737,7 @@ def _refill(work: _Work, seat: Seat) -> None:
     if stock and short > 0:
         drawn = stock[:short]
         work.stock = stock[short:]
-        work.hands[seat] = tuple(sorted(hand + drawn))
+        work.hands[seat] = tuple(sorted(hand + drawn, key=CARD_ORDER))
         if work.events is not None:
             work.events.append(Drew(seat, drawn))
 
@@ -834,8 +834,8 @@ def _do_take(work: _Work) -> None:
 
 def _take_pile(work: _Work, seat: Seat, taken: tuple[Card, ...]) -> None:
     """``taken`` (the pile, and a blind card) goes into the hand in view of all; the turn ends."""
-    work.hands[seat] = tuple(sorted(work.hands[seat] + taken))
-    work.known[seat] = tuple(sorted(work.known[seat] + taken))
+    work.hands[seat] = tuple(sorted(work.hands[seat] + taken, key=CARD_ORDER))
+    work.known[seat] = tuple(sorted(work.known[seat] + taken, key=CARD_ORDER))
     work.pile = ()
     if work.events is not None:
         work.events.append(TookPile(seat, taken))
