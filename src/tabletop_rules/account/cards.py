@@ -4,10 +4,10 @@
 (Card(kind='+10'), '-25', True)
 >>> [card.points for card in (Card.parse("-15"), P, T, B)]
 [-15, 100, 1000, 0]
->>> Card.parse("+2")
+>>> Card.parse("+2")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tabletop_rules.errors.NotationError: a card is one of +1, +10, +15, +25, -1, -10, -15, -25, P, T, B, Z, End, not '+2'
+tabletop_rules.errors.NotationError: a card is one of +1, +10, ..., Z, End, not '+2'
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from ..errors import NotationError
 from ..messages import short_repr
 
 __all__ = [
-    "B",
     "CARDS",
     "CARD_IDS",
     "END",
     "KINDS",
     "NUMBER_CARDS",
+    "B",
+    "Card",
     "P",
     "T",
     "Z",
-    "Card",
     "own_card",
 ]
 

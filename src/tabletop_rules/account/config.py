@@ -2,10 +2,10 @@
 
 >>> Config().deck_size, Config().rows, Config().columns
 (70, 5, 7)
->>> Config(rows=10, columns=8)
+>>> Config(rows=10, columns=8)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs a deck of at least 80 cards; deck holds 70
+tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
 
 Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_ROWS`,
 :data:`MAX_COLUMNS`, :data:`MAX_MARKERS`, :data:`MAX_COUNT`, :data:`MAX_COST`,
