@@ -139,3 +139,14 @@ def test_check_state_refuses_inconsistent_states() -> None:
     floored = placed(game(["-1", "+1"], players=1, floor_at_zero=True), 1)
     with pytest.raises(InvalidStateError, match="below the floor"):
         check_state(corrupt(floored, accounts=(-3,)))
+
+
+def test_legal_moves_are_the_move_tables_own_instances_and_apply_keeps_them() -> None:
+    from tabletop_rules.account.moves import MOVE_TABLE
+
+    assert len(MOVE_TABLE.moves) == 143
+    state = rolled(placed(game(["+1", "+10"], players=1), 0), 3)
+    for move in r.legal_moves(state):
+        assert id(move) in MOVE_TABLE.ids
+    equal = Advance(0, "left", 1)
+    assert MOVE_TABLE.known(equal) is r.legal_moves(state)[0]

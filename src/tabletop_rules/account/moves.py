@@ -19,11 +19,18 @@ import attrs
 
 from ..errors import IllegalMoveError
 from ..messages import short_repr
+from ..movetable import MoveTable
 from .config import MAX_COLUMNS, MAX_MARKERS
 
 __all__ = [
+    "ADVANCES",
+    "BUYS",
+    "DICE",
     "DIRECTIONS",
+    "MOVE_TABLE",
     "MOVE_TYPES",
+    "PLACES",
+    "ROLL",
     "SIDES",
     "Advance",
     "Buy",
@@ -112,31 +119,46 @@ Move: TypeAlias = Place | Buy | Roll | Advance | Die
 MOVE_TYPES: tuple[type, ...] = (Place, Buy, Roll, Advance, Die)
 
 
-def known_move(move: object) -> Move:
-    """``move`` rebuilt through its class's constructor, so its fields are checked again
-    whatever was done to the object (``object.__setattr__``, a subclass): the state and
-    events only ever hold moves built here. ``IllegalMoveError`` for anything else.
-    """
-    kind = type(move)
-    try:
-        if kind is Place:
-            return Place(move.column)  # type: ignore[attr-defined]
-        if kind is Buy:
-            return Buy(move.column)  # type: ignore[attr-defined]
-        if kind is Roll:
-            return ROLL
-        if kind is Advance:
-            return Advance(move.marker, move.direction, move.steps)  # type: ignore[attr-defined]
-        if kind is Die:
-            return Die(move.value)  # type: ignore[attr-defined]
-    except IllegalMoveError:
-        raise
-    except Exception as error:  # an object whose fields were removed or replaced
-        raise IllegalMoveError(f"a malformed move: {short_repr(move)} ({error})") from None
-    raise IllegalMoveError(
-        f"not an account-game move: {short_repr(move)}; the moves are Place, Buy, Roll, "
-        f"Advance and Die"
-    )
+PLACES: tuple[Place, ...] = tuple(Place(column) for column in range(MAX_COLUMNS))
+"""``Place(column)`` for every column any config has, by column."""
 
+BUYS: tuple[Buy, ...] = tuple(Buy(column) for column in range(MAX_COLUMNS))
+"""``Buy(column)`` for every column any config has, by column."""
 
 ROLL = Roll()
+
+_EVERY_ADVANCE: tuple[tuple[Advance, ...], ...] = tuple(
+    tuple(
+        Advance(marker, direction, steps)
+        for direction in DIRECTIONS
+        for steps in range(1, SIDES + 1)
+    )
+    for marker in range(MAX_MARKERS)
+)
+
+ADVANCES: tuple[tuple[tuple[Advance, ...], ...], ...] = tuple(
+    tuple(tuple(move for move in every if move.steps <= roll) for roll in range(SIDES + 1))
+    for every in _EVERY_ADVANCE
+)
+"""``ADVANCES[marker][roll]``: the moves of ``marker`` after ``roll``, left before right,
+then by distance 1 to ``roll``."""
+
+DICE: tuple[Die, ...] = tuple(Die(value) for value in range(1, SIDES + 1))
+"""The die's outcomes, ``Die(1)`` to ``Die(6)``."""
+
+MOVE_TABLE: MoveTable[Move] = MoveTable(
+    "account game",
+    MOVE_TYPES,
+    (*PLACES, *BUYS, ROLL, *(move for by_roll in ADVANCES for move in by_roll[SIDES]), *DICE),
+)
+"""Every move of every config, each built once, in action order: the places, the buys,
+the roll, the advances (by marker, direction, distance), the die's outcomes. 143 moves."""
+
+
+def known_move(move: object) -> Move:
+    """The table's own instance of ``move``; ``IllegalMoveError`` for an object of no move
+    class (a subclass included) and for a move whose fields were set around its
+    constructor's checks (:meth:`~tabletop_rules.movetable.MoveTable.known`): the state
+    and events only ever hold the table's moves.
+    """
+    return MOVE_TABLE.known(move)

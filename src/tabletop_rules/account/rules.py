@@ -42,7 +42,11 @@ from .events import (
     TurnPassed,
 )
 from .moves import (
-    DIRECTIONS,
+    ADVANCES,
+    BUYS,
+    DICE,
+    MOVE_TABLE,
+    PLACES,
     ROLL,
     SIDES,
     Advance,
@@ -68,8 +72,7 @@ __all__ = [
     "winners",
 ]
 
-_DICE: tuple[Die, ...] = tuple(Die(value) for value in range(1, SIDES + 1))
-_PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in _DICE}
+_PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = {}
 
 
@@ -200,19 +203,18 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             return ()
         ring = line(state)
         if phase == "setup":
-            return tuple(Place(column) for column in ring)
+            return tuple(PLACES[column] for column in ring)
         if state.awaiting_die:
-            return _DICE
+            return DICE
         roll = state.roll
         owned = state.markers[state.seat]
         if roll is not None:
             moved = state.moved
             return tuple(
-                Advance(marker, direction, steps)
+                move
                 for marker in range(len(owned))
                 if marker not in moved
-                for direction in DIRECTIONS
-                for steps in range(1, roll + 1)
+                for move in ADVANCES[marker][roll]
             )
         moves: list[Move] = [ROLL]
         config = state.config
@@ -221,7 +223,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             and len(owned) < config.max_markers
             and state.accounts[state.seat] >= config.marker_cost
         ):
-            moves.extend(Buy(column) for column in ring)
+            moves.extend(BUYS[column] for column in ring)
         return tuple(moves)
     except TabletopError:
         raise
@@ -262,7 +264,8 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    move = known_move(move)
+    if id(move) not in MOVE_TABLE.ids:
+        move = known_move(move)
     try:
         if state.phase == "over":
             raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
