@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tabletop_rules.account import rules as r
 from tabletop_rules.account.cards import CARDS, Card
 from tabletop_rules.account.config import Config
+from tabletop_rules.account.events import AccountChanged
 from tabletop_rules.account.moves import DIRECTIONS, Advance, Buy, Die, Move, Place, Roll
 from tabletop_rules.account.state import State, check_state
 from tabletop_rules.errors import IllegalMoveError
@@ -99,16 +100,24 @@ def test_games_end_within_max_moves_and_winners_appear_only_at_the_end(
 
 @playout_settings
 @given(configs(), seeds)
-def test_apply_never_mutates_and_events_replay_the_accounts(config: Config, seed: int) -> None:
+def test_apply_never_mutates_and_each_account_is_the_sum_of_its_events(
+    config: Config, seed: int
+) -> None:
     state = r.new_game(config, seed=seed)
     rng = Rng.from_seed(seed)
     while not r.is_over(state):
         moves = r.legal_moves(state)
         index, rng = rng.below(len(moves))
         before = copy.deepcopy(state)
-        after, _events = r.apply_with_events(state, moves[index])
+        after, events = r.apply_with_events(state, moves[index])
         assert state == before
         assert r.apply(state, moves[index]) == after
+        accounts = list(state.accounts)
+        for event in events:
+            if isinstance(event, AccountChanged):
+                assert accounts[event.seat] == event.before
+                accounts[event.seat] = event.after
+        assert tuple(accounts) == after.accounts  # every change is an event
         state = after
 
 

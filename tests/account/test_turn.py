@@ -149,3 +149,20 @@ def test_there_is_no_passing() -> None:
     state = placed(game(LINE, players=1), 0)
     assert r.legal_moves(state) == (Roll(),)
     assert all(isinstance(m, Advance) for m in r.legal_moves(rolled(state, 1)))
+
+
+def test_a_move_event_names_the_cells_passed_and_the_cell_landed_on() -> None:
+    from tabletop_rules.account.events import Moved
+
+    state = rolled(placed(game(LINE, players=1), 1), 4)
+    _after, events = r.apply_with_events(state, Advance(0, "left", 4))
+    moved = next(e for e in events if isinstance(e, Moved))
+    assert (moved.start, moved.passed, moved.landed) == (1, (0, 6, 5), 4)
+    assert str(moved.card) == "-1"
+
+
+def test_max_moves_bounds_every_game() -> None:
+    from tabletop_rules.account.config import Config
+
+    assert r.max_moves(Config()) == 2 * 3 * (1 + 30 * 2)
+    assert r.max_moves(Config(auto_chance=False)) == 2 * 3 * (1 + 30 * 3)
