@@ -1,0 +1,131 @@
+"""The thirteen kinds of card of the account game, one instance per kind.
+
+>>> Card.parse("+10"), str(Card.parse("-25")), Card.parse("End") is END
+(Card(kind='+10'), '-25', True)
+>>> [card.points for card in (Card.parse("-15"), P, T, B)]
+[-15, 100, 1000, 0]
+>>> Card.parse("+2")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tabletop_rules.errors.NotationError: a card is one of +1, +10, ..., Z, End, not '+2'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..errors import NotationError
+from ..messages import short_repr
+
+__all__ = [
+    "CARDS",
+    "CARD_IDS",
+    "END",
+    "KINDS",
+    "NUMBER_CARDS",
+    "B",
+    "Card",
+    "P",
+    "T",
+    "Z",
+    "own_card",
+]
+
+KINDS: tuple[str, ...] = (
+    "+1",
+    "+10",
+    "+15",
+    "+25",
+    "-1",
+    "-10",
+    "-15",
+    "-25",
+    "P",
+    "T",
+    "B",
+    "Z",
+    "End",
+)
+"""Every card text, in the order the package lists kinds (the deck, the config, counts)."""
+
+_POINTS = {"+1": 1, "+10": 10, "+15": 15, "+25": 25, "-1": -1, "-10": -10, "-15": -15}
+_POINTS.update({"-25": -25, "P": 100, "T": 1000, "B": 0, "Z": 0, "End": 0})
+
+
+def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
+    if type(value) is not str or value not in _POINTS:
+        raise NotationError(f"a card is one of {', '.join(KINDS)}, not {short_repr(value)}")
+
+
+@attrs.frozen(repr=True)
+class Card:
+    """A card kind. The package uses one instance per kind (:data:`CARDS`); :meth:`parse`
+    and :func:`own_card` return it, so cards compare by identity as well as by kind.
+    """
+
+    kind: str = attrs.field(validator=_check_kind)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """The card for its text (``+10``, ``-25``, ``B``, ``Z``, ``P``, ``T``, ``End``)."""
+        try:
+            return _BY_KIND[text]
+        except (KeyError, TypeError):
+            raise NotationError(
+                f"a card is one of {', '.join(KINDS)}, not {short_repr(text)}"
+            ) from None
+
+    def __str__(self) -> str:
+        return self.kind
+
+    @property
+    def points(self) -> int:
+        """What landing on the card adds to the account: the number, +100 for P, +1000
+        for T; 0 for B, Z and End, whose effects are not a sum.
+        """
+        return _POINTS[self.kind]
+
+    @property
+    def cost(self) -> int:
+        """The absolute value B subtracts when it draws this card: the number's size, 100
+        for P, 1000 for T; 0 for B, Z and End, which B never charges (it draws again).
+        """
+        return abs(_POINTS[self.kind])
+
+    @property
+    def is_number(self) -> bool:
+        """Whether the card is one of the eight number cards."""
+        return self.kind[0] in "+-"
+
+    @property
+    def valued(self) -> bool:
+        """Whether B charges this card when it draws it (a number, P or T)."""
+        return self.kind not in ("B", "Z", "End")
+
+    @property
+    def index(self) -> int:
+        """The kind's position in :data:`KINDS`."""
+        return _INDEX[self.kind]
+
+
+CARDS: tuple[Card, ...] = tuple(Card(kind) for kind in KINDS)
+"""One instance per kind, in :data:`KINDS` order."""
+
+_BY_KIND = {card.kind: card for card in CARDS}
+_INDEX = {kind: i for i, kind in enumerate(KINDS)}
+CARD_IDS = frozenset(id(card) for card in CARDS)
+"""The identities of the package's own cards (a state holds no other instance)."""
+
+NUMBER_CARDS: tuple[Card, ...] = CARDS[:8]
+P, T, B, Z, END = CARDS[8:]
+
+
+def own_card(value: object) -> Card:
+    """The package's instance for a card or a card text; ``NotationError`` otherwise."""
+    if type(value) is Card:
+        return _BY_KIND[value.kind]
+    if type(value) is str:
+        return Card.parse(value)
+    raise NotationError(f"expected a card or its text, got {short_repr(value)}")

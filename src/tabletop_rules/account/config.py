@@ -1,0 +1,175 @@
+"""The house rules of the account game, as one validated, frozen :class:`Config`.
+
+>>> Config().deck_size, Config().rows, Config().columns
+(70, 5, 7)
+>>> Config(rows=10, columns=8)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
+
+Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_ROWS`,
+:data:`MAX_COLUMNS`, :data:`MAX_MARKERS`, :data:`MAX_COUNT`, :data:`MAX_COST`,
+:data:`MAX_ROUNDS`), so no config makes a game too big to start, play or replay quickly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeAlias, get_args
+
+import attrs
+
+from ..errors import ConfigError, NotationError
+from ..messages import short_repr
+from ..validation import check_whole, choice, flag, whole
+from .cards import CARDS, Card, own_card
+
+__all__ = [
+    "DEFAULT_DECK",
+    "ENDS",
+    "MAX_COLUMNS",
+    "MAX_COST",
+    "MAX_COUNT",
+    "MAX_MARKERS",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_ROWS",
+    "Config",
+    "Deck",
+    "EndRule",
+]
+
+EndRule: TypeAlias = Literal["immediate", "finish_round"]
+"""When End stops the game: at once, or once the round is complete."""
+
+ENDS: tuple[EndRule, ...] = get_args(EndRule)
+
+Deck: TypeAlias = tuple[tuple[Card, int], ...]
+"""A deck composition: one ``(card, count)`` pair per kind, in :data:`~.cards.KINDS`
+order, every kind present (count 0 for a kind left out). A tuple, so immutable and
+hashable; :meth:`Config.deck_counts` gives it as a dict."""
+
+MAX_PLAYERS = 8
+"""1 to 8 players, as the rules page says."""
+
+MAX_ROWS = 10
+"""Largest ``rows`` **[decided]**."""
+
+MAX_COLUMNS = 20
+"""Largest ``columns`` **[decided]**."""
+
+MAX_MARKERS = 8
+"""Largest ``max_markers`` (and ``starting_markers``) **[decided]**."""
+
+MAX_COUNT = 100
+"""Most cards of one kind in ``deck`` **[decided]** (so at most 1,300 cards)."""
+
+MAX_COST = 1_000_000
+"""Largest ``marker_cost`` **[decided]**."""
+
+MAX_ROUNDS = 1000
+"""Largest ``max_rounds`` **[decided]**; with :data:`MAX_PLAYERS` and
+:data:`MAX_MARKERS` a game stays below about 200,000 moves (see
+:func:`~tabletop_rules.account.rules.max_moves`)."""
+
+DEFAULT_DECK: Deck = tuple(zip(CARDS, (8, 8, 7, 6, 8, 8, 7, 6, 3, 1, 4, 2, 2), strict=True))
+"""The rules page's 70 cards: eight each of +1 and -1, eight each of +10 and -10, seven
+each of +15 and -15, six each of +25 and -25, three P, one T, four B, two Z, two End."""
+
+
+def _to_deck(value: Any) -> Any:
+    """A mapping (or iterable of pairs) from cards or card texts to counts, as a
+    :data:`Deck`. Left as it is when it is no such thing: the validator names the fault.
+    """
+    if isinstance(value, Mapping):
+        items = list(value.items())
+    elif type(value) in (tuple, list):
+        items = list(value)
+        if not all(type(item) is tuple and len(item) == 2 for item in items):
+            return value
+    else:
+        return value
+    counts: dict[Card, Any] = {}
+    for key, count in items:
+        try:
+            card = own_card(key)
+        except NotationError as error:
+            raise ConfigError(f"deck: {error}") from None
+        if card in counts:
+            raise ConfigError(f"deck names {card} twice")
+        counts[card] = count
+    return tuple((card, counts.get(card, 0)) for card in CARDS)
+
+
+def _check_deck(_instance: Any, _attribute: Any, value: Any) -> None:
+    if type(value) is not tuple or len(value) != len(CARDS):
+        raise ConfigError(
+            f"deck must be a mapping from card kinds to counts, got {short_repr(value)}"
+        )
+    for card, count in value:
+        check_whole(f"deck count of {card}", count, 0, MAX_COUNT)
+
+
+@attrs.frozen
+class Config:
+    """Account-game house rules. Every field is validated; a bad value raises
+    ``ConfigError``.
+
+    Attributes:
+        players: Seats, 1 to 8.
+        deck: The composition (:data:`Deck`; a mapping from cards or card texts to
+            counts is accepted and converted; kinds left out count 0), each count 0 to
+            :data:`MAX_COUNT`; at least ``rows x columns`` cards.
+        rows: Rows of the field, 1 to :data:`MAX_ROWS` (default 5).
+        columns: Columns of the field, 1 to :data:`MAX_COLUMNS` (default 7).
+        starting_markers: Markers each player places in setup, 1 to ``max_markers``.
+        max_markers: Most markers a player may own, 1 to :data:`MAX_MARKERS` (default 3).
+        marker_cost: Points a bought marker costs, 0 to :data:`MAX_COST` (default 2000).
+        placement_scores: Whether the cards placed on in setup score (default True).
+        floor_at_zero: Whether an account never drops below 0 (default False).
+        collapse: Whether a card leaves the field when its last marker leaves it.
+        end: ``"immediate"`` or ``"finish_round"``.
+        max_rounds: Rounds after which the game stops, 1 to :data:`MAX_ROUNDS` (30).
+        auto_chance: Whether ``Roll()`` throws the die itself (True) or waits for a
+            chance outcome ``Die(value)`` (False).
+
+    """
+
+    players: int = attrs.field(default=2, validator=whole(1, MAX_PLAYERS))
+    deck: Deck = attrs.field(default=DEFAULT_DECK, converter=_to_deck, validator=_check_deck)
+    rows: int = attrs.field(default=5, validator=whole(1, MAX_ROWS))
+    columns: int = attrs.field(default=7, validator=whole(1, MAX_COLUMNS))
+    starting_markers: int = attrs.field(default=1, validator=whole(1, MAX_MARKERS))
+    max_markers: int = attrs.field(default=3, validator=whole(1, MAX_MARKERS))
+    marker_cost: int = attrs.field(default=2000, validator=whole(0, MAX_COST))
+    placement_scores: bool = attrs.field(default=True, validator=flag())
+    floor_at_zero: bool = attrs.field(default=False, validator=flag())
+    collapse: bool = attrs.field(default=False, validator=flag())
+    end: EndRule = attrs.field(default="immediate", validator=choice(EndRule))
+    max_rounds: int = attrs.field(default=30, validator=whole(1, MAX_ROUNDS))
+    auto_chance: bool = attrs.field(default=True, validator=flag())
+
+    def __attrs_post_init__(self) -> None:
+        if self.starting_markers > self.max_markers:
+            raise ConfigError(
+                f"starting_markers {self.starting_markers} exceeds max_markers {self.max_markers}"
+            )
+        need = self.rows * self.columns
+        if self.deck_size < need:
+            raise ConfigError(
+                f"a field of {self.rows} x {self.columns} = {need} cards needs a deck of at "
+                f"least {need} cards; deck holds {self.deck_size}"
+            )
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck."""
+        return sum(count for _card, count in self.deck)
+
+    def deck_counts(self) -> dict[Card, int]:
+        """The composition as a dict, every kind present."""
+        return dict(self.deck)
+
+    def deck_cards(self) -> tuple[Card, ...]:
+        """Every card of the deck, kind by kind in :data:`~.cards.KINDS` order."""
+        return tuple(card for card, count in self.deck for _ in range(count))

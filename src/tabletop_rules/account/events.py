@@ -1,0 +1,174 @@
+"""What happens in an account-game transition, as typed events for front ends to animate.
+
+:func:`~tabletop_rules.account.rules.apply_with_events` returns them in the order they
+happen. Every card an event names is public the moment it shows: field cards lie face up,
+and a card B draws is turned over for all to see.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+import attrs
+
+from ..protocol import Seat
+from .cards import Card
+from .moves import Direction
+
+__all__ = [
+    "EVENT_TYPES",
+    "AccountChanged",
+    "Bought",
+    "Collapsed",
+    "Drew",
+    "EndHit",
+    "Event",
+    "GameOver",
+    "Moved",
+    "Placed",
+    "Reshuffled",
+    "Rolled",
+    "TurnPassed",
+]
+
+
+@attrs.frozen
+class Placed:
+    """In setup ``seat`` placed its ``marker`` on ``column``, whose bottom card is ``card``."""
+
+    seat: Seat
+    marker: int
+    column: int
+    card: Card
+
+
+@attrs.frozen
+class Bought:
+    """``seat`` paid ``cost`` for ``marker`` and placed it on ``column`` (on ``card``)."""
+
+    seat: Seat
+    marker: int
+    column: int
+    card: Card
+    cost: int
+
+
+@attrs.frozen
+class Rolled:
+    """``seat``'s die shows ``value``."""
+
+    seat: Seat
+    value: int
+
+
+@attrs.frozen
+class Moved:
+    """``seat`` moved ``marker`` ``steps`` cards towards ``direction``: from column
+    ``start`` over the columns ``passed`` (in order; they do not score) to ``landed``
+    (whose card is ``card``).
+    """
+
+    seat: Seat
+    marker: int
+    direction: Direction
+    steps: int
+    start: int
+    passed: tuple[int, ...]
+    landed: int
+    card: Card
+
+
+@attrs.frozen
+class Collapsed:
+    """Under ``collapse``: the last marker left ``column``; its bottom ``card`` went to the
+    discard pile and the cards above it dropped one row.
+    """
+
+    column: int
+    card: Card
+
+
+@attrs.frozen
+class Reshuffled:
+    """The pack ran out: the discard pile's ``cards`` cards were shuffled into a new pack."""
+
+    cards: int
+
+
+@attrs.frozen
+class Drew:
+    """A B drew ``card`` from the pack for ``seat`` and put it on the discard pile;
+    ``charged`` says whether it was charged (B, Z and End are drawn again).
+    """
+
+    seat: Seat
+    card: Card
+    charged: bool
+
+
+@attrs.frozen
+class AccountChanged:
+    """``card`` scored for ``seat``: its account went from ``before`` to ``after``
+    (``reason`` ``"card"``), or a marker cost was paid (``reason`` ``"buy"``, ``card``
+    ``None``).
+    """
+
+    seat: Seat
+    card: Card | None
+    before: int
+    after: int
+    reason: Literal["card", "buy"] = "card"
+
+
+@attrs.frozen
+class EndHit:
+    """End scored for ``seat``: the game stops now, or when the round is complete."""
+
+    seat: Seat
+    immediate: bool
+
+
+@attrs.frozen
+class TurnPassed:
+    """The turn passed to ``seat`` (play begins with seat 0 after setup)."""
+
+    seat: Seat
+
+
+@attrs.frozen
+class GameOver:
+    """The game is over: End scored (``"end"``) or ``max_rounds`` were played
+    (``"max_rounds"``).
+    """
+
+    reason: Literal["end", "max_rounds"]
+    winners: frozenset[Seat]
+
+
+Event: TypeAlias = (
+    Placed
+    | Bought
+    | Rolled
+    | Moved
+    | Collapsed
+    | Reshuffled
+    | Drew
+    | AccountChanged
+    | EndHit
+    | TurnPassed
+    | GameOver
+)
+
+EVENT_TYPES: tuple[type, ...] = (
+    Placed,
+    Bought,
+    Rolled,
+    Moved,
+    Collapsed,
+    Reshuffled,
+    Drew,
+    AccountChanged,
+    EndHit,
+    TurnPassed,
+    GameOver,
+)

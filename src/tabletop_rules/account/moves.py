@@ -1,0 +1,164 @@
+"""The moves of the account game.
+
+>>> Advance(0, "left", 3)
+Advance(marker=0, direction='left', steps=3)
+>>> Advance(0, "up", 3)
+Traceback (most recent call last):
+...
+tabletop_rules.errors.IllegalMoveError: a direction is 'left' or 'right', not 'up'
+
+A move's constructor checks only the shape of its fields; whether the rules allow it in a
+position is :func:`~tabletop_rules.account.rules.apply`'s business, which names the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias, get_args
+
+import attrs
+
+from ..errors import IllegalMoveError
+from ..messages import short_repr
+from ..movetable import MoveTable
+from .config import MAX_COLUMNS, MAX_MARKERS
+
+__all__ = [
+    "ADVANCES",
+    "BUYS",
+    "DICE",
+    "DIRECTIONS",
+    "MOVE_TABLE",
+    "MOVE_TYPES",
+    "PLACES",
+    "ROLL",
+    "SIDES",
+    "Advance",
+    "Buy",
+    "Die",
+    "Direction",
+    "Move",
+    "Place",
+    "Roll",
+    "known_move",
+]
+
+Direction: TypeAlias = Literal["left", "right"]
+"""Left is towards column 0, right towards the last column."""
+
+DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
+
+SIDES = 6
+"""The die's faces, 1 to 6."""
+
+
+def _whole(name: str, high: int) -> Any:
+    def check(_instance: Any, _attribute: Any, value: Any) -> None:
+        if type(value) is not int or not 0 <= value < high:
+            raise IllegalMoveError(f"{name} is 0 to {high - 1}, not {short_repr(value)}")
+
+    return check
+
+
+def _check_direction(_instance: Any, _attribute: Any, value: Any) -> None:
+    if type(value) is not str or value not in DIRECTIONS:
+        raise IllegalMoveError(f"a direction is 'left' or 'right', not {short_repr(value)}")
+
+
+def _check_steps(_instance: Any, _attribute: Any, value: Any) -> None:
+    if type(value) is not int or not 1 <= value <= SIDES:
+        raise IllegalMoveError(
+            f"a distance is 1 to {SIDES} (at most the roll), not {short_repr(value)}"
+        )
+
+
+def _check_face(_instance: Any, _attribute: Any, value: Any) -> None:
+    if type(value) is not int or not 1 <= value <= SIDES:
+        raise IllegalMoveError(f"a die shows 1 to {SIDES}, not {short_repr(value)}")
+
+
+@attrs.frozen
+class Place:
+    """In setup, place the next starting marker on the bottom-line card of ``column``."""
+
+    column: int = attrs.field(validator=_whole("a column", MAX_COLUMNS))
+
+
+@attrs.frozen
+class Buy:
+    """Before the turn's first roll, buy a marker and place it on ``column``'s card."""
+
+    column: int = attrs.field(validator=_whole("a column", MAX_COLUMNS))
+
+
+@attrs.frozen
+class Roll:
+    """Roll the die for the next marker to move."""
+
+
+@attrs.frozen
+class Advance:
+    """Move the player's ``marker`` (not yet moved this turn) ``steps`` cards along the
+    bottom line towards ``direction``; ``steps`` is 1 to the number rolled.
+    """
+
+    marker: int = attrs.field(validator=_whole("a marker", MAX_MARKERS))
+    direction: Direction = attrs.field(validator=_check_direction)
+    steps: int = attrs.field(validator=_check_steps)
+
+
+@attrs.frozen
+class Die:
+    """The chance outcome of a roll (with ``auto_chance=False``): the die shows ``value``."""
+
+    value: int = attrs.field(validator=_check_face)
+
+
+Move: TypeAlias = Place | Buy | Roll | Advance | Die
+"""Any move of the account game (a :class:`Die` only at a chance point)."""
+
+MOVE_TYPES: tuple[type, ...] = (Place, Buy, Roll, Advance, Die)
+
+
+PLACES: tuple[Place, ...] = tuple(Place(column) for column in range(MAX_COLUMNS))
+"""``Place(column)`` for every column any config has, by column."""
+
+BUYS: tuple[Buy, ...] = tuple(Buy(column) for column in range(MAX_COLUMNS))
+"""``Buy(column)`` for every column any config has, by column."""
+
+ROLL = Roll()
+
+_EVERY_ADVANCE: tuple[tuple[Advance, ...], ...] = tuple(
+    tuple(
+        Advance(marker, direction, steps)
+        for direction in DIRECTIONS
+        for steps in range(1, SIDES + 1)
+    )
+    for marker in range(MAX_MARKERS)
+)
+
+ADVANCES: tuple[tuple[tuple[Advance, ...], ...], ...] = tuple(
+    tuple(tuple(move for move in every if move.steps <= roll) for roll in range(SIDES + 1))
+    for every in _EVERY_ADVANCE
+)
+"""``ADVANCES[marker][roll]``: the moves of ``marker`` after ``roll``, left before right,
+then by distance 1 to ``roll``."""
+
+DICE: tuple[Die, ...] = tuple(Die(value) for value in range(1, SIDES + 1))
+"""The die's outcomes, ``Die(1)`` to ``Die(6)``."""
+
+MOVE_TABLE: MoveTable[Move] = MoveTable(
+    "account game",
+    MOVE_TYPES,
+    (*PLACES, *BUYS, ROLL, *(move for by_roll in ADVANCES for move in by_roll[SIDES]), *DICE),
+)
+"""Every move of every config, each built once, in action order: the places, the buys,
+the roll, the advances (by marker, direction, distance), the die's outcomes. 143 moves."""
+
+
+def known_move(move: object) -> Move:
+    """The table's own instance of ``move``; ``IllegalMoveError`` for an object of no move
+    class (a subclass included) and for a move whose fields were set around its
+    constructor's checks (:meth:`~tabletop_rules.movetable.MoveTable.known`): the state
+    and events only ever hold the table's moves.
+    """
+    return MOVE_TABLE.known(move)

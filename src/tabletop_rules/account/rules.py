@@ -1,0 +1,519 @@
+"""The rules of the account game: new games, legal moves, transitions, the end.
+
+>>> from tabletop_rules.account.cards import CARDS
+>>> state = new_game(seed=3)
+>>> state = apply(state, Place(2))
+>>> state = apply(state, Place(4))
+>>> state.phase, current_player(state), legal_moves(state)[0]
+('play', 0, Roll())
+>>> state = apply(state, Roll())
+>>> state.roll is not None
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import NoReturn
+
+import attrs
+
+from ..errors import ConfigError, IllegalMoveError, TabletopError
+from ..messages import describe, short_repr
+from ..protocol import CHANCE, Seat
+from ..rng import Rng, resolve_seed
+from ..seats import top_seats
+from .cards import END, Card, own_card
+from .config import Config
+from .events import (
+    AccountChanged,
+    Bought,
+    Collapsed,
+    Drew,
+    EndHit,
+    Event,
+    GameOver,
+    Moved,
+    Placed,
+    Reshuffled,
+    Rolled,
+    TurnPassed,
+)
+from .moves import (
+    ADVANCES,
+    BUYS,
+    DICE,
+    MOVE_TABLE,
+    PLACES,
+    ROLL,
+    SIDES,
+    Advance,
+    Buy,
+    Die,
+    Move,
+    Place,
+    Roll,
+    known_move,
+)
+from .state import State, check_state, line
+
+__all__ = [
+    "apply",
+    "apply_with_events",
+    "chance_probabilities",
+    "current_player",
+    "is_over",
+    "legal_moves",
+    "max_moves",
+    "new_game",
+    "score",
+    "winners",
+]
+
+_PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
+_NO_PROBABILITIES: Mapping[Move, Fraction] = {}
+
+
+# --- setting up -----------------------------------------------------------------------
+
+
+def new_game(
+    config: Config | None = None, *, seed: int | None = None, deal: object = None
+) -> State:
+    """A new game in setup: the field laid, seat 0 to place its first marker.
+
+    ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be
+    replayed. Without ``deal`` the seed shuffles the deck; with ``deal`` (cards or card
+    texts, top card first, exactly the configured composition, else ``ConfigError``) the
+    bottom line is laid first, left to right, then each row above it, and the rest is the
+    pack, its first card drawn first. The seed then drives only the die and reshuffles.
+    """
+    config = Config() if config is None else config
+    if type(config) is not Config:
+        raise ConfigError(f"the account game needs an account.Config, got {short_repr(config)}")
+    seed = resolve_seed(seed)
+    rng = Rng.from_seed(seed)
+    given: tuple[Card, ...] | None = None
+    if deal is None:
+        cards, rng = rng.shuffled(config.deck_cards())
+    else:
+        given = cards = _checked_deal(config, deal)
+    columns, rows = config.columns, config.rows
+    field = tuple(
+        tuple(cards[row * columns + column] for row in range(rows)) for column in range(columns)
+    )
+    return State(
+        config=config,
+        seed=seed,
+        rng=rng,
+        field=field,
+        pack=cards[rows * columns :],
+        markers=((),) * config.players,
+        accounts=(0,) * config.players,
+        deal=given,
+    )
+
+
+def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
+    if type(deal) not in (tuple, list):
+        raise ConfigError(f"deal must be a tuple or list of cards, got {short_repr(deal)}")
+    assert isinstance(deal, tuple | list)
+    try:
+        cards = tuple(own_card(card) for card in deal)
+    except TabletopError as error:
+        raise ConfigError(f"deal: {error}") from None
+    want = Counter(config.deck_cards())
+    got = Counter(cards)
+    if got != want:
+        extra = ", ".join(f"{card} x{n}" for card, n in (got - want).items())
+        missing = ", ".join(f"{card} x{n}" for card, n in (want - got).items())
+        raise ConfigError(
+            f"deal does not match the configured deck of {config.deck_size} cards: "
+            f"extra {extra or 'none'}; missing {missing or 'none'}"
+        )
+    return cards
+
+
+# --- asking ---------------------------------------------------------------------------
+
+
+def is_over(state: State) -> bool:
+    """Whether the game is over (End scored, or ``max_rounds`` were played)."""
+    try:
+        return state.phase == "over"
+    except AttributeError as error:
+        _refuse_state(state, error)
+
+
+def current_player(state: State) -> Seat | None:
+    """The seat to move, ``CHANCE`` while a roll awaits its die, ``None`` once over."""
+    if is_over(state):
+        return None
+    if state.awaiting_die:
+        return CHANCE
+    return state.seat
+
+
+def score(state: State) -> tuple[int, ...]:
+    """Each seat's account."""
+    if type(state) is not State:
+        _refuse_state(state, None)
+    return state.accounts
+
+
+def winners(state: State) -> frozenset[Seat]:
+    """The seats with the highest account once the game is over (ties share the win);
+    empty before.
+    """
+    return top_seats(score(state)) if is_over(state) else frozenset()
+
+
+def max_moves(config: Config) -> int:
+    """An upper bound on a game's moves, including chance outcomes.
+
+    Each marker is got once, by a ``Place`` or a ``Buy``, and no seat owns more than
+    ``max_markers``: at most ``players x max_markers`` of those. Each turn moves every
+    marker once with ``Roll``, (``Die``,) ``Advance``, and there are at most
+    ``max_rounds x players`` turns.
+    """
+    per_marker = 2 if config.auto_chance else 3
+    return config.players * config.max_markers * (1 + config.max_rounds * per_marker)
+
+
+def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
+    """While a roll awaits its die, ``Die(1)``..``Die(6)`` each with probability 1/6;
+    empty elsewhere (drawing from the pack is no chance point: its order is fixed).
+    """
+    if type(state) is not State:
+        _refuse_state(state, None)
+    return _PROBABILITIES if state.awaiting_die and state.phase != "over" else _NO_PROBABILITIES
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move, in a fixed order: in setup ``Place`` by column; at a chance point
+    ``Die(1)``..``Die(6)``; with a roll pending ``Advance`` by unmoved marker, then left
+    before right, then distance 1 up to the roll; otherwise ``Roll()`` and, before the
+    turn's first roll, ``Buy`` by column when the player may buy.
+    """
+    try:
+        phase = state.phase
+        if phase == "over":
+            return ()
+        ring = line(state)
+        if phase == "setup":
+            return tuple(PLACES[column] for column in ring)
+        if state.awaiting_die:
+            return DICE
+        roll = state.roll
+        owned = state.markers[state.seat]
+        if roll is not None:
+            moved = state.moved
+            return tuple(
+                move
+                for marker in range(len(owned))
+                if marker not in moved
+                for move in ADVANCES[marker][roll]
+            )
+        moves: list[Move] = [ROLL]
+        config = state.config
+        if (
+            not state.moved
+            and len(owned) < config.max_markers
+            and state.accounts[state.seat] >= config.marker_cost
+        ):
+            moves.extend(BUYS[column] for column in ring)
+        return tuple(moves)
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
+
+
+# --- moving ---------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
+    naming the rule that forbids it; ``state`` itself never changes.
+
+    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
+    or raises ``IllegalMoveError``; the move is rebuilt through its constructor first
+    (:func:`~tabletop_rules.account.moves.known_move`).
+    """
+    return _apply(state, move, None)
+
+
+def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """:func:`apply`, and the events of the transition in the order they happen."""
+    events: list[Event] = []
+    return _apply(state, move, events), tuple(events)
+
+
+def _refuse_state(state: object, error: Exception | None) -> NoReturn:
+    """Raise why a rule function failed on ``state``: ``TypeError`` for what is no account
+    State; for a State whose fields were set around its checks, the
+    :class:`~tabletop_rules.errors.InvalidStateError` of :func:`check_state`.
+    """
+    if type(state) is not State:
+        raise TypeError(f"expected an account State, got {short_repr(state)}") from error
+    check_state(state)  # raises InvalidStateError, naming the broken invariant
+    assert error is not None, "a valid State is refused only after a failure"
+    raise error  # a valid state: the failure is the library's own
+
+
+def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+    if id(move) not in MOVE_TABLE.ids:
+        move = known_move(move)
+    try:
+        if state.phase == "over":
+            raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
+        if state.awaiting_die:
+            if type(move) is not Die:
+                raise IllegalMoveError(
+                    f"the die is rolling: the next move is its outcome, Die(value), "
+                    f"not {describe(move)}"
+                )
+            return _die(state, move.value, events)
+        if type(move) is Die:
+            raise IllegalMoveError("Die(value) is a chance outcome, legal only while the die rolls")
+        if state.phase == "setup":
+            if type(move) is not Place:
+                raise IllegalMoveError(
+                    f"in setup each player places its starting markers with Place(column), "
+                    f"not {describe(move)}"
+                )
+            return _place(state, move.column, events)
+        if type(move) is Place:
+            raise IllegalMoveError(
+                "Place is for the starting markers in setup; in play a marker is bought with Buy"
+            )
+        if type(move) is Buy:
+            return _buy(state, move.column, events)
+        if type(move) is Roll:
+            return _roll(state, events)
+        assert type(move) is Advance
+        return _advance(state, move, events)
+    except TabletopError:
+        raise
+    except Exception as error:
+        _refuse_state(state, error)
+
+
+def _check_column(state: State, column: int) -> None:
+    if column >= state.config.columns:
+        raise IllegalMoveError(
+            f"there is no column {column}: the field has {state.config.columns} (0 to "
+            f"{state.config.columns - 1})"
+        )
+    if not state.field[column]:
+        raise IllegalMoveError(
+            f"column {column} has no cards left: an empty column cannot be placed on"
+        )
+
+
+def _place(state: State, column: int, events: list[Event] | None) -> State:
+    _check_column(state, column)
+    config = state.config
+    seat = state.seat
+    owned = state.markers[seat]
+    markers = _with(state.markers, seat, (*owned, column))
+    card = state.field[column][0]
+    if events is not None:
+        events.append(Placed(seat, len(owned), column, card))
+    state = attrs.evolve(state, markers=markers)
+    if config.placement_scores:
+        state, ended = _score(state, seat, card, events)
+        if ended and config.end == "immediate":
+            return _over(state, "end", events)
+    if len(owned) + 1 < config.starting_markers:
+        return state
+    if seat + 1 < config.players:
+        return attrs.evolve(state, seat=seat + 1)
+    if state.ending:  # End scored in setup under finish_round: setup is complete now
+        return _over(state, "end", events)
+    if events is not None:
+        events.append(TurnPassed(0))
+    return attrs.evolve(state, phase="play", seat=0)
+
+
+def _buy(state: State, column: int, events: list[Event] | None) -> State:
+    config = state.config
+    seat = state.seat
+    if state.rolled:
+        raise IllegalMoveError("buying is only allowed before the first roll of the turn")
+    owned = state.markers[seat]
+    if len(owned) >= config.max_markers:
+        raise IllegalMoveError(f"seat {seat} owns {len(owned)} markers, the limit")
+    account = state.accounts[seat]
+    if account < config.marker_cost:
+        raise IllegalMoveError(
+            f"seat {seat}'s account of {account} does not cover the marker cost of "
+            f"{config.marker_cost}"
+        )
+    _check_column(state, column)
+    after = account - config.marker_cost
+    card = state.field[column][0]
+    if events is not None:
+        events.append(Bought(seat, len(owned), column, card, config.marker_cost))
+        events.append(AccountChanged(seat, None, account, after, "buy"))
+    state = attrs.evolve(
+        state,
+        markers=_with(state.markers, seat, (*owned, column)),
+        accounts=_with(state.accounts, seat, after),
+    )
+    state, ended = _score(state, seat, card, events)
+    if ended and config.end == "immediate":
+        return _over(state, "end", events)
+    return state
+
+
+def _roll(state: State, events: list[Event] | None) -> State:
+    if state.roll is not None:
+        raise IllegalMoveError(
+            f"a roll of {state.roll} waits for its move: Advance a marker before rolling again"
+        )
+    if state.config.auto_chance:
+        face, rng = state.rng.below(SIDES)
+        return _die(attrs.evolve(state, rng=rng), face + 1, events)
+    return attrs.evolve(state, awaiting_die=True)
+
+
+def _die(state: State, value: int, events: list[Event] | None) -> State:
+    if events is not None:
+        events.append(Rolled(state.seat, value))
+    return attrs.evolve(state, roll=value, awaiting_die=False)
+
+
+def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
+    roll = state.roll
+    if roll is None:
+        raise IllegalMoveError("roll first: each Advance moves by a number rolled with Roll()")
+    seat = state.seat
+    owned = state.markers[seat]
+    marker = move.marker
+    if marker >= len(owned):
+        raise IllegalMoveError(
+            f"seat {seat} owns {len(owned)} markers (0 to {len(owned) - 1}): there is no "
+            f"marker {marker}"
+        )
+    if marker in state.moved:
+        raise IllegalMoveError(f"marker {marker} has moved this turn already: each moves once")
+    steps = move.steps
+    if steps > roll:
+        raise IllegalMoveError(f"distance {steps} exceeds the roll of {roll}")
+    config = state.config
+    ring = line(state)
+    size = len(ring)
+    start = owned[marker]
+    at = ring.index(start)
+    sign = -1 if move.direction == "left" else 1
+    passed = tuple(ring[(at + sign * step) % size] for step in range(1, steps))
+    landed = ring[(at + sign * steps) % size]  # on the line as it was before the move
+    field = state.field
+    discard = state.discard
+    card = field[landed][0]
+    if events is not None:
+        events.append(Moved(seat, marker, move.direction, steps, start, passed, landed, card))
+    markers = _with(state.markers, seat, _with(owned, marker, landed))
+    if config.collapse and landed != start and not any(start in positions for positions in markers):
+        left = field[start][0]
+        field = _with(field, start, field[start][1:])
+        discard = (*discard, left)
+        if events is not None:
+            events.append(Collapsed(start, left))
+    state = attrs.evolve(
+        state,
+        field=field,
+        discard=discard,
+        markers=markers,
+        roll=None,
+        moved=(*state.moved, marker),
+    )
+    state, ended = _score(state, seat, card, events)
+    if ended and config.end == "immediate":
+        return _over(state, "end", events)
+    if len(state.moved) < len(owned):
+        return state
+    return _end_turn(state, events)
+
+
+def _end_turn(state: State, events: list[Event] | None) -> State:
+    config = state.config
+    turns = state.turns + 1
+    state = attrs.evolve(state, turns=turns, moved=())
+    if turns % config.players == 0:
+        if state.ending:
+            return _over(state, "end", events)
+        if turns == config.max_rounds * config.players:
+            return _over(state, "max_rounds", events)
+    seat = turns % config.players
+    if events is not None:
+        events.append(TurnPassed(seat))
+    return attrs.evolve(state, seat=seat)
+
+
+def _over(state: State, reason: str, events: list[Event] | None) -> State:
+    state = attrs.evolve(state, phase="over", roll=None, awaiting_die=False)
+    if events is not None:
+        events.append(
+            GameOver("end" if reason == "end" else "max_rounds", top_seats(state.accounts))
+        )
+    return state
+
+
+def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> tuple[State, bool]:
+    """``card`` scores for ``seat``; whether End scored (it stops the game at once, or
+    sets ``ending`` under ``finish_round``: a further End in that round changes nothing).
+    """
+    if card is END:
+        immediate = state.config.end == "immediate"
+        if state.ending:
+            return state, False
+        if events is not None:
+            events.append(EndHit(seat, immediate))
+        if immediate:
+            return state, True
+        return attrs.evolve(state, ending=True), False
+    before = state.accounts[seat]
+    kind = card.kind
+    if kind == "Z":
+        after = 0
+    elif kind == "B":
+        state, charge = _draw_for_b(state, seat, events)
+        after = before - charge
+    else:
+        after = before + card.points
+    if state.config.floor_at_zero and after < 0:
+        after = 0
+    if events is not None:
+        events.append(AccountChanged(seat, card, before, after))
+    return attrs.evolve(state, accounts=_with(state.accounts, seat, after)), False
+
+
+def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[State, int]:
+    """B draws the pack's top card onto the discard pile until it draws a number, P or T
+    (B, Z and End are drawn again); the pack, once empty, is the discard pile shuffled
+    with the state's generator. Nothing happens when pack and discard pile hold no such
+    card. Returns the state and the charge.
+    """
+    pack, discard, rng = state.pack, state.discard, state.rng
+    if not any(card.valued for card in pack) and not any(card.valued for card in discard):
+        return state, 0
+    while True:
+        if not pack:
+            pack, rng = rng.shuffled(discard)
+            discard = ()
+            if events is not None:
+                events.append(Reshuffled(len(pack)))
+        card, pack = pack[0], pack[1:]
+        discard = (*discard, card)
+        if events is not None:
+            events.append(Drew(seat, card, card.valued))
+        if card.valued:
+            return attrs.evolve(state, pack=pack, discard=discard, rng=rng), card.cost
+
+
+def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
+    return (*values[:index], value, *values[index + 1 :])

@@ -1,0 +1,235 @@
+"""The state of an account game: the field, the pack, the markers and the accounts.
+
+Build one with :func:`~tabletop_rules.account.rules.new_game` and advance it with
+:func:`~tabletop_rules.account.rules.apply`; :func:`check_state` checks every invariant
+of a state that comes from elsewhere (a loader, a test). Fields are keyword-only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Literal, NoReturn, TypeAlias, get_args
+
+import attrs
+
+from ..errors import InvalidStateError
+from ..messages import short_repr, short_text
+from ..protocol import Seat
+from ..rng import SEED_BITS, Rng, is_valid_state
+from .cards import CARD_IDS, Card
+from .config import Config
+from .moves import SIDES
+
+__all__ = ["PHASES", "Column", "Phase", "State", "check_state", "line"]
+
+Phase: TypeAlias = Literal["setup", "play", "over"]
+"""Placing the starting markers, play, or the game is over."""
+
+PHASES: tuple[Phase, ...] = get_args(Phase)
+
+Column: TypeAlias = tuple[Card, ...]
+"""A column of the field, bottom card first: its first card is on the bottom line.
+Empty once every card of it has collapsed."""
+
+
+@attrs.frozen(kw_only=True)
+class State:
+    """An account game at one moment. Fields may be read freely; the package's functions
+    interpret them.
+
+    Attributes:
+        config: The house rules in force.
+        seed: The seed the game was dealt from (drawn when none was given).
+        rng: The generator for the die (with ``auto_chance``) and the reshuffles of the
+            discard pile.
+        field: One :data:`Column` per column, bottom card first.
+        pack: The face-down pack B draws from, top card first.
+        discard: The discard pile, oldest first.
+        markers: Each seat's markers, in the order they were got: the column each
+            stands on.
+        accounts: Each seat's account.
+        phase: ``"setup"``, ``"play"`` or ``"over"``.
+        seat: The seat placing (setup) or on turn (play); kept when the game ends.
+        turns: Turns completed in play (a round is ``players`` turns).
+        roll: The number rolled that the next ``Advance`` uses, ``None`` when no roll
+            awaits a move.
+        awaiting_die: Whether a roll waits for its chance outcome ``Die(value)``.
+        moved: The markers of the seat on turn moved this turn, in the order moved.
+        ending: Under ``end="finish_round"``, whether End has scored and the game stops
+            when the round is complete.
+        deal: The deck order (top card first) given to ``new_game``; ``None`` when the
+            seed shuffled the deck.
+
+    """
+
+    config: Config
+    seed: int
+    rng: Rng
+    field: tuple[Column, ...]
+    pack: tuple[Card, ...]
+    discard: tuple[Card, ...] = ()
+    markers: tuple[tuple[int, ...], ...]
+    accounts: tuple[int, ...]
+    phase: Phase = "setup"
+    seat: Seat = 0
+    turns: int = 0
+    roll: int | None = None
+    awaiting_die: bool = False
+    moved: tuple[int, ...] = ()
+    ending: bool = False
+    deal: tuple[Card, ...] | None = None
+
+    @property
+    def rounds(self) -> int:
+        """Rounds completed."""
+        return self.turns // self.config.players
+
+    @property
+    def rolled(self) -> bool:
+        """Whether the seat on turn has rolled this turn (buying is over)."""
+        return self.roll is not None or self.awaiting_die or bool(self.moved)
+
+
+def line(state: State) -> tuple[int, ...]:
+    """The columns of the bottom line that still hold a card, left to right: the ring the
+    markers move on.
+    """
+    return tuple(column for column, cards in enumerate(state.field) if cards)
+
+
+def check_state(state: State) -> None:
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``state`` is
+    consistent with the rules: used by loaders and tests, never on the hot path.
+
+    The checks, each named in the message when it fails: the shape of every field;
+    *conservation* (the field, pack and discard pile hold exactly the configured deck, as
+    a multiset); the *field* (every column full without ``collapse``, at most ``rows``
+    cards with it); the *markers* (each on a column that holds a card; no seat owns more
+    than ``max_markers``; in setup, seats before the one placing hold all their starting
+    markers and later seats none; in play each seat owns at least ``starting_markers``);
+    the *accounts* (whole numbers, never negative under ``floor_at_zero``); the *turn*
+    (a roll of 1 to 6 or none, a die awaited only with ``auto_chance=False`` and only
+    with no roll, moved markers distinct and owned, fewer moved than owned while the turn
+    goes on, nothing rolled or moved in setup); *rounds* below ``max_rounds`` while the
+    game goes on; ``ending`` only under ``finish_round``; the *deal*.
+    """
+
+    def fail(why: str) -> NoReturn:
+        raise InvalidStateError(f"invalid account state: {why}")
+
+    if type(state) is not State or type(state.config) is not Config:
+        fail(f"expected an account State with an account Config, got {short_repr(state)}")
+    try:
+        _check(state, fail)
+    except InvalidStateError:
+        raise
+    except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
+        fail(f"malformed field: {short_text(error)}")
+
+
+def _cards(name: str, value: object, fail: Callable[[str], NoReturn]) -> tuple[Card, ...]:
+    if type(value) is not tuple:
+        fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
+    for card in value:
+        if id(card) not in CARD_IDS:
+            fail(f"{name} holds {short_repr(card)}, which is not one of the package's cards")
+    return value
+
+
+def _int(name: str, value: object, low: int, high: int, fail: Callable[[str], NoReturn]) -> int:
+    if type(value) is not int or not low <= value <= high:
+        fail(f"{name} must be a whole number {low} to {high}, got {short_repr(value)}")
+    return value
+
+
+def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
+    config = state.config
+    players = config.players
+    if not is_valid_state(state.seed):
+        fail(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(state.seed)}")
+    if type(state.rng) is not Rng or not is_valid_state(state.rng.state):
+        fail(f"rng must be an Rng, got {short_repr(state.rng)}")
+    if type(state.field) is not tuple or len(state.field) != config.columns:
+        fail(f"field must hold {config.columns} columns, got {short_repr(state.field)}")
+    everything: Counter[Card] = Counter()
+    for column, cards in enumerate(state.field):
+        _cards(f"column {column}", cards, fail)
+        if config.collapse:
+            if len(cards) > config.rows:
+                fail(f"column {column} holds {len(cards)} cards, more than the {config.rows} rows")
+        elif len(cards) != config.rows:
+            fail(
+                f"column {column} holds {len(cards)} cards; without collapse every column "
+                f"keeps its {config.rows}"
+            )
+        everything.update(cards)
+    everything.update(_cards("pack", state.pack, fail))
+    everything.update(_cards("discard", state.discard, fail))
+    if everything != Counter(config.deck_counts()) - Counter():
+        fail("cards are not conserved: field, pack and discard pile must hold exactly the deck")
+    if state.phase not in ("setup", "play", "over") or type(state.phase) is not str:
+        fail(f"phase must be setup, play or over, got {short_repr(state.phase)}")
+    seat = _int("seat", state.seat, 0, players - 1, fail)
+    if type(state.markers) is not tuple or len(state.markers) != players:
+        fail(f"markers must hold one tuple for each of the {players} seats")
+    if type(state.accounts) is not tuple or len(state.accounts) != players:
+        fail(f"accounts must hold one account for each of the {players} seats")
+    for who, account in enumerate(state.accounts):
+        if type(account) is not int:
+            fail(f"seat {who}'s account must be a whole number, got {short_repr(account)}")
+        if config.floor_at_zero and account < 0:
+            fail(f"seat {who}'s account is {account}, below the floor at 0")
+    for who, owned in enumerate(state.markers):
+        if type(owned) is not tuple:
+            fail(f"seat {who}'s markers must be a tuple, got {short_repr(owned)}")
+        if len(owned) > config.max_markers:
+            fail(
+                f"seat {who} owns {len(owned)} markers, more than max_markers {config.max_markers}"
+            )
+        for marker, column in enumerate(owned):
+            _int(f"seat {who}'s marker {marker}", column, 0, config.columns - 1, fail)
+            if not state.field[column]:
+                fail(f"seat {who}'s marker {marker} stands on column {column}, which is empty")
+    turns = _int("turns", state.turns, 0, config.max_rounds * players, fail)
+    moved = state.moved
+    if type(moved) is not tuple or len(set(moved)) != len(moved):
+        fail(f"moved must be a tuple of distinct markers, got {short_repr(moved)}")
+    if state.roll is not None:
+        _int("roll", state.roll, 1, SIDES, fail)
+    if type(state.awaiting_die) is not bool or type(state.ending) is not bool:
+        fail("awaiting_die and ending must be True or False")
+    if state.awaiting_die and (config.auto_chance or state.roll is not None):
+        fail("a die is awaited only with auto_chance=False, and never with a roll pending")
+    if state.ending and config.end != "finish_round":
+        fail("ending is set only under end='finish_round'")
+    if state.phase == "setup":
+        if turns or moved or state.roll is not None or state.awaiting_die:
+            fail("nothing is rolled, moved or counted as a turn in setup")
+        for who, owned in enumerate(state.markers):
+            want = config.starting_markers if who < seat else 0
+            if who == seat:
+                if len(owned) >= config.starting_markers:
+                    fail(f"seat {seat} places in setup but holds all its starting markers")
+            elif len(owned) != want:
+                fail(f"in setup seat {who} must hold {want} markers, holds {len(owned)}")
+        return
+    for who, owned in enumerate(state.markers):
+        if state.phase == "play" and len(owned) < config.starting_markers:
+            fail(f"seat {who} owns {len(owned)} markers, fewer than starting_markers")
+    owned = state.markers[seat]
+    for marker in moved:
+        _int("a moved marker", marker, 0, len(owned) - 1, fail)
+    if state.phase == "play":
+        if turns >= config.max_rounds * players:
+            fail(f"play goes on after max_rounds {config.max_rounds}")
+        if turns % players != seat:
+            fail(f"seat {seat} is on turn after {turns} turns")
+        if len(moved) >= len(owned):
+            fail("every marker has moved, yet the turn goes on")
+        if state.roll is not None and len(moved) >= len(owned):
+            fail("a roll is pending with no marker left to move")
+    if state.deal is not None:
+        deal = _cards("deal", state.deal, fail)
+        if Counter(deal) != Counter(config.deck_cards()):
+            fail("the deal must be exactly the configured deck")

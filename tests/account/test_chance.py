@@ -1,0 +1,54 @@
+"""The die: the only chance point."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tabletop_rules.account import rules as r
+from tabletop_rules.account.events import Rolled
+from tabletop_rules.account.moves import Advance, Die, Roll
+from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.protocol import CHANCE
+
+from .helpers import game, placed
+
+
+def test_with_auto_chance_off_a_roll_is_a_chance_point_of_six_faces_each_one_sixth() -> None:
+    state = r.apply(placed(game(["+1", "+10"], players=1), 0), Roll())
+    assert r.current_player(state) == CHANCE
+    assert r.legal_moves(state) == tuple(Die(value) for value in range(1, 7))
+    probabilities = r.chance_probabilities(state)
+    assert dict(probabilities) == {Die(value): Fraction(1, 6) for value in range(1, 7)}
+    with pytest.raises(IllegalMoveError, match="the die is rolling"):
+        r.apply(state, Advance(0, "right", 1))
+    after, events = r.apply_with_events(state, Die(4))
+    assert after.roll == 4
+    assert events == (Rolled(0, 4),)
+    assert r.current_player(after) == 0
+
+
+def test_die_is_refused_outside_a_chance_point() -> None:
+    state = placed(game(["+1", "+10"], players=1), 0)
+    assert r.chance_probabilities(state) == {}
+    with pytest.raises(IllegalMoveError, match="chance outcome"):
+        r.apply(state, Die(3))
+
+
+def test_with_auto_chance_the_roll_throws_the_die_with_the_states_rng() -> None:
+    state = placed(game(["+1", "+10"], players=1, auto_chance=True), 0)
+    after = r.apply(state, Roll())
+    face, rng = state.rng.below(6)
+    assert after.roll == face + 1
+    assert after.rng == rng
+    assert r.current_player(after) == 0
+    assert r.chance_probabilities(after) == {}
+
+
+def test_drawing_from_the_pack_is_not_a_chance_point() -> None:
+    state = placed(game(["+1", "B"], pack=["-10"], players=1), 0)
+    state = r.apply(r.apply(state, Roll()), Die(1))
+    assert r.current_player(state) == 0
+    after = r.apply(state, Advance(0, "right", 1))
+    assert after.accounts == (1 - 10,)

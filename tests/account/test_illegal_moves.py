@@ -1,0 +1,152 @@
+"""Bad input: every illegal move names its rule and leaves the state unchanged."""
+
+from __future__ import annotations
+
+import copy
+
+import attrs
+import pytest
+
+from tabletop_rules.account import rules as r
+from tabletop_rules.account.config import Config
+from tabletop_rules.account.moves import Advance, Buy, Die, Place, Roll
+from tabletop_rules.account.state import State, check_state
+from tabletop_rules.errors import IllegalMoveError, InvalidStateError
+
+from .helpers import game, placed, rolled
+
+
+def test_the_rules_messages() -> None:
+    state = rolled(placed(game(["T", "+1", "+10"], players=1, marker_cost=10), 0), 4)
+    with pytest.raises(IllegalMoveError, match="distance 5 exceeds the roll of 4"):
+        r.apply(state, Advance(0, "left", 5))
+    with pytest.raises(IllegalMoveError, match="buying is only allowed before the first roll"):
+        r.apply(state, Buy(1))
+    full = placed(game(["T", "+1", "+10"], players=2, marker_cost=10, max_markers=3), 0, 0)
+    full = r.apply(rolled(full, 1), Advance(0, "right", 1))
+    full = r.apply(full, Buy(0))  # seat 1 now owns 2; T pays
+    full = r.apply(full, Buy(0))
+    with pytest.raises(IllegalMoveError, match="seat 1 owns 3 markers, the limit"):
+        r.apply(full, Buy(0))
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        None,
+        "roll",
+        3,
+        Roll,
+        object(),
+        (Advance, 0, "left", 1),
+    ],
+)
+def test_objects_that_are_no_moves_are_refused(move: object) -> None:
+    state = placed(game(["+1", "+10"], players=1), 0)
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMoveError):
+        r.apply(state, move)  # type: ignore[arg-type]
+    assert state == before
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Advance(0, "up", 1),  # type: ignore[arg-type]
+        lambda: Advance(0, "left", 0),
+        lambda: Advance(0, "left", 7),
+        lambda: Advance(-1, "left", 1),
+        lambda: Advance(True, "left", 1),
+        lambda: Place(-1),
+        lambda: Place(20),
+        lambda: Buy("1"),  # type: ignore[arg-type]
+        lambda: Die(0),
+        lambda: Die(7),
+    ],
+)
+def test_malformed_moves_are_refused_at_construction(build: object) -> None:
+    with pytest.raises(IllegalMoveError):
+        build()  # type: ignore[operator]
+
+
+def test_a_move_tampered_with_after_construction_is_rebuilt_and_refused() -> None:
+    state = rolled(placed(game(["+1", "+10"], players=1), 0), 2)
+    move = Advance(0, "left", 1)
+    object.__setattr__(move, "steps", 99)
+    with pytest.raises(IllegalMoveError):
+        r.apply(state, move)
+    object.__setattr__(move, "direction", ["left"])
+    with pytest.raises(IllegalMoveError):
+        r.apply(state, move)
+
+
+def test_a_subclass_of_a_move_is_refused() -> None:
+    @attrs.frozen
+    class Sneaky(Roll):
+        pass
+
+    state = placed(game(["+1", "+10"], players=1), 0)
+    with pytest.raises(IllegalMoveError):
+        r.apply(state, Sneaky())
+
+
+def test_every_move_is_refused_once_the_game_is_over() -> None:
+    state = placed(game(["End", "+1"], players=1), 0)
+    assert r.is_over(state)
+    for move in (Roll(), Place(1), Buy(1), Advance(0, "left", 1), Die(1)):
+        with pytest.raises(IllegalMoveError, match="the game is over"):
+            r.apply(state, move)
+
+
+def test_rule_functions_refuse_what_is_no_state() -> None:
+    with pytest.raises(TypeError):
+        r.legal_moves("state")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        r.score(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        r.is_over(3)  # type: ignore[arg-type]
+
+
+def test_states_are_built_by_named_fields_only() -> None:
+    with pytest.raises(TypeError):
+        State(Config(), 0)  # type: ignore[call-arg]
+
+
+def corrupt(state: State, **changes: object) -> State:
+    return attrs.evolve(state, **changes)  # type: ignore[arg-type]
+
+
+def test_check_state_refuses_inconsistent_states() -> None:
+    state = placed(game(["+1", "+10", "-1"], above=[["B", "Z", "P"]], players=2), 0, 1)
+    check_state(state)
+    bad = [
+        corrupt(state, markers=((0,), (5,))),  # a marker off the line
+        corrupt(state, markers=((0, 0, 0, 0), (1,))),  # more markers than allowed
+        corrupt(state, pack=(*state.pack, state.field[0][0])),  # cards not conserved
+        corrupt(state, field=(state.field[0][:1], *state.field[1:])),  # a card lost
+        corrupt(state, accounts=(1.5, 10)),  # an account that is no whole number
+        corrupt(state, accounts=(True, 10)),
+        corrupt(state, roll=7),
+        corrupt(state, seat=5),
+        corrupt(state, phase="later"),
+        corrupt(state, moved=(0, 0)),
+        corrupt(state, ending=True),  # ending only under finish_round
+        corrupt(state, turns=10_000),
+    ]
+    for broken in bad:
+        with pytest.raises(InvalidStateError):
+            check_state(broken)
+    floored = placed(game(["-1", "+1"], players=1, floor_at_zero=True), 1)
+    with pytest.raises(InvalidStateError, match="below the floor"):
+        check_state(corrupt(floored, accounts=(-3,)))
+
+
+def test_legal_moves_are_the_move_tables_own_instances_and_apply_keeps_them() -> None:
+    from tabletop_rules.account.moves import MOVE_TABLE
+
+    assert len(MOVE_TABLE.moves) == 143
+    state = rolled(placed(game(["+1", "+10"], players=1), 0), 3)
+    for move in r.legal_moves(state):
+        assert id(move) in MOVE_TABLE.ids
+    equal = Advance(0, "left", 1)
+    assert MOVE_TABLE.known(equal) is r.legal_moves(state)[0]
