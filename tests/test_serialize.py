@@ -16,6 +16,7 @@ import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules import serialize
 from tabletop_rules.errors import ConfigError, InvalidConfigError, InvalidStateError
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import (
@@ -971,3 +972,10 @@ def test_check_state_of_a_hand_built_state_with_an_int_too_long_to_print(field: 
     state = attrs.evolve(dp.new_game(seed=1), **changes)
     with pytest.raises(InvalidStateError, match="invalid dice poker state"):
         dp.check_state(state)
+
+
+def test_a_fixed_length_tuple_is_structured_item_by_item_against_its_types() -> None:
+    # tuple[str, int] reads ["a", 1]: each value against its own type, in order.
+    assert serialize.converter.structure(["a", 1], tuple[str, int]) == ("a", 1)
+    with pytest.raises(ValueError, match="expected 2 items"):
+        serialize.converter.structure(["a"], tuple[str, int])

@@ -179,7 +179,7 @@ def _tuple(value: Any, kind: Any) -> tuple[Any, ...]:
         return tuple(converter.structure(item, args[0]) for item in value)
     if len(args) != len(value):
         raise ValueError(f"expected {len(args)} items, got {len(value)}")
-    return tuple(converter.structure(item, arg) for item, arg in zip(args, value, strict=True))
+    return tuple(converter.structure(item, arg) for arg, item in zip(args, value, strict=True))
 
 
 def _frozenset(value: Any, kind: Any) -> frozenset[Any]:
