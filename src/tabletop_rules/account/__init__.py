@@ -2,7 +2,7 @@
 they land on changes their player's account. The rules are the rules page
 ``rules/account``; every house rule is a field of :class:`Config`.
 
-Work in progress: the rules engine only (no views, notation, codec, bots or registry
+Work in progress: the rules engine and views (no notation, codec, bots or registry
 entry yet).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import rules
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
 from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
+from .events import redact
 from .moves import DIRECTIONS, Advance, Buy, Die, Direction, Move, Place, Roll
 from .rules import (
     apply,
@@ -25,6 +26,7 @@ from .rules import (
     winners,
 )
 from .state import Phase, State, check_state, line
+from .view import View, check_view, determinize, view
 
 __all__ = [
     "CARDS",
@@ -49,18 +51,23 @@ __all__ = [
     "Roll",
     "State",
     "T",
+    "View",
     "Z",
     "apply",
     "apply_with_events",
     "chance_probabilities",
     "check_state",
+    "check_view",
     "current_player",
+    "determinize",
     "is_over",
     "legal_moves",
     "line",
     "max_moves",
     "new_game",
+    "redact",
     "rules",
     "score",
+    "view",
     "winners",
 ]

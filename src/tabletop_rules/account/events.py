@@ -29,6 +29,7 @@ __all__ = [
     "Reshuffled",
     "Rolled",
     "TurnPassed",
+    "redact",
 ]
 
 
@@ -172,3 +173,18 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnPassed,
     GameOver,
 )
+
+
+def redact(event: Event, seat: Seat | None) -> Event:
+    """``event`` as ``seat`` may see it (``None``: a spectator): unchanged, every event
+    is public. The rules page hides only the order of the pack and of the discard pile
+    and the die's seed, and no event carries them: a :class:`Drew` names the card B
+    turned over for all to see (public once drawn), a :class:`Collapsed` a card that lay
+    face up in the field, and a :class:`Reshuffled` only how many cards the new pack
+    holds, never their order.
+
+    >>> from tabletop_rules.account.cards import P
+    >>> redact(Drew(1, P, True), 0) == Drew(1, P, True)
+    True
+    """
+    return event
