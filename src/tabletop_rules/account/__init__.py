@@ -2,20 +2,23 @@
 they land on changes their player's account. The rules are the rules page
 ``rules/account``; every house rule is a field of :class:`Config`.
 
-Work in progress: the rules engine and views (no notation, codec, bots or registry
-entry yet).
+Work in progress: the rules engine, views, notation and the action codec (no bots or
+registry entry yet).
 """
 
 from __future__ import annotations
 
-from . import rules
+from . import codec, notation, rules
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
+from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
 from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
 from .events import redact
 from .moves import DIRECTIONS, Advance, Buy, Die, Direction, Move, Place, Roll
+from .notation import format_move, parse_move, read_move
 from .rules import (
     apply,
     apply_with_events,
+    canonical,
     chance_probabilities,
     current_player,
     is_over,
@@ -35,6 +38,7 @@ __all__ = [
     "END",
     "ENDS",
     "KINDS",
+    "NUM_ACTIONS",
     "Advance",
     "B",
     "Buy",
@@ -55,16 +59,26 @@ __all__ = [
     "Z",
     "apply",
     "apply_with_events",
+    "canonical",
     "chance_probabilities",
     "check_state",
     "check_view",
+    "codec",
     "current_player",
+    "decode",
     "determinize",
+    "encode",
+    "format_move",
     "is_over",
+    "legal_mask",
     "legal_moves",
     "line",
     "max_moves",
     "new_game",
+    "notation",
+    "num_actions",
+    "parse_move",
+    "read_move",
     "redact",
     "rules",
     "score",

@@ -62,6 +62,7 @@ from .state import State, check_state, line
 __all__ = [
     "apply",
     "apply_with_events",
+    "canonical",
     "chance_probabilities",
     "current_player",
     "is_over",
@@ -517,3 +518,20 @@ def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[S
 
 def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
     return (*values[:index], value, *values[index + 1 :])
+
+
+def canonical(state: State, move: Move) -> Move:
+    """The move of :func:`legal_moves` equivalent to ``move``. No two account moves are
+    equivalent, so it is ``move`` itself, as the instance ``legal_moves`` lists; raises
+    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, when ``move`` is
+    not legal in ``state`` (or is no account move at all).
+
+    >>> state = new_game(seed=1)
+    >>> canonical(state, Place(3)) is legal_moves(state)[3]
+    True
+    """
+    known = known_move(move)
+    if known in legal_moves(state):
+        return known
+    apply(state, known)  # raises IllegalMoveError naming the rule
+    raise AssertionError(f"apply accepted {known!r}, which legal_moves does not list")

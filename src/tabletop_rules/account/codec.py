@@ -1,0 +1,97 @@
+"""The action codec: every account move as a number, for reinforcement learning and
+search.
+
+The numbers are the places of the moves in :data:`~tabletop_rules.account.moves.MOVE_TABLE`,
+which holds every move of every config, so the layout is the same for every config
+(143 actions) and :func:`encode` needs no state:
+
+==========  ===================  ==================================================
+numbers     moves                order
+==========  ===================  ==================================================
+0 to 19     :class:`Place`       by column: ``column``
+20 to 39    :class:`Buy`         by column: ``20 + column``
+40          :class:`Roll`
+41 to 136   :class:`Advance`     by marker, then left before right, then distance:
+                                 ``41 + 12 x marker + 6 x (direction is right)
+                                 + steps - 1``
+137 to 142  :class:`Die`         by face: ``136 + value``
+==========  ===================  ==================================================
+
+A config with fewer columns or markers simply never allows the numbers beyond them.
+
+>>> from tabletop_rules.account import Advance, Config, Die, Place, Roll
+>>> encode(Place(0)), encode(Roll()), encode(Advance(1, "right", 2)), encode(Die(6))
+(0, 40, 60, 142)
+>>> num_actions(Config())
+143
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError
+from ..messages import short_repr
+from .config import Config
+from .moves import MOVE_TABLE, Move, known_move
+from .rules import legal_moves
+from .state import State
+
+__all__ = ["NUM_ACTIONS", "decode", "encode", "legal_mask", "num_actions"]
+
+_ACTIONS: tuple[Move, ...] = MOVE_TABLE.moves  # the game's own instances, by number
+_NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTIONS)}
+# Keyed by identity: every move is first mapped to its own instance (moves.known_move).
+
+NUM_ACTIONS = len(_ACTIONS)
+"""143 actions in every configuration, chance outcomes included."""
+
+
+def num_actions(config: Config) -> int:
+    """The size of the action space: 143, the same for every config."""
+    return NUM_ACTIONS
+
+
+def encode(move: Move) -> int:
+    """The move's action number; needs no state. Raises
+    :class:`~tabletop_rules.errors.IllegalMoveError` (a ``TabletopError``) for what is
+    no account move.
+    """
+    number = _NUMBERS.get(id(move))
+    if number is None:
+        number = _NUMBERS.get(id(known_move(move)))  # raises for what is no move
+        if number is None:  # a well-formed move outside the table: none exists
+            raise IllegalMoveError(f"{short_repr(move)} has no action number: no state allows it")
+    return number
+
+
+def _check_state(state: object) -> None:
+    if type(state) is not State:
+        raise TypeError(f"expected an account State, got {short_repr(state)}")
+
+
+def decode(state: State, action: int) -> Move:
+    """The legal move numbered ``action`` in ``state``, as
+    :func:`~tabletop_rules.account.legal_moves` lists it. Raises
+    :class:`~tabletop_rules.errors.IllegalMoveError` for an action that is not a whole
+    number (``bool`` included) within :func:`num_actions`, or not legal here.
+    """
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
+    _check_state(state)
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalMoveError(
+            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
+        )
+    move = _ACTIONS[action]
+    for listed in legal_moves(state):
+        if listed is move:
+            return move
+    raise IllegalMoveError(f"action {action} ({move!r}) is not legal in this state")
+
+
+def legal_mask(state: State) -> tuple[bool, ...]:
+    """For each action number, whether its move is legal in ``state``."""
+    _check_state(state)
+    mask = [False] * NUM_ACTIONS
+    for move in legal_moves(state):
+        mask[_NUMBERS[id(move)]] = True
+    return tuple(mask)

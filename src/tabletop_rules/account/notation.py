@@ -1,0 +1,131 @@
+"""Short, typable text for account moves.
+
+=================  ===============================================================
+text               move
+=================  ===============================================================
+``place 3``        :class:`Place` a starting marker on column 3 (setup)
+``buy 5``          :class:`Buy` a marker and put it on column 5
+``roll``           :class:`Roll` the die for the next marker
+``move 0 left 3``  :class:`Advance` marker 0 three cards left (``left`` or ``right``)
+``die 4``          :class:`Die`: the die shows 4 (a chance outcome)
+=================  ===============================================================
+
+Case and extra spaces are forgiven; numbers are plain decimal digits. No two account
+moves are equivalent, so :func:`format_move` and :func:`read_move` are inverse and
+:func:`parse_move` returns the very instance :func:`~tabletop_rules.account.legal_moves`
+lists.
+
+>>> format_move(Advance(0, "left", 3))
+'move 0 left 3'
+>>> read_move("  MOVE 1  Right 2 ")
+Advance(marker=1, direction='right', steps=2)
+>>> from tabletop_rules.account import new_game
+>>> parse_move(new_game(seed=1), "place 3")
+Place(column=3)
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError, NotationError
+from ..messages import short_repr
+from .moves import DIRECTIONS, ROLL, Advance, Buy, Die, Move, Place, Roll, known_move
+from .rules import canonical
+from .state import State
+
+__all__ = ["format_move", "parse_move", "read_move"]
+
+_FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
+
+
+def format_move(move: Move) -> str:
+    """The move's notation; :func:`read_move` reads it back to an equal move."""
+    if isinstance(move, Place):
+        return f"place {move.column}"
+    if isinstance(move, Buy):
+        return f"buy {move.column}"
+    if isinstance(move, Roll):
+        return "roll"
+    if isinstance(move, Advance):
+        return f"move {move.marker} {move.direction} {move.steps}"
+    if isinstance(move, Die):
+        return f"die {move.value}"
+    raise TypeError(f"not an account move: {short_repr(move)}")
+
+
+def _text(text: object) -> str:
+    """``text`` as a plain ``str``; ``NotationError`` for anything that is not a string."""
+    if not isinstance(text, str):
+        raise NotationError(f"move text is a string, not {short_repr(text)}")
+    return str.__str__(text)  # a plain str, whatever a subclass overrides
+
+
+def _number(word: str, what: str, text: str) -> int:
+    """``word`` as a whole number: ASCII digits only (no sign, no other scripts' digits)."""
+    if not (word.isascii() and word.isdigit()) or len(word) > 4:
+        raise NotationError(f"{what} is a number, not {short_repr(word)}, in {short_repr(text)}")
+    return int(word)
+
+
+def _shape(verb: str, rest: list[str], count: int, example: str, text: str) -> None:
+    if len(rest) != count:
+        raise NotationError(f"{verb!r} needs {example}; got {short_repr(text)}")
+
+
+def read_move(text: str) -> Move:
+    """The move ``text`` names, without checking it against a state. Raises
+    :class:`~tabletop_rules.errors.NotationError` for text that names no move (a column,
+    marker, distance or face that no game has included).
+
+    >>> read_move("die 4")
+    Die(value=4)
+    """
+    text = _text(text)
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError(f"empty move text: moves are {_FORMS}")
+    verb, rest = words[0], words[1:]
+    try:
+        if verb == "roll":
+            _shape(verb, rest, 0, "nothing after it", text)
+            return ROLL
+        if verb in ("place", "buy"):
+            _shape(verb, rest, 1, f"a column, e.g. '{verb} 3'", text)
+            column = _number(rest[0], "a column", text)
+            return known_move(Place(column) if verb == "place" else Buy(column))
+        if verb == "die":
+            _shape(verb, rest, 1, "the face shown, e.g. 'die 4'", text)
+            return known_move(Die(_number(rest[0], "a face", text)))
+        if verb == "move":
+            _shape(
+                verb, rest, 3, "a marker, a direction and a distance, e.g. 'move 0 left 3'", text
+            )
+            marker = _number(rest[0], "a marker", text)
+            direction = rest[1]
+            if direction not in DIRECTIONS:
+                raise NotationError(
+                    f"a direction is 'left' or 'right', not {short_repr(direction)}, "
+                    f"in {short_repr(text)}"
+                )
+            steps = _number(rest[2], "a distance", text)
+            return known_move(Advance(marker, "left" if direction == "left" else "right", steps))
+    except IllegalMoveError as error:  # a constructor's range check: no game has the move
+        raise NotationError(f"{error}, in {short_repr(text)}") from None
+    raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
+
+
+def parse_move(state: State, text: str) -> Move:
+    """The legal move ``text`` names in ``state``, as the instance
+    :func:`~tabletop_rules.account.legal_moves` lists.
+
+    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
+    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
+    rules forbid here.
+
+    >>> from tabletop_rules.account import new_game
+    >>> try:
+    ...     parse_move(new_game(seed=1), "roll")
+    ... except IllegalMoveError as error:
+    ...     print(error)
+    in setup each player places its starting markers with Place(column), not Roll()
+    """
+    return canonical(state, read_move(text))
