@@ -58,6 +58,7 @@ def test_every_move_of_every_config_reads_back_as_the_table_instance() -> None:
     [
         ("  PLACE   3 ", a.Place(3)),
         ("Buy 05", a.Buy(5)),
+        ("place 000000000003", a.Place(3)),
         ("ROLL", a.Roll()),
         ("\tmove 0  LEFT\n3", a.Advance(0, "left", 3)),
         ("Move 2 Right 1", a.Advance(2, "right", 1)),

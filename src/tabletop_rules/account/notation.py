@@ -61,7 +61,7 @@ def _text(text: object) -> str:
 
 def _number(word: str, what: str, text: str) -> int:
     """``word`` as a whole number: ASCII digits only (no sign, no other scripts' digits)."""
-    if not (word.isascii() and word.isdigit()) or len(word) > 4:
+    if not (word.isascii() and word.isdigit()) or len(word.lstrip("0")) > 4:
         raise NotationError(f"{what} is a number, not {short_repr(word)}, in {short_repr(text)}")
     return int(word)
 
