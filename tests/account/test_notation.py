@@ -215,3 +215,35 @@ def test_canonical_of_an_illegal_move_names_the_rule() -> None:
 def test_canonical_of_what_is_no_move_is_refused() -> None:
     with pytest.raises(IllegalMoveError, match="'roll' is not a account game move"):
         a.canonical(game(["+10"] * 5), "roll")  # type: ignore[arg-type]
+
+
+# --- parse_move from a view -------------------------------------------------------------
+
+
+def test_a_view_parses_its_own_seats_moves() -> None:
+    state = after_roll(4)
+    seen = a.view(state, seat=0)
+    move = a.parse_move(seen, "move 0 right 4")
+    assert any(move is listed for listed in a.legal_moves(state))
+    with pytest.raises(IllegalMoveError, match="distance 5 exceeds the roll of 4"):
+        a.parse_move(seen, "move 0 left 5")
+    with pytest.raises(NotationError, match="unknown move"):
+        a.parse_move(seen, "jump")
+
+
+@pytest.mark.parametrize("seat", [1, None])
+def test_a_view_of_a_seat_not_on_turn_has_no_move(seat: int | None) -> None:
+    with pytest.raises(IllegalMoveError, match="has no move now"):
+        a.parse_move(a.view(after_roll(4), seat=seat), "move 0 left 1")
+
+
+@playout_settings
+@given(configs(), seeds)
+def test_notation_round_trips_through_the_mover_s_view(config: a.Config, seed: int) -> None:
+    for state in playout(config, seed)[::3]:
+        seat = a.current_player(state)
+        if seat is None or seat < 0:
+            continue
+        seen = a.view(state, seat=seat)
+        for move in a.legal_moves(state):
+            assert a.parse_move(seen, a.format_move(move)) is move

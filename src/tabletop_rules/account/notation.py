@@ -28,9 +28,12 @@ from __future__ import annotations
 
 from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
+from ..rng import Rng
+from ..seats import check_on_turn
 from .moves import DIRECTIONS, ROLL, Advance, Buy, Die, Move, Place, Roll, known_move
 from .rules import canonical
 from .state import State
+from .view import View, determinize
 
 __all__ = ["format_move", "parse_move", "read_move"]
 
@@ -113,19 +116,33 @@ def read_move(text: str) -> Move:
     raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
 
 
-def parse_move(state: State, text: str) -> Move:
-    """The legal move ``text`` names in ``state``, as the instance
+def parse_move(state: State | View, text: str) -> Move:
+    """The legal move ``text`` names in ``state``, or for the seat of the view ``state``
+    (a client that holds only a view parses what its player types), as the instance
     :func:`~tabletop_rules.account.legal_moves` lists.
 
     Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
     :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
-    rules forbid here.
+    rules forbid here, or for the seat of a view that is not on turn.
 
-    >>> from tabletop_rules.account import new_game
+    >>> from tabletop_rules.account import new_game, view
+    >>> parse_move(view(new_game(seed=1), seat=0), "place 3")
+    Place(column=3)
     >>> try:
     ...     parse_move(new_game(seed=1), "roll")
     ... except IllegalMoveError as error:
     ...     print(error)
     in setup each player places its starting markers with Place(column), not Roll()
     """
-    return canonical(state, read_move(text))
+    move = read_move(text)
+    if isinstance(state, View):
+        for listed in state.legal_moves:
+            if listed is move:
+                return move
+        check_on_turn(state.seat, state.current_player)
+        # the same table with any pack: its rules say what is wrong
+        return canonical(determinize(state, _ANY), move)
+    return canonical(state, move)
+
+
+_ANY = Rng.from_seed(0)
