@@ -135,6 +135,8 @@ def equivalent_to_listed(state: p.State, move: p.Move, listed: tuple[p.Move, ...
         return move in listed
     if Counter(move.cards) - Counter(source(state)):
         return False
+    if len({card.rank for card in move.cards}) != 1:  # a play lays cards of one rank
+        return False
     return any(
         type(other) is p.Play
         and len(other.cards) == len(move.cards)
