@@ -298,6 +298,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
 
 
 _BUILTIN: Final[Mapping[str, str]] = {
+    "account": "tabletop_rules.account",
     "dice-poker": "tabletop_rules.dice_poker",
     "palace": "tabletop_rules.palace",
 }

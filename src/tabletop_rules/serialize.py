@@ -406,13 +406,15 @@ def _difference(data: Any, written: Any, where: str = "") -> str | None:
                 if found is not None:
                     return found
             return None
-    elif isinstance(written, list):
+    elif isinstance(written, list | tuple):  # an array, however the converter wrote it
         if isinstance(data, list | tuple) and len(data) == len(written):
             for index, (got, item) in enumerate(zip(data, written, strict=True)):
                 found = _difference(got, item, f"{where}[{index}]")
                 if found is not None:
                     return (
-                        found if isinstance(item, dict | list) else _differs(where, data, written)
+                        found
+                        if isinstance(item, dict | list | tuple)
+                        else _differs(where, data, written)
                     )
             return None
     elif type(data) is type(written) and data == written:

@@ -2,18 +2,20 @@
 they land on changes their player's account. The rules are the rules page
 ``rules/account``; every house rule is a field of :class:`Config`.
 
-Work in progress: the rules engine, views, notation and the action codec (no bots or
-registry entry yet).
+Work in progress: the rules engine, views, notation and the action codec, registered
+as ``"account"``; its heuristic bot, display, docs and benchmark come next.
 """
 
 from __future__ import annotations
 
+from ..protocol import GameRules, register
 from . import codec, notation, rules
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
 from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
-from .events import redact
-from .moves import DIRECTIONS, Advance, Buy, Die, Direction, Move, Place, Roll
+from .events import EVENT_TYPES, redact
+from .jsonform import FORMAT_VERSION, json_hooks
+from .moves import DIRECTIONS, MOVE_TYPES, Advance, Buy, Die, Direction, Move, Place, Roll
 from .notation import format_move, parse_move, read_move
 from .rules import (
     apply,
@@ -39,6 +41,7 @@ __all__ = [
     "ENDS",
     "KINDS",
     "NUM_ACTIONS",
+    "RULES",
     "Advance",
     "B",
     "Buy",
@@ -85,3 +88,46 @@ __all__ = [
     "view",
     "winners",
 ]
+
+RULES: GameRules[Config, State, Move] = GameRules(
+    name="account",
+    title="The account game",
+    config_type=Config,
+    state_type=State,
+    move_types=MOVE_TYPES,
+    event_types=EVENT_TYPES,
+    view_type=View,
+    new_game=new_game,
+    legal_moves=legal_moves,
+    chance_probabilities=chance_probabilities,
+    apply=apply,
+    apply_with_events=apply_with_events,
+    canonical=canonical,
+    score=score,
+    current_player=current_player,
+    is_over=is_over,
+    winners=winners,
+    view=view,
+    determinize=determinize,
+    redact=redact,
+    format_move=format_move,
+    parse_move=parse_move,
+    num_actions=num_actions,
+    encode=encode,
+    decode=decode,
+    legal_mask=legal_mask,
+    max_moves=max_moves,
+    check_state=check_state,
+    check_view=check_view,
+    players=lambda config: config.players,
+    config_of=lambda state: state.config,
+    seed_of=lambda state: state.seed,
+    hidden_information=True,
+    deal_type=Card,
+    deal_of=lambda state: state.deal,
+    format_version=FORMAT_VERSION,
+    json_hooks=json_hooks,
+)
+"""The account game's :class:`~tabletop_rules.protocol.Ruleset`."""
+
+register(RULES)
