@@ -10,6 +10,9 @@ hostile value still gives a short message). Two forms of each check:
 - :func:`whole`, :func:`optional_whole`, :func:`choice` and :func:`flag` make ``attrs``
   validators that name the field they guard.
 
+:func:`run_checks` is the frame a game's ``check_state`` runs its invariants in, so every
+game reports a broken invariant, or a field too malformed to check, alike.
+
 >>> import attrs
 >>> from typing import Literal
 >>> @attrs.frozen
@@ -32,14 +35,15 @@ tabletop_rules.errors.ConfigError: must_beat must be one of equal_or_higher, hig
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeAlias, get_args
+from typing import Any, NoReturn, TypeAlias, TypeVar, get_args
 
 import attrs
 
-from .errors import ConfigError
-from .messages import short_repr
+from .errors import ConfigError, InvalidStateError
+from .messages import short_repr, short_text
 
 __all__ = [
+    "Fail",
     "Validator",
     "check_choice",
     "check_flag",
@@ -47,6 +51,7 @@ __all__ = [
     "choice",
     "flag",
     "optional_whole",
+    "run_checks",
     "whole",
 ]
 
@@ -142,3 +147,38 @@ def flag() -> Validator:
         check_flag(attribute.name, value)
 
     return check
+
+
+Fail: TypeAlias = Callable[[str], NoReturn]
+"""Raises :class:`~tabletop_rules.errors.InvalidStateError` saying why: what a game's
+state checks call for a broken invariant."""
+
+T = TypeVar("T")
+
+
+def run_checks(what: str, check: Callable[[Fail], T]) -> T:
+    """``check(fail)``, where ``fail(why)`` raises
+    :class:`~tabletop_rules.errors.InvalidStateError` ``"invalid {what}: {why}"``. A field
+    so malformed that the check itself fails on it (``TypeError``, ``AttributeError``,
+    ``IndexError``, ``ValueError``, ``KeyError``) is reported as a malformed field, so a
+    state handed in by hand gets the library's error, never another.
+
+    >>> run_checks("toy state", lambda fail: fail("no cards"))
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.InvalidStateError: invalid toy state: no cards
+    >>> run_checks("toy", lambda fail: [][1])
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.InvalidStateError: invalid toy: malformed field: list index out of range
+    """
+
+    def fail(why: str) -> NoReturn:
+        raise InvalidStateError(f"invalid {what}: {why}")
+
+    try:
+        return check(fail)
+    except InvalidStateError:
+        raise
+    except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
+        fail(f"malformed field: {short_text(error)}")

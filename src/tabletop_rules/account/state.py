@@ -13,10 +13,10 @@ from typing import Literal, NoReturn, TypeAlias, get_args
 
 import attrs
 
-from ..errors import InvalidStateError
-from ..messages import short_repr, short_text
+from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
+from ..validation import Fail, run_checks
 from .cards import CARD_IDS, Card
 from .config import Config
 from .moves import SIDES
@@ -115,17 +115,12 @@ def check_state(state: State) -> None:
     game goes on; ``ending`` only under ``finish_round``; the *deal*.
     """
 
-    def fail(why: str) -> NoReturn:
-        raise InvalidStateError(f"invalid account state: {why}")
-
-    if type(state) is not State or type(state.config) is not Config:
-        fail(f"expected an account State with an account Config, got {short_repr(state)}")
-    try:
+    def check(fail: Fail) -> None:
+        if type(state) is not State or type(state.config) is not Config:
+            fail(f"expected an account State with an account Config, got {short_repr(state)}")
         _check(state, fail)
-    except InvalidStateError:
-        raise
-    except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
-        fail(f"malformed field: {short_text(error)}")
+
+    run_checks("account state", check)
 
 
 def _cards(name: str, value: object, fail: Callable[[str], NoReturn]) -> tuple[Card, ...]:

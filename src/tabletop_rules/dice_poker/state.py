@@ -8,10 +8,9 @@ from typing import NoReturn
 
 import attrs
 
-from ..errors import InvalidStateError
-from ..messages import short_text
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
+from ..validation import Fail, run_checks
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
 from .scoring import possible_points, stage_bonus
@@ -203,20 +202,15 @@ def throws_made(state: State) -> tuple[int, int]:
 
 
 def _validate(state: State, *, generator: bool) -> tuple[int, int]:
-    def fail(why: str) -> NoReturn:
-        raise InvalidStateError(f"invalid dice poker state: {why}")
-
-    if not isinstance(state, State) or not isinstance(state.config, Config):
-        fail("expected a dice poker State with a dice poker Config")
-    try:
+    def check(fail: Fail) -> tuple[int, int]:
+        if not isinstance(state, State) or not isinstance(state.config, Config):
+            fail("expected a dice poker State with a dice poker Config")
         fewest, most = _check(state, fail)
         if generator:
             _check_generator(state, fewest, most, fail)
         return fewest, most
-    except InvalidStateError:
-        raise
-    except (TypeError, AttributeError, IndexError, ValueError) as error:  # a field's shape
-        fail(f"malformed field: {short_text(error)}")
+
+    return run_checks("dice poker state", check)
 
 
 def _check(state: State, fail: Callable[[str], NoReturn]) -> tuple[int, int]:
