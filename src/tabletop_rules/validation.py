@@ -47,6 +47,7 @@ __all__ = [
     "Validator",
     "check_choice",
     "check_flag",
+    "check_own",
     "check_whole",
     "choice",
     "flag",
@@ -182,3 +183,16 @@ def run_checks(what: str, check: Callable[[Fail], T]) -> T:
         raise
     except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
         fail(f"malformed field: {short_text(error)}")
+
+
+def check_own(name: str, value: object, own_ids: frozenset[int], what: str, fail: Fail) -> Any:
+    """``value`` if it is a tuple of the game's own instances (their ids are ``own_ids``:
+    cards that only the package builds); otherwise ``fail`` says which item is not one of
+    ``what``. States and views hold the package's own cards, never lookalikes.
+    """
+    if type(value) is not tuple:
+        fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
+    for item in value:
+        if id(item) not in own_ids:
+            fail(f"{name} holds {short_repr(item)}, which is not one of {what}")
+    return value

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Literal, NoReturn, TypeAlias, get_args
+from typing import Literal, NoReturn, TypeAlias, cast, get_args
 
 import attrs
 
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
-from ..validation import Fail, run_checks
+from ..validation import Fail, check_own, run_checks
 from .cards import CARD_IDS, Card
 from .config import Config
 from .moves import SIDES
@@ -123,13 +123,8 @@ def check_state(state: State) -> None:
     run_checks("account state", check)
 
 
-def _cards(name: str, value: object, fail: Callable[[str], NoReturn]) -> tuple[Card, ...]:
-    if type(value) is not tuple:
-        fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
-    for card in value:
-        if id(card) not in CARD_IDS:
-            fail(f"{name} holds {short_repr(card)}, which is not one of the package's cards")
-    return value
+def _cards(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
+    return cast(tuple[Card, ...], check_own(name, value, CARD_IDS, "the package's cards", fail))
 
 
 def _int(name: str, value: object, low: int, high: int, fail: Callable[[str], NoReturn]) -> int:

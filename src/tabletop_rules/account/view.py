@@ -22,7 +22,7 @@ the discard pile); its order does not. Never the seed, the generator or the deal
 from __future__ import annotations
 
 from collections import Counter
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import attrs
 
@@ -31,6 +31,7 @@ from ..messages import short_repr, short_text
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
+from ..validation import check_own
 from .cards import CARD_IDS, Card
 from .config import Config
 from .moves import Move
@@ -133,12 +134,7 @@ def _fail(why: str) -> NoReturn:
 
 
 def _cards(name: str, value: object) -> tuple[Card, ...]:
-    if type(value) is not tuple:
-        _fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
-    for card in value:
-        if id(card) not in CARD_IDS:
-            _fail(f"{name} holds {short_repr(card)}, which is not one of the package's cards")
-    return value
+    return cast(tuple[Card, ...], check_own(name, value, CARD_IDS, "the package's cards", _fail))
 
 
 def _hidden(seen: View) -> Counter[Card]:

@@ -19,7 +19,7 @@ seed or the deal.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import attrs
 
@@ -28,6 +28,7 @@ from ..messages import short_repr, short_text
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
+from ..validation import check_own
 from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
 from .moves import Move
@@ -136,12 +137,7 @@ def _fail(why: str) -> NoReturn:
 
 
 def _cards(name: str, value: object) -> tuple[Card, ...]:
-    if type(value) is not tuple:
-        _fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
-    for card in value:
-        if id(card) not in CARD_IDS:
-            _fail(f"{name} holds {short_repr(card)}, which is not one of the deck's cards")
-    return value
+    return cast(tuple[Card, ...], check_own(name, value, CARD_IDS, "the deck's cards", _fail))
 
 
 def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
