@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
 import attrs
+from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .rng import Rng
 
@@ -45,15 +46,19 @@ CHANCE: Final = -1
 ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
+ViewT = DefaultedTypeVar("ViewT", default=Any)
+EventT = DefaultedTypeVar("EventT", default=Any)
 ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 MoveT_co = TypeVar("MoveT_co", covariant=True)
 
 
-class Ruleset(Protocol[ConfigT, StateT, MoveT]):
+class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
     """One game's rules, bundled: what generic code needs to play, check and store it.
 
     Each game package's ``RULES`` satisfies this protocol; the module-level functions of
-    the package are the same functions.
+    the package are the same functions. Its type parameters are the game's ``Config``,
+    ``State``, ``Move``, ``View`` and ``Event`` types; code that serves any game writes
+    ``Ruleset[Any, Any, Any]`` (the view and event types default to ``Any``).
     """
 
     @property
@@ -132,7 +137,7 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         ...
 
     @property
-    def view_type(self) -> type[Any]:
+    def view_type(self) -> type[ViewT]:
         """The game's frozen ``View`` class."""
         ...
 
@@ -160,7 +165,7 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """
         ...
 
-    def apply_with_events(self, state: StateT, move: MoveT) -> tuple[StateT, tuple[Any, ...]]:
+    def apply_with_events(self, state: StateT, move: MoveT) -> tuple[StateT, tuple[EventT, ...]]:
         """:meth:`apply`, and the events of the transition, in order."""
         ...
 
@@ -180,17 +185,17 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """The winning seats; empty until the game is over."""
         ...
 
-    def view(self, state: StateT, seat: Seat | None) -> Any:
+    def view(self, state: StateT, seat: Seat | None) -> ViewT:
         """What ``seat`` may know of ``state`` (``None``: a spectator)."""
         ...
 
-    def determinize(self, view: Any, rng: Rng) -> StateT:
+    def determinize(self, view: ViewT, rng: Rng) -> StateT:
         """A full state consistent with ``view``, everything its seat cannot see re-dealt
         from ``rng``: ``view(determinize(v, rng), v.seat) == v``.
         """
         ...
 
-    def redact(self, event: Any, seat: Seat | None) -> Any:
+    def redact(self, event: EventT, seat: Seat | None) -> EventT:
         """``event`` as ``seat`` may see it."""
         ...
 
@@ -198,7 +203,7 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """The move's short text notation."""
         ...
 
-    def parse_move(self, state: Any, text: str) -> MoveT:
+    def parse_move(self, state: StateT | ViewT, text: str) -> MoveT:
         """The legal move that ``text`` names in ``state``, or for the seat of a view."""
         ...
 
@@ -226,7 +231,7 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT]):
         """Raise ``InvalidStateError`` unless ``state`` keeps every invariant of the game."""
         ...
 
-    def check_view(self, view: Any) -> None:
+    def check_view(self, view: ViewT) -> None:
         """Raise ``InvalidStateError`` unless ``view`` is internally consistent: counts add
         up, no card is in two places, what it derives follows from what it shows. With
         hidden cards, whether some reachable state has this view cannot be decided; a
@@ -250,7 +255,7 @@ class Bot(Protocol[ViewT_contra, MoveT_co]):
 
 
 @attrs.frozen
-class GameRules(Generic[ConfigT, StateT, MoveT]):
+class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """The concrete :class:`Ruleset` a game package builds from its functions."""
 
     name: str
@@ -259,29 +264,29 @@ class GameRules(Generic[ConfigT, StateT, MoveT]):
     state_type: type[StateT]
     move_types: tuple[type[Any], ...]
     event_types: tuple[type[Any], ...]
-    view_type: type[Any]
+    view_type: type[ViewT]
     new_game: Callable[..., StateT]
     legal_moves: Callable[[StateT], tuple[MoveT, ...]]
     chance_probabilities: Callable[[StateT], Mapping[MoveT, Fraction]]
     apply: Callable[[StateT, MoveT], StateT]
-    apply_with_events: Callable[[StateT, MoveT], tuple[StateT, tuple[Any, ...]]]
+    apply_with_events: Callable[[StateT, MoveT], tuple[StateT, tuple[EventT, ...]]]
     canonical: Callable[[StateT, MoveT], MoveT]
     score: Callable[[StateT], tuple[int, ...]]
     current_player: Callable[[StateT], int | None]
     is_over: Callable[[StateT], bool]
     winners: Callable[[StateT], frozenset[Seat]]
-    view: Callable[[StateT, int | None], Any]
-    determinize: Callable[[Any, Rng], StateT]
-    redact: Callable[[Any, int | None], Any]
+    view: Callable[[StateT, int | None], ViewT]
+    determinize: Callable[[ViewT, Rng], StateT]
+    redact: Callable[[EventT, int | None], EventT]
     format_move: Callable[[MoveT], str]
-    parse_move: Callable[[Any, str], MoveT]
+    parse_move: Callable[[StateT | ViewT, str], MoveT]
     num_actions: Callable[[ConfigT], int]
     encode: Callable[[MoveT], int]
     decode: Callable[[StateT, int], MoveT]
     legal_mask: Callable[[StateT], tuple[bool, ...]]
     max_moves: Callable[[ConfigT], int]
     check_state: Callable[[StateT], None]
-    check_view: Callable[[Any], None]
+    check_view: Callable[[ViewT], None]
     players: Callable[[ConfigT], int]
     config_of: Callable[[StateT], ConfigT]
     seed_of: Callable[[StateT], int]

@@ -13,7 +13,7 @@ from . import codec, notation, rules
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
 from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
-from .events import EVENT_TYPES, redact
+from .events import EVENT_TYPES, Event, redact
 from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import DIRECTIONS, MOVE_TYPES, Advance, Buy, Die, Direction, Move, Place, Roll
 from .notation import format_move, parse_move, read_move
@@ -51,6 +51,7 @@ __all__ = [
     "Die",
     "Direction",
     "EndRule",
+    "Event",
     "Move",
     "P",
     "Phase",
@@ -89,7 +90,7 @@ __all__ = [
     "winners",
 ]
 
-RULES: GameRules[Config, State, Move] = GameRules(
+RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     name="account",
     title="The account game",
     config_type=Config,

@@ -142,7 +142,7 @@ __all__ = [
     "winners",
 ]
 
-RULES: GameRules[Config, State, Move] = GameRules(
+RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     name="dice-poker",
     title="Dice poker",
     config_type=Config,

@@ -144,7 +144,7 @@ __all__ = [
     "winners",
 ]
 
-RULES: GameRules[Config, State, Move] = GameRules(
+RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     name="palace",
     title="Palace",
     config_type=Config,
