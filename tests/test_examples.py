@@ -116,7 +116,7 @@ def test_replay_writes_a_record_file_and_replays_it(tmp_path: Path) -> None:
 
 def test_replay_reports_a_record_that_cannot_be_played(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    record = GameRecord.start(dp.RULES, dp.new_game(seed=4)).play("roll").play("write poker")
+    record = GameRecord("dice-poker", dp.Config(), 4, ("roll", "write poker"))
     path.write_text(record.to_json(), encoding="utf-8")
     error = run("replay.py", str(path), code=1).stderr
     assert "move 2 ('write poker') cannot be played" in error

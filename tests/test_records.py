@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.errors import IllegalMoveError, InvalidStateError, NotationError
 from tabletop_rules.records import GameRecord, replay, replay_states
 from tabletop_rules.serialize import MAX_DOCUMENT_CHARS, to_data
 from tabletop_rules.testing import random_playout
@@ -107,8 +107,7 @@ def test_replay_reads_notation_as_people_type_it() -> None:
 
 
 def test_an_illegal_move_names_its_number() -> None:
-    record = GameRecord.start(dp.RULES, dp.new_game(seed=9))
-    record = record.play("roll").play("write chance").play("write pair")
+    record = GameRecord("dice-poker", dp.Config(), 9, ("roll", "write chance", "write pair"))
     states = replay_states(record)
     assert len([next(states) for _ in range(3)]) == 3, "the legal moves replay first"
     with pytest.raises(InvalidStateError, match=r"move 3 \('write pair'\) cannot be played"):
@@ -275,3 +274,36 @@ def test_replay_of_a_record_built_with_odd_fields_is_an_invalid_state_error(
 def test_replay_of_something_that_is_no_record_is_an_invalid_state_error() -> None:
     with pytest.raises(InvalidStateError, match="expected a GameRecord, got dict"):
         replay({"game": "dice-poker"})  # type: ignore[arg-type]
+
+
+def test_play_checks_each_move_as_it_is_added() -> None:
+    record = GameRecord.start(dp.RULES, dp.new_game(seed=9)).play("roll").play("write chance")
+    with pytest.raises(IllegalMoveError, match="a box is written after a throw"):
+        record.play("write pair")
+    with pytest.raises(NotationError):
+        record.play("castle kingside")
+    assert record.moves == ("roll", "write chance")
+
+
+def test_play_stores_a_move_in_the_games_notation() -> None:
+    record = (
+        GameRecord.start(dp.RULES, dp.new_game(seed=9)).play("ROLL").play(dp.Write(dp.Box.CHANCE))
+    )
+    assert record.moves == ("roll", "write chance")
+
+
+def test_play_on_a_record_built_by_hand_replays_its_moves_first() -> None:
+    record = GameRecord("dice-poker", dp.Config(), 9, ("roll", "write chance"))
+    assert record.play("roll").moves == ("roll", "write chance", "roll")
+    broken = GameRecord("dice-poker", dp.Config(), 9, ("write chance",))
+    with pytest.raises(InvalidStateError, match=r"move 1 \('write chance'\) cannot be played"):
+        broken.play("roll")
+
+
+def test_a_record_grown_by_play_equals_the_same_record_built_by_hand() -> None:
+    grown = GameRecord.start(dp.RULES, dp.new_game(seed=9)).play("roll").play("write chance")
+    built = GameRecord("dice-poker", dp.Config(), 9, ("roll", "write chance"))
+    assert grown == built
+    assert hash(grown) == hash(built)
+    assert repr(grown) == repr(built)
+    assert GameRecord.from_json(grown.to_json()) == grown

@@ -20,6 +20,7 @@ from .errors import (
     NotationError,
     TabletopError,
 )
+from .match import Match
 from .protocol import CHANCE, Bot, GameRules, Ruleset, Seat, get_ruleset, register, rulesets
 from .rng import Rng
 
@@ -31,6 +32,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",
+    "Match",
     "NotationError",
     "Rng",
     "Ruleset",

@@ -36,6 +36,7 @@ __all__ = [
     "record_from_data",
     "replay",
     "replay_states",
+    "replay_steps",
 ]
 
 
@@ -80,10 +81,29 @@ class GameRecord:
         """The game's ruleset."""
         return get_ruleset(self.game)
 
+    _reached: Any = attrs.field(default=None, init=False, eq=False, repr=False)
+    """The state the moves lead to, kept by :meth:`play` so that a record grown move by
+    move is not replayed from the start each time."""
+
     def play(self, move: Any) -> GameRecord:
-        """This record with ``move`` (a move object or its notation) appended; not checked."""
-        text = move if isinstance(move, str) else self.ruleset.format_move(move)
-        return attrs.evolve(self, moves=(*self.moves, text))
+        """This record with ``move`` (a move object or its notation) appended, once the
+        move is found legal where the recorded moves lead; it is stored in the game's
+        notation, as the listed move it is equivalent to (see ``canonical``).
+
+        Raises :class:`~tabletop_rules.errors.NotationError` or
+        :class:`~tabletop_rules.errors.IllegalMoveError` for a move that cannot be played
+        there, and :class:`~tabletop_rules.errors.InvalidStateError` for a record whose
+        own moves cannot be replayed.
+        """
+        ruleset = self.ruleset
+        state = self._reached if self._reached is not None else replay(self)
+        if isinstance(move, str):
+            move = ruleset.parse_move(state, move)
+        move = ruleset.canonical(state, move)  # as its text will be read on replay
+        reached = ruleset.apply(state, move)
+        record = attrs.evolve(self, moves=(*self.moves, ruleset.format_move(move)))
+        object.__setattr__(record, "_reached", reached)  # a cache, outside eq and repr
+        return record
 
     def to_json(self) -> str:
         """The record as JSON: ``{"game", "version", "config", "seed", "deal", "moves"}``,
@@ -213,22 +233,37 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
     Raises :class:`~tabletop_rules.errors.InvalidStateError` for a record that
     :func:`check_record` refuses, and naming the first move that cannot be read or played.
     """
+    for _move, state, _events in replay_steps(record, events=False):
+        yield state
+
+
+def replay_steps(record: GameRecord, *, events: bool = True) -> Iterator[tuple[Any, Any, Any]]:
+    """``(move, state, events)`` for the new game (``None``, the new game, ``()``) and
+    then for each recorded move: the move read from its text, the state it leads to and
+    its events (``()`` with ``events=False``, which skips making them).
+
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` as :func:`replay_states` does.
+    """
     try:
         check_record(record)
         state = record.ruleset.new_game(record.config, seed=record.seed, deal=record.deal)
     except TabletopError as error:
         raise InvalidStateError(f"the record cannot start a game: {error}") from error
-    yield state
+    yield None, state, ()
     ruleset = record.ruleset
+    happened: tuple[Any, ...] = ()
     for number, text in enumerate(record.moves, 1):
         try:
             move = ruleset.parse_move(state, text)
-            state = ruleset.apply(state, move)
+            if events:
+                state, happened = ruleset.apply_with_events(state, move)
+            else:
+                state = ruleset.apply(state, move)
         except TabletopError as error:
             raise InvalidStateError(
                 f"move {number} ({short_repr(text)}) cannot be played: {error}"
             ) from error
-        yield state
+        yield move, state, happened
 
 
 def replay(record: GameRecord) -> Any:

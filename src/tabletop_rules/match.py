@@ -1,0 +1,235 @@
+"""One game in play, with its history: the convenient face of the immutable states.
+
+A :class:`Match` keeps the states a game went through, the moves that led from each to
+the next and their events, so a front end or a notebook can play typed moves, undo them
+and save the game without bookkeeping of its own (compare python-chess's ``Board`` with
+its ``move_stack``). The states stay immutable; only the match moves on.
+
+>>> from tabletop_rules import Match
+>>> from tabletop_rules import dice_poker as dp
+>>> match = Match(dp.RULES, dp.Config(stages=1), seed=7)
+>>> match.play("roll")
+(Rolled(seat=0, throw=1, kept=(), thrown=(1, 2, 2, 3, 3), dice=(1, 2, 2, 3, 3)),)
+>>> match.play("write threes")[0]
+Wrote(seat=0, stage=0, box=Box.THREES, points=-3)
+>>> match.score, match
+((-3, 0), <Match dice-poker seed=7: 2 moves, seat 1 to move>)
+>>> match.play("write chance")
+Traceback (most recent call last):
+  ...
+tabletop_rules.errors.IllegalMoveError: a box is written after a throw; ...
+>>> match.undo()
+Write(box=Box.THREES)
+>>> match.record.moves
+('roll',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, overload
+
+from .errors import IllegalMoveError
+from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT
+from .records import GameRecord, replay_steps
+
+__all__ = ["Match"]
+
+
+class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
+    """A game from its start to where it stands, played move by move.
+
+    Args:
+        rules: The game's ruleset, e.g. ``palace.RULES``.
+        config: Its house rules; ``None`` for the game's defaults.
+        seed: The game's seed; ``None`` draws a fresh one, kept in the state.
+        deal: A deck order to deal from, top card first, for a game with a deck.
+
+    Every entry point checks what it is given: a move the rules forbid, or text that
+    names no move, raises the :class:`~tabletop_rules.errors.TabletopError` that says why,
+    and the match is left as it was.
+
+    """
+
+    __slots__ = ("_events", "_moves", "_rules", "_states")
+
+    def __init__(
+        self,
+        rules: Ruleset[ConfigT, StateT, MoveT, ViewT, EventT],
+        config: ConfigT | None = None,
+        *,
+        seed: int | None = None,
+        deal: Sequence[Any] | None = None,
+    ) -> None:
+        self._rules = rules
+        self._states: list[StateT] = [rules.new_game(config, seed=seed, deal=deal)]
+        self._moves: list[MoveT] = []
+        self._events: list[tuple[EventT, ...]] = []
+
+    @overload
+    @classmethod
+    def from_record(
+        cls, record: GameRecord, rules: Ruleset[ConfigT, StateT, MoveT, ViewT, EventT]
+    ) -> Match[ConfigT, StateT, MoveT, ViewT, EventT]: ...
+
+    @overload
+    @classmethod
+    def from_record(cls, record: GameRecord, rules: None = None) -> Match[Any, Any, Any]: ...
+
+    @classmethod
+    def from_record(
+        cls, record: GameRecord, rules: Ruleset[Any, Any, Any] | None = None
+    ) -> Match[Any, Any, Any]:
+        """The match a record describes, every move replayed and checked.
+
+        Pass the game's ``rules`` to get a typed match (and to check that the record is
+        of that game); without them the record's own game is used.
+        :class:`~tabletop_rules.errors.InvalidStateError` names the first move that
+        cannot be played.
+        """
+        if rules is None:
+            rules = record.ruleset
+        elif record.game != rules.name:
+            raise IllegalMoveError(f"a {record.game} record cannot be replayed as {rules.name}")
+        steps = replay_steps(record)
+        next(steps)  # the new game, checked
+        match: Match[Any, Any, Any] = cls(rules, record.config, seed=record.seed, deal=record.deal)
+        for move, state, events in steps:
+            match._push(state, move, events)
+        return match
+
+    @property
+    def rules(self) -> Ruleset[ConfigT, StateT, MoveT, ViewT, EventT]:
+        """The game's ruleset."""
+        return self._rules
+
+    @property
+    def state(self) -> StateT:
+        """Where the game stands."""
+        return self._states[-1]
+
+    @property
+    def config(self) -> ConfigT:
+        """The house rules."""
+        return self._rules.config_of(self._states[0])
+
+    @property
+    def seed(self) -> int:
+        """The game's seed."""
+        return self._rules.seed_of(self._states[0])
+
+    @property
+    def history(self) -> tuple[StateT, ...]:
+        """Every state so far, the new game first and :attr:`state` last."""
+        return tuple(self._states)
+
+    @property
+    def moves(self) -> tuple[MoveT, ...]:
+        """Every move played so far, chance outcomes included."""
+        return tuple(self._moves)
+
+    @property
+    def events(self) -> tuple[EventT, ...]:
+        """Every event so far, in order, as the rules engine saw them (nothing hidden);
+        :meth:`events_for` gives what one seat may see.
+        """
+        return tuple(event for events in self._events for event in events)
+
+    def events_for(self, seat: Seat | None) -> tuple[EventT, ...]:
+        """Every event so far as ``seat`` may see it (``None``: a spectator)."""
+        redact = self._rules.redact
+        return tuple(redact(event, seat) for events in self._events for event in events)
+
+    @property
+    def current_player(self) -> Seat | None:
+        """The seat to move, :data:`~tabletop_rules.protocol.CHANCE` at a chance point,
+        ``None`` once the game is over.
+        """
+        return self._rules.current_player(self._states[-1])
+
+    @property
+    def legal_moves(self) -> tuple[MoveT, ...]:
+        """The moves open now: the player's, or the outcomes at a chance point."""
+        return self._rules.legal_moves(self._states[-1])
+
+    def view(self, seat: Seat | None = None) -> ViewT:
+        """What ``seat`` may know of the game now (``None``: a spectator)."""
+        return self._rules.view(self._states[-1], seat)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._rules.is_over(self._states[-1])
+
+    @property
+    def winners(self) -> frozenset[Seat]:
+        """The winning seats; empty until the game is over."""
+        return self._rules.winners(self._states[-1])
+
+    @property
+    def score(self) -> tuple[int, ...]:
+        """Each seat's score now."""
+        return self._rules.score(self._states[-1])
+
+    def parse(self, text: str) -> MoveT:
+        """The move that ``text``, in the game's notation, names now; the rule's error if
+        it is not legal. Nothing is played.
+        """
+        return self._rules.parse_move(self._states[-1], text)
+
+    def play(self, move: MoveT | str) -> tuple[EventT, ...]:
+        """Play ``move``, a move or its notation text, and return its events.
+
+        A move equivalent to a listed one (palace: the same rank and count in other
+        suits) is played as the listed one, as its text would be read, so that
+        :attr:`record` replays to the same states.
+
+        Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move
+        and :class:`~tabletop_rules.errors.IllegalMoveError` (naming the rule) for a move
+        the rules forbid now; the match is then unchanged.
+        """
+        rules, state = self._rules, self._states[-1]
+        move = (
+            rules.parse_move(state, move) if isinstance(move, str) else rules.canonical(state, move)
+        )
+        after, events = rules.apply_with_events(state, move)
+        self._push(after, move, events)
+        return events
+
+    def undo(self) -> MoveT:
+        """Take back the last move (a chance outcome counts as one) and return it;
+        :class:`~tabletop_rules.errors.IllegalMoveError` at the start of the game.
+        """
+        if not self._moves:
+            raise IllegalMoveError("there is no move to undo: the game is at its start")
+        self._states.pop()
+        self._events.pop()
+        return self._moves.pop()
+
+    @property
+    def record(self) -> GameRecord:
+        """The game so far as a :class:`~tabletop_rules.records.GameRecord`, its moves in
+        notation: save it with ``to_json`` and load it with :meth:`from_record`.
+        """
+        rules, start = self._rules, self._states[0]
+        moves = tuple(map(rules.format_move, self._moves))
+        return GameRecord(
+            rules.name, rules.config_of(start), rules.seed_of(start), moves, rules.deal_of(start)
+        )
+
+    def __repr__(self) -> str:
+        player = self.current_player
+        if player is None:
+            where = "over"
+        elif player == CHANCE:
+            where = "chance to move"
+        else:
+            where = f"seat {player} to move"
+        played = len(self._moves)
+        moves = f"{played} move" if played == 1 else f"{played} moves"
+        return f"<Match {self._rules.name} seed={self.seed}: {moves}, {where}>"
+
+    def _push(self, state: StateT, move: MoveT, events: tuple[EventT, ...]) -> None:
+        self._states.append(state)
+        self._moves.append(move)
+        self._events.append(events)
