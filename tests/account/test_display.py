@@ -21,7 +21,7 @@ PACK = ["-1", "+25", "End", "+1"]
 
 
 def a_field(**house: object) -> a.State:
-    """Three rows of four columns, the pack below them; nothing placed yet."""
+    """Three rows of four columns and a pack of four; nothing placed yet."""
     return game(BOTTOM, ABOVE, PACK, **house)
 
 
