@@ -62,6 +62,7 @@ _HOMES = (
     "tabletop_rules.testing",
     "tabletop_rules.dice_poker",
     "tabletop_rules.palace",
+    "tabletop_rules.account",
 )
 _current_module = [""]
 

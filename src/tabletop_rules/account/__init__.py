@@ -2,8 +2,9 @@
 they land on changes their player's account. The rules are the rules page
 ``rules/account``; every house rule is a field of :class:`Config`.
 
-Work in progress: the rules engine, views, notation and the action codec, registered
-as ``"account"``; its heuristic bot, display, docs and benchmark come next.
+Work in progress: the rules engine, views, notation, the action codec and the field as
+text (:func:`field_text`), registered as ``"account"``; its heuristic bot and benchmark
+come next.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from . import codec, notation, rules
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
 from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
+from .display import field_text
 from .events import EVENT_TYPES, Event, redact
 from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import DIRECTIONS, MOVE_TYPES, Advance, Buy, Die, Direction, Move, Place, Roll
@@ -72,6 +74,7 @@ __all__ = [
     "decode",
     "determinize",
     "encode",
+    "field_text",
     "format_move",
     "is_over",
     "legal_mask",

@@ -1,0 +1,147 @@
+"""The field as plain text, for terminals, logs and the docs.
+
+:func:`field_text` draws an account game from a :class:`~tabletop_rules.account.View`
+(what a front end holds) or a :class:`~tabletop_rules.account.State`: the column numbers
+(0-based, as in the notation); the rows above the bottom line, top row first; a rule;
+the bottom line; under each of its cards the markers standing on it, one ``P0`` (the
+seat) per marker. A place with no card left (under ``collapse``) shows ``.``. Then each
+seat's account and markers (``m0 on 2``: its marker 0 stands on column 2), the pack and
+the discard pile by size, and who moves or who won. A column is three characters and a
+space wide, so the default field takes 27 characters and the widest, of 20 columns, 79.
+Nothing hidden is drawn: neither the pack's order nor the discard pile's.
+
+>>> from tabletop_rules.account import Config, Place, apply, new_game
+>>> state = new_game(Config(players=3), seed=4)
+>>> for column in (2, 5, 2):
+...     state = apply(state, Place(column))
+>>> print(field_text(state))
+  0   1   2   3   4   5   6
+  B +15  -1   B -25 +15 End
+ -1   B +25 -15  +1  +1 -15
+-25 End +25 +10 -25 +10  -1
++15  +1  +1 +15  +1 -15 +10
+---------------------------
++10 -25 +15 +15  -1 -25 -10
+         P0          P1
+         P2
+P0: account  15, 1 marker (m0 on 2)
+P1: account -25, 1 marker (m0 on 5)
+P2: account  15, 1 marker (m0 on 2)
+pack 35, discard pile 0
+to move: P0, round 1 of 30, roll
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..protocol import CHANCE
+from .state import State
+from .view import View, view
+
+__all__ = ["field_text"]
+
+_WIDTH = 3
+"""Characters per column: the longest card text (``+10``, ``End``) and ``P7`` fit."""
+
+_NO_CARD = "."
+
+
+def field_text(game: View | State) -> str:
+    """The field with its markers, every account, the pack and the discard pile by size,
+    and who moves or who won, as plain text.
+
+    Args:
+        game: A view (any seat's, or a spectator's), or a state, drawn as a spectator
+            sees it.
+
+    Returns:
+        Lines without trailing spaces, joined by newlines; no final newline.
+
+    """
+    seen = view(game, None) if isinstance(game, State) else game
+    field = seen.field
+    above = [
+        [column[row] if row < len(column) else _NO_CARD for column in field]
+        for row in range(seen.config.rows - 1, 0, -1)
+    ]
+    bottom = [column[0] if column else _NO_CARD for column in field]
+    lines = [
+        _line(range(len(field))),
+        *map(_line, above),
+        "-" * ((_WIDTH + 1) * len(field) - 1),
+        _line(bottom),
+        *map(_line, _standing(seen)),
+        *_accounts(seen),
+        f"pack {seen.pack_size}, discard pile {len(seen.discard)}",
+        _status(seen),
+    ]
+    return "\n".join(lines)
+
+
+def _line(cells: Iterable[object]) -> str:
+    """One line of the grid: each cell right-aligned in its column."""
+    return " ".join(str(cell).rjust(_WIDTH) for cell in cells).rstrip()
+
+
+def _standing(seen: View) -> list[list[str]]:
+    """The markers under the bottom line: one line per depth of the deepest stack, each
+    column's markers in seat order, then in the order they were got.
+    """
+    stacks: list[list[str]] = [[] for _ in seen.field]
+    for seat, owned in enumerate(seen.markers):
+        for column in owned:
+            stacks[column].append(f"P{seat}")
+    depth = max(map(len, stacks), default=0)
+    return [
+        [stack[level] if level < len(stack) else "" for stack in stacks] for level in range(depth)
+    ]
+
+
+def _accounts(seen: View) -> list[str]:
+    """Each seat's account, aligned, and where each of its markers stands."""
+    width = max(len(str(account)) for account in seen.accounts)
+    lines = []
+    for seat, (account, owned) in enumerate(zip(seen.accounts, seen.markers, strict=True)):
+        text = f"P{seat}: account {str(account).rjust(width)}, {_count(len(owned), 'marker')}"
+        places = ", ".join(f"m{marker} on {column}" for marker, column in enumerate(owned))
+        lines.append(f"{text} ({places})" if owned else text)
+    return lines
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 marker``, ``2 markers``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _markers(names: list[str]) -> str:
+    """``m0``, ``m0 or m1``, ``m0, m1 or m2``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def _status(seen: View) -> str:
+    """Who moves now and what they may do, or who won."""
+    if seen.current_player is None:
+        names = ", ".join(f"P{seat}" for seat in sorted(seen.winners))
+        return f"game over: {'winners' if len(seen.winners) > 1 else 'winner'} {names}"
+    seat = seen.on_turn
+    owned = seen.markers[seat]
+    if seen.phase == "setup":
+        return f"to move: P{seat}, setup, place m{len(owned)}"
+    config = seen.config
+    when = f"round {seen.rounds + 1} of {config.max_rounds}"
+    unmoved = [f"m{marker}" for marker in range(len(owned)) if marker not in seen.moved]
+    moved = " ".join(f"m{marker}" for marker in seen.moved)
+    if seen.current_player == CHANCE:
+        status = f"die in the air: P{seat}, {when}"
+    elif seen.roll is not None:
+        status = f"to move: P{seat}, {when}, rolled {seen.roll}, move {_markers(unmoved)}"
+    elif moved:
+        status = f"to move: P{seat}, {when}, roll (moved: {moved})"
+    elif len(owned) < config.max_markers and seen.accounts[seat] >= config.marker_cost:
+        status = f"to move: P{seat}, {when}, buy or roll"
+    else:
+        status = f"to move: P{seat}, {when}, roll"
+    if seen.ending:
+        status += ", End has scored: last round"
+    return status
