@@ -57,6 +57,7 @@ _HOMES = (
     "tabletop_rules.protocol",
     "tabletop_rules.serialize",
     "tabletop_rules.records",
+    "tabletop_rules.match",
     "tabletop_rules.bots",
     "tabletop_rules.simulate",
     "tabletop_rules.testing",
