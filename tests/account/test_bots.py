@@ -44,7 +44,7 @@ def test_best_card_bot_beats_random_bot_clearly() -> None:
     from seat 1), tied 18 and lost 1, by 3,914.7 points on average (sd 10,222). Fourteen
     of the ties ended at the first move, RandomBot placing on End with both accounts at
     0. The thresholds, 965 wins (about 3.7 standard errors below the rate measured) and
-    470 from each seat, at most 10 losses and a mean margin above 2,500 (about 4.3
+    470 from each seat, at most 10 losses and a mean margin above 2,500 (about 4.4
     standard errors below), leave room for retuning the bot while still demanding a
     clear win. The 1,000 games take about 4 s.
     """
