@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.records import GameRecord, replay
@@ -132,9 +134,21 @@ def test_tournament_counts_every_game_once() -> None:
     assert re.search(r"margin \(GreedyBot - RandomBot\): mean [+-]\d+\.\d", out)
 
 
-def test_the_bots_page_shows_what_the_tournament_prints() -> None:
-    out = run("tournament.py", "--games", "1000").stdout
+def test_tournament_plays_the_account_game_with_its_own_bot() -> None:
+    out = run("tournament.py", "--game", "account", "--games", "10").stdout
+    found = re.search(r"BestCardBot won (\d+) \(.*\), tied (\d+), lost (\d+)", out)
+    assert found is not None, out
+    assert sum(int(count) for count in found.groups()) == 10
+    assert re.search(r"margin \(BestCardBot - RandomBot\): mean [+-]\d+\.\d", out)
+    assert "invalid choice: 'chess'" in run("tournament.py", "--game", "chess", code=2).stderr
+
+
+@pytest.mark.parametrize(
+    "arguments", [["--games", "1000"], ["--game", "account", "--games", "1000"]]
+)
+def test_the_bots_page_shows_what_the_tournament_prints(arguments: list[str]) -> None:
+    out = run("tournament.py", *arguments).stdout
     page = (ROOT / "docs" / "bots.rst").read_text(encoding="utf-8")
-    assert "$ python examples/tournament.py --games 1000\n" in page
+    assert f"$ python examples/tournament.py {' '.join(arguments)}\n" in page
     for line in out.splitlines():
         assert f"   {line}\n" in page, f"docs/bots.rst does not show {line!r}"

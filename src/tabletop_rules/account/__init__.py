@@ -2,15 +2,16 @@
 they land on changes their player's account. The rules are the rules page
 ``rules/account``; every house rule is a field of :class:`Config`.
 
-Work in progress: the rules engine, views, notation, the action codec and the field as
-text (:func:`field_text`), registered as ``"account"``; its heuristic bot and benchmark
-come next.
+The package holds the rules engine, views, notation, the action codec, the field as
+text (:func:`field_text`) and a heuristic bot (:class:`BestCardBot`), all registered
+as ``"account"``.
 """
 
 from __future__ import annotations
 
 from ..protocol import GameRules, register
 from . import codec, notation, rules
+from .bots import BestCardBot
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
 from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
@@ -46,6 +47,7 @@ __all__ = [
     "RULES",
     "Advance",
     "B",
+    "BestCardBot",
     "Buy",
     "Card",
     "Config",
