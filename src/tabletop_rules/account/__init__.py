@@ -14,7 +14,20 @@ from . import codec, notation, rules
 from .bots import BestCardBot
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
-from .config import DEFAULT_DECK, ENDS, Config, Deck, EndRule
+from .config import (
+    DEFAULT_DECK,
+    ENDS,
+    MAX_COLUMNS,
+    MAX_COST,
+    MAX_COUNT,
+    MAX_MARKERS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_ROWS,
+    Config,
+    Deck,
+    EndRule,
+)
 from .display import field_text
 from .events import EVENT_TYPES, Event, redact
 from .jsonform import FORMAT_VERSION, json_hooks
@@ -43,6 +56,13 @@ __all__ = [
     "END",
     "ENDS",
     "KINDS",
+    "MAX_COLUMNS",
+    "MAX_COST",
+    "MAX_COUNT",
+    "MAX_MARKERS",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_ROWS",
     "NUM_ACTIONS",
     "RULES",
     "Advance",
