@@ -152,3 +152,13 @@ def test_the_bots_page_shows_what_the_tournament_prints(arguments: list[str]) ->
     assert f"$ python examples/tournament.py {' '.join(arguments)}\n" in page
     for line in out.splitlines():
         assert f"   {line}\n" in page, f"docs/bots.rst does not show {line!r}"
+
+
+def test_front_end_keeps_hidden_cards_on_the_server_and_refuses_bad_moves() -> None:
+    out = run("front_end.py", "--seed", "4").stdout.splitlines()
+    assert out[0] == "Palace, seed 4: seat 0 is a person (a stand-in bot types), seat 1 a bot"
+    assert out[1].startswith("seat 1 sends 'ready' out of turn: seat 1 has no move now")
+    assert out[2] == "seat 1 sees of seat 0's hand: 3 cards, no faces"
+    assert "does not hold 2C 2D 2H in hand" in out[3]
+    assert re.match(r"game over after \d+ moves: winners \[\d\]", out[-2])
+    assert out[-1].endswith("replays to the same end: True")

@@ -240,3 +240,14 @@ def test_a_match_is_typed_by_its_rules() -> None:
     assert_type(loaded.state, dp.State)
     assert_type(Match(p.RULES).view(1), p.View)
     assert_type(Match(a.RULES).events, tuple[a.Event, ...])
+
+
+def test_a_seat_that_is_not_on_turn_is_refused_before_its_move_is_read() -> None:
+    match = Match(p.RULES, seed=1)
+    match.play("ready", seat=0)
+    with pytest.raises(IllegalMoveError, match="seat 0 has no move now"):
+        match.play("ready", seat=0)
+    with pytest.raises(IllegalMoveError, match="seat 0 has no move now"):
+        match.play("no such move", seat=0)
+    match.play("ready", seat=1)
+    assert match.moves == (p.Ready(), p.Ready())

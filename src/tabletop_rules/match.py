@@ -32,6 +32,7 @@ from typing import Any, Generic, overload
 from .errors import IllegalMoveError
 from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT
 from .records import GameRecord, replay_steps
+from .seats import check_on_turn
 
 __all__ = ["Match"]
 
@@ -177,8 +178,11 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """
         return self._rules.parse_move(self._states[-1], text)
 
-    def play(self, move: MoveT | str) -> tuple[EventT, ...]:
+    def play(self, move: MoveT | str, *, seat: Seat | None = None) -> tuple[EventT, ...]:
         """Play ``move``, a move or its notation text, and return its events.
+
+        A server passes the ``seat`` that sent the move: a seat that is not on turn is
+        refused before the move is read, so no client plays another seat's move.
 
         A move equivalent to a listed one (palace: the same rank and count in other
         suits) is played as the listed one, as its text would be read, so that
@@ -189,6 +193,8 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         the rules forbid now; the match is then unchanged.
         """
         rules, state = self._rules, self._states[-1]
+        if seat is not None:
+            check_on_turn(seat, rules.current_player(state))
         move = (
             rules.parse_move(state, move) if isinstance(move, str) else rules.canonical(state, move)
         )
