@@ -162,3 +162,12 @@ def test_front_end_keeps_hidden_cards_on_the_server_and_refuses_bad_moves() -> N
     assert "does not hold 2C 2D 2H in hand" in out[3]
     assert re.match(r"game over after \d+ moves: winners \[\d\]", out[-2])
     assert out[-1].endswith("replays to the same end: True")
+
+
+def test_house_rules_refuses_a_bad_config_and_plays_a_variant_of_each_game() -> None:
+    out = run("house_rules.py", "--seed", "5").stdout
+    assert out.startswith("dp.Config(throws_per_turn=0) is refused: throws_per_turn must be 1 to")
+    assert sheet_row(out, "box") == ["P0 s1", "P1 s1"]
+    assert "Palace, pagat rules for three, two decks: finished in order P" in out
+    assert "The account game on a crumbling 3 x 6 field" in out
+    assert out.count("game over: winner") == 2
