@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from tabletop_rules import ConfigError
+from tabletop_rules import Bot, ConfigError
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace as p
@@ -57,7 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\nDice poker, one stage filled from ones down, four throws a turn, premium 100")
     print(dp.sheet_table(game.final))
 
-    bots = [p.LowCardBot(), RandomBot(p.RULES, seed=seed), RandomBot(p.RULES, seed=seed + 1)]
+    bots: list[Bot[p.View, p.Move]] = [
+        p.LowCardBot(),
+        RandomBot(p.RULES, seed=seed),
+        RandomBot(p.RULES, seed=seed + 1),
+    ]
     game = play_game(p.RULES, bots, THREE_PLAYER_PALACE, seed=seed)
     order = ", ".join(f"P{seat}" for seat in game.final.finished)
     print(f"\nPalace, pagat rules for three, two decks: finished in order {order}")
