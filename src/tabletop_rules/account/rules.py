@@ -24,7 +24,7 @@ from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from .cards import END, Card, own_card
-from .config import Config
+from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
     Bought,
@@ -73,6 +73,18 @@ __all__ = [
 
 _PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = {}
+
+_ROLL_ONLY: tuple[Move, ...] = (ROLL,)
+
+_UNMOVED_ADVANCES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+    tuple(
+        tuple(move for marker in range(owned) for move in ADVANCES[marker][roll])
+        for roll in range(SIDES + 1)
+    )
+    for owned in range(MAX_MARKERS + 1)
+)
+"""``_UNMOVED_ADVANCES[owned][roll]``: the moves after ``roll`` of a seat owning ``owned``
+markers, none moved yet this turn (as :func:`legal_moves` lists them)."""
 
 
 # --- setting up -----------------------------------------------------------------------
@@ -200,30 +212,30 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         phase = state.phase
         if phase == "over":
             return ()
-        ring = line(state)
         if phase == "setup":
-            return tuple(PLACES[column] for column in ring)
+            return tuple(PLACES[column] for column in line(state))
         if state.awaiting_die:
             return DICE
         roll = state.roll
         owned = state.markers[state.seat]
         if roll is not None:
             moved = state.moved
+            if not moved:
+                return _UNMOVED_ADVANCES[len(owned)][roll]
             return tuple(
                 move
                 for marker in range(len(owned))
                 if marker not in moved
                 for move in ADVANCES[marker][roll]
             )
-        moves: list[Move] = [ROLL]
         config = state.config
         if (
-            not state.moved
-            and len(owned) < config.max_markers
-            and state.accounts[state.seat] >= config.marker_cost
+            state.moved
+            or len(owned) >= config.max_markers
+            or state.accounts[state.seat] < config.marker_cost
         ):
-            moves.extend(BUYS[column] for column in ring)
-        return tuple(moves)
+            return _ROLL_ONLY
+        return (ROLL, *(BUYS[column] for column in line(state)))
     except TabletopError:
         raise
     except Exception as error:

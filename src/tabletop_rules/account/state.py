@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from itertools import compress
 from typing import Literal, NoReturn, TypeAlias, cast, get_args
 
 import attrs
@@ -95,7 +96,8 @@ def line(state: State) -> tuple[int, ...]:
     """The columns of the bottom line that still hold a card, left to right: the ring the
     markers move on.
     """
-    return tuple(column for column, cards in enumerate(state.field) if cards)
+    field = state.field
+    return tuple(compress(range(len(field)), field))
 
 
 def check_state(state: State) -> None:
