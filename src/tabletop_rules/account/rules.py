@@ -74,6 +74,8 @@ __all__ = [
 _PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = {}
 
+_MOVE_IDS = MOVE_TABLE.ids
+
 _ROLL_ONLY: tuple[Move, ...] = (ROLL,)
 
 _UNMOVED_ADVANCES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
@@ -275,10 +277,11 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in MOVE_TABLE.ids:
+    if id(move) not in _MOVE_IDS:
         move = known_move(move)
     try:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
         if state.awaiting_die:
             if type(move) is not Die:
@@ -289,23 +292,23 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
             return _die(_Work(state, events), move.value)
         if type(move) is Die:
             raise IllegalMoveError("Die(value) is a chance outcome, legal only while the die rolls")
-        if state.phase == "setup":
+        if phase == "setup":
             if type(move) is not Place:
                 raise IllegalMoveError(
                     f"in setup each player places its starting markers with Place(column), "
                     f"not {describe(move)}"
                 )
             return _place(state, move.column, events)
-        if type(move) is Place:
-            raise IllegalMoveError(
-                "Place is for the starting markers in setup; in play a marker is bought with Buy"
-            )
-        if type(move) is Buy:
-            return _buy(state, move.column, events)
+        if type(move) is Advance:  # the turn's moves, the most frequent first
+            return _advance(state, move, events)
         if type(move) is Roll:
             return _roll(state, events)
-        assert type(move) is Advance
-        return _advance(state, move, events)
+        if type(move) is Buy:
+            return _buy(state, move.column, events)
+        assert type(move) is Place
+        raise IllegalMoveError(
+            "Place is for the starting markers in setup; in play a marker is bought with Buy"
+        )
     except TabletopError:
         raise
     except Exception as error:
@@ -452,12 +455,38 @@ def _roll(state: State, events: list[Event] | None) -> State:
         raise IllegalMoveError(
             f"a roll of {state.roll} waits for its move: Advance a marker before rolling again"
         )
-    work = _Work(state, events)
     if state.config.auto_chance:
-        face, work.rng = state.rng.below(SIDES)
-        return _die(work, face + 1)
+        face, rng = state.rng.below(SIDES)
+        if events is not None:
+            events.append(Rolled(state.seat, face + 1))
+        return _rolled(state, rng=rng, roll=face + 1)
+    work = _Work(state, events)
     work.awaiting_die = True
     return work.freeze()
+
+
+def _rolled(state: State, *, rng: Rng, roll: int) -> State:
+    """``state`` after its die came up ``roll`` from ``rng`` (``auto_chance``): the one
+    transition that changes two fields, so built directly, without a :class:`_Work`.
+    """
+    return State(
+        config=state.config,
+        seed=state.seed,
+        rng=rng,
+        field=state.field,
+        pack=state.pack,
+        discard=state.discard,
+        markers=state.markers,
+        accounts=state.accounts,
+        phase=state.phase,
+        seat=state.seat,
+        turns=state.turns,
+        roll=roll,
+        awaiting_die=False,
+        moved=state.moved,
+        ending=state.ending,
+        deal=state.deal,
+    )
 
 
 def _die(work: _Work, value: int) -> State:
