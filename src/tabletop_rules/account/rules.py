@@ -14,9 +14,11 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import Any, NoReturn, cast
+
+import attrs
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
@@ -327,11 +329,51 @@ def _check_column(state: State, column: int) -> None:
         )
 
 
+# --- building states ----------------------------------------------------------------
+
+# A move builds one State. attrs.evolve per changed field cost the random-playout loop
+# about half its speed, and State(...) with its sixteen fields by keyword about a fifth
+# (benchmarks/README.md): matching sixteen keywords costs more than setting the fields.
+# So _Work.freeze makes the new State with object.__new__ and sets each field, by name,
+# through the setter of its slot (State is frozen: its own __setattr__ refuses). The
+# State holds exactly what its constructor would have made (no field has a default
+# factory, a converter or a validator); tests/account/test_state_layout.py fails when a
+# field of State has no setter here, or freeze leaves one out.
+
+_new_object = object.__new__
+
+
+def _slot_setter(name: str) -> Callable[[State, Any], None]:
+    """The setter of ``State``'s slot ``name``."""
+    return cast(Callable[[State, Any], None], State.__dict__[name].__set__)
+
+
+_SLOT_SETTERS: dict[str, Callable[[State, Any], None]] = {
+    field.name: _slot_setter(field.name) for field in attrs.fields(State)
+}
+"""The setter of each field's slot, by name."""
+
+_set_config = _SLOT_SETTERS["config"]
+_set_seed = _SLOT_SETTERS["seed"]
+_set_rng = _SLOT_SETTERS["rng"]
+_set_field = _SLOT_SETTERS["field"]
+_set_pack = _SLOT_SETTERS["pack"]
+_set_discard = _SLOT_SETTERS["discard"]
+_set_markers = _SLOT_SETTERS["markers"]
+_set_accounts = _SLOT_SETTERS["accounts"]
+_set_phase = _SLOT_SETTERS["phase"]
+_set_seat = _SLOT_SETTERS["seat"]
+_set_turns = _SLOT_SETTERS["turns"]
+_set_roll = _SLOT_SETTERS["roll"]
+_set_awaiting_die = _SLOT_SETTERS["awaiting_die"]
+_set_moved = _SLOT_SETTERS["moved"]
+_set_ending = _SLOT_SETTERS["ending"]
+_set_deal = _SLOT_SETTERS["deal"]
+
+
 class _Work:
     """The fields a transition changes, as a mutable scratch copy of a state: built once
-    per move after the move's checks, frozen once into the next state by :meth:`freeze`
-    (fields by name). ``attrs.evolve`` per changed field cost the random-playout loop
-    about half its speed (``benchmarks/account_playout.py``).
+    per move after the move's checks, frozen once into the next state by :meth:`freeze`.
     """
 
     __slots__ = (
@@ -372,25 +414,28 @@ class _Work:
         self.ending = state.ending
 
     def freeze(self) -> State:
+        """The next state: a new :class:`State` with every field set, by name, through
+        its slot (see :data:`_SLOT_SETTERS`).
+        """
         state = self.state
-        return State(
-            config=self.config,
-            seed=state.seed,
-            rng=self.rng,
-            field=self.field,
-            pack=self.pack,
-            discard=self.discard,
-            markers=self.markers,
-            accounts=self.accounts,
-            phase=self.phase,
-            seat=self.seat,
-            turns=self.turns,
-            roll=self.roll,
-            awaiting_die=self.awaiting_die,
-            moved=self.moved,
-            ending=self.ending,
-            deal=state.deal,
-        )
+        new = _new_object(State)
+        _set_config(new, self.config)
+        _set_seed(new, state.seed)
+        _set_rng(new, self.rng)
+        _set_field(new, self.field)
+        _set_pack(new, self.pack)
+        _set_discard(new, self.discard)
+        _set_markers(new, self.markers)
+        _set_accounts(new, self.accounts)
+        _set_phase(new, self.phase)
+        _set_seat(new, self.seat)
+        _set_turns(new, self.turns)
+        _set_roll(new, self.roll)
+        _set_awaiting_die(new, self.awaiting_die)
+        _set_moved(new, self.moved)
+        _set_ending(new, self.ending)
+        _set_deal(new, state.deal)
+        return new
 
 
 def _place(state: State, column: int, events: list[Event] | None) -> State:
@@ -455,38 +500,12 @@ def _roll(state: State, events: list[Event] | None) -> State:
         raise IllegalMoveError(
             f"a roll of {state.roll} waits for its move: Advance a marker before rolling again"
         )
-    if state.config.auto_chance:
-        face, rng = state.rng.below(SIDES)
-        if events is not None:
-            events.append(Rolled(state.seat, face + 1))
-        return _rolled(state, rng=rng, roll=face + 1)
     work = _Work(state, events)
+    if state.config.auto_chance:
+        face, work.rng = state.rng.below(SIDES)
+        return _die(work, face + 1)
     work.awaiting_die = True
     return work.freeze()
-
-
-def _rolled(state: State, *, rng: Rng, roll: int) -> State:
-    """``state`` after its die came up ``roll`` from ``rng`` (``auto_chance``): the one
-    transition that changes two fields, so built directly, without a :class:`_Work`.
-    """
-    return State(
-        config=state.config,
-        seed=state.seed,
-        rng=rng,
-        field=state.field,
-        pack=state.pack,
-        discard=state.discard,
-        markers=state.markers,
-        accounts=state.accounts,
-        phase=state.phase,
-        seat=state.seat,
-        turns=state.turns,
-        roll=roll,
-        awaiting_die=False,
-        moved=state.moved,
-        ending=state.ending,
-        deal=state.deal,
-    )
 
 
 def _die(work: _Work, value: int) -> State:
