@@ -1,6 +1,6 @@
-"""How rules.py builds states on the hot path: ``_Work.freeze`` makes a new State with
-``object.__new__`` and sets every field through its slot, by name, instead of calling
-State(...). These tests fail when a field of State would be left unset or built otherwise
+"""How rules.py builds states on the hot path: ``_Work.freeze`` and ``_rolled`` make a new
+State with ``object.__new__`` and set every field through its slot, by name, instead of
+calling State(...). These tests fail when a field of State would be left unset or built otherwise
 than its constructor builds it.
 """
 
@@ -24,13 +24,27 @@ class Marker:
         return f"<{self.name}>"
 
 
-def test_freeze_sets_every_field_of_the_state_from_the_scratch_copy() -> None:
+def marked() -> tuple[a.State, dict[str, Any]]:
     fields: dict[str, Any] = {field.name: Marker(field.name) for field in attrs.fields(a.State)}
-    state = a.State(**fields)
+    return a.State(**fields), fields
+
+
+def test_freeze_sets_every_field_of_the_state_from_the_scratch_copy() -> None:
+    state, fields = marked()
     frozen = rules._Work(state, None).freeze()
     assert type(frozen) is a.State
     for field in attrs.fields(a.State):
         assert getattr(frozen, field.name) is fields[field.name], field.name
+
+
+def test_rolled_sets_the_roll_and_the_generator_and_keeps_every_other_field() -> None:
+    state, fields = marked()
+    rng = Marker("new rng")
+    fields.update(rng=rng, roll=4, awaiting_die=False)
+    after = rules._rolled(state, rng, 4)  # type: ignore[arg-type]
+    assert type(after) is a.State
+    for field in attrs.fields(a.State):
+        assert getattr(after, field.name) is fields[field.name], field.name
 
 
 def test_the_state_constructor_only_stores_its_fields() -> None:

@@ -116,15 +116,14 @@ def new_game(
     else:
         given = cards = _checked_deal(config, deal)
     columns, rows = config.columns, config.rows
-    field = tuple(
-        tuple(cards[row * columns + column] for row in range(rows)) for column in range(columns)
-    )
+    laid = rows * columns  # row by row from the bottom line: column c is every columns-th card
+    field = tuple(cards[column:laid:columns] for column in range(columns))
     return State(
         config=config,
         seed=seed,
         rng=rng,
         field=field,
-        pack=cards[rows * columns :],
+        pack=cards[laid:],
         markers=((),) * config.players,
         accounts=(0,) * config.players,
         deal=given,
@@ -500,12 +499,39 @@ def _roll(state: State, events: list[Event] | None) -> State:
         raise IllegalMoveError(
             f"a roll of {state.roll} waits for its move: Advance a marker before rolling again"
         )
-    work = _Work(state, events)
     if state.config.auto_chance:
-        face, work.rng = state.rng.below(SIDES)
-        return _die(work, face + 1)
+        face, rng = state.rng.below(SIDES)
+        if events is not None:
+            events.append(Rolled(state.seat, face + 1))
+        return _rolled(state, rng, face + 1)
+    work = _Work(state, events)
     work.awaiting_die = True
     return work.freeze()
+
+
+def _rolled(state: State, rng: Rng, roll: int) -> State:
+    """``state`` once its die, drawn from the generator before ``rng``, came up ``roll``
+    (``auto_chance``): the most frequent transition, and one that changes two fields, so
+    built without a :class:`_Work`.
+    """
+    new = _new_object(State)
+    _set_config(new, state.config)
+    _set_seed(new, state.seed)
+    _set_rng(new, rng)
+    _set_field(new, state.field)
+    _set_pack(new, state.pack)
+    _set_discard(new, state.discard)
+    _set_markers(new, state.markers)
+    _set_accounts(new, state.accounts)
+    _set_phase(new, state.phase)
+    _set_seat(new, state.seat)
+    _set_turns(new, state.turns)
+    _set_roll(new, roll)
+    _set_awaiting_die(new, False)
+    _set_moved(new, state.moved)
+    _set_ending(new, state.ending)
+    _set_deal(new, state.deal)
+    return new
 
 
 def _die(work: _Work, value: int) -> State:
