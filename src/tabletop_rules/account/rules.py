@@ -331,13 +331,14 @@ def _check_column(state: State, column: int) -> None:
 # --- building states ----------------------------------------------------------------
 
 # A move builds one State. attrs.evolve per changed field cost the random-playout loop
-# about half its speed, and State(...) with its sixteen fields by keyword about a fifth
+# about half its speed, and State(...) with its sixteen fields by keyword about a seventh
 # (benchmarks/README.md): matching sixteen keywords costs more than setting the fields.
-# So _Work.freeze makes the new State with object.__new__ and sets each field, by name,
-# through the setter of its slot (State is frozen: its own __setattr__ refuses). The
-# State holds exactly what its constructor would have made (no field has a default
-# factory, a converter or a validator); tests/account/test_state_layout.py fails when a
-# field of State has no setter here, or freeze leaves one out.
+# So _Work.freeze (and _rolled, for Roll()) makes the new State with object.__new__ and
+# sets each field, by name, through the setter of its slot (State is frozen: its own
+# __setattr__ refuses). The State holds exactly what its constructor would have made (no
+# field has a default factory, a converter or a validator); tests/account/
+# test_state_layout.py fails when a field of State has no setter here, or a builder
+# leaves one out.
 
 _new_object = object.__new__
 
