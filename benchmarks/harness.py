@@ -25,6 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+try:
+    import pyspiel
+except ImportError:  # the optional `bench` extra; only openspiel_cpp_loop needs it
+    pyspiel = None
+
 Clock = Callable[[], float]
 CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.thread_time}
 CLOCK_HELP = "wall: perf_counter; cpu: this thread's CPU time (less hurt by other load)"
@@ -70,6 +75,65 @@ class Anchor:
 
     key: str
     heading: str
+
+
+def openspiel_cpp_loop(game: Any) -> Runner:
+    """OpenSpiel's C++ loop for ``game``: ``pyspiel.evaluate_bots`` with uniform random
+    bots, the whole game (chance included) in C++; counts the players' decisions.
+
+    The C++ loop cannot be watched move by move, so after the timed slot the same games
+    are played again, untimed, by the same bots (same seeds) wrapped in a Python bot that
+    counts the decisions it is asked for; the replay must give the same returns, game by
+    game, or the run stops.
+    """
+
+    class CountingBot(pyspiel.Bot):  # type: ignore[misc]
+        def __init__(self, inner: Any, counter: list[int]) -> None:
+            pyspiel.Bot.__init__(self)
+            self.inner = inner
+            self.counter = counter
+
+        def step(self, state: Any) -> int:
+            self.counter[0] += 1
+            return int(self.inner.step(state))
+
+        def restart_at(self, state: Any) -> None:
+            self.inner.restart_at(state)
+
+        def inform_action(self, state: Any, player: int, action: int) -> None:
+            self.inner.inform_action(state, player, action)
+
+    players = game.num_players()
+
+    def play(
+        games: int | None, budget: float, seed: int, clock: Clock, counter: list[int] | None
+    ) -> tuple[list[tuple[float, ...]], float]:
+        bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(players)]
+        if counter is not None:
+            bots = [CountingBot(bot, counter) for bot in bots]
+        evaluate_bots, new_initial_state = pyspiel.evaluate_bots, game.new_initial_state
+        returns: list[tuple[float, ...]] = []
+        add = returns.append
+        start = clock()
+        stop = start + budget
+        while True:
+            add(tuple(evaluate_bots(new_initial_state(), bots, seed + len(returns))))
+            if games is None:
+                now = clock()
+                if now >= stop:
+                    return returns, now - start
+            elif len(returns) == games:
+                return returns, 0.0
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        returns, seconds = play(None, budget, seed, clock, None)
+        counter = [0]
+        replayed, _ = play(len(returns), 0.0, seed, clock, counter)
+        if replayed != returns:
+            raise RuntimeError(f"the counting replay of {game} played other games")
+        return Sample(len(returns), counter[0], seconds)
+
+    return run
 
 
 def measure(

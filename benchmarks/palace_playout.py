@@ -37,6 +37,7 @@ from harness import (
     machine,
     machine_line,
     measure,
+    openspiel_cpp_loop,
     summarize,
     table,
 )
@@ -139,64 +140,6 @@ def check_chance_uniform(game: Any, games: int = 20) -> None:
                 state.apply_action(rng.choice(state.legal_actions()))
 
 
-def make_crazy_eights_cpp_loop(game: Any) -> Runner:
-    """OpenSpiel's C++ loop: ``pyspiel.evaluate_bots`` with uniform random bots.
-
-    The C++ loop cannot be watched move by move, so after the timed slot the same games
-    are played again, untimed, by the same bots (same seeds) wrapped in a Python bot that
-    counts the decisions it is asked for; the replay must give the same returns, game by
-    game, or the run stops.
-    """
-
-    class CountingBot(pyspiel.Bot):  # type: ignore[misc]
-        def __init__(self, inner: Any, counter: list[int]) -> None:
-            pyspiel.Bot.__init__(self)
-            self.inner = inner
-            self.counter = counter
-
-        def step(self, state: Any) -> int:
-            self.counter[0] += 1
-            return int(self.inner.step(state))
-
-        def restart_at(self, state: Any) -> None:
-            self.inner.restart_at(state)
-
-        def inform_action(self, state: Any, player: int, action: int) -> None:
-            self.inner.inform_action(state, player, action)
-
-    players = game.num_players()
-
-    def play(
-        games: int | None, budget: float, seed: int, clock: Clock, counter: list[int] | None
-    ) -> tuple[list[tuple[float, ...]], float]:
-        bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(players)]
-        if counter is not None:
-            bots = [CountingBot(bot, counter) for bot in bots]
-        evaluate_bots, new_initial_state = pyspiel.evaluate_bots, game.new_initial_state
-        returns: list[tuple[float, ...]] = []
-        add = returns.append
-        start = clock()
-        stop = start + budget
-        while True:
-            add(tuple(evaluate_bots(new_initial_state(), bots, seed + len(returns))))
-            if games is None:
-                now = clock()
-                if now >= stop:
-                    return returns, now - start
-            elif len(returns) == games:
-                return returns, 0.0
-
-    def run(budget: float, seed: int, clock: Clock) -> Sample:
-        returns, seconds = play(None, budget, seed, clock, None)
-        counter = [0]
-        replayed, _ = play(len(returns), 0.0, seed, clock, counter)
-        if replayed != returns:
-            raise RuntimeError("the counting replay of crazy_eights played other games")
-        return Sample(len(returns), counter[0], seconds)
-
-    return run
-
-
 def make_crazy_eights_python_loop(game: Any) -> Runner:
     """OpenSpiel through its Python API: ``legal_actions``/``chance_outcomes``/
     ``apply_action`` with the choice made in Python (``random.Random``); chance outcomes
@@ -270,7 +213,7 @@ def contenders() -> list[Contender]:
             Contender(
                 "crazy_eights_cpp",
                 "OpenSpiel crazy_eights, C++ evaluate_bots",
-                make_crazy_eights_cpp_loop(game),
+                openspiel_cpp_loop(game),
             ),
             Contender(
                 "crazy_eights_python",

@@ -1,11 +1,12 @@
-"""cProfile of a random-playout loop (dice poker or palace): where the time of a playout goes.
+"""cProfile of a random-playout loop (dice poker, palace or the account game): where the time goes.
 
 Run::
 
-    python benchmarks/profile_playout.py [--game dice_poker|palace] [--games 200]
+    python benchmarks/profile_playout.py [--game dice_poker|palace|account] [--games 200]
         [--sort tottime] [--top 25] [--api loop|play_game]
 
-The loops are those of ``playout.py`` (dice poker) and ``palace_playout.py`` (palace).
+The loops are those of ``playout.py`` (dice poker), ``palace_playout.py`` (palace) and
+``account_playout.py`` (the account game).
 
 cProfile adds a fixed cost to every Python call, so it overstates code made of many small
 calls; use it to rank, and ``benchmarks/playout.py`` to measure.
@@ -19,8 +20,9 @@ import pstats
 import random
 import sys
 
+from tabletop_rules import account, palace
 from tabletop_rules import dice_poker as dp
-from tabletop_rules import palace
+from tabletop_rules.account.moves import ROLL
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import play_game
@@ -70,11 +72,41 @@ def palace_play_game_loop(games: int) -> int:
     return moves
 
 
+def account_plain_loop(games: int) -> int:
+    """``games`` random account playouts, ``random.Random`` choosing; the moves but ``Roll()``."""
+    choice = random.Random(0).choice
+    moves = 0
+    for seed in range(games):
+        state = account.new_game(seed=seed)
+        while not account.is_over(state):
+            move = choice(account.legal_moves(state))
+            state = account.apply(state, move)
+            moves += move is not ROLL
+    return moves
+
+
+def account_play_game_loop(games: int) -> int:
+    """``games`` account playouts through ``play_game`` with two ``RandomBot``; the moves
+    but ``Roll()``.
+    """
+    moves = 0
+    for seed in range(games):
+        bots = [
+            RandomBot(account.RULES, seed=2 * seed),
+            RandomBot(account.RULES, seed=2 * seed + 1),
+        ]
+        played = play_game(account.RULES, bots, seed=seed).moves
+        moves += len(played) - played.count(ROLL)
+    return moves
+
+
 RUNS = {
     ("dice_poker", "loop"): (plain_loop, "turns"),
     ("dice_poker", "play_game"): (play_game_loop, "turns"),
     ("palace", "loop"): (palace_plain_loop, "moves"),
     ("palace", "play_game"): (palace_play_game_loop, "moves"),
+    ("account", "loop"): (account_plain_loop, "moves"),
+    ("account", "play_game"): (account_play_game_loop, "moves"),
 }
 
 
@@ -85,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sort", default="tottime", choices=["tottime", "cumulative", "ncalls"])
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--api", default="loop", choices=["loop", "play_game"])
-    parser.add_argument("--game", default="dice_poker", choices=["dice_poker", "palace"])
+    parser.add_argument("--game", default="dice_poker", choices=["dice_poker", "palace", "account"])
     args = parser.parse_args(argv)
     run, unit = RUNS[args.game, args.api]
     run(5)  # warm caches (legal-move tables fill lazily)

@@ -14,9 +14,9 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import Any, NoReturn, cast
 
 import attrs
 
@@ -26,7 +26,7 @@ from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from .cards import END, Card, own_card
-from .config import Config
+from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
     Bought,
@@ -57,7 +57,7 @@ from .moves import (
     Roll,
     known_move,
 )
-from .state import State, check_state, line
+from .state import Phase, State, check_state, line
 
 __all__ = [
     "apply",
@@ -75,6 +75,20 @@ __all__ = [
 
 _PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = {}
+
+_MOVE_IDS = MOVE_TABLE.ids
+
+_ROLL_ONLY: tuple[Move, ...] = (ROLL,)
+
+_UNMOVED_ADVANCES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+    tuple(
+        tuple(move for marker in range(owned) for move in ADVANCES[marker][roll])
+        for roll in range(SIDES + 1)
+    )
+    for owned in range(MAX_MARKERS + 1)
+)
+"""``_UNMOVED_ADVANCES[owned][roll]``: the moves after ``roll`` of a seat owning ``owned``
+markers, none moved yet this turn (as :func:`legal_moves` lists them)."""
 
 
 # --- setting up -----------------------------------------------------------------------
@@ -102,15 +116,14 @@ def new_game(
     else:
         given = cards = _checked_deal(config, deal)
     columns, rows = config.columns, config.rows
-    field = tuple(
-        tuple(cards[row * columns + column] for row in range(rows)) for column in range(columns)
-    )
+    laid = rows * columns  # row by row from the bottom line: column c is every columns-th card
+    field = tuple(cards[column:laid:columns] for column in range(columns))
     return State(
         config=config,
         seed=seed,
         rng=rng,
         field=field,
-        pack=cards[rows * columns :],
+        pack=cards[laid:],
         markers=((),) * config.players,
         accounts=(0,) * config.players,
         deal=given,
@@ -202,30 +215,30 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         phase = state.phase
         if phase == "over":
             return ()
-        ring = line(state)
         if phase == "setup":
-            return tuple(PLACES[column] for column in ring)
+            return tuple(PLACES[column] for column in line(state))
         if state.awaiting_die:
             return DICE
         roll = state.roll
         owned = state.markers[state.seat]
         if roll is not None:
             moved = state.moved
+            if not moved:
+                return _UNMOVED_ADVANCES[len(owned)][roll]
             return tuple(
                 move
                 for marker in range(len(owned))
                 if marker not in moved
                 for move in ADVANCES[marker][roll]
             )
-        moves: list[Move] = [ROLL]
         config = state.config
         if (
-            not state.moved
-            and len(owned) < config.max_markers
-            and state.accounts[state.seat] >= config.marker_cost
+            state.moved
+            or len(owned) >= config.max_markers
+            or state.accounts[state.seat] < config.marker_cost
         ):
-            moves.extend(BUYS[column] for column in ring)
-        return tuple(moves)
+            return _ROLL_ONLY
+        return (ROLL, *(BUYS[column] for column in line(state)))
     except TabletopError:
         raise
     except Exception as error:
@@ -265,10 +278,11 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in MOVE_TABLE.ids:
+    if id(move) not in _MOVE_IDS:
         move = known_move(move)
     try:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
         if state.awaiting_die:
             if type(move) is not Die:
@@ -276,26 +290,26 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
                     f"the die is rolling: the next move is its outcome, Die(value), "
                     f"not {describe(move)}"
                 )
-            return _die(state, move.value, events)
+            return _die(_Work(state, events), move.value)
         if type(move) is Die:
             raise IllegalMoveError("Die(value) is a chance outcome, legal only while the die rolls")
-        if state.phase == "setup":
+        if phase == "setup":
             if type(move) is not Place:
                 raise IllegalMoveError(
                     f"in setup each player places its starting markers with Place(column), "
                     f"not {describe(move)}"
                 )
             return _place(state, move.column, events)
-        if type(move) is Place:
-            raise IllegalMoveError(
-                "Place is for the starting markers in setup; in play a marker is bought with Buy"
-            )
-        if type(move) is Buy:
-            return _buy(state, move.column, events)
+        if type(move) is Advance:  # the turn's moves, the most frequent first
+            return _advance(state, move, events)
         if type(move) is Roll:
             return _roll(state, events)
-        assert type(move) is Advance
-        return _advance(state, move, events)
+        if type(move) is Buy:
+            return _buy(state, move.column, events)
+        assert type(move) is Place
+        raise IllegalMoveError(
+            "Place is for the starting markers in setup; in play a marker is bought with Buy"
+        )
     except TabletopError:
         raise
     except Exception as error:
@@ -314,29 +328,142 @@ def _check_column(state: State, column: int) -> None:
         )
 
 
+# --- building states ----------------------------------------------------------------
+
+# A move builds one State. attrs.evolve per changed field cost the random-playout loop
+# about half its speed, and State(...) with its sixteen fields by keyword about a seventh
+# (benchmarks/README.md): matching sixteen keywords costs more than setting the fields.
+# So _Work.freeze (and _rolled, for Roll()) makes the new State with object.__new__ and
+# sets each field, by name, through the setter of its slot (State is frozen: its own
+# __setattr__ refuses). The State holds exactly what its constructor would have made (no
+# field has a default factory, a converter or a validator); tests/account/
+# test_state_layout.py fails when a field of State has no setter here, or a builder
+# leaves one out.
+
+_new_object = object.__new__
+
+
+def _slot_setter(name: str) -> Callable[[State, Any], None]:
+    """The setter of ``State``'s slot ``name``."""
+    return cast(Callable[[State, Any], None], State.__dict__[name].__set__)
+
+
+_SLOT_SETTERS: dict[str, Callable[[State, Any], None]] = {
+    field.name: _slot_setter(field.name) for field in attrs.fields(State)
+}
+"""The setter of each field's slot, by name."""
+
+_set_config = _SLOT_SETTERS["config"]
+_set_seed = _SLOT_SETTERS["seed"]
+_set_rng = _SLOT_SETTERS["rng"]
+_set_field = _SLOT_SETTERS["field"]
+_set_pack = _SLOT_SETTERS["pack"]
+_set_discard = _SLOT_SETTERS["discard"]
+_set_markers = _SLOT_SETTERS["markers"]
+_set_accounts = _SLOT_SETTERS["accounts"]
+_set_phase = _SLOT_SETTERS["phase"]
+_set_seat = _SLOT_SETTERS["seat"]
+_set_turns = _SLOT_SETTERS["turns"]
+_set_roll = _SLOT_SETTERS["roll"]
+_set_awaiting_die = _SLOT_SETTERS["awaiting_die"]
+_set_moved = _SLOT_SETTERS["moved"]
+_set_ending = _SLOT_SETTERS["ending"]
+_set_deal = _SLOT_SETTERS["deal"]
+
+
+class _Work:
+    """The fields a transition changes, as a mutable scratch copy of a state: built once
+    per move after the move's checks, frozen once into the next state by :meth:`freeze`.
+    """
+
+    __slots__ = (
+        "accounts",
+        "awaiting_die",
+        "config",
+        "discard",
+        "ending",
+        "events",
+        "field",
+        "markers",
+        "moved",
+        "pack",
+        "phase",
+        "rng",
+        "roll",
+        "seat",
+        "state",
+        "turns",
+    )
+
+    def __init__(self, state: State, events: list[Event] | None) -> None:
+        self.state = state
+        self.config = state.config
+        self.events = events
+        self.rng = state.rng
+        self.field = state.field
+        self.pack = state.pack
+        self.discard = state.discard
+        self.markers = state.markers
+        self.accounts = state.accounts
+        self.phase: Phase = state.phase
+        self.seat = state.seat
+        self.turns = state.turns
+        self.roll = state.roll
+        self.awaiting_die = state.awaiting_die
+        self.moved = state.moved
+        self.ending = state.ending
+
+    def freeze(self) -> State:
+        """The next state: a new :class:`State` with every field set, by name, through
+        its slot (see :data:`_SLOT_SETTERS`).
+        """
+        state = self.state
+        new = _new_object(State)
+        _set_config(new, self.config)
+        _set_seed(new, state.seed)
+        _set_rng(new, self.rng)
+        _set_field(new, self.field)
+        _set_pack(new, self.pack)
+        _set_discard(new, self.discard)
+        _set_markers(new, self.markers)
+        _set_accounts(new, self.accounts)
+        _set_phase(new, self.phase)
+        _set_seat(new, self.seat)
+        _set_turns(new, self.turns)
+        _set_roll(new, self.roll)
+        _set_awaiting_die(new, self.awaiting_die)
+        _set_moved(new, self.moved)
+        _set_ending(new, self.ending)
+        _set_deal(new, state.deal)
+        return new
+
+
 def _place(state: State, column: int, events: list[Event] | None) -> State:
     _check_column(state, column)
-    config = state.config
-    seat = state.seat
-    owned = state.markers[seat]
-    markers = _with(state.markers, seat, (*owned, column))
-    card = state.field[column][0]
+    work = _Work(state, events)
+    config = work.config
+    seat = work.seat
+    owned = work.markers[seat]
+    work.markers = _with(work.markers, seat, (*owned, column))
+    card = work.field[column][0]
     if events is not None:
         events.append(Placed(seat, len(owned), column, card))
-    state = attrs.evolve(state, markers=markers)
     if config.placement_scores:
-        state, ended = _score(state, seat, card, events)
+        ended = _score(work, seat, card)
         if ended and config.end == "immediate":
-            return _over(state, "end", events)
+            return _over(work, "end")
     if len(owned) + 1 < config.starting_markers:
-        return state
+        return work.freeze()
     if seat + 1 < config.players:
-        return attrs.evolve(state, seat=seat + 1)
-    if state.ending:  # End scored in setup under finish_round: setup is complete now
-        return _over(state, "end", events)
+        work.seat = seat + 1
+        return work.freeze()
+    if work.ending:  # End scored in setup under finish_round: setup is complete now
+        return _over(work, "end")
     if events is not None:
         events.append(TurnPassed(0))
-    return attrs.evolve(state, phase="play", seat=0)
+    work.phase = "play"
+    work.seat = 0
+    return work.freeze()
 
 
 def _buy(state: State, column: int, events: list[Event] | None) -> State:
@@ -359,15 +486,13 @@ def _buy(state: State, column: int, events: list[Event] | None) -> State:
     if events is not None:
         events.append(Bought(seat, len(owned), column, card, config.marker_cost))
         events.append(AccountChanged(seat, None, account, after, "buy"))
-    state = attrs.evolve(
-        state,
-        markers=_with(state.markers, seat, (*owned, column)),
-        accounts=_with(state.accounts, seat, after),
-    )
-    state, ended = _score(state, seat, card, events)
+    work = _Work(state, events)
+    work.markers = _with(state.markers, seat, (*owned, column))
+    work.accounts = _with(state.accounts, seat, after)
+    ended = _score(work, seat, card)
     if ended and config.end == "immediate":
-        return _over(state, "end", events)
-    return state
+        return _over(work, "end")
+    return work.freeze()
 
 
 def _roll(state: State, events: list[Event] | None) -> State:
@@ -377,14 +502,45 @@ def _roll(state: State, events: list[Event] | None) -> State:
         )
     if state.config.auto_chance:
         face, rng = state.rng.below(SIDES)
-        return _die(attrs.evolve(state, rng=rng), face + 1, events)
-    return attrs.evolve(state, awaiting_die=True)
+        if events is not None:
+            events.append(Rolled(state.seat, face + 1))
+        return _rolled(state, rng, face + 1)
+    work = _Work(state, events)
+    work.awaiting_die = True
+    return work.freeze()
 
 
-def _die(state: State, value: int, events: list[Event] | None) -> State:
-    if events is not None:
-        events.append(Rolled(state.seat, value))
-    return attrs.evolve(state, roll=value, awaiting_die=False)
+def _rolled(state: State, rng: Rng, roll: int) -> State:
+    """``state`` once its die, drawn from the generator before ``rng``, came up ``roll``
+    (``auto_chance``): the most frequent transition, and one that changes two fields, so
+    built without a :class:`_Work`.
+    """
+    new = _new_object(State)
+    _set_config(new, state.config)
+    _set_seed(new, state.seed)
+    _set_rng(new, rng)
+    _set_field(new, state.field)
+    _set_pack(new, state.pack)
+    _set_discard(new, state.discard)
+    _set_markers(new, state.markers)
+    _set_accounts(new, state.accounts)
+    _set_phase(new, state.phase)
+    _set_seat(new, state.seat)
+    _set_turns(new, state.turns)
+    _set_roll(new, roll)
+    _set_awaiting_die(new, False)
+    _set_moved(new, state.moved)
+    _set_ending(new, state.ending)
+    _set_deal(new, state.deal)
+    return new
+
+
+def _die(work: _Work, value: int) -> State:
+    if work.events is not None:
+        work.events.append(Rolled(work.seat, value))
+    work.roll = value
+    work.awaiting_die = False
+    return work.freeze()
 
 
 def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
@@ -404,104 +560,102 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     steps = move.steps
     if steps > roll:
         raise IllegalMoveError(f"distance {steps} exceeds the roll of {roll}")
-    config = state.config
+    work = _Work(state, events)
+    config = work.config
+    field = work.field
     ring = line(state)
     size = len(ring)
     start = owned[marker]
     at = ring.index(start)
     sign = -1 if move.direction == "left" else 1
-    passed = tuple(ring[(at + sign * step) % size] for step in range(1, steps))
     landed = ring[(at + sign * steps) % size]  # on the line as it was before the move
-    field = state.field
-    discard = state.discard
     card = field[landed][0]
     if events is not None:
+        passed = tuple(ring[(at + sign * step) % size] for step in range(1, steps))
         events.append(Moved(seat, marker, move.direction, steps, start, passed, landed, card))
-    markers = _with(state.markers, seat, _with(owned, marker, landed))
+    markers = work.markers = _with(work.markers, seat, _with(owned, marker, landed))
     if config.collapse and landed != start and not any(start in positions for positions in markers):
         left = field[start][0]
-        field = _with(field, start, field[start][1:])
-        discard = (*discard, left)
+        work.field = _with(field, start, field[start][1:])
+        work.discard = (*work.discard, left)
         if events is not None:
             events.append(Collapsed(start, left))
-    state = attrs.evolve(
-        state,
-        field=field,
-        discard=discard,
-        markers=markers,
-        roll=None,
-        moved=(*state.moved, marker),
-    )
-    state, ended = _score(state, seat, card, events)
+    work.roll = None
+    moved = work.moved = (*work.moved, marker)
+    ended = _score(work, seat, card)
     if ended and config.end == "immediate":
-        return _over(state, "end", events)
-    if len(state.moved) < len(owned):
-        return state
-    return _end_turn(state, events)
+        return _over(work, "end")
+    if len(moved) < len(owned):
+        return work.freeze()
+    return _end_turn(work)
 
 
-def _end_turn(state: State, events: list[Event] | None) -> State:
-    config = state.config
-    turns = state.turns + 1
-    state = attrs.evolve(state, turns=turns, moved=())
+def _end_turn(work: _Work) -> State:
+    config = work.config
+    turns = work.turns = work.turns + 1
+    work.moved = ()
     if turns % config.players == 0:
-        if state.ending:
-            return _over(state, "end", events)
+        if work.ending:
+            return _over(work, "end")
         if turns == config.max_rounds * config.players:
-            return _over(state, "max_rounds", events)
-    seat = turns % config.players
-    if events is not None:
-        events.append(TurnPassed(seat))
-    return attrs.evolve(state, seat=seat)
+            return _over(work, "max_rounds")
+    seat = work.seat = turns % config.players
+    if work.events is not None:
+        work.events.append(TurnPassed(seat))
+    return work.freeze()
 
 
-def _over(state: State, reason: str, events: list[Event] | None) -> State:
-    state = attrs.evolve(state, phase="over", roll=None, awaiting_die=False)
-    if events is not None:
-        events.append(
-            GameOver("end" if reason == "end" else "max_rounds", top_seats(state.accounts))
+def _over(work: _Work, reason: str) -> State:
+    work.phase = "over"
+    work.roll = None
+    work.awaiting_die = False
+    if work.events is not None:
+        work.events.append(
+            GameOver("end" if reason == "end" else "max_rounds", top_seats(work.accounts))
         )
-    return state
+    return work.freeze()
 
 
-def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> tuple[State, bool]:
+def _score(work: _Work, seat: Seat, card: Card) -> bool:
     """``card`` scores for ``seat``; whether End scored (it stops the game at once, or
     sets ``ending`` under ``finish_round``: a further End in that round changes nothing).
     """
+    events = work.events
     if card is END:
-        immediate = state.config.end == "immediate"
-        if state.ending:
-            return state, False
+        immediate = work.config.end == "immediate"
+        if work.ending:
+            return False
         if events is not None:
             events.append(EndHit(seat, immediate))
         if immediate:
-            return state, True
-        return attrs.evolve(state, ending=True), False
-    before = state.accounts[seat]
+            return True
+        work.ending = True
+        return False
+    before = work.accounts[seat]
     kind = card.kind
     if kind == "Z":
         after = 0
     elif kind == "B":
-        state, charge = _draw_for_b(state, seat, events)
-        after = before - charge
+        after = before - _draw_for_b(work, seat)
     else:
         after = before + card.points
-    if state.config.floor_at_zero and after < 0:
+    if work.config.floor_at_zero and after < 0:
         after = 0
     if events is not None:
         events.append(AccountChanged(seat, card, before, after))
-    return attrs.evolve(state, accounts=_with(state.accounts, seat, after)), False
+    work.accounts = _with(work.accounts, seat, after)
+    return False
 
 
-def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[State, int]:
+def _draw_for_b(work: _Work, seat: Seat) -> int:
     """B draws the pack's top card onto the discard pile until it draws a number, P or T
     (B, Z and End are drawn again); the pack, once empty, is the discard pile shuffled
     with the state's generator. Nothing happens when pack and discard pile hold no such
-    card. Returns the state and the charge.
+    card. Returns the charge.
     """
-    pack, discard, rng = state.pack, state.discard, state.rng
+    pack, discard, rng, events = work.pack, work.discard, work.rng, work.events
     if not any(card.valued for card in pack) and not any(card.valued for card in discard):
-        return state, 0
+        return 0
     while True:
         if not pack:
             pack, rng = rng.shuffled(discard)
@@ -513,7 +667,8 @@ def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[S
         if events is not None:
             events.append(Drew(seat, card, card.valued))
         if card.valued:
-            return attrs.evolve(state, pack=pack, discard=discard, rng=rng), card.cost
+            work.pack, work.discard, work.rng = pack, discard, rng
+            return card.cost
 
 
 def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from itertools import compress
 from typing import Literal, NoReturn, TypeAlias, cast, get_args
 
 import attrs
@@ -18,7 +19,7 @@ from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from ..validation import Fail, check_own, run_checks
 from .cards import CARD_IDS, Card
-from .config import Config
+from .config import MAX_COLUMNS, Config
 from .moves import SIDES
 
 __all__ = ["PHASES", "Column", "Phase", "State", "check_state", "line"]
@@ -93,9 +94,17 @@ class State:
 
 def line(state: State) -> tuple[int, ...]:
     """The columns of the bottom line that still hold a card, left to right: the ring the
-    markers move on.
+    markers move on. Without ``collapse`` no card leaves the field, so that is every column.
     """
-    return tuple(column for column, cards in enumerate(state.field) if cards)
+    field = state.field
+    if not state.config.collapse:
+        return _EVERY_COLUMN[len(field)]
+    return tuple(compress(range(len(field)), field))
+
+
+_EVERY_COLUMN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(columns)) for columns in range(MAX_COLUMNS + 1)
+)
 
 
 def check_state(state: State) -> None:
