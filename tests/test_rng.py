@@ -224,14 +224,17 @@ def test_shuffled_is_a_permutation(seed: int) -> None:
     assert items == ["a", "b", "c", "d", "e", "f", "g", "h", "b"], "the input is not changed"
 
 
-def test_shuffled_is_fisher_yates_over_below() -> None:
-    items = list(range(8))
-    rng = Rng.from_seed(77)
+@pytest.mark.parametrize("length", [0, 1, 2, 8, 52, 70])
+@pytest.mark.parametrize("seed", [77, 0, 2**64 - 1, (-rng_module._GOLDEN_GAMMA) & rng_module._MASK])
+def test_shuffled_is_fisher_yates_over_below(seed: int, length: int) -> None:
+    # the last seed's first draw mixes to 0, which below() rejects: the inlined loop must too
+    items = list(range(length))
+    rng = Rng.from_seed(seed)
     expected = list(items)
     for i in range(len(expected) - 1, 0, -1):
         j, rng = rng.below(i + 1)
         expected[i], expected[j] = expected[j], expected[i]
-    assert Rng.from_seed(77).shuffled(items) == (tuple(expected), rng)
+    assert Rng.from_seed(seed).shuffled(items) == (tuple(expected), rng)
 
 
 def test_shuffled_reaches_every_order_about_equally() -> None:

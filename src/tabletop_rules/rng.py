@@ -122,11 +122,21 @@ class Rng:
     def shuffled(self, items: Sequence[T]) -> tuple[tuple[T, ...], Rng]:
         """A uniformly random permutation of ``items`` (Fisher-Yates), and the next generator."""
         result = list(items)
-        rng = self
-        for i in range(len(result) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
+        state = self.state
+        for i in range(len(result) - 1, 0, -1):  # below(i + 1), inlined: decks are long
+            n = i + 1
+            state = (state + _GOLDEN_GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            product = (z ^ (z >> 31)) * n
+            if product & _MASK < n:
+                threshold = (1 << 64) % n
+                while product & _MASK < threshold:
+                    state = (state + _GOLDEN_GAMMA) & _MASK
+                    product = _mix(state) * n
+            j = product >> 64
             result[i], result[j] = result[j], result[i]
-        return tuple(result), rng
+        return tuple(result), Rng(state)
 
 
 def is_valid_state(value: object) -> bool:
