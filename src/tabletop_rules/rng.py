@@ -76,7 +76,9 @@ class Rng:
             while product & _MASK < threshold:
                 state = (state + _GOLDEN_GAMMA) & _MASK
                 product = _mix(state) * n
-        return product >> 64, Rng(state)
+        rng = _new_rng(Rng)
+        _set_state(rng, state)
+        return product >> 64, rng
 
     def draws_since(self, seed: int) -> int:
         """How many 64-bit draws lead from ``Rng.from_seed(seed)`` to this generator.
@@ -123,13 +125,14 @@ class Rng:
         """A uniformly random permutation of ``items`` (Fisher-Yates), and the next generator."""
         result = list(items)
         state = self.state
+        gamma, mask, mix1, mix2 = _GOLDEN_GAMMA, _MASK, _MIX1, _MIX2
         for i in range(len(result) - 1, 0, -1):  # below(i + 1), inlined: decks are long
             n = i + 1
-            state = (state + _GOLDEN_GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            state = (state + gamma) & mask
+            z = ((state ^ (state >> 30)) * mix1) & mask
+            z = ((z ^ (z >> 27)) * mix2) & mask
             product = (z ^ (z >> 31)) * n
-            if product & _MASK < n:
+            if product & mask < n:
                 threshold = (1 << 64) % n
                 while product & _MASK < threshold:
                     state = (state + _GOLDEN_GAMMA) & _MASK
@@ -137,6 +140,12 @@ class Rng:
             j = product >> 64
             result[i], result[j] = result[j], result[i]
         return tuple(result), Rng(state)
+
+
+_new_rng = object.__new__
+_set_state = Rng.__dict__["state"].__set__
+"""How :meth:`Rng.below` makes the next generator: its state is valid by construction, so
+the attrs constructor's work is skipped on the hottest path of every game's dice."""
 
 
 def is_valid_state(value: object) -> bool:

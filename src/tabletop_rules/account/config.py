@@ -15,6 +15,7 @@ Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_ROWS`,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
@@ -172,4 +173,10 @@ class Config:
 
     def deck_cards(self) -> tuple[Card, ...]:
         """Every card of the deck, kind by kind in :data:`~.cards.KINDS` order."""
-        return tuple(card for card, count in self.deck for _ in range(count))
+        return _cards_of(self.deck)
+
+
+@lru_cache(maxsize=64)
+def _cards_of(deck: Deck) -> tuple[Card, ...]:
+    """The cards of a composition, laid out once: every new game shuffles them."""
+    return tuple(card for card, count in deck for _ in range(count))
