@@ -29,6 +29,7 @@ from .config import (
     PlayUntil,
     Quad,
 )
+from .display import table_text
 from .events import (
     EVENT_TYPES,
     Burned,
@@ -140,6 +141,7 @@ __all__ = [
     "read_move",
     "redact",
     "score",
+    "table_text",
     "view",
     "winners",
 ]
