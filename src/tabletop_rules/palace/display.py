@@ -152,7 +152,7 @@ def _status(seen: View) -> str:
     if seen.pending == "take":
         status += ", must take the pile (a 3 on top)"
     elif seen.pending == "extra":
-        status += ", four of a kind: may lay another set or end the turn"
+        status += ", four of a kind: extra play or end the turn"
     elif seen.pending == "replay":
         status += ", the pile burned: plays again"
     return status
