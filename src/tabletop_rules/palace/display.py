@@ -1,9 +1,9 @@
 """The table as plain text, for terminals, logs and the docs.
 
-:func:`table_text` draws a palace game from a :class:`~tabletop_rules.palace.View` (what
-a front end holds for its seat) or a :class:`~tabletop_rules.palace.State`, drawn as a
-spectator sees it. It draws what the view holds and nothing more, so a seat's drawing
-shows exactly what that seat may know.
+:func:`~tabletop_rules.palace.table_text` draws a palace game from a
+:class:`~tabletop_rules.palace.View` (what a front end holds for its seat) or a
+:class:`~tabletop_rules.palace.State`, drawn as a spectator sees it. It draws what the
+view holds and nothing more, so a seat's drawing shows exactly what that seat may know.
 
 One line per seat: ``>`` marks the seat on turn and ``(you)`` the viewer; then its
 face-up row (``--`` for an empty slot), its face-down row (``##`` for a card nobody has
