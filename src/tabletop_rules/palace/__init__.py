@@ -1,7 +1,8 @@
 """Palace (Russian variant): play cards of one rank that beat the pile, or take it.
 
 The rules are the rules page ``rules/palace``; every house rule is a field of
-:class:`Config`. A game from a seed:
+:class:`Config`; :func:`table_text` draws the table as a seat sees it. A game from a
+seed:
 
 >>> from tabletop_rules import palace
 >>> state = palace.new_game(seed=7)
@@ -29,6 +30,7 @@ from .config import (
     PlayUntil,
     Quad,
 )
+from .display import table_text
 from .events import (
     EVENT_TYPES,
     Burned,
@@ -140,6 +142,7 @@ __all__ = [
     "read_move",
     "redact",
     "score",
+    "table_text",
     "view",
     "winners",
 ]

@@ -1,0 +1,158 @@
+"""The table as plain text, for terminals, logs and the docs.
+
+:func:`~tabletop_rules.palace.table_text` draws a palace game from a
+:class:`~tabletop_rules.palace.View` (what a front end holds for its seat) or a
+:class:`~tabletop_rules.palace.State`, drawn as a spectator sees it. It draws what the
+view holds and nothing more, so a seat's drawing shows exactly what that seat may know.
+
+One line per seat: ``>`` marks the seat on turn and ``(you)`` the viewer; then its
+face-up row (``--`` for an empty slot), its face-down row (``##`` for a card nobody has
+seen, ``--`` for an empty slot) and how many cards it holds in hand. Under it, the
+viewer's own hand (``in hand``) and the hand cards everyone saw go in (``known``). Then
+the pile, top card last (only the top :data:`PILE_SHOWN` cards, as at a real table),
+the stock and the burned cards by size, the finishing order, the scores once the game
+is over, and a status line: who is to move and what they owe, or who won. Card lists
+wrap, so no line is wider than :data:`WIDTH`, whatever the players and decks.
+
+>>> from tabletop_rules.palace import apply, new_game, parse_move, view
+>>> state = new_game(seed=3)
+>>> for text in ("swap 3C 5C", "ready", "ready", "play 5C", "play 3S", "take", "play 6H"):
+...     state = apply(state, parse_move(state, text))
+>>> print(table_text(view(state, 0)))
+> P0 (you)  face up  3C  4D  QH  face down ## ## ##  hand 5
+            in hand  3S  5C 10C  JD  KS
+            known    3S  5C
+  P1        face up  2H  7H  2D  face down ## ## ##  hand 3
+pile 1, top last: 6H
+stock 31, burned 0
+to move: P0, turn 5 of 1000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..protocol import Seat
+from .cards import Card
+from .state import MAX_SWAPS, State
+from .view import View, view
+
+__all__ = ["PILE_SHOWN", "WIDTH", "table_text"]
+
+WIDTH = 80
+"""The widest line drawn: long card lists wrap onto further lines."""
+
+PILE_SHOWN = 12
+"""The pile's cards drawn, counted from the top: the ones under them are counted only."""
+
+_EMPTY = "--"
+_HIDDEN = "##"
+
+
+def table_text(game: View | State) -> str:
+    """Every seat's rows and hand, the pile, stock and burned cards, the finishing order,
+    and who moves or who won, as plain text.
+
+    Args:
+        game: A view (any seat's, or a spectator's), or a state, drawn as a spectator
+            sees it.
+
+    Returns:
+        Lines without trailing spaces, none wider than
+        :data:`~tabletop_rules.palace.display.WIDTH`, joined by newlines; no final
+        newline.
+
+    """
+    seen = view(game, None) if isinstance(game, State) else game
+    lines = _seats(seen)
+    lines += _pile(seen)
+    lines.append(f"stock {seen.stock_size}, burned {len(seen.burned)}")
+    if seen.finished:
+        lines += _wrap("finished:", [f"P{seat}" for seat in seen.finished], ", ")
+    if seen.phase == "over":
+        scores = [f"P{seat} {points}" for seat, points in enumerate(seen.scores)]
+        lines += _wrap("scores:", scores, ", ")
+    lines.append(_status(seen))
+    return "\n".join(lines)
+
+
+def _label(seen: View, seat: Seat) -> str:
+    """``P1``, or ``P1 (you)`` for the viewer's seat."""
+    return f"P{seat} (you)" if seat == seen.seat else f"P{seat}"
+
+
+def _seats(seen: View) -> list[str]:
+    """Each seat's rows and hand size on one line; the viewer's hand and each seat's
+    known cards on lines of their own, under the face-up row.
+    """
+    players = seen.config.players
+    width = max(len(_label(seen, seat)) for seat in range(players))
+    indent = " " * (2 + width + 2)
+    lines = []
+    for seat in range(players):
+        mark = ">" if seat == seen.current_player else " "
+        up = " ".join(
+            _EMPTY.rjust(3) if card is None else _card(card) for card in seen.face_up[seat]
+        )
+        down = " ".join(_HIDDEN if occupied else _EMPTY for occupied in seen.face_down[seat])
+        lines.append(
+            f"{mark} {_label(seen, seat).ljust(width)}  face up {up}  face down {down}  "
+            f"hand {seen.hand_sizes[seat]}"
+        )
+        if seat == seen.seat and seen.hand:
+            lines += _wrap(f"{indent}in hand", list(map(_card, seen.hand)))
+        if seen.known[seat]:
+            lines += _wrap(f"{indent}known  ", list(map(_card, seen.known[seat])))
+    return lines
+
+
+def _pile(seen: View) -> list[str]:
+    """The pile's size and its top ``PILE_SHOWN`` cards, the top one last."""
+    pile = seen.pile
+    if not pile:
+        return ["pile empty"]
+    shown = [str(card) for card in pile[-PILE_SHOWN:]]
+    under = len(pile) - len(shown)
+    head = f"pile {len(pile)}, top last:"
+    return _wrap(f"{head} ({under} more)" if under else head, shown)
+
+
+def _card(card: Card) -> str:
+    """A card's text, right-aligned in the three characters of the widest (``10H``)."""
+    return str(card).rjust(3)
+
+
+def _wrap(head: str, words: Sequence[str], separator: str = " ") -> list[str]:
+    """``head`` then ``words``, as many to a line as ``WIDTH`` allows; further lines
+    start under the first word.
+    """
+    comma = separator.rstrip()
+    items = [word + comma for word in words[:-1]] + list(words[-1:])
+    indent = " " * (len(head) + 1)
+    lines = [head]
+    for item in items:
+        if lines[-1] != head and len(lines[-1]) + 1 + len(item) > WIDTH:
+            lines.append(indent + item)
+        else:
+            lines[-1] += " " + item
+    return lines
+
+
+def _status(seen: View) -> str:
+    """Who moves now and what they owe or may do, or who won."""
+    config = seen.config
+    if seen.current_player is None:
+        limit = f", turn limit {config.max_turns} reached" if seen.turns >= config.max_turns else ""
+        winner = ", ".join(f"winner P{seat}" for seat in seen.winners) or "no winner"
+        return f"game over{limit}: {winner}"
+    seat = seen.on_turn
+    if seen.phase == "swap":
+        return f"to move: P{seat}, swap phase, {seen.swaps} of {MAX_SWAPS} swaps made"
+    status = f"to move: P{seat}, turn {seen.turns + 1} of {config.max_turns}"
+    if seen.pending == "take":
+        status += ", must take the pile (a 3 on top)"
+    elif seen.pending == "extra":
+        status += ", four of a kind: extra play or end the turn"
+    elif seen.pending == "replay":
+        status += ", the pile burned: plays again"
+    return status
