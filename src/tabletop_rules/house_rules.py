@@ -97,7 +97,8 @@ def configured(
         if attrs.has(type(current)) and isinstance(value, dict):
             value = _evolved(current, value, key)
         changes[key] = value
-    return _evolved(config, changes, None)  # at once: one rule may bound another
+    configured_config: ConfigT = _evolved(config, changes, None)  # one may bound another
+    return configured_config
 
 
 def parse_value(text: str) -> Any:
