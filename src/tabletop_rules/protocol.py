@@ -203,6 +203,12 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
         """The move's short text notation."""
         ...
 
+    def display(self, game: StateT | ViewT) -> str:
+        """The table as plain text for terminals and logs: a view as its seat sees it, a
+        state as a spectator sees it (never more).
+        """
+        ...
+
     def parse_move(self, state: StateT | ViewT, text: str) -> MoveT:
         """The legal move that ``text`` names in ``state``, or for the seat of a view."""
         ...
@@ -297,6 +303,8 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""
+    display: Callable[[Any], str] = attrs.field(default=lambda game: repr(game))
+    """Draws a view or a state as text; by default its ``repr``."""
 
     def __repr__(self) -> str:
         return f"<GameRules {self.name!r}>"

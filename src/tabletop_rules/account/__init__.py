@@ -153,6 +153,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     deal_of=lambda state: state.deal,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
+    display=field_text,
 )
 """The account game's :class:`~tabletop_rules.protocol.Ruleset`."""
 

@@ -177,6 +177,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     seed_of=lambda state: state.seed,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
+    display=sheet_table,
 )
 """Dice poker's :class:`~tabletop_rules.protocol.Ruleset`."""
 

@@ -185,6 +185,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     deal_of=lambda state: state.deal,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
+    display=table_text,
 )
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`."""
 

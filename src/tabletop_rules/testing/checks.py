@@ -214,8 +214,9 @@ _NO_SEED = Rng.from_seed(0)
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
     """Views hide what their seat may not know: for every seat (and a spectator), a state
     re-dealt from the seat's view, ``determinize(view(state, seat), rng)``, is a valid
-    state that the seat sees exactly as before, in value, ``repr`` and JSON; no view
-    carries the generator or the seed.
+    state that the seat sees exactly as before, in value, ``repr``, JSON and the drawn
+    table (``display``); a state is drawn as a spectator sees it; no view carries the
+    generator or the seed.
     """
     for number, seat in enumerate(_seats(rules, state)):
         view = rules.view(state, seat)
@@ -227,6 +228,10 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
         assert again == view, f"seat {seat} sees a re-dealt state differently"
         assert repr(again) == repr(view), f"seat {seat}'s view repr shows what it hides"
         assert dumps(again) == dumps(view), f"seat {seat}'s view JSON shows what it hides"
+        drawn = rules.display(view)
+        assert rules.display(again) == drawn, f"seat {seat}'s drawn table shows what it hides"
+        if seat is None:
+            assert rules.display(state) == drawn, "a state is drawn as a spectator sees it"
 
 
 def check_errors_hide_secrets(
