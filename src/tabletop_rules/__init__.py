@@ -45,3 +45,4 @@ __all__ = [
 ]
 
 __version__ = "0.1.0.dev0"
+"""The version of the package, as the installed distribution reports it."""

@@ -119,7 +119,22 @@ CARD_IDS = frozenset(id(card) for card in CARDS)
 """The identities of the package's own cards (a state holds no other instance)."""
 
 NUMBER_CARDS: tuple[Card, ...] = CARDS[:8]
-P, T, B, Z, END = CARDS[8:]
+"""The eight number cards, +1 to -25, in :data:`KINDS` order."""
+
+P = CARDS[8]
+"""The premium card P: +100."""
+
+T = CARDS[9]
+"""The premium card T: +1000."""
+
+B = CARDS[10]
+"""The card B: its owner draws the top card of the pack and pays its absolute value."""
+
+Z = CARDS[11]
+"""The card Z: the account becomes 0."""
+
+END = CARDS[12]
+"""The card End: the game stops."""
 
 
 def own_card(value: object) -> Card:

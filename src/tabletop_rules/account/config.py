@@ -44,6 +44,7 @@ EndRule: TypeAlias = Literal["immediate", "finish_round"]
 """When End stops the game: at once, or once the round is complete."""
 
 ENDS: tuple[EndRule, ...] = get_args(EndRule)
+"""Every :data:`EndRule`, the default first."""
 
 Deck: TypeAlias = tuple[tuple[Card, int], ...]
 """A deck composition: one ``(card, count)`` pair per kind, in :data:`~.cards.KINDS`

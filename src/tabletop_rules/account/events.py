@@ -159,6 +159,7 @@ Event: TypeAlias = (
     | TurnPassed
     | GameOver
 )
+"""Any event of the account game."""
 
 EVENT_TYPES: tuple[type, ...] = (
     Placed,
@@ -173,6 +174,7 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnPassed,
     GameOver,
 )
+"""The classes of account game events, in the order of :data:`Event`."""
 
 
 def redact(event: Event, seat: Seat | None) -> Event:

@@ -28,6 +28,7 @@ Phase: TypeAlias = Literal["setup", "play", "over"]
 """Placing the starting markers, play, or the game is over."""
 
 PHASES: tuple[Phase, ...] = get_args(Phase)
+"""Every :data:`Phase`, in the order a game passes through them."""
 
 Column: TypeAlias = tuple[Card, ...]
 """A column of the field, bottom card first: its first card is on the bottom line.

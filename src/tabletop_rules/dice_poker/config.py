@@ -48,6 +48,7 @@ StageOrder: TypeAlias = Literal["free", "down", "up", "announce"]
 announced after the first throw."""
 
 STAGE_ORDERS: tuple[StageOrder, ...] = get_args(StageOrder)
+"""Every :data:`StageOrder`, in the order the type lists them."""
 
 # Every numeric house rule has an upper bound: generous for real house rules, and small
 # enough that no config makes new_game, a move or a replay cost more than milliseconds

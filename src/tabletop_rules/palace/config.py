@@ -60,10 +60,19 @@ PlayUntil: TypeAlias = Literal["first_out", "last"]
 """The game ends when the first player finishes, or when one player still holds cards."""
 
 MUST_BEATS: tuple[MustBeat, ...] = get_args(MustBeat)
+"""Every :data:`MustBeat`, the default first."""
+
 QUADS: tuple[Quad, ...] = get_args(Quad)
+"""Every :data:`Quad`, the default first."""
+
 FACE_UP_PLAYS: tuple[FacePlay, ...] = get_args(FacePlay)
+"""Every :data:`FacePlay`, the default first."""
+
 FIRST_PLAYERS: tuple[FirstPlayer, ...] = get_args(FirstPlayer)
+"""Every :data:`FirstPlayer`, the default first."""
+
 PLAY_UNTILS: tuple[PlayUntil, ...] = get_args(PlayUntil)
+"""Every :data:`PlayUntil`, the default first."""
 
 CARDS_PER_DECK = 52
 """A standard deck, no jokers."""

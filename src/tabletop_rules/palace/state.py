@@ -48,7 +48,10 @@ it must take the pile, a 3 being on top (``"take"``); after four of a kind it ma
 another set or end the turn (``"extra"``); after a burn it plays again (``"replay"``)."""
 
 PHASES: tuple[Phase, ...] = get_args(Phase)
+"""Every :data:`Phase`, in the order a game passes through them."""
+
 PENDINGS: tuple[Pending, ...] = get_args(Pending)
+"""Every :data:`Pending`, in the order the type lists them."""
 
 MAX_SWAPS = 2 * ROW
 """Swaps each seat may make in the swap phase **[decided]**: six. Two swaps put any card
