@@ -61,8 +61,10 @@ def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
 
 @attrs.frozen(repr=True)
 class Card:
-    """A card kind. The package uses one instance per kind (:data:`CARDS`); :meth:`parse`
-    and :func:`own_card` return it, so cards compare by identity as well as by kind.
+    """A card kind. The package uses one instance per kind
+    (:data:`~tabletop_rules.account.cards.CARDS`); :meth:`parse` and
+    :func:`~tabletop_rules.account.cards.own_card` return it, so cards compare by identity
+    as well as by kind.
     """
 
     kind: str = attrs.field(validator=_check_kind)
@@ -106,7 +108,7 @@ class Card:
 
     @property
     def index(self) -> int:
-        """The kind's position in :data:`KINDS`."""
+        """The kind's position in :data:`~tabletop_rules.account.cards.KINDS`."""
         return _INDEX[self.kind]
 
 

@@ -8,7 +8,7 @@ Traceback (most recent call last):
 tabletop_rules.errors.IllegalMoveError: a direction is 'left' or 'right', not 'up'
 
 A move's constructor checks only the shape of its fields; whether the rules allow it in a
-position is :func:`~tabletop_rules.account.rules.apply`'s business, which names the rule.
+position is :func:`~tabletop_rules.account.apply`'s business, which names the rule.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """The card named by ``text`` (``"10H"``, ``"QS"``, ``"4C"``; case and surrounding
-        space ignored): one of the :data:`DECK` instances.
+        space ignored): one of the :data:`~tabletop_rules.palace.cards.DECK` instances.
         :class:`~tabletop_rules.errors.NotationError` for anything else.
 
         >>> Card.parse("qs") is Card.parse("QS")

@@ -1,7 +1,8 @@
 """The house rules of palace, as one validated, frozen :class:`Config`.
 
-``Config()`` is the seed's game (the rules page's defaults); :meth:`Config.pagat` is
-pagat's Shithead where the switches reach.
+``Config()`` is the seed's game (the rules page's defaults);
+:meth:`Config.pagat <tabletop_rules.palace.Config.pagat>` is pagat's Shithead where the
+switches reach.
 
 >>> Config(players=5).players
 5
@@ -104,10 +105,11 @@ class Config:
     Attributes:
         players: Seats at the table, 2 or more: as many as
             ``players x (6 + hand_size) <= 52 x decks`` allows (5 with one deck and a hand
-            of three; never more than :data:`MAX_PLAYERS`).
-        decks: Standard 52-card decks shuffled together, 1 to 4 (:data:`MAX_DECKS`).
+            of three; never more than :data:`~tabletop_rules.palace.config.MAX_PLAYERS`).
+        decks: Standard 52-card decks shuffled together, 1 to 4
+            (:data:`~tabletop_rules.palace.config.MAX_DECKS`).
         hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9
-            (:data:`MAX_HAND_SIZE`).
+            (:data:`~tabletop_rules.palace.config.MAX_HAND_SIZE`).
         must_beat: ``"equal_or_higher"``: a natural card goes on an equal or lower one;
             ``"higher"``: only on a lower one.
         quad: ``"extra_play"``: laying four or more of a rank in one play allows another
@@ -121,7 +123,7 @@ class Config:
         play_until: ``"first_out"``: the first player out wins and the game ends;
             ``"last"``: play goes on until one player holds cards.
         max_turns: Passings of the turn after which the game ends, 1 to 100,000
-            (:data:`MAX_TURNS`).
+            (:data:`~tabletop_rules.palace.config.MAX_TURNS`).
 
     """
 
