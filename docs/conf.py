@@ -73,12 +73,17 @@ def _type_variables() -> list[tuple[str, str]]:
         for info in pkgutil.walk_packages(tabletop_rules.__path__, "tabletop_rules.")
         if not info.name.endswith(".__main__")  # importing it would run the program
     ]
-    found = {
-        f"{value.__module__}.{value.__name__}"
-        for name in ["tabletop_rules", *names]
-        for value in vars(importlib.import_module(name)).values()
-        if isinstance(value, TypeVar)
-    }
+    found: set[str] = set()
+    for name in ["tabletop_rules", *names]:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an optional dependency is missing; autodoc will say so
+            continue
+        found.update(
+            f"{value.__module__}.{value.__name__}"
+            for value in vars(module).values()
+            if isinstance(value, TypeVar)
+        )
     return [("py:class", target) for target in sorted(found)]
 
 

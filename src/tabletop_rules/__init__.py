@@ -46,4 +46,4 @@ __all__ = [
 ]
 
 __version__ = "0.1.0.dev0"
-"""The version of the package, as the installed distribution reports it."""
+"""The package's version; the distribution's version is read from here."""
