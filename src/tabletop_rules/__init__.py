@@ -1,7 +1,8 @@
 """tabletop_rules: exact, typed, immutable-state rules engines for three tabletop games.
 
 Each game is a package with the same functions (``new_game``, ``legal_moves``, ``apply``,
-``score``, ``view``, …) and a ``RULES`` bundle; :func:`get_ruleset` finds one by name.
+``score``, ``view``, …) and a ``RULES`` bundle; :func:`~tabletop_rules.protocol.get_ruleset`
+finds one by name.
 
 >>> import tabletop_rules
 >>> rules = tabletop_rules.get_ruleset("dice-poker")
@@ -45,3 +46,4 @@ __all__ = [
 ]
 
 __version__ = "0.1.0.dev0"
+"""The package's version; the distribution's version is read from here."""

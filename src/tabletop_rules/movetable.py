@@ -81,6 +81,7 @@ class MoveTable(Generic[MoveT]):
         self.game = game
         self.move_types = move_types
         self.moves: tuple[MoveT, ...] = tuple(moves)
+        """The moves, in the game's action order."""
         self._by_value: dict[MoveT, MoveT] = {move: move for move in self.moves}
         self.ids: frozenset[int] = frozenset(map(id, self._by_value.values()))
         """The identities of the table's own instances: they live as long as the table,

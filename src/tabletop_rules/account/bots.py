@@ -46,10 +46,10 @@ class BestCardBot:
       points; Z minus the account (good only below 0); B minus the expected cost of the
       card it draws, over the pack's contents (the deck less the field and the discard
       pile, all public), since the pack's order is hidden. ``floor_at_zero`` is applied.
-    - End is worth :data:`DECISIVE` when it ends the game with this seat alone on top
-      (under ``end="finish_round"``: even if every seat still to play this round lands
-      each marker on the best card for it), and minus that otherwise. It is worth
-      nothing in a game of one, and once End has scored under ``finish_round``.
+    - End is worth :data:`~tabletop_rules.account.bots.DECISIVE` when it ends the game with
+      this seat alone on top (under ``end="finish_round"``: even if every seat still to play
+      this round lands each marker on the best card for it), and minus that otherwise. It is
+      worth nothing in a game of one, and once End has scored under ``finish_round``.
     - A column's *prospect* is the expected worth of the best card (End counting as
       nothing) that a marker there can land on with its next roll: a good card between
       two bad ones is a trap on a low roll.

@@ -61,8 +61,10 @@ def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
 
 @attrs.frozen(repr=True)
 class Card:
-    """A card kind. The package uses one instance per kind (:data:`CARDS`); :meth:`parse`
-    and :func:`own_card` return it, so cards compare by identity as well as by kind.
+    """A card kind. The package uses one instance per kind
+    (:data:`~tabletop_rules.account.cards.CARDS`); :meth:`parse` and
+    :func:`~tabletop_rules.account.cards.own_card` return it, so cards compare by identity
+    as well as by kind.
     """
 
     kind: str = attrs.field(validator=_check_kind)
@@ -106,7 +108,7 @@ class Card:
 
     @property
     def index(self) -> int:
-        """The kind's position in :data:`KINDS`."""
+        """The kind's position in :data:`~tabletop_rules.account.cards.KINDS`."""
         return _INDEX[self.kind]
 
 
@@ -119,7 +121,22 @@ CARD_IDS = frozenset(id(card) for card in CARDS)
 """The identities of the package's own cards (a state holds no other instance)."""
 
 NUMBER_CARDS: tuple[Card, ...] = CARDS[:8]
-P, T, B, Z, END = CARDS[8:]
+"""The eight number cards, +1 to -25, in :data:`KINDS` order."""
+
+P = CARDS[8]
+"""The premium card P: +100."""
+
+T = CARDS[9]
+"""The premium card T: +1000."""
+
+B = CARDS[10]
+"""The card B: its owner draws the top card of the pack and pays its absolute value."""
+
+Z = CARDS[11]
+"""The card Z: the account becomes 0."""
+
+END = CARDS[12]
+"""The card End: the game stops."""
 
 
 def own_card(value: object) -> Card:

@@ -3,19 +3,19 @@ search.
 
 The numbers are the places of the moves in :data:`~tabletop_rules.account.moves.MOVE_TABLE`,
 which holds every move of every config, so the layout is the same for every config
-(143 actions) and :func:`encode` needs no state:
+(143 actions) and :func:`~tabletop_rules.account.encode` needs no state:
 
-==========  ===================  ==================================================
-numbers     moves                order
-==========  ===================  ==================================================
-0 to 19     :class:`Place`       by column: ``column``
-20 to 39    :class:`Buy`         by column: ``20 + column``
-40          :class:`Roll`
-41 to 136   :class:`Advance`     by marker, then left before right, then distance:
-                                 ``41 + 12 x marker + 6 x (direction is right)
-                                 + steps - 1``
-137 to 142  :class:`Die`         by face: ``136 + value``
-==========  ===================  ==================================================
+==========  ========================================  ========================================
+numbers     moves                                     order
+==========  ========================================  ========================================
+0 to 19     :class:`~tabletop_rules.account.Place`    by column: ``column``
+20 to 39    :class:`~tabletop_rules.account.Buy`      by column: ``20 + column``
+40          :class:`~tabletop_rules.account.Roll`
+41 to 136   :class:`~tabletop_rules.account.Advance`  by marker, then left before right, then
+                                                      distance: ``41 + 12 x marker + 6 x
+                                                      (direction is right) + steps - 1``
+137 to 142  :class:`~tabletop_rules.account.Die`      by face: ``136 + value``
+==========  ========================================  ========================================
 
 A config with fewer columns or markers simply never allows the numbers beyond them.
 

@@ -44,11 +44,13 @@ EndRule: TypeAlias = Literal["immediate", "finish_round"]
 """When End stops the game: at once, or once the round is complete."""
 
 ENDS: tuple[EndRule, ...] = get_args(EndRule)
+"""Every :data:`EndRule`, the default first."""
 
 Deck: TypeAlias = tuple[tuple[Card, int], ...]
 """A deck composition: one ``(card, count)`` pair per kind, in :data:`~.cards.KINDS`
 order, every kind present (count 0 for a kind left out). A tuple, so immutable and
-hashable; :meth:`Config.deck_counts` gives it as a dict."""
+hashable; :meth:`Config.deck_counts <tabletop_rules.account.Config.deck_counts>` gives it
+as a dict."""
 
 MAX_PLAYERS = 8
 """1 to 8 players, as the rules page says."""
@@ -71,7 +73,7 @@ MAX_COST = 1_000_000
 MAX_ROUNDS = 1000
 """Largest ``max_rounds`` **[decided]**; with :data:`MAX_PLAYERS` and
 :data:`MAX_MARKERS` a game stays below about 200,000 moves (see
-:func:`~tabletop_rules.account.rules.max_moves`)."""
+:func:`~tabletop_rules.account.max_moves`)."""
 
 DEFAULT_DECK: Deck = tuple(zip(CARDS, (8, 8, 7, 6, 8, 8, 7, 6, 3, 1, 4, 2, 2), strict=True))
 """The rules page's 70 cards: eight each of +1 and -1, eight each of +10 and -10, seven
@@ -118,19 +120,24 @@ class Config:
 
     Attributes:
         players: Seats, 1 to 8.
-        deck: The composition (:data:`Deck`; a mapping from cards or card texts to
-            counts is accepted and converted; kinds left out count 0), each count 0 to
-            :data:`MAX_COUNT`; at least ``rows x columns`` cards.
-        rows: Rows of the field, 1 to :data:`MAX_ROWS` (default 5).
-        columns: Columns of the field, 1 to :data:`MAX_COLUMNS` (default 7).
+        deck: The composition (:data:`~tabletop_rules.account.config.Deck`; a mapping from
+            cards or card texts to counts is accepted and converted; kinds left out count
+            0), each count 0 to :data:`~tabletop_rules.account.config.MAX_COUNT`; at least
+            ``rows x columns`` cards.
+        rows: Rows of the field, 1 to :data:`~tabletop_rules.account.config.MAX_ROWS` (default 5).
+        columns: Columns of the field, 1 to
+            :data:`~tabletop_rules.account.config.MAX_COLUMNS` (default 7).
         starting_markers: Markers each player places in setup, 1 to ``max_markers``.
-        max_markers: Most markers a player may own, 1 to :data:`MAX_MARKERS` (default 3).
-        marker_cost: Points a bought marker costs, 0 to :data:`MAX_COST` (default 2000).
+        max_markers: Most markers a player may own, 1 to
+            :data:`~tabletop_rules.account.config.MAX_MARKERS` (default 3).
+        marker_cost: Points a bought marker costs, 0 to
+            :data:`~tabletop_rules.account.config.MAX_COST` (default 2000).
         placement_scores: Whether the cards placed on in setup score (default True).
         floor_at_zero: Whether an account never drops below 0 (default False).
         collapse: Whether a card leaves the field when its last marker leaves it.
         end: ``"immediate"`` or ``"finish_round"``.
-        max_rounds: Rounds after which the game stops, 1 to :data:`MAX_ROUNDS` (30).
+        max_rounds: Rounds after which the game stops, 1 to
+            :data:`~tabletop_rules.account.config.MAX_ROUNDS` (30).
         auto_chance: Whether ``Roll()`` throws the die itself (True) or waits for a
             chance outcome ``Die(value)`` (False).
 

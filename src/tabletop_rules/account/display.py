@@ -1,14 +1,15 @@
 """The field as plain text, for terminals, logs and the docs.
 
-:func:`field_text` draws an account game from a :class:`~tabletop_rules.account.View`
-(what a front end holds) or a :class:`~tabletop_rules.account.State`: the column numbers
-(0-based, as in the notation); the rows above the bottom line, top row first; a rule;
-the bottom line; under each of its cards the markers standing on it, one ``P0`` (the
-seat) per marker. A place with no card left (under ``collapse``) shows ``.``. Then each
-seat's account and markers (``m0 on 2``: its marker 0 stands on column 2), the pack and
-the discard pile by size, and who moves or who won. A column is three characters and a
-space wide, so the default field takes 27 characters and the widest, of 20 columns, 79.
-Nothing hidden is drawn: neither the pack's order nor the discard pile's.
+:func:`~tabletop_rules.account.field_text` draws an account game from a
+:class:`~tabletop_rules.account.View` (what a front end holds) or a
+:class:`~tabletop_rules.account.State`: the column numbers (0-based, as in the notation);
+the rows above the bottom line, top row first; a rule; the bottom line; under each of its
+cards the markers standing on it, one ``P0`` (the seat) per marker. A place with no card
+left (under ``collapse``) shows ``.``. Then each seat's account and markers (``m0 on 2``:
+its marker 0 stands on column 2), the pack and the discard pile by size, and who moves or
+who won. A column is three characters and a space wide, so the default field takes 27
+characters and the widest, of 20 columns, 79. Nothing hidden is drawn: neither the pack's
+order nor the discard pile's.
 
 >>> from tabletop_rules.account import Config, Place, apply, new_game
 >>> state = new_game(Config(players=3), seed=4)

@@ -1,6 +1,6 @@
 """What happens in an account-game transition, as typed events for front ends to animate.
 
-:func:`~tabletop_rules.account.rules.apply_with_events` returns them in the order they
+:func:`~tabletop_rules.account.apply_with_events` returns them in the order they
 happen. Every card an event names is public the moment it shows: field cards lie face up,
 and a card B draws is turned over for all to see.
 """
@@ -159,6 +159,7 @@ Event: TypeAlias = (
     | TurnPassed
     | GameOver
 )
+"""Any event of the account game."""
 
 EVENT_TYPES: tuple[type, ...] = (
     Placed,
@@ -173,15 +174,17 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnPassed,
     GameOver,
 )
+"""The classes of account game events, in the order of :data:`Event`."""
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """``event`` as ``seat`` may see it (``None``: a spectator): unchanged, every event
-    is public. The rules page hides only the order of the pack and of the discard pile
-    and the die's seed, and no event carries them: a :class:`Drew` names the card B
-    turned over for all to see (public once drawn), a :class:`Collapsed` a card that lay
-    face up in the field, and a :class:`Reshuffled` only how many cards the new pack
-    holds, never their order.
+    """``event`` as ``seat`` may see it (``None``: a spectator): unchanged, every event is
+    public. The rules page hides only the order of the pack and of the discard pile and the
+    die's seed, and no event carries them: a :class:`~tabletop_rules.account.events.Drew`
+    names the card B turned over for all to see (public once drawn), a
+    :class:`~tabletop_rules.account.events.Collapsed` a card that lay face up in the field,
+    and a :class:`~tabletop_rules.account.events.Reshuffled` only how many cards the new
+    pack holds, never their order.
 
     >>> from tabletop_rules.account.cards import P
     >>> redact(Drew(1, P, True), 0) == Drew(1, P, True)

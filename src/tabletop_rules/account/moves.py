@@ -8,7 +8,7 @@ Traceback (most recent call last):
 tabletop_rules.errors.IllegalMoveError: a direction is 'left' or 'right', not 'up'
 
 A move's constructor checks only the shape of its fields; whether the rules allow it in a
-position is :func:`~tabletop_rules.account.rules.apply`'s business, which names the rule.
+position is :func:`~tabletop_rules.account.apply`'s business, which names the rule.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ Direction: TypeAlias = Literal["left", "right"]
 """Left is towards column 0, right towards the last column."""
 
 DIRECTIONS: tuple[Direction, ...] = get_args(Direction)
+"""Both directions, left first."""
 
 SIDES = 6
 """The die's faces, 1 to 6."""
@@ -117,6 +118,7 @@ Move: TypeAlias = Place | Buy | Roll | Advance | Die
 """Any move of the account game (a :class:`Die` only at a chance point)."""
 
 MOVE_TYPES: tuple[type, ...] = (Place, Buy, Roll, Advance, Die)
+"""The classes of account game moves, the chance outcome :class:`Die` included."""
 
 
 PLACES: tuple[Place, ...] = tuple(Place(column) for column in range(MAX_COLUMNS))
@@ -126,6 +128,7 @@ BUYS: tuple[Buy, ...] = tuple(Buy(column) for column in range(MAX_COLUMNS))
 """``Buy(column)`` for every column any config has, by column."""
 
 ROLL = Roll()
+"""The one :class:`Roll` the package builds (every ``Roll()`` is equal to it)."""
 
 _EVERY_ADVANCE: tuple[tuple[Advance, ...], ...] = tuple(
     tuple(

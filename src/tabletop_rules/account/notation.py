@@ -3,17 +3,19 @@
 =================  ===============================================================
 text               move
 =================  ===============================================================
-``place 3``        :class:`Place` a starting marker on column 3 (setup)
-``buy 5``          :class:`Buy` a marker and put it on column 5
-``roll``           :class:`Roll` the die for the next marker
-``move 0 left 3``  :class:`Advance` marker 0 three cards left (``left`` or ``right``)
-``die 4``          :class:`Die`: the die shows 4 (a chance outcome)
+``place 3``        :class:`~tabletop_rules.account.Place` a starting marker on column 3 (setup)
+``buy 5``          :class:`~tabletop_rules.account.Buy` a marker and put it on column 5
+``roll``           :class:`~tabletop_rules.account.Roll` the die for the next marker
+``move 0 left 3``  :class:`~tabletop_rules.account.Advance` marker 0 three cards left (``left``
+                   or ``right``)
+``die 4``          :class:`~tabletop_rules.account.Die`: the die shows 4 (a chance outcome)
 =================  ===============================================================
 
 Case and extra spaces are forgiven; numbers are plain decimal digits. No two account
-moves are equivalent, so :func:`format_move` and :func:`read_move` are inverse and
-:func:`parse_move` returns the very instance :func:`~tabletop_rules.account.legal_moves`
-lists.
+moves are equivalent, so :func:`~tabletop_rules.account.format_move` and
+:func:`~tabletop_rules.account.read_move` are inverse and
+:func:`~tabletop_rules.account.parse_move` returns the very instance
+:func:`~tabletop_rules.account.legal_moves` lists.
 
 >>> format_move(Advance(0, "left", 3))
 'move 0 left 3'

@@ -1,8 +1,9 @@
 """The state of an account game: the field, the pack, the markers and the accounts.
 
-Build one with :func:`~tabletop_rules.account.rules.new_game` and advance it with
-:func:`~tabletop_rules.account.rules.apply`; :func:`check_state` checks every invariant
-of a state that comes from elsewhere (a loader, a test). Fields are keyword-only.
+Build one with :func:`~tabletop_rules.account.new_game` and advance it with
+:func:`~tabletop_rules.account.apply`; :func:`~tabletop_rules.account.check_state` checks
+every invariant of a state that comes from elsewhere (a loader, a test). Fields are
+keyword-only.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ Phase: TypeAlias = Literal["setup", "play", "over"]
 """Placing the starting markers, play, or the game is over."""
 
 PHASES: tuple[Phase, ...] = get_args(Phase)
+"""Every :data:`Phase`, in the order a game passes through them."""
 
 Column: TypeAlias = tuple[Card, ...]
 """A column of the field, bottom card first: its first card is on the bottom line.
@@ -44,7 +46,7 @@ class State:
         seed: The seed the game was dealt from (drawn when none was given).
         rng: The generator for the die (with ``auto_chance``) and the reshuffles of the
             discard pile.
-        field: One :data:`Column` per column, bottom card first.
+        field: One :data:`~tabletop_rules.account.state.Column` per column, bottom card first.
         pack: The face-down pack B draws from, top card first.
         discard: The discard pile, oldest first.
         markers: Each seat's markers, in the order they were got: the column each

@@ -48,6 +48,7 @@ StageOrder: TypeAlias = Literal["free", "down", "up", "announce"]
 announced after the first throw."""
 
 STAGE_ORDERS: tuple[StageOrder, ...] = get_args(StageOrder)
+"""Every :data:`StageOrder`, in the order the type lists them."""
 
 # Every numeric house rule has an upper bound: generous for real house rules, and small
 # enough that no config makes new_game, a move or a replay cost more than milliseconds
@@ -76,7 +77,8 @@ class BoxScores:
     """The fixed scores of the three boxes that do not count the dice (Yatzy by default).
 
     Attributes:
-        small_straight: Score of SMALL_STRAIGHT (1-2-3-4-5), 0 to 1000 (:data:`MAX_POINTS`).
+        small_straight: Score of SMALL_STRAIGHT (1-2-3-4-5), 0 to 1000
+            (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
         large_straight: Score of LARGE_STRAIGHT (2-3-4-5-6), 0 to 1000.
         poker: Score of POKER (five alike), 0 to 1000.
 
@@ -106,24 +108,25 @@ class Config:
     """Dice poker house rules. Every field is validated; a bad value raises ``ConfigError``.
 
     Attributes:
-        players: Seats at the table, 1 to 8 (:data:`MAX_PLAYERS`).
+        players: Seats at the table, 1 to 8 (:data:`~tabletop_rules.dice_poker.config.MAX_PLAYERS`).
         throws_per_turn: Throws a turn allows before fences, 1 to 10
-            (:data:`MAX_THROWS_PER_TURN`).
+            (:data:`~tabletop_rules.dice_poker.config.MAX_THROWS_PER_TURN`).
         stages: Stages (columns of 15 boxes) each player fills in sequence, 1 to 10
-            (:data:`MAX_STAGES`).
+            (:data:`~tabletop_rules.dice_poker.config.MAX_STAGES`).
         stage_orders: One order for every stage, or one per stage: ``"free"``,
             ``"down"``, ``"up"`` or ``"announce"``. A single string means one for all.
         fences: Whether unused throws are banked and may be spent later.
-        max_fences: Cap on a player's bank, 0 to 100 (:data:`MAX_FENCES`); excess is
-            lost when a turn ends. ``None``: no cap.
+        max_fences: Cap on a player's bank, 0 to 100
+            (:data:`~tabletop_rules.dice_poker.config.MAX_FENCES`); excess is lost when a
+            turn ends. ``None``: no cap.
         max_fences_per_turn: Cap on the fences one turn may spend, 0 to 100
-            (:data:`MAX_FENCES`). ``None``: no cap.
+            (:data:`~tabletop_rules.dice_poker.config.MAX_FENCES`). ``None``: no cap.
         premium: Points added for a stage whose mountain sums above zero, 0 to 1000
-            (:data:`MAX_POINTS`).
+            (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
         penalty: Points taken off for a stage whose mountain sums below zero, 0 to 1000
-            (:data:`MAX_POINTS`).
+            (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
         box_scores: Fixed scores of SMALL_STRAIGHT, LARGE_STRAIGHT and POKER, each 0 to
-            1000 (:data:`MAX_POINTS`).
+            1000 (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
         auto_chance: Throw the dice from the state's generator; ``False`` stops at
             each throw for a :class:`~tabletop_rules.dice_poker.Dice` outcome.
 

@@ -1,9 +1,10 @@
 """The score sheet as plain text, for terminals and logs.
 
-:func:`sheet_table` draws every seat's sheet from a :class:`~tabletop_rules.dice_poker.View`
-(what a front end holds) or a :class:`~tabletop_rules.dice_poker.State`: one row per box,
-named as in the notation, then each stage's mountain sum, premium and total; one column
-per seat and stage. Open boxes are blank; a scratched box shows the 0 it scores.
+:func:`~tabletop_rules.dice_poker.sheet_table` draws every seat's sheet from a
+:class:`~tabletop_rules.dice_poker.View` (what a front end holds) or a
+:class:`~tabletop_rules.dice_poker.State`: one row per box, named as in the notation, then
+each stage's mountain sum, premium and total; one column per seat and stage. Open boxes are
+blank; a scratched box shows the 0 it scores.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> state = dp.new_game(dp.Config(stages=1), seed=1)

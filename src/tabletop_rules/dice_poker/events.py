@@ -1,7 +1,8 @@
 """What happens in a transition, as typed events for front ends to animate.
 
 :func:`~tabletop_rules.dice_poker.apply_with_events` returns them; dice poker has no hidden
-information, so every event is public and :func:`redact` returns it unchanged.
+information, so every event is public and :func:`~tabletop_rules.dice_poker.redact` returns
+it unchanged.
 """
 
 from __future__ import annotations

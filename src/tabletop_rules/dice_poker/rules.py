@@ -1,8 +1,9 @@
 """The rules of dice poker: the turn, the stage orders, the fences and the end.
 
-A turn: ``Roll()`` (or scratch a poker box at once), then after each throw either write
-or scratch a box, or throw again while throws remain. Each rule below is a small function;
-:func:`legal_moves` and :func:`apply` are the hot path and only look up precomputed tables.
+A turn: ``Roll()`` (or scratch a poker box at once), then after each throw either write or
+scratch a box, or throw again while throws remain. Each rule below is a small function;
+:func:`~tabletop_rules.dice_poker.legal_moves` and :func:`~tabletop_rules.dice_poker.apply`
+are the hot path and only look up precomputed tables.
 
 >>> state = new_game(seed=1)
 >>> legal_moves(state)[:2]

@@ -46,8 +46,9 @@ class State:
         sheets: Each seat's sheet, ``15 * stages`` cells.
         open_masks: For each seat, the boxes of its current stage still open, as a bit
             mask (bit ``box``); derived from ``sheets`` and kept for speed.
-        totals: Each seat's score now (:func:`sheet_total` of its sheet); derived from
-            ``sheets`` and kept for speed, so that views and bots read scores for free.
+        totals: Each seat's score now (:func:`~tabletop_rules.dice_poker.state.sheet_total`
+            of its sheet); derived from ``sheets`` and kept for speed, so that views and
+            bots read scores for free.
         fences: Each seat's bank of unused throws.
         turns_played: Turns finished, all seats together; seat ``turns_played % players``
             is on turn.
@@ -186,9 +187,9 @@ def check_state(state: State) -> None:
 
 
 def check_table(state: State) -> None:
-    """:func:`check_state` without the checks of the generator against the seed: for a
-    state built from what a :class:`~tabletop_rules.dice_poker.View` shows, which carries
-    neither (the seed and generator must still be 64-bit values).
+    """:func:`~tabletop_rules.dice_poker.check_state` without the checks of the generator
+    against the seed: for a state built from what a :class:`~tabletop_rules.dice_poker.View`
+    shows, which carries neither (the seed and generator must still be 64-bit values).
     """
     _validate(state, generator=False)
 

@@ -2,7 +2,7 @@
 
 Dice poker hides nothing from the players, but the generator does predict every future
 throw, so a :class:`View` carries neither the RNG nor the seed. Every path out of the
-library that a client sees goes through :func:`view`.
+library that a client sees goes through :func:`~tabletop_rules.dice_poker.view`.
 
 >>> from tabletop_rules.dice_poker import new_game
 >>> v = view(new_game(seed=5), seat=1)

@@ -39,9 +39,9 @@ class LowCardBot:
 
     Deterministic: the same view always gives the same move.
 
-    - Swap phase: while a hand card is worth more to keep (:func:`keep_value`) than a
-      face-up card, swap the best such hand card for the worst face-up card; then
-      :class:`~tabletop_rules.palace.Ready`.
+    - Swap phase: while a hand card is worth more to keep
+      (:func:`~tabletop_rules.palace.bots.keep_value`) than a face-up card, swap the best
+      such hand card for the worst face-up card; then :class:`~tabletop_rules.palace.Ready`.
     - A natural play is open: the lowest such rank, every card of it the play allows.
     - Only bonus cards can be played: a 10 when the pile holds at least ``burn_at``
       cards; else a 3 when the pile holds at least ``three_at`` cards (the next player

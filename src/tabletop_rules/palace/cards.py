@@ -48,7 +48,10 @@ Suit: TypeAlias = Literal["C", "D", "H", "S"]
 """A card's suit: clubs, diamonds, hearts, spades. Suits never change what may be played."""
 
 SUITS: tuple[Suit, ...] = get_args(Suit)
+"""The four suits, in the order of :data:`Suit`."""
+
 RANKS: tuple[Rank, ...] = tuple(range(2, 15))
+"""The thirteen ranks, 2 to 14 (the ace)."""
 
 BONUS_RANKS: frozenset[Rank] = frozenset({2, 3, 10})
 """The bonus cards 2, 3 and 10: they may be played on any card."""
@@ -95,7 +98,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """The card named by ``text`` (``"10H"``, ``"QS"``, ``"4C"``; case and surrounding
-        space ignored): one of the :data:`DECK` instances.
+        space ignored): one of the :data:`~tabletop_rules.palace.cards.DECK` instances.
         :class:`~tabletop_rules.errors.NotationError` for anything else.
 
         >>> Card.parse("qs") is Card.parse("QS")

@@ -2,25 +2,29 @@
 learning and search.
 
 Suits never change what palace allows, so a number stands for a class of moves (see
-:func:`~tabletop_rules.palace.canonical`): a :class:`Play` is numbered by its rank and
-count, whatever its suits. The numbers run in blocks:
+:func:`~tabletop_rules.palace.canonical`): a :class:`~tabletop_rules.palace.Play` is
+numbered by its rank and count, whatever its suits. The numbers run in blocks:
 
-=================  ==========================  ==============================================
-numbers            moves                       order
-=================  ==========================  ==============================================
-0                  :class:`Ready`
-1                  :class:`TakePile`
-2                  :class:`EndTurn`
-3 to 5             :class:`PlayBlind`          by slot
-6 to 2709          :class:`Swap`               by hand card, then face-up card, each by its
-                                               place in :data:`DECK` (52 x 52; a swap of
-                                               equal cards is never legal)
-2710 onwards       :class:`Play`               by count, then rank: ``2710 + 13 x (count - 1)
-                                               + (rank - 2)``, counts 1 to 4 x ``decks``
-=================  ==========================  ==============================================
+============  =========================================  =====================================
+numbers       moves                                      order
+============  =========================================  =====================================
+0             :class:`~tabletop_rules.palace.Ready`
+1             :class:`~tabletop_rules.palace.TakePile`
+2             :class:`~tabletop_rules.palace.EndTurn`
+3 to 5        :class:`~tabletop_rules.palace.PlayBlind`  by slot
+6 to 2709     :class:`~tabletop_rules.palace.Swap`       by hand card, then face-up card, each
+                                                         by its place in
+                                                         :data:`~tabletop_rules.palace.cards.DECK`
+                                                         (52 x 52; a swap of equal cards is
+                                                         never legal)
+2710 onwards  :class:`~tabletop_rules.palace.Play`       by count, then rank: ``2710 + 13 x
+                                                         (count - 1) + (rank - 2)``, counts 1
+                                                         to 4 x ``decks``
+============  =========================================  =====================================
 
-So :func:`num_actions` is 2762 with one deck, 2814 with two and 2918 with four; the number
-of a move does not depend on the configuration, which is why :func:`encode` takes no state.
+So :func:`~tabletop_rules.palace.num_actions` is 2762 with one deck, 2814 with two and 2918
+with four; the number of a move does not depend on the configuration, which is why
+:func:`~tabletop_rules.palace.encode` takes no state.
 
 >>> from tabletop_rules.palace import Card, Config, Play, Ready
 >>> encode(Ready()), encode(Play((Card.parse("7S"), Card.parse("7H"))))

@@ -1,7 +1,8 @@
 """The house rules of palace, as one validated, frozen :class:`Config`.
 
-``Config()`` is the seed's game (the rules page's defaults); :meth:`Config.pagat` is
-pagat's Shithead where the switches reach.
+``Config()`` is the seed's game (the rules page's defaults);
+:meth:`Config.pagat <tabletop_rules.palace.Config.pagat>` is pagat's Shithead where the
+switches reach.
 
 >>> Config(players=5).players
 5
@@ -60,10 +61,19 @@ PlayUntil: TypeAlias = Literal["first_out", "last"]
 """The game ends when the first player finishes, or when one player still holds cards."""
 
 MUST_BEATS: tuple[MustBeat, ...] = get_args(MustBeat)
+"""Every :data:`MustBeat`, the default first."""
+
 QUADS: tuple[Quad, ...] = get_args(Quad)
+"""Every :data:`Quad`, the default first."""
+
 FACE_UP_PLAYS: tuple[FacePlay, ...] = get_args(FacePlay)
+"""Every :data:`FacePlay`, the default first."""
+
 FIRST_PLAYERS: tuple[FirstPlayer, ...] = get_args(FirstPlayer)
+"""Every :data:`FirstPlayer`, the default first."""
+
 PLAY_UNTILS: tuple[PlayUntil, ...] = get_args(PlayUntil)
+"""Every :data:`PlayUntil`, the default first."""
 
 CARDS_PER_DECK = 52
 """A standard deck, no jokers."""
@@ -95,10 +105,11 @@ class Config:
     Attributes:
         players: Seats at the table, 2 or more: as many as
             ``players x (6 + hand_size) <= 52 x decks`` allows (5 with one deck and a hand
-            of three; never more than :data:`MAX_PLAYERS`).
-        decks: Standard 52-card decks shuffled together, 1 to 4 (:data:`MAX_DECKS`).
+            of three; never more than :data:`~tabletop_rules.palace.config.MAX_PLAYERS`).
+        decks: Standard 52-card decks shuffled together, 1 to 4
+            (:data:`~tabletop_rules.palace.config.MAX_DECKS`).
         hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9
-            (:data:`MAX_HAND_SIZE`).
+            (:data:`~tabletop_rules.palace.config.MAX_HAND_SIZE`).
         must_beat: ``"equal_or_higher"``: a natural card goes on an equal or lower one;
             ``"higher"``: only on a lower one.
         quad: ``"extra_play"``: laying four or more of a rank in one play allows another
@@ -112,7 +123,7 @@ class Config:
         play_until: ``"first_out"``: the first player out wins and the game ends;
             ``"last"``: play goes on until one player holds cards.
         max_turns: Passings of the turn after which the game ends, 1 to 100,000
-            (:data:`MAX_TURNS`).
+            (:data:`~tabletop_rules.palace.config.MAX_TURNS`).
 
     """
 

@@ -1,25 +1,28 @@
 """Short, typable text for palace moves.
 
-========================  ==========================================================
-text                      move
-========================  ==========================================================
-``play 7H 7S``            :class:`Play` of exactly these cards
-``play 7 7``              :class:`Play` of two 7s: ranks only, the player's own cards
-``take``                  :class:`TakePile`
-``blind 2``               :class:`PlayBlind` of face-down slot 2 (slots 0 to 2)
-``swap 4H QS``            :class:`Swap` of the hand card 4H for the face-up card QS
-``ready``                 :class:`Ready`
-``end``                   :class:`EndTurn`
-========================  ==========================================================
+==============  ==========================================================================
+text            move
+==============  ==========================================================================
+``play 7H 7S``  :class:`~tabletop_rules.palace.Play` of exactly these cards
+``play 7 7``    :class:`~tabletop_rules.palace.Play` of two 7s: ranks only, the player's own
+                cards
+``take``        :class:`~tabletop_rules.palace.TakePile`
+``blind 2``     :class:`~tabletop_rules.palace.PlayBlind` of face-down slot 2 (slots 0 to 2)
+``swap 4H QS``  :class:`~tabletop_rules.palace.Swap` of the hand card 4H for the face-up card
+                QS
+``ready``       :class:`~tabletop_rules.palace.Ready`
+``end``         :class:`~tabletop_rules.palace.EndTurn`
+==============  ==========================================================================
 
 Case and extra spaces are forgiven; ranks and cards are written as :meth:`Card.parse
 <tabletop_rules.palace.Card.parse>` reads them (``10``, ``J``, ``Q``, ``K``, ``A``;
-``10H``, ``qs``). :func:`format_move` always writes a play's exact cards, so its text reads
-back to the very move. :func:`parse_move` returns the move
-:func:`~tabletop_rules.palace.legal_moves` lists for what the text names (through
-:func:`~tabletop_rules.palace.canonical`): ``play 7H 7S`` and ``play 7 7`` both name the
-listed play of two 7s when the player holds 7H and 7S. A front end that wants the exact
-cards clicked on the pile applies :func:`read_move`'s move instead.
+``10H``, ``qs``). :func:`~tabletop_rules.palace.format_move` always writes a play's exact
+cards, so its text reads back to the very move. :func:`~tabletop_rules.palace.parse_move`
+returns the move :func:`~tabletop_rules.palace.legal_moves` lists for what the text names
+(through :func:`~tabletop_rules.palace.canonical`): ``play 7H 7S`` and ``play 7 7`` both
+name the listed play of two 7s when the player holds 7H and 7S. A front end that wants the
+exact cards clicked on the pile applies :func:`~tabletop_rules.palace.read_move`'s move
+instead.
 
 >>> from tabletop_rules.palace import Card, Play, Ready, apply, new_game
 >>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))

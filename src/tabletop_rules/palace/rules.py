@@ -2,16 +2,19 @@
 
 The turn structure at a glance (each rule a small function below):
 
-- :func:`new_game` deals three face-down, three face-up and ``hand_size`` hand cards per
-  seat; the rest is the stock.
-- Swap phase, seat by seat: :class:`Swap` as often as wanted (at most
-  :data:`~tabletop_rules.palace.state.MAX_SWAPS`), then :class:`Ready`; the first player
-  is then chosen (:func:`first_player`).
-- A turn: :class:`Play` cards of one rank that beat the top of the pile, or
-  :class:`TakePile`; with hand and face-up row gone, :class:`PlayBlind`. After a play the
-  hand refills from the stock; a 10 (or four of a kind under ``quad="burn"``) burns the
-  pile and the player plays again; four of a kind under ``quad="extra_play"`` allow
-  another set or :class:`EndTurn`; a 3 left on top makes the next player take the pile.
+- :func:`~tabletop_rules.palace.new_game` deals three face-down, three face-up and
+  ``hand_size`` hand cards per seat; the rest is the stock.
+- Swap phase, seat by seat: :class:`~tabletop_rules.palace.Swap` as often as wanted (at most
+  :data:`~tabletop_rules.palace.state.MAX_SWAPS`), then
+  :class:`~tabletop_rules.palace.Ready`; the first player is then chosen
+  (:func:`~tabletop_rules.palace.first_player`).
+- A turn: :class:`~tabletop_rules.palace.Play` cards of one rank that beat the top of the
+  pile, or :class:`~tabletop_rules.palace.TakePile`; with hand and face-up row gone,
+  :class:`~tabletop_rules.palace.PlayBlind`. After a play the hand refills from the stock; a
+  10 (or four of a kind under ``quad="burn"``) burns the pile and the player plays again;
+  four of a kind under ``quad="extra_play"`` allow another set or
+  :class:`~tabletop_rules.palace.EndTurn`; a 3 left on top makes the next player take the
+  pile.
 - A player with no cards left has finished; the game ends as ``play_until`` says, or when
   ``max_turns`` passings of the turn are reached.
 
@@ -169,11 +172,12 @@ def new_game(
 
     ``deal`` is a deck order, top card first: exactly the configured decks (else
     :class:`~tabletop_rules.errors.ConfigError`). Without it the decks are shuffled from
-    ``seed`` (:meth:`~tabletop_rules.rng.Rng.shuffled` of :data:`DECK` repeated ``decks``
-    times). ``seed=None`` draws a fresh seed and keeps it in the state. Either way the
-    cards are dealt one at a time in seat order: three rounds to the face-down slots 0, 1,
-    2, three rounds to the face-up slots, ``hand_size`` rounds to the hands; the rest is
-    the stock, its first card drawn first.
+    ``seed`` (:meth:`~tabletop_rules.rng.Rng.shuffled` of
+    :data:`~tabletop_rules.palace.cards.DECK` repeated ``decks`` times). ``seed=None`` draws
+    a fresh seed and keeps it in the state. Either way the cards are dealt one at a time in
+    seat order: three rounds to the face-down slots 0, 1, 2, three rounds to the face-up
+    slots, ``hand_size`` rounds to the hands; the rest is the stock, its first card drawn
+    first.
     """
     config = Config() if config is None else config
     if type(config) is not Config:

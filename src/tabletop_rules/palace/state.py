@@ -1,8 +1,8 @@
 """The state of a palace game: every card's place, whose turn it is, and what is due.
 
 Build one with :func:`~tabletop_rules.palace.new_game` and advance it with
-:func:`~tabletop_rules.palace.apply`; :func:`check_state` checks every invariant of a state
-that comes from elsewhere (a loader, a test).
+:func:`~tabletop_rules.palace.apply`; :func:`~tabletop_rules.palace.check_state` checks
+every invariant of a state that comes from elsewhere (a loader, a test).
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ it must take the pile, a 3 being on top (``"take"``); after four of a kind it ma
 another set or end the turn (``"extra"``); after a burn it plays again (``"replay"``)."""
 
 PHASES: tuple[Phase, ...] = get_args(Phase)
+"""Every :data:`Phase`, in the order a game passes through them."""
+
 PENDINGS: tuple[Pending, ...] = get_args(Pending)
+"""Every :data:`Pending`, in the order the type lists them."""
 
 MAX_SWAPS = 2 * ROW
 """Swaps each seat may make in the swap phase **[decided]**: six. Two swaps put any card
@@ -79,8 +82,9 @@ class State:
         seat: The seat on turn (swapping, in the swap phase); kept when the game ends.
         turns: Passings of the turn so far (the swap phase does not count).
         swaps: Swaps the seat on turn has made in the swap phase (at most
-            :data:`MAX_SWAPS`); 0 in play.
-        pending: What the seat on turn owes or may do (see :data:`Pending`).
+            :data:`~tabletop_rules.palace.state.MAX_SWAPS`); 0 in play.
+        pending: What the seat on turn owes or may do (see
+            :data:`~tabletop_rules.palace.state.Pending`).
         finished: Seats that have finished, in finishing order.
         deal: The deck order (top card first) the game was dealt from when
             ``new_game(..., deal=cards)`` was given one; ``None`` when the seed shuffled

@@ -1,7 +1,8 @@
 """The conformance checks, as plain functions of a ruleset and a game.
 
-Each check raises :class:`AssertionError` with what went wrong. :class:`ConformanceSuite`
-runs them under hypothesis; they can also be called directly from any test.
+Each check raises :class:`AssertionError` with what went wrong.
+:class:`~tabletop_rules.testing.ConformanceSuite` runs them under hypothesis; they can also
+be called directly from any test.
 """
 
 from __future__ import annotations

@@ -1,19 +1,21 @@
 """Structure-aware fuzzing of every loader, and odd objects for ``apply``.
 
-A hostile client sends JSON that is almost right: a key deleted, added or repeated, a
-number made huge, negative, fractional, ``NaN`` or ``true``, a name in another case or
-another Unicode spelling, arrays nested a hundred thousand deep. :func:`mutated_json`
-makes such documents from valid ones, so the mutations reach deep into the structure
-that a game's loader checks. The checks say what must hold whatever the input:
+A hostile client sends JSON that is almost right: a key deleted, added or repeated, a number
+made huge, negative, fractional, ``NaN`` or ``true``, a name in another case or another
+Unicode spelling, arrays nested a hundred thousand deep.
+:func:`~tabletop_rules.testing.mutated_json` makes such documents from valid ones, so the
+mutations reach deep into the structure that a game's loader checks. The checks say what
+must hold whatever the input:
 
-- :func:`check_loads_total`: :func:`~tabletop_rules.serialize.loads` either raises a
-  :class:`~tabletop_rules.errors.TabletopError` or returns a value that passes the game's
-  own checks and works (a state plays on, a move has an action number).
-- :func:`check_record_total`: the same for a game record, read and replayed.
-- :func:`check_apply_total`: ``apply`` given any object returns a valid state or raises
-  :class:`~tabletop_rules.errors.IllegalMoveError` and leaves the state as it was;
-  :func:`odd_moves` makes such objects, by hand-built moves whose fields got around the
-  validators (``object.__setattr__``) and by objects that are no move at all.
+- :func:`~tabletop_rules.testing.check_loads_total`: :func:`~tabletop_rules.serialize.loads`
+  either raises a :class:`~tabletop_rules.errors.TabletopError` or returns a value that
+  passes the game's own checks and works (a state plays on, a move has an action number).
+- :func:`~tabletop_rules.testing.check_record_total`: the same for a game record, read and replayed.
+- :func:`~tabletop_rules.testing.check_apply_total`: ``apply`` given any object returns a
+  valid state or raises :class:`~tabletop_rules.errors.IllegalMoveError` and leaves the
+  state as it was; :func:`~tabletop_rules.testing.odd_moves` makes such objects, by
+  hand-built moves whose fields got around the validators (``object.__setattr__``) and by
+  objects that are no move at all.
 
 :class:`~tabletop_rules.testing.ConformanceSuite` runs all three on every game.
 """
