@@ -103,6 +103,7 @@ _HOMES = (
     "tabletop_rules.serialize",
     "tabletop_rules.records",
     "tabletop_rules.match",
+    "tabletop_rules.house_rules",
     "tabletop_rules.bots",
     "tabletop_rules.simulate",
     "tabletop_rules.testing",

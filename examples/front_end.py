@@ -2,7 +2,7 @@
 
     python examples/front_end.py [--seed 4]
 
-The server holds the game in a :class:`~tabletop_rules.Match`; each client holds only
+The server holds the game in a :class:`~tabletop_rules.match.Match`; each client holds only
 what the server sent it, as JSON: its seat's view and the events as its seat may see
 them. Clients answer with moves in text notation; the server plays a move only for the
 seat on turn, and sends a bad move's rule back to its client. This is what a web or

@@ -41,7 +41,7 @@ Seat: TypeAlias = int
 """A player's seat, 0-based in seat order."""
 
 CHANCE: Final = -1
-"""The "player" who moves at a chance point: :func:`current_player` returns it there."""
+"""The "player" who moves at a chance point: :meth:`Ruleset.current_player` returns it there."""
 
 ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT")

@@ -26,7 +26,8 @@ __all__ = ["PlayedGame", "play_game", "sample_outcome"]
 @attrs.frozen
 class PlayedGame:
     """A finished game: how it started, every move (chance outcomes included) and where
-    it ended. :attr:`record` writes it down as a replayable :class:`GameRecord`.
+    it ended. :attr:`record` writes it down as a replayable
+    :class:`~tabletop_rules.records.GameRecord`.
     """
 
     ruleset: Ruleset[Any, Any, Any]
