@@ -1,0 +1,442 @@
+"""The ``tabletop-rules`` command: play a game in the terminal, simulate many, replay a
+record, list a game's house rules.
+
+Installed with the ``cli`` extra (``pip install 'tabletop-rules[cli]'``), which adds
+`rich <https://rich.readthedocs.io>`_ for the terminal; also run as
+``python -m tabletop_rules``. Every subcommand serves every registered game through the
+:class:`~tabletop_rules.protocol.Ruleset` protocol. Bad input (an unknown game, bot or
+house rule, a malformed value, a broken record) prints one line on stderr and exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from . import __version__
+from .errors import TabletopError
+from .house_rules import configured, house_rules, value_text
+from .match import Match
+from .protocol import CHANCE, Bot, Ruleset, get_ruleset, registered, rulesets
+from .records import GameRecord, replay_steps
+from .simulate import SimulationResult, derived_seed, simulate
+
+try:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+    from rich.text import Text
+except ImportError:  # the module imports without the extra; main() says what to install
+    HAS_RICH = False
+else:
+    HAS_RICH = True
+
+__all__ = ["main"]
+
+MOVES_SHOWN = 60
+"""Legal moves listed at a prompt; the rest are counted (any may still be typed)."""
+
+
+class UsageError(Exception):
+    """Input to the command that it cannot act on: one line for stderr."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line and status 2, like the command's own."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> int:
+    """Run the command with ``argv`` (``sys.argv[1:]`` when ``None``); the exit status."""
+    if not HAS_RICH:
+        sys.stderr.write(
+            "tabletop-rules: error: the command line needs the cli extra: "
+            "pip install 'tabletop-rules[cli]'\n"
+        )
+        return 2
+    console = Console(highlight=False, soft_wrap=True)
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        args = _parser().parse_args(argv)
+        command: Callable[[argparse.Namespace, Console, IO[str]], int] = args.command
+        return command(args, console, stdin if stdin is not None else sys.stdin)
+    except (UsageError, TabletopError) as error:
+        errors.print(Text(f"tabletop-rules: error: {error}"))
+        return 2
+    except KeyboardInterrupt:
+        errors.print(Text("tabletop-rules: interrupted"))
+        return 130
+
+
+def _parser() -> _Parser:
+    parser = _Parser(
+        prog="tabletop-rules",
+        description="Play, simulate and replay dice poker, palace and the account game.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(title="commands", required=True, parser_class=_Parser)
+
+    def game_command(name: str, help_text: str, run: Callable[..., int]) -> _Parser:
+        command: _Parser = commands.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("game", help=f"the game: {', '.join(rulesets())}")
+        command.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a house rule (repeatable); 'tabletop-rules rules GAME' lists them",
+        )
+        command.set_defaults(command=run)
+        return command
+
+    play = game_command("play", "play a game in the terminal against bots", _play)
+    play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument(
+        "--bots", default=None, help="the other seats' bots, comma-separated (one for all)"
+    )
+    play.add_argument("--seed", type=_seed, default=None, help="the game's seed")
+
+    sim = game_command("simulate", "play many games between bots and sum them up", _simulate)
+    sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument("--bots", default=None, help="one bot per seat, comma-separated")
+    sim.add_argument("--seed", type=_seed, default=0, help="the run's seed (default 0)")
+    sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    show = commands.add_parser(
+        "replay", help="replay a game record move by move", description="replay a game record"
+    )
+    show.add_argument("record", type=Path, help="a game record (JSON), e.g. from Match.record")
+    show.add_argument("--tables", action="store_true", help="draw the table after every move")
+    show.add_argument("--step", action="store_true", help="wait for Enter after every move")
+    show.set_defaults(command=_replay)
+
+    rules = commands.add_parser("rules", help="list the games, or a game's house rules and bots")
+    rules.add_argument("game", nargs="?", help="the game (all games when left out)")
+    rules.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    rules.set_defaults(command=_rules)
+    return parser
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
+    if not 0 <= seed < 2**64:
+        raise argparse.ArgumentTypeError(f"a seed is in [0, 2**64), got {seed}")
+    return seed
+
+
+def _ruleset(name: str) -> Ruleset[Any, Any, Any]:
+    try:
+        return get_ruleset(name)
+    except KeyError:
+        raise UsageError(f"unknown game {name!r}; the games are {', '.join(rulesets())}") from None
+
+
+def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int) -> list[str]:
+    """``seats`` bot names from ``--bots``: one for every seat, or one per seat."""
+    if text is None:
+        names = [_best_bot(rules)] * seats
+    else:
+        names = [name.strip() for name in text.split(",")]
+        if len(names) == 1:
+            names *= seats
+    if len(names) != seats:
+        raise UsageError(f"--bots names {len(names)} bots for {seats} seats")
+    for name in names:
+        if name not in rules.bots:
+            raise UsageError(
+                f"unknown bot {name!r} for {rules.name}; its bots are {', '.join(rules.bots)}"
+            )
+    return names
+
+
+def _best_bot(rules: Ruleset[Any, Any, Any]) -> str:
+    """The game's own bot when it has one, else ``random``."""
+    return next((name for name in rules.bots if name != "random"), "random")
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
+    rules = _ruleset(args.game)
+    config = configured(rules.config_type, args.rule)
+    players = rules.players(config)
+    if not 0 <= args.seat < players:
+        raise UsageError(f"--seat must be 0 to {players - 1}, got {args.seat}")
+    others = [seat for seat in range(players) if seat != args.seat]
+    names = _bot_names(rules, args.bots, len(others))
+    match = Match(rules, config, seed=args.seed)
+    bots: dict[int, Bot[Any, Any]] = {
+        seat: rules.bots[name](seed=derived_seed(match.seed, 1 + seat))
+        for seat, name in zip(others, names, strict=True)
+    }
+    cast_list = ", ".join(
+        "you" if seat == args.seat else f"{names[others.index(seat)]} bot"
+        for seat in range(players)
+    )
+    console.print(Text(f"{rules.title}, seed {match.seed}. Seats: {cast_list}.", style="bold"))
+    console.print("Type a move in notation, or: help, undo, quit.")
+    person = args.seat
+    while not match.is_over:
+        player = match.current_player
+        if player in bots:
+            move = bots[player].choose(match.view(player))
+            match.play(move, seat=player)
+            console.print(Text(f"P{player}: {rules.format_move(move)}", style="cyan"))
+            continue
+        chance = player == CHANCE
+        if not _prompt(console, stdin, match, person, chance):
+            console.print("Game left unfinished.")
+            return 0
+    console.print(Text(rules.display(match.view(None))))
+    console.print(Text(_result_line(match), style="bold"))
+    return 0
+
+
+def _prompt(
+    console: Console, stdin: IO[str], match: Match[Any, Any, Any], person: int, chance: bool
+) -> bool:
+    """Ask the person for one move (or a chance outcome) until one is played; ``False``
+    when they quit or the input ends.
+    """
+    rules = match.rules
+    console.print()
+    console.print(Text(rules.display(match.view(person))))
+    legal = [rules.format_move(move) for move in match.legal_moves]
+    title = "Outcomes (from your dice or cards)" if chance else "Your moves"
+    console.print(Text(f"{title}:", style="bold"))
+    console.print(Text(_columns(legal, console.width)))
+    while True:
+        console.print(Text("outcome> " if chance else "move> ", style="bold"), end="")
+        line = stdin.readline()
+        if not line:
+            console.print()
+            return False
+        text = line.strip()
+        if not text:
+            continue
+        if text in ("quit", "exit"):
+            return False
+        if text == "help":
+            console.print(Text(_columns(legal, console.width)))
+            continue
+        if text == "undo":
+            _undo(console, match, person)
+            return True
+        try:
+            if chance:
+                match.play(text)
+            else:
+                match.play(text, seat=person)
+        except TabletopError as error:
+            console.print(Text(f"Not played: {error}", style="red"))
+            continue
+        return True
+
+
+def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> None:
+    """Take back moves until it is the person's turn once more, their own last move
+    included.
+    """
+    undone = 0
+    while match.moves:
+        match.undo()
+        undone += 1
+        if match.current_player == person:
+            break
+    if undone:
+        console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
+    else:
+        console.print(Text("Nothing to take back.", style="yellow"))
+
+
+def _columns(items: Sequence[str], width: int) -> str:
+    """Moves in lines that fit ``width``, at most :data:`MOVES_SHOWN` of them."""
+    shown = list(items[:MOVES_SHOWN])
+    if len(items) > MOVES_SHOWN:
+        shown.append(f"... and {len(items) - MOVES_SHOWN} more")
+    return textwrap.fill("   ".join(shown), width=max(width, 40), break_on_hyphens=False)
+
+
+def _result_line(match: Match[Any, Any, Any]) -> str:
+    winners = sorted(match.winners)
+    if not winners:
+        return f"Game over: no winner. Scores {match.score}."
+    names = ", ".join(f"P{seat}" for seat in winners)
+    won = "winners" if len(winners) > 1 else "winner"
+    return f"Game over: {won} {names}. Scores {match.score}."
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+
+def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
+    rules = _ruleset(args.game)
+    config = configured(rules.config_type, args.rule)
+    players = rules.players(config)
+    if args.bots is None:
+        names = [_best_bot(rules), *["random"] * (players - 1)]
+    else:
+        names = _bot_names(rules, args.bots, players)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    show_progress = console.is_terminal and not args.json
+    with _executor(args.workers) as executor, _progress(console, show_progress) as progress:
+        result = simulate(
+            rules,
+            names,
+            args.games,
+            seed=args.seed,
+            config=config,
+            executor=executor,
+            progress=progress,
+        )
+    if args.json:
+        console.print_json(json.dumps(result.to_data()))
+    else:
+        console.print(_result_table(rules, result))
+        length = result.length
+        console.print(
+            Text(
+                f"{result.games_played} games, seed {result.seed}; game length in moves: "
+                f"mean {length.mean:.1f}, min {length.min}, max {length.max}"
+            )
+        )
+    return 0
+
+
+@contextmanager
+def _executor(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """No executor for one worker; a process pool for more, shut down afterwards."""
+    if workers == 1:
+        yield None
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield pool
+
+
+@contextmanager
+def _progress(console: Console, shown: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal; no progress report when the output is piped."""
+    if not shown:
+        yield None
+        return
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("games", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Table:
+    table = Table(title=f"{rules.title}: {result.games_played} games")
+    for heading in ("bot", "games", "wins", "win rate", "95% interval", "mean score", "sd"):
+        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    for stats in result.bots:
+        low, high = stats.win_interval
+        table.add_row(
+            stats.name,
+            str(stats.games),
+            f"{stats.wins:g}",
+            f"{stats.win_rate:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{stats.score_mean:.1f}",
+            f"{stats.score_stdev:.1f}",
+        )
+    return table
+
+
+# --- replay ------------------------------------------------------------------------------
+
+
+def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
+    try:
+        text = args.record.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {args.record}: {error.strerror}") from None
+    record = GameRecord.from_json(text)
+    rules = record.ruleset
+    changed = [
+        f"{rule.name}={value_text(record.config, rule.name)}"
+        for rule in house_rules(rules.config_type)
+        if getattr(record.config, rule.name) != rule.default
+    ]
+    console.print(
+        Text(
+            f"{rules.title}, seed {record.seed}, {len(record.moves)} moves"
+            + (f"; house rules {' '.join(changed)}" if changed else ""),
+            style="bold",
+        )
+    )
+    steps = replay_steps(record, events=False)
+    _nothing, before, _none = next(steps)
+    number = 0
+    for number, (move, state, _events) in enumerate(steps, 1):
+        player = rules.current_player(before)
+        who = "chance" if player == CHANCE else f"P{player}"
+        console.print(Text(f"{number:>4}. {who}: {rules.format_move(move)}"))
+        if args.tables:
+            console.print(Text(rules.display(rules.view(state, None))))
+        if args.step and not stdin.readline():
+            break
+        before = state
+    console.print(Text(rules.display(rules.view(before, None))))
+    if rules.is_over(before):
+        winners = ", ".join(f"P{seat}" for seat in sorted(rules.winners(before))) or "none"
+        console.print(Text(f"Game over after {number} moves: winners {winners}.", style="bold"))
+    else:
+        console.print(Text(f"The record stops after {number} moves; the game goes on."))
+    return 0
+
+
+# --- rules -------------------------------------------------------------------------------
+
+
+def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
+    if args.game is None:
+        table = Table(title="Games")
+        for heading in ("game", "title", "bots"):
+            table.add_column(heading)
+        for rules in registered():
+            table.add_row(rules.name, rules.title, ", ".join(rules.bots))
+        console.print(table)
+        return 0
+    rules = _ruleset(args.game)
+    config = configured(rules.config_type, args.rule)
+    table = Table(title=f"{rules.title}: house rules", show_lines=False)
+    for heading in ("rule", "value", "default", "what it changes"):
+        table.add_column(heading, overflow="fold")
+    for rule in house_rules(rules.config_type):
+        value = value_text(config, rule.name)
+        table.add_row(
+            rule.name,
+            Text(value, style="bold" if value != rule.default_text else ""),
+            rule.default_text,
+            rule.description,
+        )
+    console.print(table)
+    console.print(Text(f"Bots: {', '.join(rules.bots)}. Set a rule with --rule KEY=VALUE."))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

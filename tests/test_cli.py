@@ -1,0 +1,246 @@
+"""The tabletop-rules command, driven as users and other programs drive it: through real
+subprocesses, over pipes and through a pseudo-terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tabletop_rules import Match
+from tabletop_rules import account as a
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.records import GameRecord
+from tabletop_rules.simulate import simulate
+
+pytest.importorskip("rich", reason="the command needs the cli extra: pip install -e '.[cli]'")
+
+COMMAND = [sys.executable, "-m", "tabletop_rules"]
+
+
+def run(*args: str, stdin: str = "", code: int = 0) -> subprocess.CompletedProcess[str]:
+    """Run the command with ``args``, its input piped from ``stdin``; check its status."""
+    done = subprocess.run(
+        [*COMMAND, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    assert done.returncode == code, (done.stdout, done.stderr)
+    return done
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], message: str) -> None:
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("tabletop-rules: error: ")
+    assert message in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+# --- rules -------------------------------------------------------------------------------
+
+
+def test_rules_lists_every_game_with_its_bots() -> None:
+    out = run("rules").stdout
+    for name in ("dice-poker", "palace", "account"):
+        assert name in out
+    assert "greedy" in out
+
+
+def test_rules_of_a_game_lists_its_house_rules_values_and_defaults() -> None:
+    out = run("rules", "palace", "--rule", "players=3").stdout
+    lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ ")}
+    assert "players" in lines
+    assert "3" in lines["players"].split("│")[2]
+    assert "2" in lines["players"].split("│")[3]
+    assert "quad" in lines
+    assert "extra_play" in lines["quad"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["rules", "chess"], "unknown game 'chess'; the games are dice-poker, palace, account"),
+        (["rules", "palace", "--rule", "player=3"], "unknown house rule 'player'"),
+        (["rules", "palace", "--rule", "players"], "a house rule is written key=value"),
+        (["simulate", "palace", "--rule", "players=99"], "players"),
+        (["simulate", "palace", "--bots", "lowcard,genius"], "unknown bot 'genius' for palace"),
+        (["simulate", "palace", "--bots", "random,random,random"], "names 3 bots for 2 seats"),
+        (["simulate", "dice-poker", "--games", "0"], "--games must be at least 1"),
+        (["play", "account", "--seat", "5"], "--seat must be 0 to 1"),
+        (["play", "account", "--seed", "-3"], "a seed is in [0, 2**64)"),
+        (["dance"], "invalid choice: 'dance'"),
+        ([], "the following arguments are required"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_status_2(args: list[str], message: str) -> None:
+    assert_one_line_error(run(*args, code=2), message)
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+
+def test_simulate_prints_win_rates_with_intervals_scores_and_lengths() -> None:
+    out = run("simulate", "dice-poker", "--games", "12", "--rule", "stages=1").stdout
+    assert "Dice poker: 12 games" in out
+    assert "95% interval" in out
+    assert "greedy" in out
+    assert "random" in out
+    assert "game length in moves: mean" in out
+    assert "\x1b[" not in out, "no progress bar or colour when the output is piped"
+
+
+def test_simulate_json_is_the_librarys_result() -> None:
+    done = run(
+        "simulate", "account", "--games", "10", "--seed", "7", "--bots", "best,random", "--json"
+    )
+    data = json.loads(done.stdout)
+    expected = simulate(a.RULES, ["best", "random"], 10, seed=7)
+    assert data == json.loads(json.dumps(expected.to_data()))
+
+
+def test_simulate_gives_the_same_result_with_two_workers() -> None:
+    args = ["simulate", "dice-poker", "--games", "16", "--rule", "stages=1", "--json"]
+    one = json.loads(run(*args).stdout)
+    two = json.loads(run(*args, "--workers", "2").stdout)
+    assert one == two
+
+
+# --- replay ------------------------------------------------------------------------------
+
+
+def finished_record(tmp_path: Path) -> tuple[Path, Match[dp.Config, dp.State, dp.Move]]:
+    match = Match(dp.RULES, dp.Config(stages=1, players=1), seed=3)
+    while not match.is_over:
+        match.play(match.legal_moves[-1])
+    path = tmp_path / "game.json"
+    path.write_text(match.record.to_json(), encoding="utf-8")
+    return path, match
+
+
+def test_replay_lists_every_move_and_the_winners(tmp_path: Path) -> None:
+    path, match = finished_record(tmp_path)
+    out = run("replay", str(path)).stdout.splitlines()
+    assert out[0] == f"Dice poker, seed 3, {len(match.moves)} moves; house rules players=1 stages=1"
+    assert out[1] == f"   1. P0: {dp.format_move(match.moves[0])}"
+    assert out[-1] == f"Game over after {len(match.moves)} moves: winners P0."
+
+
+def test_replay_of_an_edited_record_names_the_move_and_the_rule(tmp_path: Path) -> None:
+    path, _match = finished_record(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["moves"][1] = "write poker"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run("replay", str(path), code=2)
+    assert_one_line_error(done, "move 2 ('write poker') cannot be played")
+    assert done.stdout.splitlines()[1].startswith("   1. P0: ")
+
+
+def test_replay_of_a_truncated_or_missing_record_is_refused(tmp_path: Path) -> None:
+    path, _match = finished_record(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8")[:-20], encoding="utf-8")
+    assert_one_line_error(run("replay", str(path), code=2), "")
+    assert_one_line_error(run("replay", str(tmp_path / "none.json"), code=2), "cannot read")
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def manual_account(*house: str) -> list[str]:
+    return ["play", "account", "--seed", "4", "--rule", "auto_chance=false", *house]
+
+
+def test_play_through_stdin_to_the_end_with_physical_dice() -> None:
+    moves = ["place 0", "roll", "die 1", "move 0 right 1", "die 2"]
+    done = run(*manual_account("--rule", "max_rounds=1"), stdin="\n".join(moves) + "\n")
+    out = done.stdout
+    assert out.startswith("The account game, seed 4. Seats: you, best bot.")
+    assert "P1: place " in out
+    assert "outcome> " in out
+    assert "Game over: " in out
+    config = a.Config(auto_chance=False, max_rounds=1)
+    assert "pack 35" in out, "the field and the pack are drawn from the view"
+    assert config.max_rounds == 1
+
+
+def test_a_bad_move_re_prompts_with_the_rule_and_the_game_goes_on() -> None:
+    moves = ["place 0", "roll", "die 1", "move 0 left 9", "move 0 right 1", "die 2"]
+    out = run(*manual_account("--rule", "max_rounds=1"), stdin="\n".join(moves) + "\n").stdout
+    assert "Not played: distance 9 exceeds the roll of 1" in out
+    assert "Game over: " in out
+
+
+def test_undo_takes_back_to_the_persons_last_turn_and_quit_leaves_the_game() -> None:
+    moves = ["place 0", "undo", "place 1", "quit"]
+    out = run(*manual_account(), stdin="\n".join(moves) + "\n").stdout
+    assert "Took back 2 moves." in out
+    assert "Game left unfinished." in out
+
+
+def test_input_that_ends_leaves_the_game_unfinished() -> None:
+    out = run("play", "palace", "--seed", "1", stdin="ready\n").stdout
+    assert "Game left unfinished." in out
+    assert "> P0 (you)" in out, "the person's seat is drawn from its own view"
+
+
+def test_play_in_a_real_terminal() -> None:
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, on the pseudo-terminal
+        os.environ["COLUMNS"] = "100"
+        os.execv(sys.executable, [*COMMAND, "play", "palace", "--seed", "1"])
+    output = b""
+    sent = False
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the child has exited and closed the terminal
+            break
+        if not chunk:
+            break
+        output += chunk
+        if not sent and b"move> " in output:
+            os.write(fd, b"play 9 9 9\r")
+            os.write(fd, b"quit\r")
+            sent = True
+    _pid, status = os.waitpid(pid, 0)
+    os.close(fd)
+    text = output.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "Not played:" in text
+    assert "Game left unfinished." in text
+    assert "\x1b[" in text, "a terminal gets colour"
+
+
+def test_python_dash_m_and_the_installed_script_are_the_same_command() -> None:
+    version = run("--version").stdout.strip()
+    assert version.startswith("tabletop-rules ")
+    script = Path(sys.executable).with_name("tabletop-rules")
+    if script.exists():
+        done = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True)
+        assert done.stdout.strip() == version
+
+
+def test_main_is_callable_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop_rules.cli import main
+
+    assert main(["rules", "dice-poker"]) == 0
+    assert "throws_per_turn" in capsys.readouterr().out
+    assert main(["rules", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
