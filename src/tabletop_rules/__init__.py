@@ -13,11 +13,13 @@ Roll()
 from __future__ import annotations
 
 from .errors import (
+    BotSelectionError,
     ConfigError,
     IllegalMoveError,
     InvalidConfigError,
     InvalidStateError,
     NotationError,
+    SimulationError,
     TabletopError,
 )
 from .protocol import CHANCE, Bot, GameRules, Ruleset, Seat, get_ruleset, register, rulesets
@@ -26,6 +28,7 @@ from .rng import Rng
 __all__ = [
     "CHANCE",
     "Bot",
+    "BotSelectionError",
     "ConfigError",
     "GameRules",
     "IllegalMoveError",
@@ -35,6 +38,7 @@ __all__ = [
     "Rng",
     "Ruleset",
     "Seat",
+    "SimulationError",
     "TabletopError",
     "__version__",
     "get_ruleset",

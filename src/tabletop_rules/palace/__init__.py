@@ -13,6 +13,7 @@ The rules are the rules page ``rules/palace``; every house rule is a field of
 
 from __future__ import annotations
 
+from ..bots import Unseeded
 from ..protocol import CHANCE, GameRules, register
 from .bots import LowCardBot
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
@@ -182,6 +183,7 @@ RULES: GameRules[Config, State, Move] = GameRules(
     deal_of=lambda state: state.deal,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
+    own_bots={"lowcard": Unseeded(LowCardBot)},
 )
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`."""
 
