@@ -282,7 +282,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     spread = z * z / trials
     centre = (rate + spread / 2) / (1 + spread)
     half = z * math.sqrt(rate * (1 - rate) / trials + spread / (4 * trials)) / (1 + spread)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return min(rate, max(0.0, centre - half)), max(rate, min(1.0, centre + half))
 
 
 @attrs.frozen
@@ -627,15 +627,25 @@ def simulate(
     return SimulationResult.of(rules.name, seed, rotate, names, results)
 
 
+def _factory_name(factory: BotFactory) -> str:
+    """The name of a factory's function or class, or of the one it wraps
+    (:class:`~tabletop_rules.bots.Unseeded`, :func:`functools.partial`).
+    """
+    for named in (factory, getattr(factory, "make", None), getattr(factory, "func", None)):
+        name = getattr(named, "__name__", None)
+        if isinstance(name, str):
+            return name
+    return repr(factory)
+
+
 def _bot_names(rules: Ruleset[Any, Any, Any], choices: tuple[BotChoice, ...]) -> tuple[str, ...]:
-    """Each bot's name in the results: its name, or its factory's; repeats numbered."""
+    """Each bot's name in the results: its name, or its factory's; repeats numbered.
+    :class:`~tabletop_rules.errors.BotSelectionError` for a name the game has no bot for.
+    """
     names: list[str] = []
     for choice in choices:
         factory = _factory(rules, choice)
-        if isinstance(choice, str):
-            name = choice
-        else:
-            name = getattr(factory, "__qualname__", None) or repr(factory)
+        name = choice if isinstance(choice, str) else _factory_name(factory)
         repeats = sum(1 for earlier in names if earlier.split(" #")[0] == name)
         names.append(f"{name} #{repeats + 1}" if repeats else name)
     return tuple(names)
