@@ -65,8 +65,7 @@ BotChoice: TypeAlias = str | BotFactory
 Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
 """A value that :func:`json.dumps` writes as it is."""
 
-Z_95: Final = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
+_Z_95: Final = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 
 _SHOWN_LOST_GAMES: Final = 20
 
@@ -267,7 +266,7 @@ class GameResult:
         }
 
 
-def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[float, float]:
     """The Wilson score interval of a success rate (95% with the default ``z``): unlike
     the plain normal interval it stays inside [0, 1] and is sound near 0 and 1 and for
     few trials. ``successes`` may be fractional (shared wins).
@@ -325,8 +324,11 @@ class LengthStats:
     """Game lengths in moves made by the players (chance outcomes not counted)."""
 
     mean: float
+    """The mean length."""
     min: int
+    """The shortest game's length."""
     max: int
+    """The longest game's length."""
 
     def to_data(self) -> dict[str, Json]:
         """The figures as JSON data."""
@@ -698,7 +700,8 @@ def _play_chunks(
                 done += len(chunks[number])
                 if progress is not None:
                     progress(done, games)
-        finally:
+        except BaseException:
             for future in futures:
                 future.cancel()
+            raise
     return [result for number in range(len(chunks)) for result in results[number]]
