@@ -6,8 +6,10 @@ the script checks) in interleaved rounds, the order rotated each round. A pool o
 is started, and its workers warmed up, before the clock runs: its start-up time is
 reported apart. The figures are the median seconds per run and, per round, the ratios:
 the speed-up of 2 pool workers over 1, and the time on Dask over the time on a plain
-pool of as many workers (Dask's overhead). The one-minute load average after each run
-is printed too: on a shared machine, other work takes cores from the workers.
+pool of as many workers (Dask's overhead). On a shared machine other work takes cores
+from the workers, so each round also times plain CPU work (eight equal loops) on the
+pools of 1 and 2: its speed-up is the most the machine gave at that time, the ceiling
+for simulate's. The one-minute load average after each run is printed too.
 
 Run::
 
@@ -52,8 +54,25 @@ def _warm_up() -> int:
     return len(dice_poker.RULES.bots)
 
 
+def _spin(count: int) -> int:
+    """A fixed piece of pure-Python CPU work: the control for the pool speed-up."""
+    total = 0
+    for number in range(count):
+        total += number * number
+    return total
+
+
+def control_seconds(executor: TaskExecutor, tasks: int = 8, count: int = 3_000_000) -> float:
+    """Seconds that ``executor`` takes for ``tasks`` equal pieces of plain CPU work."""
+    began = time.perf_counter()
+    for future in [executor.submit(_spin, count) for _ in range(tasks)]:
+        future.result()
+    return time.perf_counter() - began
+
+
 @contextmanager
 def process_pool(workers: int) -> Iterator[TaskExecutor]:
+    """A warmed-up process pool (forkserver: no fork of a process with threads)."""
     with ProcessPoolExecutor(
         workers, mp_context=multiprocessing.get_context("forkserver")
     ) as executor:
@@ -64,6 +83,7 @@ def process_pool(workers: int) -> Iterator[TaskExecutor]:
 
 @contextmanager
 def dask_cluster(workers: int) -> Iterator[TaskExecutor]:
+    """The executor of a warmed-up Dask LocalCluster of single-threaded worker processes."""
     assert distributed is not None
     with (
         distributed.LocalCluster(
@@ -76,6 +96,7 @@ def dask_cluster(workers: int) -> Iterator[TaskExecutor]:
 
 
 def main() -> None:
+    """Run every contender in interleaved rounds and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="dice-poker")
     parser.add_argument("--games", type=int, default=10_000)
@@ -113,6 +134,7 @@ def main() -> None:
         keys = list(executors)
         seconds: dict[str, list[float]] = {key: [] for key in keys}
         loads: dict[str, list[float]] = {key: [] for key in keys}
+        control: dict[str, list[float]] = {"pool of 1": [], "pool of 2": []}
         first: SimulationResult | None = None
         for number in range(args.rounds):
             shift = number % len(keys)
@@ -137,15 +159,20 @@ def main() -> None:
                     f"(load average {loads[key][-1]:.1f} on {os.cpu_count()} CPUs)",
                     file=sys.stderr,
                 )
+            for key, spent in control.items():
+                executor = executors[key]
+                assert executor is not None
+                spent.append(control_seconds(executor))
 
-    def ratios(top: str, bottom: str) -> dict[str, float] | None:
-        if top not in seconds or bottom not in seconds:
+    def ratios(samples: dict[str, list[float]], top: str, bottom: str) -> dict[str, float] | None:
+        if top not in samples or bottom not in samples:
             return None
-        each = [a / b for a, b in zip(seconds[top], seconds[bottom], strict=True)]
+        each = [a / b for a, b in zip(samples[top], samples[bottom], strict=True)]
         return {"median": statistics.median(each), "min": min(each), "max": max(each)}
 
-    speedup = ratios("pool of 1", "pool of 2")
-    dask_overhead = ratios("Dask LocalCluster of 2", "pool of 2")
+    speedup = ratios(seconds, "pool of 1", "pool of 2")
+    ceiling = ratios(control, "pool of 1", "pool of 2")
+    dask_overhead = ratios(seconds, "Dask LocalCluster of 2", "pool of 2")
     assert first is not None
     chunk_size = args.chunk_size or default_chunk_size(args.games)
     print(
@@ -163,6 +190,11 @@ def main() -> None:
         print(
             f"speed-up of 2 pool workers over 1: {speedup['median']:.2f}x "
             f"({speedup['min']:.2f}-{speedup['max']:.2f})"
+        )
+    if ceiling is not None:
+        print(
+            f"control, plain CPU work on the same pools in the same rounds: "
+            f"{ceiling['median']:.2f}x ({ceiling['min']:.2f}-{ceiling['max']:.2f})"
         )
     if dask_overhead is not None:
         print(
@@ -183,6 +215,8 @@ def main() -> None:
                     "seconds": seconds,
                     "load_average_after": loads,
                     "speedup_2_over_1": speedup,
+                    "control_seconds": control,
+                    "control_speedup_2_over_1": ceiling,
                     "dask_over_pool": dask_overhead,
                 },
                 indent=2,
