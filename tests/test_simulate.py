@@ -11,8 +11,9 @@ import pickle
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, TypeVar
 
 import attrs
 import pytest
@@ -33,6 +34,8 @@ from tabletop_rules.simulate import (
     simulated_game,
     wilson_interval,
 )
+
+T = TypeVar("T")
 
 ONE_STAGE = dp.Config(stages=1)
 """Short dice poker games (one stage of fifteen boxes) keep these tests fast."""
@@ -81,6 +84,25 @@ class ExitsOnSeed:
                 raise RuntimeError("ExitsOnSeed ran in the test process")
             os._exit(3)
         return RandomBot(dp.RULES, seed)
+
+
+class ReversedExecutor:
+    """Plays each task when it is submitted, but finishes their futures only once the
+    last of ``tasks`` is submitted, the others last first, and then the last one: chunks
+    that complete out of game order.
+    """
+
+    def __init__(self, tasks: int) -> None:
+        self.tasks = tasks
+        self.pending: list[tuple[Future[Any], Any]] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
+        future: Future[T] = Future()
+        self.pending.append((future, fn(*args)))
+        if len(self.pending) == self.tasks:
+            for waiting, value in reversed(self.pending):
+                waiting.set_result(value)
+        return future
 
 
 # --- bots by name -------------------------------------------------------------------------------
@@ -272,6 +294,23 @@ def test_a_dask_local_cluster_of_two_gives_the_in_process_result() -> None:
         )
     assert on_executor == here
     assert on_client == here
+
+
+def test_results_are_in_game_order_whatever_order_the_chunks_finish_in() -> None:
+    here = simulate(dp.RULES, ["greedy", "random"], 7, seed=5, config=ONE_STAGE, chunk_size=2)
+    done: list[int] = []
+    backwards = simulate(
+        dp.RULES,
+        ["greedy", "random"],
+        7,
+        seed=5,
+        config=ONE_STAGE,
+        chunk_size=2,
+        executor=ReversedExecutor(tasks=4),
+        progress=lambda finished, _total: done.append(finished),
+    )
+    assert backwards == here
+    assert done == [0, 2, 4, 6, 7]  # chunks of 2, 2, 2 and 1 games finished 2, 1, 0, 3
 
 
 # --- the figures ------------------------------------------------------------------------------
