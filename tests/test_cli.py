@@ -18,7 +18,6 @@ import pytest
 from tabletop_rules import Match
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.records import GameRecord
 from tabletop_rules.simulate import simulate
 
 pytest.importorskip("rich", reason="the command needs the cli extra: pip install -e '.[cli]'")
@@ -105,10 +104,10 @@ def test_simulate_prints_win_rates_with_intervals_scores_and_lengths() -> None:
 
 def test_simulate_json_is_the_librarys_result() -> None:
     done = run(
-        "simulate", "account", "--games", "10", "--seed", "7", "--bots", "best,random", "--json"
+        "simulate", "account", "--games", "10", "--seed", "7", "--bots", "bestcard,random", "--json"
     )
     data = json.loads(done.stdout)
-    expected = simulate(a.RULES, ["best", "random"], 10, seed=7)
+    expected = simulate(a.RULES, ["bestcard", "random"], 10, seed=7)
     assert data == json.loads(json.dumps(expected.to_data()))
 
 
@@ -167,7 +166,7 @@ def test_play_through_stdin_to_the_end_with_physical_dice() -> None:
     moves = ["place 0", "roll", "die 1", "move 0 right 1", "die 2"]
     done = run(*manual_account("--rule", "max_rounds=1"), stdin="\n".join(moves) + "\n")
     out = done.stdout
-    assert out.startswith("The account game, seed 4. Seats: you, best bot.")
+    assert out.startswith("The account game, seed 4. Seats: you, bestcard bot.")
     assert "P1: place " in out
     assert "outcome> " in out
     assert "Game over: " in out
@@ -233,7 +232,9 @@ def test_python_dash_m_and_the_installed_script_are_the_same_command() -> None:
     assert version.startswith("tabletop-rules ")
     script = Path(sys.executable).with_name("tabletop-rules")
     if script.exists():
-        done = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [str(script), "--version"], capture_output=True, text=True, check=True
+        )
         assert done.stdout.strip() == version
 
 

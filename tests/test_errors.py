@@ -7,15 +7,24 @@ import pytest
 import tabletop_rules
 from tabletop_rules import errors
 from tabletop_rules.errors import (
+    BotSelectionError,
     ConfigError,
     IllegalMoveError,
     InvalidConfigError,
     InvalidStateError,
     NotationError,
+    SimulationError,
     TabletopError,
 )
 
-ERRORS = (ConfigError, IllegalMoveError, InvalidStateError, NotationError)
+ERRORS = (
+    BotSelectionError,
+    ConfigError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotationError,
+    SimulationError,
+)
 
 
 @pytest.mark.parametrize("error", ERRORS)

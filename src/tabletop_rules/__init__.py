@@ -14,11 +14,13 @@ Roll()
 from __future__ import annotations
 
 from .errors import (
+    BotSelectionError,
     ConfigError,
     IllegalMoveError,
     InvalidConfigError,
     InvalidStateError,
     NotationError,
+    SimulationError,
     TabletopError,
 )
 from .match import Match
@@ -28,6 +30,7 @@ from .rng import Rng
 __all__ = [
     "CHANCE",
     "Bot",
+    "BotSelectionError",
     "ConfigError",
     "GameRules",
     "IllegalMoveError",
@@ -38,6 +41,7 @@ __all__ = [
     "Rng",
     "Ruleset",
     "Seat",
+    "SimulationError",
     "TabletopError",
     "__version__",
     "get_ruleset",

@@ -1,4 +1,6 @@
-"""Bots that play any game: :class:`RandomBot`. Each game adds a stronger one of its own.
+"""Bots that play any game: :class:`RandomBot`. Each game adds a stronger one of its own,
+and lists its bots by name in its ruleset's ``bots`` (:class:`Unseeded` makes a factory
+of a bot class that takes no seed).
 
 Bots see views, never states (:class:`~tabletop_rules.protocol.Bot`):
 
@@ -12,15 +14,21 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+import attrs
 
 from .errors import IllegalMoveError
-from .protocol import Ruleset
 from .rng import Rng
 
-__all__ = ["RandomBot", "legal_moves_of"]
+if TYPE_CHECKING:
+    from .protocol import Bot, Ruleset
+
+__all__ = ["RandomBot", "Unseeded", "legal_moves_of"]
 
 MoveT = TypeVar("MoveT")
+BotT_co = TypeVar("BotT_co", bound="Bot[Any, Any]", covariant=True)
 
 
 def legal_moves_of(view: Any) -> tuple[Any, ...]:
@@ -62,3 +70,21 @@ class RandomBot(Generic[MoveT]):
 
     def __repr__(self) -> str:
         return f"RandomBot({self.ruleset.name!r})"
+
+
+@attrs.frozen
+class Unseeded(Generic[BotT_co]):
+    """The bot factory of a bot that draws no random numbers: each call makes a new
+    ``make()`` and leaves the seed unused. ``make`` is a class or a module-level function,
+    so the factory pickles and travels to worker processes.
+
+    >>> from tabletop_rules.dice_poker import GreedyBot
+    >>> Unseeded(GreedyBot)(seed=7).fence_value
+    1.5
+    """
+
+    make: Callable[[], BotT_co]
+
+    def __call__(self, seed: int) -> BotT_co:
+        """A new bot; ``seed`` is there to fit every bot factory and is not used."""
+        return self.make()

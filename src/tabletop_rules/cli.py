@@ -181,7 +181,7 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     names = _bot_names(rules, args.bots, len(others))
     match = Match(rules, config, seed=args.seed)
     bots: dict[int, Bot[Any, Any]] = {
-        seat: rules.bots[name](seed=derived_seed(match.seed, 1 + seat))
+        seat: rules.bots[name](derived_seed(match.seed, 1 + seat))
         for seat, name in zip(others, names, strict=True)
     }
     cast_list = ", ".join(

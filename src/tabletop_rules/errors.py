@@ -7,19 +7,22 @@ can catch exactly what it can handle, or everything the library raises at once.
 from __future__ import annotations
 
 __all__ = [
+    "BotSelectionError",
     "ConfigError",
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",
     "NotationError",
+    "SimulationError",
     "TabletopError",
 ]
 
 
 class TabletopError(ValueError):
-    """Base class of the errors about game input: moves, house rules, serialized data and
-    notation. Misuse of the API itself (a seat that is not at the table, a state that is
-    no state) raises a plain ``ValueError`` or ``TypeError``.
+    """Base class of the errors about game input: moves, house rules, serialized data,
+    notation and bots chosen by name, and of a simulation whose game failed. Misuse of
+    the API itself (a seat that is not at the table, a state that is no state) raises a
+    plain ``ValueError`` or ``TypeError``.
     """
 
 
@@ -44,3 +47,28 @@ class InvalidConfigError(InvalidStateError, ConfigError):
     :class:`InvalidStateError` like every loading failure, and a :class:`ConfigError`
     like the same config built in code.
     """
+
+
+class BotSelectionError(TabletopError):
+    """Bots that cannot play a game as chosen: a name the game has no bot for (the message
+    lists those it has), or not one bot for each seat.
+    """
+
+
+class SimulationError(TabletopError):
+    """A simulated game that failed: a bot or the rules raised, or the worker process
+    playing it died. :attr:`games` and :attr:`seeds` name the games that have no result,
+    so each can be played again alone; the message names them too.
+    """
+
+    def __init__(self, message: str, games: tuple[int, ...] = (), seeds: tuple[int, ...] = ()):
+        super().__init__(message)
+        self.games = games
+        """The indices of the games lost, in the run's order."""
+        self.seeds = seeds
+        """The seed of each game of :attr:`games`."""
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[SimulationError], tuple[str, tuple[int, ...], tuple[int, ...]]]:
+        return type(self), (str(self), self.games, self.seeds)

@@ -2,7 +2,8 @@
 
 Generic code (bots, simulation, the conformance suite, serialization) is written once
 against :class:`Ruleset`; each game package bundles its functions into a ``RULES`` object
-that satisfies it. :func:`get_ruleset` finds a game by name.
+that satisfies it. :func:`get_ruleset` finds a game by name, and a ruleset's ``bots``
+make its bots by name (``"random"`` for every game):
 
 >>> from tabletop_rules import get_ruleset
 >>> rules = get_ruleset("dice-poker")
@@ -11,6 +12,10 @@ that satisfies it. :func:`get_ruleset` finds a game by name.
 0
 >>> "dice-poker" in rulesets()
 True
+>>> sorted(rules.bots)
+['greedy', 'random']
+>>> rules.bots["random"](seed=3)
+RandomBot('dice-poker')
 """
 
 from __future__ import annotations
@@ -18,16 +23,21 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import partial
+from pickle import PicklingError
+from types import MappingProxyType
 from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
 
 import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
+from .bots import RandomBot
 from .rng import Rng
 
 __all__ = [
     "CHANCE",
     "Bot",
+    "BotFactory",
     "GameRules",
     "Ruleset",
     "Seat",
@@ -245,6 +255,14 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
         """
         ...
 
+    @property
+    def bots(self) -> Mapping[str, BotFactory]:
+        """The game's bots by the names people type (``--bots random,greedy``), each a
+        factory that makes a new bot for one game from a seed: ``"random"``
+        (:class:`~tabletop_rules.bots.RandomBot`) for every game, and the game's own.
+        """
+        ...
+
 
 class Bot(Protocol[ViewT_contra, MoveT_co]):
     """A player: picks one of the legal moves of its seat's view.
@@ -258,6 +276,16 @@ class Bot(Protocol[ViewT_contra, MoveT_co]):
     def choose(self, view: ViewT_contra) -> MoveT_co:
         """The move to play, one of ``view.legal_moves``."""
         ...
+
+
+BotFactory: TypeAlias = Callable[[int], Bot[Any, Any]]
+"""Makes a new bot for one game from a seed (a bot that draws no random numbers ignores
+it). A class or a module-level function, so that it pickles and can be sent to worker
+processes; :class:`~tabletop_rules.bots.Unseeded` adapts a bot class without a seed."""
+
+
+def _frozen_bots(bots: Mapping[str, BotFactory]) -> Mapping[str, BotFactory]:
+    return MappingProxyType(dict(bots))
 
 
 @attrs.frozen
@@ -305,9 +333,32 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """Registers the game's own JSON hooks; by default it has none."""
     display: Callable[[Any], str] = attrs.field(default=lambda game: repr(game))
     """Draws a view or a state as text; by default its ``repr``."""
+    own_bots: Mapping[str, BotFactory] = attrs.field(
+        factory=dict, converter=_frozen_bots, hash=False
+    )
+    """The game's own bots by name; :attr:`bots` adds ``"random"``, which every game has."""
+
+    @property
+    def bots(self) -> Mapping[str, BotFactory]:
+        """``"random"`` (a :class:`~tabletop_rules.bots.RandomBot` of this game), then the
+        game's :attr:`own_bots`.
+        """
+        return MappingProxyType({"random": partial(RandomBot, self), **self.own_bots})
 
     def __repr__(self) -> str:
         return f"<GameRules {self.name!r}>"
+
+    def __reduce__(self) -> tuple[Callable[[str, str], Ruleset[Any, Any, Any]], tuple[str, str]]:
+        """A ruleset pickles as a reference, its registry name, so that it can be sent to a
+        worker process (with a bot factory, or a simulation's games). The receiving
+        process finds it with :func:`get_ruleset`, after importing the module of its
+        ``new_game`` when the name is not registered there yet (a third-party game).
+        """
+        if _registered.get(self.name) is not self:
+            raise PicklingError(
+                f"only a registered ruleset can be pickled; register {self.name!r} first"
+            )
+        return _registered_ruleset, (self.name, self.new_game.__module__)
 
 
 _BUILTIN: Final[Mapping[str, str]] = {
@@ -341,6 +392,15 @@ def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
         return _registered[name]
     except KeyError:
         raise KeyError(f"no game named {name!r}; known: {', '.join(rulesets())}") from None
+
+
+def _registered_ruleset(name: str, module: str) -> Ruleset[Any, Any, Any]:
+    """The ruleset a pickled :class:`GameRules` names, importing ``module`` (which
+    registers it) when the name is not known in this process yet.
+    """
+    if name not in _registered and name not in _BUILTIN:
+        importlib.import_module(module)
+    return get_ruleset(name)
 
 
 def registered() -> tuple[Ruleset[Any, Any, Any], ...]:

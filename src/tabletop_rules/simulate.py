@@ -1,26 +1,73 @@
-"""Playing whole games with bots, reproducibly: :func:`play_game` plays one to the end.
+"""Playing whole games with bots, reproducibly: :func:`play_game` plays one to the end,
+:func:`simulate` plays many, in this process or on any executor, and sums them up.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> from tabletop_rules.bots import RandomBot
 >>> game = play_game(dp.RULES, [dp.GreedyBot(), RandomBot(dp.RULES, seed=1)], seed=7)
 >>> dp.is_over(game.final), len(game.record.moves) > 90
 (True, True)
+
+A simulation names its bots, so that they can be made again in a worker process, and
+gives the same result for the same seed wherever its games are played:
+
+>>> result = simulate(dp.RULES, ["greedy", "random"], 20, seed=1, config=dp.Config(stages=1))
+>>> [(bot.name, bot.wins) for bot in result.bots]
+[('greedy', 20.0), ('random', 0.0)]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+import queue
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import BrokenExecutor
 from fractions import Fraction
+from functools import partial
 from math import lcm
-from typing import Any
+from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
 import attrs
 
-from .protocol import CHANCE, Bot, Ruleset, Seat
+from .errors import BotSelectionError, SimulationError
+from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat
 from .records import GameRecord
 from .rng import Rng
 
-__all__ = ["PlayedGame", "play_game", "sample_outcome"]
+__all__ = [
+    "BotChoice",
+    "BotStats",
+    "GameResult",
+    "Json",
+    "LengthStats",
+    "PlayedGame",
+    "SimulationResult",
+    "TaskExecutor",
+    "TaskFuture",
+    "default_chunk_size",
+    "derived_seed",
+    "play_game",
+    "sample_outcome",
+    "seating",
+    "simulate",
+    "simulated_game",
+    "wilson_interval",
+]
+
+T = TypeVar("T")
+ConfigT = TypeVar("ConfigT")
+T_co = TypeVar("T_co", covariant=True)
+
+BotChoice: TypeAlias = str | BotFactory
+"""A bot for :func:`simulate`: a name of the ruleset's ``bots`` (``"random"``,
+``"greedy"``…) or a :data:`~tabletop_rules.protocol.BotFactory` of your own."""
+
+Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
+"""A value that :func:`json.dumps` writes as it is."""
+
+_Z_95: Final = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
+
+_SHOWN_LOST_GAMES: Final = 20
 
 
 @attrs.frozen
@@ -36,6 +83,8 @@ class PlayedGame:
     moves: tuple[Any, ...]
     final: Any
     deal: tuple[Any, ...] | None = None
+    chance_moves: int = 0
+    """How many of :attr:`moves` are chance outcomes (drawn with ``auto_chance`` off)."""
 
     @property
     def record(self) -> GameRecord:
@@ -89,6 +138,7 @@ def play_game(
         raise ValueError(f"{players} seats need {players} bots")
     chance = Rng.from_seed(chance_seed)
     moves: list[Any] = []
+    chance_moves = 0
     apply, current_player, is_over = ruleset.apply, ruleset.current_player, ruleset.is_over
     view = ruleset.view
     while not is_over(state):
@@ -96,9 +146,563 @@ def play_game(
         assert player is not None, "only a finished game has no player to move"
         if player == CHANCE:
             move, chance = sample_outcome(ruleset.chance_probabilities(state), chance)
+            chance_moves += 1
         else:
             move = bots[player].choose(view(state, player))
         state = apply(state, move)
         moves.append(move)
     config, seed = ruleset.config_of(start), ruleset.seed_of(start)
-    return PlayedGame(ruleset, config, seed, tuple(moves), state, ruleset.deal_of(start))
+    deal = ruleset.deal_of(start)
+    return PlayedGame(ruleset, config, seed, tuple(moves), state, deal, chance_moves)
+
+
+# --- many games: seeds and seats --------------------------------------------------------------
+
+
+def derived_seed(seed: int, index: int) -> int:
+    """The ``index``-th output (from 0) of the SplitMix64 generator seeded with ``seed``
+    (:class:`~tabletop_rules.rng.Rng`): how a simulation derives each game's seed from
+    its own, and the seeds of a game's chance outcomes and bots from the game's.
+
+    >>> derived_seed(1, 0) == Rng.from_seed(1).next_u64()[0]
+    True
+    """
+    return Rng.from_seed(seed).advanced(index).next_u64()[0]
+
+
+def seating(index: int, bots: int, *, rotate: bool = True) -> tuple[int, ...]:
+    """Which bot (its position in the bots of :func:`simulate`) sits at each seat in game
+    ``index``: rotated by ``index``, so that over ``bots`` games each bot takes each
+    seat once; in the given order every game when ``rotate`` is false.
+
+    >>> seating(0, 3), seating(1, 3), seating(1, 3, rotate=False)
+    ((0, 1, 2), (1, 2, 0), (0, 1, 2))
+    """
+    shift = index % bots if rotate else 0
+    return tuple((seat + shift) % bots for seat in range(bots))
+
+
+def _factory(rules: Ruleset[Any, Any, Any], choice: BotChoice) -> BotFactory:
+    if not isinstance(choice, str):
+        return choice
+    try:
+        return rules.bots[choice]
+    except KeyError:
+        known = ", ".join(rules.bots)
+        raise BotSelectionError(
+            f"{rules.name} has no bot named {choice!r}; its bots: {known}"
+        ) from None
+
+
+def simulated_game(
+    rules: Ruleset[ConfigT, Any, Any],
+    bots: Sequence[BotChoice],
+    index: int,
+    *,
+    seed: int,
+    config: ConfigT | None = None,
+    rotate: bool = True,
+) -> PlayedGame:
+    """Game ``index`` of ``simulate(rules, bots, …, seed=seed, config=config,
+    rotate=rotate)`` played again alone, with every move: to look closely at one game of
+    a run, such as one that a :class:`~tabletop_rules.errors.SimulationError` names.
+
+    The game's seed is ``g = derived_seed(seed, index)``; with ``auto_chance`` off its
+    chance outcomes come from ``derived_seed(g, 0)``; the bot at seat ``s`` is made with
+    the seed ``derived_seed(g, 1 + s)``; the bots sit as :func:`seating` says.
+
+    >>> from tabletop_rules import dice_poker as dp
+    >>> one = dp.Config(stages=1)
+    >>> game = simulated_game(dp.RULES, ["greedy", "random"], 3, seed=1, config=one)
+    >>> result = simulate(dp.RULES, ["greedy", "random"], 4, seed=1, config=one)
+    >>> game.scores == result.games[3].scores, game.seed == result.games[3].seed
+    (True, True)
+    """
+    factories = tuple(_factory(rules, choice) for choice in bots)
+    game_seed = derived_seed(seed, index)
+    seats = seating(index, len(factories), rotate=rotate)
+    players = [factories[bot](derived_seed(game_seed, 1 + seat)) for seat, bot in enumerate(seats)]
+    chance_seed = derived_seed(game_seed, 0)
+    return play_game(rules, players, config, seed=game_seed, chance_seed=chance_seed)
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class GameResult:
+    """What a simulation keeps of one game: small enough to travel between processes."""
+
+    index: int
+    """The game's place in the run, from 0."""
+    seed: int
+    """The game's seed, ``derived_seed(run_seed, index)``."""
+    seating: tuple[int, ...]
+    """The bot at each seat, as its position in the run's bots."""
+    scores: tuple[int, ...]
+    """Each seat's final score."""
+    winners: frozenset[Seat]
+    """The winning seats."""
+    moves: int
+    """The moves the players made (the game's length)."""
+    chance_moves: int
+    """The chance outcomes drawn (none with ``auto_chance`` on: the rules roll the dice)."""
+
+    @classmethod
+    def of(cls, game: PlayedGame, index: int, seating: tuple[int, ...]) -> GameResult:
+        """The result of ``game``, game ``index`` of a run, its bots seated as ``seating``."""
+        moves = len(game.moves) - game.chance_moves
+        return cls(index, game.seed, seating, game.scores, game.winners, moves, game.chance_moves)
+
+    def to_data(self) -> dict[str, Json]:
+        """The result as JSON data."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seating": list(self.seating),
+            "scores": list(self.scores),
+            "winners": [*sorted(self.winners)],
+            "moves": self.moves,
+            "chance_moves": self.chance_moves,
+        }
+
+
+def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a success rate (95% with the default ``z``): unlike
+    the plain normal interval it stays inside [0, 1] and is sound near 0 and 1 and for
+    few trials. ``successes`` may be fractional (shared wins).
+
+    >>> low, high = wilson_interval(20, 20)
+    >>> round(low, 3), high
+    (0.839, 1.0)
+    """
+    if trials <= 0:
+        raise ValueError(f"a rate needs at least one trial, got {trials}")
+    rate = successes / trials
+    spread = z * z / trials
+    centre = (rate + spread / 2) / (1 + spread)
+    half = z * math.sqrt(rate * (1 - rate) / trials + spread / (4 * trials)) / (1 + spread)
+    return min(rate, max(0.0, centre - half)), max(rate, min(1.0, centre + half))
+
+
+@attrs.frozen
+class BotStats:
+    """How one bot of a run did, over every game it played (all of them), whatever seat
+    it sat at.
+    """
+
+    name: str
+    """The bot's name in the run (a name of the ruleset's ``bots``, or its factory's)."""
+    games: int
+    """The games it played."""
+    wins: float
+    """Its wins; a win shared by ``k`` winners counts ``1/k`` to each."""
+    win_rate: float
+    """``wins / games``."""
+    win_interval: tuple[float, float]
+    """The 95% Wilson interval of the win rate (:func:`wilson_interval`)."""
+    score_mean: float
+    """Its mean final score."""
+    score_stdev: float
+    """The sample standard deviation of its final scores (0 for one game)."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_low": self.win_interval[0],
+            "win_rate_high": self.win_interval[1],
+            "score_mean": self.score_mean,
+            "score_stdev": self.score_stdev,
+        }
+
+
+@attrs.frozen
+class LengthStats:
+    """Game lengths in moves made by the players (chance outcomes not counted)."""
+
+    mean: float
+    """The mean length."""
+    min: int
+    """The shortest game's length."""
+    max: int
+    """The longest game's length."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {"mean": self.mean, "min": self.min, "max": self.max}
+
+
+def _bot_stats(names: tuple[str, ...], games: tuple[GameResult, ...]) -> tuple[BotStats, ...]:
+    wins = [Fraction(0)] * len(names)
+    scores: list[list[int]] = [[] for _ in names]
+    for game in games:
+        for seat, bot in enumerate(game.seating):
+            scores[bot].append(game.scores[seat])
+            if seat in game.winners:
+                wins[bot] += Fraction(1, len(game.winners))
+    stats = []
+    for name, won, scored in zip(names, wins, scores, strict=True):
+        played = len(scored)
+        stdev = statistics.stdev(scored) if played > 1 else 0.0
+        stats.append(
+            BotStats(
+                name,
+                played,
+                float(won),
+                float(won / played),
+                wilson_interval(float(won), played),
+                statistics.fmean(scored),
+                float(stdev),
+            )
+        )
+    return tuple(stats)
+
+
+@attrs.frozen
+class SimulationResult:
+    """The outcome of :func:`simulate`: per-bot wins and scores, game lengths, and each
+    game's :class:`GameResult`, in game order. Equal for equal arguments, whatever
+    executor played the games. ``str()`` gives it as a plain-text table.
+    """
+
+    game: str
+    """The ruleset's name."""
+    seed: int
+    """The run's seed."""
+    rotate: bool
+    """Whether the bots changed seats from game to game (:func:`seating`)."""
+    games: tuple[GameResult, ...]
+    """Every game's result, in game order."""
+    bots: tuple[BotStats, ...]
+    """Each bot's figures, in the order the bots were given."""
+    length: LengthStats
+    """Game lengths in players' moves."""
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        seed: int,
+        rotate: bool,
+        names: Sequence[str],
+        games: Sequence[GameResult],
+    ) -> SimulationResult:
+        """The result of the run that played ``games`` (in game order) with bots called
+        ``names``.
+        """
+        games = tuple(games)
+        if not games:
+            raise ValueError("a simulation result needs at least one game")
+        lengths = [result.moves for result in games]
+        length = LengthStats(statistics.fmean(lengths), min(lengths), max(lengths))
+        return cls(game, seed, rotate, games, _bot_stats(tuple(names), games), length)
+
+    @property
+    def games_played(self) -> int:
+        """How many games were played."""
+        return len(self.games)
+
+    @property
+    def moves(self) -> int:
+        """The moves the players made, over all games."""
+        return sum(result.moves for result in self.games)
+
+    @property
+    def chance_moves(self) -> int:
+        """The chance outcomes drawn, over all games (0 with ``auto_chance`` on)."""
+        return sum(result.chance_moves for result in self.games)
+
+    def to_data(self, *, per_game: bool = False) -> dict[str, Json]:
+        """The result as JSON data (for ``json.dumps``); each game's result only with
+        ``per_game``.
+        """
+        data: dict[str, Json] = {
+            "game": self.game,
+            "seed": self.seed,
+            "rotate": self.rotate,
+            "games_played": self.games_played,
+            "moves": self.moves,
+            "chance_moves": self.chance_moves,
+            "length": self.length.to_data(),
+            "bots": [bot.to_data() for bot in self.bots],
+        }
+        if per_game:
+            data["games"] = [result.to_data() for result in self.games]
+        return data
+
+    def table(self) -> str:
+        """The per-bot figures and game lengths as a plain-text table.
+
+        >>> from tabletop_rules import dice_poker as dp
+        >>> config = dp.Config(stages=1)
+        >>> print(simulate(dp.RULES, ["greedy", "random"], 20, seed=1, config=config).table())
+        dice-poker: 20 games, seed 1, bots rotated through the seats
+        bot     wins  win rate  95% interval  mean score  score sd
+        greedy  20.0    100.0%  83.9%-100.0%       180.8      28.0
+        random   0.0      0.0%    0.0%-16.1%       -64.5      11.1
+        game length in moves by players: mean 110.7, min 79, max 120
+        """
+        seats = "bots rotated through the seats" if self.rotate else "bots in fixed seats"
+        heading = ("bot", "wins", "win rate", "95% interval", "mean score", "score sd")
+        rows = [
+            (
+                bot.name,
+                f"{bot.wins:.1f}",
+                f"{bot.win_rate:.1%}",
+                f"{bot.win_interval[0]:.1%}-{bot.win_interval[1]:.1%}",
+                f"{bot.score_mean:.1f}",
+                f"{bot.score_stdev:.1f}",
+            )
+            for bot in self.bots
+        ]
+        widths = [max(len(row[column]) for row in (heading, *rows)) for column in range(6)]
+        lines = [f"{self.game}: {self.games_played} games, seed {self.seed}, {seats}"]
+        for row in (heading, *rows):
+            cells = [row[0].ljust(widths[0])]
+            cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+            lines.append("  ".join(cells).rstrip())
+        length = self.length
+        lines.append(
+            f"game length in moves by players: mean {length.mean:.1f}, "
+            f"min {length.min}, max {length.max}"
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+# --- running games, here or on workers ------------------------------------------------------------
+
+
+class TaskFuture(Protocol[T_co]):
+    """What :func:`simulate` needs of the future ``submit`` returns: a
+    :class:`concurrent.futures.Future` or a Dask ``distributed.Future``.
+    """
+
+    def result(self) -> T_co:
+        """The task's value, or its exception raised."""
+        ...
+
+    def add_done_callback(self, fn: Callable[[Any], object], /) -> None:
+        """Call ``fn`` (with the future) once the task is finished."""
+        ...
+
+    def cancel(self) -> bool:
+        """Drop the task if it has not started."""
+        ...
+
+
+class TaskExecutor(Protocol):
+    """What :func:`simulate` needs of an executor: ``submit(fn, *args)``, as every
+    :class:`concurrent.futures.Executor` has (a process pool, Dask's
+    ``client.get_executor()``), and a Dask ``distributed.Client`` too.
+    """
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> TaskFuture[T]:
+        """Run ``fn(*args)`` as a task and return its future."""
+        ...
+
+
+@attrs.frozen
+class _Run:
+    """What every chunk of a run needs to play its games: sent with each task."""
+
+    rules: Ruleset[Any, Any, Any]
+    config: Any
+    bots: tuple[BotChoice, ...]
+    seed: int
+    rotate: bool
+
+
+def _play_chunk(run: _Run, start: int, stop: int) -> tuple[GameResult, ...]:
+    """Games ``start`` to ``stop - 1`` of ``run``; the first to fail stops the chunk with
+    a :class:`SimulationError` naming it.
+    """
+    results = []
+    for index in range(start, stop):
+        try:
+            game = simulated_game(
+                run.rules, run.bots, index, seed=run.seed, config=run.config, rotate=run.rotate
+            )
+        except Exception as error:
+            seed = derived_seed(run.seed, index)
+            raise SimulationError(
+                f"game {index} (seed {seed}) failed: {error!r}", (index,), (seed,)
+            ) from error
+        results.append(GameResult.of(game, index, seating(index, len(run.bots), rotate=run.rotate)))
+    return tuple(results)
+
+
+def _lost(run: _Run, chunks: Sequence[range], error: BaseException) -> SimulationError:
+    """The error for games that got no result because their task failed outside a game."""
+    games = tuple(index for chunk in chunks for index in chunk)
+    seeds = tuple(derived_seed(run.seed, index) for index in games)
+    named = ", ".join(
+        f"game {index} (seed {seed})"
+        for index, seed in zip(games[:_SHOWN_LOST_GAMES], seeds, strict=False)
+    )
+    if len(games) > _SHOWN_LOST_GAMES:
+        named += f" and {len(games) - _SHOWN_LOST_GAMES} more (see .games and .seeds)"
+    if isinstance(error, BrokenExecutor):
+        why = "the worker pool broke: a worker process died while playing one of"
+    else:
+        why = "their task failed:"
+    return SimulationError(
+        f"no result for {len(games)} games; {why} {named} ({error!r})", games, seeds
+    )
+
+
+def default_chunk_size(games: int) -> int:
+    """The games per task when :func:`simulate` is not told: about 100 tasks, at most 100
+    games each, so that a few dozen workers share the work evenly and the progress moves,
+    while each task (a fraction of a second and more) dwarfs what sending it costs.
+
+    >>> default_chunk_size(40), default_chunk_size(10_000), default_chunk_size(10**6)
+    (1, 100, 100)
+    """
+    return max(1, min(100, -(-games // 100)))
+
+
+def simulate(
+    rules: Ruleset[ConfigT, Any, Any],
+    bots: Sequence[BotChoice],
+    games: int,
+    *,
+    seed: int,
+    config: ConfigT | None = None,
+    executor: TaskExecutor | None = None,
+    progress: Callable[[int, int], object] | None = None,
+    rotate: bool = True,
+    chunk_size: int | None = None,
+) -> SimulationResult:
+    """Play ``games`` games of ``rules`` with ``bots``, one bot per seat, and sum them up.
+
+    Args:
+        rules: The game.
+        bots: One bot per seat: names of ``rules.bots`` (``"random"``, ``"greedy"``…) or
+            bot factories (:data:`~tabletop_rules.protocol.BotFactory`) that pickle.
+        games: How many games to play, at least 1.
+        seed: The run's seed, in ``range(2 ** 64)``; game ``i`` is played with the seed
+            ``derived_seed(seed, i)``, its bots and chance outcomes seeded from that
+            (:func:`simulated_game` plays one game again alone).
+        config: The house rules (the game's default ``Config()`` when ``None``).
+        executor: Where to play: ``None`` plays here, one game after another; a
+            :class:`concurrent.futures.ProcessPoolExecutor`, Dask's
+            ``client.get_executor()`` or a Dask ``Client`` play chunks of games in
+            parallel (see :doc:`/simulation`).
+        progress: Called as ``progress(done, games)`` before the first game and after
+            each chunk, in this thread.
+        rotate: Seat the bots rotated by the game's index (:func:`seating`), so that each
+            takes each seat equally often and the first player's edge evens out; false
+            keeps ``bots[i]`` at seat ``i``.
+        chunk_size: Games per task; :func:`default_chunk_size` when ``None``.
+
+    The result is the same for the same arguments whatever the executor: each game
+    depends only on its index, and the results are put in game order. Raises
+    :class:`~tabletop_rules.errors.BotSelectionError` for a bot name the game does not
+    have or not one bot per seat, and :class:`~tabletop_rules.errors.SimulationError`
+    naming the game and its seed when a game fails, or the games left without a result
+    when a worker dies; never a result with fewer games.
+
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    Rng.from_seed(seed)
+    size = default_chunk_size(games) if chunk_size is None else chunk_size
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    choices = tuple(bots)
+    names = _bot_names(rules, choices)
+    players = rules.players(rules.config_type() if config is None else config)
+    if len(choices) != players:
+        raise BotSelectionError(
+            f"{rules.name} with these rules seats {players} players: "
+            f"name {players} bots, got {len(choices)}"
+        )
+    run = _Run(rules, config, choices, seed, rotate)
+    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
+    results = _play_chunks(run, chunks, executor, progress, games)
+    return SimulationResult.of(rules.name, seed, rotate, names, results)
+
+
+def _factory_name(factory: BotFactory) -> str:
+    """The name of a factory's function or class, or of the one it wraps
+    (:class:`~tabletop_rules.bots.Unseeded`, :func:`functools.partial`).
+    """
+    for named in (factory, getattr(factory, "make", None), getattr(factory, "func", None)):
+        name = getattr(named, "__name__", None)
+        if isinstance(name, str):
+            return name
+    return repr(factory)
+
+
+def _bot_names(rules: Ruleset[Any, Any, Any], choices: tuple[BotChoice, ...]) -> tuple[str, ...]:
+    """Each bot's name in the results: its name, or its factory's; repeats numbered.
+    :class:`~tabletop_rules.errors.BotSelectionError` for a name the game has no bot for.
+    """
+    names: list[str] = []
+    for choice in choices:
+        factory = _factory(rules, choice)
+        name = choice if isinstance(choice, str) else _factory_name(factory)
+        repeats = sum(1 for earlier in names if earlier.split(" #")[0] == name)
+        names.append(f"{name} #{repeats + 1}" if repeats else name)
+    return tuple(names)
+
+
+def _put_number(finished: queue.SimpleQueue[int], number: int, _future: object) -> None:
+    finished.put(number)
+
+
+def _play_chunks(
+    run: _Run,
+    chunks: Sequence[range],
+    executor: TaskExecutor | None,
+    progress: Callable[[int, int], object] | None,
+    games: int,
+) -> list[GameResult]:
+    """Every chunk's results, in game order, played here or on ``executor``."""
+    results: dict[int, tuple[GameResult, ...]] = {}
+    done = 0
+    if progress is not None:
+        progress(0, games)
+    if executor is None:
+        for number, chunk in enumerate(chunks):
+            results[number] = _play_chunk(run, chunk.start, chunk.stop)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    else:
+        finished: queue.SimpleQueue[int] = queue.SimpleQueue()
+        futures: list[TaskFuture[tuple[GameResult, ...]]] = []
+        try:
+            for number, chunk in enumerate(chunks):
+                future = executor.submit(_play_chunk, run, chunk.start, chunk.stop)
+                future.add_done_callback(partial(_put_number, finished, number))
+                futures.append(future)
+            for _ in chunks:
+                number = finished.get()
+                try:
+                    results[number] = futures[number].result()
+                except SimulationError:
+                    raise
+                except Exception as error:
+                    broken = isinstance(error, BrokenExecutor)
+                    lost = [
+                        chunk
+                        for other, chunk in enumerate(chunks)
+                        if other not in results and (broken or other == number)
+                    ]
+                    raise _lost(run, lost, error) from error
+                done += len(chunks[number])
+                if progress is not None:
+                    progress(done, games)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return [result for number in range(len(chunks)) for result in results[number]]

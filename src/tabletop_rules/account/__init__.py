@@ -9,6 +9,7 @@ as ``"account"``.
 
 from __future__ import annotations
 
+from ..bots import Unseeded
 from ..protocol import GameRules, register
 from . import codec, notation, rules
 from .bots import BestCardBot
@@ -154,6 +155,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
     display=field_text,
+    own_bots={"bestcard": Unseeded(BestCardBot)},
 )
 """The account game's :class:`~tabletop_rules.protocol.Ruleset`."""
 

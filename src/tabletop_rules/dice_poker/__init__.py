@@ -15,6 +15,7 @@ field of :class:`Config`. A game in five lines:
 
 from __future__ import annotations
 
+from ..bots import Unseeded
 from ..protocol import CHANCE, GameRules, register
 from .bots import GreedyBot
 from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
@@ -178,6 +179,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
     display=sheet_table,
+    own_bots={"greedy": Unseeded(GreedyBot)},
 )
 """Dice poker's :class:`~tabletop_rules.protocol.Ruleset`."""
 

@@ -14,6 +14,7 @@ seed:
 
 from __future__ import annotations
 
+from ..bots import Unseeded
 from ..protocol import CHANCE, GameRules, register
 from .bots import LowCardBot
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
@@ -186,6 +187,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
     display=table_text,
+    own_bots={"lowcard": Unseeded(LowCardBot)},
 )
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, ClassVar
 
 from hypothesis import HealthCheck, given, settings
@@ -12,6 +13,7 @@ from ..protocol import Ruleset
 from ..records import GameRecord
 from ..rng import SEED_BITS, Rng
 from ..serialize import dumps
+from ..simulate import derived_seed, play_game
 from .checks import (
     Playout,
     check_chance,
@@ -159,6 +161,22 @@ class ConformanceSuite:
         for _index, state in self._sample(self._playout(data)):
             check_view_hides_secrets(self.ruleset, state, rng)
             check_events_hide_secrets(self.ruleset, state, rng)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_named_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
+        """Every bot of ``ruleset.bots`` (``"random"`` among them) pickles, as a simulation
+        sends it to worker processes, and plays a whole game in every seat with legal moves.
+        """
+        rules = self.ruleset
+        config = data.draw(self.configs, label="config")
+        seed = data.draw(_seeds, label="seed")
+        assert "random" in rules.bots
+        for name, factory in rules.bots.items():
+            travelled = pickle.loads(pickle.dumps(factory))
+            bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
+            game = play_game(rules, bots, config, seed=seed)
+            assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
 
     def _state_in(self, data: st.DataObject) -> tuple[Playout, int]:
         playout = self._playout(data)

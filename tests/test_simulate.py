@@ -1,0 +1,483 @@
+"""simulate(): many games with bots named by factory, the same result for a seed wherever
+they are played, figures per bot, and failures that name the games they cost.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import pickle
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+import attrs
+import pytest
+
+from tabletop_rules import account, palace
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.bots import RandomBot, Unseeded
+from tabletop_rules.errors import BotSelectionError, SimulationError, TabletopError
+from tabletop_rules.protocol import Bot, get_ruleset
+from tabletop_rules.simulate import (
+    GameResult,
+    SimulationResult,
+    default_chunk_size,
+    derived_seed,
+    play_game,
+    seating,
+    simulate,
+    simulated_game,
+    wilson_interval,
+)
+
+T = TypeVar("T")
+
+ONE_STAGE = dp.Config(stages=1)
+"""Short dice poker games (one stage of fifteen boxes) keep these tests fast."""
+
+
+def pool(workers: int = 2) -> ProcessPoolExecutor:
+    """A process pool that does not fork a multi-threaded test process (forkserver)."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
+
+
+@pytest.fixture(scope="module")
+def shared_pool() -> Iterator[ProcessPoolExecutor]:
+    with pool() as executor:
+        yield executor
+
+
+def bot_seed(run_seed: int, index: int, seat: int) -> int:
+    """The seed simulate gives the bot at ``seat`` in game ``index``."""
+    return derived_seed(derived_seed(run_seed, index), 1 + seat)
+
+
+@attrs.frozen
+class FailsOnSeed:
+    """A bot factory that raises for one seed: a bot that breaks in one game of a run."""
+
+    seed: int
+
+    def __call__(self, seed: int) -> Bot[dp.View, dp.Move]:
+        if seed == self.seed:
+            raise RuntimeError(f"no bot for seed {seed}")
+        return RandomBot(dp.RULES, seed)
+
+
+@attrs.frozen
+class ExitsOnSeed:
+    """A bot factory that ends its worker process abruptly for one seed (in the test
+    process itself it only raises, so that a mistake cannot end the test run).
+    """
+
+    seed: int
+    test_process: int
+
+    def __call__(self, seed: int) -> Bot[dp.View, dp.Move]:
+        if seed == self.seed:
+            if os.getpid() == self.test_process:
+                raise RuntimeError("ExitsOnSeed ran in the test process")
+            os._exit(3)
+        return RandomBot(dp.RULES, seed)
+
+
+class ReversedExecutor:
+    """Plays each task when it is submitted, but finishes their futures only once the
+    last of ``tasks`` is submitted, the others last first, and then the last one: chunks
+    that complete out of game order.
+    """
+
+    def __init__(self, tasks: int) -> None:
+        self.tasks = tasks
+        self.pending: list[tuple[Future[Any], Any]] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
+        future: Future[T] = Future()
+        self.pending.append((future, fn(*args)))
+        if len(self.pending) == self.tasks:
+            for waiting, value in reversed(self.pending):
+                waiting.set_result(value)
+        return future
+
+
+# --- bots by name -------------------------------------------------------------------------------
+
+
+def test_every_game_has_a_random_bot_and_dice_poker_and_palace_their_own() -> None:
+    assert list(dp.RULES.bots) == ["random", "greedy"]
+    assert list(palace.RULES.bots) == ["random", "lowcard"]
+    assert "random" in account.RULES.bots
+    assert isinstance(dp.RULES.bots["greedy"](5), dp.GreedyBot)
+    assert isinstance(palace.RULES.bots["lowcard"](5), palace.LowCardBot)
+    assert isinstance(palace.RULES.bots["random"](5), RandomBot)
+
+
+def test_a_random_bot_factory_seeds_the_bot() -> None:
+    state = dp.apply(dp.new_game(seed=2), dp.Roll())
+    made = dp.RULES.bots["random"](9)
+    assert made.choose(dp.view(state, 0)) == RandomBot(dp.RULES, 9).choose(dp.view(state, 0))
+
+
+def test_bot_factories_and_rulesets_pickle_so_they_reach_worker_processes() -> None:
+    for rules in (dp.RULES, palace.RULES, account.RULES):
+        assert pickle.loads(pickle.dumps(rules)) is rules
+        for factory in rules.bots.values():
+            assert type(pickle.loads(pickle.dumps(factory))(1)) is type(factory(1))
+
+
+def test_an_unregistered_ruleset_refuses_to_pickle() -> None:
+    variant = attrs.evolve(dp.RULES, name="dice-poker-unregistered")
+    with pytest.raises(pickle.PicklingError, match="register 'dice-poker-unregistered'"):
+        pickle.dumps(variant)
+
+
+def test_unseeded_makes_a_new_bot_each_call_and_ignores_the_seed() -> None:
+    factory = Unseeded(dp.GreedyBot)
+    assert factory(1) is not factory(1)
+    assert factory(1).fence_value == dp.GreedyBot().fence_value
+
+
+def test_an_unknown_bot_name_raises_naming_the_known_ones() -> None:
+    with pytest.raises(BotSelectionError, match=r"no bot named 'smart'; its bots: random, greedy"):
+        simulate(dp.RULES, ["random", "smart"], 4, seed=1)
+
+
+def test_not_one_bot_per_seat_raises() -> None:
+    with pytest.raises(BotSelectionError, match="seats 3 players: name 3 bots, got 2"):
+        simulate(dp.RULES, ["random", "greedy"], 4, seed=1, config=dp.Config(players=3))
+
+
+def test_a_bad_game_count_seed_or_chunk_size_raises_before_any_game() -> None:
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        simulate(dp.RULES, ["random", "random"], 0, seed=1)
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        simulate(dp.RULES, ["random", "random"], 4, seed=-1)
+    with pytest.raises(ValueError, match="chunk_size must be a positive integer"):
+        simulate(dp.RULES, ["random", "random"], 4, seed=1, chunk_size=0)
+
+
+def test_factories_can_be_given_instead_of_names() -> None:
+    result = simulate(dp.RULES, [Unseeded(dp.GreedyBot), "random"], 6, seed=3, config=ONE_STAGE)
+    named = simulate(dp.RULES, ["greedy", "random"], 6, seed=3, config=ONE_STAGE)
+    assert result.games == named.games
+    assert [bot.name for bot in result.bots] == ["GreedyBot", "random"]
+
+
+def test_the_same_bot_twice_is_reported_twice_numbered() -> None:
+    result = simulate(dp.RULES, ["random", "random"], 2, seed=3, config=ONE_STAGE)
+    assert [bot.name for bot in result.bots] == ["random", "random #2"]
+
+
+# --- seats and seeds ------------------------------------------------------------------------------
+
+
+def test_each_bot_takes_each_seat_equally_often_when_rotated() -> None:
+    config = dp.Config(players=3, stages=1)
+    result = simulate(dp.RULES, ["greedy", "random", "random"], 6, seed=4, config=config)
+    seats = Counter((bot, seat) for game in result.games for seat, bot in enumerate(game.seating))
+    assert seats == Counter({(bot, seat): 2 for bot in range(3) for seat in range(3)})
+
+
+def test_without_rotation_each_bot_keeps_its_seat() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=4, config=ONE_STAGE, rotate=False)
+    assert {game.seating for game in result.games} == {(0, 1)}
+    assert "bots in fixed seats" in result.table()
+
+
+def test_game_seeds_derive_from_the_run_seed_and_the_index() -> None:
+    result = simulate(dp.RULES, ["random", "random"], 5, seed=11, config=ONE_STAGE)
+    assert [game.seed for game in result.games] == [derived_seed(11, i) for i in range(5)]
+    assert [game.index for game in result.games] == list(range(5))
+
+
+def test_simulated_game_replays_one_game_of_a_run_with_its_bots_seeded_from_the_game_seed() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=8, config=ONE_STAGE)
+    game = simulated_game(dp.RULES, ["greedy", "random"], 3, seed=8, config=ONE_STAGE)
+    by_hand = play_game(
+        dp.RULES,
+        [RandomBot(dp.RULES, bot_seed(8, 3, 0)), dp.GreedyBot()],  # game 3 seats bot 1 first
+        ONE_STAGE,
+        seed=derived_seed(8, 3),
+    )
+    assert seating(3, 2) == (1, 0)
+    assert game == by_hand
+    assert GameResult.of(game, 3, (1, 0)) == result.games[3]
+
+
+def test_the_same_seed_gives_the_same_result_and_another_seed_another() -> None:
+    first = simulate(dp.RULES, ["random", "random"], 8, seed=21, config=ONE_STAGE)
+    assert simulate(dp.RULES, ["random", "random"], 8, seed=21, config=ONE_STAGE) == first
+    assert simulate(dp.RULES, ["random", "random"], 8, seed=22, config=ONE_STAGE) != first
+
+
+def test_the_chunk_size_does_not_change_the_result() -> None:
+    one = simulate(dp.RULES, ["greedy", "random"], 7, seed=2, config=ONE_STAGE, chunk_size=1)
+    three = simulate(dp.RULES, ["greedy", "random"], 7, seed=2, config=ONE_STAGE, chunk_size=3)
+    assert one == three
+
+
+def test_the_default_chunks_make_about_a_hundred_tasks_of_at_most_a_hundred_games() -> None:
+    assert [default_chunk_size(games) for games in (1, 99, 101, 5_000, 10_000, 10**7)] == [
+        1,
+        1,
+        2,
+        50,
+        100,
+        100,
+    ]
+
+
+def test_chance_outcomes_without_auto_chance_come_from_the_games_chance_seed() -> None:
+    config = dp.Config(stages=1, auto_chance=False)
+    result = simulate(dp.RULES, ["greedy", "random"], 3, seed=6, config=config)
+    assert all(game.chance_moves > 0 for game in result.games)
+    assert result.chance_moves == sum(game.chance_moves for game in result.games)
+    game = simulated_game(dp.RULES, ["greedy", "random"], 1, seed=6, config=config)
+    by_hand = play_game(
+        dp.RULES,
+        [RandomBot(dp.RULES, bot_seed(6, 1, 0)), dp.GreedyBot()],
+        config,
+        seed=derived_seed(6, 1),
+        chance_seed=derived_seed(derived_seed(6, 1), 0),
+    )
+    assert game == by_hand
+
+
+# --- wherever the games are played ---------------------------------------------------------
+
+
+def test_a_process_pool_of_two_gives_the_in_process_result(
+    shared_pool: ProcessPoolExecutor,
+) -> None:
+    here = simulate(dp.RULES, ["greedy", "random"], 40, seed=5, config=ONE_STAGE)
+    there = simulate(
+        dp.RULES, ["greedy", "random"], 40, seed=5, config=ONE_STAGE, executor=shared_pool
+    )
+    assert there == here
+
+
+def test_palace_plays_on_a_process_pool_as_in_process(shared_pool: ProcessPoolExecutor) -> None:
+    here = simulate(palace.RULES, ["lowcard", "random"], 6, seed=5, chunk_size=2)
+    there = simulate(
+        palace.RULES, ["lowcard", "random"], 6, seed=5, chunk_size=2, executor=shared_pool
+    )
+    assert there == here
+
+
+def test_a_dask_local_cluster_of_two_gives_the_in_process_result() -> None:
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask is an extra: pip install -e '.[dask]'"
+    )
+    here = simulate(dp.RULES, ["greedy", "random"], 40, seed=5, config=ONE_STAGE)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        assert len(client.scheduler_info()["workers"]) == 2
+        on_executor = simulate(
+            dp.RULES,
+            ["greedy", "random"],
+            40,
+            seed=5,
+            config=ONE_STAGE,
+            executor=client.get_executor(),
+        )
+        on_client = simulate(
+            dp.RULES, ["greedy", "random"], 40, seed=5, config=ONE_STAGE, executor=client
+        )
+    assert on_executor == here
+    assert on_client == here
+
+
+def test_results_are_in_game_order_whatever_order_the_chunks_finish_in() -> None:
+    here = simulate(dp.RULES, ["greedy", "random"], 7, seed=5, config=ONE_STAGE, chunk_size=2)
+    done: list[int] = []
+    backwards = simulate(
+        dp.RULES,
+        ["greedy", "random"],
+        7,
+        seed=5,
+        config=ONE_STAGE,
+        chunk_size=2,
+        executor=ReversedExecutor(tasks=4),
+        progress=lambda finished, _total: done.append(finished),
+    )
+    assert backwards == here
+    assert done == [0, 2, 4, 6, 7]  # chunks of 2, 2, 2 and 1 games finished 2, 1, 0, 3
+
+
+# --- the figures ------------------------------------------------------------------------------
+
+
+def test_a_shared_win_counts_a_fraction_to_each_winner() -> None:
+    games = [
+        GameResult(0, 1, (0, 1, 2), (5, 5, 5), frozenset({0, 1, 2}), 10, 0),
+        GameResult(1, 2, (1, 2, 0), (7, 7, 1), frozenset({0, 1}), 12, 0),
+    ]
+    result = SimulationResult.of("dice-poker", 1, True, ["a", "b", "c"], games)
+    assert [bot.wins for bot in result.bots] == pytest.approx([1 / 3, 1 / 3 + 1 / 2, 1 / 3 + 1 / 2])
+    assert sum(bot.wins for bot in result.bots) == pytest.approx(2)
+
+
+def test_each_bot_has_its_mean_and_standard_deviation_of_score_over_its_seats() -> None:
+    games = [
+        GameResult(0, 1, (0, 1), (10, 4), frozenset({0}), 10, 0),
+        GameResult(1, 2, (1, 0), (6, 20), frozenset({1}), 30, 0),
+    ]
+    a, b = SimulationResult.of("dice-poker", 1, True, ["a", "b"], games).bots
+    assert (a.games, a.wins, a.win_rate, a.score_mean) == (2, 2.0, 1.0, 15.0)
+    assert a.score_stdev == pytest.approx(7.0710678)
+    assert (b.wins, b.score_mean) == (0.0, 5.0)
+    assert b.score_stdev == pytest.approx(1.4142136)
+
+
+def test_the_win_rate_has_a_95_percent_wilson_interval() -> None:
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson_interval(0, 20) == pytest.approx((0.0, 0.1611), abs=1e-4)
+    games = simulate(dp.RULES, ["greedy", "random"], 10, seed=1, config=ONE_STAGE)
+    for bot in games.bots:
+        assert bot.win_interval == wilson_interval(bot.wins, 10)
+        assert bot.win_interval[0] <= bot.win_rate <= bot.win_interval[1]
+
+
+def test_game_lengths_count_the_players_moves() -> None:
+    config = dp.Config(stages=1, auto_chance=False)
+    result = simulate(dp.RULES, ["random", "random"], 4, seed=3, config=config)
+    lengths = [game.moves for game in result.games]
+    assert result.length.min == min(lengths)
+    assert result.length.max == max(lengths)
+    assert result.length.mean == sum(lengths) / 4
+    assert result.moves == sum(lengths)
+    game = simulated_game(dp.RULES, ["random", "random"], 0, seed=3, config=config)
+    assert result.games[0].moves == len(game.moves) - game.chance_moves
+
+
+def test_progress_is_reported_from_zero_after_each_chunk_up_to_the_total(
+    shared_pool: ProcessPoolExecutor,
+) -> None:
+    for executor in (None, shared_pool):
+        calls: list[tuple[int, int]] = []
+        simulate(
+            dp.RULES,
+            ["random", "random"],
+            7,
+            seed=1,
+            config=ONE_STAGE,
+            chunk_size=3,
+            executor=executor,
+            progress=lambda done, total: calls.append((done, total)),  # noqa: B023
+        )
+        assert calls[0] == (0, 7)
+        assert calls[-1] == (7, 7)
+        assert len(calls) == 4
+        assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+def test_the_result_is_json_data() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=1, config=ONE_STAGE)
+    data = json.loads(json.dumps(result.to_data()))
+    assert data["games_played"] == 4
+    assert [bot["name"] for bot in data["bots"]] == ["greedy", "random"]
+    assert set(data["bots"][0]) == {
+        "name",
+        "games",
+        "wins",
+        "win_rate",
+        "win_rate_low",
+        "win_rate_high",
+        "score_mean",
+        "score_stdev",
+    }
+    assert "games" not in data
+    every = json.loads(json.dumps(result.to_data(per_game=True)))["games"]
+    assert [game["seed"] for game in every] == [game.seed for game in result.games]
+
+
+def test_str_is_a_plain_text_table() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=1, config=ONE_STAGE)
+    lines = str(result).splitlines()
+    assert lines[0] == "dice-poker: 4 games, seed 1, bots rotated through the seats"
+    assert lines[1].split() == [
+        "bot",
+        "wins",
+        "win",
+        "rate",
+        "95%",
+        "interval",
+        "mean",
+        "score",
+        "score",
+        "sd",
+    ]
+    assert [line.split()[0] for line in lines[2:4]] == ["greedy", "random"]
+    assert lines[4].startswith("game length in moves by players: mean ")
+
+
+def test_every_game_plays_through_the_protocol_alone() -> None:
+    for name in ("dice-poker", "palace", "account"):
+        rules = get_ruleset(name)
+        result = simulate(rules, ["random", "random"], 2, seed=1)
+        assert result.games_played == 2
+
+
+def test_simulate_does_not_import_rich() -> None:
+    code = "import sys, tabletop_rules.simulate; print('rich' in sys.modules)"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "False"
+
+
+# --- failures ---------------------------------------------------------------------------------
+
+
+def test_a_game_that_fails_raises_naming_its_index_and_seed() -> None:
+    factory = FailsOnSeed(bot_seed(9, 5, 1))  # game 5 seats bot 0 second
+    with pytest.raises(SimulationError) as caught:
+        simulate(dp.RULES, [factory, "random"], 8, seed=9, config=ONE_STAGE, chunk_size=3)
+    assert caught.value.games == (5,)
+    assert caught.value.seeds == (derived_seed(9, 5),)
+    assert f"game 5 (seed {derived_seed(9, 5)}) failed: RuntimeError(" in str(caught.value)
+    assert isinstance(caught.value.__cause__, RuntimeError)
+    assert isinstance(caught.value, TabletopError)
+
+
+def test_a_game_that_fails_in_a_worker_raises_naming_its_index_and_seed(
+    shared_pool: ProcessPoolExecutor,
+) -> None:
+    factory = FailsOnSeed(bot_seed(9, 5, 1))  # game 5 seats bot 0 second
+    with pytest.raises(SimulationError, match=f"game 5 \\(seed {derived_seed(9, 5)}\\) failed"):
+        simulate(
+            dp.RULES,
+            [factory, "random"],
+            8,
+            seed=9,
+            config=ONE_STAGE,
+            chunk_size=3,
+            executor=shared_pool,
+        )
+
+
+def test_a_worker_that_dies_fails_the_run_with_the_seeds_of_its_games() -> None:
+    factory = ExitsOnSeed(bot_seed(9, 4, 0), os.getpid())
+    with pool() as dying, pytest.raises(SimulationError) as caught:
+        simulate(
+            dp.RULES,
+            [factory, "random"],
+            9,
+            seed=9,
+            config=ONE_STAGE,
+            chunk_size=3,
+            executor=dying,
+        )
+    error = caught.value
+    assert 4 in error.games
+    assert derived_seed(9, 4) in error.seeds
+    assert f"game 4 (seed {derived_seed(9, 4)})" in str(error)
+    assert "worker process died" in str(error)
+    assert error.seeds == tuple(derived_seed(9, game) for game in error.games)
