@@ -25,7 +25,7 @@ from . import __version__
 from .errors import TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
-from .protocol import CHANCE, Bot, Ruleset, get_ruleset, registered, rulesets
+from .protocol import CHANCE, Bot, Ruleset, get_ruleset, rulesets
 from .records import GameRecord, replay_steps
 from .simulate import SimulationResult, derived_seed, simulate
 
@@ -416,7 +416,7 @@ def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         table = Table(title="Games")
         for heading in ("game", "title", "bots"):
             table.add_column(heading)
-        for rules in registered():
+        for rules in map(get_ruleset, rulesets()):
             table.add_row(rules.name, rules.title, ", ".join(rules.bots))
         console.print(table)
         return 0
