@@ -72,8 +72,8 @@ def test_b_discards_a_drawn_b_z_or_end_and_draws_again() -> None:
     assert after.accounts == (1 - 25,)
     assert after.pack == (card("+10"),)
     assert after.discard == (card("Z"), card("End"), card("B"), card("-25"))
-    drawn = [(str(e.card), e.charged) for e in events if isinstance(e, Drew)]
-    assert drawn == [("Z", False), ("End", False), ("B", False), ("-25", True)]
+    drew = [e for e in events if isinstance(e, Drew)]
+    assert drew == [Drew(0, card("-25"), tuple(map(card, ["-25", "B", "Z", "End"])))]
     assert after.phase == "play"  # a drawn End does not stop the game
 
 
@@ -88,12 +88,36 @@ def test_when_the_pack_runs_out_the_discard_is_shuffled_with_the_states_rng() ->
     expected_pack, expected_rng = thrice_before.rng.shuffled(twice.discard)
     thrice, events = r.apply_with_events(thrice_before, Advance(0, "right", 2))
     assert Reshuffled(4) in events
-    drawn = [e.card for e in events if isinstance(e, Drew)]
-    assert tuple(drawn) == expected_pack[: len(drawn)]
-    assert drawn[-1].valued
-    assert thrice.pack == expected_pack[len(drawn) :]
+    (drew,) = [e for e in events if isinstance(e, Drew)]
+    drawn = len(drew.discarded)
+    assert sorted(drew.discarded, key=lambda c: c.index) == sorted(
+        expected_pack[:drawn], key=lambda c: c.index
+    )
+    assert drew.card == next(c for c in expected_pack if c.valued)
+    assert list(drew.discarded) == sorted(drew.discarded, key=lambda c: c.index)
+    assert thrice.discard == expected_pack[:drawn]
+    assert thrice.pack == expected_pack[drawn:]
     assert thrice.rng == expected_rng
-    assert thrice.accounts == (twice.accounts[0] - drawn[-1].cost,)
+    assert thrice.accounts == (twice.accounts[0] - drew.card.cost,)
+
+
+def test_the_draws_of_a_b_are_told_as_one_event_without_their_order() -> None:
+    state = placed(game(["+1", "B"], pack=["Z", "End", "B", "-25"], players=1), 0)
+    other = placed(game(["+1", "B"], pack=["B", "Z", "End", "-25"], players=1), 0)
+    _after, events = r.apply_with_events(rolled(state, 1), Advance(0, "right", 1))
+    _after, events_again = r.apply_with_events(rolled(other, 1), Advance(0, "right", 1))
+    assert [e for e in events if isinstance(e, Drew)] == [
+        e for e in events_again if isinstance(e, Drew)
+    ]
+
+
+def test_cards_drawn_before_a_reshuffle_go_into_the_new_pack_unnamed() -> None:
+    state = land(placed(game(["+1", "B"], pack=["-10", "Z"], players=1), 0), 1)  # draws -10
+    after, events = r.apply_with_events(rolled(state, 2), Advance(0, "right", 2))  # a lap
+    assert Reshuffled(2) in events  # Z drawn and discarded, then the pack ran out
+    (drew,) = [e for e in events if isinstance(e, Drew)]
+    assert drew.card == card("-10")
+    assert list(drew.discarded) == sorted(after.discard, key=lambda c: c.index)
 
 
 def test_b_has_no_further_effect_when_pack_and_discard_are_empty() -> None:

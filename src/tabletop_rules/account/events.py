@@ -98,13 +98,15 @@ class Reshuffled:
 
 @attrs.frozen
 class Drew:
-    """A B drew ``card`` from the pack for ``seat`` and put it on the discard pile;
-    ``charged`` says whether it was charged (B, Z and End are drawn again).
+    """A B drew from the pack for ``seat`` until it drew ``card``, the card it charged.
+    ``discarded`` is every card it put on the discard pile, ``card`` and the B, Z and
+    End drawn before it, sorted by kind: like the discard pile's, the order of the draws
+    is not told. A card drawn before a reshuffle went into the new pack and is not named.
     """
 
     seat: Seat
     card: Card
-    charged: bool
+    discarded: tuple[Card, ...]
 
 
 @attrs.frozen
@@ -181,13 +183,13 @@ def redact(event: Event, seat: Seat | None) -> Event:
     """``event`` as ``seat`` may see it (``None``: a spectator): unchanged, every event is
     public. The rules page hides only the order of the pack and of the discard pile and the
     die's seed, and no event carries them: a :class:`~tabletop_rules.account.events.Drew`
-    names the card B turned over for all to see (public once drawn), a
+    names the cards a B turned over for all to see, sorted by kind, a
     :class:`~tabletop_rules.account.events.Collapsed` a card that lay face up in the field,
     and a :class:`~tabletop_rules.account.events.Reshuffled` only how many cards the new
     pack holds, never their order.
 
-    >>> from tabletop_rules.account.cards import P
-    >>> redact(Drew(1, P, True), 0) == Drew(1, P, True)
+    >>> from tabletop_rules.account.cards import B, P
+    >>> redact(Drew(1, P, (P, B)), 0) == Drew(1, P, (P, B))
     True
     """
     return event

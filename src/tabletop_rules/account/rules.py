@@ -656,19 +656,26 @@ def _draw_for_b(work: _Work, seat: Seat) -> int:
     pack, discard, rng, events = work.pack, work.discard, work.rng, work.events
     if not any(card.valued for card in pack) and not any(card.valued for card in discard):
         return 0
+    drawn: list[Card] = []  # put on the discard pile by this B, since any reshuffle
     while True:
         if not pack:
             pack, rng = rng.shuffled(discard)
             discard = ()
+            drawn.clear()
             if events is not None:
                 events.append(Reshuffled(len(pack)))
         card, pack = pack[0], pack[1:]
         discard = (*discard, card)
-        if events is not None:
-            events.append(Drew(seat, card, card.valued))
+        drawn.append(card)
         if card.valued:
+            if events is not None:
+                events.append(Drew(seat, card, tuple(sorted(drawn, key=_by_kind))))
             work.pack, work.discard, work.rng = pack, discard, rng
             return card.cost
+
+
+def _by_kind(card: Card) -> int:
+    return card.index
 
 
 def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]
