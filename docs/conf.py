@@ -60,8 +60,10 @@ doctest_test_doctest_blocks = ""
 _EXTERNAL_MODULES = (
     "_pytest",  # pytest's hooks annotate with its private module's classes
     "collections.abc",
+    "concurrent.futures",
     "fractions",
     "hypothesis",
+    "json",
     "pathlib",
     "secrets",
 )
@@ -79,11 +81,9 @@ def _type_variables() -> list[tuple[str, str]]:
             module = importlib.import_module(name)
         except ImportError:  # an optional dependency is missing; autodoc will say so
             continue
-        found.update(
-            f"{value.__module__}.{value.__name__}"
-            for value in vars(module).values()
-            if isinstance(value, TypeVar)
-        )
+        for value in vars(module).values():
+            if isinstance(value, TypeVar):  # written in full, or bare inside a type alias
+                found.update((f"{value.__module__}.{value.__name__}", value.__name__))
     return [("py:class", target) for target in sorted(found)]
 
 

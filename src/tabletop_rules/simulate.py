@@ -84,7 +84,7 @@ class PlayedGame:
     final: Any
     deal: tuple[Any, ...] | None = None
     chance_moves: int = 0
-    """How many of :attr:`moves` are chance outcomes (drawn with ``auto_chance`` off)."""
+    """How many of ``moves`` are chance outcomes (drawn with ``auto_chance`` off)."""
 
     @property
     def record(self) -> GameRecord:
