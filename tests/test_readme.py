@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import doctest
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,12 +29,35 @@ def test_readme_python_examples_run() -> None:
     assert runner.tries >= 20
 
 
+MAIN = (
+    "pip install -e '.[cli]' && "
+    "for game in dice-poker palace account; do tabletop-rules simulate $game; done"
+)
+
+
 def test_readme_set_up_commands_run_what_exists() -> None:
     commands = [line for block in blocks("sh") for line in block.splitlines()]
-    play, test = commands[:2]
-    assert play == "pip install -e . && python examples/bot_game.py --seed 1"
-    assert (ROOT / "examples" / "bot_game.py").is_file()
+    venv, main, test = commands[:3]
+    assert venv == "python -m venv .venv && . .venv/bin/activate"
+    assert main == MAIN
     assert test == "pip install -e '.[dev]' && python -m pytest"
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'tabletop-rules = "tabletop_rules.cli:main"' in pyproject
+    assert re.search(r'^cli = \["rich', pyproject, flags=re.MULTILINE)
+
+
+def test_the_main_command_simulates_each_game() -> None:
+    games = re.search(r"for game in ([a-z -]+); do", MAIN)
+    assert games is not None
+    for game in games.group(1).split():
+        done = subprocess.run(
+            [sys.executable, "-m", "tabletop_rules", "simulate", game, "--games", "10"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        assert "95% interval" in done.stdout
 
 
 def test_ci_runs_the_readme_test_command() -> None:
