@@ -191,7 +191,7 @@ def test_from_record_names_the_move_that_cannot_be_played() -> None:
 
 def test_from_record_with_another_games_rules_is_refused() -> None:
     record = Match(dp.RULES, seed=1).record
-    with pytest.raises(IllegalMoveError, match="a dice-poker record cannot be replayed as palace"):
+    with pytest.raises(InvalidStateError, match="a dice-poker record cannot be replayed as palace"):
         Match.from_record(record, p.RULES)
 
 

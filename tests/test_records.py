@@ -273,7 +273,7 @@ def test_replay_of_a_record_built_with_odd_fields_is_an_invalid_state_error(
 
 def test_replay_of_something_that_is_no_record_is_an_invalid_state_error() -> None:
     with pytest.raises(InvalidStateError, match="expected a GameRecord, got dict"):
-        replay({"game": "dice-poker"})  # type: ignore[arg-type]
+        replay({"game": "dice-poker"})  # type: ignore[call-overload]
 
 
 def test_play_checks_each_move_as_it_is_added() -> None:
@@ -307,3 +307,18 @@ def test_a_record_grown_by_play_equals_the_same_record_built_by_hand() -> None:
     assert hash(grown) == hash(built)
     assert repr(grown) == repr(built)
     assert GameRecord.from_json(grown.to_json()) == grown
+
+
+def test_replay_with_the_games_rules_is_typed_and_checks_the_game() -> None:
+    from typing import assert_type
+
+    from tabletop_rules import palace
+
+    record = GameRecord("dice-poker", dp.Config(), 9, ("roll",))
+    state = replay(record, dp.RULES)
+    assert_type(state, dp.State)
+    assert state == replay(record)
+    with pytest.raises(InvalidStateError, match="a dice-poker record cannot be replayed as palace"):
+        replay(record, palace.RULES)
+    with pytest.raises(InvalidStateError, match="unknown game 3"):
+        replay(attrs.evolve(record, game=3), dp.RULES)  # type: ignore[arg-type]

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic, overload
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InvalidStateError
 from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT
-from .records import GameRecord, replay_steps
+from .records import GameRecord, check_record, replay_steps
 from .seats import check_on_turn
 
 __all__ = ["Match"]
@@ -88,10 +88,11 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         :class:`~tabletop_rules.errors.InvalidStateError` names the first move that
         cannot be played.
         """
+        check_record(record)
         if rules is None:
             rules = record.ruleset
         elif record.game != rules.name:
-            raise IllegalMoveError(f"a {record.game} record cannot be replayed as {rules.name}")
+            raise InvalidStateError(f"a {record.game} record cannot be replayed as {rules.name}")
         steps = replay_steps(record)
         next(steps)  # the new game, checked
         match: Match[Any, Any, Any] = cls(rules, record.config, seed=record.seed, deal=record.deal)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import attrs
 
@@ -134,6 +134,8 @@ class GameRecord:
             )
         return record_from_data(ruleset, data)
 
+
+StateT = TypeVar("StateT")
 
 _KEYS = frozenset({"config", "seed", "moves"})
 
@@ -266,8 +268,34 @@ def replay_steps(record: GameRecord, *, events: bool = True) -> Iterator[tuple[A
         yield move, state, happened
 
 
-def replay(record: GameRecord) -> Any:
-    """The state the recorded game reached."""
+@overload
+def replay(record: GameRecord, rules: Ruleset[Any, StateT, Any]) -> StateT: ...
+
+
+@overload
+def replay(record: GameRecord, rules: None = None) -> Any: ...
+
+
+def replay(record: GameRecord, rules: Ruleset[Any, Any, Any] | None = None) -> Any:
+    """The state the recorded game reached.
+
+    Pass the game's ``rules`` to get the game's own ``State`` type back (and to have the
+    record checked to be of that game):
+
+    >>> from tabletop_rules import dice_poker as dp
+    >>> record = GameRecord("dice-poker", dp.Config(), 9, ("roll",))
+    >>> replay(record, dp.RULES).throws_used
+    1
+    >>> from tabletop_rules import palace
+    >>> replay(record, palace.RULES)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.InvalidStateError: a dice-poker record cannot be replayed as palace
+    """
+    if rules is not None:
+        check_record(record)
+        if rules.name != record.game:
+            raise InvalidStateError(f"a {record.game} record cannot be replayed as {rules.name}")
     state = None
     for state in replay_states(record):  # noqa: B007
         pass
