@@ -281,39 +281,47 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     if id(move) not in _MOVE_IDS:
         move = known_move(move)
     try:
-        phase = state.phase
-        if phase == "over":
-            raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
-        if state.awaiting_die:
-            if type(move) is not Die:
-                raise IllegalMoveError(
-                    f"the die is rolling: the next move is its outcome, Die(value), "
-                    f"not {describe(move)}"
-                )
-            return _die(_Work(state, events), move.value)
-        if type(move) is Die:
-            raise IllegalMoveError("Die(value) is a chance outcome, legal only while the die rolls")
-        if phase == "setup":
-            if type(move) is not Place:
-                raise IllegalMoveError(
-                    f"in setup each player places its starting markers with Place(column), "
-                    f"not {describe(move)}"
-                )
-            return _place(state, move.column, events)
-        if type(move) is Advance:  # the turn's moves, the most frequent first
-            return _advance(state, move, events)
-        if type(move) is Roll:
-            return _roll(state, events)
-        if type(move) is Buy:
-            return _buy(state, move.column, events)
-        assert type(move) is Place
-        raise IllegalMoveError(
-            "Place is for the starting markers in setup; in play a marker is bought with Buy"
-        )
+        if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
+            if type(move) is Advance:
+                return _advance(state, move, events)
+            if type(move) is Roll:
+                return _roll(state, events)
+            if type(move) is Buy:
+                return _buy(state, move.column, events)
+        return _apply_outside_turn(state, move, events)
     except TabletopError:
         raise
     except Exception as error:
         _refuse_state(state, error)
+
+
+def _apply_outside_turn(state: State, move: Move, events: list[Event] | None) -> State:
+    """``move`` in setup, with the die rolling or once the game is over; or a move that is
+    no turn's move (a Die or a Place in play), refused naming the rule.
+    """
+    phase = state.phase
+    if phase == "over":
+        raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
+    if state.awaiting_die:
+        if type(move) is not Die:
+            raise IllegalMoveError(
+                f"the die is rolling: the next move is its outcome, Die(value), "
+                f"not {describe(move)}"
+            )
+        return _die(_Work(state, events), move.value)
+    if type(move) is Die:
+        raise IllegalMoveError("Die(value) is a chance outcome, legal only while the die rolls")
+    if phase == "setup":
+        if type(move) is not Place:
+            raise IllegalMoveError(
+                f"in setup each player places its starting markers with Place(column), "
+                f"not {describe(move)}"
+            )
+        return _place(state, move.column, events)
+    assert type(move) is Place
+    raise IllegalMoveError(
+        "Place is for the starting markers in setup; in play a marker is bought with Buy"
+    )
 
 
 def _check_column(state: State, column: int) -> None:
