@@ -269,6 +269,20 @@ def test_palace_plays_on_a_process_pool_as_in_process(shared_pool: ProcessPoolEx
     assert there == here
 
 
+def test_the_account_game_plays_on_a_process_pool_as_in_process(
+    shared_pool: ProcessPoolExecutor,
+) -> None:
+    # its config holds cards, which come back from a worker as the package's own instances
+    bots = ["bestcard", "bestcard"]
+    config = account.Config(max_rounds=2)
+    here = simulate(account.RULES, bots, 20, seed=3, config=config, chunk_size=5)
+    there = simulate(
+        account.RULES, bots, 20, seed=3, config=config, chunk_size=5, executor=shared_pool
+    )
+    assert there == here
+    assert len({game.moves for game in here.games}) > 1, "some game stops on End"
+
+
 def test_a_dask_local_cluster_of_two_gives_the_in_process_result() -> None:
     distributed = pytest.importorskip(
         "distributed", reason="Dask is an extra: pip install -e '.[dask]'"

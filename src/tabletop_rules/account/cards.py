@@ -82,6 +82,12 @@ class Card:
     def __str__(self) -> str:
         return self.kind
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickle and copy as the kind, so that a card comes back as the package's own
+        instance (in another process too), and compares by identity there as well.
+        """
+        return Card.parse, (self.kind,)
+
     @property
     def points(self) -> int:
         """What landing on the card adds to the account: the number, +100 for P, +1000

@@ -95,6 +95,12 @@ class Card:
     rank: Rank = attrs.field(validator=_check_rank)
     suit: Suit = attrs.field(validator=_check_suit)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickle and copy as the card's text, so that it comes back as the
+        :data:`~tabletop_rules.palace.cards.DECK` instance (in another process too).
+        """
+        return Card.parse, (str(self),)
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """The card named by ``text`` (``"10H"``, ``"QS"``, ``"4C"``; case and surrounding

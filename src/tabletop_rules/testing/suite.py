@@ -23,6 +23,7 @@ from .checks import (
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
+    check_pickle_round_trip,
     check_playout,
     check_turn_functions,
     check_view_hides_secrets,
@@ -139,7 +140,7 @@ class ConformanceSuite:
     @_suite_settings
     @given(data=st.data())
     def test_json_notation_and_codec_round_trip(self, data: st.DataObject) -> None:
-        """States, moves, events and views survive JSON, notation and codec."""
+        """States, moves, events and views survive JSON, pickling, notation and codec."""
         playout = self._playout(data)
         for index, state in self._sample(playout):
             events: tuple[Any, ...] = ()
@@ -147,6 +148,7 @@ class ConformanceSuite:
                 previous, move = playout.states[index - 1], playout.moves[index - 1]
                 events = self.ruleset.apply_with_events(previous, move)[1]
             check_json_round_trip(self.ruleset, state, events)
+            check_pickle_round_trip(self.ruleset, state)
             check_notation_round_trip(self.ruleset, state)
             check_codec(self.ruleset, state)
 
