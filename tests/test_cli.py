@@ -7,10 +7,14 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
+import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -244,3 +248,156 @@ def test_main_is_callable_in_process(capsys: pytest.CaptureFixture[str]) -> None
     assert "throws_per_turn" in capsys.readouterr().out
     assert main(["rules", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+# --- the docs page: every command shown in docs/cli.rst is run, its output checked -----------
+
+DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "cli.rst"
+PROMPT = re.compile(r"(?:move|outcome)> ")
+PROMPT_LINE = re.compile(r"(?:move|outcome)> (.+)")
+
+
+@dataclass(frozen=True)
+class ShownRun:
+    """One ``$ tabletop-rules ...`` command of the docs page and the output shown for it.
+
+    The conventions of ``docs/cli.rst``, in its ``.. code-block:: console`` blocks:
+
+    - A line ``$ tabletop-rules ARGS`` is run as ``python -m tabletop_rules ARGS`` (split as
+      the shell splits it) with ``COLUMNS=100``, in a directory shared by the whole page.
+    - Its output is every line after it up to the next ``$`` line or the end of the block
+      (not up to a blank line: ``play`` draws a blank line before each table); blank lines
+      at the end are dropped. Shown and real output must be equal line by line,
+      trailing spaces stripped. The real output is stdout followed by stderr; a run that
+      writes to stderr must exit with status 2, any other with status 0.
+    - Input from a here-document: when the command line ends in ``<<EOF``, the lines up to
+      one that reads ``EOF`` are the command's stdin, and the output is what a program
+      reading the pipe gets (input is not echoed, so a prompt runs into what follows it).
+    - Input typed at a terminal: without ``<<EOF``, stdin is the text after each
+      ``move>`` and ``outcome>`` prompt in the shown output, one line per prompt; the real
+      output is compared with each line read written after its prompt, as a terminal
+      echoes what is typed.
+    - Every ``.. code-block:: python`` block of the page is run first, in page order, in
+      that same directory: it makes the files the commands read (the record for ``replay``).
+    """
+
+    args: tuple[str, ...]
+    stdin: str
+    typed: tuple[str, ...]
+    output: tuple[str, ...]
+
+
+def docs_blocks() -> list[tuple[str, list[str]]]:
+    """The page's code blocks, in order: (language, dedented lines)."""
+    lines = DOCS_PAGE.read_text(encoding="utf-8").splitlines()
+    blocks: list[tuple[str, list[str]]] = []
+    index = 0
+    while index < len(lines):
+        found = re.fullmatch(r"\.\. code-block:: (\w+)", lines[index].strip())
+        index += 1
+        if not found:
+            continue
+        body: list[str] = []
+        while index < len(lines) and (not lines[index].strip() or lines[index][:1] == " "):
+            body.append(lines[index])
+            index += 1
+        while body and not body[-1].strip():
+            body.pop()
+        indent = min(len(line) - len(line.lstrip()) for line in body if line.strip())
+        blocks.append((found.group(1), [line[indent:] for line in body]))
+    return blocks
+
+
+def shown_runs() -> list[ShownRun]:
+    runs: list[ShownRun] = []
+    for language, body in docs_blocks():
+        if language != "console":
+            continue
+        index = 0
+        while index < len(body):
+            line = body[index]
+            index += 1
+            if not line.startswith("$ tabletop-rules "):
+                continue
+            command = line.removeprefix("$ tabletop-rules ")
+            stdin: list[str] = []
+            here = command.rstrip().endswith("<<EOF")
+            if here:
+                command = command.rstrip().removesuffix("<<EOF")
+                while body[index] != "EOF":
+                    stdin.append(body[index])
+                    index += 1
+                index += 1
+            output: list[str] = []
+            while index < len(body) and not body[index].startswith("$ "):
+                output.append(body[index].rstrip())
+                index += 1
+            while output and not output[-1]:
+                output.pop()
+            typed = () if here else typed_lines(output)
+            text = "".join(f"{row}\n" for row in stdin) or "".join(f"{t}\n" for t in typed)
+            runs.append(ShownRun(tuple(shlex.split(command)), text, typed, tuple(output)))
+    return runs
+
+
+def typed_lines(output: Sequence[str]) -> tuple[str, ...]:
+    """What a shown terminal session typed: the text after each prompt."""
+    return tuple(found.group(1) for row in output if (found := PROMPT_LINE.fullmatch(row)))
+
+
+def echoed(output: str, typed: Sequence[str]) -> str:
+    """``output`` as a terminal shows it: each typed line after the prompt that read it."""
+    lines = iter(typed)
+
+    def echo(prompt: re.Match[str]) -> str:
+        line = next(lines, None)
+        return prompt.group(0) if line is None else f"{prompt.group(0)}{line}\n"
+
+    return PROMPT.sub(echo, output)
+
+
+def absolute_path(variable: str) -> str:
+    """A search path from the environment with each entry made absolute, for another cwd."""
+    entries = os.environ.get(variable, "").split(os.pathsep)
+    return os.pathsep.join(str(Path(entry).resolve()) for entry in entries if entry)
+
+
+@pytest.fixture(scope="module")
+def docs_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory where the page's Python blocks have been run."""
+    directory = tmp_path_factory.mktemp("docs-cli")
+    cwd = Path.cwd()
+    os.chdir(directory)
+    try:
+        for language, body in docs_blocks():
+            if language == "python":
+                exec(compile("\n".join(body), str(DOCS_PAGE), "exec"), {"__name__": "docs"})
+    finally:
+        os.chdir(cwd)
+    return directory
+
+
+def test_the_docs_page_shows_commands() -> None:
+    runs = shown_runs()
+    assert len(runs) >= 8
+    assert {shown.args[0] for shown in runs} == {"play", "simulate", "replay", "rules"}
+
+
+@pytest.mark.parametrize("shown", shown_runs(), ids=lambda shown: " ".join(shown.args))
+def test_the_docs_page_shows_real_output(shown: ShownRun, docs_directory: Path) -> None:
+    done = subprocess.run(
+        [*COMMAND, *shown.args],
+        input=shown.stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=docs_directory,
+        env={**os.environ, "COLUMNS": "100", "PYTHONPATH": absolute_path("PYTHONPATH")},
+    )
+    assert done.returncode == (2 if done.stderr else 0), done.stderr
+    real = echoed(done.stdout, shown.typed) + done.stderr
+    lines = [line.rstrip() for line in real.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    assert lines == list(shown.output)
