@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -102,28 +101,49 @@ def _parser() -> _Parser:
     play = game_command("play", "play a game in the terminal against bots", _play)
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
     play.add_argument(
-        "--bots", default=None, help="the other seats' bots, comma-separated (one for all)"
+        "--bots",
+        default=None,
+        help="the other seats' bots, comma-separated: one per seat, or one for all "
+        "(default: the game's own bot)",
     )
-    play.add_argument("--seed", type=_seed, default=None, help="the game's seed")
+    play.add_argument(
+        "--seed", type=_seed, default=None, help="the game's seed (default: a fresh one, shown)"
+    )
 
     sim = game_command("simulate", "play many games between bots and sum them up", _simulate)
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    sim.add_argument("--bots", default=None, help="one bot per seat, comma-separated")
+    sim.add_argument(
+        "--bots",
+        default=None,
+        help="the bots, comma-separated: one per seat, or one for all; rotated through the "
+        "seats (default: the game's own bot against random)",
+    )
     sim.add_argument("--seed", type=_seed, default=0, help="the run's seed (default 0)")
     sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
 
     show = commands.add_parser(
-        "replay", help="replay a game record move by move", description="replay a game record"
+        "replay",
+        help="replay a game record move by move",
+        description="replay a game record move by move",
     )
-    show.add_argument("record", type=Path, help="a game record (JSON), e.g. from Match.record")
+    show.add_argument(
+        "record", type=Path, help="a game record file (JSON), as Match.record.to_json() writes"
+    )
     show.add_argument("--tables", action="store_true", help="draw the table after every move")
     show.add_argument("--step", action="store_true", help="wait for Enter after every move")
     show.set_defaults(command=_replay)
 
-    rules = commands.add_parser("rules", help="list the games, or a game's house rules and bots")
+    rules_help = "list the games, or a game's house rules and bots"
+    rules = commands.add_parser("rules", help=rules_help, description=rules_help)
     rules.add_argument("game", nargs="?", help="the game (all games when left out)")
-    rules.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE")
+    rules.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="show the values with this house rule set (repeatable)",
+    )
     rules.set_defaults(command=_rules)
     return parser
 
@@ -202,6 +222,7 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         if not _prompt(console, stdin, match, person, chance):
             console.print("Game left unfinished.")
             return 0
+    console.print()
     console.print(Text(rules.display(match.view(None))))
     console.print(Text(_result_line(match), style="bold"))
     return 0
@@ -217,7 +238,7 @@ def _prompt(
     console.print()
     console.print(Text(rules.display(match.view(person))))
     legal = [rules.format_move(move) for move in match.legal_moves]
-    title = "Outcomes (from your dice or cards)" if chance else "Your moves"
+    title = "Outcomes (type what the dice show)" if chance else "Your moves"
     console.print(Text(f"{title}:", style="bold"))
     console.print(Text(_columns(legal, console.width)))
     while True:
@@ -265,11 +286,22 @@ def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> None:
 
 
 def _columns(items: Sequence[str], width: int) -> str:
-    """Moves in lines that fit ``width``, at most :data:`MOVES_SHOWN` of them."""
+    """Moves in lines that fit ``width``, at most :data:`MOVES_SHOWN` of them; a move
+    longer than the width gets a line of its own.
+    """
     shown = list(items[:MOVES_SHOWN])
     if len(items) > MOVES_SHOWN:
         shown.append(f"... and {len(items) - MOVES_SHOWN} more")
-    return textwrap.fill("   ".join(shown), width=max(width, 40), break_on_hyphens=False)
+    lines: list[str] = []
+    line = ""
+    for item in shown:  # a move is never broken across lines
+        if line and len(line) + 3 + len(item) > max(width, 40):
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line}   {item}" if line else item
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def _result_line(match: Match[Any, Any, Any]) -> str:
@@ -396,15 +428,18 @@ def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         console.print(Text(f"{number:>4}. {who}: {rules.format_move(move)}"))
         if args.tables:
             console.print(Text(rules.display(rules.view(state, None))))
-        if args.step and not stdin.readline():
-            break
         before = state
+        if args.step and number < len(record.moves) and not stdin.readline():
+            break
     console.print(Text(rules.display(rules.view(before, None))))
+    moves = f"{number} move{'' if number == 1 else 's'}"
     if rules.is_over(before):
         winners = ", ".join(f"P{seat}" for seat in sorted(rules.winners(before))) or "none"
-        console.print(Text(f"Game over after {number} moves: winners {winners}.", style="bold"))
+        console.print(Text(f"Game over after {moves}: winners {winners}.", style="bold"))
+    elif number < len(record.moves):
+        console.print(Text(f"Stopped after move {number} of {len(record.moves)}."))
     else:
-        console.print(Text(f"The record stops after {number} moves; the game goes on."))
+        console.print(Text(f"The record ends after {moves}; the game is not over."))
     return 0
 
 
