@@ -1,41 +1,137 @@
-"""Measure a game's heuristic bot against RandomBot over many seeded two-player games.
+"""A round robin of every bot of every game: a table of win rates per game.
 
-    python examples/tournament.py --games 1000
-    python examples/tournament.py --game account --games 1000
+    python examples/tournament.py
+    python examples/tournament.py --game palace --games 1000 --workers 2
+    python examples/tournament.py --versus-random --games 1000
 
-The heuristic bot is GreedyBot for dice poker (the default game) and BestCardBot for the
-account game. Game ``i`` is played from seed ``first_seed + i`` with the heuristic bot
-in seat ``i % 2`` (seats alternate, so moving first favours neither bot) and a RandomBot
-seeded with the game's seed. The run is reproducible: the same arguments print the same
-figures.
+Each game's bots are the ones its ruleset names (``rules.bots``: ``random`` for every
+game, and the game's own). Every pair of two different bots plays ``--games`` two-player
+games of the game's standard rules with :func:`tabletop_rules.simulate.simulate`: seats
+rotate from game to game, and every pairing of a game plays the same game seeds, derived
+from ``--seed``. A bot is not paired with itself: with seats rotating, its two copies win
+half the games between them by construction. The table shows each bot against each
+other bot: its wins (a shared win counts half), win rate with a 95% Wilson interval, and
+the mean and spread of its final scores. The same arguments print the same tables,
+with or without ``--workers``.
+
+``--versus-random`` prints instead the measurement that docs/bots.rst quotes: each of
+the game's own bots against RandomBot, game ``i`` played from seed ``--seed + i`` with
+the bot in seat ``i % 2`` and a RandomBot seeded with the game's seed, with the margins
+of the bot's score over RandomBot's.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import attrs
 
-from tabletop_rules import account
-from tabletop_rules import dice_poker as dp
-from tabletop_rules.bots import RandomBot
+from tabletop_rules import get_ruleset, rulesets
 from tabletop_rules.protocol import Bot, Ruleset
-from tabletop_rules.simulate import play_game
+from tabletop_rules.simulate import SimulationResult, TaskExecutor, play_game, simulate
 
-HEURISTIC_BOTS: dict[str, tuple[Ruleset[Any, Any, Any], Callable[[], Bot[Any, Any]]]] = {
-    "dice-poker": (dp.RULES, dp.GreedyBot),
-    "account": (account.RULES, account.BestCardBot),
-}
-"""Each game this script measures: its rules and its heuristic bot."""
+DEFAULT_GAMES = 100
+"""Games per pairing unless ``--games`` says otherwise: every game in a few seconds."""
+
+
+def two_player_config(rules: Ruleset[Any, Any, Any]) -> Any:
+    """The game's standard rules for two players: ``None`` (its default ``Config()``)
+    when that seats two, as every bundled game's does.
+
+    ``None`` rather than an equal ``Config()``: each worker process then makes its own
+    config, where a config sent to it would arrive through pickle, and the account game's
+    cards do not survive pickle as the package's own instances (its rules and its bot
+    compare cards by identity), so the games would differ from those played here.
+    """
+    config = rules.config_type()
+    if rules.players(config) == 2:
+        return None
+    return attrs.evolve(config, players=2)
 
 
 @attrs.frozen
-class Result:
-    """The heuristic bot's results: wins, ties, losses, and each game's scores (the
-    heuristic bot's first).
+class Pairing:
+    """Two different bots of a game and the games they played against each other."""
+
+    bots: tuple[str, str]
+    result: SimulationResult
+
+
+def round_robin(
+    rules: Ruleset[Any, Any, Any],
+    games: int,
+    *,
+    seed: int,
+    executor: TaskExecutor | None = None,
+) -> tuple[Pairing, ...]:
+    """Every pair of two different bots of ``rules.bots``, in the order they are listed,
+    each playing ``games`` two-player games from the run seed ``seed``.
+    """
+    config = two_player_config(rules)
+    return tuple(
+        Pairing(
+            (first, second),
+            simulate(rules, [first, second], games, seed=seed, config=config, executor=executor),
+        )
+        for first, second in itertools.combinations(rules.bots, 2)
+    )
+
+
+def table(rules: Ruleset[Any, Any, Any], pairings: Sequence[Pairing], seed: int) -> str:
+    """The round robin of one game as plain text: one row per bot and opponent."""
+    games = pairings[0].result.games_played if pairings else 0
+    heading = (
+        "bot",
+        "against",
+        "games",
+        "wins",
+        "win rate",
+        "95% interval",
+        "mean score",
+        "score sd",
+    )
+    rows = []
+    for pairing in pairings:
+        stats = pairing.result.bots
+        for bot, opponent in ((stats[0], stats[1]), (stats[1], stats[0])):
+            low, high = bot.win_interval
+            rows.append(
+                (
+                    bot.name,
+                    opponent.name,
+                    str(bot.games),
+                    f"{bot.wins:.1f}",
+                    f"{bot.win_rate:.1%}",
+                    f"{low:.1%}-{high:.1%}",
+                    f"{bot.score_mean:.1f}",
+                    f"{bot.score_stdev:.1f}",
+                )
+            )
+    widths = [max(len(row[column]) for row in (heading, *rows)) for column in range(8)]
+    lines = [
+        f"{rules.title} ({rules.name}): {games} two-player games a pairing, "
+        f"seed {seed}, seats rotating"
+    ]
+    for row in (heading, *rows):
+        cells = [cell.ljust(width) for cell, width in zip(row[:2], widths[:2], strict=True)]
+        cells += [cell.rjust(width) for cell, width in zip(row[2:], widths[2:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# --- each game's own bots against RandomBot, as docs/bots.rst measures them ------------------
+
+
+@attrs.frozen
+class Margins:
+    """A bot's results against RandomBot: wins, ties, losses, and each game's scores
+    (the bot's first).
     """
 
     wins: int
@@ -50,21 +146,26 @@ class Result:
 
     @property
     def margins(self) -> tuple[int, ...]:
-        """The heuristic bot's score minus RandomBot's, game by game."""
-        return tuple(heuristic - random for heuristic, random in self.scores)
+        """The bot's score minus RandomBot's, game by game."""
+        return tuple(bot - random for bot, random in self.scores)
 
 
-def run(games: int, first_seed: int = 0, game_name: str = "dice-poker") -> Result:
-    """Play the games of ``game_name``."""
-    rules, heuristic_bot = HEURISTIC_BOTS[game_name]
+def versus_random(
+    rules: Ruleset[Any, Any, Any], bot_name: str, games: int, first_seed: int = 0
+) -> Margins:
+    """Play the bot named ``bot_name`` against RandomBot: game ``i`` from seed
+    ``first_seed + i``, the bot in seat ``i % 2``, the RandomBot seeded with the game's
+    seed.
+    """
+    config = two_player_config(rules)
     wins = ties = losses = 0
     scores = []
     for number in range(games):
         seed = first_seed + number
         seat = number % 2
-        heuristic, random = heuristic_bot(), RandomBot(rules, seed=seed)
-        bots: list[Bot[Any, Any]] = [heuristic, random] if seat == 0 else [random, heuristic]
-        game = play_game(rules, bots, seed=seed)
+        bot, random = rules.bots[bot_name](seed), rules.bots["random"](seed)
+        bots: list[Bot[Any, Any]] = [bot, random] if seat == 0 else [random, bot]
+        game = play_game(rules, bots, config, seed=seed)
         scores.append((game.scores[seat], game.scores[1 - seat]))
         if game.winners == {seat}:
             wins += 1
@@ -72,39 +173,93 @@ def run(games: int, first_seed: int = 0, game_name: str = "dice-poker") -> Resul
             ties += 1
         else:
             losses += 1
-    return Result(wins, ties, losses, tuple(scores))
+    return Margins(wins, ties, losses, tuple(scores))
+
+
+def margins_report(
+    rules: Ruleset[Any, Any, Any], bot_name: str, games: int, first_seed: int
+) -> str:
+    """What :func:`versus_random` found, as docs/bots.rst quotes it."""
+    result = versus_random(rules, bot_name, games, first_seed)
+    name = type(rules.bots[bot_name](first_seed)).__name__
+    last = first_seed + games - 1
+    heuristic, random = (statistics.fmean(column) for column in zip(*result.scores, strict=True))
+    margins = result.margins
+    return "\n".join(
+        [
+            f"{name} vs RandomBot: {result.games} two-player games, "
+            f"seeds {first_seed}..{last}, seats alternating",
+            f"{name} won {result.wins} ({100 * result.wins / result.games:.1f}%), "
+            f"tied {result.ties}, lost {result.losses}",
+            f"mean score: {name} {heuristic:.1f}, RandomBot {random:.1f}",
+            f"margin ({name} - RandomBot): mean {statistics.fmean(margins):+.1f}, "
+            f"sd {statistics.pstdev(margins):.1f}, "
+            f"min {min(margins):+d}, max {max(margins):+d}",
+        ]
+    )
+
+
+@contextlib.contextmanager
+def pool_of(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """A process pool of ``workers`` workers; none for 1 (games play in this process)."""
+    if workers == 1:
+        yield None
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield pool
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    parser.add_argument("--first-seed", type=int, default=0, help="seed of game 0 (default 0)")
     parser.add_argument(
-        "--game",
-        choices=sorted(HEURISTIC_BOTS),
-        default="dice-poker",
-        help="the game to play (default dice-poker)",
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        help=f"games per pairing (default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the run's seed; with --versus-random, the seed of game 0 (default 0)",
+    )
+    parser.add_argument(
+        "--game", choices=rulesets(), help="play only this game (default: every game)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes; 1 plays in this process (default 1)",
+    )
+    parser.add_argument(
+        "--versus-random",
+        action="store_true",
+        help="measure each game's own bots against RandomBot, as docs/bots.rst does",
     )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if not 0 <= args.seed < 2**64:
+        parser.error("--seed must be in range(2**64)")
+    games = [get_ruleset(name) for name in ([args.game] if args.game else rulesets())]
 
-    result = run(args.games, args.first_seed, args.game)
-    name = type(HEURISTIC_BOTS[args.game][1]()).__name__
-    last = args.first_seed + args.games - 1
-    print(
-        f"{name} vs RandomBot: {result.games} two-player games, "
-        f"seeds {args.first_seed}..{last}, seats alternating"
-    )
-    print(f"{name} won {result.wins} ({100 * result.wins / result.games:.1f}%), ", end="")
-    print(f"tied {result.ties}, lost {result.losses}")
-    heuristic, random = (statistics.fmean(column) for column in zip(*result.scores, strict=True))
-    print(f"mean score: {name} {heuristic:.1f}, RandomBot {random:.1f}")
-    spread = statistics.pstdev(result.margins)
-    print(
-        f"margin ({name} - RandomBot): mean {statistics.fmean(result.margins):+.1f}, "
-        f"sd {spread:.1f}, min {min(result.margins):+d}, max {max(result.margins):+d}"
-    )
+    reports = []
+    if args.versus_random:
+        for rules in games:
+            reports += [
+                margins_report(rules, name, args.games, args.seed)
+                for name in rules.bots
+                if name != "random"
+            ]
+    else:
+        with pool_of(args.workers) as pool:
+            for rules in games:
+                pairings = round_robin(rules, args.games, seed=args.seed, executor=pool)
+                reports.append(table(rules, pairings, args.seed))
+    print("\n\n".join(reports))
     return 0
 
 

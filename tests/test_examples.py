@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules import get_ruleset, rulesets
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.records import GameRecord, replay
-from tabletop_rules.simulate import play_game
+from tabletop_rules.simulate import play_game, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -126,32 +128,81 @@ def test_replay_reports_a_record_that_cannot_be_played(tmp_path: Path) -> None:
     assert "cannot read" in missing
 
 
-def test_tournament_counts_every_game_once() -> None:
-    out = run("tournament.py", "--games", "10").stdout
-    found = re.search(r"GreedyBot won (\d+) \(.*\), tied (\d+), lost (\d+)", out)
-    assert found is not None, out
-    assert sum(int(count) for count in found.groups()) == 10
-    assert re.search(r"margin \(GreedyBot - RandomBot\): mean [+-]\d+\.\d", out)
+def tournament_tables(output: str) -> dict[str, list[list[str]]]:
+    """Each game's table printed by tournament.py: its name, and the cells of its rows."""
+    tables: dict[str, list[list[str]]] = {}
+    for block in output.strip().split("\n\n"):
+        title, heading, *rows = block.splitlines()
+        found = re.match(
+            r".* \(([a-z-]+)\): \d+ two-player games a pairing, seed \d+, seats rotating$", title
+        )
+        assert found is not None, title
+        assert heading.split()[:2] == ["bot", "against"]
+        tables[found.group(1)] = [row.split() for row in rows]
+    return tables
 
 
-def test_tournament_plays_the_account_game_with_its_own_bot() -> None:
-    out = run("tournament.py", "--game", "account", "--games", "10").stdout
-    found = re.search(r"BestCardBot won (\d+) \(.*\), tied (\d+), lost (\d+)", out)
-    assert found is not None, out
-    assert sum(int(count) for count in found.groups()) == 10
-    assert re.search(r"margin \(BestCardBot - RandomBot\): mean [+-]\d+\.\d", out)
+def test_tournament_pairs_every_bot_of_every_game() -> None:
+    out = run("tournament.py", "--games", "6", "--seed", "3").stdout
+    tables = tournament_tables(out)
+    assert list(tables) == list(rulesets())
+    for name, rows in tables.items():
+        rules = get_ruleset(name)
+        assert f"{rules.title} ({name}): 6 two-player games a pairing, seed 3," in out
+        pairs = {(row[0], row[1]) for row in rows}
+        assert pairs == set(itertools.permutations(rules.bots, 2)), name
+        assert len(rows) == len(pairs)
+        for first, second in itertools.combinations(rules.bots, 2):
+            result = simulate(rules, [first, second], 6, seed=3)
+            for bot, opponent in ((0, 1), (1, 0)):
+                stats = result.bots[bot]
+                (row,) = (
+                    row for row in rows if row[:2] == [stats.name, result.bots[opponent].name]
+                )
+                assert row[2:5] == ["6", f"{stats.wins:.1f}", f"{stats.win_rate:.1%}"]
+                assert row[6] == f"{stats.score_mean:.1f}"
+            wins = [float(row[3]) for row in rows if {row[0], row[1]} == {first, second}]
+            unwon = sum(not game.winners for game in result.games)  # palace's turn limit
+            assert sum(wins) + unwon == 6, "a shared win counts half to each"
+
+
+def test_tournament_prints_the_same_tables_for_the_same_seed_on_any_workers() -> None:
+    arguments = ["--games", "4", "--seed", "9"]
+    once = run("tournament.py", *arguments).stdout
+    assert run("tournament.py", *arguments, "--workers", "2").stdout == once
+    assert run("tournament.py", "--games", "4", "--seed", "10").stdout != once
+
+
+def test_tournament_plays_one_game_when_asked() -> None:
+    out = run("tournament.py", "--game", "palace", "--games", "2").stdout
+    assert list(tournament_tables(out)) == ["palace"]
     assert "invalid choice: 'chess'" in run("tournament.py", "--game", "chess", code=2).stderr
+    assert "--games must be at least 1" in run("tournament.py", "--games", "0", code=2).stderr
+
+
+@pytest.mark.parametrize(("game", "bot"), [("dice-poker", "GreedyBot"), ("account", "BestCardBot")])
+def test_tournament_versus_random_counts_every_game_once(game: str, bot: str) -> None:
+    out = run("tournament.py", "--versus-random", "--game", game, "--games", "10").stdout
+    found = re.search(rf"{bot} won (\d+) \(.*\), tied (\d+), lost (\d+)", out)
+    assert found is not None, out
+    assert sum(int(count) for count in found.groups()) == 10
+    assert re.search(rf"margin \({bot} - RandomBot\): mean [+-]\d+\.\d", out)
 
 
 @pytest.mark.parametrize(
-    "arguments", [["--games", "1000"], ["--game", "account", "--games", "1000"]]
+    "arguments",
+    [
+        [],
+        ["--versus-random", "--game", "dice-poker", "--games", "1000"],
+        ["--versus-random", "--game", "account", "--games", "1000"],
+    ],
 )
 def test_the_bots_page_shows_what_the_tournament_prints(arguments: list[str]) -> None:
     out = run("tournament.py", *arguments).stdout
     page = (ROOT / "docs" / "bots.rst").read_text(encoding="utf-8")
-    assert f"$ python examples/tournament.py {' '.join(arguments)}\n" in page
+    assert f"$ {' '.join(['python examples/tournament.py', *arguments])}\n" in page
     for line in out.splitlines():
-        assert f"   {line}\n" in page, f"docs/bots.rst does not show {line!r}"
+        assert f"   {line}\n".rstrip() + "\n" in page, f"docs/bots.rst does not show {line!r}"
 
 
 def test_front_end_keeps_hidden_cards_on_the_server_and_refuses_bad_moves() -> None:

@@ -38,7 +38,8 @@ class CheckedBot:
 def test_best_card_bot_beats_random_bot_clearly() -> None:
     """Over 1,000 seeded two-player games of ``Config()``, the bot taking seat 0 and
     seat 1 in turn (game ``i``: seed ``i``, BestCardBot in seat ``i % 2``, the RandomBot
-    seeded with ``i``), as ``examples/tournament.py --game account`` plays them.
+    seeded with ``i``), as ``examples/tournament.py --versus-random --game account`` plays
+    them.
 
     Measured when this test was written: BestCardBot won 981 games (499 from seat 0, 482
     from seat 1), tied 18 and lost 1, by 3,914.7 points on average (sd 10,222). Fourteen
