@@ -41,17 +41,12 @@ DEFAULT_GAMES = 100
 
 
 def two_player_config(rules: Ruleset[Any, Any, Any]) -> Any:
-    """The game's standard rules for two players: ``None`` (its default ``Config()``)
-    when that seats two, as every bundled game's does.
-
-    ``None`` rather than an equal ``Config()``: each worker process then makes its own
-    config, where a config sent to it would arrive through pickle, and the account game's
-    cards do not survive pickle as the package's own instances (its rules and its bot
-    compare cards by identity), so the games would differ from those played here.
+    """The game's standard rules for two players: its default ``Config()``, with
+    ``players=2`` where the default seats another number.
     """
     config = rules.config_type()
     if rules.players(config) == 2:
-        return None
+        return config
     return attrs.evolve(config, players=2)
 
 
