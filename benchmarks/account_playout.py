@@ -26,7 +26,6 @@ measured, without ratios.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -44,8 +43,10 @@ from harness import (
     machine_line,
     measure,
     openspiel_cpp_loop,
+    settings_of,
     summarize,
     table,
+    write_report,
 )
 
 from tabletop_rules import account
@@ -233,19 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         f"the account game's Roll()), {PLAYERS} players\n"
     )
     print(table(rows, ANCHORS, "move"))
-    if args.json is not None:
-        report = {
-            "machine": info,
-            "settings": {
-                "rounds": args.rounds,
-                "seconds": args.seconds,
-                "warmup": args.warmup,
-                "clock": args.clock,
-                "players": PLAYERS,
-            },
-            "results": rows,
-        }
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(args.json, info, settings_of(args, players=PLAYERS), rows)
     return 0
 
 

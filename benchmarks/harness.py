@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import gc
 import importlib.metadata
+import json
 import os
 import platform
 import statistics
@@ -275,3 +276,23 @@ def table(rows: Sequence[dict[str, Any]], anchors: Sequence[Anchor], unit: str) 
             + " |"
         )
     return "\n".join(lines)
+
+
+def write_report(
+    path: Path | None, info: dict[str, Any], settings: dict[str, Any], rows: Any
+) -> None:
+    """Write the run as JSON to ``path`` (``--json``): the machine, the settings, the rows."""
+    if path is not None:
+        report = {"machine": info, "settings": settings, "results": rows}
+        path.write_text(json.dumps(report, indent=2) + "\n")
+
+
+def settings_of(args: Any, **more: Any) -> dict[str, Any]:
+    """The timing settings of a run from its command-line arguments, and ``more``."""
+    return {
+        "rounds": args.rounds,
+        "seconds": args.seconds,
+        "warmup": args.warmup,
+        "clock": args.clock,
+        **more,
+    }

@@ -17,7 +17,6 @@ OpenSpiel is optional (``pip install -e '.[bench]'``); without it only dice poke
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -34,8 +33,10 @@ from harness import (
     machine,
     machine_line,
     measure,
+    settings_of,
     summarize,
     table,
+    write_report,
 )
 
 from tabletop_rules import dice_poker as dp
@@ -238,18 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table(rows, ANCHORS, "turn"))
     if pyspiel is None:
         print(f"\nno OpenSpiel anchor (pyspiel missing): `{INSTALL_HINT}` adds the yacht rows")
-    if args.json is not None:
-        report = {
-            "machine": info,
-            "settings": {
-                "rounds": args.rounds,
-                "seconds": args.seconds,
-                "warmup": args.warmup,
-                "clock": args.clock,
-            },
-            "results": rows,
-        }
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    write_report(args.json, info, settings_of(args), rows)
     return 0
 
 
