@@ -74,13 +74,25 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
 
 
 def public_modules() -> list[ModuleType]:
-    """``tabletop_rules`` and each of its modules and packages whose path has no ``_`` part."""
+    """``tabletop_rules`` and each of its modules and packages whose path has no ``_`` part
+    (an adapter only where its extra is installed).
+    """
     names = [
         info.name
         for info in pkgutil.walk_packages(tabletop_rules.__path__, "tabletop_rules.")
         if not any(part.startswith("_") for part in info.name.split("."))
     ]
-    return [tabletop_rules, *(importlib.import_module(name) for name in names)]
+    return [tabletop_rules, *(module for name in names if (module := _imported(name)))]
+
+
+def _imported(name: str) -> ModuleType | None:
+    """The module, or ``None`` for an adapter whose framework (an extra) is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        if name.startswith("tabletop_rules.adapters."):
+            return None
+        raise
 
 
 @functools.cache

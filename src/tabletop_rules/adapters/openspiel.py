@@ -54,6 +54,7 @@ __all__ = [
     "SOLO_SCALE",
     "config_of_parameters",
     "game_name",
+    "game_state",
     "parameters_of",
     "register",
 ]
@@ -76,6 +77,15 @@ _Parameter = int | float | bool | str
 def game_name(rules: Ruleset[Any, Any, Any]) -> str:
     """The OpenSpiel name of a game: ``python_tabletop_`` and its name, ``-`` as ``_``."""
     return "python_tabletop_" + rules.name.replace("-", "_")
+
+
+def game_state(state: Any) -> Any:
+    """The library's game state inside an OpenSpiel state of these games (``None`` before
+    the deal), for code that wants the game's own functions, e.g. a bot's view:
+    ``rules.view(game_state(state), seat)``.
+    """
+    node: _Node = state.node
+    return node.state
 
 
 def _has_deal(rules: Ruleset[Any, Any, Any]) -> bool:
@@ -292,7 +302,8 @@ class _State(pyspiel.State):  # type: ignore[misc]
             if node.state is None:
                 return f"deal {action}"
             action += node.rules.chance_offset(node.config)
-        return node.rules.action_text(node.config, action)
+        text: str = node.rules.action_text(node.config, action)
+        return text
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -378,11 +389,11 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         rules = self.rules
-        params = dict(params or {})
-        config = config_of_parameters(rules, params)
+        given: dict[str, Any] = dict(params or {})
+        config = config_of_parameters(rules, given)
         deal = None
         if _has_deal(rules):
-            deal = _Deal(int(params.get(_DEALS, DEFAULT_DEALS)), int(params.get(_SEED, 0)))
+            deal = _Deal(int(given.get(_DEALS, DEFAULT_DEALS)), int(given.get(_SEED, 0)))
             if deal.deals < 1 or deal.seed < 0 or deal.seed + deal.deals > 1 << 64:
                 raise ConfigError(
                     f"deals must be at least 1 and seed at least 0, got {deal.deals}, {deal.seed}"
@@ -404,7 +415,7 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
             max_game_length=rules.max_moves(config),
         )
         self._max_chance_nodes = (rules.max_moves(config) if dice else 0) + (1 if deal else 0)
-        super().__init__(_instance_type(self.registered_type, players, dice, deal), info, params)
+        super().__init__(_instance_type(self.registered_type, players, dice, deal), info, given)
 
     def new_initial_state(self, *_args: object) -> _State:
         """The game before its first move (before the deal, for a game with a deck)."""
@@ -437,11 +448,7 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
 def _game_type(rules: Ruleset[Any, Any, Any], **changes: object) -> Any:
     """The OpenSpiel ``GameType`` of a ruleset, ``changes`` applied (per config)."""
     default = rules.config_type()
-    players = [
-        count
-        for count in range(1, 17)
-        if _accepts(lambda count=count: configured(rules.config_type, [f"players={count}"]))
-    ]
+    players = [count for count in range(1, 17) if _seats(rules, count)]
     facts: dict[str, Any] = {
         "short_name": game_name(rules),
         "long_name": f"Python tabletop_rules {rules.title}",
@@ -469,11 +476,21 @@ def _game_type(rules: Ruleset[Any, Any, Any], **changes: object) -> Any:
 def _instance_type(registered: Any, players: int, dice: int, deal: _Deal | None) -> Any:
     """The type of one game: general-sum alone at the table, deterministic without chance."""
     fields = (
-        "short_name long_name dynamics chance_mode information utility reward_model "
-        "max_num_players min_num_players provides_information_state_string "
-        "provides_information_state_tensor provides_observation_string "
-        "provides_observation_tensor parameter_specification"
-    ).split()
+        "short_name",
+        "long_name",
+        "dynamics",
+        "chance_mode",
+        "information",
+        "utility",
+        "reward_model",
+        "max_num_players",
+        "min_num_players",
+        "provides_information_state_string",
+        "provides_information_state_tensor",
+        "provides_observation_string",
+        "provides_observation_tensor",
+        "parameter_specification",
+    )
     facts = {name: getattr(registered, name) for name in fields}
     if players == 1:
         facts["utility"] = pyspiel.GameType.Utility.GENERAL_SUM
@@ -482,9 +499,10 @@ def _instance_type(registered: Any, players: int, dice: int, deal: _Deal | None)
     return pyspiel.GameType(**facts)
 
 
-def _accepts(make: Callable[[], object]) -> bool:
+def _seats(rules: Ruleset[Any, Any, Any], players: int) -> bool:
+    """Whether the game can seat ``players``."""
     try:
-        make()
+        configured(rules.config_type, [f"players={players}"])
     except ConfigError:
         return False
     return True
