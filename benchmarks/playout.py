@@ -45,6 +45,8 @@ from tabletop_rules.simulate import play_game
 
 try:
     import pyspiel
+
+    import tabletop_rules.adapters.openspiel  # noqa: F401  (registers python_tabletop_*)
 except ImportError:  # the optional `bench` extra
     pyspiel = None
 
@@ -182,6 +184,42 @@ def make_yacht_python_loop(game: Any) -> Runner:
     return run
 
 
+# --- dice poker through the OpenSpiel adapter ----------------------------------------------
+
+
+def make_adapter_python_loop(game: Any) -> Runner:
+    """Dice poker as ``python_tabletop_dice_poker`` (explicit chance), played through
+    OpenSpiel's Python API exactly as :func:`make_yacht_python_loop` plays yacht, except
+    that a chance outcome is drawn by its probability (dice poker's rolls are not equally
+    likely). A turn is a box filled, read from the game state at the end.
+    """
+    from tabletop_rules.adapters.openspiel import game_state
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        rng = random.Random(seed)
+        choice, choices = rng.choice, rng.choices
+        new_initial_state = game.new_initial_state
+        games = turns = 0
+        start = clock()
+        stop = start + budget
+        while True:
+            state = new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, weights = zip(*state.chance_outcomes(), strict=True)
+                    action = choices(actions, weights)[0]
+                else:
+                    action = choice(state.legal_actions())
+                state.apply_action(action)
+            games += 1
+            turns += game_state(state).turns_played
+            now = clock()
+            if now >= stop:
+                return Sample(games, turns, now - start)
+
+    return run
+
+
 # --- the run -------------------------------------------------------------------------------
 
 
@@ -200,6 +238,14 @@ def contenders() -> list[Contender]:
             ),
             Contender("yacht_python", "OpenSpiel yacht, Python API", make_yacht_python_loop(game)),
         ]
+        adapter = pyspiel.load_game("python_tabletop_dice_poker")
+        found.append(
+            Contender(
+                "dice_poker_openspiel",
+                "dice poker, OpenSpiel adapter, Python API",
+                make_adapter_python_loop(adapter),
+            )
+        )
     return found
 
 
