@@ -88,7 +88,9 @@ def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int,
         bank = config.max_fences
     else:
         bank = config.throws_per_turn * config.boxes_per_player
-    spendable = bank if config.max_fences_per_turn is None else min(bank, config.max_fences_per_turn)
+    spendable = (
+        bank if config.max_fences_per_turn is None else min(bank, config.max_fences_per_turn)
+    )
     throws = config.throws_per_turn + spendable
     least = config.stages * (sum(lows) - config.penalty)
     most = config.stages * (sum(highs) + config.premium)
