@@ -100,6 +100,7 @@ _HOMES = (
     "tabletop_rules.errors",
     "tabletop_rules.rng",
     "tabletop_rules.protocol",
+    "tabletop_rules.observation",
     "tabletop_rules.serialize",
     "tabletop_rules.records",
     "tabletop_rules.match",

@@ -37,6 +37,10 @@ def _floats(values: Sequence[float]) -> tuple[float, ...]:
     return tuple(float(value) for value in values)
 
 
+def _names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(names)
+
+
 @attrs.frozen
 class ObservationSpec:
     """The layout of a game's observations for one config: fixed for that config.
@@ -52,7 +56,7 @@ class ObservationSpec:
 
     low: tuple[float, ...] = attrs.field(converter=_floats)
     high: tuple[float, ...] = attrs.field(converter=_floats)
-    names: tuple[str, ...] = attrs.field(converter=tuple)
+    names: tuple[str, ...] = attrs.field(converter=_names)
     size: int = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:

@@ -1,4 +1,5 @@
-"""Account-game views as numbers: :func:`observe` and :func:`observation_spec`.
+"""Account-game views as numbers: :func:`~tabletop_rules.account.observe` and
+:func:`~tabletop_rules.account.observation_spec`.
 
 The encoding is read from a :class:`~tabletop_rules.account.View` only, for a seat or a
 spectator, and has the same length for every view of a config. Values are whole numbers
@@ -129,7 +130,8 @@ def _encode(seen: View, features: Features) -> None:
 
 def observe(seen: View) -> tuple[float, ...]:
     """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, :func:`observation_spec`'s ``size`` long, each within its bounds.
+    alone, as long as :func:`~tabletop_rules.account.observation_spec` says, each within
+    its bounds.
     """
     features = Features()
     _encode(seen, features)

@@ -1,4 +1,5 @@
-"""Dice poker views as numbers: :func:`observe` and :func:`observation_spec`.
+"""Dice poker views as numbers: :func:`~tabletop_rules.dice_poker.observe` and
+:func:`~tabletop_rules.dice_poker.observation_spec`.
 
 The encoding is read from a :class:`~tabletop_rules.dice_poker.View` only, for a seat or a
 spectator, and has the same length for every view of a config. Values are whole numbers
@@ -148,7 +149,8 @@ def _encode(seen: View, features: Features) -> None:
 
 def observe(seen: View) -> tuple[float, ...]:
     """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, :func:`observation_spec`'s ``size`` long, each within its bounds.
+    alone, as long as :func:`~tabletop_rules.dice_poker.observation_spec` says, each within
+    its bounds.
     """
     features = Features()
     _encode(seen, features)

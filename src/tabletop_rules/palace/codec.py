@@ -32,9 +32,10 @@ with four; the number of a move does not depend on the configuration, which is w
 >>> num_actions(Config()), num_actions(Config(decks=2))
 (2762, 2814)
 
-Palace has no chance points, so :func:`chance_offset` is :func:`num_actions`.
-:func:`action_text` gives an action's text without a state: a play class as its ranks
-only, which :func:`~tabletop_rules.palace.parse_move` reads as the player's own cards.
+Palace has no chance points, so :func:`~tabletop_rules.palace.chance_offset` is
+:func:`~tabletop_rules.palace.num_actions`. :func:`~tabletop_rules.palace.action_text`
+gives an action's text without a state: a play class as its ranks only, which
+:func:`~tabletop_rules.palace.parse_move` reads as the player's own cards.
 
 >>> action_text(Config(), 2728), action_text(Config(), 6), action_text(Config(), 1)
 ('play 7 7', 'swap 2C 2C', 'take')
