@@ -144,6 +144,21 @@ class Features:
             self._low.extend([0.0] * len(labels))
             self._high.extend(float(high) for high in highs)
 
+    def group(
+        self,
+        prefix: str,
+        labels: Sequence[str],
+        values: Sequence[float],
+        lows: Sequence[float],
+        highs: Sequence[float],
+    ) -> None:
+        """One element per label: its value, between its entries of ``lows`` and ``highs``."""
+        self._values.extend(float(value) for value in values)
+        if self._spec:
+            self._names.extend(f"{prefix}{label}]" for label in labels)
+            self._low.extend(float(low) for low in lows)
+            self._high.extend(float(high) for high in highs)
+
     def spec(self) -> ObservationSpec:
         """The names and bounds of the elements added so far (built with ``spec=True``)."""
         if not self._spec:

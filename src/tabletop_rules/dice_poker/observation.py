@@ -77,12 +77,12 @@ def _face_counts(dice: tuple[int, ...]) -> list[int]:
 
 @lru_cache(maxsize=64)
 def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]:
-    """Per box its least and greatest points; the bank's and the throws' caps; the
-    least and greatest score of a sheet.
+    """Per box its least and greatest points (0 included: an open box shows 0); the
+    bank's and the throws' caps; the least and greatest score of a sheet.
     """
     possible = possible_points(config.box_scores)
-    lows = tuple(min(values) for values in possible)
-    highs = tuple(max(values) for values in possible)
+    lows = tuple(min(*values, 0) for values in possible)  # 0: an open box
+    highs = tuple(max(*values, 0) for values in possible)
     if not config.fences:
         bank = 0
     elif config.max_fences is not None:
@@ -125,14 +125,13 @@ def _encode(seen: View, features: Features) -> None:
         sheet = seen.sheets[seat]
         for stage in range(config.stages):
             base = BOXES_PER_STAGE * stage
-            for box in Box:
-                cell = sheet[base + box]
-                features.scalar(
-                    f"sheet[P{number},s{stage},{box}]",
-                    0 if cell is None else cell,
-                    min(lows[box], 0),
-                    max(highs[box], 0),
-                )
+            features.group(
+                f"sheet[P{number},s{stage},",
+                _BOXES,
+                [cell or 0 for cell in sheet[base : base + BOXES_PER_STAGE]],
+                lows,
+                highs,
+            )
     for number, seat in enumerate(order):
         features.scalar(f"fences[P{number}]", seen.fences[seat], 0, bank)
     for number, seat in enumerate(order):
