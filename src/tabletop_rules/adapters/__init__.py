@@ -1,0 +1,1 @@
+"""Adapters that let other frameworks play the games (optional extras)."""
