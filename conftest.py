@@ -1,0 +1,13 @@
+"""Collection settings for the whole repository: an adapter's doctests are collected only
+where its extra is installed (its tests skip themselves, with the install command).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+collect_ignore = [
+    path
+    for path, module in [("src/tabletop_rules/adapters/pettingzoo.py", "pettingzoo")]
+    if importlib.util.find_spec(module) is None
+]
