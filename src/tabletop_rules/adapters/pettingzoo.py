@@ -9,15 +9,13 @@ PettingZoo's classic environments are; :class:`TabletopEnv` (also called
   always the seat to move: a seat may act several times in a row (dice poker's throws,
   palace's plays), and chance never acts, the environment resolves it.
 - **Actions** are the game's player action numbers, ``Discrete(chance_offset)``: the
-  numbers from ``0`` below :meth:`~tabletop_rules.protocol.Ruleset.chance_offset`
-  (the chance outcomes, numbered above them, are not actions of any agent).
-- **Observations** are a dict of ``"observation"``, a ``float32`` array of the game's
-  fixed-shape encoding of the seat's view
-  (:meth:`~tabletop_rules.protocol.Ruleset.observe`, inside the bounds of
-  :meth:`~tabletop_rules.protocol.Ruleset.observation_spec`), and ``"action_mask"``,
-  an ``int8`` array with a 1 for each action the seat may take now (all 0 for a seat
-  not to move). Both are built from ``view(state, seat)`` alone, so no seat learns what
-  its view hides.
+  numbers below the ruleset's ``chance_offset(config)`` (the chance outcomes, numbered
+  from there on, are no agent's actions).
+- **Observations** are a dict of ``"observation"``, a ``float32`` array: the game's
+  fixed-shape encoding of the seat's view (the ruleset's ``observe(view)``, inside the
+  bounds of its ``observation_spec(config)``), and ``"action_mask"``, an ``int8`` array
+  with a 1 for each action the seat may take now (all 0 for a seat not to move). Both
+  are built from ``view(state, seat)`` alone, so no seat learns what its view hides.
 - **Rewards** come once, when the game ends, and sum to zero: the winners share +1 and
   the losers share -1 (two seats: +1 and -1; four seats, one winner: +1 and -1/3 each).
   When nobody loses (every seat wins, or a game of one seat) or nobody wins, every
