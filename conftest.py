@@ -6,8 +6,16 @@ from __future__ import annotations
 
 import importlib.util
 
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ValueError:  # imported as None: blocked on purpose
+        return False
+
+
 collect_ignore = [
     path
     for path, module in [("src/tabletop_rules/adapters/pettingzoo.py", "pettingzoo")]
-    if importlib.util.find_spec(module) is None
+    if not _installed(module)
 ]
