@@ -62,9 +62,12 @@ _EXTERNAL_MODULES = (
     "collections.abc",
     "concurrent.futures",
     "fractions",
+    "gymnasium",
     "hypothesis",
     "json",
+    "numpy",
     "pathlib",
+    "pettingzoo",
     "secrets",
 )
 

@@ -1,0 +1,3 @@
+"""Adapters that let other frameworks play the games (optional extras)."""
+
+__all__: list[str] = []
