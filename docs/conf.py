@@ -62,9 +62,12 @@ _EXTERNAL_MODULES = (
     "collections.abc",
     "concurrent.futures",
     "fractions",
+    "gymnasium",
     "hypothesis",
     "json",
+    "numpy",
     "pathlib",
+    "pettingzoo",
     "secrets",
 )
 
@@ -100,6 +103,7 @@ _HOMES = (
     "tabletop_rules.errors",
     "tabletop_rules.rng",
     "tabletop_rules.protocol",
+    "tabletop_rules.observation",
     "tabletop_rules.serialize",
     "tabletop_rules.records",
     "tabletop_rules.match",

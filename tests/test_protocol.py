@@ -115,3 +115,16 @@ def test_rules_bundle_the_package_functions() -> None:
 def test_chance_is_a_player_number_no_seat_can_have() -> None:
     assert CHANCE == -1
     assert dice_poker.CHANCE == CHANCE
+
+
+def test_every_game_encodes_views_and_names_its_action_numbers() -> None:
+    for name in ("dice-poker", "palace", "account"):
+        rules = get_ruleset(name)
+        config = rules.config_type()
+        spec = rules.observation_spec(config)
+        assert isinstance(spec, tabletop_rules.ObservationSpec)
+        observed = rules.observe(rules.view(rules.new_game(config, seed=1), 0))
+        assert spec.contains(observed)
+        offset = rules.chance_offset(config)
+        assert 0 < offset <= rules.num_actions(config)
+        assert isinstance(rules.action_text(config, 0), str)

@@ -24,6 +24,7 @@ from .errors import (
     TabletopError,
 )
 from .match import Match
+from .observation import ObservationSpec
 from .protocol import CHANCE, Bot, GameRules, Ruleset, Seat, get_ruleset, register, rulesets
 from .rng import Rng
 
@@ -38,6 +39,7 @@ __all__ = [
     "InvalidStateError",
     "Match",
     "NotationError",
+    "ObservationSpec",
     "Rng",
     "Ruleset",
     "Seat",

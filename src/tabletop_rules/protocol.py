@@ -32,6 +32,7 @@ import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .bots import RandomBot
+from .observation import ObservationSpec
 from .rng import Rng
 
 __all__ = [
@@ -239,6 +240,31 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
         """For each action number, whether it is legal in ``state``."""
         ...
 
+    def chance_offset(self, config: ConfigT) -> int:
+        """The number of the first chance outcome: outcomes are numbered from here to
+        :meth:`num_actions`, every player move below it (:meth:`num_actions` itself for a
+        game without chance points).
+        """
+        ...
+
+    def action_text(self, config: ConfigT, action: int) -> str:
+        """The notation of the move (or class of equivalent moves) numbered ``action``,
+        without a state; :meth:`parse_move` reads it back, in a state where it is legal,
+        to the listed move. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for
+        an action that is not a whole number within :meth:`num_actions`.
+        """
+        ...
+
+    def observation_spec(self, config: ConfigT) -> ObservationSpec:
+        """The size, bounds and names of :meth:`observe`'s numbers under ``config``."""
+        ...
+
+    def observe(self, view: ViewT) -> tuple[float, ...]:
+        """``view`` as a flat tuple of floats, from the view alone: as long as
+        :meth:`observation_spec` says, each element within its bounds.
+        """
+        ...
+
     def max_moves(self, config: ConfigT) -> int:
         """An upper bound on the moves of one game, chance outcomes included."""
         ...
@@ -324,6 +350,10 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     players: Callable[[ConfigT], int]
     config_of: Callable[[StateT], ConfigT]
     seed_of: Callable[[StateT], int]
+    chance_offset: Callable[[ConfigT], int]
+    action_text: Callable[[ConfigT, int], str]
+    observation_spec: Callable[[ConfigT], ObservationSpec]
+    observe: Callable[[ViewT], tuple[float, ...]]
     hidden_information: bool = False
     deal_type: type[Any] | None = None
     deal_of: Callable[[StateT], tuple[Any, ...] | None] = attrs.field(default=lambda _state: None)

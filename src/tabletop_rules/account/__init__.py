@@ -14,7 +14,16 @@ from ..protocol import GameRules, register
 from . import codec, notation, rules
 from .bots import BestCardBot
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
-from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
+from .codec import (
+    CHANCE_OFFSET,
+    NUM_ACTIONS,
+    action_text,
+    chance_offset,
+    decode,
+    encode,
+    legal_mask,
+    num_actions,
+)
 from .config import (
     DEFAULT_DECK,
     ENDS,
@@ -34,6 +43,7 @@ from .events import EVENT_TYPES, Event, redact
 from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import DIRECTIONS, MOVE_TYPES, Advance, Buy, Die, Direction, Move, Place, Roll
 from .notation import format_move, parse_move, read_move
+from .observation import ACCOUNT_CLIP, LOG_CLIP, observation_spec, observe
 from .rules import (
     apply,
     apply_with_events,
@@ -51,12 +61,15 @@ from .state import Phase, State, check_state, line
 from .view import View, check_view, determinize, view
 
 __all__ = [
+    "ACCOUNT_CLIP",
     "CARDS",
+    "CHANCE_OFFSET",
     "DEFAULT_DECK",
     "DIRECTIONS",
     "END",
     "ENDS",
     "KINDS",
+    "LOG_CLIP",
     "MAX_COLUMNS",
     "MAX_COST",
     "MAX_COUNT",
@@ -86,9 +99,11 @@ __all__ = [
     "T",
     "View",
     "Z",
+    "action_text",
     "apply",
     "apply_with_events",
     "canonical",
+    "chance_offset",
     "chance_probabilities",
     "check_state",
     "check_view",
@@ -107,6 +122,8 @@ __all__ = [
     "new_game",
     "notation",
     "num_actions",
+    "observation_spec",
+    "observe",
     "parse_move",
     "read_move",
     "redact",
@@ -149,6 +166,10 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     players=lambda config: config.players,
     config_of=lambda state: state.config,
     seed_of=lambda state: state.seed,
+    chance_offset=chance_offset,
+    action_text=action_text,
+    observation_spec=observation_spec,
+    observe=observe,
     hidden_information=True,
     deal_type=Card,
     deal_of=lambda state: state.deal,

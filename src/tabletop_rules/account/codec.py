@@ -24,6 +24,8 @@ A config with fewer columns or markers simply never allows the numbers beyond th
 (0, 40, 60, 142)
 >>> num_actions(Config())
 143
+>>> chance_offset(Config()), action_text(Config(), 60), action_text(Config(), 142)
+(137, 'move 1 right 2', 'die 6')
 """
 
 from __future__ import annotations
@@ -31,11 +33,21 @@ from __future__ import annotations
 from ..errors import IllegalMoveError
 from ..messages import short_repr
 from .config import Config
-from .moves import MOVE_TABLE, Move, known_move
+from .moves import MOVE_TABLE, Die, Move, known_move
+from .notation import format_move
 from .rules import legal_moves
 from .state import State
 
-__all__ = ["NUM_ACTIONS", "decode", "encode", "legal_mask", "num_actions"]
+__all__ = [
+    "CHANCE_OFFSET",
+    "NUM_ACTIONS",
+    "action_text",
+    "chance_offset",
+    "decode",
+    "encode",
+    "legal_mask",
+    "num_actions",
+]
 
 _ACTIONS: tuple[Move, ...] = MOVE_TABLE.moves  # the game's own instances, by number
 _NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTIONS)}
@@ -43,6 +55,11 @@ _NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTI
 
 NUM_ACTIONS = len(_ACTIONS)
 """143 actions in every configuration, chance outcomes included."""
+
+
+CHANCE_OFFSET = next(number for number, move in enumerate(_ACTIONS) if type(move) is Die)
+"""137: the chance outcomes (:class:`~tabletop_rules.account.Die`) are numbered last, from
+here to the end of the action space."""
 
 
 def num_actions(config: Config) -> int:
@@ -95,3 +112,26 @@ def legal_mask(state: State) -> tuple[bool, ...]:
     for move in legal_moves(state):
         mask[_NUMBERS[id(move)]] = True
     return tuple(mask)
+
+
+def chance_offset(config: Config) -> int:
+    """The number of the first chance outcome, 137 in every config: the six
+    :class:`~tabletop_rules.account.Die` outcomes are numbered from there to
+    :func:`num_actions`, every player move below it.
+    """
+    return CHANCE_OFFSET
+
+
+def action_text(config: Config, action: int) -> str:
+    """The notation of the move numbered ``action``, without a state (the same in every
+    config): :func:`~tabletop_rules.account.parse_move` reads it back in any state where
+    the move is legal. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for an
+    action that is not a whole number within :func:`num_actions`.
+    """
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalMoveError(
+            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
+        )
+    return format_move(_ACTIONS[action])

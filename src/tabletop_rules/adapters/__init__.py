@@ -1,7 +1,9 @@
-"""Bridges to other game frameworks, each behind its own extra.
+"""Adapters that let other frameworks play the games, each behind its own extra.
 
 - :mod:`tabletop_rules.adapters.openspiel` (``pip install -e '.[openspiel]'``) registers
   every game with OpenSpiel as ``python_tabletop_<name>``.
+- :mod:`tabletop_rules.adapters.pettingzoo` (``pip install -e '.[pettingzoo]'``) makes
+  every game a PettingZoo AEC environment.
 
 The package itself imports nothing optional: import the adapter you need.
 """

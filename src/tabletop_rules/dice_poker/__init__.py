@@ -18,7 +18,16 @@ from __future__ import annotations
 from ..bots import Unseeded
 from ..protocol import CHANCE, GameRules, register
 from .bots import GreedyBot
-from .codec import NUM_ACTIONS, decode, encode, legal_mask, num_actions
+from .codec import (
+    CHANCE_OFFSET,
+    NUM_ACTIONS,
+    action_text,
+    chance_offset,
+    decode,
+    encode,
+    legal_mask,
+    num_actions,
+)
 from .config import (
     MAX_FENCES,
     MAX_PLAYERS,
@@ -58,6 +67,7 @@ from .moves import (
     Write,
 )
 from .notation import format_move, parse_box, parse_move, read_move
+from .observation import observation_spec, observe
 from .rules import (
     apply,
     apply_with_events,
@@ -78,6 +88,7 @@ from .view import View, check_view, determinize, view
 __all__ = [
     "BOXES_PER_STAGE",
     "CHANCE",
+    "CHANCE_OFFSET",
     "DICE_COUNT",
     "MAX_FENCES",
     "MAX_PLAYERS",
@@ -113,9 +124,11 @@ __all__ = [
     "View",
     "Write",
     "Wrote",
+    "action_text",
     "apply",
     "apply_with_events",
     "canonical",
+    "chance_offset",
     "chance_probabilities",
     "check_state",
     "check_view",
@@ -131,6 +144,8 @@ __all__ = [
     "mountain_points",
     "new_game",
     "num_actions",
+    "observation_spec",
+    "observe",
     "parse_box",
     "parse_move",
     "points",
@@ -176,6 +191,10 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     players=lambda config: config.players,
     config_of=lambda state: state.config,
     seed_of=lambda state: state.seed,
+    chance_offset=chance_offset,
+    action_text=action_text,
+    observation_spec=observation_spec,
+    observe=observe,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
     display=sheet_table,

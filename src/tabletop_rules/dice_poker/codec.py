@@ -9,6 +9,8 @@ moves: 210 rolls (by what they keep: nothing, then one die, … four dice), 15 w
 (0, 210, 458)
 >>> num_actions(Config())
 710
+>>> chance_offset(Config()), action_text(Config(), 249), action_text(Config(), 210)
+(249, 'dice 1', 'write ones')
 """
 
 from __future__ import annotations
@@ -16,11 +18,21 @@ from __future__ import annotations
 from ..errors import IllegalMoveError
 from ..messages import short_repr
 from .config import Config
-from .moves import ACTIONS, Move, known_move
+from .moves import ACTIONS, Dice, Move, known_move
+from .notation import format_move
 from .rules import legal_moves
 from .state import State
 
-__all__ = ["NUM_ACTIONS", "decode", "encode", "legal_mask", "num_actions"]
+__all__ = [
+    "CHANCE_OFFSET",
+    "NUM_ACTIONS",
+    "action_text",
+    "chance_offset",
+    "decode",
+    "encode",
+    "legal_mask",
+    "num_actions",
+]
 
 _ACTIONS = ACTIONS  # the game's own move instances, in action-number order
 _NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTIONS)}
@@ -28,6 +40,11 @@ _NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTI
 
 NUM_ACTIONS = len(_ACTIONS)
 """710 actions in every configuration."""
+
+
+CHANCE_OFFSET = next(number for number, move in enumerate(_ACTIONS) if type(move) is Dice)
+"""249: the chance outcomes (:class:`~tabletop_rules.dice_poker.Dice`) are numbered last,
+from here to the end of the action space."""
 
 
 def num_actions(config: Config) -> int:
@@ -69,3 +86,25 @@ def legal_mask(state: State) -> tuple[bool, ...]:
     for move in legal_moves(state):
         mask[_NUMBERS[id(move)]] = True
     return tuple(mask)
+
+
+def chance_offset(config: Config) -> int:
+    """The number of the first chance outcome, 249 in every config: outcomes are
+    numbered from there to :func:`num_actions`, every player move below it.
+    """
+    return CHANCE_OFFSET
+
+
+def action_text(config: Config, action: int) -> str:
+    """The notation of the move numbered ``action``, without a state (the same in every
+    config): :func:`~tabletop_rules.dice_poker.parse_move` reads it back in any state
+    where the move is legal. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for
+    an action that is not a whole number within :func:`num_actions`.
+    """
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalMoveError(
+            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
+        )
+    return format_move(_ACTIONS[action])

@@ -18,7 +18,7 @@ from ..bots import Unseeded
 from ..protocol import CHANCE, GameRules, register
 from .bots import LowCardBot
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
-from .codec import decode, encode, legal_mask, num_actions
+from .codec import action_text, chance_offset, decode, encode, legal_mask, num_actions
 from .config import (
     MAX_DECKS,
     MAX_HAND_SIZE,
@@ -53,6 +53,7 @@ from .events import (
 from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import MOVE_TYPES, EndTurn, Move, Play, PlayBlind, Ready, Slot, Swap, TakePile
 from .notation import format_move, parse_move, read_move
+from .observation import observation_spec, observe
 from .rules import (
     apply,
     apply_with_events,
@@ -121,9 +122,11 @@ __all__ = [
     "TurnPassed",
     "TurnedBlind",
     "View",
+    "action_text",
     "apply",
     "apply_with_events",
     "canonical",
+    "chance_offset",
     "chance_probabilities",
     "check_state",
     "check_view",
@@ -139,6 +142,8 @@ __all__ = [
     "max_moves",
     "new_game",
     "num_actions",
+    "observation_spec",
+    "observe",
     "parse_move",
     "read_move",
     "redact",
@@ -181,6 +186,10 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     players=lambda config: config.players,
     config_of=lambda state: state.config,
     seed_of=lambda state: state.seed,
+    chance_offset=chance_offset,
+    action_text=action_text,
+    observation_spec=observation_spec,
+    observe=observe,
     hidden_information=True,
     deal_type=Card,
     deal_of=lambda state: state.deal,

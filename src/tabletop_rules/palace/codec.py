@@ -31,19 +31,36 @@ with four; the number of a move does not depend on the configuration, which is w
 (0, 2728)
 >>> num_actions(Config()), num_actions(Config(decks=2))
 (2762, 2814)
+
+Palace has no chance points, so :func:`~tabletop_rules.palace.chance_offset` is
+:func:`~tabletop_rules.palace.num_actions`. :func:`~tabletop_rules.palace.action_text`
+gives an action's text without a state: a play class as its ranks only, which
+:func:`~tabletop_rules.palace.parse_move` reads as the player's own cards.
+
+>>> action_text(Config(), 2728), action_text(Config(), 6), action_text(Config(), 1)
+('play 7 7', 'swap 2C 2C', 'take')
 """
 
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
 from ..messages import short_repr
-from .cards import DECK, Card, Rank
+from .cards import DECK, RANK_TEXT, Card, Rank
 from .config import ROW, Config
 from .moves import BLIND, END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, known_move
 from .rules import legal_moves
 from .state import State
 
-__all__ = ["PLAY_BASE", "SWAP_BASE", "decode", "encode", "legal_mask", "num_actions"]
+__all__ = [
+    "PLAY_BASE",
+    "SWAP_BASE",
+    "action_text",
+    "chance_offset",
+    "decode",
+    "encode",
+    "legal_mask",
+    "num_actions",
+]
 
 _INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
 _RANKS = 13
@@ -146,3 +163,42 @@ def legal_mask(state: State) -> tuple[bool, ...]:
     for number in legal:
         mask[number] = True
     return tuple(mask)
+
+
+def chance_offset(config: Config) -> int:
+    """Where chance outcomes would start: :func:`num_actions`, as palace has none (the
+    deal is the only random event, and it is not a chance point).
+    """
+    return num_actions(config)
+
+
+_WORDS = ("ready", "take", "end")
+
+
+def action_text(config: Config, action: int) -> str:
+    """The notation of the class numbered ``action`` under ``config``, without a state.
+
+    A play class reads as its ranks only (``play 7 7``: two 7s of whatever suits), which
+    :func:`~tabletop_rules.palace.parse_move` reads in a state as the listed play of the
+    player's own cards; a swap as its two cards (``swap 4H QS``; the numbers of a swap of
+    two equal cards, which no state allows, read the same way); the others as
+    :func:`~tabletop_rules.palace.format_move` writes them. Raises
+    :class:`~tabletop_rules.errors.IllegalMoveError` for an action that is not a whole
+    number within :func:`num_actions`.
+    """
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
+    size = num_actions(config)
+    if not 0 <= action < size:
+        raise IllegalMoveError(
+            f"action {short_repr(action)} is outside the action space 0..{size - 1}"
+        )
+    if action < _BLIND_BASE:
+        return _WORDS[action]
+    if action < SWAP_BASE:
+        return f"blind {action - _BLIND_BASE}"
+    if action < PLAY_BASE:
+        hand_index, up_index = divmod(action - SWAP_BASE, len(DECK))
+        return f"swap {DECK[hand_index]} {DECK[up_index]}"
+    count, rank = divmod(action - PLAY_BASE, _RANKS)
+    return "play " + " ".join([RANK_TEXT[rank + 2]] * (count + 1))

@@ -11,6 +11,7 @@ The checks are the same idea as OpenSpiel's ``RandomSimTest``: random playouts e
 the game's bound; the same seed and moves give equal states; ``apply`` never changes its
 argument; every legal move applies and every other move raises ``IllegalMoveError``;
 chance probabilities are exact and sum to 1; JSON, notation and the action codec round-trip;
+observations fit their spec and come from the view alone;
 views never contain the RNG. Fuzzing (:mod:`tabletop_rules.testing.fuzz`) feeds every
 loader mutated JSON and ``apply`` odd objects: each must return a valid value or raise the
 library's own error.
@@ -27,13 +28,16 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .checks import (
     Playout,
+    check_action_texts,
     check_chance,
+    check_chance_offset,
     check_codec,
     check_errors_hide_secrets,
     check_events_hide_secrets,
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
+    check_observation,
     check_pickle_round_trip,
     check_playout,
     check_turn_functions,
@@ -54,8 +58,10 @@ __all__ = [
     "FUZZ_PROFILE",
     "ConformanceSuite",
     "Playout",
+    "check_action_texts",
     "check_apply_total",
     "check_chance",
+    "check_chance_offset",
     "check_codec",
     "check_errors_hide_secrets",
     "check_events_hide_secrets",
@@ -64,6 +70,7 @@ __all__ = [
     "check_loaded",
     "check_loads_total",
     "check_notation_round_trip",
+    "check_observation",
     "check_pickle_round_trip",
     "check_playout",
     "check_record_total",

@@ -23,13 +23,16 @@ from ..simulate import sample_outcome
 
 __all__ = [
     "Playout",
+    "check_action_texts",
     "check_chance",
+    "check_chance_offset",
     "check_codec",
     "check_errors_hide_secrets",
     "check_events_hide_secrets",
     "check_illegal_moves_rejected",
     "check_json_round_trip",
     "check_notation_round_trip",
+    "check_observation",
     "check_pickle_round_trip",
     "check_playout",
     "check_turn_functions",
@@ -310,3 +313,76 @@ def check_events_hide_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> 
                 f"seat {seat} learns from the events of {move!r} what it cannot see: "
                 f"{seen} here, {seen_again} in a state re-dealt from seat {mover}'s view"
             )
+
+
+def check_chance_offset(rules: Rules, state: Any) -> None:
+    """Chance outcomes are numbered at or above ``chance_offset``, every player move
+    below it, and the offset lies within the action space.
+    """
+    config = rules.config_of(state)
+    offset = rules.chance_offset(config)
+    size = rules.num_actions(config)
+    assert type(offset) is int, f"chance_offset is {offset!r}, not an int"
+    assert 0 <= offset <= size, f"chance_offset {offset} is outside 0..{size}"
+    chance = rules.current_player(state) == CHANCE
+    for move in rules.legal_moves(state):
+        number = rules.encode(move)
+        if chance:
+            assert offset <= number < size, f"chance outcome {move!r} is numbered {number}"
+        else:
+            assert number < offset, f"player move {move!r} is numbered {number} >= {offset}"
+
+
+_BAD_ACTIONS: tuple[Any, ...] = (-1, 1.0, True, "0", None)
+
+
+def check_action_texts(rules: Rules, config: Any) -> None:
+    """``action_text`` gives a string for every action number of ``config`` and raises
+    the library's error for anything else (a number outside the space, a non-integer).
+    """
+    size = rules.num_actions(config)
+    for number in range(size):
+        text = rules.action_text(config, number)
+        assert isinstance(text, str), f"action_text of {number} is {text!r}"
+        assert text, f"action_text of {number} is empty"
+    for bad in (*_BAD_ACTIONS, size):
+        try:
+            rules.action_text(config, bad)
+        except TabletopError:
+            continue
+        raise AssertionError(f"action_text accepted {bad!r}")
+
+
+def check_observation(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
+    """Every seat's (and a spectator's) observation is as long as the config's spec says,
+    each value a float within its bounds; observing twice gives the same numbers, and so
+    does observing the view of a state re-dealt from the view (the numbers come from the
+    view alone). Each legal move's ``action_text`` parses back, in ``state``, to the same
+    move (as :meth:`~tabletop_rules.protocol.Ruleset.canonical` lists it).
+    """
+    config = rules.config_of(state)
+    spec = rules.observation_spec(config)
+    assert spec == rules.observation_spec(config), "the spec is fixed for a config"
+    assert spec.size == len(spec.names) == len(spec.low) == len(spec.high)
+    assert len(set(spec.names)) == spec.size, "observation names are unique"
+    for number, seat in enumerate(_seats(rules, state)):
+        view = rules.view(state, seat)
+        observed = rules.observe(view)
+        assert type(observed) is tuple, f"seat {seat}'s observation is not a tuple"
+        assert len(observed) == spec.size, (
+            f"seat {seat}'s observation has {len(observed)} values, the spec {spec.size}"
+        )
+        for name, low, value, high in zip(spec.names, spec.low, observed, spec.high, strict=True):
+            assert type(value) is float, f"{name} is {value!r}, not a float"
+            assert low <= value <= high, f"{name} = {value} outside [{low}, {high}]"
+        assert rules.observe(view) == observed, "observing twice gives the same numbers"
+        resampled = rules.determinize(view, rng.advanced(number))
+        assert rules.observe(rules.view(resampled, seat)) == observed, (
+            f"seat {seat}'s observation changes when what it cannot see is re-dealt"
+        )
+    for move in rules.legal_moves(state):
+        text = rules.action_text(config, rules.encode(move))
+        parsed = rules.parse_move(state, text)
+        assert rules.canonical(state, parsed) == rules.canonical(state, move), (
+            f"action_text {text!r} of {move!r} parses to {parsed!r}"
+        )

@@ -16,13 +16,16 @@ from ..serialize import dumps
 from ..simulate import derived_seed, play_game
 from .checks import (
     Playout,
+    check_action_texts,
     check_chance,
+    check_chance_offset,
     check_codec,
     check_errors_hide_secrets,
     check_events_hide_secrets,
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
+    check_observation,
     check_pickle_round_trip,
     check_playout,
     check_turn_functions,
@@ -151,6 +154,20 @@ class ConformanceSuite:
             check_pickle_round_trip(self.ruleset, state)
             check_notation_round_trip(self.ruleset, state)
             check_codec(self.ruleset, state)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_observations_and_action_numbers(self, data: st.DataObject) -> None:
+        """Observations fit the spec and come from the view alone; chance outcomes are
+        numbered from ``chance_offset``, player moves below; every action number has a
+        text, and a legal move's text parses back to it.
+        """
+        playout = self._playout(data)
+        rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
+        check_action_texts(self.ruleset, self.ruleset.config_of(playout.final))
+        for _index, state in self._sample(playout):
+            check_observation(self.ruleset, state, rng)
+            check_chance_offset(self.ruleset, state)
 
     @_suite_settings
     @given(data=st.data())

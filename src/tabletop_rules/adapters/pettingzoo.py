@@ -1,0 +1,399 @@
+"""Every game as a PettingZoo AEC environment (the ``pettingzoo`` extra:
+``pip install -e '.[pettingzoo]'``).
+
+:func:`env` makes the environment of a game, by name or by ruleset, wrapped as
+PettingZoo's classic environments are; :class:`TabletopEnv` (also called
+:data:`raw_env`) is the environment itself, without the wrappers.
+
+- **Agents** are the seats, ``"player_0"`` to ``"player_{n-1}"``. The agent to act is
+  always the seat to move: a seat may act several times in a row (dice poker's throws,
+  palace's plays), and chance never acts, the environment resolves it.
+- **Actions** are the game's player action numbers, ``Discrete(chance_offset)``: the
+  numbers below the ruleset's ``chance_offset(config)`` (the chance outcomes, numbered
+  from there on, are no agent's actions).
+- **Observations** are a dict of ``"observation"``, a ``float32`` array: the game's
+  fixed-shape encoding of the seat's view (the ruleset's ``observe(view)``, inside the
+  bounds of its ``observation_spec(config)``), and ``"action_mask"``, an ``int8`` array
+  with a 1 for each action the seat may take now (all 0 for a seat not to move). Both
+  are built from ``view(state, seat)`` alone, so no seat learns what its view hides.
+- **Rewards** come once, when the game ends, and sum to zero: the winners share +1 and
+  the losers share -1 (two seats: +1 and -1; four seats, one winner: +1 and -1/3 each).
+  When nobody loses (every seat wins, or a game of one seat) or nobody wins, every
+  reward is 0; each seat's final score is in its ``info["score"]``.
+- **Termination** is the end of the game, for every agent at once. There is no
+  truncation: every game ends by its own rules within
+  :meth:`~tabletop_rules.protocol.Ruleset.max_moves` moves.
+- **Chance** is resolved inside the environment, from the seed: ``reset(seed=s)``
+  starts ``new_game(config, seed=s)``. With ``auto_chance=True`` (every game's default)
+  the game throws its own dice from that seed; with ``auto_chance=False`` the
+  environment draws each chance outcome by its exact probability from a generator
+  seeded with ``derived_seed(s, 0)``, as :func:`~tabletop_rules.simulate.play_game`
+  does. The same seed and the same actions give the same game.
+
+>>> from tabletop_rules.adapters.pettingzoo import env
+>>> table = env("dice-poker")
+>>> table.reset(seed=1)
+>>> table.agents, table.agent_selection
+(['player_0', 'player_1'], 'player_0')
+>>> observation, reward, terminated, truncated, info = table.last()
+>>> observation["action_mask"].dtype, int(observation["action_mask"].sum())
+(dtype('int8'), 10)
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Final, TypeAlias
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..errors import IllegalMoveError, NotationError
+from ..protocol import CHANCE, Ruleset, Seat, get_ruleset
+from ..rng import Rng, resolve_seed
+from ..simulate import derived_seed, sample_outcome
+
+__all__ = [
+    "RENDER_MODES",
+    "AgentID",
+    "Observation",
+    "TabletopEnv",
+    "agent_name",
+    "env",
+    "raw_env",
+    "seat_of",
+]
+
+AgentID: TypeAlias = str
+"""An agent's name: ``"player_"`` and its seat, ``"player_0"`` first."""
+
+Observation: TypeAlias = dict[str, NDArray[Any]]
+"""What an agent observes: ``"observation"`` (``float32``, the encoded view) and
+``"action_mask"`` (``int8``, 1 for each action open to the seat)."""
+
+RENDER_MODES: Final = ("human", "ansi")
+"""``"human"`` prints the table as a spectator sees it; ``"ansi"`` returns that text."""
+
+_PREFIX: Final = "player_"
+
+
+def agent_name(seat: Seat) -> AgentID:
+    """The agent that plays ``seat``.
+
+    >>> agent_name(0)
+    'player_0'
+    """
+    return f"{_PREFIX}{seat}"
+
+
+def seat_of(agent: AgentID) -> Seat:
+    """The seat ``agent`` plays; ``ValueError`` for a name that is no agent's.
+
+    >>> seat_of("player_2")
+    2
+    """
+    number = agent.removeprefix(_PREFIX)
+    if number == agent or not number.isdigit() or (number != "0" and number.startswith("0")):
+        raise ValueError(f"{agent!r} is no agent: agents are named player_0, player_1, ...")
+    return int(number)
+
+
+def _rewards(winners: frozenset[Seat], seats: int) -> list[float]:
+    """+1 shared by the winners, -1 shared by the losers; all 0 unless there are both."""
+    losers = seats - len(winners)
+    if not winners or not losers:
+        return [0.0] * seats
+    return [1 / len(winners) if seat in winners else -1 / losers for seat in range(seats)]
+
+
+class TabletopEnv(AECEnv):
+    """One game as a PettingZoo AEC environment, without wrappers (see the module's
+    introduction for agents, actions, observations, rewards and chance).
+
+    ``game`` is a registered game's name (``"palace"``) or a ruleset; ``config`` its
+    house rules (``None``: the game's defaults); ``render_mode`` one of
+    :data:`RENDER_MODES` or ``None``.
+
+    An illegal action raises :class:`~tabletop_rules.errors.IllegalMoveError`, whose
+    message names the rule that forbids it, and changes nothing; :func:`env` wraps this
+    environment so that an illegal action ends the game instead, as in PettingZoo's
+    classic games. :meth:`reset` takes ``options={"state": state}`` to start from a
+    given state of the game (a position to study); other options are ignored.
+    """
+
+    def __init__(
+        self,
+        game: str | Ruleset[Any, Any, Any],
+        config: Any = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}"
+            )
+        rules = get_ruleset(game) if isinstance(game, str) else game
+        self.rules: Ruleset[Any, Any, Any] = rules
+        """The game's ruleset."""
+        self.config: Any = rules.config_type() if config is None else config
+        """The house rules of every game this environment plays."""
+        self.render_mode = render_mode
+        self.metadata = {
+            "render_modes": list(RENDER_MODES),
+            "name": f"tabletop_{rules.name.replace('-', '_')}_v0",
+            "is_parallelizable": False,
+        }
+        self._offset = rules.chance_offset(self.config)
+        spec = rules.observation_spec(self.config)
+        self.possible_agents = [agent_name(seat) for seat in range(rules.players(self.config))]
+        self.action_spaces = {
+            agent: spaces.Discrete(self._offset) for agent in self.possible_agents
+        }
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        low=np.array(spec.low, dtype=np.float32),
+                        high=np.array(spec.high, dtype=np.float32),
+                        shape=spec.shape,
+                        dtype=np.float32,
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(self._offset,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.agents: list[AgentID] = []
+        self.rewards: dict[AgentID, float] = {}
+        self._cumulative_rewards: dict[AgentID, float] = {}
+        self.terminations: dict[AgentID, bool] = {}
+        self.truncations: dict[AgentID, bool] = {}
+        self.infos: dict[AgentID, dict[str, Any]] = {}
+        self._state: Any = None
+        self._chance = Rng.from_seed(0)
+        self._base_seed: int | None = None
+        self._episode = 0
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    # --- the spaces ---------------------------------------------------------------------
+
+    def observation_space(self, agent: AgentID) -> spaces.Dict:
+        """The observation space of ``agent`` (the same object every time)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> spaces.Discrete:
+        """The action space of ``agent``, ``Discrete(chance_offset)`` (the same object
+        every time).
+        """
+        return self.action_spaces[agent]
+
+    # --- playing ------------------------------------------------------------------------
+
+    @property
+    def game_state(self) -> Any:
+        """The game's state now (a frozen value: keeping it costs nothing), for records,
+        analysis and tests; agents observe views of it, never the state.
+        """
+        return self._require_state()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game: ``new_game(config, seed=seed)``.
+
+        Without a seed, the games after ``reset(seed=s)`` take the seeds
+        ``derived_seed(s, 1)``, ``derived_seed(s, 2)``, ...; before any seed is given,
+        each game draws a fresh one. ``options={"state": state}`` starts from ``state``
+        instead (a state of this game under this environment's config).
+        """
+        if seed is not None:
+            self._base_seed, self._episode = resolve_seed(seed), 0
+            game_seed: int | None = self._base_seed
+        elif self._base_seed is not None:
+            self._episode += 1
+            game_seed = derived_seed(self._base_seed, self._episode)
+        else:
+            game_seed = None
+        start = (options or {}).get("state")
+        if start is None:
+            state = self.rules.new_game(self.config, seed=game_seed)
+        else:
+            state = self._checked_start(start)
+        self._chance = Rng.from_seed(derived_seed(self.rules.seed_of(state), 0))
+        self._state = self._resolve_chance(state)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[0]
+        self._after_move()
+
+    def observe(self, agent: AgentID) -> Observation:
+        """What ``agent`` observes now: :meth:`observe_view` of its seat's view."""
+        return self.observe_view(self.rules.view(self._require_state(), seat_of(agent)))
+
+    def observe_view(self, view: Any) -> Observation:
+        """The observation of a seat's ``view``: it reads nothing else."""
+        mask = np.zeros(self._offset, dtype=np.int8)
+        for move in view.legal_moves:
+            mask[self.rules.encode(move)] = 1
+        return {
+            "observation": np.asarray(self.rules.observe(view), dtype=np.float32),
+            "action_mask": mask,
+        }
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for the agent to act, then resolve any chance that follows.
+
+        An agent whose game is over steps with ``None`` to leave, as PettingZoo requires.
+        An illegal action raises :class:`~tabletop_rules.errors.IllegalMoveError` and
+        changes nothing.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self._require_state()
+        move = self._move(state, action)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self._state = self._resolve_chance(self.rules.apply(state, move))
+        self._after_move()
+        if self.render_mode == "human":
+            self.render()
+
+    def why_illegal(self, action: Any) -> str | None:
+        """Why the agent to act may not take ``action`` (the rule that forbids it), or
+        ``None`` when it may.
+        """
+        try:
+            self._move(self._require_state(), action)
+        except IllegalMoveError as error:
+            return str(error)
+        return None
+
+    def render(self) -> str | None:
+        """The table as a spectator sees it: printed (``"human"``) or returned
+        (``"ansi"``). Without a render mode, a warning and ``None``.
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        text = self.rules.display(self.rules.view(self._require_state(), None))
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no window, file or process."""
+
+    # --- inside -------------------------------------------------------------------------
+
+    def _require_state(self) -> Any:
+        if self._state is None:
+            raise RuntimeError("reset() starts a game; call it first")
+        return self._state
+
+    def _checked_start(self, state: Any) -> Any:
+        if not isinstance(state, self.rules.state_type):
+            raise TypeError(f"options['state'] must be a {self.rules.title} state")
+        if self.rules.config_of(state) != self.config:
+            raise ValueError("options['state'] is a game under other house rules")
+        self.rules.check_state(state)
+        return state
+
+    def _resolve_chance(self, state: Any) -> Any:
+        rules = self.rules
+        while rules.current_player(state) == CHANCE:
+            outcome, self._chance = sample_outcome(rules.chance_probabilities(state), self._chance)
+            state = rules.apply(state, outcome)
+        return state
+
+    def _move(self, state: Any, action: Any) -> Any:
+        """The move ``action`` stands for, or ``IllegalMoveError`` naming the rule."""
+        last = self._offset - 1
+        try:
+            number = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(
+                f"an action is a whole number in 0..{last}, not {action!r}"
+            ) from None
+        if not 0 <= number <= last:
+            raise IllegalMoveError(f"action {number} is outside the action space 0..{last}")
+        try:
+            return self.rules.decode(state, number)
+        except IllegalMoveError as error:
+            text = self.rules.action_text(self.config, number)
+            reason = str(error)
+            try:
+                self.rules.parse_move(state, text)
+            except IllegalMoveError as rule:  # the rule the move breaks, in its words
+                reason = str(rule)
+            except NotationError:
+                pass
+            raise IllegalMoveError(f"action {number} ({text}) is illegal: {reason}") from None
+
+    def _after_move(self) -> None:
+        """Select the seat to move, or end the game for every agent."""
+        rules, state = self.rules, self._require_state()
+        if not rules.is_over(state):
+            player = rules.current_player(state)
+            assert player is not None, "a game that is not over has a player to move"
+            assert player != CHANCE, "chance is resolved before an agent is selected"
+            self.agent_selection = agent_name(player)
+            return
+        seats = len(self.possible_agents)
+        scores = rules.score(state)
+        for seat, reward in enumerate(_rewards(rules.winners(state), seats)):
+            agent = agent_name(seat)
+            self.rewards[agent] = reward
+            self.infos[agent] = {"score": scores[seat]}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+
+raw_env = TabletopEnv
+"""PettingZoo's usual name for the unwrapped environment class: :class:`TabletopEnv`."""
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's :class:`TerminateIllegalWrapper`, which also writes the rule an
+    illegal action broke into its agent's ``info["illegal_move"]``.
+    """
+
+    def step(self, action: Any) -> None:
+        raw: TabletopEnv = self.env.unwrapped
+        agent = raw.agent_selection
+        live = not (raw.terminations.get(agent) or raw.truncations.get(agent))
+        reason = raw.why_illegal(action) if live and raw.agents else None
+        super().step(action)
+        if reason is not None and agent in raw.infos:
+            raw.infos[agent]["illegal_move"] = reason
+
+
+def env(
+    game: str | Ruleset[Any, Any, Any], config: Any = None, render_mode: str | None = None
+) -> AECEnv:
+    """The environment of ``game`` (a name or a ruleset) under ``config``, wrapped as
+    PettingZoo's classic games are.
+
+    The wrappers, outermost first: ``OrderEnforcingWrapper`` (methods called before
+    :meth:`~TabletopEnv.reset` raise), ``AssertOutOfBoundsWrapper`` (an action outside
+    the action space fails an assertion) and ``TerminateIllegalWrapper`` with an illegal
+    reward of -1: an action the mask forbids ends the game, -1 for the agent that took
+    it and 0 for the others, and that agent's ``info["illegal_move"]`` names the rule
+    it broke. For an exception instead, use :class:`TabletopEnv` itself.
+    """
+    table = TabletopEnv(game, config, render_mode)
+    wrapped = _TerminateIllegal(table, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

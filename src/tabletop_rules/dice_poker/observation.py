@@ -1,0 +1,164 @@
+"""Dice poker views as numbers: :func:`~tabletop_rules.dice_poker.observe` and
+:func:`~tabletop_rules.dice_poker.observation_spec`.
+
+The encoding is read from a :class:`~tabletop_rules.dice_poker.View` only, for a seat or a
+spectator, and has the same length for every view of a config. Values are whole numbers
+as floats, never scaled: the spec's ``low`` and ``high`` give each element's range, so a
+consumer can rescale. Per-seat fields list the seats in turn order *from the viewer*
+(:func:`~tabletop_rules.observation.seats_from`): ``P0`` is the viewer (seat 0 for a
+spectator), ``P1`` the next seat to play after it, and so on. Field by field, in order:
+
+==============================  ========  ================================================
+names                           count     value
+==============================  ========  ================================================
+``viewer[spectator]``           1         1 for a spectator's view
+``viewer[S0]`` …                players   the viewer's absolute seat, one-hot
+``to_move[P0]`` …               players   the seat to move, relative, one-hot (all 0 at a
+                                          chance point and once the game is over)
+``to_move[chance]``             1         1 while a throw awaits its outcome
+``over``                        1         1 once the game is over
+``stage[0]`` …                  stages    the stage the seat on turn fills, one-hot
+``filled[P0,s0,ones]`` …        players   1 where the box is filled; seats, then stages,
+                                x stages  then boxes in sheet order
+                                x 15
+``sheet[P0,s0,ones]`` …         players   the points written in the box (0 while open),
+                                x stages  within the box's possible points
+                                x 15
+``fences[P0]`` …                players   the seat's bank, 0 to ``max_fences`` (uncapped:
+                                          ``throws_per_turn`` x boxes on a sheet)
+``score[P0]`` …                 players   the seat's score now
+``throws_used``                 1         throws made this turn
+``throws_allowed``              1         throws this turn allows (0 once over)
+``dice[1]`` … ``dice[6]``       6         how many dice on the table show each face
+``pending``                     1         1 while a throw's outcome is awaited
+``pending_keep[1]`` …           6         how many dice of each face that throw keeps
+``announced[ones]`` …           15        the box announced this turn, one-hot
+==============================  ========  ================================================
+
+The default config (two players, three stages: 90 boxes, each filled flag and points)
+makes 224 elements:
+
+>>> from tabletop_rules.dice_poker import Config, Roll, apply, new_game, view
+>>> spec = observation_spec(Config())
+>>> spec.size, spec.names[:4]
+(224, ('viewer[spectator]', 'viewer[S0]', 'viewer[S1]', 'to_move[P0]'))
+>>> state = apply(new_game(seed=42), Roll())
+>>> seen = observe(view(state, 1))
+>>> dict(zip(spec.names, seen))["to_move[P1]"]  # seat 0 is the next after seat 1
+1.0
+>>> [seen[spec.names.index(f"dice[{face}]")] for face in range(1, 7)]
+[1.0, 1.0, 1.0, 0.0, 2.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..observation import Features, ObservationSpec, seats_from, viewer_features
+from ..protocol import CHANCE
+from .config import Config
+from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
+from .rules import new_game
+from .scoring import possible_points
+from .view import View, view
+
+__all__ = ["observation_spec", "observe"]
+
+_FACES = tuple(str(face) for face in range(1, 7))
+_BOXES = tuple(str(box) for box in Box)
+
+
+def _face_counts(dice: tuple[int, ...]) -> list[int]:
+    counts = [0] * 6
+    for face in dice:
+        counts[face - 1] += 1
+    return counts
+
+
+@lru_cache(maxsize=64)
+def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]:
+    """Per box its least and greatest points (0 included: an open box shows 0); the
+    bank's and the throws' caps; the least and greatest score of a sheet.
+    """
+    possible = possible_points(config.box_scores)
+    lows = tuple(min(*values, 0) for values in possible)  # 0: an open box
+    highs = tuple(max(*values, 0) for values in possible)
+    if not config.fences:
+        bank = 0
+    elif config.max_fences is not None:
+        bank = config.max_fences
+    else:
+        bank = config.throws_per_turn * config.boxes_per_player
+    spendable = (
+        bank if config.max_fences_per_turn is None else min(bank, config.max_fences_per_turn)
+    )
+    throws = config.throws_per_turn + spendable
+    least = config.stages * (sum(lows) - config.penalty)
+    most = config.stages * (sum(highs) + config.premium)
+    return lows, highs, bank, throws, least, most
+
+
+def _encode(seen: View, features: Features) -> None:
+    config = seen.config
+    players = config.players
+    lows, highs, bank, throws, least, most = _bounds(config)
+    order = seats_from(seen.seat, players)
+    labels = tuple(f"P{number}" for number in range(players))
+    viewer_features(features, seen.seat, players)
+    to_move = seen.current_player
+    relative = None if to_move is None or to_move == CHANCE else order.index(to_move)
+    features.one_hot("to_move[", labels, relative)
+    features.flag("to_move[chance]", to_move == CHANCE)
+    features.flag("over", to_move is None)
+    features.one_hot("stage[", tuple(map(str, range(config.stages))), seen.stage)
+    for number, seat in enumerate(order):
+        sheet = seen.sheets[seat]
+        for stage in range(config.stages):
+            base = BOXES_PER_STAGE * stage
+            features.counts(
+                f"filled[P{number},s{stage},",
+                _BOXES,
+                [cell is not None for cell in sheet[base : base + BOXES_PER_STAGE]],
+                [1] * BOXES_PER_STAGE,
+            )
+    for number, seat in enumerate(order):
+        sheet = seen.sheets[seat]
+        for stage in range(config.stages):
+            base = BOXES_PER_STAGE * stage
+            features.group(
+                f"sheet[P{number},s{stage},",
+                _BOXES,
+                [cell or 0 for cell in sheet[base : base + BOXES_PER_STAGE]],
+                lows,
+                highs,
+            )
+    for number, seat in enumerate(order):
+        features.scalar(f"fences[P{number}]", seen.fences[seat], 0, bank)
+    for number, seat in enumerate(order):
+        features.scalar(f"score[P{number}]", seen.scores[seat], least, most)
+    features.scalar("throws_used", seen.throws_used, 0, throws)
+    features.scalar("throws_allowed", seen.throws_allowed, 0, throws)
+    features.counts("dice[", _FACES, _face_counts(seen.dice), [DICE_COUNT] * 6)
+    pending = seen.pending_keep
+    features.flag("pending", pending is not None)
+    features.counts("pending_keep[", _FACES, _face_counts(pending or ()), [DICE_COUNT - 1] * 6)
+    announced = seen.announced
+    features.one_hot("announced[", _BOXES, None if announced is None else int(announced))
+
+
+def observe(seen: View) -> tuple[float, ...]:
+    """``seen`` as numbers, laid out as the module's table says: read from the view
+    alone, as long as :func:`~tabletop_rules.dice_poker.observation_spec` says, each within
+    its bounds.
+    """
+    features = Features()
+    _encode(seen, features)
+    return features.values
+
+
+@lru_cache(maxsize=64)
+def observation_spec(config: Config) -> ObservationSpec:
+    """The names and bounds of :func:`observe`'s elements under ``config``."""
+    features = Features(spec=True)
+    _encode(view(new_game(config, seed=0), None), features)
+    return features.spec()

@@ -1,0 +1,188 @@
+"""Views as numbers: the fixed-size numeric encoding of a view that learning code reads.
+
+Each game encodes a view (of a seat, or a spectator's) as a flat tuple of floats with
+``observe(view)``; ``observation_spec(config)`` says, for a config, how long that tuple is,
+the bounds of each element and a short name for each. Both are on every
+:class:`~tabletop_rules.protocol.Ruleset`; the games' encodings are documented field by
+field in ``tabletop_rules.<game>.observation``. The core stays light: plain tuples, no
+numpy (the adapters convert).
+
+>>> spec = ObservationSpec(low=(0.0, -1.0), high=(1.0, 1.0), names=("a", "b"))
+>>> spec.size, spec.shape
+(2, (2,))
+>>> spec.contains((1.0, -0.5)), spec.contains((2.0, 0.0))
+(True, False)
+
+A game builds its encoding with :class:`Features`: the same code fills the values of a
+view and, run once on a sample view of the config, lists the names and bounds, so the
+two cannot drift apart.
+
+>>> features = Features(spec=True)
+>>> features.scalar("throws", 2, 0, 3)
+>>> features.one_hot("face[", ("1", "2", "3"), 1)
+>>> features.values, features.spec().names
+((2.0, 0.0, 1.0, 0.0), ('throws', 'face[1]', 'face[2]', 'face[3]'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+__all__ = ["Features", "ObservationSpec", "seats_from", "viewer_features"]
+
+
+def _floats(values: Sequence[float]) -> tuple[float, ...]:
+    return tuple(float(value) for value in values)
+
+
+def _names(names: Sequence[str]) -> tuple[str, ...]:
+    return tuple(names)
+
+
+@attrs.frozen
+class ObservationSpec:
+    """The layout of a game's observations for one config: fixed for that config.
+
+    Attributes:
+        low: Each element's least value.
+        high: Each element's greatest value (``low[i] <= high[i]``).
+        names: One short name per element, unique, e.g. ``"dice[6]"`` or
+            ``"sheet[P1,s2,chance]"``.
+        size: How many elements an observation has (derived from ``names``).
+
+    """
+
+    low: tuple[float, ...] = attrs.field(converter=_floats)
+    high: tuple[float, ...] = attrs.field(converter=_floats)
+    names: tuple[str, ...] = attrs.field(converter=_names)
+    size: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        size = len(self.names)
+        if len(self.low) != size or len(self.high) != size:
+            raise ValueError(
+                f"an observation spec needs one low, high and name per element: got "
+                f"{len(self.low)}, {len(self.high)} and {size}"
+            )
+        if len(set(self.names)) != size:
+            raise ValueError("an observation spec's names must be unique")
+        for name, low, high in zip(self.names, self.low, self.high, strict=True):
+            if not low <= high:
+                raise ValueError(f"element {name!r} has low {low} above high {high}")
+        object.__setattr__(self, "size", size)
+
+    @property
+    def shape(self) -> tuple[int]:
+        """``(size,)``: an observation is flat."""
+        return (self.size,)
+
+    def contains(self, observation: Sequence[float]) -> bool:
+        """Whether ``observation`` has ``size`` elements, each within its bounds."""
+        return len(observation) == self.size and all(
+            low <= value <= high
+            for low, value, high in zip(self.low, observation, self.high, strict=True)
+        )
+
+
+class Features:
+    """Builds one observation, and with ``spec=True`` its names and bounds too.
+
+    A game's ``observe`` calls the methods below in a fixed order for every view of a
+    config; its ``observation_spec`` runs the same code once with ``spec=True`` and
+    returns :meth:`spec`. Names are written as ``prefix + label + "]"`` for the labelled
+    groups, so ``one_hot("hand[", ("7H", …), i)`` names ``"hand[7H]"``.
+    """
+
+    __slots__ = ("_high", "_low", "_names", "_spec", "_values")
+
+    def __init__(self, *, spec: bool = False) -> None:
+        self._spec = spec
+        self._values: list[float] = []
+        self._low: list[float] = []
+        self._high: list[float] = []
+        self._names: list[str] = []
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        """The observation built so far."""
+        return tuple(self._values)
+
+    def scalar(self, name: str, value: float, low: float, high: float) -> None:
+        """One element, ``value`` as a float; the caller keeps it within ``[low, high]``."""
+        self._values.append(float(value))
+        if self._spec:
+            self._low.append(low)
+            self._high.append(high)
+            self._names.append(name)
+
+    def flag(self, name: str, value: bool) -> None:
+        """One element, 1.0 for true and 0.0 for false."""
+        self.scalar(name, 1.0 if value else 0.0, 0.0, 1.0)
+
+    def one_hot(self, prefix: str, labels: Sequence[str], index: int | None) -> None:
+        """One element per label, 1.0 at ``index`` and 0.0 elsewhere (everywhere for
+        ``None``).
+        """
+        hot = [0.0] * len(labels)
+        if index is not None:
+            hot[index] = 1.0
+        self._values.extend(hot)
+        if self._spec:
+            self._names.extend(f"{prefix}{label}]" for label in labels)
+            self._low.extend([0.0] * len(labels))
+            self._high.extend([1.0] * len(labels))
+
+    def counts(
+        self, prefix: str, labels: Sequence[str], counts: Sequence[int], highs: Sequence[float]
+    ) -> None:
+        """One element per label: its count, between 0 and its entry of ``highs``."""
+        self._values.extend(float(count) for count in counts)
+        if self._spec:
+            self._names.extend(f"{prefix}{label}]" for label in labels)
+            self._low.extend([0.0] * len(labels))
+            self._high.extend(float(high) for high in highs)
+
+    def group(
+        self,
+        prefix: str,
+        labels: Sequence[str],
+        values: Sequence[float],
+        lows: Sequence[float],
+        highs: Sequence[float],
+    ) -> None:
+        """One element per label: its value, between its entries of ``lows`` and ``highs``."""
+        self._values.extend(float(value) for value in values)
+        if self._spec:
+            self._names.extend(f"{prefix}{label}]" for label in labels)
+            self._low.extend(float(low) for low in lows)
+            self._high.extend(float(high) for high in highs)
+
+    def spec(self) -> ObservationSpec:
+        """The names and bounds of the elements added so far (built with ``spec=True``)."""
+        if not self._spec:
+            raise ValueError("Features(spec=False) records no names or bounds")
+        return ObservationSpec(low=self._low, high=self._high, names=self._names)
+
+
+def seats_from(seat: int | None, players: int) -> tuple[int, ...]:
+    """Every seat in turn order starting with ``seat`` (with seat 0 for a spectator):
+    the order in which observations list per-seat fields, so that a seat always finds
+    itself first. Names call these relative seats ``P0`` (the viewer), ``P1`` (the next
+    to play after it), and so on.
+
+    >>> seats_from(2, 4), seats_from(None, 3)
+    ((2, 3, 0, 1), (0, 1, 2))
+    """
+    first = 0 if seat is None else seat
+    return tuple((first + offset) % players for offset in range(players))
+
+
+def viewer_features(features: Features, seat: int | None, players: int) -> None:
+    """The viewer: ``viewer[spectator]`` (1.0 for a spectator's view), then its seat
+    one-hot, absolute, ``viewer[S0]``, ``viewer[S1]`` … (all 0.0 for a spectator). Every game's
+    observation starts with these ``1 + players`` elements.
+    """
+    features.flag("viewer[spectator]", seat is None)
+    features.one_hot("viewer[S", tuple(map(str, range(players))), seat)
