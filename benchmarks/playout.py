@@ -17,6 +17,7 @@ OpenSpiel is optional (``pip install -e '.[bench]'``); without it only dice poke
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -220,6 +221,39 @@ def make_adapter_python_loop(game: Any) -> Runner:
     return run
 
 
+# --- dice poker through the PettingZoo adapter ---------------------------------------------
+
+
+def dice_poker_pettingzoo(budget: float, seed: int, clock: Clock) -> Sample:
+    """Dice poker as a PettingZoo AEC environment (``adapters.pettingzoo.env``, wrapped as
+    PettingZoo's classic games are), played as a training loop plays it: ``agent_iter``,
+    ``last`` for the observation and its action mask, a random legal action, ``step``. A
+    turn is a box filled, read from the game state at the end.
+    """
+    from tabletop_rules.adapters.pettingzoo import env as make_env
+
+    environment = make_env("dice-poker")
+    raw = environment.unwrapped
+    choice = random.Random(seed).choice
+    games = turns = 0
+    start = clock()
+    stop = start + budget
+    while True:
+        environment.reset(seed=seed + games)
+        for _agent in environment.agent_iter():
+            observation, _reward, termination, truncation, _info = environment.last()
+            if termination or truncation:
+                action = None
+            else:
+                action = choice(observation["action_mask"].nonzero()[0])
+            environment.step(action)
+        games += 1
+        turns += raw.game_state.turns_played
+        now = clock()
+        if now >= stop:
+            return Sample(games, turns, now - start)
+
+
 # --- the run -------------------------------------------------------------------------------
 
 
@@ -229,6 +263,12 @@ def contenders() -> list[Contender]:
         Contender("dice_poker_loop", "dice poker, plain loop", dice_poker_loop),
         Contender("dice_poker_play_game", "dice poker, play_game+RandomBot", dice_poker_play_game),
     ]
+    if importlib.util.find_spec("pettingzoo") is not None:
+        found.append(
+            Contender(
+                "dice_poker_pettingzoo", "dice poker, PettingZoo adapter", dice_poker_pettingzoo
+            )
+        )
     if pyspiel is not None:
         game = pyspiel.load_game("yacht")
         turns = yacht_turns_per_game(game)
