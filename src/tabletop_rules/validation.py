@@ -46,6 +46,7 @@ __all__ = [
     "Fail",
     "Validator",
     "check_choice",
+    "check_dealt_view",
     "check_flag",
     "check_own",
     "check_whole",
@@ -183,6 +184,36 @@ def run_checks(what: str, check: Callable[[Fail], T]) -> T:
         raise
     except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
         fail(f"malformed field: {short_text(error)}")
+
+
+def check_dealt_view(
+    game: str,
+    seen: Any,
+    state: Any,
+    view: Callable[[Any, Any], Any],
+    check_state: Callable[[Any], None],
+) -> None:
+    """For a game's ``check_view`` and ``determinize``: ``state``, dealt from the view
+    ``seen``, keeps every invariant of ``check_state``, and its view for the same seat is
+    ``seen`` again, so what a view derives (current player, scores, winners, legal moves)
+    follows from the rest. Raises :class:`~tabletop_rules.errors.InvalidStateError`
+    ``"invalid {game} view: ..."``, naming the fields that do not follow.
+    """
+    try:
+        check_state(state)
+        again = view(state, seen.seat)
+    except (InvalidStateError, TypeError, ValueError, IndexError, AttributeError) as error:
+        why = short_text(error).removeprefix(f"invalid {game} state: ")
+        raise InvalidStateError(f"invalid {game} view: {why}") from error
+    if again != seen:
+        wrong = [
+            field.name
+            for field in attrs.fields(type(seen))
+            if getattr(again, field.name) != getattr(seen, field.name)
+        ]
+        raise InvalidStateError(
+            f"invalid {game} view: {', '.join(wrong)} do(es) not follow from the rest of the view"
+        )
 
 
 def check_own(name: str, value: object, own_ids: frozenset[int], what: str, fail: Fail) -> Any:

@@ -27,11 +27,11 @@ from typing import NoReturn, cast
 import attrs
 
 from ..errors import InvalidStateError
-from ..messages import short_repr, short_text
+from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
-from ..validation import check_own
+from ..validation import check_dealt_view, check_own
 from .cards import CARD_IDS, Card
 from .config import Config
 from .moves import Move
@@ -205,23 +205,7 @@ def _deal(seen: View, hidden: Counter[Card], rng: Rng) -> State:
 
 
 def _check_dealt(seen: View, state: State) -> None:
-    """The dealt state keeps every rule's invariant, and its view is ``seen``: what the
-    view derives (current player, rounds, scores, winners, legal moves) follows from the
-    rest.
-    """
-    try:
-        check_state(state)
-        again = view(state, seen.seat)
-    except (InvalidStateError, TypeError, ValueError, IndexError, AttributeError) as error:
-        why = short_text(error).removeprefix("invalid account state: ")
-        raise InvalidStateError(f"invalid account view: {why}") from error
-    if again != seen:
-        wrong = [
-            field.name
-            for field in attrs.fields(View)
-            if getattr(again, field.name) != getattr(seen, field.name)
-        ]
-        _fail(f"{', '.join(wrong)} do(es) not follow from the rest of the view")
+    check_dealt_view("account", seen, state, view, check_state)
 
 
 def check_view(seen: View) -> None:

@@ -24,11 +24,11 @@ from typing import NoReturn, cast
 import attrs
 
 from ..errors import InvalidStateError
-from ..messages import short_repr, short_text
+from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
-from ..validation import check_own
+from ..validation import check_dealt_view, check_own
 from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
 from .moves import Move
@@ -268,22 +268,7 @@ def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> Sta
 
 
 def _check_dealt(seen: View, state: State) -> None:
-    """The dealt state keeps every rule's invariant, and its view is ``seen``: what the
-    view derives (current player, scores, winners, legal moves) follows from the rest.
-    """
-    try:
-        check_state(state)
-        again = view(state, seen.seat)
-    except (InvalidStateError, TypeError, ValueError, IndexError, AttributeError) as error:
-        why = short_text(error).removeprefix("invalid palace state: ")
-        raise InvalidStateError(f"invalid palace view: {why}") from error
-    if again != seen:
-        wrong = [
-            field.name
-            for field in attrs.fields(View)
-            if getattr(again, field.name) != getattr(seen, field.name)
-        ]
-        _fail(f"{', '.join(wrong)} do(es) not follow from the rest of the view")
+    check_dealt_view("palace", seen, state, view, check_state)
 
 
 def check_view(seen: View) -> None:
