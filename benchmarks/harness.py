@@ -11,6 +11,7 @@ machine hits both sides of a ratio alike. What a benchmark counts (a turn, a mov
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import gc
 import importlib.metadata
@@ -276,6 +277,44 @@ def table(rows: Sequence[dict[str, Any]], anchors: Sequence[Anchor], unit: str) 
             + " |"
         )
     return "\n".join(lines)
+
+
+def timing_arguments(description: str, argv: list[str] | None) -> argparse.Namespace:
+    """The command-line options every playout benchmark takes, parsed and checked."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seconds", type=float, default=1.0, help="per contender per round")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
+    parser.add_argument("--warmup", type=float, default=0.3, help="seconds each before round 1")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help=CLOCK_HELP)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds < 1:
+        parser.error("--seconds must be > 0 and --rounds >= 1")
+    return args
+
+
+def run_and_report(
+    args: argparse.Namespace,
+    entries: Sequence[Contender],
+    packages: Sequence[str],
+    anchors: Sequence[Anchor],
+    unit: str,
+    what: str,
+    **settings: Any,
+) -> None:
+    """Measure ``entries`` as ``args`` say, print the machine, the settings (``what`` a
+    unit is) and the table, and write the JSON report when ``--json`` asks for it.
+    """
+    info = machine(packages)
+    samples = measure(entries, args.rounds, args.seconds, args.warmup, CLOCKS[args.clock], unit)
+    rows = summarize(entries, samples, anchors, unit)
+    print(f"\n{machine_line(info)}")
+    print(
+        f"{args.rounds} rounds x {args.seconds:g} s ({args.clock} clock) per contender, medians; "
+        f"{what}\n"
+    )
+    print(table(rows, anchors, unit))
+    write_report(args.json, info, settings_of(args, **settings), rows)
 
 
 def write_report(

@@ -19,28 +19,19 @@ are left out and said so.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
 from harness import (
-    CLOCK_HELP,
-    CLOCKS,
     Anchor,
     Clock,
     Contender,
     Runner,
     Sample,
-    machine,
-    machine_line,
-    measure,
     openspiel_cpp_loop,
-    settings_of,
-    summarize,
-    table,
-    write_report,
+    run_and_report,
+    timing_arguments,
 )
 
 from tabletop_rules import palace
@@ -229,16 +220,7 @@ def contenders() -> list[Contender]:
 
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table, optionally write JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="per contender per round")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
-    parser.add_argument("--warmup", type=float, default=0.3, help="seconds each before round 1")
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help=CLOCK_HELP)
-    parser.add_argument("--json", type=Path, help="also write the results here")
-    args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds < 1:
-        parser.error("--seconds must be > 0 and --rounds >= 1")
-
+    args = timing_arguments(__doc__.splitlines()[0], argv)
     for module, name, game_rows in (
         (pyspiel, "pyspiel (OpenSpiel)", "crazy_eights"),
         (rlcard, "rlcard", "uno"),
@@ -249,18 +231,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"with `{INSTALL_HINT}`.",
                 file=sys.stderr,
             )
-    entries = contenders()
-    info = machine(("tabletop-rules", "attrs", "cattrs", "open-spiel", "rlcard", "numpy"))
-    samples = measure(entries, args.rounds, args.seconds, args.warmup, CLOCKS[args.clock], "move")
-    rows = summarize(entries, samples, ANCHORS, "move")
-
-    print(f"\n{machine_line(info)}")
-    print(
-        f"{args.rounds} rounds x {args.seconds:g} s ({args.clock} clock) per contender, medians; "
-        f"move = a player's decision, {PLAYERS} players\n"
-    )
-    print(table(rows, ANCHORS, "move"))
-    write_report(args.json, info, settings_of(args, players=PLAYERS), rows)
+    packages = ("tabletop-rules", "attrs", "cattrs", "open-spiel", "rlcard", "numpy")
+    what = f"move = a player's decision, {PLAYERS} players"
+    run_and_report(args, contenders(), packages, ANCHORS, "move", what, players=PLAYERS)
     return 0
 
 

@@ -16,28 +16,19 @@ OpenSpiel is optional (``pip install -e '.[bench]'``); without it only dice poke
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import random
 import sys
-from pathlib import Path
 from typing import Any
 
 from harness import (
-    CLOCK_HELP,
-    CLOCKS,
     Anchor,
     Clock,
     Contender,
     Runner,
     Sample,
-    machine,
-    machine_line,
-    measure,
-    settings_of,
-    summarize,
-    table,
-    write_report,
+    run_and_report,
+    timing_arguments,
 )
 
 from tabletop_rules import dice_poker as dp
@@ -291,41 +282,17 @@ def contenders() -> list[Contender]:
 
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table, optionally write JSON."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="per contender per round")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (median)")
-    parser.add_argument("--warmup", type=float, default=0.3, help="seconds each before round 1")
-    parser.add_argument(
-        "--clock",
-        choices=sorted(CLOCKS),
-        default="wall",
-        help=CLOCK_HELP,
-    )
-    parser.add_argument("--json", type=Path, help="also write the results here")
-    args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds < 1:
-        parser.error("--seconds must be > 0 and --rounds >= 1")
-
+    args = timing_arguments(__doc__.splitlines()[0], argv)
     if pyspiel is None:
         print(
             f"note: pyspiel (OpenSpiel) is not installed, so there is no yacht anchor and no "
             f"ratio; install it with `{INSTALL_HINT}` (or `pip install open-spiel`).",
             file=sys.stderr,
         )
-    entries = contenders()
-    info = machine(("tabletop-rules", "attrs", "cattrs", "open-spiel"))
-    samples = measure(entries, args.rounds, args.seconds, args.warmup, CLOCKS[args.clock], "turn")
-    rows = summarize(entries, samples, ANCHORS, "turn")
-
-    print(f"\n{machine_line(info)}")
-    print(
-        f"{args.rounds} rounds x {args.seconds:g} s ({args.clock} clock) per contender, medians; "
-        "turn = box filled\n"
-    )
-    print(table(rows, ANCHORS, "turn"))
+    packages = ("tabletop-rules", "attrs", "cattrs", "open-spiel")
+    run_and_report(args, contenders(), packages, ANCHORS, "turn", "turn = box filled")
     if pyspiel is None:
         print(f"\nno OpenSpiel anchor (pyspiel missing): `{INSTALL_HINT}` adds the yacht rows")
-    write_report(args.json, info, settings_of(args), rows)
     return 0
 
 
