@@ -31,7 +31,7 @@ import attrs
 from .errors import IllegalMoveError
 from .messages import describe, short_repr, short_text
 
-__all__ = ["MAX_ITEMS", "MoveTable"]
+__all__ = ["MAX_ITEMS", "MoveTable", "check_action"]
 
 MoveT = TypeVar("MoveT")
 OneMove = TypeVar("OneMove")
@@ -132,3 +132,25 @@ class MoveTable(Generic[MoveT]):
                 f"{type(move).__name__} makes them; {found!r} is"
             )
         return cast(MoveT, rebuilt)
+
+
+def check_action(action: object, size: int) -> int:
+    """``action`` itself when it is a number of an action space of ``size`` actions: a
+    plain ``int`` (``bool`` and subclasses refused) in ``[0, size)``; else
+    :class:`~tabletop_rules.errors.IllegalMoveError` saying which. Every game's codec
+    checks the numbers it is given with it.
+
+    >>> check_action(3, 10)
+    3
+    >>> check_action(10, 10)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.IllegalMoveError: action 10 is outside the action space 0..9
+    """
+    if type(action) is not int:
+        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
+    if not 0 <= action < size:
+        raise IllegalMoveError(
+            f"action {short_repr(action)} is outside the action space 0..{size - 1}"
+        )
+    return action

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from ..errors import IllegalMoveError
 from ..messages import short_repr
+from ..movetable import check_action
 from .config import Config
 from .moves import MOVE_TABLE, Die, Move, known_move
 from .notation import format_move
@@ -91,13 +92,8 @@ def decode(state: State, action: int) -> Move:
     :class:`~tabletop_rules.errors.IllegalMoveError` for an action that is not a whole
     number (``bool`` included) within :func:`num_actions`, or not legal here.
     """
-    if type(action) is not int:
-        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
     _check_state(state)
-    if not 0 <= action < NUM_ACTIONS:
-        raise IllegalMoveError(
-            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
-        )
+    check_action(action, NUM_ACTIONS)
     move = _ACTIONS[action]
     for listed in legal_moves(state):
         if listed is move:
@@ -128,10 +124,5 @@ def action_text(config: Config, action: int) -> str:
     the move is legal. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for an
     action that is not a whole number within :func:`num_actions`.
     """
-    if type(action) is not int:
-        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
-    if not 0 <= action < NUM_ACTIONS:
-        raise IllegalMoveError(
-            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
-        )
+    check_action(action, NUM_ACTIONS)
     return format_move(_ACTIONS[action])

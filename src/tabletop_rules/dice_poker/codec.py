@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ..errors import IllegalMoveError
 from ..messages import short_repr
+from ..movetable import check_action
 from .config import Config
 from .moves import ACTIONS, Dice, Move, known_move
 from .notation import format_move
@@ -68,12 +69,7 @@ def encode(move: Move) -> int:
 
 def decode(state: State, action: int) -> Move:
     """The legal move numbered ``action`` in ``state``; ``IllegalMoveError`` otherwise."""
-    if type(action) is not int:
-        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
-    if not 0 <= action < NUM_ACTIONS:
-        raise IllegalMoveError(
-            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
-        )
+    check_action(action, NUM_ACTIONS)
     move = _ACTIONS[action]
     if move not in legal_moves(state):
         raise IllegalMoveError(f"action {action} ({move!r}) is not legal in this state")
@@ -101,10 +97,5 @@ def action_text(config: Config, action: int) -> str:
     where the move is legal. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for
     an action that is not a whole number within :func:`num_actions`.
     """
-    if type(action) is not int:
-        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
-    if not 0 <= action < NUM_ACTIONS:
-        raise IllegalMoveError(
-            f"action {short_repr(action)} is outside the action space 0..{NUM_ACTIONS - 1}"
-        )
+    check_action(action, NUM_ACTIONS)
     return format_move(_ACTIONS[action])

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from ..errors import IllegalMoveError
 from ..messages import short_repr
+from ..movetable import check_action
 from .cards import DECK, RANK_TEXT, Card, Rank
 from .config import ROW, Config
 from .moves import BLIND, END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, known_move
@@ -118,15 +119,10 @@ def decode(state: State, action: int) -> Move:
     for an action that is not a whole number (``bool`` included) within
     :func:`num_actions`, or whose class has no legal move here.
     """
-    if type(action) is not int:
-        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
     if type(state) is not State:
         raise TypeError(f"expected a palace State, got {short_repr(state)}")
     size = num_actions(state.config)
-    if not 0 <= action < size:
-        raise IllegalMoveError(
-            f"action {short_repr(action)} is outside the action space 0..{size - 1}"
-        )
+    check_action(action, size)
     move = _listed(legal_moves(state), action)
     if move is None:
         raise IllegalMoveError(f"action {action} is not legal in this state")
@@ -186,13 +182,8 @@ def action_text(config: Config, action: int) -> str:
     :class:`~tabletop_rules.errors.IllegalMoveError` for an action that is not a whole
     number within :func:`num_actions`.
     """
-    if type(action) is not int:
-        raise IllegalMoveError(f"an action is a whole number, not {short_repr(action)}")
     size = num_actions(config)
-    if not 0 <= action < size:
-        raise IllegalMoveError(
-            f"action {short_repr(action)} is outside the action space 0..{size - 1}"
-        )
+    check_action(action, size)
     if action < _BLIND_BASE:
         return _WORDS[action]
     if action < SWAP_BASE:
