@@ -11,6 +11,7 @@ from tabletop_rules.account import rules as r
 from tabletop_rules.account.config import Config
 from tabletop_rules.account.moves import Advance, Buy, Die, Place, Roll
 from tabletop_rules.account.state import State, check_state
+from tabletop_rules.account.view import view
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError
 
 from .helpers import game, placed, rolled
@@ -105,6 +106,13 @@ def test_rule_functions_refuse_what_is_no_state() -> None:
         r.score(None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         r.is_over(3)  # type: ignore[arg-type]
+
+
+def test_rule_functions_handed_a_view_say_to_pass_the_state() -> None:
+    seen = view(r.new_game(seed=1), 0)
+    for function in (r.legal_moves, r.is_over, r.current_player, r.winners, r.score):
+        with pytest.raises(TypeError, match=r"got a View: .* pass the State, or determinize"):
+            function(seen)  # type: ignore[arg-type]
 
 
 def test_states_are_built_by_named_fields_only() -> None:

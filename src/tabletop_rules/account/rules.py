@@ -25,6 +25,7 @@ from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
+from ..validation import refuse_state
 from .cards import END, Card, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
@@ -155,10 +156,9 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 
 def is_over(state: State) -> bool:
     """Whether the game is over (End scored, or ``max_rounds`` were played)."""
-    try:
-        return state.phase == "over"
-    except AttributeError as error:
-        _refuse_state(state, error)
+    if type(state) is not State:
+        _refuse_state(state, None)
+    return state.phase == "over"
 
 
 def current_player(state: State) -> Seat | None:
@@ -211,6 +211,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     before right, then distance 1 up to the roll; otherwise ``Roll()`` and, before the
     turn's first roll, ``Buy`` by column when the player may buy.
     """
+    if type(state) is not State:  # a view has these fields too: refused, saying why
+        _refuse_state(state, None)
     try:
         phase = state.phase
         if phase == "over":
@@ -266,15 +268,21 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
 
 
 def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``: ``TypeError`` for what is no account
-    State; for a State whose fields were set around its checks, the
-    :class:`~tabletop_rules.errors.InvalidStateError` of :func:`check_state`.
+    """Raise why a rule function failed on ``state``
+    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
+    only where it costs nothing per move: where they already fail on anything else, on
+    their rare branches, and up front in the small functions.
     """
-    if type(state) is not State:
-        raise TypeError(f"expected an account State, got {short_repr(state)}") from error
-    check_state(state)  # raises InvalidStateError, naming the broken invariant
-    assert error is not None, "a valid State is refused only after a failure"
-    raise error  # a valid state: the failure is the library's own
+    from .view import View  # on the error path only: view.py imports this module
+
+    refuse_state(
+        state,
+        error,
+        game="an account",
+        state_type=State,
+        view_type=View,
+        check_state=check_state,
+    )
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:

@@ -28,6 +28,7 @@ from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
+from ..validation import refuse_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -313,23 +314,21 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
 
 
 def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``: ``TypeError`` for what is no dice
-    poker State (saying what to pass instead of a view); for a State whose fields were
-    set around its checks, the :class:`~tabletop_rules.errors.InvalidStateError` of
-    :func:`check_state`.
+    """Raise why a rule function failed on ``state``
+    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
+    only where it costs nothing per move: where they already fail on anything else, on
+    their rare branches, and up front in the small functions.
     """
     from .view import View  # on the error path only: view.py imports this module
 
-    if type(state) is View:
-        raise TypeError(
-            "expected a dice poker State, got a View: a view is what one seat may see; "
-            "pass the State, or determinize(view, rng) for a state consistent with it"
-        ) from error
-    if type(state) is not State:
-        raise TypeError(f"expected a dice poker State, got {short_repr(state)}") from error
-    check_state(state)  # raises InvalidStateError, naming the broken invariant
-    assert error is not None
-    raise error  # a valid state: the failure is the library's own
+    refuse_state(
+        state,
+        error,
+        game="a dice poker",
+        state_type=State,
+        view_type=View,
+        check_state=check_state,
+    )
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:

@@ -35,6 +35,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import describe, short_repr
 from ..protocol import Seat
 from ..rng import Rng, resolve_seed
+from ..validation import refuse_state
 from .cards import BONUS_RANKS, CARD_IDS, CARD_ORDER, DECK, RANKS, Card, own_card
 from .config import ROW, Config
 from .events import (
@@ -423,27 +424,21 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
 
 
 def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``: ``TypeError`` for what is no palace
-    State (saying what to pass instead of a view); for a State whose fields were set
-    around its checks, the :class:`~tabletop_rules.errors.InvalidStateError` of
-    :func:`check_state`.
-
-    The rule functions check the type only where it costs nothing per move: where they
-    already fail on anything else (a view has no ``hands`` or ``stock``), on their rare
-    branches, and up front in the small functions (``is_over``, ``score``, ...).
+    """Raise why a rule function failed on ``state``
+    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
+    only where it costs nothing per move: where they already fail on anything else, on
+    their rare branches, and up front in the small functions.
     """
     from .view import View  # on the error path only: view.py imports this module
 
-    if type(state) is View:
-        raise TypeError(
-            "expected a palace State, got a View: a view is what one seat may see; "
-            "pass the State, or determinize(view, rng) for a state consistent with it"
-        ) from error
-    if type(state) is not State:
-        raise TypeError(f"expected a palace State, got {short_repr(state)}") from error
-    check_state(state)  # raises InvalidStateError, naming the broken invariant
-    assert error is not None, "a valid State is refused only after a failure"
-    raise error  # a valid state: the failure is the library's own
+    refuse_state(
+        state,
+        error,
+        game="a palace",
+        state_type=State,
+        view_type=View,
+        check_state=check_state,
+    )
 
 
 class _Work:
