@@ -98,8 +98,9 @@ class GameRecord:
         ruleset = self.ruleset
         state = self._reached if self._reached is not None else replay(self)
         if isinstance(move, str):
-            move = ruleset.parse_move(state, move)
-        move = ruleset.canonical(state, move)  # as its text will be read on replay
+            move = ruleset.parse_move(state, move)  # the listed move already
+        else:
+            move = ruleset.canonical(state, move)  # as its text will be read on replay
         reached = ruleset.apply(state, move)
         record = attrs.evolve(self, moves=(*self.moves, ruleset.format_move(move)))
         object.__setattr__(record, "_reached", reached)  # a cache, outside eq and repr
