@@ -106,6 +106,28 @@ def test_undo_at_the_start_of_the_game_is_refused() -> None:
         match.undo()
 
 
+def test_undo_turn_takes_back_to_the_seats_last_turn_its_own_move_included() -> None:
+    match = Match(dp.RULES, dp.Config(stages=1), seed=7)
+    match.play("roll")
+    match.play("write chance")
+    match.play("roll")
+    seat_1_rolled = match.state
+    match.play("write chance")
+    match.play("roll")
+    assert match.undo_turn(1) == (dp.Roll(), dp.Write(dp.Box.CHANCE))
+    assert match.state == seat_1_rolled
+    assert match.current_player == 1
+
+
+def test_undo_turn_for_a_seat_that_has_not_moved_is_refused() -> None:
+    match = Match(dp.RULES, seed=7)
+    match.play("roll")
+    before = (match.history, match.moves)
+    with pytest.raises(IllegalMoveError, match="seat 1 has made no move to take back"):
+        match.undo_turn(1)
+    assert (match.history, match.moves) == before
+
+
 def test_a_chance_outcome_is_a_move_of_its_own() -> None:
     match = Match(dp.RULES, dp.Config(auto_chance=False), seed=7)
     match.play("roll")

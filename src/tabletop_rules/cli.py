@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from . import __version__
-from .errors import TabletopError
+from .errors import IllegalMoveError, TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .protocol import CHANCE, Bot, Ruleset, get_ruleset, rulesets
@@ -273,16 +273,12 @@ def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> None:
     """Take back moves until it is the person's turn once more, their own last move
     included.
     """
-    undone = 0
-    while match.moves:
-        match.undo()
-        undone += 1
-        if match.current_player == person:
-            break
-    if undone:
-        console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
-    else:
+    try:
+        undone = len(match.undo_turn(person))
+    except IllegalMoveError:
         console.print(Text("Nothing to take back.", style="yellow"))
+    else:
+        console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
 
 
 def _columns(items: Sequence[str], width: int) -> str:

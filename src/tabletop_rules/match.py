@@ -213,6 +213,27 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         self._events.pop()
         return self._moves.pop()
 
+    def undo_turn(self, seat: Seat) -> tuple[MoveT, ...]:
+        """Take back moves until ``seat`` is to move once more, its own last move
+        included: a player's "undo" in a game against bots. Returns the moves taken back,
+        the last first.
+
+        :class:`~tabletop_rules.errors.IllegalMoveError` when ``seat`` has made no move
+        yet; the match is then unchanged.
+        """
+        current_player = self._rules.current_player
+        turn = next(
+            (
+                index
+                for index in range(len(self._moves) - 1, -1, -1)
+                if current_player(self._states[index]) == seat
+            ),
+            None,
+        )
+        if turn is None:
+            raise IllegalMoveError(f"seat {seat} has made no move to take back")
+        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+
     @property
     def record(self) -> GameRecord:
         """The game so far as a :class:`~tabletop_rules.records.GameRecord`, its moves in
