@@ -1,0 +1,445 @@
+"""The Python side of the web page: one game against bots, spoken in JSON.
+
+The page's JavaScript calls the functions below (through Pyodide) with JSON text and
+gets JSON text back. The :class:`~tabletop_rules.Match` and the bots live here, on the
+Python side; what goes to the page is built from the person's seat only: its view drawn
+by the game's own display, its legal moves in notation, and the events as that seat may
+see them. So a hidden card of another seat never reaches the page's JavaScript.
+
+Every answer is an object with ``ok``. A refusal (``ok: false``) carries the library's
+message in ``error``, and for house rules the field it is about in ``fields``; the game
+in play is then untouched. Nothing here ever answers with a Python traceback.
+
+The module needs only the standard library and ``tabletop_rules``, so it runs, and is
+tested, on CPython just as in the browser:
+
+>>> import json
+>>> answer = json.loads(start('{"game": "dice-poker", "seed": "7"}'))
+>>> answer["ok"], answer["game"]["moves"]
+(True, ['roll'])
+>>> json.loads(play("write chance"))["error"]
+'a box is written after a throw; the turn has no throw yet'
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+import traceback
+import typing
+from collections.abc import Callable
+from typing import Any, Literal, get_args, get_origin
+
+import attrs
+
+from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
+from tabletop_rules.house_rules import configured, house_rules
+from tabletop_rules.protocol import Bot, Ruleset
+from tabletop_rules.records import GameRecord
+from tabletop_rules.simulate import derived_seed
+
+__all__ = ["catalogue", "load", "play", "record", "start", "state", "undo"]
+
+PERSON = "you"
+"""The seat choice that is the person at the page; every other choice names a bot."""
+
+MOVE_BUTTONS = 60
+"""Most legal moves drawn as buttons; the rest are counted, and may still be typed."""
+
+Answer = dict[str, Any]
+
+
+class RefusedError(Exception):
+    """A request the page cannot act on, with the message to show and the form fields
+    it is about.
+    """
+
+    def __init__(self, message: str, fields: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.fields = fields or {}
+
+
+@attrs.define
+class Table:
+    """The game in play: the match, the person's seat (``None``: everyone is a bot and
+    the page watches as a spectator) and the bots at the other seats.
+    """
+
+    match: Match[Any, Any, Any]
+    person: int | None
+    seats: tuple[str, ...]
+    bots: dict[int, Bot[Any, Any]]
+    log: list[Answer] = attrs.Factory(list)
+
+
+_table: Table | None = None
+
+
+def _answers(function: Callable[..., Answer]) -> Callable[..., str]:
+    """``function`` as the page calls it: its answer as JSON, and any failure as an
+    answer with ``ok: false`` and a one-line message, never a traceback.
+    """
+
+    def answered(*args: Any) -> str:
+        try:
+            answer = {"ok": True, **function(*args)}
+        except RefusedError as refusal:
+            answer = {"ok": False, "error": str(refusal), "fields": refusal.fields}
+        except TabletopError as error:
+            answer = {"ok": False, "error": str(error), "fields": {}}
+        except Exception as error:  # a bug: the console gets the traceback, not the player
+            traceback.print_exc(file=sys.stderr)
+            message = f"the page hit a bug ({type(error).__name__}); the game is unchanged"
+            answer = {"ok": False, "error": message, "fields": {}}
+        return json.dumps(answer, ensure_ascii=False)
+
+    answered.__doc__ = function.__doc__
+    answered.__name__ = function.__name__
+    return answered
+
+
+# --- what the page offers ----------------------------------------------------------------
+
+
+@_answers
+def catalogue() -> Answer:
+    """The games, each with its house rules as form fields and its bots."""
+    return {"games": [_game_entry(get_ruleset(name)) for name in rulesets()]}
+
+
+def _game_entry(rules: Ruleset[Any, Any, Any]) -> Answer:
+    hints = typing.get_type_hints(rules.config_type)
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "bots": list(rules.bots),
+        "best_bot": _best_bot(rules),
+        "players": rules.players(rules.config_type()),
+        "rules": [
+            {
+                "name": rule.name,
+                "default": rule.default_text,
+                "description": rule.description,
+                **_input_kind(hints[rule.name]),
+            }
+            for rule in house_rules(rules.config_type)
+        ],
+    }
+
+
+def _input_kind(hint: Any) -> Answer:
+    """How the form asks for a value of type ``hint``: a checkbox, a list of choices, a
+    number or text (JSON for the structured ones).
+    """
+    if hint is bool:
+        return {"kind": "bool"}
+    if get_origin(hint) is Literal:
+        return {"kind": "choice", "choices": [str(choice) for choice in get_args(hint)]}
+    if hint is int:
+        return {"kind": "number"}
+    return {"kind": "text"}
+
+
+def _best_bot(rules: Ruleset[Any, Any, Any]) -> str:
+    """The game's own bot when it has one, else ``random``."""
+    return next((name for name in rules.bots if name != "random"), "random")
+
+
+# --- starting, playing, undoing ----------------------------------------------------------
+
+
+@_answers
+def start(request: str) -> Answer:
+    """Start a game from ``{"game", "rules": {name: text}, "seats": [...], "seed"}``;
+    each part but ``game`` may be left out. A refused house rule is reported under its
+    field's name, and no game starts.
+    """
+    global _table
+    asked = _object(request, "the request")
+    rules = _ruleset(asked.get("game"))
+    config = _config(rules, asked.get("rules", {}))
+    players = rules.players(config)
+    seats = _seats(rules, asked.get("seats"), players)
+    seed = _seed(asked.get("seed"))
+    match = Match(rules, config, seed=seed)
+    _table = _seated(match, seats)
+    _advance(_table)
+    return {"game": _game(_table)}
+
+
+@_answers
+def play(text: str) -> Answer:
+    """Play the move ``text`` (notation) for the person, or a chance outcome the person
+    enters, then the bots' moves up to the person's next decision.
+    """
+    table = _current()
+    match = table.match
+    player = match.current_player
+    if player == CHANCE:
+        match.play(str(text))
+    elif player is None:
+        raise RefusedError("the game is over")
+    elif player != table.person:
+        raise RefusedError(f"it is P{player}'s turn, not yours")
+    else:
+        match.play(str(text), seat=player)
+    _advance(table)
+    return {"game": _game(table)}
+
+
+@_answers
+def undo() -> Answer:
+    """Take back moves up to the person's last decision, the bots' replies included."""
+    table = _current()
+    if table.person is None:
+        raise RefusedError("a game between bots has no move of yours to take back")
+    table.match.undo_turn(table.person)
+    del table.log[len(table.match.moves) :]
+    return {"game": _game(table)}
+
+
+@_answers
+def state() -> Answer:
+    """The game in play, as the person sees it."""
+    return {"game": _game(_current())}
+
+
+# --- records -----------------------------------------------------------------------------
+
+
+@_answers
+def record() -> Answer:
+    """The game so far as a record (JSON text), to save in a file. It holds the seed,
+    and so the whole deal: the page asks for it only when the person saves.
+    """
+    table = _current()
+    return {"record": table.match.record.to_json(), "name": f"{table.match.rules.name}.json"}
+
+
+@_answers
+def load(text: str) -> Answer:
+    """Replace the game with the one a saved record describes, the person keeping their
+    seat (seat 0 if the table is smaller). A record that fails to load leaves the game
+    in play untouched, and the answer carries the loader's message.
+    """
+    global _table
+    match = Match.from_record(GameRecord.from_json(str(text)))
+    players = match.rules.players(match.config)
+    person = 0 if _table is None or _table.person is None else _table.person
+    person = person if person < players else 0
+    bot = _best_bot(match.rules)
+    seats = tuple(PERSON if seat == person else bot for seat in range(players))
+    table = _seated(match, seats)
+    _advance(table)
+    _table = table
+    return {"game": _game(table)}
+
+
+# --- the pieces --------------------------------------------------------------------------
+
+
+def _object(text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(str(text))
+    except ValueError:
+        raise RefusedError(f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise RefusedError(f"{what} is not a JSON object")
+    return value
+
+
+def _ruleset(name: Any) -> Ruleset[Any, Any, Any]:
+    if not isinstance(name, str) or name not in rulesets():
+        raise RefusedError(f"unknown game {name!r}; the games are {', '.join(rulesets())}")
+    return get_ruleset(name)
+
+
+def _config(rules: Ruleset[Any, Any, Any], values: Any) -> Any:
+    """The config the form asks for, each refused value reported beside its field.
+
+    A value is judged alone first, then against the values that passed alone, so that
+    ``players=9`` passes beside ``decks=2`` though nine players are too many for the
+    default one deck.
+    """
+    if not isinstance(values, dict):
+        raise RefusedError("the house rules are a JSON object of texts")
+    texts = {str(name): f"{name}={value}" for name, value in values.items()}
+    config_type = rules.config_type
+    alone: dict[str, str] = {}
+    for name, text in texts.items():
+        try:
+            configured(config_type, [text])
+        except TabletopError as error:
+            alone[name] = str(error)
+    try:
+        base = configured(config_type, [text for name, text in texts.items() if name not in alone])
+    except TabletopError as error:
+        raise RefusedError(f"these house rules do not go together: {error}") from None
+    fields: dict[str, str] = {}
+    for name in alone:
+        try:
+            base = configured(config_type, [texts[name]], base)
+        except TabletopError as error:
+            fields[name] = str(error)
+    if fields:
+        raise RefusedError("a house rule is refused; nothing was started", fields)
+    return base
+
+
+def _seats(rules: Ruleset[Any, Any, Any], seats: Any, players: int) -> tuple[str, ...]:
+    if seats is None:
+        return (PERSON, *[_best_bot(rules)] * (players - 1))
+    if not isinstance(seats, list) or len(seats) != players:
+        message = f"choose who plays each of the {players} seats"
+        raise RefusedError(message, {"seats": "one per seat"})
+    for choice in seats:
+        if choice != PERSON and choice not in rules.bots:
+            raise RefusedError(f"unknown bot {choice!r}; the bots are {', '.join(rules.bots)}")
+    if seats.count(PERSON) > 1:
+        raise RefusedError("the page plays one seat: choose bots for the others")
+    return tuple(seats)
+
+
+def _seed(text: Any) -> int | None:
+    if text is None or str(text).strip() == "":
+        return None
+    try:
+        seed = int(str(text).strip())
+    except ValueError:
+        raise RefusedError(
+            f"a seed is a whole number, got {text!r}", {"seed": "a whole number"}
+        ) from None
+    if not 0 <= seed < 2**64:
+        raise RefusedError(f"a seed is in [0, 2**64), got {seed}", {"seed": "0 to 2**64 - 1"})
+    return seed
+
+
+def _seated(match: Match[Any, Any, Any], seats: tuple[str, ...]) -> Table:
+    """The match with its seats taken: the person's, and a bot at each other seat, each
+    seeded from the game's seed as the command line seeds them.
+    """
+    bots = {
+        seat: match.rules.bots[name](derived_seed(match.seed, 1 + seat))
+        for seat, name in enumerate(seats)
+        if name != PERSON
+    }
+    person = seats.index(PERSON) if PERSON in seats else None
+    return Table(match, person, seats, bots)
+
+
+def _current() -> Table:
+    if _table is None:
+        raise RefusedError("no game has started")
+    return _table
+
+
+def _advance(table: Table) -> None:
+    """Play the bots' moves until the person decides, a chance outcome is to be entered
+    (physical dice), or the game ends.
+    """
+    match = table.match
+    while (player := match.current_player) in table.bots:
+        assert player is not None
+        match.play(table.bots[player].choose(match.view(player)), seat=player)
+
+
+def _game(table: Table) -> Answer:
+    """The game as the person may see it: nothing here comes from another seat's view."""
+    match, person = table.match, table.person
+    rules = match.rules
+    player = match.current_player
+    chance = player == CHANCE
+    moves = (
+        [rules.format_move(move) for move in match.legal_moves]
+        if (chance or (player is not None and player == person))
+        else []
+    )
+    _extend_log(table)
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "seed": match.seed,
+        "seat": person,
+        "seats": [_seat_label(choice) for choice in table.seats],
+        "table": rules.display(match.view(person)),
+        "to_move": _to_move(table, player),
+        "chance": chance,
+        "moves": moves[:MOVE_BUTTONS],
+        "more_moves": max(0, len(moves) - MOVE_BUTTONS),
+        "log": table.log,
+        "over": match.is_over,
+        "result": _result(table) if match.is_over else None,
+        "score": list(match.score),
+        "can_undo": person is not None
+        and any(rules.current_player(state) == person for state in match.history[:-1]),
+    }
+
+
+def _seat_label(choice: str) -> str:
+    return PERSON if choice == PERSON else f"{choice} bot"
+
+
+def _to_move(table: Table, player: int | None) -> str | None:
+    if player is None:
+        return None
+    if player == CHANCE:
+        return "the dice: enter what they show"
+    if player == table.person:
+        return "you"
+    return f"P{player} ({table.seats[player]} bot)"
+
+
+def _result(table: Table) -> str:
+    match = table.match
+    winners = sorted(match.winners)
+    scores = ", ".join(f"P{seat} {score}" for seat, score in enumerate(match.score))
+    if not winners:
+        return f"Game over: no winner. Scores: {scores}."
+    if table.person in winners:
+        who = "You win" if len(winners) == 1 else "You share the win"
+    else:
+        who = "Winner " + ", ".join(f"P{seat}" for seat in winners)
+    return f"Game over. {who}. Scores: {scores}."
+
+
+def _extend_log(table: Table) -> None:
+    """One log entry per move not yet logged: who moved, the move, and its events as the
+    person may see them.
+    """
+    match = table.match
+    rules = match.rules
+    history, moves = match.history, match.moves
+    for index in range(len(table.log), len(moves)):
+        player = rules.current_player(history[index])
+        _after, events = rules.apply_with_events(history[index], moves[index])
+        table.log.append(
+            {
+                "number": index + 1,
+                "who": "chance" if player == CHANCE else _who(table, player),
+                "move": rules.format_move(moves[index]),
+                "events": [_event_text(rules.redact(event, table.person)) for event in events],
+            }
+        )
+
+
+def _who(table: Table, player: int | None) -> str:
+    return "you" if player == table.person else f"P{player}"
+
+
+def _event_text(event: Any) -> str:
+    """An event as a line of text: its kind and its fields, hidden ones left out."""
+    parts = [
+        f"{field.name.replace('_', ' ')} {_value_text(value)}"
+        for field in attrs.fields(type(event))
+        if (value := getattr(event, field.name)) is not None
+    ]
+    return f"{type(event).__name__}: {', '.join(parts)}" if parts else type(event).__name__
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        return value.name.lower()
+    if isinstance(value, tuple):
+        return " ".join(map(_value_text, value)) if value else "none"
+    return str(value)
