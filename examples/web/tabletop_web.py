@@ -15,10 +15,10 @@ tested, on CPython just as in the browser:
 
 >>> import json
 >>> answer = json.loads(start('{"game": "dice-poker", "seed": "7"}'))
->>> answer["ok"], answer["game"]["moves"]
-(True, ['roll'])
->>> json.loads(play("write chance"))["error"]
-'a box is written after a throw; the turn has no throw yet'
+>>> answer["ok"], answer["game"]["moves"][:2]
+(True, ['roll', 'scratch pair'])
+>>> print(json.loads(play("jump"))["error"])
+unknown move 'jump': moves start with roll, write, scratch, announce or dice
 """
 
 from __future__ import annotations

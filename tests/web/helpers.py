@@ -1,0 +1,51 @@
+"""What the web page's tests share: the example's modules loaded by path, and the palace
+cards a seat has been shown.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from tabletop_rules import palace
+from tabletop_rules.serialize import dumps
+
+WEB = Path(__file__).resolve().parents[2] / "examples" / "web"
+
+CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
+"""A palace card's text (``7H``, ``10C``) standing alone in a text."""
+
+
+def web_module(name: str) -> ModuleType:
+    """``examples/web/<name>.py``, imported once."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, WEB / f"{name}.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def cards_in(text: str) -> set[str]:
+    """The card texts that ``text`` contains."""
+    return set(CARD.findall(text))
+
+
+def shown_cards(states: Iterable[palace.State], seat: int) -> set[str]:
+    """Every card that ``seat``'s views of ``states`` show: what the seat may know."""
+    shown: set[str] = set()
+    for state in states:
+        shown |= cards_in(dumps(palace.view(state, seat)))
+    return shown
+
+
+def leaked(text: str, states: tuple[Any, ...], seat: int) -> set[str]:
+    """The cards in ``text`` that no view of ``seat`` up to the last of ``states`` showed."""
+    return cards_in(text) - shown_cards(states, seat)

@@ -1,0 +1,310 @@
+"""The web page's Python side (examples/web/tabletop_web.py) on CPython: what it answers
+the page, and that what it answers never holds another seat's secrets.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import random
+import threading
+import tomllib
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tabletop_rules import Match, get_ruleset, palace, rulesets
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.house_rules import house_rules
+
+from .helpers import WEB, leaked, web_module
+
+glue = web_module("tabletop_web")
+make_site = web_module("make_site")
+
+
+def ask(function: str, *args: Any) -> dict[str, Any]:
+    """The glue's answer to a call, as the page reads it."""
+    answer: dict[str, Any] = json.loads(getattr(glue, function)(*args))
+    return answer
+
+
+def start(**request: Any) -> dict[str, Any]:
+    return ask("start", json.dumps(request))
+
+
+def test_the_module_doctest_holds() -> None:
+    assert doctest.testmod(glue).failed == 0
+
+
+# --- the catalogue: the form is generated from each game's Config -------------------------
+
+
+def test_the_catalogue_lists_every_game_with_its_house_rules_and_bots() -> None:
+    games = ask("catalogue")["games"]
+    assert [game["name"] for game in games] == list(rulesets())
+    for game in games:
+        rules = get_ruleset(game["name"])
+        assert [rule["name"] for rule in game["rules"]] == [
+            rule.name for rule in house_rules(rules.config_type)
+        ]
+        assert game["bots"] == list(rules.bots)
+        assert game["best_bot"] in rules.bots
+        assert game["best_bot"] != "random"
+
+
+def test_each_house_rule_is_asked_for_by_the_input_its_type_needs() -> None:
+    kinds = {
+        (game["name"], rule["name"]): rule
+        for game in ask("catalogue")["games"]
+        for rule in game["rules"]
+    }
+    assert kinds["dice-poker", "auto_chance"]["kind"] == "bool"
+    assert kinds["palace", "quad"] == {
+        **kinds["palace", "quad"],
+        "kind": "choice",
+        "choices": ["extra_play", "burn"],
+    }
+    assert kinds["palace", "players"]["kind"] == "number"
+    assert kinds["account", "deck"]["kind"] == "text"
+    assert kinds["dice-poker", "max_fences"]["default"] == "null"
+
+
+# --- starting a game ---------------------------------------------------------------------
+
+
+def test_a_game_starts_with_the_person_at_seat_0_and_the_games_own_bot_elsewhere() -> None:
+    game = start(game="palace", seed="4")["game"]
+    assert (game["seat"], game["seats"], game["seed"]) == (0, ["you", "lowcard bot"], 4)
+    assert game["to_move"] == "you"
+    assert game["moves"]
+    assert game["table"] == palace.table_text(Match(palace.RULES, seed=4).view(0))
+
+
+def test_a_refused_house_rule_is_reported_beside_its_field_and_starts_nothing() -> None:
+    before = start(game="dice-poker", seed="1")["game"]
+    answer = start(game="palace", rules={"players": "30", "quad": "twice", "decks": "2"})
+    assert not answer["ok"]
+    assert answer["fields"] == {
+        "players": "players must be 2 to 29, got 30",
+        "quad": "quad must be one of extra_play, burn, got 'twice'",
+    }
+    assert ask("state")["game"] == before
+
+
+def test_house_rules_are_judged_together_so_nine_players_fit_two_decks() -> None:
+    game = start(
+        game="palace", rules={"players": "9", "decks": "2"}, seats=["you"] + ["random"] * 8
+    )
+    assert game["ok"]
+    assert len(game["game"]["seats"]) == 9
+
+
+def test_a_rule_refused_beside_another_names_the_other_rules_value() -> None:
+    answer = start(game="palace", rules={"players": "8", "hand_size": "6"})
+    assert answer["fields"] == {
+        "players": "8 players need 8 x (6 + hand_size 6) = 96 cards; 1 deck holds 52"
+    }
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"game": "chess"}, "unknown game 'chess'; the games are account, dice-poker, palace"),
+        ({"game": "palace", "seed": "x"}, "a seed is a whole number, got 'x'"),
+        ({"game": "palace", "seed": "-1"}, "a seed is in [0, 2**64), got -1"),
+        ({"game": "palace", "seats": ["you"]}, "choose who plays each of the 2 seats"),
+        ({"game": "palace", "seats": ["you", "you"]}, "the page plays one seat"),
+        ({"game": "palace", "seats": ["you", "ace"]}, "unknown bot 'ace'"),
+        ({"game": "palace", "rules": ["players=3"]}, "the house rules are a JSON object"),
+        ({"game": "palace", "rules": {"player": "3"}}, "a house rule is refused"),
+    ],
+)
+def test_a_bad_request_is_refused_with_a_message(request_: dict[str, Any], message: str) -> None:
+    answer = ask("start", json.dumps(request_))
+    assert not answer["ok"]
+    assert answer["error"].startswith(message)
+
+
+def test_a_request_that_is_not_a_json_object_is_refused() -> None:
+    assert ask("start", "[1]")["error"] == "the request is not a JSON object"
+    assert ask("start", "{")["error"] == "the request is not JSON"
+
+
+# --- playing -----------------------------------------------------------------------------
+
+
+def test_a_bad_move_answers_with_the_rules_message_and_changes_nothing() -> None:
+    before = start(game="dice-poker", seed="7")["game"]
+    expected = Match(dp.RULES, seed=7)
+    with pytest.raises(ValueError, match="written after a throw") as error:
+        expected.play("write chance")
+    assert ask("play", "write chance")["error"] == str(error.value)
+    assert ask("play", "jump")["error"].startswith("unknown move 'jump'")
+    assert ask("state")["game"] == before
+
+
+def test_the_bots_move_until_it_is_the_persons_turn_and_the_log_shows_them() -> None:
+    start(game="dice-poker", seed="7", rules={"stages": "1"})
+    ask("play", "roll")
+    game = ask("play", "write chance")["game"]
+    assert game["to_move"] == "you"
+    whos = [entry["who"] for entry in game["log"]]
+    assert whos[:2] == ["you", "you"]
+    assert set(whos[2:]) == {"P1"}
+    assert game["log"][0] == {
+        "number": 1,
+        "who": "you",
+        "move": "roll",
+        "events": ["Rolled: seat 0, throw 1, kept none, thrown 1 2 2 3 3, dice 1 2 2 3 3"],
+    }
+
+
+def test_a_game_between_bots_is_watched_to_its_end_as_a_spectator() -> None:
+    game = start(game="account", seed="2", seats=["random", "bestcard"])["game"]
+    assert game["over"]
+    assert game["seat"] is None
+    assert game["moves"] == []
+    assert game["result"].startswith("Game over.")
+    assert ask("undo")["error"] == "a game between bots has no move of yours to take back"
+
+
+def test_with_physical_dice_the_person_enters_every_outcome_the_bots_too() -> None:
+    start(game="dice-poker", seed="7", rules={"auto_chance": "false"})
+    game = ask("play", "roll")["game"]
+    assert game["chance"]
+    assert game["to_move"] == "the dice: enter what they show"
+    expected = Match(dp.RULES, dp.Config(auto_chance=False), seed=7)
+    expected.play("roll")
+    outcomes = [dp.format_move(move) for move in expected.legal_moves]
+    assert game["moves"] == outcomes[: glue.MOVE_BUTTONS]
+    assert game["more_moves"] == len(outcomes) - len(game["moves"])
+    game = ask("play", "dice 6 6 6 6 6")["game"]
+    assert "dice 6 6 6 6 6" in game["table"]
+    game = ask("play", "write sixes")["game"]
+    assert game["chance"]
+    assert game["log"][-1]["who"] == "P1"
+
+
+def test_undo_takes_back_the_persons_last_decision_and_the_bots_replies() -> None:
+    start(game="dice-poker", seed="7", rules={"stages": "1"})
+    first = ask("play", "roll")["game"]
+    ask("play", "write chance")
+    game = ask("undo")["game"]
+    assert game == first
+    assert ask("undo")["game"]["log"] == []
+    assert ask("undo")["error"] == "seat 0 has made no move to take back"
+
+
+# --- records -----------------------------------------------------------------------------
+
+
+def test_a_saved_record_loads_back_to_the_same_game_the_person_in_the_same_seat() -> None:
+    start(game="palace", seed="5", seats=["lowcard", "you"])
+    for _ in range(6):
+        ask("play", ask("state")["game"]["moves"][0])
+    saved = ask("record")
+    assert saved["name"] == "palace.json"
+    before = ask("state")["game"]
+    ask("play", before["moves"][0])
+    after = ask("load", saved["record"])["game"]
+    assert after["table"] == before["table"]
+    assert after["seat"] == 1
+    assert [entry["move"] for entry in after["log"]] == [e["move"] for e in before["log"]]
+
+
+def test_a_record_that_fails_to_load_answers_the_loaders_message_and_keeps_the_game() -> None:
+    before = start(game="dice-poker", seed="3")["game"]
+    broken = (
+        Match(dp.RULES, seed=3).record.to_json().replace('"moves": []', '"moves": ["write chance"]')
+    )
+    answer = ask("load", broken)
+    assert not answer["ok"]
+    assert answer["error"].startswith(
+        "move 1 ('write chance') cannot be played: a box is written"
+    ), answer["error"]
+    assert ask("load", "not json")["error"].startswith("not JSON")
+    assert ask("state")["game"] == before
+
+
+def test_a_bug_is_answered_with_a_one_line_message_never_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start(game="dice-poker", seed="3")
+
+    def broken(*_args: Any) -> None:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(glue, "_advance", broken)
+    answer = ask("play", "roll")
+    assert answer == {
+        "ok": False,
+        "error": "the page hit a bug (KeyError); the game is unchanged",
+        "fields": {},
+    }
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_no_answer_holds_a_card_the_persons_views_never_showed() -> None:
+    """Whole palace games with random choices, the person at each seat in turn: every
+    answer holds only the cards that the person's own views have shown so far.
+    """
+    choose = random.Random(11)
+    for seat, seed in ((0, 1), (1, 2), (2, 3)):
+        seats = ["random"] * 3
+        seats[seat] = "you"
+        answer = start(game="palace", seed=str(seed), seats=seats, rules={"players": "3"})
+        while True:
+            text = json.dumps(answer)
+            states = glue._table.match.history
+            assert not leaked(text, states, seat)
+            game = answer["game"]
+            if game["over"]:
+                break
+            answer = ask("play", choose.choice(game["moves"]))
+
+
+# --- the site's build --------------------------------------------------------------------
+
+
+def test_the_wheels_pinned_for_the_page_are_exactly_the_librarys_dependencies() -> None:
+    project = tomllib.loads((WEB.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    needed = {
+        name.split(">")[0].split("=")[0].replace("-", "_")
+        for name in project["project"]["dependencies"]
+    }
+    pinned = {
+        line.split("==")[0]
+        for line in (WEB / "wheels.txt").read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    }
+    assert pinned == needed
+    assert set(make_site.WHEEL_ORDER) == needed | {"tabletop_rules"}
+
+
+def test_pyodide_is_pinned_to_one_exact_version_in_package_json_and_its_lock() -> None:
+    package = json.loads((WEB / "package.json").read_text(encoding="utf-8"))
+    assert package["dependencies"]["pyodide"] == make_site.pyodide_version()
+
+
+def test_the_server_answers_on_127_0_0_1_with_the_types_a_browser_insists_on(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "runtime.wasm").write_bytes(b"\0asm")
+    (tmp_path / "module.mjs").write_text("export {};\n", encoding="utf-8")
+    with make_site.site_server(tmp_path, 0) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        host, port = server.server_address[:2]
+        assert host == "127.0.0.1"
+        try:
+            for name, kind in (
+                ("runtime.wasm", "application/wasm"),
+                ("module.mjs", "text/javascript"),
+            ):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{name}") as response:
+                    assert response.headers["Content-Type"] == kind
+                    assert response.headers["Cache-Control"] == "no-store"
+        finally:
+            server.shutdown()
