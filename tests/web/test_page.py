@@ -1,0 +1,271 @@
+"""The web page (examples/web) in headless Chromium: whole games played by clicking,
+checked against the library's own replay of the same seed and moves; what the page
+loads; what it refuses and how it says so; the hidden cards it must never hold.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tabletop_rules import CHANCE, Match, get_ruleset, palace
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.house_rules import configured
+from tabletop_rules.records import GameRecord
+
+from .conftest import Visit
+from .helpers import leaked, web_module
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "_static" / "web"
+"""Where the screenshots the docs show are saved, one per game."""
+
+MOST_CLICKS = 3000
+
+
+def open_game(page: Page, origin: str, game: str, seed: int) -> None:
+    """Load the page for ``game`` and ``seed``; it starts that game with the defaults."""
+    page.goto(f"{origin}/?game={game}&seed={seed}")
+    page.wait_for_selector("#play:not([hidden])", timeout=90_000)
+
+
+def start_from_form(page: Page, rules: dict[str, str], seats: list[str] | None = None) -> None:
+    """Open the new-game form, set the given house rules (and seats), press Start."""
+    if not page.is_visible("#rules"):
+        page.click("#setup summary")
+    for name, value in rules.items():
+        field = page.locator(f"#rule-{name}")
+        if field.get_attribute("type") == "checkbox":
+            field.set_checked(value == "true")
+        elif field.evaluate("element => element.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    for seat, choice in enumerate(seats or []):
+        page.select_option(f"#seat-{seat}", choice)
+    page.click("#start")
+
+
+def log_length(page: Page) -> int:
+    count: int = page.evaluate("document.querySelectorAll('#log li').length")
+    return count
+
+
+def saved_record(page: Page) -> GameRecord:
+    """The record the page's Save button downloads."""
+    with page.expect_download() as download:
+        page.click("#save")
+    path = download.value.path()
+    return GameRecord.from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def scores_shown(page: Page) -> tuple[int, ...]:
+    scores = re.findall(r"P\d+ (-?\d+)", page.inner_text("#result").split("Scores:")[1])
+    return tuple(map(int, scores))
+
+
+def persons_moves(match: Match[Any, Any, Any], seat: int) -> list[str]:
+    """The moves of ``match`` that ``seat`` made, in notation."""
+    rules = match.rules
+    return [
+        rules.format_move(move)
+        for state, move in zip(match.history, match.moves, strict=False)
+        if rules.current_player(state) == seat
+    ]
+
+
+def play_by_clicking(page: Page, snapshots: list[tuple[int, str]] | None = None) -> list[str]:
+    """Click the first legal move until the game is over; the moves clicked. With
+    ``snapshots``, the page's whole DOM is kept after every click, with the number of
+    moves its log shows.
+    """
+    clicked: list[str] = []
+    for _ in range(MOST_CLICKS):
+        if snapshots is not None:
+            snapshots.append((log_length(page), page.content()))
+        if page.inner_text("#result"):
+            return clicked
+        button = page.locator("#moves button").first
+        clicked.append(button.inner_text())
+        button.click()
+        assert page.inner_text("#move-error") == ""
+    raise AssertionError(f"no end after {MOST_CLICKS} clicks")
+
+
+@pytest.mark.parametrize(("game", "seed"), [("dice-poker", 3), ("palace", 5), ("account", 8)])
+def test_a_whole_game_played_by_clicking_is_the_librarys_game_for_its_seed_and_moves(
+    page: Page, origin: str, game: str, seed: int
+) -> None:
+    open_game(page, origin, game, seed)
+    clicked = play_by_clicking(page)
+    record = saved_record(page)
+    match = Match.from_record(record)
+    rules = get_ruleset(game)
+    assert (record.game, record.seed) == (game, seed)
+    assert match.is_over
+    assert persons_moves(match, 0) == clicked
+    assert page.inner_text("#table") == rules.display(match.view(0))
+    assert scores_shown(page) == match.score
+    won = 0 in match.winners
+    assert (
+        "You win" in page.inner_text("#result") or "You share" in page.inner_text("#result")
+    ) == won
+
+
+@pytest.mark.parametrize(
+    ("game", "seed", "clicks"), [("dice-poker", 4, 7), ("palace", 2, 7), ("account", 6, 5)]
+)
+def test_a_screenshot_of_each_game_is_saved_for_the_docs(
+    page: Page, origin: str, game: str, seed: int, clicks: int
+) -> None:
+    open_game(page, origin, game, seed)
+    for _ in range(clicks):
+        page.locator("#moves button").first.click()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{game}.png"
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
+    assert path.stat().st_size > 10_000
+
+
+def test_the_page_loads_only_its_own_files(page: Page, origin: str, visit: Visit) -> None:
+    open_game(page, origin, "palace", 1)
+    manifest = json.loads(page.evaluate("fetch('manifest.json').then(r => r.text())"))
+    loaded = {
+        url.removeprefix(f"{origin}/").split("?")[0] or "index.html" for url in visit.requests
+    }
+    make_site = web_module("make_site")
+    assert loaded == {
+        *make_site.PAGE_FILES,
+        "manifest.json",
+        *(f"pyodide/{name}" for name in make_site.PYODIDE_FILES),
+        *(f"wheels/{name}" for name in manifest["wheels"]),
+    }
+
+
+def test_the_dom_never_holds_a_card_hidden_from_the_persons_seat(page: Page, origin: str) -> None:
+    """Palace for three, the person at seat 1: after every click, every card the page
+    holds anywhere in its DOM is one the person's own views have shown.
+    """
+    open_game(page, origin, "palace", 21)
+    start_from_form(page, {"players": "3"}, ["lowcard", "you", "random"])
+    snapshots: list[tuple[int, str]] = []
+    play_by_clicking(page, snapshots)
+    match = Match.from_record(saved_record(page))
+    history = match.history
+    assert len(snapshots) > 20
+    for moves, dom in snapshots:
+        assert not leaked(dom, history[: moves + 1], 1), f"after move {moves}"
+
+
+def test_a_bad_typed_move_shows_the_rules_message_and_changes_nothing(
+    page: Page, origin: str
+) -> None:
+    open_game(page, origin, "dice-poker", 7)
+    table, log = page.inner_text("#table"), log_length(page)
+    with pytest.raises(ValueError, match="written after a throw") as error:
+        Match(dp.RULES, seed=7).play("write chance")
+    page.fill("#move-text", "write chance")
+    page.press("#move-text", "Enter")
+    assert page.inner_text("#move-error") == str(error.value)
+    assert (page.inner_text("#table"), log_length(page)) == (table, log)
+    assert page.input_value("#move-text") == "write chance"
+    page.fill("#move-text", "roll")
+    page.click("#typed button")
+    assert page.inner_text("#move-error") == ""
+    assert page.input_value("#move-text") == ""
+    assert log_length(page) == log + 1
+
+
+def test_a_refused_house_rule_shows_its_error_beside_the_field_and_starts_nothing(
+    page: Page, origin: str
+) -> None:
+    open_game(page, origin, "palace", 3)
+    title, table = page.inner_text("#title"), page.inner_text("#table")
+    with pytest.raises(ValueError, match="players must be") as error:
+        configured(palace.Config, ["players=30"])
+    start_from_form(page, {"players": "30", "max_turns": "1000"})
+    assert page.inner_text("#error-players") == str(error.value)
+    assert page.get_attribute("#rule-players", "aria-invalid") == "true"
+    assert page.inner_text("#error-max_turns") == ""
+    assert page.inner_text("#setup-error") == "a house rule is refused; nothing was started"
+    assert (page.inner_text("#title"), page.inner_text("#table")) == (title, table)
+    start_from_form(page, {"players": "3"}, ["you", "lowcard", "lowcard"])
+    assert page.inner_text("#error-players") == ""
+    assert page.inner_text("#cast") == "P0: you · P1: lowcard bot · P2: lowcard bot"
+
+
+def test_a_record_that_fails_to_load_shows_the_loaders_message_and_keeps_the_game(
+    page: Page, origin: str
+) -> None:
+    open_game(page, origin, "dice-poker", 3)
+    table = page.inner_text("#table")
+    broken = Match(dp.RULES, seed=3).record.to_json().replace('"moves": []', '"moves": ["write"]')
+    page.set_input_files(
+        "#load", {"name": "broken.json", "mimeType": "application/json", "buffer": broken.encode()}
+    )
+    message = page.inner_text("#record-error")
+    assert message.startswith("Not loaded: move 1 ('write') cannot be played:")
+    assert page.inner_text("#table") == table
+
+    good = Match(palace.RULES, seed=9)
+    good.play("ready")
+    page.set_input_files(
+        "#load",
+        {
+            "name": "palace.json",
+            "mimeType": "application/json",
+            "buffer": good.record.to_json().encode(),
+        },
+    )
+    assert page.inner_text("#record-error") == ""
+    assert page.inner_text("#title") == "Palace, seed 9"
+    assert page.inner_text("#log").startswith("you: ready")
+
+
+def test_undo_takes_back_the_persons_last_move_and_the_bots_replies(
+    page: Page, origin: str
+) -> None:
+    open_game(page, origin, "account", 4)
+    assert page.is_disabled("#undo")
+    before = page.inner_text("#table")
+    page.locator("#moves button").first.click()
+    assert page.inner_text("#table") != before
+    page.click("#undo")
+    assert page.inner_text("#table") == before
+    assert log_length(page) == 0
+    assert page.is_disabled("#undo")
+
+
+def test_physical_dice_are_typed_in_for_every_throw(page: Page, origin: str) -> None:
+    open_game(page, origin, "dice-poker", 5)
+    start_from_form(page, {"auto_chance": "false", "stages": "1"})
+    page.locator("#moves button", has_text="roll").first.click()
+    assert page.inner_text("#turn") == "Enter what the dice show."
+    page.fill("#move-text", "dice 6 6 6 6 6")
+    page.press("#move-text", "Enter")
+    assert "dice 6 6 6 6 6" in page.inner_text("#table")
+    assert page.inner_text("#turn") == "Your move."
+    expected = Match(
+        dp.RULES,
+        dp.Config(auto_chance=False, stages=1),
+        seed=int(page.inner_text("#title").split()[-1]),
+    )
+    expected.play("roll")
+    expected.play("dice 6 6 6 6 6")
+    assert expected.current_player not in (None, CHANCE)
+    assert page.inner_text("#table") == dp.RULES.display(expected.view(0))
+
+
+@pytest.mark.parametrize(("game", "seed"), [("dice-poker", 1), ("palace", 1), ("account", 1)])
+def test_the_page_fits_a_phone_screen(page: Page, origin: str, game: str, seed: int) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_game(page, origin, game, seed)
+    page.click("#setup summary")
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1]
