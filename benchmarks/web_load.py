@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import re
 import statistics
 import sys
@@ -234,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
 
     make_site = import_make_site()
     info = machine(["tabletop-rules", "playwright"])
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch:
         print("building the site...", file=sys.stderr)
         site: Path = make_site.build_site(Path(scratch) / "site")
@@ -275,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         "wheels": manifest["wheels"],
     }
     info["browser"] = in_page
+    info["load_average"] = {"before": load_before, "after": os.getloadavg()[0]}
     print(f"\n{machine_line(info)}")
     print(
         f"Chromium {version} (headless), Pyodide {in_page['pyodide']} "
@@ -283,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.runs} loads per game, each in a fresh browser context (cold cache), after "
         f"{args.warmup} untimed; medians (min-max). Times from navigation start by "
-        "performance.now() in the page; the wall clock is around goto and the wait.\n"
+        "performance.now() in the page; the wall clock is around goto and the wait. "
+        f"Load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after.\n"
     )
     print(table(loads, games))
     print("\nThe largest files of one load:")
