@@ -52,6 +52,7 @@ from urllib.parse import urlsplit
 
 from harness import machine, machine_line, write_report
 from playwright.sync_api import Browser, Request, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parents[1]
 MAKE_SITE = ROOT / "examples" / "web" / "make_site.py"
@@ -121,11 +122,19 @@ def load_page(browser: Browser, origin: str, game: str, timeout: float) -> Load:
         page.on("requestfailed", lambda request: failed.append(request.url))
         start = time.perf_counter()
         page.goto(f"{origin}/?game={game}&seed=1")
-        page.wait_for_selector("#moves button", timeout=timeout * 1000)
+        try:
+            page.wait_for_selector("#moves button", timeout=timeout * 1000)
+        except PlaywrightTimeoutError:
+            status = page.text_content("#status")
+            raise SystemExit(
+                f"web_load: no legal move on the {game} page after {timeout:g} s; "
+                f"its status says: {status!r}"
+            ) from None
         wall = (time.perf_counter() - start) * 1000
         marks: dict[str, Any] = page.evaluate("window.__webLoad")
         files: dict[str, int] = {}
         foreign: list[str] = []
+        fetched = 0
         for request in requests:
             parts = urlsplit(request.url)
             if parts.scheme in ("data", "blob"):
@@ -134,13 +143,15 @@ def load_page(browser: Browser, origin: str, game: str, timeout: float) -> Load:
                 foreign.append(request.url)
             response = request.response()
             size = request.sizes()["responseBodySize"] if response is not None else 0
-            files[parts.path + (f"?{parts.query}" if parts.query else "")] = size
+            path = parts.path + (f"?{parts.query}" if parts.query else "")
+            files[path] = files.get(path, 0) + size
+            fetched += 1
         return Load(
             game=game,
             first_move_ms=float(marks["firstMove"]),
             runtime_ms=float(marks.get("runtime", float("nan"))),
             wall_ms=wall,
-            requests=len(files),
+            requests=fetched,
             bytes=sum(files.values()),
             files=files,
             foreign=foreign,
@@ -212,7 +223,7 @@ def largest(load: Load, count: int) -> str:
     rest = files[count:]
     if rest:
         lines.append(f"  {sum(size for _, size in rest):>12,}  the other {len(rest)} files")
-    lines.append(f"  {load.bytes:>12,}  in all, {load.requests} requests")
+    lines.append(f"  {load.bytes:>12,}  in all, {load.requests} requests for {len(files)} files")
     return "\n".join(lines)
 
 
@@ -284,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         f"(Python {in_page['pyodide_python']}), tabletop_rules {in_page['tabletop_rules_in_page']}"
     )
     print(
-        f"{args.runs} loads per game, each in a fresh browser context (cold cache), after "
+        f"{args.runs} load{'s' if args.runs > 1 else ''} per game, each in a fresh browser "
+        "context (cold cache), after "
         f"{args.warmup} untimed; medians (min-max). Times from navigation start by "
         "performance.now() in the page; the wall clock is around goto and the wait. "
         f"Load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after.\n"
