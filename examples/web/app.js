@@ -196,7 +196,8 @@ function startGame() {
 
 function drawGame(game) {
   $("play").hidden = false;
-  $("title").textContent = `${game.title}, seed ${game.seed}`;
+  // The seed fixes the deal and the dice: the Python side tells it once the game is over.
+  $("title").textContent = game.seed === null ? game.title : `${game.title}, seed ${game.seed}`;
   $("cast").textContent = game.seats.map((who, seat) => `P${seat}: ${who}`).join(" · ");
   if (game.over) {
     $("turn").textContent = "";
@@ -278,7 +279,7 @@ function saveRecord() {
   link.href = URL.createObjectURL(new Blob([answer.record], { type: "application/json" }));
   link.download = answer.name;
   link.click();
-  URL.revokeObjectURL(link.href);
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000); // once the download has begun
 }
 
 async function loadRecord(file) {

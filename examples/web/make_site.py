@@ -5,7 +5,7 @@
 
 The site holds everything the page loads, from pinned versions: the Pyodide runtime from
 the npm package locked in ``package-lock.json`` (``npm ci`` runs when it is missing),
-the wheels of ``wheels.txt`` (checked against their hashes) and a wheel of this
+the wheels that ``wheels.txt`` pins (checked against their hashes) and a wheel of this
 project built from the working tree. Nothing at run time is fetched from anywhere but
 the page's own origin. It needs Python 3.11+, pip, and Node.js with npm for the first
 build.
@@ -27,7 +27,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SITE = HERE / "site"
-CACHE = HERE / ".cache"
 
 PAGE_FILES = ("index.html", "app.js", "style.css", "tabletop_web.py")
 """The page itself: copied as they are."""
@@ -82,13 +81,14 @@ def install_pyodide() -> Path:
     return package
 
 
-def download_wheels() -> list[Path]:
-    """The pinned dependency wheels, downloaded into the cache and hash-checked."""
-    wheels = CACHE / "wheels"
+def download_wheels(into: Path) -> list[Path]:
+    """The wheels that ``wheels.txt`` pins, downloaded into ``into`` and hash-checked
+    (pip's own cache makes a second build fast).
+    """
     pip = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
     pinned = ["--require-hashes", "-r", str(HERE / "wheels.txt")]
-    _run([*pip, *pinned, "--dest", str(wheels)], "pip download")
-    return sorted(wheels.glob("*.whl"))
+    _run([*pip, *pinned, "--dest", str(into)], "pip download")
+    return sorted(into.glob("*.whl"))
 
 
 def build_project_wheel(into: Path) -> Path:
@@ -100,11 +100,15 @@ def build_project_wheel(into: Path) -> Path:
 
 
 def build_site(out: Path = SITE) -> Path:
-    """Assemble the static site in ``out`` (replacing what is there) and return it."""
+    """Assemble the static site in ``out`` and return it. A site built there before is
+    replaced; any other folder that is not empty is refused, never deleted.
+    """
+    if out.exists() and any(out.iterdir()) and not (out / "manifest.json").exists():
+        raise BuildError(f"{out} is not empty and holds no site built before: not replaced")
     package = install_pyodide()
-    dependencies = download_wheels()
     with tempfile.TemporaryDirectory() as scratch:
-        project = build_project_wheel(Path(scratch))
+        dependencies = download_wheels(Path(scratch) / "pinned")
+        project = build_project_wheel(Path(scratch) / "project")
         wheels = [_wheel_named(name, [*dependencies, project]) for name in WHEEL_ORDER]
         if out.exists():
             shutil.rmtree(out)

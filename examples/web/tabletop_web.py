@@ -10,6 +10,10 @@ Every answer is an object with ``ok``. A refusal (``ok: false``) carries the lib
 message in ``error``, and for house rules the field it is about in ``fields``; the game
 in play is then untouched. Nothing here ever answers with a Python traceback.
 
+The seed is kept here too until the game is over: it fixes the deal and every die, so
+a page that showed it would show what is hidden. Only the record, which the person asks
+for to save the game, holds it.
+
 The module needs only the standard library and ``tabletop_rules``, so it runs, and is
 tested, on CPython just as in the browser:
 
@@ -359,7 +363,7 @@ def _game(table: Table) -> Answer:
     return {
         "name": rules.name,
         "title": rules.title,
-        "seed": match.seed,
+        "seed": match.seed if match.is_over else None,
         "seat": person,
         "seats": [_seat_label(choice) for choice in table.seats],
         "table": rules.display(match.view(person)),

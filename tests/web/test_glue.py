@@ -77,10 +77,19 @@ def test_each_house_rule_is_asked_for_by_the_input_its_type_needs() -> None:
 
 def test_a_game_starts_with_the_person_at_seat_0_and_the_games_own_bot_elsewhere() -> None:
     game = start(game="palace", seed="4")["game"]
-    assert (game["seat"], game["seats"], game["seed"]) == (0, ["you", "lowcard bot"], 4)
+    assert (game["seat"], game["seats"]) == (0, ["you", "lowcard bot"])
     assert game["to_move"] == "you"
     assert game["moves"]
     assert game["table"] == palace.table_text(Match(palace.RULES, seed=4).view(0))
+
+
+def test_the_seed_is_told_only_once_the_game_is_over() -> None:
+    """It fixes the deal and every die: told during the game, it would tell them too."""
+    game = start(game="dice-poker", seed="4", rules={"stages": "1", "players": "1"})["game"]
+    while not game["over"]:
+        assert game["seed"] is None
+        game = ask("play", game["moves"][-1])["game"]
+    assert game["seed"] == 4
 
 
 def test_a_refused_house_rule_is_reported_beside_its_field_and_starts_nothing() -> None:
@@ -287,6 +296,13 @@ def test_the_wheels_pinned_for_the_page_are_exactly_the_librarys_dependencies() 
 def test_pyodide_is_pinned_to_one_exact_version_in_package_json_and_its_lock() -> None:
     package = json.loads((WEB / "package.json").read_text(encoding="utf-8"))
     assert package["dependencies"]["pyodide"] == make_site.pyodide_version()
+
+
+def test_the_build_never_deletes_a_folder_that_holds_no_site(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine\n", encoding="utf-8")
+    with pytest.raises(make_site.BuildError, match="holds no site built before"):
+        make_site.build_site(tmp_path)
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine\n"
 
 
 def test_the_server_answers_on_127_0_0_1_with_the_types_a_browser_insists_on(
