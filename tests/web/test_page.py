@@ -210,6 +210,7 @@ def test_a_record_that_fails_to_load_shows_the_loaders_message_and_keeps_the_gam
     page.set_input_files(
         "#load", {"name": "broken.json", "mimeType": "application/json", "buffer": broken.encode()}
     )
+    page.wait_for_selector("#record-error:not(:empty)")  # the file is read asynchronously
     message = page.inner_text("#record-error")
     assert message.startswith("Not loaded: move 1 ('write') cannot be played:")
     assert page.inner_text("#table") == table
@@ -224,7 +225,7 @@ def test_a_record_that_fails_to_load_shows_the_loaders_message_and_keeps_the_gam
             "buffer": good.record.to_json().encode(),
         },
     )
-    assert page.inner_text("#record-error") == ""
+    page.wait_for_selector("#record-error:empty", state="attached")
     assert page.inner_text("#title") == "Palace"
     assert page.inner_text("#log").startswith("you: ready")
 
