@@ -82,7 +82,7 @@ def test_decode_gives_the_listed_instance_and_the_mask_marks_the_legal_moves() -
         (-1, r"outside the action space 0\.\.142"),
         (143, r"outside the action space 0\.\.142"),
         (2**200, "outside the action space"),
-        (40, r"action 40 \(Roll\(\)\) is not legal in this state"),
+        (40, r"action 40 \('roll'\) is not legal in this state"),
         (44, "action 44 .* is not legal"),  # distance 4 after a roll of 3
         (53, "action 53 .* is not legal"),  # marker 1: seat 0 owns one
         (137, "action 137 .* is not legal"),

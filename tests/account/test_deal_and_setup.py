@@ -101,7 +101,7 @@ def test_place_is_refused_outside_setup_and_setup_takes_only_place() -> None:
     with pytest.raises(IllegalMoveError, match="in setup"):
         r.apply(state, Roll())
     state = placed(state, 0)
-    with pytest.raises(IllegalMoveError, match="Place is for the starting markers"):
+    with pytest.raises(IllegalMoveError, match="'place 1' is for the starting markers"):
         r.apply(state, Place(1))
     with pytest.raises(IllegalMoveError, match="no column 5"):
         r.apply(game(["+1", "+10"]), Place(5))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import attrs
 import pytest
@@ -29,6 +30,62 @@ def test_the_rules_messages() -> None:
     full = r.apply(full, Buy(0))
     with pytest.raises(IllegalMoveError, match="seat 1 owns 3 markers, the limit"):
         r.apply(full, Buy(0))
+
+
+def refused(state: State, move: object, message: str) -> None:
+    """``move`` is refused in ``state`` with exactly ``message``."""
+    with pytest.raises(IllegalMoveError, match=f"^{re.escape(message)}$"):
+        r.apply(state, move)  # type: ignore[arg-type]
+
+
+def test_setup_takes_only_the_placing_of_starting_markers() -> None:
+    refused(
+        game(["+1", "+10"], players=1),
+        Roll(),
+        "in setup each player places its starting markers ('place' and a column), not 'roll'",
+    )
+
+
+def test_while_the_die_rolls_the_next_move_is_its_outcome() -> None:
+    state = r.apply(placed(game(["+1", "+10"], players=1), 0), Roll())
+    refused(
+        state,
+        Advance(0, "right", 1),
+        "the die is rolling: the next move is its outcome ('die' and the face shown), "
+        "not 'move 0 right 1'",
+    )
+
+
+def test_a_marker_moves_only_by_a_number_rolled() -> None:
+    refused(
+        placed(game(["+1", "+10"], players=1), 0),
+        Advance(0, "left", 1),
+        "roll first: 'move 0 left 1' moves a marker by up to the number rolled with 'roll'",
+    )
+
+
+def test_a_roll_waits_for_its_move_before_the_next_roll() -> None:
+    refused(
+        rolled(placed(game(["+1", "+10"], players=1), 0), 4),
+        Roll(),
+        "a roll of 4 waits for its move: move a marker ('move') before rolling again",
+    )
+
+
+def test_a_die_outcome_is_a_move_only_while_the_die_rolls() -> None:
+    refused(
+        placed(game(["+1", "+10"], players=1), 0),
+        Die(3),
+        "'die 3' is a chance outcome, legal only while the die rolls",
+    )
+
+
+def test_place_is_for_setup_and_in_play_a_marker_is_bought() -> None:
+    refused(
+        placed(game(["+1", "+10"], players=1), 0),
+        Place(1),
+        "'place 1' is for the starting markers in setup; in play a marker is bought ('buy 1')",
+    )
 
 
 @pytest.mark.parametrize(
@@ -94,9 +151,14 @@ def test_a_subclass_of_a_move_is_refused() -> None:
 def test_every_move_is_refused_once_the_game_is_over() -> None:
     state = placed(game(["End", "+1"], players=1), 0)
     assert r.is_over(state)
-    for move in (Roll(), Place(1), Buy(1), Advance(0, "left", 1), Die(1)):
-        with pytest.raises(IllegalMoveError, match="the game is over"):
-            r.apply(state, move)
+    for move, text in (
+        (Roll(), "roll"),
+        (Place(1), "place 1"),
+        (Buy(1), "buy 1"),
+        (Advance(0, "left", 1), "move 0 left 1"),
+        (Die(1), "die 1"),
+    ):
+        refused(state, move, f"the game is over; '{text}' is not a move")
 
 
 def test_rule_functions_refuse_what_is_no_state() -> None:

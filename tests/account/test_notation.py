@@ -151,8 +151,8 @@ def test_parse_move_returns_the_listed_instance() -> None:
     [
         ("move 0 left 5", "distance 5 exceeds the roll of 4"),
         ("roll", "a roll of 4 waits for its move"),
-        ("die 3", "Die\\(value\\) is a chance outcome"),
-        ("place 1", "Place is for the starting markers in setup"),
+        ("die 3", "'die 3' is a chance outcome"),
+        ("place 1", "'place 1' is for the starting markers in setup"),
         ("move 1 left 1", "there is no marker 1"),
     ],
 )

@@ -57,7 +57,7 @@ SCENARIOS: list[tuple[str, Callable[[], dp.State], dp.Move, str]] = [
         "write-before-throwing",
         start,
         dp.Write(B.CHANCE),
-        "a box is written after a throw; before the first one only Roll() or scratching",
+        "a box is written after a throw; before the first one only 'roll' or scratching",
     ),
     (
         "scratch-a-mountain-box",
@@ -76,7 +76,8 @@ SCENARIOS: list[tuple[str, Callable[[], dp.State], dp.Move, str]] = [
         "keep-at-turn-start",
         start,
         dp.Roll((6, 6)),
-        "the first throw of a turn rolls all five dice: Roll() keeps nothing",
+        "the first throw of a turn rolls all five dice: it is 'roll', keeping nothing, "
+        "not 'roll keep 6 6'",
     ),
     (
         "keep-all-five",
@@ -119,13 +120,15 @@ SCENARIOS: list[tuple[str, Callable[[], dp.State], dp.Move, str]] = [
         "announce-order-write-before-announcing",
         lambda: thrown(stage_orders="announce"),
         dp.Write(B.PAIR),
-        "in 'announce' order the first throw is followed by Announce(box)",
+        "in 'announce' order the first throw is followed by announcing a box "
+        "('announce' and the box), before anything else",
     ),
     (
         "announce-order-throw-before-announcing",
         lambda: thrown(stage_orders="announce"),
         dp.Roll((2, 2)),
-        "in 'announce' order the first throw is followed by Announce(box), not another throw",
+        "in 'announce' order the first throw is followed by announcing a box "
+        "('announce' and the box), not another throw",
     ),
     (
         "announce-order-other-box",
@@ -149,22 +152,33 @@ SCENARIOS: list[tuple[str, Callable[[], dp.State], dp.Move, str]] = [
         "announce-in-free-order",
         thrown,
         dp.Announce(B.CHANCE),
-        "Announce is only played in 'announce' order; stage 0 is 'free'",
+        "'announce chance' is played only in 'announce' order; stage 0 is played 'free'",
     ),
-    ("outcome-without-a-throw", thrown, dp.Dice((1, 2, 3)), "Dice(values) is a chance outcome"),
+    (
+        "outcome-without-a-throw",
+        thrown,
+        dp.Dice((1, 2, 3)),
+        "'dice 1 2 3' is a chance outcome, legal only while dice are in the air",
+    ),
     (
         "write-while-dice-are-in-the-air",
         in_air,
         dp.Write(B.CHANCE),
-        "the dice are in the air: the next move is their outcome",
+        "the dice are in the air: the next move is their outcome ('dice' and the faces "
+        "thrown), not 'write chance'",
     ),
     (
         "outcome-of-the-wrong-size",
         in_air,
         dp.Dice((1, 2)),
-        "3 dice are in the air: Dice needs that many faces 1 to 6",
+        "3 dice are in the air: their outcome is 'dice' and that many faces 1 to 6, not 'dice 1 2'",
     ),
-    ("move-after-the-end", finished, dp.Roll(), "the game is over: every box is filled"),
+    (
+        "move-after-the-end",
+        finished,
+        dp.Roll(),
+        "the game is over: every box is filled; 'roll' is not a move",
+    ),
 ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from itertools import combinations_with_replacement
 
 import attrs
@@ -143,7 +144,11 @@ def test_text_that_names_no_move_raises_notation_error(text: str, fragment: str)
         (dp.new_game(seed=1), "write chance", "a box is written after a throw"),
         (dp.new_game(seed=1), "roll keep 6", "first throw of a turn rolls all five dice"),
         (dp.new_game(seed=1), "scratch ones", "mountain boxes cannot be scratched"),
-        (dp.new_game(seed=1), "announce sixes", "only played in 'announce' order"),
+        (
+            dp.new_game(seed=1),
+            "announce sixes",
+            "'announce sixes' is played only in 'announce' order",
+        ),
         (dp.new_game(seed=1), "dice 2 5", "legal only while dice are in the air"),
         (thrown((3, 3, 6, 6, 6)), "write poker", "POKER needs five dice alike"),
         (thrown((3, 3, 6, 6, 6)), "roll keep 1", "cannot keep"),
@@ -273,8 +278,10 @@ def test_the_chance_point_allows_every_outcome_of_the_dice_in_the_air() -> None:
     ],
 )
 def test_decode_of_an_illegal_action_raises(name: str, move: dp.Move) -> None:
-    with pytest.raises(IllegalMoveError, match="not legal in this state"):
-        dp.decode(CODEC_STATES[name], dp.encode(move))
+    action = dp.encode(move)
+    message = f"action {action} ('{dp.format_move(move)}') is not legal in this state"
+    with pytest.raises(IllegalMoveError, match=f"^{re.escape(message)}$"):
+        dp.decode(CODEC_STATES[name], action)
 
 
 @pytest.mark.parametrize("action", [-1, 710, 10**6])
@@ -290,10 +297,16 @@ def test_decode_of_something_that_is_no_action_number_raises(action: object) -> 
 
 
 @pytest.mark.parametrize(
-    "move", [dp.Roll(keep=(1, 1, 1, 1, 1)), dp.Roll(keep=(6,) * 6), dp.Dice(()), dp.Dice((2,) * 6)]
+    ("move", "text"),
+    [
+        (dp.Roll(keep=(1, 1, 1, 1, 1)), "roll keep 1 1 1 1 1"),
+        (dp.Roll(keep=(6,) * 6), "roll keep 6 6 6 6 6 6"),
+        (dp.Dice(()), "dice"),
+        (dp.Dice((2,) * 6), "dice 2 2 2 2 2 2"),
+    ],
 )
-def test_encode_refuses_what_no_state_allows(move: dp.Move) -> None:
-    with pytest.raises(ValueError, match="has no action number"):
+def test_encode_refuses_what_no_state_allows(move: dp.Move, text: str) -> None:
+    with pytest.raises(ValueError, match=f"^'{text}' has no action number: no state allows it$"):
         dp.encode(move)
 
 

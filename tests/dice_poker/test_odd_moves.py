@@ -216,7 +216,12 @@ def test_dice_with_faces_as_floats_are_the_dice_of_those_ints() -> None:
 
 def test_dice_of_the_wrong_size_in_a_list_keep_the_rule_message() -> None:
     move = tampered(dp.Dice((1, 2, 3)), values=[1, 2, 3, 4, 5, 6])
-    assert_refused(in_air(), move, "3 dice are in the air: Dice needs that many faces 1 to 6")
+    assert_refused(
+        in_air(),
+        move,
+        "3 dice are in the air: their outcome is 'dice' and that many faces 1 to 6, "
+        "not 'dice 1 2 3 4 5 6'",
+    )
 
 
 # --- fields whose own methods raise ---------------------------------------------------------

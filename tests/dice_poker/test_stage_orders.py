@@ -155,7 +155,7 @@ def test_in_up_order_nothing_may_be_scratched_before_throwing_once_sixes_is_next
 def test_in_announce_order_the_first_throw_is_followed_only_by_announce() -> None:
     thrown = throw(start(stage_orders="announce"), (2, 2, 3, 3, 4))
     assert dp.legal_moves(thrown) == tuple(dp.Announce(box) for box in SHEET_ORDER)
-    fragment = "the first throw is followed by Announce(box)"
+    fragment = "the first throw is followed by announcing a box ('announce' and the box)"
     assert_illegal(thrown, dp.Write(B.CHANCE), fragment)
     assert_illegal(thrown, dp.Write(B.ONES), fragment)
     assert_illegal(thrown, dp.Scratch(B.POKER), fragment)
@@ -249,7 +249,9 @@ def test_announce_is_only_played_in_announce_order(order: str) -> None:
     state = stage_with(order, *SHEET_ORDER) if order != "free" else start()
     box = B.ONES if order != "up" else B.CHANCE
     assert_illegal(
-        throw(state, (1, 2, 3, 4, 6)), dp.Announce(box), "Announce is only played in 'announce'"
+        throw(state, (1, 2, 3, 4, 6)),
+        dp.Announce(box),
+        f"'announce {box}' is played only in 'announce' order; stage 0 is played {order!r}",
     )
 
 

@@ -190,9 +190,9 @@ def test_while_dice_are_in_the_air_only_their_outcome_is_legal(move: dp.Move) ->
 
 
 def test_an_outcome_without_dice_in_the_air_is_illegal() -> None:
-    assert_illegal(start(), dp.Dice((1, 2, 3, 4, 5)), "Dice(values) is a chance outcome")
+    assert_illegal(start(), dp.Dice((1, 2, 3, 4, 5)), "'dice 1 2 3 4 5' is a chance outcome")
     thrown = throw(start(), (1, 2, 3, 5, 5))
-    assert_illegal(thrown, dp.Dice((1, 2, 3)), "Dice(values) is a chance outcome")
+    assert_illegal(thrown, dp.Dice((1, 2, 3)), "'dice 1 2 3' is a chance outcome")
 
 
 def test_five_dice_have_252_outcomes_with_exact_probabilities() -> None:

@@ -59,7 +59,7 @@ def test_a_rank_the_pile_forbids_is_refused_naming_the_rule() -> None:
 
 def test_other_illegal_moves_are_refused_as_apply_refuses_them() -> None:
     state = two_sevens()
-    with pytest.raises(IllegalMoveError, match="EndTurn"):
+    with pytest.raises(IllegalMoveError, match="'end' ends a turn only after four of a kind"):
         p.canonical(state, p.EndTurn())
     with pytest.raises(IllegalMoveError, match="swap phase is over"):
         p.canonical(state, p.Ready())

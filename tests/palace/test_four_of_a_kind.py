@@ -66,7 +66,7 @@ def test_a_blind_card_is_never_part_of_an_extra_play() -> None:
     after = p.apply(state, play("7C 7D 7H 7S"))
     assert p.legal_moves(after) == (p.EndTurn(),)
     assert_illegal(after, p.PlayBlind(0), "never part of an extra play")
-    assert_illegal(after, play("9C"), "EndTurn")
+    assert_illegal(after, play("9C"), r"a blind card is never part of one: end the turn \('end'\)")
 
 
 def test_four_3s_then_the_turn_ends_with_a_3_on_top() -> None:

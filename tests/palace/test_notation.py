@@ -190,7 +190,7 @@ def test_ranks_only_from_the_face_up_row() -> None:
 
 
 def test_illegal_other_moves_name_the_rule() -> None:
-    with pytest.raises(IllegalMoveError, match="EndTurn"):
+    with pytest.raises(IllegalMoveError, match="'end' ends a turn only after four of a kind"):
         p.parse_move(sevens(), "end")
     with pytest.raises(IllegalMoveError, match="a player who can play does not take the pile"):
         p.parse_move(sevens(), "take")

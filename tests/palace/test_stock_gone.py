@@ -108,4 +108,4 @@ def test_voluntary_pickup_with_only_face_down_cards() -> None:
     )
     assert p.legal_moves(state) == (p.PlayBlind(0), p.TakePile())
     state = position(hands=["", "AD"], down=["4C - -", "- - -"], pile="9S")
-    assert_illegal(state, p.TakePile(), "PlayBlind")
+    assert_illegal(state, p.TakePile(), r"turn a face-down card \('blind' and its slot\)")

@@ -102,7 +102,7 @@ def test_play_ranks_only_from_a_view_refuses_more_than_the_viewer_holds() -> Non
         ("play QH", "seat 0 does not hold QH in hand"),
         ("take", "a player who can play does not take the pile"),
         ("blind 1", "seat 0 still holds cards in hand"),
-        ("end", "EndTurn\\(\\) ends a turn only after four of a kind"),
+        ("end", "'end' ends a turn only after four of a kind"),
         ("ready", "the swap phase is over"),
     ],
 )

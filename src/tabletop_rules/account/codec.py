@@ -75,9 +75,12 @@ def encode(move: Move) -> int:
     """
     number = _NUMBERS.get(id(move))
     if number is None:
-        number = _NUMBERS.get(id(known_move(move)))  # raises for what is no move
+        known = known_move(move)  # raises for what is no move
+        number = _NUMBERS.get(id(known))
         if number is None:  # a well-formed move outside the table: none exists
-            raise IllegalMoveError(f"{short_repr(move)} has no action number: no state allows it")
+            raise IllegalMoveError(
+                f"'{format_move(known)}' has no action number: no state allows it"
+            )
     return number
 
 
@@ -98,7 +101,7 @@ def decode(state: State, action: int) -> Move:
     for listed in legal_moves(state):
         if listed is move:
             return move
-    raise IllegalMoveError(f"action {action} ({move!r}) is not legal in this state")
+    raise IllegalMoveError(f"action {action} ('{format_move(move)}') is not legal in this state")
 
 
 def legal_mask(state: State) -> tuple[bool, ...]:

@@ -39,6 +39,7 @@ __all__ = [
     "Move",
     "Place",
     "Roll",
+    "format_move",
     "known_move",
 ]
 
@@ -165,3 +166,24 @@ def known_move(move: object) -> Move:
     and events only ever hold the table's moves.
     """
     return MOVE_TABLE.known(move)
+
+
+def format_move(move: Move) -> str:
+    """The move's notation (see :mod:`~tabletop_rules.account.notation`);
+    :func:`~tabletop_rules.account.read_move` reads it back to an equal move. The rules
+    name moves this way in their messages.
+
+    >>> format_move(Advance(0, "left", 3))
+    'move 0 left 3'
+    """
+    if isinstance(move, Place):
+        return f"place {move.column}"
+    if isinstance(move, Buy):
+        return f"buy {move.column}"
+    if isinstance(move, Roll):
+        return "roll"
+    if isinstance(move, Advance):
+        return f"move {move.marker} {move.direction} {move.steps}"
+    if isinstance(move, Die):
+        return f"die {move.value}"
+    raise TypeError(f"not an account move: {short_repr(move)}")

@@ -32,7 +32,7 @@ from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
 from ..rng import Rng
 from ..seats import check_on_turn
-from .moves import DIRECTIONS, ROLL, Advance, Buy, Die, Move, Place, Roll, known_move
+from .moves import DIRECTIONS, ROLL, Advance, Buy, Die, Move, Place, format_move, known_move
 from .rules import canonical
 from .state import State
 from .view import View, determinize
@@ -40,21 +40,6 @@ from .view import View, determinize
 __all__ = ["format_move", "parse_move", "read_move"]
 
 _FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
-
-
-def format_move(move: Move) -> str:
-    """The move's notation; :func:`read_move` reads it back to an equal move."""
-    if isinstance(move, Place):
-        return f"place {move.column}"
-    if isinstance(move, Buy):
-        return f"buy {move.column}"
-    if isinstance(move, Roll):
-        return "roll"
-    if isinstance(move, Advance):
-        return f"move {move.marker} {move.direction} {move.steps}"
-    if isinstance(move, Die):
-        return f"die {move.value}"
-    raise TypeError(f"not an account move: {short_repr(move)}")
 
 
 def _text(text: object) -> str:
@@ -134,7 +119,7 @@ def parse_move(state: State | View, text: str) -> Move:
     ...     parse_move(new_game(seed=1), "roll")
     ... except IllegalMoveError as error:
     ...     print(error)
-    in setup each player places its starting markers with Place(column), not Roll()
+    in setup each player places its starting markers ('place' and a column), not 'roll'
     """
     move = read_move(text)
     if isinstance(state, View):

@@ -21,7 +21,7 @@ from typing import Any, NoReturn, cast
 import attrs
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
-from ..messages import describe, short_repr
+from ..messages import short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
@@ -56,6 +56,7 @@ from .moves import (
     Move,
     Place,
     Roll,
+    format_move,
     known_move,
 )
 from .state import Phase, State, check_state, line
@@ -309,26 +310,29 @@ def _apply_outside_turn(state: State, move: Move, events: list[Event] | None) ->
     """
     phase = state.phase
     if phase == "over":
-        raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
+        raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
     if state.awaiting_die:
         if type(move) is not Die:
             raise IllegalMoveError(
-                f"the die is rolling: the next move is its outcome, Die(value), "
-                f"not {describe(move)}"
+                f"the die is rolling: the next move is its outcome ('die' and the face "
+                f"shown), not '{format_move(move)}'"
             )
         return _die(_Work(state, events), move.value)
     if type(move) is Die:
-        raise IllegalMoveError("Die(value) is a chance outcome, legal only while the die rolls")
+        raise IllegalMoveError(
+            f"'{format_move(move)}' is a chance outcome, legal only while the die rolls"
+        )
     if phase == "setup":
         if type(move) is not Place:
             raise IllegalMoveError(
-                f"in setup each player places its starting markers with Place(column), "
-                f"not {describe(move)}"
+                f"in setup each player places its starting markers ('place' and a "
+                f"column), not '{format_move(move)}'"
             )
         return _place(state, move.column, events)
     assert type(move) is Place
     raise IllegalMoveError(
-        "Place is for the starting markers in setup; in play a marker is bought with Buy"
+        f"'{format_move(move)}' is for the starting markers in setup; in play a marker "
+        f"is bought ('buy {move.column}')"
     )
 
 
@@ -514,7 +518,8 @@ def _buy(state: State, column: int, events: list[Event] | None) -> State:
 def _roll(state: State, events: list[Event] | None) -> State:
     if state.roll is not None:
         raise IllegalMoveError(
-            f"a roll of {state.roll} waits for its move: Advance a marker before rolling again"
+            f"a roll of {state.roll} waits for its move: move a marker ('move') before "
+            f"rolling again"
         )
     if state.config.auto_chance:
         face, rng = state.rng.below(SIDES)
@@ -562,7 +567,10 @@ def _die(work: _Work, value: int) -> State:
 def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     roll = state.roll
     if roll is None:
-        raise IllegalMoveError("roll first: each Advance moves by a number rolled with Roll()")
+        raise IllegalMoveError(
+            f"roll first: '{format_move(move)}' moves a marker by up to the number rolled "
+            f"with 'roll'"
+        )
     seat = state.seat
     owned = state.markers[seat]
     marker = move.marker

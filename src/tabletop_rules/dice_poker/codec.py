@@ -16,7 +16,6 @@ moves: 210 rolls (by what they keep: nothing, then one die, … four dice), 15 w
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from ..messages import short_repr
 from ..movetable import check_action
 from .config import Config
 from .moves import ACTIONS, Dice, Move, known_move
@@ -61,9 +60,12 @@ def encode(move: Move) -> int:
     """
     number = _NUMBERS.get(id(move))
     if number is None:
-        number = _NUMBERS.get(id(known_move(move)))  # raises for what is no move
+        known = known_move(move)  # raises for what is no move
+        number = _NUMBERS.get(id(known))
         if number is None:
-            raise IllegalMoveError(f"{short_repr(move)} has no action number: no state allows it")
+            raise IllegalMoveError(
+                f"'{format_move(known)}' has no action number: no state allows it"
+            )
     return number
 
 
@@ -72,7 +74,9 @@ def decode(state: State, action: int) -> Move:
     check_action(action, NUM_ACTIONS)
     move = _ACTIONS[action]
     if move not in legal_moves(state):
-        raise IllegalMoveError(f"action {action} ({move!r}) is not legal in this state")
+        raise IllegalMoveError(
+            f"action {action} ('{format_move(move)}') is not legal in this state"
+        )
     return move
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "Roll",
     "Scratch",
     "Write",
+    "format_move",
     "known_move",
 ]
 
@@ -201,3 +202,20 @@ def known_move(move: object) -> Move:
     Write(box=99) is not a dice poker move: 99 is not a valid Box
     """
     return MOVE_TABLE.known(move)
+
+
+def format_move(move: Move) -> str:
+    """The move's notation (see :mod:`~tabletop_rules.dice_poker.notation`);
+    :func:`~tabletop_rules.dice_poker.parse_move` reads it back. The rules name moves
+    this way in their messages.
+
+    >>> format_move(Roll(keep=(6, 6)))
+    'roll keep 6 6'
+    """
+    if isinstance(move, Roll):
+        return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
+    if isinstance(move, Write | Scratch | Announce):
+        return f"{type(move).__name__.lower()} {move.box}"
+    if isinstance(move, Dice):
+        return " ".join(("dice", *map(str, move.values)))
+    raise TypeError(f"not a dice poker move: {short_repr(move)}")

@@ -14,7 +14,7 @@ from ..errors import NotationError
 from ..messages import short_repr
 from ..rng import Rng
 from ..seats import check_on_turn
-from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, known_move
+from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, format_move, known_move
 from .rules import apply, legal_moves
 from .state import State
 from .view import View, determinize
@@ -26,17 +26,6 @@ _BOX_VERBS: dict[str, type[Write | Scratch | Announce]] = {
     "scratch": Scratch,
     "announce": Announce,
 }
-
-
-def format_move(move: Move) -> str:
-    """The move's notation; :func:`parse_move` reads it back."""
-    if isinstance(move, Roll):
-        return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
-    if isinstance(move, Write | Scratch | Announce):
-        return f"{type(move).__name__.lower()} {move.box}"
-    if isinstance(move, Dice):
-        return "dice " + " ".join(map(str, move.values))
-    raise TypeError(f"not a dice poker move: {short_repr(move)}")
 
 
 def _text(text: object) -> str:
@@ -113,7 +102,7 @@ def parse_move(state: State | View, text: str) -> Move:
     ...     parse_move(seen, "announce chance")
     ... except IllegalMoveError as error:
     ...     print(error)
-    Announce is only played in 'announce' order; stage 0 is 'free'
+    'announce chance' is played only in 'announce' order; stage 0 is played 'free'
     """
     move = known_move(read_move(text))
     table: State

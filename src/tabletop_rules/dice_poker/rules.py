@@ -24,7 +24,6 @@ from fractions import Fraction
 from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
-from ..messages import describe, short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
@@ -54,6 +53,7 @@ from .moves import (
     Roll,
     Scratch,
     Write,
+    format_move,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
 from .state import Sheet, State, check_state, mountain_total
@@ -340,8 +340,8 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         if state.pending_keep is not None:
             if not isinstance(move, Dice):
                 raise IllegalMoveError(
-                    f"the dice are in the air: the next move is their outcome, Dice(values), "
-                    f"not {describe(move)}"
+                    f"the dice are in the air: the next move is their outcome ('dice' and the "
+                    f"faces thrown), not '{format_move(move)}'"
                 )
             return _land(state, move.values, events)
         config = state.config
@@ -349,7 +349,7 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         turns = state.turns_played
         if turns == config.turns_per_game:
             raise IllegalMoveError(
-                f"the game is over: every box is filled; {describe(move)} is not a move"
+                f"the game is over: every box is filled; '{format_move(move)}' is not a move"
             )
         seat = turns % players
         stage = turns // players // BOXES_PER_STAGE
@@ -358,12 +358,13 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
             return _roll(state, move.keep, seat, order, events)
         if isinstance(move, Dice):
             raise IllegalMoveError(
-                "Dice(values) is a chance outcome, legal only while dice are in the air"
+                f"'{format_move(move)}' is a chance outcome, legal only while dice are in the air"
             )
         box = move.box
         if isinstance(move, Announce) and order != "announce":
             raise IllegalMoveError(
-                f"Announce is only played in 'announce' order; stage {stage} is {order!r}"
+                f"'{format_move(move)}' is played only in 'announce' order; stage {stage} is "
+                f"played {order!r}"
             )
         open_mask = state.open_masks[seat]
         if not open_mask >> box & 1:
@@ -399,7 +400,8 @@ def _check_announced(state: State, box: Box) -> None:
     """In ``announce`` order, after the first throw the turn ends in the announced box."""
     if state.announced is None:
         raise IllegalMoveError(
-            "in 'announce' order the first throw is followed by Announce(box), before anything else"
+            "in 'announce' order the first throw is followed by announcing a box ('announce' "
+            "and the box), before anything else"
         )
     if box is not state.announced:
         raise IllegalMoveError(
@@ -424,13 +426,14 @@ def _roll(
     if not dice:
         if keep:
             raise IllegalMoveError(
-                "the first throw of a turn rolls all five dice: Roll() keeps nothing"
+                f"the first throw of a turn rolls all five dice: it is 'roll', keeping "
+                f"nothing, not '{format_move(Roll(keep))}'"
             )
     else:
         if order == "announce" and state.announced is None:
             raise IllegalMoveError(
-                "in 'announce' order the first throw is followed by Announce(box), "
-                "not another throw"
+                "in 'announce' order the first throw is followed by announcing a box "
+                "('announce' and the box), not another throw"
             )
         if keep not in _KEEP_SETS[dice]:
             if len(keep) == DICE_COUNT:
@@ -471,8 +474,8 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     assert keep is not None
     if len(thrown) != DICE_COUNT - len(keep):  # its faces are 1 to 6: it is a known move
         raise IllegalMoveError(
-            f"{DICE_COUNT - len(keep)} dice are in the air: Dice needs that many faces 1 to 6, "
-            f"got {short_repr(list(thrown))}"
+            f"{DICE_COUNT - len(keep)} dice are in the air: their outcome is 'dice' and that "
+            f"many faces 1 to 6, not '{format_move(Dice(thrown))}'"
         )
     dice = tuple(sorted(keep + thrown))
     if events is not None:
@@ -509,7 +512,7 @@ def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] |
     dice = state.dice
     if not dice:
         raise IllegalMoveError(
-            "a box is written after a throw; before the first one only Roll() or scratching a "
+            "a box is written after a throw; before the first one only 'roll' or scratching a "
             "poker box is allowed"
         )
     if not FITS[dice] >> box & 1:

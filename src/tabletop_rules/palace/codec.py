@@ -48,7 +48,18 @@ from ..messages import short_repr
 from ..movetable import check_action
 from .cards import DECK, RANK_TEXT, Card, Rank
 from .config import ROW, Config
-from .moves import BLIND, END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, known_move
+from .moves import (
+    BLIND,
+    END_TURN,
+    READY,
+    TAKE_PILE,
+    Move,
+    Play,
+    PlayBlind,
+    Swap,
+    format_move,
+    known_move,
+)
 from .rules import legal_moves
 from .state import State
 
@@ -102,7 +113,7 @@ def encode(move: Move) -> int:
     rank = cards[0].rank
     if any(card.rank != rank for card in cards):
         raise IllegalMoveError(
-            f"{short_repr(move)} has no action number: a play lays cards of one rank"
+            f"'{format_move(move)}' has no action number: a play lays cards of one rank"
         )
     return _play_number(rank, len(cards))
 

@@ -33,6 +33,7 @@ __all__ = [
     "Slot",
     "Swap",
     "TakePile",
+    "format_move",
     "known_move",
 ]
 
@@ -168,3 +169,26 @@ def known_move(move: object) -> Move:
         raise IllegalMoveError(
             f"{describe(move)} is not a palace move: {short_text(error)}"
         ) from error
+
+
+def format_move(move: Move) -> str:
+    """The move's notation (see :mod:`~tabletop_rules.palace.notation`), a play with its
+    exact cards; :func:`~tabletop_rules.palace.read_move` reads it back to an equal move.
+    The rules name moves this way in their messages.
+
+    >>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))
+    'play 7H 7S'
+    """
+    if isinstance(move, Play):
+        return "play " + " ".join(map(str, move.cards))
+    if isinstance(move, Swap):
+        return f"swap {move.hand_card} {move.face_up_card}"
+    if isinstance(move, PlayBlind):
+        return f"blind {move.slot}"
+    if isinstance(move, TakePile):
+        return "take"
+    if isinstance(move, Ready):
+        return "ready"
+    if isinstance(move, EndTurn):
+        return "end"
+    raise TypeError(f"not a palace move: {short_repr(move)}")

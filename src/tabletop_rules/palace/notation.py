@@ -54,6 +54,7 @@ from .moves import (
     Ready,
     Swap,
     TakePile,
+    format_move,
     known_move,
 )
 from .rules import _source, apply, canonical
@@ -69,25 +70,6 @@ _WORDS: dict[str, type[Ready | TakePile | EndTurn]] = {
     "end": EndTurn,
 }
 _FORMS = "play, take, blind, swap, ready or end"
-
-
-def format_move(move: Move) -> str:
-    """The move's notation, a play with its exact cards; :func:`read_move` reads it back
-    to an equal move.
-    """
-    if isinstance(move, Play):
-        return "play " + " ".join(map(str, move.cards))
-    if isinstance(move, Swap):
-        return f"swap {move.hand_card} {move.face_up_card}"
-    if isinstance(move, PlayBlind):
-        return f"blind {move.slot}"
-    if isinstance(move, TakePile):
-        return "take"
-    if isinstance(move, Ready):
-        return "ready"
-    if isinstance(move, EndTurn):
-        return "end"
-    raise TypeError(f"not a palace move: {short_repr(move)}")
 
 
 def _text(text: object) -> str:

@@ -68,6 +68,7 @@ from .moves import (
     Ready,
     Swap,
     TakePile,
+    format_move,
     known_move,
 )
 from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, check_state
@@ -515,7 +516,7 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         if phase == "over":
             if type(state) is not State:  # a view of an over game: on this rare path only
                 _refuse_state(state, None)
-            raise IllegalMoveError(f"the game is over; {describe(move)} is not a move")
+            raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
         cls = type(move)
         work = _Work(state, events)  # reads state.hands and state.stock: fails on a view
         if phase == "swap":
@@ -525,19 +526,20 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
                 _do_ready(work)
             else:
                 raise IllegalMoveError(
-                    f"in the swap phase each player swaps (Swap) and then declares Ready(); "
-                    f"{describe(move)} waits until play starts"
+                    f"in the swap phase each player swaps a hand card for a face-up card "
+                    f"('swap') and then declares 'ready'; '{format_move(move)}' waits until "
+                    f"play starts"
                 )
             return work.freeze()
         if cls is Swap or cls is Ready:
             raise IllegalMoveError(
                 f"the swap phase is over: swaps happen once, before the first play; "
-                f"{describe(move)} is not a move now"
+                f"'{format_move(move)}' is not a move now"
             )
         if state.pending == "take" and cls is not TakePile:
             raise IllegalMoveError(
                 f"a 3 is on top of the pile: seat {state.seat} must take the pile "
-                f"(TakePile()), not {describe(move)}"
+                f"('take'), not '{format_move(move)}'"
             )
         if type(move) is Play:
             _do_play(work, move)
@@ -596,7 +598,7 @@ def _do_swap(work: _Work, move: Swap) -> None:
     if work.swaps >= MAX_SWAPS:
         raise IllegalMoveError(
             f"each player makes at most {MAX_SWAPS} swaps (enough for any arrangement); "
-            f"seat {seat} has made them: declare Ready()"
+            f"seat {seat} has made them: declare 'ready'"
         )
     hand = work.hands[seat]
     rest = _without(hand, (hand_card,))
@@ -645,11 +647,11 @@ def _do_play(work: _Work, move: Play) -> None:
         if state.pending == "extra":
             raise IllegalMoveError(
                 f"seat {seat} has no hand or face-up cards left for an extra play, and a "
-                f"blind card is never part of one: EndTurn()"
+                f"blind card is never part of one: end the turn ('end')"
             )
         raise IllegalMoveError(
-            f"seat {seat}'s hand and face-up cards are gone: turn a face-down card with "
-            f"PlayBlind(slot), not {describe(move)}"
+            f"seat {seat}'s hand and face-up cards are gone: turn a face-down card "
+            f"('blind' and its slot, e.g. 'blind 0'), not '{format_move(move)}'"
         )
     rest = _without(source, cards)
     if rest is None:
@@ -811,7 +813,7 @@ def _do_take(work: _Work) -> None:
         raise IllegalMoveError("the pile is empty: there is nothing to take")
     if state.pending == "extra":
         raise IllegalMoveError(
-            "after four of a kind lay another set on them or end the turn (EndTurn()); "
+            "after four of a kind lay another set on them or end the turn ('end'); "
             "the pile is not taken"
         )
     if state.pending == "none" and not state.config.voluntary_pickup:
@@ -819,7 +821,7 @@ def _do_take(work: _Work) -> None:
         if where == "face_down":
             raise IllegalMoveError(
                 "a player who can play does not take the pile: turn a face-down card "
-                "(PlayBlind(slot)); voluntary_pickup would allow it"
+                "('blind' and its slot); voluntary_pickup would allow it"
             )
         plays = _plays(source, _allowed(state), len(source))
         if plays:
@@ -846,7 +848,7 @@ def _do_blind(work: _Work, slot: int) -> None:
     seat = state.seat
     if state.pending == "extra":
         raise IllegalMoveError(
-            "a blind card is never part of an extra play: lay another set or EndTurn()"
+            "a blind card is never part of an extra play: lay another set or end the turn ('end')"
         )
     if state.hands[seat]:
         raise IllegalMoveError(
@@ -872,7 +874,7 @@ def _do_blind(work: _Work, slot: int) -> None:
 def _do_end_turn(work: _Work) -> None:
     if work.state.pending != "extra":
         raise IllegalMoveError(
-            "EndTurn() ends a turn only after four of a kind (quad='extra_play'); "
+            "'end' ends a turn only after four of a kind (quad='extra_play'); "
             "otherwise a turn ends by playing or taking the pile"
         )
     if work.events is not None:
