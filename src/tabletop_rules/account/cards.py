@@ -59,7 +59,7 @@ def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
         raise NotationError(f"a card is one of {', '.join(KINDS)}, not {short_repr(value)}")
 
 
-@attrs.frozen(repr=True)
+@attrs.frozen(repr=True, cache_hash=True)  # hashed with its deck on every new_game
 class Card:
     """A card kind. The package uses one instance per kind
     (:data:`~tabletop_rules.account.cards.CARDS`); :meth:`parse` and

@@ -26,7 +26,7 @@ from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from ..validation import refuse_state
-from .cards import END, Card, own_card
+from .cards import CARDS, END, Card, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
@@ -59,7 +59,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import Phase, State, check_state, line
+from .state import _EVERY_COLUMN, Phase, State, check_state, line
 
 __all__ = [
     "apply",
@@ -587,17 +587,24 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     work = _Work(state, events)
     config = work.config
     field = work.field
-    ring = line(state)
-    size = len(ring)
     start = owned[marker]
-    at = ring.index(start)
     sign = -1 if move.direction == "left" else 1
-    landed = ring[(at + sign * steps) % size]  # on the line as it was before the move
+    if config.collapse:
+        ring = line(state)
+        size = len(ring)
+        at = ring.index(start)
+        landed = ring[(at + sign * steps) % size]  # on the line as it was before the move
+    else:  # the line is every column: a column is its own place on the ring
+        ring = _EVERY_COLUMN[len(field)]
+        size = len(field)
+        at = start
+        landed = (start + sign * steps) % size
     card = field[landed][0]
     if events is not None:
         passed = tuple(ring[(at + sign * step) % size] for step in range(1, steps))
         events.append(Moved(seat, marker, move.direction, steps, start, passed, landed, card))
-    markers = work.markers = _with(work.markers, seat, _with(owned, marker, landed))
+    positions = (landed,) if len(owned) == 1 else _with(owned, marker, landed)
+    markers = work.markers = _with(work.markers, seat, positions)
     if config.collapse and landed != start and not any(start in positions for positions in markers):
         left = field[start][0]
         work.field = _with(field, start, field[start][1:])
@@ -656,19 +663,27 @@ def _score(work: _Work, seat: Seat, card: Card) -> bool:
         work.ending = True
         return False
     before = work.accounts[seat]
-    kind = card.kind
-    if kind == "Z":
+    points = _ADDED_POINTS.get(id(card))
+    if points is not None:
+        after = before + points
+    elif card.kind == "Z":
         after = 0
-    elif kind == "B":
+    else:  # B
         after = before - _draw_for_b(work, seat)
-    else:
-        after = before + card.points
     if work.config.floor_at_zero and after < 0:
         after = 0
     if events is not None:
         events.append(AccountChanged(seat, card, before, after))
     work.accounts = _with(work.accounts, seat, after)
     return False
+
+
+_ADDED_POINTS: dict[int, int] = {
+    id(card): card.points for card in CARDS if card.kind not in ("B", "Z", "End")
+}
+"""What each card that adds to the account adds (the numbers, P and T), by the identity
+of the package's own instance: the common case of :func:`_score` in one lookup.
+"""
 
 
 def _draw_for_b(work: _Work, seat: Seat) -> int:
