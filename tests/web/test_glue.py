@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_rules import Match, get_ruleset, palace, rulesets
 from tabletop_rules import dice_poker as dp
@@ -140,6 +142,46 @@ def test_a_bad_request_is_refused_with_a_message(request_: dict[str, Any], messa
 def test_a_request_that_is_not_a_json_object_is_refused() -> None:
     assert ask("start", "[1]")["error"] == "the request is not a JSON object"
     assert ask("start", "{")["error"] == "the request is not JSON"
+
+
+HURRIED_VALUES = st.one_of(
+    st.sampled_from(
+        (
+            *("", "0", "-1", "3.5", "1e400", "NaN", "null", "true", "[]", "{}", '"x"', "x"),
+            *("99999999999999999999999", '[["+1", 8]]', '{"B": -1}', '["down", "up"]'),
+            *('{"poker": "x"}', "\u0000", "7" * 500),
+        )
+    ),
+    st.text(max_size=12),
+)
+"""House-rule values typed in a hurry, or by someone testing the form's limits."""
+
+
+@pytest.mark.parametrize("game", rulesets())
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_no_house_rule_value_gets_past_the_librarys_own_errors(
+    game: str, data: st.DataObject
+) -> None:
+    names = [rule.name for rule in house_rules(get_ruleset(game).config_type)]
+    values = data.draw(st.dictionaries(st.sampled_from(names), HURRIED_VALUES, max_size=4))
+    answer = start(game=game, rules=values)
+    if not answer["ok"]:
+        assert "bug" not in answer["error"]
+        assert set(answer["fields"]) <= set(values)
+
+
+@pytest.mark.parametrize("game", rulesets())
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=40))
+def test_no_typed_move_or_record_gets_past_the_librarys_own_errors(game: str, text: str) -> None:
+    start(game=game, seed="1")
+    for function in ("play", "load"):
+        before = ask("state")["game"]
+        answer = ask(function, text)
+        if not answer["ok"]:
+            assert "bug" not in answer["error"]
+            assert ask("state")["game"] == before
 
 
 # --- playing -----------------------------------------------------------------------------
