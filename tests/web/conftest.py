@@ -10,7 +10,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import pytest
 
@@ -34,7 +34,7 @@ def _chromium() -> str | None:
     )
 
 
-def _skip(reason: str) -> None:
+def _skip(reason: str) -> NoReturn:
     """Skip the browser tests, or fail them where CI requires them
     (``TABLETOP_REQUIRE_BROWSER=1``, as ``.ci/run`` sets it).
     """
@@ -72,10 +72,17 @@ def origin(site: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser(origin: str) -> Iterator[Browser]:
     """Headless Chromium from the system, not a browser Playwright downloads."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Error, sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=_chromium(), headless=True)
+        path = _chromium()
+        try:
+            chromium = playwright.chromium.launch(executable_path=path, headless=True)
+        except Error as error:  # e.g. a sandboxed (snap) build Playwright cannot drive
+            first_line = str(error).splitlines()[0]
+            _skip(
+                f"the Chromium at {path} does not start under Playwright ({first_line}): {ENABLE}"
+            )
         yield chromium
         chromium.close()
 
