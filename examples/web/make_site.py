@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serve", action="store_true", help="serve the site once built")
     parser.add_argument("--port", type=int, default=8000, help="the port to serve on (8000)")
     args = parser.parse_args(argv)
+    print(f"Building the site in {args.out} (the first build installs Pyodide with npm ci)...")
     try:
         site = build_site(args.out)
     except BuildError as error:
