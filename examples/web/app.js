@@ -136,7 +136,9 @@ function drawSeats(players) {
     for (const bot of game.bots) {
       select.append(new Option(`${bot} bot`, bot));
     }
-    select.value = before[seat] ?? (seat === 0 ? PERSON : game.best_bot);
+    const kept = before[seat]; // a choice of the last table, if this game offers it
+    const offered = kept === PERSON || game.bots.includes(kept);
+    select.value = offered ? kept : seat === 0 ? PERSON : game.best_bot;
     select.addEventListener("change", () => keepOnePerson(select));
     const label = document.createElement("label");
     label.htmlFor = select.id;

@@ -201,6 +201,16 @@ def test_a_refused_house_rule_shows_its_error_beside_the_field_and_starts_nothin
     assert page.inner_text("#cast") == "P0: you · P1: lowcard bot · P2: lowcard bot"
 
 
+def test_changing_the_game_keeps_only_the_seat_choices_it_offers(page: Page, origin: str) -> None:
+    open_game(page, origin, "dice-poker", 2)
+    page.click("#setup summary")
+    assert page.input_value("#seat-1") == "greedy"
+    page.select_option("#game", "palace")
+    assert [page.input_value(f"#seat-{seat}") for seat in (0, 1)] == ["you", "lowcard"]
+    page.click("#start")
+    assert page.inner_text("#cast") == "P0: you · P1: lowcard bot"
+
+
 def test_a_record_that_fails_to_load_shows_the_loaders_message_and_keeps_the_game(
     page: Page, origin: str
 ) -> None:
