@@ -6,6 +6,7 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const $ = (id) => document.getElementById(id);
 const PERSON = "you";
+const MOST_SEATS = 32; // beyond every game's limit: the library says where a count is too high
 const LABELS = {
   auto_chance: "Dice thrown by the page (untick to enter physical dice)",
 };
@@ -113,7 +114,7 @@ function ruleField(rule) {
   if (rule.name === "players") {
     input.addEventListener("input", () => {
       const players = Number.parseInt(input.value, 10);
-      if (players >= 1 && players <= 12) drawSeats(players);
+      if (players >= 1 && players <= MOST_SEATS) drawSeats(players);
     });
   }
   if (rule.kind === "bool") {
