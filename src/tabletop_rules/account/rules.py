@@ -678,9 +678,7 @@ def _score(work: _Work, seat: Seat, card: Card) -> bool:
     return False
 
 
-_ADDED_POINTS: dict[int, int] = {
-    id(card): card.points for card in CARDS if card.kind not in ("B", "Z", "End")
-}
+_ADDED_POINTS: dict[int, int] = {id(card): card.points for card in CARDS if card.valued}
 """What each card that adds to the account adds (the numbers, P and T), by the identity
 of the package's own instance: the common case of :func:`_score` in one lookup.
 """

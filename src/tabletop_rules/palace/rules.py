@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
-from ..messages import describe, short_repr
+from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng, resolve_seed
 from ..validation import refuse_state
@@ -561,8 +561,9 @@ def _cards_text(cards: Sequence[Card]) -> str:
 
 
 def _format_play(move: Move) -> str:
-    """The cards of a play as text (``7H 7S``), or the move's description."""
-    return _cards_text(move.cards) if type(move) is Play else describe(move)
+    """The cards of a play that :func:`_plays` listed, as text (``7H 7S``)."""
+    assert type(move) is Play
+    return _cards_text(move.cards)
 
 
 def _without(cards: tuple[Card, ...], removed: tuple[Card, ...]) -> tuple[Card, ...] | None:
