@@ -38,6 +38,7 @@ from typing import Any, Literal, get_args, get_origin
 import attrs
 
 from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
+from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
@@ -118,7 +119,7 @@ def _game_entry(rules: Ruleset[Any, Any, Any]) -> Answer:
         "name": rules.name,
         "title": rules.title,
         "bots": list(rules.bots),
-        "best_bot": _best_bot(rules),
+        "best_bot": own_bot_name(rules),
         "players": rules.players(rules.config_type()),
         "rules": [
             {
@@ -143,11 +144,6 @@ def _input_kind(hint: Any) -> Answer:
     if hint is int:
         return {"kind": "number"}
     return {"kind": "text"}
-
-
-def _best_bot(rules: Ruleset[Any, Any, Any]) -> str:
-    """The game's own bot when it has one, else ``random``."""
-    return next((name for name in rules.bots if name != "random"), "random")
 
 
 # --- starting, playing, undoing ----------------------------------------------------------
@@ -232,7 +228,7 @@ def load(text: str) -> Answer:
     players = match.rules.players(match.config)
     person = 0 if _table is None or _table.person is None else _table.person
     person = person if person < players else 0
-    bot = _best_bot(match.rules)
+    bot = own_bot_name(match.rules)
     seats = tuple(PERSON if seat == person else bot for seat in range(players))
     table = _seated(match, seats)
     _advance(table)
@@ -293,7 +289,7 @@ def _config(rules: Ruleset[Any, Any, Any], values: Any) -> Any:
 
 def _seats(rules: Ruleset[Any, Any, Any], seats: Any, players: int) -> tuple[str, ...]:
     if seats is None:
-        return (PERSON, *[_best_bot(rules)] * (players - 1))
+        return (PERSON, *[own_bot_name(rules)] * (players - 1))
     if not isinstance(seats, list) or len(seats) != players:
         message = f"choose who plays each of the {players} seats"
         raise RefusedError(message, {"seats": "one per seat"})

@@ -25,7 +25,7 @@ from .rng import Rng
 if TYPE_CHECKING:
     from .protocol import Bot, Ruleset
 
-__all__ = ["RandomBot", "Unseeded", "legal_moves_of"]
+__all__ = ["RandomBot", "Unseeded", "legal_moves_of", "own_bot_name"]
 
 MoveT = TypeVar("MoveT")
 BotT_co = TypeVar("BotT_co", bound="Bot[Any, Any]", covariant=True)
@@ -49,6 +49,17 @@ def legal_moves_of(view: Any) -> tuple[Any, ...]:
             "chance outcome, or another seat is to move"
         )
     return moves
+
+
+def own_bot_name(ruleset: Ruleset[Any, Any, Any]) -> str:
+    """The name of the game's own bot in ``ruleset.bots``, or ``"random"`` for a game
+    that has none: the opponent a person meets when they choose none.
+
+    >>> from tabletop_rules import get_ruleset
+    >>> own_bot_name(get_ruleset("palace"))
+    'lowcard'
+    """
+    return next((name for name in ruleset.bots if name != "random"), "random")
 
 
 class RandomBot(Generic[MoveT]):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from . import __version__
+from .bots import own_bot_name
 from .errors import IllegalMoveError, TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
@@ -168,7 +169,7 @@ def _ruleset(name: str) -> Ruleset[Any, Any, Any]:
 def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int) -> list[str]:
     """``seats`` bot names from ``--bots``: one for every seat, or one per seat."""
     if text is None:
-        names = [_best_bot(rules)] * seats
+        names = [own_bot_name(rules)] * seats
     else:
         names = [name.strip() for name in text.split(",")]
         if len(names) == 1:
@@ -181,11 +182,6 @@ def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int) -> l
                 f"unknown bot {name!r} for {rules.name}; its bots are {', '.join(rules.bots)}"
             )
     return names
-
-
-def _best_bot(rules: Ruleset[Any, Any, Any]) -> str:
-    """The game's own bot when it has one, else ``random``."""
-    return next((name for name in rules.bots if name != "random"), "random")
 
 
 # --- play --------------------------------------------------------------------------------
@@ -317,7 +313,7 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
     config = configured(rules.config_type, args.rule)
     players = rules.players(config)
     if args.bots is None:
-        names = [_best_bot(rules), *["random"] * (players - 1)]
+        names = [own_bot_name(rules), *["random"] * (players - 1)]
     else:
         names = _bot_names(rules, args.bots, players)
     if args.games < 1:
