@@ -162,10 +162,10 @@ def start(request: str) -> Answer:
     players = rules.players(config)
     seats = _seats(rules, asked.get("seats"), players)
     seed = _seed(asked.get("seed"))
-    match = Match(rules, config, seed=seed)
-    _table = _seated(match, seats)
-    _advance(_table)
-    return {"game": _game(_table)}
+    table = _seated(Match(rules, config, seed=seed), seats)
+    _advance(table)
+    _table = table
+    return {"game": _game(table)}
 
 
 @_answers
@@ -176,15 +176,18 @@ def play(text: str) -> Answer:
     table = _current()
     match = table.match
     player = match.current_player
-    if player == CHANCE:
-        match.play(str(text))
-    elif player is None:
+    if player is None:
         raise RefusedError("the game is over")
-    elif player != table.person:
+    if player != CHANCE and player != table.person:
         raise RefusedError(f"it is P{player}'s turn, not yours")
-    else:
-        match.play(str(text), seat=player)
-    _advance(table)
+    played = len(match.moves)
+    try:
+        match.play(str(text), seat=None if player == CHANCE else table.person)
+        _advance(table)
+    except Exception:  # the game is left as it was, even when a bot fails
+        while len(match.moves) > played:
+            match.undo()
+        raise
     return {"game": _game(table)}
 
 
@@ -371,8 +374,7 @@ def _game(table: Table) -> Answer:
         "over": match.is_over,
         "result": _result(table) if match.is_over else None,
         "score": list(match.score),
-        "can_undo": person is not None
-        and any(rules.current_player(state) == person for state in match.history[:-1]),
+        "can_undo": any(entry["who"] == PERSON for entry in table.log),
     }
 
 
@@ -386,7 +388,7 @@ def _to_move(table: Table, player: int | None) -> str | None:
     if player == CHANCE:
         return "the dice: enter what they show"
     if player == table.person:
-        return "you"
+        return PERSON
     return f"P{player} ({table.seats[player]} bot)"
 
 
@@ -424,7 +426,7 @@ def _extend_log(table: Table) -> None:
 
 
 def _who(table: Table, player: int | None) -> str:
-    return "you" if player == table.person else f"P{player}"
+    return PERSON if player == table.person else f"P{player}"
 
 
 def _event_text(event: Any) -> str:

@@ -283,7 +283,7 @@ def test_a_record_that_fails_to_load_answers_the_loaders_message_and_keeps_the_g
 def test_a_bug_is_answered_with_a_one_line_message_never_a_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    start(game="dice-poker", seed="3")
+    before = start(game="dice-poker", seed="3")["game"]
 
     def broken(*_args: Any) -> None:
         raise KeyError("oops")
@@ -296,6 +296,7 @@ def test_a_bug_is_answered_with_a_one_line_message_never_a_traceback(
         "fields": {},
     }
     assert "Traceback" in capsys.readouterr().err
+    assert ask("state")["game"] == before  # the person's move is taken back too
 
 
 def test_no_answer_holds_a_card_the_persons_views_never_showed() -> None:
