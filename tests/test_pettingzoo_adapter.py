@@ -26,12 +26,12 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 from tabletop_rules.adapters.pettingzoo import (  # noqa: E402
     TabletopEnv,
-    _rewards,
     agent_name,
     env,
     raw_env,
     seat_of,
 )
+from tabletop_rules.seats import zero_sum_rewards  # noqa: E402
 
 # (game, config): every game with its defaults, chance left to the environment where a
 # game has chance points, more seats, and one seat alone.
@@ -128,15 +128,15 @@ def test_masked_random_play_reaches_the_end_with_zero_sum_rewards(game: str, con
 
 
 def test_the_winners_share_plus_one_and_the_losers_minus_one() -> None:
-    assert _rewards(frozenset({1}), 2) == [-1.0, 1.0]
-    assert _rewards(frozenset({0}), 4) == [1.0, -1 / 3, -1 / 3, -1 / 3]
-    assert _rewards(frozenset({0, 2}), 4) == [0.5, -0.5, 0.5, -0.5]
+    assert zero_sum_rewards(frozenset({1}), 2) == [-1.0, 1.0]
+    assert zero_sum_rewards(frozenset({0}), 4) == [1.0, -1 / 3, -1 / 3, -1 / 3]
+    assert zero_sum_rewards(frozenset({0, 2}), 4) == [0.5, -0.5, 0.5, -0.5]
 
 
 def test_without_a_loser_or_a_winner_every_reward_is_zero() -> None:
-    assert _rewards(frozenset({0, 1}), 2) == [0.0, 0.0]
-    assert _rewards(frozenset({0}), 1) == [0.0]
-    assert _rewards(frozenset(), 3) == [0.0, 0.0, 0.0]
+    assert zero_sum_rewards(frozenset({0, 1}), 2) == [0.0, 0.0]
+    assert zero_sum_rewards(frozenset({0}), 1) == [0.0]
+    assert zero_sum_rewards(frozenset(), 3) == [0.0, 0.0, 0.0]
 
 
 def test_every_agent_learns_its_final_score() -> None:

@@ -19,7 +19,7 @@ from .errors import IllegalMoveError
 from .messages import short_repr
 from .protocol import Seat
 
-__all__ = ["check_on_turn", "check_seat", "top_seats"]
+__all__ = ["check_on_turn", "check_seat", "top_seats", "zero_sum_rewards"]
 
 
 def check_seat(seat: object, players: int) -> None:
@@ -69,3 +69,18 @@ def top_seats(scores: Sequence[int]) -> frozenset[Seat]:
         return frozenset()
     top = max(scores)
     return frozenset(seat for seat, points in enumerate(scores) if points == top)
+
+
+def zero_sum_rewards(winners: frozenset[Seat], seats: int) -> list[float]:
+    """Each seat's reward for a finished game, summing to zero: the winners share +1
+    and the losers share -1; all 0 when nobody wins or nobody loses. What the
+    reinforcement-learning adapters pay out.
+
+    >>> zero_sum_rewards(frozenset({0}), 4)
+    [1.0, -0.3333333333333333, -0.3333333333333333, -0.3333333333333333]
+    """
+    losers = seats - len(winners)
+    if not winners or not losers:
+        return [0.0] * seats
+    win, lose = 1 / len(winners), -1 / losers
+    return [win if seat in winners else lose for seat in range(seats)]

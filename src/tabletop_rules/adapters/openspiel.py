@@ -47,6 +47,7 @@ from ..errors import ConfigError, IllegalMoveError
 from ..house_rules import configured, house_rules, value_text
 from ..protocol import CHANCE, Ruleset, get_ruleset
 from ..rng import Rng
+from ..seats import zero_sum_rewards
 from ..serialize import dumps, loads
 
 __all__ = [
@@ -228,11 +229,7 @@ def _returns(rules: Ruleset[Any, Any, Any], state: Any, players: int) -> list[fl
     if players == 1:
         (score,) = rules.score(state)
         return [score / (abs(score) + SOLO_SCALE)]
-    winners = rules.winners(state)
-    if not winners or len(winners) == players:
-        return [0.0] * players
-    win, lose = 1.0 / len(winners), -1.0 / (players - len(winners))
-    return [win if seat in winners else lose for seat in range(players)]
+    return zero_sum_rewards(rules.winners(state), players)
 
 
 class _State(pyspiel.State):  # type: ignore[misc]

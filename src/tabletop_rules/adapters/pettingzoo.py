@@ -55,6 +55,7 @@ from pettingzoo.utils import wrappers
 from ..errors import IllegalMoveError, NotationError
 from ..protocol import CHANCE, Ruleset, Seat, get_ruleset
 from ..rng import Rng, resolve_seed
+from ..seats import zero_sum_rewards
 from ..simulate import derived_seed, sample_outcome
 
 __all__ = [
@@ -100,14 +101,6 @@ def seat_of(agent: AgentID) -> Seat:
     if number == agent or not number.isdigit() or (number != "0" and number.startswith("0")):
         raise ValueError(f"{agent!r} is no agent: agents are named player_0, player_1, ...")
     return int(number)
-
-
-def _rewards(winners: frozenset[Seat], seats: int) -> list[float]:
-    """+1 shared by the winners, -1 shared by the losers; all 0 unless there are both."""
-    losers = seats - len(winners)
-    if not winners or not losers:
-        return [0.0] * seats
-    return [1 / len(winners) if seat in winners else -1 / losers for seat in range(seats)]
 
 
 class TabletopEnv(AECEnv):
@@ -353,7 +346,7 @@ class TabletopEnv(AECEnv):
             return
         seats = len(self.possible_agents)
         scores = rules.score(state)
-        for seat, reward in enumerate(_rewards(rules.winners(state), seats)):
+        for seat, reward in enumerate(zero_sum_rewards(rules.winners(state), seats)):
             agent = agent_name(seat)
             self.rewards[agent] = reward
             self.infos[agent] = {"score": scores[seat]}
