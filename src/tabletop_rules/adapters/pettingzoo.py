@@ -53,6 +53,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..errors import IllegalMoveError, NotationError
+from ..movetable import check_action
 from ..protocol import CHANCE, Ruleset, Seat, get_ruleset
 from ..rng import Rng, resolve_seed
 from ..seats import zero_sum_rewards
@@ -313,15 +314,11 @@ class TabletopEnv(AECEnv):
 
     def _move(self, state: Any, action: Any) -> Any:
         """The move ``action`` stands for, or ``IllegalMoveError`` naming the rule."""
-        last = self._offset - 1
         try:
-            number = operator.index(action)
+            number = operator.index(action)  # a NumPy integer too, as a policy gives it
         except TypeError:
-            raise IllegalMoveError(
-                f"an action is a whole number in 0..{last}, not {action!r}"
-            ) from None
-        if not 0 <= number <= last:
-            raise IllegalMoveError(f"action {number} is outside the action space 0..{last}")
+            number = action  # check_action says what it is not
+        number = check_action(number, self._offset)
         try:
             return self.rules.decode(state, number)
         except IllegalMoveError as error:
