@@ -42,7 +42,7 @@ from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
-from tabletop_rules.simulate import derived_seed
+from tabletop_rules.simulate import seat_bot
 
 __all__ = ["catalogue", "load", "play", "record", "start", "state", "undo"]
 
@@ -323,7 +323,7 @@ def _seated(match: Match[Any, Any, Any], seats: tuple[str, ...]) -> Table:
     seeded from the game's seed as the command line seeds them.
     """
     bots = {
-        seat: match.rules.bots[name](derived_seed(match.seed, 1 + seat))
+        seat: seat_bot(match.rules.bots[name], match.seed, seat)
         for seat, name in enumerate(seats)
         if name != PERSON
     }

@@ -27,7 +27,7 @@ from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .protocol import CHANCE, Bot, Ruleset, get_ruleset, rulesets
 from .records import GameRecord, replay_steps
-from .simulate import SimulationResult, derived_seed, simulate
+from .simulate import SimulationResult, seat_bot, simulate
 
 try:
     from rich.console import Console
@@ -197,7 +197,7 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     names = _bot_names(rules, args.bots, len(others))
     match = Match(rules, config, seed=args.seed)
     bots: dict[int, Bot[Any, Any]] = {
-        seat: rules.bots[name](derived_seed(match.seed, 1 + seat))
+        seat: seat_bot(rules.bots[name], match.seed, seat)
         for seat, name in zip(others, names, strict=True)
     }
     cast_list = ", ".join(

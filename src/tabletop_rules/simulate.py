@@ -48,6 +48,7 @@ __all__ = [
     "derived_seed",
     "play_game",
     "sample_outcome",
+    "seat_bot",
     "seating",
     "simulate",
     "simulated_game",
@@ -170,6 +171,14 @@ def derived_seed(seed: int, index: int) -> int:
     return Rng.from_seed(seed).advanced(index).next_u64()[0]
 
 
+def seat_bot(factory: BotFactory, game_seed: int, seat: Seat) -> Bot[Any, Any]:
+    """The bot ``factory`` makes for ``seat`` of the game with seed ``game_seed``, seeded
+    with ``derived_seed(game_seed, 1 + seat)``: as a simulation, the command line and the
+    web page seat their bots, so the same game and seat give the same bot everywhere.
+    """
+    return factory(derived_seed(game_seed, 1 + seat))
+
+
 def seating(index: int, bots: int, *, rotate: bool = True) -> tuple[int, ...]:
     """Which bot (its position in the bots of :func:`simulate`) sits at each seat in game
     ``index``: rotated by ``index``, so that over ``bots`` games each bot takes each
@@ -221,7 +230,7 @@ def simulated_game(
     factories = tuple(_factory(rules, choice) for choice in bots)
     game_seed = derived_seed(seed, index)
     seats = seating(index, len(factories), rotate=rotate)
-    players = [factories[bot](derived_seed(game_seed, 1 + seat)) for seat, bot in enumerate(seats)]
+    players = [seat_bot(factories[bot], game_seed, seat) for seat, bot in enumerate(seats)]
     chance_seed = derived_seed(game_seed, 0)
     return play_game(rules, players, config, seed=game_seed, chance_seed=chance_seed)
 
