@@ -30,12 +30,10 @@ A config with fewer columns or markers simply never allows the numbers beyond th
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError
 from ..messages import short_repr
-from ..movetable import check_action
+from ..movetable import ActionCodec
 from .config import Config
-from .moves import MOVE_TABLE, Die, Move, known_move
-from .notation import format_move
+from .moves import MOVE_TABLE, Die, Move, format_move
 from .rules import legal_moves
 from .state import State
 
@@ -50,15 +48,13 @@ __all__ = [
     "num_actions",
 ]
 
-_ACTIONS: tuple[Move, ...] = MOVE_TABLE.moves  # the game's own instances, by number
-_NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTIONS)}
-# Keyed by identity: every move is first mapped to its own instance (moves.known_move).
+_CODEC = ActionCodec(MOVE_TABLE, Die, format_move)
 
-NUM_ACTIONS = len(_ACTIONS)
+NUM_ACTIONS = _CODEC.size
 """143 actions in every configuration, chance outcomes included."""
 
 
-CHANCE_OFFSET = next(number for number, move in enumerate(_ACTIONS) if type(move) is Die)
+CHANCE_OFFSET = _CODEC.chance_offset
 """137: the chance outcomes (:class:`~tabletop_rules.account.Die`) are numbered last, from
 here to the end of the action space."""
 
@@ -73,15 +69,7 @@ def encode(move: Move) -> int:
     :class:`~tabletop_rules.errors.IllegalMoveError` (a ``TabletopError``) for what is
     no account move.
     """
-    number = _NUMBERS.get(id(move))
-    if number is None:
-        known = known_move(move)  # raises for what is no move
-        number = _NUMBERS.get(id(known))
-        if number is None:  # a well-formed move outside the table: none exists
-            raise IllegalMoveError(
-                f"'{format_move(known)}' has no action number: no state allows it"
-            )
-    return number
+    return _CODEC.encode(move)
 
 
 def _check_state(state: object) -> None:
@@ -96,21 +84,13 @@ def decode(state: State, action: int) -> Move:
     number (``bool`` included) within :func:`num_actions`, or not legal here.
     """
     _check_state(state)
-    check_action(action, NUM_ACTIONS)
-    move = _ACTIONS[action]
-    for listed in legal_moves(state):
-        if listed is move:
-            return move
-    raise IllegalMoveError(f"action {action} ('{format_move(move)}') is not legal in this state")
+    return _CODEC.decode(state, action, legal_moves)
 
 
 def legal_mask(state: State) -> tuple[bool, ...]:
     """For each action number, whether its move is legal in ``state``."""
     _check_state(state)
-    mask = [False] * NUM_ACTIONS
-    for move in legal_moves(state):
-        mask[_NUMBERS[id(move)]] = True
-    return tuple(mask)
+    return _CODEC.mask(legal_moves(state))
 
 
 def chance_offset(config: Config) -> int:
@@ -127,5 +107,4 @@ def action_text(config: Config, action: int) -> str:
     the move is legal. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for an
     action that is not a whole number within :func:`num_actions`.
     """
-    check_action(action, NUM_ACTIONS)
-    return format_move(_ACTIONS[action])
+    return _CODEC.text(action)

@@ -15,11 +15,9 @@ moves: 210 rolls (by what they keep: nothing, then one die, … four dice), 15 w
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError
-from ..movetable import check_action
+from ..movetable import ActionCodec
 from .config import Config
-from .moves import ACTIONS, Dice, Move, known_move
-from .notation import format_move
+from .moves import MOVE_TABLE, Dice, Move, format_move
 from .rules import legal_moves
 from .state import State
 
@@ -34,15 +32,13 @@ __all__ = [
     "num_actions",
 ]
 
-_ACTIONS = ACTIONS  # the game's own move instances, in action-number order
-_NUMBERS: dict[int, int] = {id(move): number for number, move in enumerate(_ACTIONS)}
-# Keyed by identity: every move is first mapped to its own instance (moves.known_move).
+_CODEC = ActionCodec(MOVE_TABLE, Dice, format_move)
 
-NUM_ACTIONS = len(_ACTIONS)
+NUM_ACTIONS = _CODEC.size
 """710 actions in every configuration."""
 
 
-CHANCE_OFFSET = next(number for number, move in enumerate(_ACTIONS) if type(move) is Dice)
+CHANCE_OFFSET = _CODEC.chance_offset
 """249: the chance outcomes (:class:`~tabletop_rules.dice_poker.Dice`) are numbered last,
 from here to the end of the action space."""
 
@@ -58,34 +54,17 @@ def encode(move: Move) -> int:
     state allows, and for anything :func:`~tabletop_rules.dice_poker.apply` refuses as no
     move at all.
     """
-    number = _NUMBERS.get(id(move))
-    if number is None:
-        known = known_move(move)  # raises for what is no move
-        number = _NUMBERS.get(id(known))
-        if number is None:
-            raise IllegalMoveError(
-                f"'{format_move(known)}' has no action number: no state allows it"
-            )
-    return number
+    return _CODEC.encode(move)
 
 
 def decode(state: State, action: int) -> Move:
     """The legal move numbered ``action`` in ``state``; ``IllegalMoveError`` otherwise."""
-    check_action(action, NUM_ACTIONS)
-    move = _ACTIONS[action]
-    if move not in legal_moves(state):
-        raise IllegalMoveError(
-            f"action {action} ('{format_move(move)}') is not legal in this state"
-        )
-    return move
+    return _CODEC.decode(state, action, legal_moves)
 
 
 def legal_mask(state: State) -> tuple[bool, ...]:
     """For each action number, whether its move is legal in ``state``."""
-    mask = [False] * NUM_ACTIONS
-    for move in legal_moves(state):
-        mask[_NUMBERS[id(move)]] = True
-    return tuple(mask)
+    return _CODEC.mask(legal_moves(state))
 
 
 def chance_offset(config: Config) -> int:
@@ -101,5 +80,4 @@ def action_text(config: Config, action: int) -> str:
     where the move is legal. Raises :class:`~tabletop_rules.errors.IllegalMoveError` for
     an action that is not a whole number within :func:`num_actions`.
     """
-    check_action(action, NUM_ACTIONS)
-    return format_move(_ACTIONS[action])
+    return _CODEC.text(action)
