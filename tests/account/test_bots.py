@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import account as a
-from tabletop_rules.account.cards import CARDS
 from tabletop_rules.account.moves import Advance, Buy, Place, Roll
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.errors import IllegalMoveError
@@ -18,6 +17,7 @@ from tabletop_rules.protocol import Bot
 from tabletop_rules.simulate import play_game
 
 from .helpers import game, placed, rolled
+from .test_properties import configs
 
 
 class CheckedBot:
@@ -200,33 +200,12 @@ def test_best_card_bot_plays_legal_moves_under_house_rules(config: a.Config, see
     assert bots[0].moves >= 1
 
 
-@st.composite
-def configs(draw: st.DrawFn) -> a.Config:
-    rows = draw(st.integers(1, 3))
-    columns = draw(st.integers(1, 8))
-    counts = draw(st.lists(st.integers(0, 4), min_size=len(CARDS), max_size=len(CARDS)))
-    deck = dict(zip(CARDS, counts, strict=True))
-    deck[CARDS[0]] += rows * columns  # enough cards for the field
-    max_markers = draw(st.integers(1, 3))
-    return a.Config(
-        players=draw(st.integers(1, 5)),
-        deck=deck,
-        rows=rows,
-        columns=columns,
-        starting_markers=draw(st.integers(1, max_markers)),
-        max_markers=max_markers,
-        marker_cost=draw(st.sampled_from([0, 10, 50, 2000])),
-        placement_scores=draw(st.booleans()),
-        floor_at_zero=draw(st.booleans()),
-        collapse=draw(st.booleans()),
-        end=draw(st.sampled_from(["immediate", "finish_round"])),
-        max_rounds=draw(st.integers(1, 12)),
-        auto_chance=draw(st.booleans()),
-    )
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(config=configs(), seed=st.integers(0, 2**64 - 1), chance_seed=st.integers(0, 2**64 - 1))
+@given(
+    config=configs(most_players=5, most_columns=8),
+    seed=st.integers(0, 2**64 - 1),
+    chance_seed=st.integers(0, 2**64 - 1),
+)
 def test_best_card_bot_plays_legal_moves_under_random_house_rules(
     config: a.Config, seed: int, chance_seed: int
 ) -> None:

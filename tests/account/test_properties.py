@@ -25,15 +25,16 @@ seeds = st.integers(0, 2**64 - 1)
 
 
 @st.composite
-def configs(draw: st.DrawFn) -> Config:
+def configs(draw: st.DrawFn, most_players: int = 4, most_columns: int = 6) -> Config:
+    """Random house rules on a small field, with a deck that fills it."""
     rows = draw(st.integers(1, 3))
-    columns = draw(st.integers(1, 6))
+    columns = draw(st.integers(1, most_columns))
     counts = draw(st.lists(st.integers(0, 4), min_size=len(CARDS), max_size=len(CARDS)))
     deck = dict(zip(CARDS, counts, strict=True))
     deck[CARDS[0]] += rows * columns  # enough cards for the field
     max_markers = draw(st.integers(1, 3))
     return Config(
-        players=draw(st.integers(1, 4)),
+        players=draw(st.integers(1, most_players)),
         deck=deck,
         rows=rows,
         columns=columns,
