@@ -26,11 +26,20 @@ two cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
 import attrs
 
-__all__ = ["Features", "ObservationSpec", "seats_from", "viewer_features"]
+__all__ = [
+    "Encoder",
+    "Features",
+    "ObservationSpec",
+    "encoded",
+    "encoding_spec",
+    "seats_from",
+    "viewer_features",
+]
 
 
 def _floats(values: Sequence[float]) -> tuple[float, ...]:
@@ -164,6 +173,28 @@ class Features:
         if not self._spec:
             raise ValueError("Features(spec=False) records no names or bounds")
         return ObservationSpec(low=self._low, high=self._high, names=self._names)
+
+
+Encoder: TypeAlias = Callable[[Any, "Features"], None]
+"""A game's encoding: writes a view into :class:`Features`, the same code for values and
+for the spec."""
+
+
+def encoded(encode: Encoder, seen: Any) -> tuple[float, ...]:
+    """The view ``seen`` as numbers, as ``encode`` writes it: a game's ``observe``."""
+    features = Features()
+    encode(seen, features)
+    return features.values
+
+
+def encoding_spec(encode: Encoder, sample: Any) -> ObservationSpec:
+    """The names and bounds ``encode`` gives its elements, from a ``sample`` view of the
+    config (any view will do: the layout depends on the config alone): a game's
+    ``observation_spec``.
+    """
+    features = Features(spec=True)
+    encode(sample, features)
+    return features.spec()
 
 
 def seats_from(seat: int | None, players: int) -> tuple[int, ...]:

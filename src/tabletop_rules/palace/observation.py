@@ -61,7 +61,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ..observation import Features, ObservationSpec, seats_from, viewer_features
+from ..observation import (
+    Features,
+    ObservationSpec,
+    encoded,
+    encoding_spec,
+    seats_from,
+    viewer_features,
+)
 from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
 from .config import CARDS_PER_DECK, ROW, Config
 from .rules import new_game
@@ -131,14 +138,10 @@ def observe(seen: View) -> tuple[float, ...]:
     alone, as long as :func:`~tabletop_rules.palace.observation_spec` says, each within
     its bounds.
     """
-    features = Features()
-    _encode(seen, features)
-    return features.values
+    return encoded(_encode, seen)
 
 
 @lru_cache(maxsize=64)
 def observation_spec(config: Config) -> ObservationSpec:
     """The names and bounds of :func:`observe`'s elements under ``config``."""
-    features = Features(spec=True)
-    _encode(view(new_game(config, seed=0), None), features)
-    return features.spec()
+    return encoding_spec(_encode, view(new_game(config, seed=0), None))
