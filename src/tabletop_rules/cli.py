@@ -89,13 +89,7 @@ def _parser() -> _Parser:
     def game_command(name: str, help_text: str, run: Callable[..., int]) -> _Parser:
         command: _Parser = commands.add_parser(name, help=help_text, description=help_text)
         command.add_argument("game", help=f"the game: {', '.join(rulesets())}")
-        command.add_argument(
-            "--rule",
-            action="append",
-            default=[],
-            metavar="KEY=VALUE",
-            help="a house rule (repeatable); 'tabletop-rules rules GAME' lists them",
-        )
+        _rule_option(command, "a house rule (repeatable); 'tabletop-rules rules GAME' lists them")
         command.set_defaults(command=run)
         return command
 
@@ -138,15 +132,14 @@ def _parser() -> _Parser:
     rules_help = "list the games, or a game's house rules and bots"
     rules = commands.add_parser("rules", help=rules_help, description=rules_help)
     rules.add_argument("game", nargs="?", help="the game (all games when left out)")
-    rules.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="show the values with this house rule set (repeatable)",
-    )
+    _rule_option(rules, "show the values with this house rule set (repeatable)")
     rules.set_defaults(command=_rules)
     return parser
+
+
+def _rule_option(command: _Parser, help_text: str) -> None:
+    """``--rule KEY=VALUE``, repeatable: the house rules, read by ``configured``."""
+    command.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=help_text)
 
 
 def _seed(text: str) -> int:
