@@ -48,18 +48,26 @@ def test_a_tampered_play_is_refused(state: p.State, field: str, value: object) -
     assert_illegal(state, move, "is not a palace move")
 
 
-def test_a_tampered_card_is_refused(state: p.State) -> None:
+def test_a_card_cannot_be_changed_even_around_its_checks() -> None:
     card = p.Card(7, "C")
-    object.__setattr__(card, "rank", 99)
+    with pytest.raises(AttributeError):
+        object.__setattr__(card, "rank", 99)
+    assert card.rank == 7
+
+
+def test_a_card_built_around_its_checks_is_refused(state: p.State) -> None:
+    card = tuple.__new__(p.Card, (99, "C"))
     assert_illegal(state, p.Play.__new__(p.Play), "is not a palace move")
     move = play("7C")
     object.__setattr__(move, "cards", (card,))
     assert_illegal(state, move, "is not a card")
 
 
-def test_a_tampered_card_equal_to_a_real_one_is_replaced_by_the_deck_card(state: p.State) -> None:
-    card = p.Card(8, "C")
-    object.__setattr__(card, "rank", 7)
+def test_a_card_built_around_its_checks_equal_to_a_real_one_is_replaced_by_the_deck_card(
+    state: p.State,
+) -> None:
+    card = tuple.__new__(p.Card, (7, "C"))
+    assert card is not p.Card.parse("7C")
     move = play("7C")
     object.__setattr__(move, "cards", [card])
     after = p.apply(state, move)

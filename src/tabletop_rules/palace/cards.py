@@ -19,9 +19,8 @@ exist is a move the rules cannot allow.
 from __future__ import annotations
 
 import operator
-from typing import Any, Literal, TypeAlias, cast, get_args
-
-import attrs
+from collections.abc import Iterable
+from typing import Any, Literal, NamedTuple, TypeAlias, cast, get_args
 
 from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
@@ -69,7 +68,7 @@ RANK_TEXT: dict[Rank, str] = {
 """The text of each rank in a card's name (``"10"``, ``"Q"``)."""
 
 
-def _check_rank(_instance: Any, _attribute: Any, rank: Any) -> None:
+def _check_rank(rank: Any) -> None:
     if type(rank) is not int or not 2 <= rank <= 14:
         raise IllegalMoveError(
             f"a card's rank is a whole number 2 to 14 (11 J, 12 Q, 13 K, 14 A), "
@@ -77,14 +76,23 @@ def _check_rank(_instance: Any, _attribute: Any, rank: Any) -> None:
         )
 
 
-def _check_suit(_instance: Any, _attribute: Any, suit: Any) -> None:
+def _check_suit(suit: Any) -> None:
     if type(suit) is not str or suit not in SUITS:
         raise IllegalMoveError(f"a card's suit is one of C, D, H, S, not {short_repr(suit)}")
 
 
-@attrs.frozen(repr=False, cache_hash=True)
-class Card:
+class _CardFields(NamedTuple):
+    rank: Rank
+    suit: Suit
+
+
+class Card(_CardFields):
     """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades).
+
+    ``Card(rank, suit)`` returns one of the 52 :data:`DECK` instances, so cards compare,
+    hash and sort as the tuples ``(rank, suit)`` they are, at C speed: hands are searched
+    and sorted on every move. Like any named tuple a card cannot be changed, not even
+    around its checks.
 
     Attributes:
         rank: 2 to 14 (11 J, 12 Q, 13 K, 14 A).
@@ -92,8 +100,23 @@ class Card:
 
     """
 
-    rank: Rank = attrs.field(validator=_check_rank)
-    suit: Suit = attrs.field(validator=_check_suit)
+    __slots__ = ()
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        """The :data:`DECK` instance of ``rank`` and ``suit``;
+        :class:`~tabletop_rules.errors.IllegalMoveError` if no card has them.
+        """
+        card = _BY_FIELDS.get((rank, suit)) if type(rank) is int and type(suit) is str else None
+        if card is None:
+            _check_rank(rank)
+            _check_suit(suit)
+            raise AssertionError(f"no card {rank!r}{suit!r}")  # pragma: no cover
+        return card
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Card:  # type: ignore[override]  # mypy's named-tuple typing
+        """``Card(*iterable)``: :meth:`_replace` and copies go through the checks too."""
+        return cls(*iterable)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Pickle and copy as the card's text, so that it comes back as the
@@ -107,7 +130,7 @@ class Card:
         space ignored): one of the :data:`~tabletop_rules.palace.cards.DECK` instances.
         :class:`~tabletop_rules.errors.NotationError` for anything else.
 
-        >>> Card.parse("qs") is Card.parse("QS")
+        >>> Card.parse("qs") is Card.parse("QS") is Card(12, "S")
         True
         """
         card = _BY_TEXT.get(text.strip().upper()) if type(text) is str else None
@@ -120,43 +143,22 @@ class Card:
     @property
     def is_bonus(self) -> bool:
         """Whether the card is a bonus card: a 2, 3 or 10."""
-        return self.rank in BONUS_RANKS
+        return self[0] in BONUS_RANKS
 
     def __str__(self) -> str:
-        return RANK_TEXT[self.rank] + self.suit
-
-    # Ordering by hand rather than attrs' order=True, which builds tuples through
-    # generators and is some twenty times slower: hands are sorted on every move.
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not Card:
-            return NotImplemented
-        return (self.rank, self.suit) < (other.rank, other.suit)
-
-    def __le__(self, other: object) -> bool:
-        if type(other) is not Card:
-            return NotImplemented
-        return (self.rank, self.suit) <= (other.rank, other.suit)
-
-    def __gt__(self, other: object) -> bool:
-        if type(other) is not Card:
-            return NotImplemented
-        return (self.rank, self.suit) > (other.rank, other.suit)
-
-    def __ge__(self, other: object) -> bool:
-        if type(other) is not Card:
-            return NotImplemented
-        return (self.rank, self.suit) >= (other.rank, other.suit)
-
-    def __repr__(self) -> str:
-        return f"Card(rank={self.rank!r}, suit={self.suit!r})"
+        return RANK_TEXT[self[0]] + self[1]
 
 
-DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SUITS)
+_BY_FIELDS: dict[tuple[int, str], Card] = {}
+
+DECK: tuple[Card, ...] = tuple(
+    tuple.__new__(Card, (rank, suit)) for rank in RANKS for suit in SUITS
+)
 """The 52 cards of one deck in sorted order, each built once. Every card in a state is one
 of these instances."""
 
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
-_BY_FIELDS: dict[tuple[int, str], Card] = {(card.rank, card.suit): card for card in DECK}
+_BY_FIELDS.update({(card.rank, card.suit): card for card in DECK})
 CARD_IDS: frozenset[int] = frozenset(map(id, DECK))
 
 CARD_ORDER = operator.attrgetter("rank", "suit")
@@ -174,8 +176,8 @@ def own_card(card: object) -> Card:
     """The :data:`DECK` instance equal to ``card``.
 
     :class:`~tabletop_rules.errors.IllegalMoveError` for anything that is not a
-    :class:`Card` (a subclass is not one), and for a ``Card`` whose fields were set around
-    its checks (``object.__setattr__``) to values no card has. Never runs the object's code.
+    :class:`Card` (a subclass is not one), and for a ``Card`` built around its checks
+    (``tuple.__new__(Card, ...)``) with values no card has. Never runs the object's code.
 
     >>> own_card(Card(14, "S")) is Card.parse("AS")
     True
@@ -184,12 +186,13 @@ def own_card(card: object) -> Card:
         return cast(Card, card)
     if type(card) is not Card:
         raise IllegalMoveError(f"{short_repr(card)} is not a card")
-    rank = getattr(card, "rank", None)
-    suit = getattr(card, "suit", None)
-    found = _BY_FIELDS.get((rank, suit)) if type(rank) is int and type(suit) is str else None
+    fields = tuple.__getitem__(card, slice(None))  # a Card is exactly a tuple: no code runs
+    found = (
+        _BY_FIELDS.get(fields)
+        if len(fields) == 2 and type(fields[0]) is int and type(fields[1]) is str
+        else None
+    )
     if found is None:
-        raise IllegalMoveError(
-            f"Card(rank={short_repr(rank)}, suit={short_repr(suit)}) is not a card: "
-            f"rank 2 to 14, suit one of C, D, H, S"
-        )
+        shown = ", ".join(map(short_repr, fields))
+        raise IllegalMoveError(f"Card({shown}) is not a card: rank 2 to 14, suit one of C, D, H, S")
     return found

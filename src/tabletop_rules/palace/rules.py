@@ -124,6 +124,7 @@ _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 # their id). Their number is bounded: a play is a multiset of one rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
+_RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 _OWN_IDS: set[int] = {*OWN_IDS, *map(id, BLIND)}
 
 
@@ -342,9 +343,18 @@ def _plays(source: tuple[Card, ...], allowed: tuple[bool, ...], most: int) -> li
         while j < n and source[j].rank == rank:
             j += 1
         if allowed[rank]:
-            plays.extend(_play(source[i : i + count]) for count in range(1, min(j - i, most) + 1))
+            run = source[i:j]
+            listed = _RUN_PLAYS.get(run) or _run_plays(run)
+            plays += listed if j - i <= most else listed[:most]
         i = j
     return plays
+
+
+def _run_plays(run: tuple[Card, ...]) -> tuple[Play, ...]:
+    """The plays of a run (all of a source's cards of one rank): its first 1, 2, …
+    cards, built once and kept.
+    """
+    return _RUN_PLAYS.setdefault(run, tuple(_play(run[:count]) for count in range(1, len(run) + 1)))
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
