@@ -89,10 +89,10 @@ class _CardFields(NamedTuple):
 class Card(_CardFields):
     """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades).
 
-    ``Card(rank, suit)`` returns one of the 52 :data:`DECK` instances, so cards compare,
-    hash and sort as the tuples ``(rank, suit)`` they are, at C speed: hands are searched
-    and sorted on every move. Like any named tuple a card cannot be changed, not even
-    around its checks.
+    ``Card(rank, suit)`` returns one of the 52 :data:`~tabletop_rules.palace.cards.DECK`
+    instances. A card is a named tuple ``(rank, suit)``: it compares, hashes and sorts as
+    that tuple, at C speed (hands are searched and sorted on every move), and cannot be
+    changed, not even around its checks.
 
     Attributes:
         rank: 2 to 14 (11 J, 12 Q, 13 K, 14 A).
@@ -103,7 +103,7 @@ class Card(_CardFields):
     __slots__ = ()
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
-        """The :data:`DECK` instance of ``rank`` and ``suit``;
+        """The :data:`~tabletop_rules.palace.cards.DECK` instance of ``rank`` and ``suit``;
         :class:`~tabletop_rules.errors.IllegalMoveError` if no card has them.
         """
         card = _BY_FIELDS.get((rank, suit)) if type(rank) is int and type(suit) is str else None

@@ -29,14 +29,14 @@ import types
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng, resolve_seed
 from ..validation import refuse_state
-from .cards import BONUS_RANKS, CARD_IDS, CARD_ORDER, DECK, RANKS, Card, own_card
+from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
 from .config import ROW, Config
 from .events import (
     Burned,
@@ -58,8 +58,6 @@ from .events import (
 from .moves import (
     BLIND,
     END_TURN,
-    MAX_PLAY,
-    OWN_IDS,
     READY,
     TAKE_PILE,
     Move,
@@ -119,32 +117,36 @@ _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 _DECK_COUNT = Counter(DECK)
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 
-# Plays and swaps that legal_moves lists are built once and kept, so that apply
-# recognises them by identity (they live as long as the module: no other object has
-# their id). Their number is bounded: a play is a multiset of one rank's cards.
+# The moves legal_moves lists are built once and kept, so that apply recognises them by
+# identity (they live as long as the module: no other object has their id), each with
+# the fields it was built with. Their number is bounded: a play is a multiset of one
+# rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
-_OWN_IDS: set[int] = {*OWN_IDS, *map(id, BLIND)}
+_BUILT: dict[int, Any] = {
+    **{id(move): () for move in (READY, TAKE_PILE, END_TURN)},
+    **{id(move): move.slot for move in BLIND},
+}
+"""``id(move)`` of each move built here: its cards (a play), its two cards (a swap), its
+slot (a blind play), or ``()``."""
 
 
 def _intact(move: Move) -> bool:
-    """Whether a move built here still holds what it was built with: a caller can set the
-    fields of any instance, a listed one too, around its checks (``object.__setattr__``).
-    Checking the identities of its cards is cheaper than rebuilding it.
+    """Whether ``move`` is one built here and still holds what it was built with: a caller
+    can set the fields of any instance, a listed one too, around its checks
+    (``object.__setattr__``). Comparing identities is cheaper than rebuilding it, and runs
+    no code of whatever the fields now hold.
     """
+    built = _BUILT.get(id(move))
+    if built is None:
+        return False
     if type(move) is Play:
-        cards = move.cards
-        return (
-            type(cards) is tuple
-            and 0 < len(cards) <= MAX_PLAY
-            and all(id(card) in CARD_IDS for card in cards)
-        )
+        return move.cards is built
     if type(move) is Swap:
-        return id(move.hand_card) in CARD_IDS and id(move.face_up_card) in CARD_IDS
+        return move.hand_card is built[0] and move.face_up_card is built[1]
     if type(move) is PlayBlind:
-        slot = move.slot
-        return type(slot) is int and 0 <= slot < ROW
+        return move.slot is built
     return True
 
 
@@ -152,7 +154,7 @@ def _play(cards: tuple[Card, ...]) -> Play:
     play = _PLAYS.get(cards)
     if play is None:
         play = _PLAYS.setdefault(cards, Play(cards))
-        _OWN_IDS.add(id(play))
+        _BUILT[id(play)] = play.cards
     return play
 
 
@@ -161,7 +163,7 @@ def _swap(hand_card: Card, face_up_card: Card) -> Swap:
     swap = _SWAPS.get(key)
     if swap is None:
         swap = _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
-        _OWN_IDS.add(id(swap))
+        _BUILT[id(swap)] = (swap.hand_card, swap.face_up_card)
     return swap
 
 
@@ -452,9 +454,14 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     )
 
 
+_new_state = object.__new__
+_set_fields = object.__setattr__
+
+
 class _Work:
     """The fields a transition changes, as a mutable scratch copy of a state: built once
-    per move, frozen once into the next state by :meth:`freeze` (fields by name).
+    per move, frozen once into the next state by :meth:`freeze`, which fills its fields
+    by name, as ``State(...)`` would, in one step.
     """
 
     __slots__ = (
@@ -495,31 +502,37 @@ class _Work:
         self.finished = state.finished
 
     def freeze(self) -> State:
-        return State(
-            config=self.config,
-            seed=self.state.seed,
-            hands=tuple(self.hands),
-            known=tuple(self.known),
-            face_up=tuple(self.face_up),
-            face_down=tuple(self.face_down),
-            stock=self.stock,
-            pile=self.pile,
-            burned=self.burned,
-            phase=self.phase,
-            seat=self.seat,
-            turns=self.turns,
-            swaps=self.swaps,
-            pending=self.pending,
-            finished=self.finished,
-            deal=self.state.deal,
+        state = _new_state(State)
+        _set_fields(
+            state,
+            "__dict__",
+            {
+                "config": self.config,
+                "seed": self.state.seed,
+                "hands": tuple(self.hands),
+                "known": tuple(self.known),
+                "face_up": tuple(self.face_up),
+                "face_down": tuple(self.face_down),
+                "stock": self.stock,
+                "pile": self.pile,
+                "burned": self.burned,
+                "phase": self.phase,
+                "seat": self.seat,
+                "turns": self.turns,
+                "swaps": self.swaps,
+                "pending": self.pending,
+                "finished": self.finished,
+                "deal": self.state.deal,
+            },
         )
+        return state
 
     def holds(self, seat: Seat) -> bool:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in _OWN_IDS or not _intact(move):
+    if not _intact(move):
         move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
     try:
         phase = state.phase
@@ -651,7 +664,7 @@ def _do_play(work: _Work, move: Play) -> None:
     seat = state.seat
     cards = move.cards
     rank = cards[0].rank
-    if any(card.rank != rank for card in cards):
+    if cards[-1].rank != rank:  # cards are sorted: by rank first
         raise IllegalMoveError(f"a play lays cards of one rank, not {_cards_text(cards)}")
     source, where = _source(state, seat)
     if where == "face_down":
@@ -749,7 +762,7 @@ def _refill(work: _Work, seat: Seat) -> None:
     if stock and short > 0:
         drawn = stock[:short]
         work.stock = stock[short:]
-        work.hands[seat] = tuple(sorted(hand + drawn, key=CARD_ORDER))
+        work.hands[seat] = tuple(sorted(hand + drawn))
         if work.events is not None:
             work.events.append(Drew(seat, drawn))
 
@@ -846,8 +859,8 @@ def _do_take(work: _Work) -> None:
 
 def _take_pile(work: _Work, seat: Seat, taken: tuple[Card, ...]) -> None:
     """``taken`` (the pile, and a blind card) goes into the hand in view of all; the turn ends."""
-    work.hands[seat] = tuple(sorted(work.hands[seat] + taken, key=CARD_ORDER))
-    work.known[seat] = tuple(sorted(work.known[seat] + taken, key=CARD_ORDER))
+    work.hands[seat] = tuple(sorted(work.hands[seat] + taken))
+    work.known[seat] = tuple(sorted(work.known[seat] + taken))
     work.pile = ()
     if work.events is not None:
         work.events.append(TookPile(seat, taken))
@@ -916,7 +929,7 @@ def canonical(state: State, move: Move) -> Move:
     ...
     tabletop_rules.errors.IllegalMoveError: seat 0 does not hold 4H in hand
     """
-    if id(move) not in _OWN_IDS or not _intact(move):
+    if not _intact(move):
         move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
     legal = legal_moves(state)
     for listed in legal:
