@@ -6,7 +6,9 @@ for about ``--seconds`` per round, and reports the median rate of each and the m
 the per-round ratios against OpenSpiel's ``crazy_eights`` through its Python API (the
 project's goal: at least 1.0x), through its C++ loop, and against RLCard's ``uno``. A
 *move* is one decision of a player: the games differ in length, so moves per second is the
-comparable figure, not games per second. OpenSpiel's chance nodes are not moves.
+comparable figure, not games per second. OpenSpiel's chance nodes are not moves. The
+"floor" row runs the plain loop with no rules in it: how fast any frozen-state palace could
+be in this interpreter, whatever its rules cost.
 
 Run::
 
@@ -111,6 +113,54 @@ def palace_play_game(budget: float, seed: int, clock: Clock) -> Sample:
             return Sample(games, moves, now - start)
 
 
+def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
+    """The same loop with no rules in it, as the floor of this design: ``is_over``,
+    ``legal_moves`` (a fixed tuple of seven moves), the library's ``Rng`` and ``apply``,
+    which builds the next frozen :class:`~tabletop_rules.palace.State` the cheapest way
+    there is (the previous state's fields, the turn counter advanced, filled in one step,
+    as palace's ``apply`` does) and checks the state's type as the real functions do. A
+    game is 750 moves, palace's mean under random play. Whatever the rules cost comes on
+    top of this.
+    """
+    state_type = palace.State
+    new_state, set_fields = object.__new__, object.__setattr__
+    listed = (palace.TakePile(),) * 7
+
+    def is_over(state: palace.State) -> bool:
+        if type(state) is not state_type:
+            raise TypeError(state)
+        return state.phase == "over"
+
+    def legal_moves(state: palace.State) -> tuple[palace.Move, ...]:
+        if type(state) is not state_type:
+            raise TypeError(state)
+        return listed
+
+    def apply(state: palace.State, _move: palace.Move) -> palace.State:
+        if type(state) is not state_type:
+            raise TypeError(state)
+        following = new_state(state_type)
+        set_fields(following, "__dict__", {**vars(state), "turns": state.turns + 1})
+        return following
+
+    config = palace.Config(players=PLAYERS)
+    rng = Rng.from_seed(seed)
+    games = moves = 0
+    start = clock()
+    stop = start + budget
+    while True:
+        state = palace.new_game(config, seed=seed + games)
+        while not is_over(state) and state.turns < 750:
+            legal = legal_moves(state)
+            index, rng = rng.below(len(legal))
+            state = apply(state, legal[index])
+            moves += 1
+        games += 1
+        now = clock()
+        if now >= stop:
+            return Sample(games, moves, now - start)
+
+
 # --- OpenSpiel crazy_eights ---------------------------------------------------------------
 
 
@@ -197,6 +247,7 @@ def contenders() -> list[Contender]:
     found = [
         Contender("palace_loop", "palace, plain loop", palace_loop),
         Contender("palace_play_game", "palace, play_game+RandomBot", palace_play_game),
+        Contender("palace_floor", "the same loop with no rules (the floor)", palace_floor),
     ]
     if pyspiel is not None:
         game = pyspiel.load_game("crazy_eights", {"players": PLAYERS})

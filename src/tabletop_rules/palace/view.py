@@ -40,7 +40,7 @@ __all__ = ["View", "check_view", "determinize", "view"]
 _FULL_DECK = Counter(DECK)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)  # a dict, so that view() fills a new one in one step
 class View:
     """A seat's knowledge of a palace game: what is public, plus its own hand.
 
@@ -94,6 +94,10 @@ class View:
     legal_moves: tuple[Move, ...]
 
 
+_new_view = object.__new__
+_set_fields = object.__setattr__
+
+
 def _occupied(row: Row) -> tuple[bool, ...]:
     return (row[0] is not None, row[1] is not None, row[2] is not None)
 
@@ -102,31 +106,37 @@ def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator. ``ValueError`` for a
     seat not at the table.
     """
+    to_move = current_player(state)  # first: it refuses what is not a state
     if seat is not None:
         check_seat(seat, state.config.players)
-    to_move = current_player(state)
-    return View(
-        seat=seat,
-        config=state.config,
-        phase=state.phase,
-        current_player=to_move,
-        on_turn=state.seat,
-        swaps=state.swaps,
-        pending=state.pending,
-        pile=state.pile,
-        burned=state.burned,
-        face_up=state.face_up,
-        face_down=tuple(map(_occupied, state.face_down)),
-        hand_sizes=tuple(map(len, state.hands)),
-        known=state.known,
-        hand=() if seat is None else state.hands[seat],
-        stock_size=len(state.stock),
-        turns=state.turns,
-        finished=state.finished,
-        scores=score(state),
-        winners=winners(state),
-        legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
+    seen = _new_view(View)
+    _set_fields(
+        seen,
+        "__dict__",
+        {
+            "seat": seat,
+            "config": state.config,
+            "phase": state.phase,
+            "current_player": to_move,
+            "on_turn": state.seat,
+            "swaps": state.swaps,
+            "pending": state.pending,
+            "pile": state.pile,
+            "burned": state.burned,
+            "face_up": state.face_up,
+            "face_down": tuple(map(_occupied, state.face_down)),
+            "hand_sizes": tuple(map(len, state.hands)),
+            "known": state.known,
+            "hand": () if seat is None else state.hands[seat],
+            "stock_size": len(state.stock),
+            "turns": state.turns,
+            "finished": state.finished,
+            "scores": score(state),
+            "winners": winners(state),
+            "legal_moves": legal_moves(state) if seat is not None and seat == to_move else (),
+        },
     )
+    return seen
 
 
 # --- checking a view and dealing a state from it ---------------------------------------
