@@ -128,3 +128,23 @@ def test_every_game_encodes_views_and_names_its_action_numbers() -> None:
         offset = rules.chance_offset(config)
         assert 0 < offset <= rules.num_actions(config)
         assert isinstance(rules.action_text(config, 0), str)
+
+
+NOT_STATES: list[object] = [None, 7, "state", object(), dice_poker.Config()]
+
+
+@pytest.mark.parametrize("name", ["dice-poker", "palace", "account"])
+@pytest.mark.parametrize("seat", [0, None])
+@pytest.mark.parametrize("thing", NOT_STATES, ids=lambda thing: type(thing).__name__)
+def test_view_of_what_is_no_state_is_a_type_error_naming_the_game(
+    name: str, seat: int | None, thing: object
+) -> None:
+    with pytest.raises(TypeError, match=r"expected an? [a-z ]+ State, got "):
+        get_ruleset(name).view(thing, seat)
+
+
+@pytest.mark.parametrize(("name", "other"), [("palace", "dice-poker"), ("dice-poker", "account")])
+def test_view_of_another_games_state_is_a_type_error(name: str, other: str) -> None:
+    state = get_ruleset(other).new_game(seed=1)
+    with pytest.raises(TypeError, match=r"expected an? [a-z ]+ State, got "):
+        get_ruleset(name).view(state, 0)

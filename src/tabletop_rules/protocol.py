@@ -32,8 +32,10 @@ import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .bots import RandomBot
+from .errors import ConfigError
 from .observation import ObservationSpec
 from .rng import Rng
+from .validation import check_type
 
 __all__ = [
     "CHANCE",
@@ -315,6 +317,22 @@ def _frozen_bots(bots: Mapping[str, BotFactory]) -> Mapping[str, BotFactory]:
 
 
 @attrs.frozen
+class _FieldReader:
+    """Reads one field of a config or state (``None`` for no field) once its type is
+    checked, so that what is no config or state gets the library's error: the default of
+    :class:`GameRules`' ``players``, ``config_of``, ``seed_of`` and ``deal_of``.
+    """
+
+    kind: type[Any]
+    field: str | None
+    error: type[Exception] = TypeError
+
+    def __call__(self, value: object) -> Any:
+        checked = check_type(value, (self.kind,), self.error)
+        return None if self.field is None else getattr(checked, self.field)
+
+
+@attrs.frozen
 class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """The concrete :class:`Ruleset` a game package builds from its functions."""
 
@@ -347,17 +365,38 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     max_moves: Callable[[ConfigT], int]
     check_state: Callable[[StateT], None]
     check_view: Callable[[ViewT], None]
-    players: Callable[[ConfigT], int]
-    config_of: Callable[[StateT], ConfigT]
-    seed_of: Callable[[StateT], int]
     chance_offset: Callable[[ConfigT], int]
     action_text: Callable[[ConfigT, int], str]
     observation_spec: Callable[[ConfigT], ObservationSpec]
     observe: Callable[[ViewT], tuple[float, ...]]
     hidden_information: bool = False
     deal_type: type[Any] | None = None
-    deal_of: Callable[[StateT], tuple[Any, ...] | None] = attrs.field(default=lambda _state: None)
-    """The deal a state's game was started from; by default the game has none."""
+    players: Callable[[ConfigT], int] = attrs.field(
+        default=attrs.Factory(
+            lambda rules: _FieldReader(rules.config_type, "players", ConfigError), takes_self=True
+        )
+    )
+    """Seats at the table; by default the config's ``players``."""
+    config_of: Callable[[StateT], ConfigT] = attrs.field(
+        default=attrs.Factory(
+            lambda rules: _FieldReader(rules.state_type, "config"), takes_self=True
+        )
+    )
+    """A state's config; by default its ``config``."""
+    seed_of: Callable[[StateT], int] = attrs.field(
+        default=attrs.Factory(lambda rules: _FieldReader(rules.state_type, "seed"), takes_self=True)
+    )
+    """A state's seed; by default its ``seed``."""
+    deal_of: Callable[[StateT], tuple[Any, ...] | None] = attrs.field(
+        default=attrs.Factory(
+            lambda rules: _FieldReader(
+                rules.state_type, None if rules.deal_type is None else "deal"
+            ),
+            takes_self=True,
+        )
+    )
+    """The deal a state's game was started from: by default its ``deal`` for a game with a
+    :attr:`deal_type`, ``None`` for one without."""
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""

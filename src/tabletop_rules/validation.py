@@ -49,12 +49,14 @@ __all__ = [
     "check_dealt_view",
     "check_flag",
     "check_own",
+    "check_type",
     "check_whole",
     "choice",
     "flag",
     "optional_whole",
     "refuse_state",
     "run_checks",
+    "type_noun",
     "whole",
 ]
 
@@ -185,6 +187,41 @@ def run_checks(what: str, check: Callable[[Fail], T]) -> T:
         raise
     except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
         fail(f"malformed field: {short_text(error)}")
+
+
+def type_noun(kind: type[Any]) -> str:
+    """How messages name a game's class: ``"a palace State"``, ``"an account Config"``
+    (the game's package, then the class); a class from outside the library by its module.
+
+    >>> from tabletop_rules.palace import Config, State
+    >>> type_noun(Config), type_noun(State)
+    ('a palace Config', 'a palace State')
+    """
+    module = kind.__module__
+    parts = module.split(".")
+    game = parts[1].replace("_", " ") if parts[0] == "tabletop_rules" and len(parts) > 1 else module
+    article = "an" if game[:1].lower() in "aeiou" else "a"
+    return f"{article} {game} {kind.__name__}"
+
+
+def check_type(
+    value: object, kinds: tuple[type[Any], ...], error: type[Exception] = TypeError
+) -> Any:
+    """``value`` when its type is exactly one of ``kinds`` (a subclass is not one); else
+    ``error`` (``TypeError``, or :class:`~tabletop_rules.errors.ConfigError` for a
+    config) naming what was expected: the guard of the entry points that read a config,
+    a state or a view before anything else does.
+
+    >>> from tabletop_rules.palace import State, View
+    >>> check_type(7, (State, View))
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a palace State or View, got 7
+    """
+    if not any(type(value) is kind for kind in kinds):
+        also = "".join(f" or {kind.__name__}" for kind in kinds[1:])
+        raise error(f"expected {type_noun(kinds[0])}{also}, got {short_repr(value)}")
+    return value
 
 
 def refuse_state(

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..protocol import CHANCE
+from ..validation import check_type
 from .state import State
 from .view import View, view
 
@@ -60,7 +61,7 @@ def field_text(game: View | State) -> str:
         Lines without trailing spaces, joined by newlines; no final newline.
 
     """
-    seen = view(game, None) if isinstance(game, State) else game
+    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
     field = seen.field
     above = [
         [column[row] if row < len(column) else _NO_CARD for column in field]

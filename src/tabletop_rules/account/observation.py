@@ -63,6 +63,7 @@ from ..observation import (
     viewer_features,
 )
 from ..protocol import CHANCE
+from ..validation import check_type
 from .cards import KINDS
 from .config import Config
 from .moves import SIDES
@@ -140,6 +141,7 @@ def observe(seen: View) -> tuple[float, ...]:
     alone, as long as :func:`~tabletop_rules.account.observation_spec` says, each within
     its bounds.
     """
+    check_type(seen, (View,))
     return encoded(_encode, seen)
 
 

@@ -25,7 +25,7 @@ from ..messages import short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
-from ..validation import refuse_state
+from ..validation import check_type, refuse_state
 from .cards import CARDS, END, Card, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
@@ -193,6 +193,7 @@ def max_moves(config: Config) -> int:
     marker once with ``Roll``, (``Die``,) ``Advance``, and there are at most
     ``max_rounds x players`` turns.
     """
+    check_type(config, (Config,), ConfigError)
     per_marker = 2 if config.auto_chance else 3
     return config.players * config.max_markers * (1 + config.max_rounds * per_marker)
 

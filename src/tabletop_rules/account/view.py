@@ -100,9 +100,9 @@ def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator. ``ValueError`` for a
     seat not at the table.
     """
+    to_move = current_player(state)  # first: it refuses what is not a state
     if seat is not None:
         check_seat(seat, state.config.players)
-    to_move = current_player(state)
     return View(
         seat=seat,
         config=state.config,

@@ -40,6 +40,7 @@ to move: P0, stage 1, throw 0 of 5
 
 from __future__ import annotations
 
+from ..validation import check_type
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .scoring import stage_bonus
 from .state import Cell, State, stage_total
@@ -59,7 +60,7 @@ def sheet_table(game: View | State) -> str:
         Lines without trailing spaces, joined by newlines; no final newline.
 
     """
-    seen = view(game, None) if isinstance(game, State) else game
+    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
     config = seen.config
     columns = [(seat, stage) for seat in range(config.players) for stage in range(config.stages)]
     header = ["box", *(f"P{seat} s{stage + 1}" for seat, stage in columns)]

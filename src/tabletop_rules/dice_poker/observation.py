@@ -63,6 +63,7 @@ from ..observation import (
     viewer_features,
 )
 from ..protocol import CHANCE
+from ..validation import check_type
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
 from .rules import new_game
@@ -158,6 +159,7 @@ def observe(seen: View) -> tuple[float, ...]:
     alone, as long as :func:`~tabletop_rules.dice_poker.observation_spec` says, each within
     its bounds.
     """
+    check_type(seen, (View,))
     return encoded(_encode, seen)
 
 

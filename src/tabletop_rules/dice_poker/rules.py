@@ -27,7 +27,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
-from ..validation import refuse_state
+from ..validation import check_type, refuse_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -186,6 +186,8 @@ def is_over(state: State) -> bool:
 
 def current_player(state: State) -> Seat | None:
     """The seat on turn, ``CHANCE`` while a throw awaits its dice, ``None`` once over."""
+    if type(state) is not State:
+        _refuse_state(state, None)
     if state.pending_keep is not None:
         return CHANCE
     if is_over(state):
@@ -209,6 +211,7 @@ def max_moves(config: Config) -> int:
     """An upper bound on a game's moves: per turn every throw (and its outcome), an
     announcement and the box, plus every fence a player can bank, spent.
     """
+    check_type(config, (Config,), ConfigError)
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2

@@ -139,9 +139,9 @@ def determinize(seen: View, rng: Rng) -> State:
 
 def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
-    if seat is not None:  # a spectator's view reads nothing before the rules do
+    to_move = current_player(state)  # first: it refuses what is not a state
+    if seat is not None:
         check_seat(seat, state.config.players)
-    to_move = current_player(state)
     over = is_over(state)
     scores = score(state)
     return View(

@@ -43,9 +43,10 @@ gives an action's text without a state: a play class as its ranks only, which
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError
+from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
 from ..movetable import check_action
+from ..validation import check_type
 from .cards import DECK, RANK_TEXT, Card, Rank
 from .config import ROW, Config
 from .moves import (
@@ -87,6 +88,7 @@ PLAY_BASE = SWAP_BASE + len(DECK) * len(DECK)
 
 def num_actions(config: Config) -> int:
     """The size of the action space: 2710 plus 52 plays per deck (one per rank and count)."""
+    check_type(config, (Config,), ConfigError)
     return PLAY_BASE + _RANKS * _SUITS_PER_DECK * config.decks
 
 
@@ -193,6 +195,7 @@ def action_text(config: Config, action: int) -> str:
     :class:`~tabletop_rules.errors.IllegalMoveError` for an action that is not a whole
     number within :func:`num_actions`.
     """
+    check_type(config, (Config,), ConfigError)
     size = num_actions(config)
     check_action(action, size)
     if action < _BLIND_BASE:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..protocol import Seat
+from ..validation import check_type
 from .cards import Card
 from .state import MAX_SWAPS, State
 from .view import View, view
@@ -63,7 +64,7 @@ def table_text(game: View | State) -> str:
         newline.
 
     """
-    seen = view(game, None) if isinstance(game, State) else game
+    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
     lines = _seats(seen)
     lines += _pile(seen)
     lines.append(f"stock {seen.stock_size}, burned {len(seen.burned)}")

@@ -69,6 +69,7 @@ from ..observation import (
     seats_from,
     viewer_features,
 )
+from ..validation import check_type
 from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
 from .config import CARDS_PER_DECK, ROW, Config
 from .rules import new_game
@@ -138,6 +139,7 @@ def observe(seen: View) -> tuple[float, ...]:
     alone, as long as :func:`~tabletop_rules.palace.observation_spec` says, each within
     its bounds.
     """
+    check_type(seen, (View,))
     return encoded(_encode, seen)
 
 

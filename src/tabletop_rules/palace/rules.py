@@ -35,7 +35,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng, resolve_seed
-from ..validation import refuse_state
+from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
 from .config import ROW, Config
 from .events import (
@@ -294,6 +294,7 @@ def max_moves(config: Config) -> int:
     most one play per card in the game, plus one move that ends it (``TakePile``,
     ``EndTurn`` or an unplayable blind card).
     """
+    check_type(config, (Config,), ConfigError)
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 

@@ -8,7 +8,7 @@ be called directly from any test.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -27,6 +27,7 @@ __all__ = [
     "check_chance",
     "check_chance_offset",
     "check_codec",
+    "check_entry_points_refuse_odd_arguments",
     "check_errors_hide_secrets",
     "check_events_hide_secrets",
     "check_illegal_moves_rejected",
@@ -236,6 +237,79 @@ def _seats(rules: Rules, state: Any) -> tuple[int | None, ...]:
 
 
 _NO_SEED = Rng.from_seed(0)
+
+_ODD: tuple[object, ...] = (None, 7, -1, "text", b"bytes", (), (1, 2), [], {}, object(), 1.5)
+
+
+def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
+    """Every entry point of the ruleset handed what is not its argument (``None``, a
+    number, text, a container, an object, another kind of the game's own values: a config
+    for a state, a state for a config or a view) raises ``TypeError`` or the library's
+    :class:`~tabletop_rules.errors.TabletopError`, never another exception from deep
+    inside. ``state`` is any state of the game.
+    """
+    config = rules.config_of(state)
+    view = rules.view(state, None)
+    move = next(iter(rules.legal_moves(state)), None)
+    takes_config: dict[str, Callable[[Any], object]] = {
+        "players": rules.players,
+        "max_moves": rules.max_moves,
+        "num_actions": rules.num_actions,
+        "chance_offset": rules.chance_offset,
+        "observation_spec": rules.observation_spec,
+        "action_text": lambda odd: rules.action_text(odd, 0),
+        "new_game": lambda odd: rules.new_game(odd, seed=1),
+    }
+    takes_state: dict[str, Callable[[Any], object]] = {
+        "legal_moves": rules.legal_moves,
+        "chance_probabilities": rules.chance_probabilities,
+        "apply": lambda odd: rules.apply(odd, move),
+        "apply_with_events": lambda odd: rules.apply_with_events(odd, move),
+        "canonical": lambda odd: rules.canonical(odd, move),
+        "score": rules.score,
+        "current_player": rules.current_player,
+        "is_over": rules.is_over,
+        "winners": rules.winners,
+        "view": lambda odd: rules.view(odd, 0),
+        "spectator view": lambda odd: rules.view(odd, None),
+        "legal_mask": rules.legal_mask,
+        "decode": lambda odd: rules.decode(odd, 0),
+        "config_of": rules.config_of,
+        "seed_of": rules.seed_of,
+        "deal_of": rules.deal_of,
+        "check_state": rules.check_state,
+    }
+    takes_view: dict[str, Callable[[Any], object]] = {
+        "observe": rules.observe,
+        "determinize": lambda odd: rules.determinize(odd, _NO_SEED),
+        "check_view": rules.check_view,
+        "display": rules.display,
+        "parse_move": lambda odd: rules.parse_move(odd, "x"),
+    }
+    takes_move: dict[str, Callable[[Any], object]] = {
+        "format_move": rules.format_move,
+        "encode": rules.encode,
+        "apply (move)": lambda odd: rules.apply(state, odd),
+        "canonical (move)": lambda odd: rules.canonical(state, odd),
+        "redact": lambda odd: rules.redact(odd, None),
+    }
+    groups = (
+        (takes_config, (state, view)),
+        (takes_state, (config,)),
+        (takes_view, (config,)),
+        (takes_move, (config, state)),
+    )
+    for functions, own_odd in groups:
+        for name, function in functions.items():
+            for odd in (*_ODD, *own_odd):
+                try:
+                    function(odd)
+                except (TypeError, TabletopError):
+                    continue
+                except Exception as error:
+                    raise AssertionError(
+                        f"{rules.name}: {name}({odd!r:.60}) raised {type(error).__name__}: {error}"
+                    ) from error
 
 
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:

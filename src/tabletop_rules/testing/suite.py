@@ -20,6 +20,7 @@ from .checks import (
     check_chance,
     check_chance_offset,
     check_codec,
+    check_entry_points_refuse_odd_arguments,
     check_errors_hide_secrets,
     check_events_hide_secrets,
     check_illegal_moves_rejected,
@@ -245,3 +246,12 @@ class ConformanceSuite:
         moves = [*self.ruleset.legal_moves(state), *playout.moves]
         for _ in range(self.fuzz_cases_per_example):
             check_apply_total(self.ruleset, state, data.draw(odd_moves(moves), label="odd"))
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_entry_points_refuse_odd_arguments(self, data: st.DataObject) -> None:
+        """Every entry point handed what is not its argument raises TypeError or the
+        library's own error, never another.
+        """
+        playout, index = self._state_in(data)
+        check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
