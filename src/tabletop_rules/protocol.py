@@ -396,7 +396,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         )
     )
     """The deal a state's game was started from: by default its ``deal`` for a game with a
-    :attr:`deal_type`, ``None`` for one without."""
+    ``deal_type``, ``None`` for one without."""
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""
