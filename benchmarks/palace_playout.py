@@ -38,7 +38,6 @@ from harness import (
 
 from tabletop_rules import palace
 from tabletop_rules.bots import RandomBot
-from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import play_game
 
 try:
@@ -66,8 +65,9 @@ PLAYERS = 2
 
 
 def palace_loop(budget: float, seed: int, clock: Clock) -> Sample:
-    """The plain loop: ``new_game`` → ``apply(state, moves[i])`` with ``i`` drawn from the
-    library's :class:`~tabletop_rules.rng.Rng` until ``is_over``; counts every move.
+    """The plain loop: ``new_game`` → ``apply(state, choice(legal_moves(state)))`` until
+    ``is_over``, ``choice`` from ``random.Random`` as in the crazy_eights loop; counts
+    every move.
     """
     new_game, is_over, legal_moves, apply = (
         palace.new_game,
@@ -75,17 +75,15 @@ def palace_loop(budget: float, seed: int, clock: Clock) -> Sample:
         palace.legal_moves,
         palace.apply,
     )
+    choice = random.Random(seed).choice
     config = palace.Config(players=PLAYERS)
-    rng = Rng.from_seed(seed)
     games = moves = 0
     start = clock()
     stop = start + budget
     while True:
         state = new_game(config, seed=seed + games)
         while not is_over(state):
-            legal = legal_moves(state)
-            index, rng = rng.below(len(legal))
-            state = apply(state, legal[index])
+            state = apply(state, choice(legal_moves(state)))
             moves += 1
         games += 1
         now = clock()
@@ -114,8 +112,8 @@ def palace_play_game(budget: float, seed: int, clock: Clock) -> Sample:
 
 
 def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
-    """The same loop with no rules in it, as the floor of this design: ``is_over``,
-    ``legal_moves`` (a fixed tuple of seven moves), the library's ``Rng`` and ``apply``,
+    """The plain loop with no rules in it, as the floor of this design: ``is_over``,
+    ``legal_moves`` (a fixed tuple of seven moves), the same ``choice`` and ``apply``,
     which builds the next frozen :class:`~tabletop_rules.palace.State` the cheapest way
     there is (the previous state's fields, the turn counter advanced, filled in one step,
     as palace's ``apply`` does) and checks the state's type as the real functions do. A
@@ -143,17 +141,15 @@ def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
         set_fields(following, "__dict__", {**vars(state), "turns": state.turns + 1})
         return following
 
+    choice = random.Random(seed).choice
     config = palace.Config(players=PLAYERS)
-    rng = Rng.from_seed(seed)
     games = moves = 0
     start = clock()
     stop = start + budget
     while True:
         state = palace.new_game(config, seed=seed + games)
         while not is_over(state) and state.turns < 750:
-            legal = legal_moves(state)
-            index, rng = rng.below(len(legal))
-            state = apply(state, legal[index])
+            state = apply(state, choice(legal_moves(state)))
             moves += 1
         games += 1
         now = clock()
