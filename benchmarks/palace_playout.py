@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from harness import (
@@ -64,17 +65,18 @@ PLAYERS = 2
 # --- tabletop_rules palace ------------------------------------------------------------------
 
 
-def palace_loop(budget: float, seed: int, clock: Clock) -> Sample:
-    """The plain loop: ``new_game`` → ``apply(state, choice(legal_moves(state)))`` until
-    ``is_over``, ``choice`` from ``random.Random`` as in the crazy_eights loop; counts
-    every move.
+def _plain_loop(
+    is_over: Callable[[palace.State], bool],
+    legal_moves: Callable[[palace.State], tuple[palace.Move, ...]],
+    apply: Callable[[palace.State, palace.Move], palace.State],
+    budget: float,
+    seed: int,
+    clock: Clock,
+) -> Sample:
+    """``new_game`` → ``apply(state, choice(legal_moves(state)))`` until ``is_over``,
+    ``choice`` from ``random.Random`` as in the crazy_eights loop; counts every move.
     """
-    new_game, is_over, legal_moves, apply = (
-        palace.new_game,
-        palace.is_over,
-        palace.legal_moves,
-        palace.apply,
-    )
+    new_game = palace.new_game
     choice = random.Random(seed).choice
     config = palace.Config(players=PLAYERS)
     games = moves = 0
@@ -89,6 +91,11 @@ def palace_loop(budget: float, seed: int, clock: Clock) -> Sample:
         now = clock()
         if now >= stop:
             return Sample(games, moves, now - start)
+
+
+def palace_loop(budget: float, seed: int, clock: Clock) -> Sample:
+    """The plain loop with palace's own ``is_over``, ``legal_moves`` and ``apply``."""
+    return _plain_loop(palace.is_over, palace.legal_moves, palace.apply, budget, seed, clock)
 
 
 def palace_play_game(budget: float, seed: int, clock: Clock) -> Sample:
@@ -112,13 +119,12 @@ def palace_play_game(budget: float, seed: int, clock: Clock) -> Sample:
 
 
 def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
-    """The plain loop with no rules in it, as the floor of this design: ``is_over``,
-    ``legal_moves`` (a fixed tuple of seven moves), the same ``choice`` and ``apply``,
-    which builds the next frozen :class:`~tabletop_rules.palace.State` the cheapest way
-    there is (the previous state's fields, the turn counter advanced, filled in one step,
-    as palace's ``apply`` does) and checks the state's type as the real functions do. A
-    game is 750 moves, palace's mean under random play. Whatever the rules cost comes on
-    top of this.
+    """The plain loop with no rules in it, as the floor of this design: ``is_over`` (a game
+    is 750 moves, palace's mean under random play), ``legal_moves`` (a fixed tuple of seven
+    moves) and ``apply``, which builds the next frozen :class:`~tabletop_rules.palace.State`
+    the cheapest way there is (the previous state's fields, the turn counter advanced,
+    filled in one step, as palace's ``apply`` does); each checks the state's type as the
+    real functions do. Whatever the rules cost comes on top of this.
     """
     state_type = palace.State
     new_state, set_fields = object.__new__, object.__setattr__
@@ -127,7 +133,7 @@ def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
     def is_over(state: palace.State) -> bool:
         if type(state) is not state_type:
             raise TypeError(state)
-        return state.phase == "over"
+        return state.turns >= 750
 
     def legal_moves(state: palace.State) -> tuple[palace.Move, ...]:
         if type(state) is not state_type:
@@ -141,20 +147,7 @@ def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
         set_fields(following, "__dict__", {**vars(state), "turns": state.turns + 1})
         return following
 
-    choice = random.Random(seed).choice
-    config = palace.Config(players=PLAYERS)
-    games = moves = 0
-    start = clock()
-    stop = start + budget
-    while True:
-        state = palace.new_game(config, seed=seed + games)
-        while not is_over(state) and state.turns < 750:
-            state = apply(state, choice(legal_moves(state)))
-            moves += 1
-        games += 1
-        now = clock()
-        if now >= stop:
-            return Sample(games, moves, now - start)
+    return _plain_loop(is_over, legal_moves, apply, budget, seed, clock)
 
 
 # --- OpenSpiel crazy_eights ---------------------------------------------------------------
