@@ -42,7 +42,7 @@ from tabletop_rules.simulate import SimulationResult, TaskExecutor, default_chun
 try:
     import distributed
 except ImportError:  # the optional `dask` extra
-    distributed = None
+    distributed = None  # type: ignore[assignment]
 
 INSTALL_HINT = "pip install -e '.[dask]'"
 
@@ -86,10 +86,10 @@ def dask_cluster(workers: int) -> Iterator[TaskExecutor]:
     """The executor of a warmed-up Dask LocalCluster of single-threaded worker processes."""
     assert distributed is not None
     with (
-        distributed.LocalCluster(
+        distributed.LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         ) as cluster,
-        distributed.Client(cluster) as client,
+        distributed.Client(cluster) as client,  # type: ignore[no-untyped-call]
     ):
         client.run(_warm_up)
         yield client.get_executor()

@@ -154,6 +154,19 @@ def test_the_history_moves_and_events_follow_the_rules_step_by_step(name: str) -
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
+def test_move_events_are_each_moves_events_in_the_order_of_the_moves(name: str) -> None:
+    rules = GAMES[name]
+    match = random_match(rules, seed=12, moves=40)
+    per_move = match.move_events
+    assert len(per_move) == len(match.moves)
+    for before, move, happened in zip(match.history[:-1], match.moves, per_move, strict=True):
+        assert rules.apply_with_events(before, move)[1] == happened
+    assert tuple(event for events in per_move for event in events) == match.events
+    match.undo()
+    assert match.move_events == per_move[:-1]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_view_score_winners_and_is_over_are_the_rules_on_the_current_state(name: str) -> None:
     rules = GAMES[name]
     for match in (random_match(rules, seed=3, moves=9), random_match(rules, seed=3)):

@@ -411,10 +411,10 @@ def _extend_log(table: Table) -> None:
     """
     match = table.match
     rules = match.rules
-    history, moves = match.history, match.moves
+    history, moves, move_events = match.history, match.moves, match.move_events
     for index in range(len(table.log), len(moves)):
         player = rules.current_player(history[index])
-        _after, events = rules.apply_with_events(history[index], moves[index])
+        events = move_events[index]
         table.log.append(
             {
                 "number": index + 1,

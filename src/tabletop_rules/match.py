@@ -137,6 +137,19 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """
         return tuple(event for events in self._events for event in events)
 
+    @property
+    def move_events(self) -> tuple[tuple[EventT, ...], ...]:
+        """The events of each move, in the order of :attr:`moves` (nothing hidden): what a
+        log shows beside each move; ``rules.redact`` an event for what one seat may see.
+
+        >>> from tabletop_rules import dice_poker
+        >>> match = Match(dice_poker.RULES, seed=1)
+        >>> events = match.play("roll")
+        >>> match.move_events[-1] == events
+        True
+        """
+        return tuple(self._events)
+
     def events_for(self, seat: Seat | None) -> tuple[EventT, ...]:
         """Every event so far as ``seat`` may see it (``None``: a spectator)."""
         redact = self._rules.redact
