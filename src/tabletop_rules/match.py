@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Generic, overload
 
 from .errors import IllegalMoveError, InvalidStateError
-from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT
+from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT, check_ruleset
 from .records import GameRecord, check_record, replay_steps
 from .seats import check_on_turn
 
@@ -62,6 +62,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         seed: int | None = None,
         deal: Sequence[Any] | None = None,
     ) -> None:
+        check_ruleset(rules)
         self._rules = rules
         self._states: list[StateT] = [rules.new_game(config, seed=seed, deal=deal)]
         self._moves: list[MoveT] = []

@@ -178,15 +178,18 @@ class ActionCodec(Generic[MoveT]):
         chance_type: type[Any],
         format_move: Callable[[MoveT], str],
     ) -> None:
+        if type(table) is not MoveTable:
+            raise TypeError(f"an ActionCodec numbers a MoveTable, got {short_repr(table)}")
+        chance = [number for number, move in enumerate(table.moves) if type(move) is chance_type]
+        if not chance:
+            raise ValueError(f"the move table holds no chance outcome {short_repr(chance_type)}")
         self._table = table
         self._format = format_move
         self.moves = table.moves
         """The moves by number."""
         self.size = len(self.moves)
         """How many numbers there are, chance outcomes included."""
-        self.chance_offset = next(
-            number for number, move in enumerate(self.moves) if type(move) is chance_type
-        )
+        self.chance_offset = chance[0]
         """The number of the first chance outcome."""
         self._numbers: dict[int, int] = {id(move): number for number, move in enumerate(self.moves)}
 

@@ -31,6 +31,8 @@ from typing import Any, TypeAlias
 
 import attrs
 
+from .messages import short_repr
+
 __all__ = [
     "Encoder",
     "Features",
@@ -215,5 +217,7 @@ def viewer_features(features: Features, seat: int | None, players: int) -> None:
     one-hot, absolute, ``viewer[S0]``, ``viewer[S1]`` … (all 0.0 for a spectator). Every game's
     observation starts with these ``1 + players`` elements.
     """
+    if type(features) is not Features:
+        raise TypeError(f"viewer_features adds to a Features, got {short_repr(features)}")
     features.flag("viewer[spectator]", seat is None)
     features.one_hot("viewer[S", tuple(map(str, range(players))), seat)

@@ -26,13 +26,14 @@ from fractions import Fraction
 from functools import partial
 from pickle import PicklingError
 from types import MappingProxyType
-from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from .bots import RandomBot
 from .errors import ConfigError
+from .messages import short_repr
 from .observation import ObservationSpec
 from .rng import Rng
 from .validation import check_type
@@ -44,6 +45,7 @@ __all__ = [
     "GameRules",
     "Ruleset",
     "Seat",
+    "check_ruleset",
     "get_ruleset",
     "register",
     "registered",
@@ -65,6 +67,7 @@ ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 MoveT_co = TypeVar("MoveT_co", covariant=True)
 
 
+@runtime_checkable
 class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
     """One game's rules, bundled: what generic code needs to play, check and store it.
 
@@ -438,11 +441,28 @@ _BUILTIN: Final[Mapping[str, str]] = {
 _registered: dict[str, Ruleset[Any, Any, Any]] = {}
 
 
+def check_ruleset(value: object) -> Ruleset[Any, Any, Any]:
+    """``value`` if it has every member of :class:`Ruleset`; else ``TypeError`` saying
+    where rulesets come from. The guard of the functions that take a ruleset.
+
+    >>> check_ruleset("palace")
+    Traceback (most recent call last):
+    ...
+    TypeError: expected a ruleset (get_ruleset(name), or a game's RULES), got 'palace'
+    """
+    if type(value) is not GameRules and not isinstance(value, Ruleset):
+        raise TypeError(
+            f"expected a ruleset (get_ruleset(name), or a game's RULES), got {short_repr(value)}"
+        )
+    return value
+
+
 def register(ruleset: Ruleset[Any, Any, Any]) -> None:
     """Make ``ruleset`` findable by :func:`get_ruleset` under its name.
 
     Built-in games register themselves when imported; a third-party game calls this once.
     """
+    check_ruleset(ruleset)
     existing = _registered.get(ruleset.name)
     if existing is not None and existing is not ruleset:
         raise ValueError(f"a ruleset named {ruleset.name!r} is registered already")

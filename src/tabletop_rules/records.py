@@ -146,6 +146,8 @@ def record_data(record: GameRecord) -> dict[str, Any]:
     as JSON data: the ``data`` of its :func:`~tabletop_rules.serialize.dumps` envelope,
     and the body of :meth:`GameRecord.to_json`.
     """
+    if type(record) is not GameRecord:
+        raise TypeError(f"expected a GameRecord, got {short_repr(record)}")
     data: dict[str, Any] = {"config": to_data(record.config), "seed": record.seed}
     if record.deal is not None:
         data["deal"] = converter.unstructure(list(record.deal))

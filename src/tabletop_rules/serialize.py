@@ -36,7 +36,7 @@ from cattrs.strategies import configure_tagged_union
 
 from .errors import ConfigError, InvalidConfigError, InvalidStateError, TabletopError
 from .messages import short_repr
-from .protocol import Ruleset, get_ruleset, registered
+from .protocol import Ruleset, check_ruleset, get_ruleset, registered
 
 __all__ = [
     "MAX_DEPTH",
@@ -299,6 +299,7 @@ def kind_of(ruleset: Ruleset[Any, Any, Any], cls: Any) -> str | None:
     class, or a union of the game's move or event classes, such as ``dice_poker.Move``)
     is to ``ruleset``, or ``None``.
     """
+    check_ruleset(ruleset)
     members = _members(cls)
     if len(members) > 1:
         kinds = {kind_of(ruleset, member) for member in members}

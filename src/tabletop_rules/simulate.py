@@ -30,7 +30,8 @@ from typing import Any, Final, Protocol, TypeAlias, TypeVar
 import attrs
 
 from .errors import BotSelectionError, SimulationError
-from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat
+from .messages import short_repr
+from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat, check_ruleset
 from .records import GameRecord
 from .rng import Rng
 
@@ -105,7 +106,17 @@ class PlayedGame:
 
 
 def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
-    """One chance outcome drawn exactly by its probability, and the next generator."""
+    """One chance outcome drawn exactly by its probability, and the next generator.
+    ``TypeError`` unless ``probabilities`` maps outcomes to :class:`~fractions.Fraction`
+    and ``rng`` is an :class:`~tabletop_rules.rng.Rng`.
+    """
+    if not isinstance(probabilities, Mapping) or type(rng) is not Rng:
+        raise TypeError(
+            f"sample_outcome needs a mapping of outcomes to Fractions and an Rng, got "
+            f"{short_repr(probabilities)} and {short_repr(rng)}"
+        )
+    if not all(type(chance) is Fraction for chance in probabilities.values()):
+        raise TypeError(f"chance probabilities are Fractions, got {short_repr(probabilities)}")
     denominator = lcm(*(chance.denominator for chance in probabilities.values()))
     if denominator > 1 << 64:
         raise ValueError("chance probabilities finer than 2**-64 cannot be sampled exactly")
@@ -133,6 +144,7 @@ def play_game(
     ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
     ``chance_seed``, so the game is still reproducible.
     """
+    check_ruleset(ruleset)
     start = state = ruleset.new_game(config, seed=seed, deal=deal)
     players = ruleset.players(ruleset.config_of(state))
     if len(bots) != players:
@@ -168,6 +180,10 @@ def derived_seed(seed: int, index: int) -> int:
     >>> derived_seed(1, 0) == Rng.from_seed(1).next_u64()[0]
     True
     """
+    if type(index) is not int or index < 0:
+        raise ValueError(
+            f"a derived seed's index is a whole number from 0, got {short_repr(index)}"
+        )
     return Rng.from_seed(seed).advanced(index).next_u64()[0]
 
 

@@ -197,6 +197,8 @@ def type_noun(kind: type[Any]) -> str:
     >>> type_noun(Config), type_noun(State)
     ('a palace Config', 'a palace State')
     """
+    if not isinstance(kind, type):
+        raise TypeError(f"type_noun names a class, got {short_repr(kind)}")
     module = kind.__module__
     parts = module.split(".")
     game = parts[1].replace("_", " ") if parts[0] == "tabletop_rules" and len(parts) > 1 else module
@@ -218,6 +220,8 @@ def check_type(
     ...
     TypeError: expected a palace State or View, got 7
     """
+    if type(kinds) is not tuple or not kinds or not all(isinstance(kind, type) for kind in kinds):
+        raise TypeError(f"check_type needs a tuple of classes, got {short_repr(kinds)}")
     if not any(type(value) is kind for kind in kinds):
         also = "".join(f" or {kind.__name__}" for kind in kinds[1:])
         raise error(f"expected {type_noun(kinds[0])}{also}, got {short_repr(value)}")

@@ -59,7 +59,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import _EVERY_COLUMN, Phase, State, check_state, line
+from .state import _EVERY_COLUMN, Phase, State, _line, check_state
 
 __all__ = [
     "apply",
@@ -220,7 +220,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         if phase == "over":
             return ()
         if phase == "setup":
-            return tuple(PLACES[column] for column in line(state))
+            return tuple(PLACES[column] for column in _line(state))
         if state.awaiting_die:
             return DICE
         roll = state.roll
@@ -242,7 +242,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
             or state.accounts[state.seat] < config.marker_cost
         ):
             return _ROLL_ONLY
-        return (ROLL, *(BUYS[column] for column in line(state)))
+        return (ROLL, *(BUYS[column] for column in _line(state)))
     except TabletopError:
         raise
     except Exception as error:
@@ -591,7 +591,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     start = owned[marker]
     sign = -1 if move.direction == "left" else 1
     if config.collapse:
-        ring = line(state)
+        ring = _line(state)
         size = len(ring)
         at = ring.index(start)
         landed = ring[(at + sign * steps) % size]  # on the line as it was before the move

@@ -18,7 +18,7 @@ import attrs
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
-from ..validation import Fail, check_own, run_checks
+from ..validation import Fail, check_own, check_type, run_checks
 from .cards import CARD_IDS, Card
 from .config import MAX_COLUMNS, Config
 from .moves import SIDES
@@ -97,7 +97,13 @@ class State:
 def line(state: State) -> tuple[int, ...]:
     """The columns of the bottom line that still hold a card, left to right: the ring the
     markers move on. Without ``collapse`` no card leaves the field, so that is every column.
+    ``TypeError`` for what is no account state.
     """
+    return _line(check_type(state, (State,)))
+
+
+def _line(state: State) -> tuple[int, ...]:
+    """:func:`line` unchecked, for the rules' hot path."""
     field = state.field
     if not state.config.collapse:
         return _EVERY_COLUMN[len(field)]

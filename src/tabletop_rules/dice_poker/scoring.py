@@ -17,9 +17,10 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
+from ..messages import short_repr
 from .config import BoxScores
 from .dice import ALL_THROWS
-from .moves import Box, Face
+from .moves import Box, Face, _sorted_faces
 
 __all__ = [
     "FITS",
@@ -35,8 +36,20 @@ __all__ = [
 _YATZY = BoxScores()
 
 
+def _checked(box: object, dice: object) -> tuple[Face, ...]:
+    """``dice`` sorted, once ``box`` is a :class:`Box` and ``dice`` a tuple or list of
+    faces 1 to 6 (else ``TypeError``, or ``IllegalMoveError`` for a face no die shows).
+    """
+    if type(box) is not Box:
+        raise TypeError(f"expected a dice poker Box, got {short_repr(box)}")
+    if type(dice) is not tuple and type(dice) is not list:
+        raise TypeError(f"dice are a tuple or list of faces, got {short_repr(dice)}")
+    return _sorted_faces(dice)
+
+
 def mountain_points(box: Box, dice: Sequence[Face]) -> int:
     """``(count - 3) * face``: a mountain box targets three dice of its face."""
+    dice = _checked(box, dice)
     face = box.face
     return (list(dice).count(face) - 3) * face
 
@@ -70,9 +83,9 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
     A poker box scores the best way the dice fit it; five alike fit PAIR, THREE_KIND and
     FOUR_KIND but neither TWO_PAIRS nor FULL_HOUSE.
     """
+    ordered = list(_checked(box, dice))
     if box.is_mountain:
-        return mountain_points(box, dice)
-    ordered = sorted(dice)
+        return mountain_points(box, ordered)
     if box is Box.PAIR:
         return _highest_with(ordered, 2)
     if box is Box.TWO_PAIRS:

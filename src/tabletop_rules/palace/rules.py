@@ -303,6 +303,11 @@ def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
     seat holding the lowest natural rank in hand (ties: the lowest seat), seat 0 if no hand
     holds a natural card; with ``"seat0"`` seat 0.
     """
+    check_type(config, (Config,), ConfigError)
+    if (type(hands) is not tuple and type(hands) is not list) or not all(
+        type(hand) is tuple and all(type(card) is Card for card in hand) for hand in hands
+    ):
+        raise TypeError(f"hands are each seat's sorted tuple of cards, got {short_repr(hands)}")
     if config.first_player == "seat0":
         return 0
     best_rank, best_seat = 15, 0
