@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from tabletop_rules import dice_poker, palace
+from tabletop_rules import Match, account, dice_poker, get_ruleset, palace
 from tabletop_rules.errors import TabletopError
+from tabletop_rules.rng import Rng
 
 MODULES = (
     "tabletop_rules",
@@ -108,3 +109,46 @@ def test_odd_arguments_get_the_librarys_errors(
         except Exception as error:
             shown = ", ".join(type(argument).__name__ for argument in arguments)
             pytest.fail(f"{name}({shown}) raised {type(error).__name__}: {error}")
+
+
+def public_methods() -> Iterator[tuple[str, Callable[..., Any]]]:
+    """The one-argument public methods of a match, its record and every bot of each game,
+    and of a generator."""
+    owners: list[tuple[str, object]] = [("Rng", Rng.from_seed(1))]
+    for name in ("dice-poker", "palace", "account"):
+        rules = get_ruleset(name)
+        match = Match(rules, seed=3)
+        owners += [(f"Match[{name}]", match), (f"GameRecord[{name}]", match.record)]
+        owners += [(f"{bot}[{name}]", factory(1)) for bot, factory in rules.bots.items()]
+    for label, owner in owners:
+        for name, method in inspect.getmembers(owner, callable):
+            if name.startswith("_"):
+                continue
+            try:
+                signature = inspect.signature(method)
+            except (TypeError, ValueError):
+                continue
+            required = [
+                parameter
+                for parameter in signature.parameters.values()
+                if parameter.default is parameter.empty
+                and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+            ]
+            if len(required) == 1:
+                yield f"{label}.{name}", method
+
+
+METHODS = list(public_methods())
+
+
+@pytest.mark.parametrize(("name", "method"), METHODS, ids=[name for name, _ in METHODS])
+def test_odd_arguments_to_methods_get_the_librarys_errors(
+    name: str, method: Callable[..., Any]
+) -> None:
+    for odd in (*ODD, account.new_game(seed=1)):
+        try:
+            method(odd)
+        except EXPECTED:
+            continue
+        except Exception as error:
+            pytest.fail(f"{name}({type(odd).__name__}) raised {type(error).__name__}: {error}")

@@ -105,6 +105,8 @@ class Rng:
         >>> Rng.from_seed(7).advanced(5) == Rng.from_seed(7).dice(5)[1]
         True
         """
+        if type(draws) is not int:
+            raise TypeError(f"advanced() counts draws in a whole number, got {short_repr(draws)}")
         return Rng((self.state + draws * _GOLDEN_GAMMA) & _MASK)
 
     def dice(self, count: int, sides: int = 6) -> tuple[tuple[int, ...], Rng]:
