@@ -58,6 +58,20 @@ ODD: tuple[object, ...] = (
 EXPECTED = (TabletopError, TypeError, ValueError, KeyError)
 
 
+def required_arguments(function: Callable[..., Any]) -> int | None:
+    """How many positional arguments ``function`` requires; ``None`` for a builtin
+    without a signature."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    return sum(
+        parameter.default is parameter.empty
+        and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+        for parameter in signature.parameters.values()
+    )
+
+
 def public_callables() -> Iterator[tuple[str, Callable[..., Any], int]]:
     """Each public callable once, with its number of required positional arguments (at
     most three: more are built by the games, not typed by hand)."""
@@ -69,18 +83,9 @@ def public_callables() -> Iterator[tuple[str, Callable[..., Any], int]]:
             if not callable(obj) or id(obj) in seen or name in NOT_CALLED:
                 continue
             seen.add(id(obj))
-            try:
-                signature = inspect.signature(obj)
-            except (TypeError, ValueError):  # a builtin without a signature
-                continue
-            required = [
-                parameter
-                for parameter in signature.parameters.values()
-                if parameter.default is parameter.empty
-                and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-            ]
-            if len(required) <= 3:
-                yield f"{module_name}.{name}", obj, len(required)
+            required = required_arguments(obj)
+            if required is not None and required <= 3:
+                yield f"{module_name}.{name}", obj, required
 
 
 CALLABLES = list(public_callables())
@@ -124,17 +129,7 @@ def public_methods() -> Iterator[tuple[str, Callable[..., Any]]]:
         for name, method in inspect.getmembers(owner, callable):
             if name.startswith("_"):
                 continue
-            try:
-                signature = inspect.signature(method)
-            except (TypeError, ValueError):
-                continue
-            required = [
-                parameter
-                for parameter in signature.parameters.values()
-                if parameter.default is parameter.empty
-                and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-            ]
-            if len(required) == 1:
+            if required_arguments(method) == 1:
                 yield f"{label}.{name}", method
 
 
