@@ -160,11 +160,11 @@ of these instances."""
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
 _BY_FIELDS.update({(card.rank, card.suit): card for card in DECK})
 CARD_IDS: frozenset[int] = frozenset(map(id, DECK))
+"""The identities of the :data:`DECK` instances (they live as long as the module)."""
 
 CARD_ORDER = operator.attrgetter("rank", "suit")
-"""A sort key that orders cards as ``<`` does, by rank then suit, computed in C: hands
-are sorted on every move."""
-"""The identities of the :data:`DECK` instances (they live as long as the module)."""
+"""A sort key that orders cards as ``<`` does, by rank then suit: for sorting objects
+that hold cards by their card. Cards themselves sort in C without a key."""
 
 
 def is_bonus(rank: Rank) -> bool:
