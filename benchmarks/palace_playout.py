@@ -7,8 +7,9 @@ the per-round ratios against OpenSpiel's ``crazy_eights`` through its Python API
 project's goal: at least 1.0x), through its C++ loop, and against RLCard's ``uno``. A
 *move* is one decision of a player: the games differ in length, so moves per second is the
 comparable figure, not games per second. OpenSpiel's chance nodes are not moves. The
-"floor" row runs the plain loop with no rules in it: how fast any frozen-state palace could
-be in this interpreter, whatever its rules cost.
+"floor" row runs the plain loop with no rules in it, one frozen state built per move the
+cheapest way: how fast any frozen-state palace could be in this interpreter, whatever its
+rules cost; the next row builds each state as palace's ``apply`` does.
 
 Run::
 
@@ -26,6 +27,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 from harness import (
     Anchor,
     Clock,
@@ -39,7 +41,9 @@ from harness import (
 
 from tabletop_rules import palace
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.palace import rules as palace_rules
 from tabletop_rules.simulate import play_game
+from tabletop_rules.slots import slot_setters
 
 try:
     import pyspiel
@@ -118,16 +122,15 @@ def palace_play_game(budget: float, seed: int, clock: Clock) -> Sample:
             return Sample(games, moves, now - start)
 
 
-def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
-    """The plain loop with no rules in it, as the floor of this design: ``is_over`` (a game
-    is 750 moves, palace's mean under random play), ``legal_moves`` (a fixed tuple of seven
-    moves) and ``apply``, which builds the next frozen :class:`~tabletop_rules.palace.State`
-    the cheapest way there is (the previous state's fields, the turn counter advanced,
-    filled in one step, as palace's ``apply`` does); each checks the state's type as the
-    real functions do. Whatever the rules cost comes on top of this.
+def _no_rules_loop(
+    build: Callable[[palace.State], palace.State], budget: float, seed: int, clock: Clock
+) -> Sample:
+    """The plain loop with no rules in it: ``is_over`` (a game is 750 moves, palace's mean
+    under random play), ``legal_moves`` (a fixed tuple of seven moves) and an ``apply``
+    that only builds the next state with ``build``; each checks the state's type as the
+    real functions do.
     """
     state_type = palace.State
-    new_state, set_fields = object.__new__, object.__setattr__
     listed = (palace.TakePile(),) * 7
 
     def is_over(state: palace.State) -> bool:
@@ -143,11 +146,77 @@ def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
     def apply(state: palace.State, _move: palace.Move) -> palace.State:
         if type(state) is not state_type:
             raise TypeError(state)
-        following = new_state(state_type)
-        set_fields(following, "__dict__", {**vars(state), "turns": state.turns + 1})
-        return following
+        return build(state)
 
     return _plain_loop(is_over, legal_moves, apply, budget, seed, clock)
+
+
+_SETTERS = slot_setters(palace.State)
+(
+    _set_config,
+    _set_seed,
+    _set_hands,
+    _set_known,
+    _set_face_up,
+    _set_face_down,
+    _set_stock,
+    _set_pile,
+    _set_burned,
+    _set_phase,
+    _set_seat,
+    _set_turns,
+    _set_swaps,
+    _set_pending,
+    _set_finished,
+    _set_deal,
+) = (_SETTERS[field.name] for field in attrs.fields(palace.State))
+
+
+def _next_state(state: palace.State) -> palace.State:
+    """The cheapest next frozen state there is: a new instance, every field set through its
+    slot straight from ``state``, the turn counter advanced.
+    """
+    new = object.__new__(palace.State)
+    _set_config(new, state.config)
+    _set_seed(new, state.seed)
+    _set_hands(new, state.hands)
+    _set_known(new, state.known)
+    _set_face_up(new, state.face_up)
+    _set_face_down(new, state.face_down)
+    _set_stock(new, state.stock)
+    _set_pile(new, state.pile)
+    _set_burned(new, state.burned)
+    _set_phase(new, state.phase)
+    _set_seat(new, state.seat)
+    _set_turns(new, state.turns + 1)
+    _set_swaps(new, state.swaps)
+    _set_pending(new, state.pending)
+    _set_finished(new, state.finished)
+    _set_deal(new, state.deal)
+    return new
+
+
+def _scaffolded_state(state: palace.State) -> palace.State:
+    """The next state as palace's ``apply`` builds it: its scratch copy of ``state``, the
+    turn counter advanced, frozen through the slots.
+    """
+    work = palace_rules._Work(state, None)
+    work.turns += 1
+    return work.freeze()
+
+
+def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
+    """The floor of any frozen-state palace: the loop with no rules, one state built per
+    move the cheapest way there is. Whatever rules cost comes on top of this.
+    """
+    return _no_rules_loop(_next_state, budget, seed, clock)
+
+
+def palace_scaffolding(budget: float, seed: int, clock: Clock) -> Sample:
+    """The floor of palace's own ``apply``: the loop with no rules, each state built as
+    palace's ``apply`` builds it (scratch copy, freeze).
+    """
+    return _no_rules_loop(_scaffolded_state, budget, seed, clock)
 
 
 # --- OpenSpiel crazy_eights ---------------------------------------------------------------
@@ -236,7 +305,10 @@ def contenders() -> list[Contender]:
     found = [
         Contender("palace_loop", "palace, plain loop", palace_loop),
         Contender("palace_play_game", "palace, play_game+RandomBot", palace_play_game),
-        Contender("palace_floor", "the same loop with no rules (the floor)", palace_floor),
+        Contender("palace_floor", "the loop with no rules (the floor)", palace_floor),
+        Contender(
+            "palace_scaffolding", "the loop with palace's apply but no rules", palace_scaffolding
+        ),
     ]
     if pyspiel is not None:
         game = pyspiel.load_game("crazy_eights", {"players": PLAYERS})

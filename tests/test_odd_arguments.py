@@ -34,6 +34,7 @@ MODULES = (
     "tabletop_rules.rng",
     "tabletop_rules.seats",
     "tabletop_rules.serialize",
+    "tabletop_rules.slots",
     "tabletop_rules.simulate",
     "tabletop_rules.validation",
     "tabletop_rules.dice_poker",

@@ -14,17 +14,16 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, NoReturn, cast
-
-import attrs
+from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
+from ..slots import slot_setters
 from ..validation import check_type, refuse_state
 from .cards import CARDS, END, Card, own_card
 from .config import MAX_MARKERS, Config
@@ -362,16 +361,7 @@ def _check_column(state: State, column: int) -> None:
 # leaves one out.
 
 _new_object = object.__new__
-
-
-def _slot_setter(name: str) -> Callable[[State, Any], None]:
-    """The setter of ``State``'s slot ``name``."""
-    return cast(Callable[[State, Any], None], State.__dict__[name].__set__)
-
-
-_SLOT_SETTERS: dict[str, Callable[[State, Any], None]] = {
-    field.name: _slot_setter(field.name) for field in attrs.fields(State)
-}
+_SLOT_SETTERS = slot_setters(State)
 """The setter of each field's slot, by name."""
 
 _set_config = _SLOT_SETTERS["config"]

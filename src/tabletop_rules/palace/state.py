@@ -60,7 +60,7 @@ every arrangement of hand and face-up row; the cap keeps random play, and the bo
 :func:`~tabletop_rules.palace.max_moves`, finite."""
 
 
-@attrs.frozen(slots=False)  # a dict, so that a move builds the next state in one step
+@attrs.frozen
 class State:
     """A palace game at one moment. Fields may be read freely; the package's functions
     interpret them.

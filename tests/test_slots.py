@@ -1,0 +1,77 @@
+"""tabletop_rules.slots: the setters a hot path builds frozen values with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from tabletop_rules.slots import check_plain_constructor, slot_setters
+
+
+@attrs.frozen
+class Plain:
+    a: int
+    b: str = "x"
+
+
+@attrs.frozen
+class Checked:
+    a: int = attrs.field(validator=attrs.validators.instance_of(int))
+
+
+@attrs.frozen
+class Converted:
+    a: int = attrs.field(converter=int)
+
+
+@attrs.frozen
+class Defaulted:
+    a: list[int] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class PostInit:
+    a: int
+
+    def __attrs_post_init__(self) -> None:
+        pass
+
+
+@attrs.frozen(slots=False)
+class Unslotted:
+    a: int
+
+
+def test_slot_setters_set_each_field_by_name_in_field_order() -> None:
+    setters = slot_setters(Plain)
+    assert list(setters) == ["a", "b"]
+    built = object.__new__(Plain)
+    setters["b"](built, "y")
+    setters["a"](built, 3)
+    assert built == Plain(3, "y")
+
+
+@pytest.mark.parametrize("cls", [Unslotted, int, "Plain", None])
+def test_slot_setters_need_a_slotted_attrs_class(cls: Any) -> None:
+    with pytest.raises(TypeError, match="slot_setters needs a slotted attrs class"):
+        slot_setters(cls)
+
+
+def test_a_plain_constructor_passes() -> None:
+    check_plain_constructor(Plain)
+
+
+@pytest.mark.parametrize(
+    ("cls", "what"),
+    [
+        (Checked, "validator"),
+        (Converted, "converter"),
+        (Defaulted, "default factory"),
+        (PostInit, "__attrs_post_init__"),
+    ],
+)
+def test_a_constructor_that_does_more_than_store_fails_the_check(cls: type[Any], what: str) -> None:
+    with pytest.raises(AssertionError, match=what):
+        check_plain_constructor(cls)
