@@ -1,5 +1,7 @@
-"""The State's field order: rules.py builds states positionally on the hot path, in two
-helpers that take the fields by name; each argument must land in its own field.
+"""How rules.py builds states on the hot path: two helpers take by name the fields a
+transition sets and set every field of a new State through its slot
+(:mod:`tabletop_rules.slots`); each value must land in its own field, and the constructor
+must do nothing the helpers skip.
 """
 
 from typing import Any
@@ -8,25 +10,11 @@ import attrs
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.dice_poker import rules
+from tabletop_rules.slots import check_plain_constructor
 
 
-def test_the_state_fields_keep_the_order_the_rules_build_them_in() -> None:
-    # A field added to State must go last, or the positional State(...) calls in
-    # rules._mid_turn and rules._next_turn must change with it; this test fails first.
-    assert tuple(field.name for field in attrs.fields(dp.State)) == (
-        "config",
-        "seed",
-        "rng",
-        "sheets",
-        "open_masks",
-        "totals",
-        "fences",
-        "turns_played",
-        "dice",
-        "throws_used",
-        "announced",
-        "pending_keep",
-    )
+def test_the_state_constructor_only_stores_its_fields() -> None:
+    check_plain_constructor(dp.State)
 
 
 class Marker:
@@ -76,3 +64,13 @@ def test_next_turn_sets_the_table_counts_the_turn_and_clears_the_turn_fields() -
         None,
         None,
     )
+
+
+def test_a_built_state_equals_the_one_the_constructor_builds() -> None:
+    state = dp.apply(dp.apply(dp.new_game(seed=3), dp.Roll()), dp.Write(dp.Box.CHANCE))
+    rebuilt = dp.State(
+        **{field.name: getattr(state, field.name) for field in attrs.fields(dp.State)}
+    )
+    assert state == rebuilt
+    assert hash(state) == hash(rebuilt)
+    assert repr(state) == repr(rebuilt)

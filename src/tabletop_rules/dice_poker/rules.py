@@ -27,6 +27,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
+from ..slots import slot_setters
 from ..validation import check_type, refuse_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
@@ -109,11 +110,26 @@ def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
 
 # --- building states ----------------------------------------------------------------
 
-# A move builds one State. attrs.evolve, or State(...) with all eleven fields by keyword,
+# A move builds one State. attrs.evolve, or State(...) with all its fields by keyword,
 # would cost the random-playout loop over a tenth of its speed (benchmarks/playout.py).
-# These two helpers take by name the fields a transition sets, and are the only places
-# that pass a State's fields by position: tests/dice_poker/test_state_layout.py pins
-# each argument to its field, so a reordered field fails a test, not a game.
+# These two helpers take by name the fields a transition sets and set every field of a
+# new State through its slot (tabletop_rules.slots); tests/dice_poker/
+# test_state_layout.py checks that each field lands where it belongs.
+
+_new_state = object.__new__
+_STATE_SETTERS = slot_setters(State)
+_set_config = _STATE_SETTERS["config"]
+_set_seed = _STATE_SETTERS["seed"]
+_set_rng = _STATE_SETTERS["rng"]
+_set_sheets = _STATE_SETTERS["sheets"]
+_set_open_masks = _STATE_SETTERS["open_masks"]
+_set_totals = _STATE_SETTERS["totals"]
+_set_fences = _STATE_SETTERS["fences"]
+_set_turns_played = _STATE_SETTERS["turns_played"]
+_set_dice = _STATE_SETTERS["dice"]
+_set_throws_used = _STATE_SETTERS["throws_used"]
+_set_announced = _STATE_SETTERS["announced"]
+_set_pending_keep = _STATE_SETTERS["pending_keep"]
 
 
 def _mid_turn(
@@ -126,10 +142,20 @@ def _mid_turn(
     pending_keep: tuple[Face, ...] | None,
 ) -> State:
     """``state`` with the turn in progress changed: the same sheets, banks and turns."""
-    return State(
-        state.config, state.seed, rng, state.sheets, state.open_masks, state.totals,
-        state.fences, state.turns_played, dice, throws_used, announced, pending_keep,
-    )  # fmt: skip
+    new = _new_state(State)
+    _set_config(new, state.config)
+    _set_seed(new, state.seed)
+    _set_rng(new, rng)
+    _set_sheets(new, state.sheets)
+    _set_open_masks(new, state.open_masks)
+    _set_totals(new, state.totals)
+    _set_fences(new, state.fences)
+    _set_turns_played(new, state.turns_played)
+    _set_dice(new, dice)
+    _set_throws_used(new, throws_used)
+    _set_announced(new, announced)
+    _set_pending_keep(new, pending_keep)
+    return new
 
 
 def _next_turn(
@@ -143,10 +169,20 @@ def _next_turn(
     """``state`` once a turn has ended with ``sheets``, ``open_masks``, ``totals`` and
     ``fences``: the next seat to throw, nothing on the table, the generator unchanged.
     """
-    return State(
-        state.config, state.seed, state.rng, sheets, open_masks, totals, fences,
-        state.turns_played + 1,
-    )  # fmt: skip
+    new = _new_state(State)
+    _set_config(new, state.config)
+    _set_seed(new, state.seed)
+    _set_rng(new, state.rng)
+    _set_sheets(new, sheets)
+    _set_open_masks(new, open_masks)
+    _set_totals(new, totals)
+    _set_fences(new, fences)
+    _set_turns_played(new, state.turns_played + 1)
+    _set_dice(new, ())
+    _set_throws_used(new, 0)
+    _set_announced(new, None)
+    _set_pending_keep(new, None)
+    return new
 
 
 # --- the rules ----------------------------------------------------------------------
