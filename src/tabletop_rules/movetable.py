@@ -180,8 +180,11 @@ class ActionCodec(Generic[MoveT]):
     ) -> None:
         if type(table) is not MoveTable:
             raise TypeError(f"an ActionCodec numbers a MoveTable, got {short_repr(table)}")
-        chance = [number for number, move in enumerate(table.moves) if type(move) is chance_type]
-        if not chance:
+        first_chance = next(
+            (number for number, move in enumerate(table.moves) if type(move) is chance_type),
+            None,
+        )
+        if first_chance is None:
             raise ValueError(f"the move table holds no chance outcome {short_repr(chance_type)}")
         self._table = table
         self._format = format_move
@@ -189,7 +192,7 @@ class ActionCodec(Generic[MoveT]):
         """The moves by number."""
         self.size = len(self.moves)
         """How many numbers there are, chance outcomes included."""
-        self.chance_offset = chance[0]
+        self.chance_offset = first_chance
         """The number of the first chance outcome."""
         self._numbers: dict[int, int] = {id(move): number for number, move in enumerate(self.moves)}
 

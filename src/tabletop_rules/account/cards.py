@@ -12,6 +12,7 @@ tabletop_rules.errors.NotationError: a card is one of +1, +10, ..., Z, End, not 
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import attrs
@@ -22,6 +23,7 @@ from ..messages import short_repr
 __all__ = [
     "CARDS",
     "CARD_IDS",
+    "CARD_ORDER",
     "END",
     "KINDS",
     "NUMBER_CARDS",
@@ -125,6 +127,10 @@ _BY_KIND = {card.kind: card for card in CARDS}
 _INDEX = {kind: i for i, kind in enumerate(KINDS)}
 CARD_IDS = frozenset(id(card) for card in CARDS)
 """The identities of the package's own cards (a state holds no other instance)."""
+
+CARD_ORDER = operator.attrgetter("index")
+"""A sort key that orders cards as :data:`KINDS` lists their kinds: how views and events
+list a pile of cards."""
 
 NUMBER_CARDS: tuple[Card, ...] = CARDS[:8]
 """The eight number cards, +1 to -25, in :data:`KINDS` order."""

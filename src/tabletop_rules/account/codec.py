@@ -30,8 +30,8 @@ A config with fewer columns or markers simply never allows the numbers beyond th
 
 from __future__ import annotations
 
-from ..messages import short_repr
 from ..movetable import ActionCodec
+from ..validation import check_type
 from .config import Config
 from .moves import MOVE_TABLE, Die, Move, format_move
 from .rules import legal_moves
@@ -72,24 +72,19 @@ def encode(move: Move) -> int:
     return _CODEC.encode(move)
 
 
-def _check_state(state: object) -> None:
-    if type(state) is not State:
-        raise TypeError(f"expected an account State, got {short_repr(state)}")
-
-
 def decode(state: State, action: int) -> Move:
     """The legal move numbered ``action`` in ``state``, as
     :func:`~tabletop_rules.account.legal_moves` lists it. Raises
     :class:`~tabletop_rules.errors.IllegalMoveError` for an action that is not a whole
     number (``bool`` included) within :func:`num_actions`, or not legal here.
     """
-    _check_state(state)
+    check_type(state, (State,))
     return _CODEC.decode(state, action, legal_moves)
 
 
 def legal_mask(state: State) -> tuple[bool, ...]:
     """For each action number, whether its move is legal in ``state``."""
-    _check_state(state)
+    check_type(state, (State,))
     return _CODEC.mask(legal_moves(state))
 
 

@@ -25,7 +25,7 @@ from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from ..slots import slot_setters
 from ..validation import check_type, refuse_state
-from .cards import CARDS, END, Card, own_card
+from .cards import CARD_ORDER, CARDS, END, Card, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
@@ -697,13 +697,9 @@ def _draw_for_b(work: _Work, seat: Seat) -> int:
         drawn.append(card)
         if card.valued:
             if events is not None:
-                events.append(Drew(seat, card, tuple(sorted(drawn, key=_by_kind))))
+                events.append(Drew(seat, card, tuple(sorted(drawn, key=CARD_ORDER))))
             work.pack, work.discard, work.rng = pack, discard, rng
             return card.cost
-
-
-def _by_kind(card: Card) -> int:
-    return card.index
 
 
 def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]

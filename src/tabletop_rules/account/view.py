@@ -32,7 +32,7 @@ from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
 from ..validation import check_dealt_view, check_own
-from .cards import CARD_IDS, Card
+from .cards import CARD_IDS, CARD_ORDER, Card
 from .config import Config
 from .moves import Move
 from .rules import current_player, legal_moves, score, winners
@@ -92,10 +92,6 @@ class View:
     legal_moves: tuple[Move, ...]
 
 
-def _by_kind(card: Card) -> int:
-    return card.index
-
-
 def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator. ``ValueError`` for a
     seat not at the table.
@@ -119,7 +115,7 @@ def view(state: State, seat: Seat | None) -> View:
         moved=state.moved,
         ending=state.ending,
         pack_size=len(state.pack),
-        discard=tuple(sorted(state.discard, key=_by_kind)),
+        discard=tuple(sorted(state.discard, key=CARD_ORDER)),
         scores=score(state),
         winners=winners(state),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
@@ -156,7 +152,7 @@ def _hidden(seen: View) -> Counter[Card]:
     for column, cards in enumerate(seen.field):
         visible.update(_cards(f"column {column}", cards))
     discard = _cards("the discard pile", seen.discard)
-    if list(discard) != sorted(discard, key=_by_kind):
+    if list(discard) != sorted(discard, key=CARD_ORDER):
         _fail("the discard pile must be sorted by kind (its order is hidden)")
     visible.update(discard)
     pack = seen.pack_size
@@ -167,7 +163,7 @@ def _hidden(seen: View) -> Counter[Card]:
     if too_many:
         _fail(
             "cards shown more often than the deck holds them: "
-            f"{short_repr([str(c) for c in sorted(too_many.elements(), key=_by_kind)])}"
+            f"{short_repr([str(c) for c in sorted(too_many.elements(), key=CARD_ORDER)])}"
         )
     if visible.total() + pack != config.deck_size:
         _fail(
@@ -182,7 +178,7 @@ def _deal(seen: View, hidden: Counter[Card], rng: Rng) -> State:
     that seed's), then the pack's cards and the discard pile each shuffled by ``rng``.
     """
     seed, rng = rng.next_u64()
-    pack, rng = rng.shuffled(sorted(hidden.elements(), key=_by_kind))
+    pack, rng = rng.shuffled(sorted(hidden.elements(), key=CARD_ORDER))
     discard, _rng = rng.shuffled(seen.discard)
     return State(
         config=seen.config,
