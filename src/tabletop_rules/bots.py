@@ -14,13 +14,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
 from .errors import IllegalMoveError
-from .messages import short_repr
 from .rng import Rng
 
 if TYPE_CHECKING:
@@ -60,12 +59,9 @@ def own_bot_name(ruleset: Ruleset[Any, Any, Any]) -> str:
     >>> own_bot_name(get_ruleset("palace"))
     'lowcard'
     """
-    bots = getattr(ruleset, "bots", None)
-    if not isinstance(bots, Mapping):
-        raise TypeError(
-            f"expected a ruleset (get_ruleset(name), or a game's RULES), got {short_repr(ruleset)}"
-        )
-    return next((name for name in bots if name != "random"), "random")
+    from .protocol import check_ruleset  # protocol imports this module: not at the top
+
+    return next((name for name in check_ruleset(ruleset).bots if name != "random"), "random")
 
 
 class RandomBot(Generic[MoveT]):

@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic, overload
 
-from .errors import IllegalMoveError, InvalidStateError
+from .errors import IllegalMoveError
 from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT, check_ruleset
-from .records import GameRecord, check_record, replay_steps
+from .records import GameRecord, replay_steps
 from .seats import check_on_turn
 
 __all__ = ["Match"]
@@ -63,8 +63,12 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         deal: Sequence[Any] | None = None,
     ) -> None:
         check_ruleset(rules)
+        self._start(rules, rules.new_game(config, seed=seed, deal=deal))
+
+    def _start(self, rules: Ruleset[ConfigT, StateT, MoveT, ViewT, EventT], state: StateT) -> None:
+        """Begin the match at ``state``, a new game of ``rules``."""
         self._rules = rules
-        self._states: list[StateT] = [rules.new_game(config, seed=seed, deal=deal)]
+        self._states: list[StateT] = [state]
         self._moves: list[MoveT] = []
         self._events: list[tuple[EventT, ...]] = []
 
@@ -89,14 +93,12 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         :class:`~tabletop_rules.errors.InvalidStateError` names the first move that
         cannot be played.
         """
-        check_record(record)
-        if rules is None:
-            rules = record.ruleset
-        elif record.game != rules.name:
-            raise InvalidStateError(f"a {record.game} record cannot be replayed as {rules.name}")
-        steps = replay_steps(record)
-        next(steps)  # the new game, checked
-        match: Match[Any, Any, Any] = cls(rules, record.config, seed=record.seed, deal=record.deal)
+        if rules is not None:
+            check_ruleset(rules)
+        steps = replay_steps(record, rules=rules)
+        _none, start, _no_events = next(steps)  # the new game, the record checked
+        match: Match[Any, Any, Any] = cls.__new__(cls)
+        match._start(record.ruleset if rules is None else rules, start)
         for move, state, events in steps:
             match._push(state, move, events)
         return match

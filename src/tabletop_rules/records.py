@@ -242,15 +242,23 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
         yield state
 
 
-def replay_steps(record: GameRecord, *, events: bool = True) -> Iterator[tuple[Any, Any, Any]]:
+def replay_steps(
+    record: GameRecord, *, events: bool = True, rules: Ruleset[Any, Any, Any] | None = None
+) -> Iterator[tuple[Any, Any, Any]]:
     """``(move, state, events)`` for the new game (``None``, the new game, ``()``) and
     then for each recorded move: the move read from its text, the state it leads to and
     its events (``()`` with ``events=False``, which skips making them).
 
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` as :func:`replay_states` does.
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` as :func:`replay_states` does,
+    and, given ``rules``, for a record of another game than theirs.
     """
     try:
         check_record(record)
+    except TabletopError as error:
+        raise InvalidStateError(f"the record cannot start a game: {error}") from error
+    if rules is not None and rules.name != record.game:
+        raise InvalidStateError(f"a {record.game} record cannot be replayed as {rules.name}")
+    try:
         state = record.ruleset.new_game(record.config, seed=record.seed, deal=record.deal)
     except TabletopError as error:
         raise InvalidStateError(f"the record cannot start a game: {error}") from error
@@ -295,11 +303,7 @@ def replay(record: GameRecord, rules: Ruleset[Any, Any, Any] | None = None) -> A
     ...
     tabletop_rules.errors.InvalidStateError: a dice-poker record cannot be replayed as palace
     """
-    if rules is not None:
-        check_record(record)
-        if rules.name != record.game:
-            raise InvalidStateError(f"a {record.game} record cannot be replayed as {rules.name}")
     state = None
-    for state in replay_states(record):  # noqa: B007
+    for _move, state, _events in replay_steps(record, events=False, rules=rules):  # noqa: B007
         pass
     return state
