@@ -20,6 +20,7 @@ import pytest
 from tabletop_rules import Match, account, dice_poker, get_ruleset, palace
 from tabletop_rules.errors import TabletopError
 from tabletop_rules.rng import Rng
+from tabletop_rules.testing.checks import ODD_ARGUMENTS
 
 MODULES = (
     "tabletop_rules",
@@ -43,19 +44,7 @@ MODULES = (
 )
 NOT_CALLED = {"simulate", "simulate_parallel"}  # they start process pools; tested apart
 
-ODD: tuple[object, ...] = (
-    None,
-    7,
-    -1,
-    "x",
-    (),
-    [],
-    {},
-    object(),
-    1.5,
-    palace.Config(),
-    dice_poker.new_game(seed=1),
-)
+ODD: tuple[object, ...] = (*ODD_ARGUMENTS, palace.Config(), dice_poker.new_game(seed=1))
 EXPECTED = (TabletopError, TypeError, ValueError, KeyError)
 
 

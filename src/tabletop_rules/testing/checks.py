@@ -22,6 +22,7 @@ from ..serialize import dumps, loads, to_data
 from ..simulate import sample_outcome
 
 __all__ = [
+    "ODD_ARGUMENTS",
     "Playout",
     "check_action_texts",
     "check_chance",
@@ -238,7 +239,21 @@ def _seats(rules: Rules, state: Any) -> tuple[int | None, ...]:
 
 _NO_SEED = Rng.from_seed(0)
 
-_ODD: tuple[object, ...] = (None, 7, -1, "text", b"bytes", (), (1, 2), [], {}, object(), 1.5)
+ODD_ARGUMENTS: tuple[object, ...] = (
+    None,
+    7,
+    -1,
+    "text",
+    b"bytes",
+    (),
+    (1, 2),
+    [],
+    {},
+    object(),
+    1.5,
+)
+"""What :func:`check_entry_points_refuse_odd_arguments` hands every entry point, beside the
+game's own values of another kind: none is a config, state, view, move or event."""
 
 
 def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
@@ -301,7 +316,7 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
     )
     for functions, own_odd in groups:
         for name, function in functions.items():
-            for odd in (*_ODD, *own_odd):
+            for odd in (*ODD_ARGUMENTS, *own_odd):
                 try:
                     function(odd)
                 except (TypeError, TabletopError):
