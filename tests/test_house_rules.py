@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import attrs
 import pytest
 
@@ -94,3 +96,114 @@ def test_value_text_is_what_configured_reads() -> None:
     assert configured(a.Config, [f"deck={value_text(config, 'deck')}"]).deck == config.deck
     assert value_text(p.Config(), "quad") == "extra_play"
     assert value_text(dp.Config(), "fences") == "true"
+
+
+# --- issue 16, point 5: a deeply nested value is refused, on every route ----------------
+
+DEEP_VALUES = [
+    pytest.param("[" * 100_000, id="open-arrays"),
+    pytest.param("[" * 100_000 + "]" * 100_000, id="closed-arrays"),
+    pytest.param('{"a": ' * 50_000, id="open-objects"),
+    pytest.param('{"a": ' * 50_000 + "1" + "}" * 50_000, id="closed-objects"),
+]
+RULE_NAMES = [
+    pytest.param(config_type, rule.name, id=f"{config_type.__module__}.{rule.name}")
+    for config_type in CONFIGS
+    for rule in house_rules(config_type)
+]
+
+
+@pytest.mark.parametrize("deep", DEEP_VALUES)
+@pytest.mark.parametrize(("config_type", "name"), RULE_NAMES)
+def test_a_deeply_nested_house_rule_value_is_a_config_error_not_a_recursion_error(
+    config_type: type, name: str, deep: str
+) -> None:
+    with pytest.raises(ConfigError, match=rf"^house rule {name}: .*MAX_DEPTH"):
+        configured(config_type, [f"{name}={deep}"])
+
+
+def test_a_house_rule_value_nested_within_the_loaders_limit_is_read() -> None:
+    with pytest.raises(ConfigError, match=r"^players must be a whole number"):
+        configured(p.Config, ["players=" + "[" * 32 + "]" * 32])
+
+
+def test_a_value_that_opens_as_json_must_be_json() -> None:
+    with pytest.raises(ConfigError, match=r"^house rule stage_orders: .* must be JSON: "):
+        configured(dp.Config, ['stage_orders=["down", "up"'])
+    with pytest.raises(ConfigError, match=r"^house rule deck: .*duplicate key '\+1'"):
+        configured(a.Config, ['deck={"+1": 30, "+1": 40}'])
+    with pytest.raises(ConfigError, match=r"^house rule quad: "):
+        configured(p.Config, ['quad="burn'])
+    assert configured(p.Config, ['quad="burn"']).quad == "burn"
+
+
+def test_house_rules_are_texts() -> None:
+    with pytest.raises(TypeError, match="key=value texts"):
+        configured(p.Config, "players=3")
+    with pytest.raises(TypeError, match="key=value text, got 3"):
+        configured(p.Config, [3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="expected a palace Config"):
+        configured(p.Config, ["players=3"], dp.Config())
+    with pytest.raises(TypeError, match="a house rule's value is a str"):
+        parse_value(b"3")  # type: ignore[arg-type]
+
+
+def _nested(depth: int) -> list[object]:
+    top: list[object] = []
+    inner = top
+    for _ in range(depth):
+        deeper: list[object] = []
+        inner.append(deeper)
+        inner = deeper
+    return top
+
+
+def _in_itself() -> list[object]:
+    loop: list[object] = []
+    loop.append(loop)
+    return loop
+
+
+@pytest.mark.parametrize("value", [_nested(100_000), _in_itself()], ids=["deep", "in-itself"])
+@pytest.mark.parametrize(("config_type", "name"), RULE_NAMES)
+def test_a_deeply_nested_python_value_given_to_a_config_is_a_config_error(
+    config_type: type, name: str, value: object
+) -> None:
+    with pytest.raises(ConfigError, match=f"^{name.split('_')[0]}"):  # names the field
+        config_type(**{name: value})
+
+
+def test_a_deeply_nested_deck_count_or_card_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"deck count of \+1 must be a whole number"):
+        a.Config(deck={"+1": _nested(100_000)})
+    with pytest.raises(ConfigError, match="deck"):
+        a.Config(deck=[(_nested(100_000), 1)])
+    with pytest.raises(ConfigError, match="box_scores"):
+        configured(dp.Config, ['box_scores={"poker": ' + "[" * 30 + "]" * 30 + "}"])
+
+
+def test_the_cli_refuses_a_deeply_nested_rule_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cli = pytest.importorskip("tabletop_rules.cli")
+    pytest.importorskip("rich")
+    status = cli.main(["play", "palace", "--rule", "players=" + "[" * 100_000], stdin=io.StringIO())
+    captured = capsys.readouterr()
+    assert status == 2
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith("tabletop-rules: error: house rule players: ")
+    assert "MAX_DEPTH" in lines[0]
+    assert "Traceback" not in captured.err
+
+
+def test_the_openspiel_parameters_refuse_a_deeply_nested_value() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from tabletop_rules.adapters import openspiel
+
+    with pytest.raises(ConfigError, match=r"^house rule stage_orders: .*MAX_DEPTH"):
+        pyspiel.load_game("python_tabletop_dice_poker", {"stage_orders": "[" * 100_000})
+    with pytest.raises(ConfigError, match=r"^house rule deck: .*MAX_DEPTH"):
+        pyspiel.load_game("python_tabletop_account", {"deck": "{" * 100_000})
+    with pytest.raises(ConfigError, match=r"^house rule players: .*MAX_DEPTH"):
+        openspiel.config_of_parameters(p.RULES, {"players": "[" * 100_000})

@@ -14,6 +14,16 @@ needs no code of its own per game:
 Traceback (most recent call last):
   ...
 tabletop_rules.errors.ConfigError: unknown house rule 'player'; the house rules are players, ...
+
+A value is read as JSON within the limits of every loader
+(:func:`~tabletop_rules.serialize.parse_json`), so a value nested a hundred thousand
+deep is refused before it is parsed, on every route that reads house rules as text (the
+CLI's ``--rule``, the web page's form, the OpenSpiel adapter's parameters):
+
+>>> configured(palace.Config, ["players=" + "[" * 100_000])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+  ...
+tabletop_rules.errors.ConfigError: house rule players: a value opening with '[' must be JSON: ...
 """
 
 from __future__ import annotations
@@ -25,15 +35,19 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .errors import ConfigError, TabletopError
+from .errors import ConfigError, InvalidStateError, TabletopError
 from .messages import short_repr, short_text
-from .serialize import to_data
+from .serialize import parse_json, to_data
+from .validation import check_type
 
 __all__ = ["HouseRule", "configured", "house_rules", "parse_value", "value_text"]
 
 ConfigT = TypeVar("ConfigT")
 
 _ROLE = re.compile(r":[a-z]+:`~?(?:[\w.]+\.)?([^`]+)`")
+
+_JSON_OPENERS = ("[", "{", '"')
+"""How a value that can only be JSON opens: no bare-text value of any house rule does."""
 
 
 @attrs.frozen
@@ -77,14 +91,20 @@ def configured(
     ``key=value`` texts; each value is read by :func:`parse_value`, and a later text
     for the same key wins.
 
-    Raises :class:`~tabletop_rules.errors.ConfigError` for a text that is not
-    ``key=value``, a key that names no house rule, or a value the config refuses.
+    Raises :class:`~tabletop_rules.errors.ConfigError`, naming the house rule, for a
+    text that is not ``key=value``, a key that names no house rule, or a value that
+    :func:`parse_value` or the config refuses; ``TypeError`` for ``rules`` that are not
+    texts (one ``str`` is not several) and a ``base`` that is no ``config_type``.
     """
-    config = config_type() if base is None else base
+    if isinstance(rules, str):
+        raise TypeError(f"house rules are an iterable of key=value texts, got {short_repr(rules)}")
+    config = config_type() if base is None else check_type(base, (config_type,))
     names = [rule.name for rule in house_rules(config_type)]
     changes: dict[str, Any] = {}
     for text in rules:
-        key, equals, raw = str(text).partition("=")
+        if type(text) is not str:
+            raise TypeError(f"a house rule is a key=value text, got {short_repr(text)}")
+        key, equals, raw = text.partition("=")
         key = key.strip()
         if not equals or not key:
             raise ConfigError(f"a house rule is written key=value, got {short_repr(text)}")
@@ -92,7 +112,10 @@ def configured(
             raise ConfigError(
                 f"unknown house rule {short_repr(key)}; the house rules are {', '.join(names)}"
             )
-        value = _tupled(parse_value(raw.strip()))
+        try:
+            value = _tupled(parse_value(raw.strip()))
+        except ConfigError as error:
+            raise ConfigError(f"house rule {key}: {error}") from None
         current = getattr(config, key)
         if attrs.has(type(current)) and isinstance(value, dict):
             value = _evolved(current, value, key)
@@ -105,12 +128,29 @@ def parse_value(text: str) -> Any:
     """A house rule's value from text: JSON where the text is JSON (``3``, ``true``,
     ``null``, ``["down", "up"]``, ``{"+1": 8}``), the text itself otherwise (``burn``).
 
+    JSON is read by :func:`~tabletop_rules.serialize.parse_json`, within the limits of
+    every loader (:data:`~tabletop_rules.serialize.MAX_DEPTH` deep at most, and so on),
+    so no value makes the reading recurse without bound. A text that opens with ``[``,
+    ``{`` or ``"`` can only be meant as JSON (no house rule's bare value opens so): if it
+    is not JSON within those limits, :class:`~tabletop_rules.errors.ConfigError` says
+    why, rather than the config quoting the text back.
+
     >>> parse_value("3"), parse_value("true"), parse_value("finish_round")
     (3, True, 'finish_round')
+    >>> parse_value('["down", "up"')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    tabletop_rules.errors.ConfigError: a value opening with '[' must be JSON: Expecting ',' ...
     """
+    if type(text) is not str:
+        raise TypeError(f"a house rule's value is a str, got {short_repr(text)}")
     try:
-        return json.loads(text)
-    except ValueError:
+        return parse_json(text)
+    except InvalidStateError as error:
+        opener = text.lstrip()[:1]
+        if opener in _JSON_OPENERS:
+            reason = short_text(error).removeprefix("not JSON: ")
+            raise ConfigError(f"a value opening with {opener!r} must be JSON: {reason}") from None
         return text
 
 
@@ -134,13 +174,17 @@ def _tupled(value: Any) -> Any:
 
 
 def _evolved(instance: Any, changes: dict[str, Any], field: str | None) -> Any:
-    """``attrs.evolve``, every failure a :class:`ConfigError` naming the house rule."""
+    """``attrs.evolve``, every failure a :class:`ConfigError` naming the house rule (the
+    one ``field`` holds, for a nested config such as dice poker's ``box_scores``).
+    """
+    where = f"house rule {field}: " if field else ""
     try:
         return attrs.evolve(instance, **changes)
-    except TabletopError:
-        raise
+    except TabletopError as error:
+        if not field:
+            raise
+        raise ConfigError(f"{where}{short_text(error)}") from error
     except Exception as error:  # a value of the wrong shape for the constructor
-        where = f"house rule {field}: " if field else ""
         raise ConfigError(f"{where}{short_text(error)}") from error
 
 

@@ -67,19 +67,43 @@ Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 def check_whole(name: str, value: object, low: int, high: int) -> None:
     """Raise ``ConfigError`` unless ``value`` is an ``int`` from ``low`` to ``high``.
 
-    ``bool`` is refused although it is an ``int`` subclass (``players=True`` is a slip,
-    not one player). ``high`` is required: an unbounded number would let one config make
-    a game arbitrarily large.
+    Only a plain ``int`` is accepted, as the JSON loader gives: ``bool`` (``players=True``
+    is a slip, not one player), any other ``int`` subclass, and other integer types
+    (NumPy's ``int64``, ``Fraction(3)``) are refused, not converted. A subclass can
+    override the comparisons that check the bounds (or any arithmetic the rules do later),
+    so the bounds hold only for the number itself; and a config that kept a converted
+    copy would no longer hold what it was given. ``high`` is required: an unbounded number
+    would let one config make a game arbitrarily large.
 
     >>> check_whole("stages", 11, 1, 10)
     Traceback (most recent call last):
     ...
     tabletop_rules.errors.ConfigError: stages must be 1 to 10, got 11
+    >>> class Count(int):
+    ...     pass
+    >>> check_whole("stages", Count(3), 1, 10)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: stages must be a plain int, got Count 3: pass int(value)
     """
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(f"{name} must be a whole number, got {short_repr(value)}")
+    if type(value) is not int:
+        raise ConfigError(_not_whole(name, value))
     if not low <= value <= high:
         raise ConfigError(f"{name} must be {low} to {high}, got {short_repr(value)}")
+
+
+def _not_whole(name: str, value: object) -> str:
+    """Why ``value``, which is no plain ``int``, is refused as a whole number: a type that
+    has ``__index__`` (an ``int`` subclass, NumPy's integers) is told to pass ``int(value)``.
+    """
+    kind = type(value)
+    if kind is bool or not hasattr(kind, "__index__"):
+        return f"{name} must be a whole number, got {short_repr(value)}"
+    try:
+        kind_name = str(kind.__name__)
+    except Exception:  # pragma: no cover - a metaclass whose __name__ raises
+        kind_name = "a subclass"
+    return f"{name} must be a plain int, got {kind_name} {short_repr(value)}: pass int(value)"
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:

@@ -367,3 +367,17 @@ def test_the_server_answers_on_127_0_0_1_with_the_types_a_browser_insists_on(
                     assert response.headers["Cache-Control"] == "no-store"
         finally:
             server.shutdown()
+
+
+def test_a_deeply_nested_house_rule_value_is_refused_beside_its_field_not_a_bug(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    before = start(game="dice-poker", seed="2")["game"]
+    answer = start(game="palace", rules={"players": "[" * 100_000, "quad": "burn"})
+    assert not answer["ok"]
+    assert "bug" not in answer["error"]
+    assert list(answer["fields"]) == ["players"]
+    assert answer["fields"]["players"].startswith("house rule players: ")
+    assert "MAX_DEPTH" in answer["fields"]["players"]
+    assert "Traceback" not in capsys.readouterr().err
+    assert ask("state")["game"] == before

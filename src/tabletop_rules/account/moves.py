@@ -173,9 +173,17 @@ def format_move(move: Move) -> str:
     :func:`~tabletop_rules.account.read_move` reads it back to an equal move. The rules
     name moves this way in their messages.
 
+    Raises ``TypeError`` for what is no account move (a subclass is not one), and
+    :class:`~tabletop_rules.errors.IllegalMoveError` for a move whose fields were set
+    around its checks (:func:`~tabletop_rules.account.moves.known_move`): the text always
+    names the very move it reads back to, never what stray fields happen to print.
+
     >>> format_move(Advance(0, "left", 3))
     'move 0 left 3'
     """
+    if not any(type(move) is kind for kind in MOVE_TYPES):
+        raise TypeError(f"not an account move: {short_repr(move)}")
+    move = known_move(move)
     if isinstance(move, Place):
         return f"place {move.column}"
     if isinstance(move, Buy):

@@ -209,9 +209,17 @@ def format_move(move: Move) -> str:
     :func:`~tabletop_rules.dice_poker.parse_move` reads it back. The rules name moves
     this way in their messages.
 
+    Raises ``TypeError`` for what is no dice poker move (a subclass is not one), and
+    :class:`~tabletop_rules.errors.IllegalMoveError` for a move whose fields were set
+    around its checks (:func:`~tabletop_rules.dice_poker.moves.known_move`): the text always
+    names the very move it reads back to, never what stray fields happen to print.
+
     >>> format_move(Roll(keep=(6, 6)))
     'roll keep 6 6'
     """
+    if not any(type(move) is kind for kind in MOVE_TYPES):
+        raise TypeError(f"not a dice poker move: {short_repr(move)}")
+    move = known_move(move)
     if isinstance(move, Roll):
         return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
     if isinstance(move, Write | Scratch | Announce):

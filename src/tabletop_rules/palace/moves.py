@@ -176,9 +176,17 @@ def format_move(move: Move) -> str:
     exact cards; :func:`~tabletop_rules.palace.read_move` reads it back to an equal move.
     The rules name moves this way in their messages.
 
+    Raises ``TypeError`` for what is no palace move (a subclass is not one), and
+    :class:`~tabletop_rules.errors.IllegalMoveError` for a move whose fields were set
+    around its checks (:func:`~tabletop_rules.palace.moves.known_move`): the text always
+    names the very move it reads back to, never what stray fields happen to print.
+
     >>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))
     'play 7H 7S'
     """
+    if not any(type(move) is kind for kind in MOVE_TYPES):
+        raise TypeError(f"not a palace move: {short_repr(move)}")
+    move = known_move(move)
     if isinstance(move, Play):
         return "play " + " ".join(map(str, move.cards))
     if isinstance(move, Swap):

@@ -41,9 +41,11 @@ __all__ = [
     "check_apply_total",
     "check_loaded",
     "check_loads_total",
+    "check_move_functions_total",
     "check_record_total",
     "mutated_json",
     "odd_moves",
+    "tampered_moves",
     "write_json",
 ]
 
@@ -442,3 +444,102 @@ def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
         _check_plays_on(rules, after)
     assert reason, "an IllegalMoveError says why"
     assert to_data(state) == snapshot, "apply changed its argument"
+
+
+# --- odd moves for the notation and the codec --------------------------------------------
+
+
+def _hollow(cls: type[Any]) -> Any:
+    """An instance of ``cls`` with no field set (``object.__new__``), or ``None`` for a
+    class that cannot be made so (a tuple subclass).
+    """
+    try:
+        return object.__new__(cls)
+    except TypeError:
+        return None
+
+
+def _lookalikes(item: Any) -> list[Any]:
+    """Items that stand in for ``item`` inside a move: for a named tuple (a card), the
+    plain tuple of its fields and one built around its checks; for an ``attrs`` value, a
+    copy with a field set to an odd value; nothing for anything else.
+    """
+    if isinstance(item, tuple) and type(item) is not tuple:
+        fields = tuple(item)
+        odd = tuple.__new__(type(item), (99,) * len(fields))
+        return [fields, odd, tuple.__new__(type(item), fields[::-1])]
+    if attrs.has(type(item)) and attrs.fields(type(item)):
+        name = attrs.fields(type(item))[0].name
+        return [_with_field(item, name, value) for value in (None, 99, "\x00", _Hostile())]
+    return []
+
+
+@st.composite
+def _tampered_moves(draw: st.DrawFn, moves: tuple[Any, ...]) -> Any:
+    classes = tuple({type(move): None for move in moves})
+    shape = draw(st.integers(0, 3))
+    if shape == 0 and classes:
+        hollow = _hollow(_pick(draw, classes))
+        if hollow is not None:
+            return hollow
+    if shape == 1 and moves:
+        move = _pick(draw, moves)
+        for field in attrs.fields(type(move)):
+            held = getattr(move, field.name)
+            items = held if type(held) is tuple else (held,)
+            for index, item in enumerate(items):
+                stand_ins = _lookalikes(item)
+                if stand_ins:
+                    new = _pick(draw, stand_ins)
+                    value = (*items[:index], new, *items[index + 1 :]) if held is items else new
+                    return _with_field(move, field.name, value)
+    return draw(odd_moves(moves))
+
+
+def tampered_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
+    """:func:`~tabletop_rules.testing.odd_moves`, and moves built around their checks more
+    deeply: a move with no field set (``object.__new__``), and one holding a lookalike
+    item (a card that is a plain tuple, or a card built around its own checks).
+    """
+    return _tampered_moves(tuple(moves))
+
+
+def check_move_functions_total(rules: Rules, state: Any, move: Any) -> None:
+    """``format_move``, ``encode`` and ``canonical`` given any object ``move``: each gives
+    its value or raises ``TypeError`` or the library's own error, never another; and the
+    text agrees with the rules: where ``canonical(state, move)`` names a listed move,
+    ``parse_move(state, format_move(move))`` is that move and ``encode`` numbers it as it
+    numbers that move; where ``canonical`` refuses the move, ``parse_move`` refuses its
+    text.
+    """
+
+    def total(what: str, run: Callable[[], Any]) -> tuple[bool, Any]:
+        try:
+            return True, run()
+        except (TabletopError, TypeError) as error:
+            return False, error
+        except Exception as error:
+            raise _fail(what, error, move) from error
+
+    formatted, text = total("format_move", lambda: rules.format_move(move))
+    encoded, number = total("encode", lambda: rules.encode(move))
+    legal, listed = total("canonical", lambda: rules.canonical(state, move))
+    if formatted:
+        assert type(text) is str, f"format_move gave {text!r}"
+        assert text, "format_move gave no text"
+    if encoded:
+        size = rules.num_actions(rules.config_of(state))
+        assert type(number) is int, f"encode gave {number!r}"
+        assert 0 <= number < size, f"encode gave {number}, outside 0..{size - 1}"
+    if legal:
+        assert any(listed is move for move in rules.legal_moves(state)), (
+            f"canonical gave {listed!r}, which legal_moves does not list"
+        )
+        assert formatted, f"format_move refused a move canonical accepts: {text}"
+        assert rules.parse_move(state, text) == listed, f"{text!r} does not parse to {listed!r}"
+        assert not encoded or number == rules.encode(listed), (
+            f"encode numbers {text!r} {number}, its listed move {rules.encode(listed)}"
+        )
+    elif formatted:
+        parsed, named = total("parse_move", lambda: rules.parse_move(state, text))
+        assert not parsed, f"{text!r} parses to {named!r}, a move canonical refuses"

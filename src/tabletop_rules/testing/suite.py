@@ -36,9 +36,11 @@ from .checks import (
 from .fuzz import (
     check_apply_total,
     check_loads_total,
+    check_move_functions_total,
     check_record_total,
     mutated_json,
     odd_moves,
+    tampered_moves,
 )
 
 __all__ = ["FUZZ_PROFILE", "ConformanceSuite"]
@@ -255,3 +257,17 @@ class ConformanceSuite:
         """
         playout, index = self._state_in(data)
         check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
+
+    @_fuzz_settings
+    @given(data=st.data())
+    def test_fuzz_format_move_refuses_odd_moves(self, data: st.DataObject) -> None:
+        """``format_move``, ``encode`` and ``canonical`` given moves built around their
+        validators (fields unset, lookalike cards), or no moves at all, give a value or
+        raise TypeError or the library's error; a formatted text names the same move.
+        """
+        playout, index = self._state_in(data)
+        state = playout.states[index]
+        moves = [*self.ruleset.legal_moves(state), *playout.moves]
+        for _ in range(self.fuzz_cases_per_example):
+            move = data.draw(tampered_moves(moves), label="odd")
+            check_move_functions_total(self.ruleset, state, move)
