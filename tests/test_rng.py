@@ -9,6 +9,7 @@ from itertools import pairwise, permutations
 import attrs
 import pytest
 
+from tabletop_rules import dice_poker as dp
 from tabletop_rules import rng as rng_module
 from tabletop_rules.errors import ConfigError
 from tabletop_rules.rng import SEED_BITS, Rng, is_valid_state, resolve_seed
@@ -391,3 +392,22 @@ def test_resolve_seed_refuses_anything_else_as_a_config_error(seed: object, show
     with pytest.raises(ConfigError) as caught:
         resolve_seed(seed)
     assert str(caught.value) == f"seed must be an integer in [0, 2**{SEED_BITS}), got {shown}"
+
+
+class _SmallLooking(int):
+    """An int that says it is small whatever it holds."""
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    def __le__(self, other: object) -> bool:
+        return True
+
+
+def test_a_seed_must_be_an_exact_int_not_a_subclass_whose_comparisons_lie() -> None:
+    seed = _SmallLooking(2**70)
+    assert not is_valid_state(seed)
+    with pytest.raises(ValueError, match=r"\[0, 2\*\*64\)"):
+        Rng.from_seed(seed)
+    with pytest.raises(ConfigError, match=r"seed must be an integer"):
+        dp.new_game(dp.Config(), seed=seed)

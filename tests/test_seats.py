@@ -94,3 +94,24 @@ def test_the_top_seats_are_exactly_those_no_other_seat_beats(scores: list[int]) 
     assert winners == {
         seat for seat, points in enumerate(scores) if all(points >= other for other in scores)
     }
+
+
+class _AlwaysInRange(int):
+    """An int whose comparisons always say yes: it must not pass for a seat."""
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    def __le__(self, other: object) -> bool:
+        return True
+
+    def __ge__(self, other: object) -> bool:
+        return True
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+
+def test_a_seat_must_be_an_exact_int_not_a_subclass_whose_comparisons_lie() -> None:
+    with pytest.raises(ValueError, match=r"^seat must be 0 to 2 or None"):
+        check_seat(_AlwaysInRange(5), players=3)

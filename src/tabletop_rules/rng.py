@@ -151,8 +151,10 @@ the attrs constructor's work is skipped on the hottest path of every game's dice
 
 
 def is_valid_state(value: object) -> bool:
-    """Whether ``value`` can be a generator state or seed: an int in ``[0, 2**64)``."""
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MASK
+    """Whether ``value`` can be a generator state or seed: an exact ``int`` in
+    ``[0, 2**64)`` (no ``bool`` and no subclass, whose comparisons could lie).
+    """
+    return type(value) is int and 0 <= value <= _MASK
 
 
 def resolve_seed(seed: object) -> int:

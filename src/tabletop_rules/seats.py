@@ -24,8 +24,8 @@ __all__ = ["check_on_turn", "check_seat", "top_seats", "zero_sum_rewards"]
 
 def check_seat(seat: object, players: int) -> None:
     """Raise ``ValueError`` unless ``seat`` is a seat at a table of ``players`` (an
-    ``int`` from 0 to ``players - 1``, not a ``bool``) or ``None`` for a spectator: what
-    ``view(state, seat)`` accepts.
+    exact ``int`` from 0 to ``players - 1``, not a ``bool`` or another subclass) or
+    ``None`` for a spectator: what ``view(state, seat)`` accepts.
 
     A plain ``ValueError``, not a :class:`~tabletop_rules.errors.TabletopError`: a seat
     that is not at the table is a misuse of the API, not bad game input.
@@ -35,9 +35,7 @@ def check_seat(seat: object, players: int) -> None:
     ...
     ValueError: seat must be 0 to 1 or None, got 2
     """
-    if seat is not None and (
-        not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
-    ):
+    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
         raise ValueError(f"seat must be 0 to {players - 1} or None, got {short_repr(seat)}")
 
 
