@@ -245,8 +245,9 @@ def _prompt(
             console.print(Text(_columns(legal, console.width)))
             continue
         if text == "undo":
-            _undo(console, match, person)
-            return True
+            if _undo(console, match, person):
+                return True
+            continue
         try:
             if chance:
                 match.play(text)
@@ -258,16 +259,21 @@ def _prompt(
         return True
 
 
-def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> None:
+def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
     """Take back moves until it is the person's turn once more, their own last move
-    included.
+    included, by the fair take-back (never across a move that showed what was hidden);
+    whether any move was taken back.
     """
-    try:
-        undone = len(match.undo_turn(person))
-    except IllegalMoveError:
+    if person not in map(match.rules.current_player, match.history[:-1]):
         console.print(Text("Nothing to take back.", style="yellow"))
-    else:
-        console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
+        return False
+    try:
+        undone = len(match.take_back(person))
+    except IllegalMoveError as refusal:
+        console.print(Text(f"Not taken back: {refusal}", style="yellow"))
+        return False
+    console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
+    return True
 
 
 def _columns(items: Sequence[str], width: int) -> str:
