@@ -193,11 +193,14 @@ def play(text: str) -> Answer:
 
 @_answers
 def undo() -> Answer:
-    """Take back moves up to the person's last decision, the bots' replies included."""
+    """Take back moves up to the person's last decision, the bots' replies included, by
+    the fair take-back: refused, saying why, when one of them showed something hidden
+    (a roll, a drawn card, a bot's card), since the person would play on knowing it.
+    """
     table = _current()
     if table.person is None:
         raise RefusedError("a game between bots has no move of yours to take back")
-    table.match.undo_turn(table.person)
+    table.match.take_back(table.person)
     del table.log[len(table.match.moves) :]
     return {"game": _game(table)}
 
@@ -359,6 +362,7 @@ def _game(table: Table) -> Answer:
         else []
     )
     _extend_log(table)
+    refusal = _undo_refusal(table)
     return {
         "name": rules.name,
         "title": rules.title,
@@ -374,8 +378,20 @@ def _game(table: Table) -> Answer:
         "over": match.is_over,
         "result": _result(table) if match.is_over else None,
         "score": list(match.score),
-        "can_undo": any(entry["who"] == PERSON for entry in table.log),
+        "can_undo": refusal is None,
+        "undo_refusal": refusal,
     }
+
+
+def _undo_refusal(table: Table) -> str | None:
+    """Why the person's undo would be refused now; ``None`` when it would take back."""
+    if table.person is None:
+        return "a game between bots has no move of yours to take back"
+    try:
+        table.match.verify_take_back(table.person)
+    except TabletopError as refusal:
+        return str(refusal)
+    return None
 
 
 def _seat_label(choice: str) -> str:

@@ -78,7 +78,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         self._states: list[StateT] = [state]
         self._moves: list[MoveT] = []
         self._events: list[tuple[EventT, ...]] = []
-        self._reveals: list[dict[bool, str | None]] = []
+        self._reveals: list[dict[Seat, str | None]] = []
 
     @overload
     @classmethod
@@ -230,6 +230,9 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     def undo(self) -> MoveT:
         """Take back the last move (a chance outcome counts as one) and return it;
         :class:`~tabletop_rules.errors.IllegalMoveError` at the start of the game.
+
+        For analysis and tests: the same generator and stock come back, so the next roll
+        gives the same dice. Play against others uses :meth:`take_back`.
         """
         if not self._moves:
             raise IllegalMoveError("there is no move to undo: the game is at its start")
@@ -240,8 +243,8 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def undo_turn(self, seat: Seat) -> tuple[MoveT, ...]:
         """Take back moves until ``seat`` is to move once more, its own last move
-        included: a player's "undo" in a game against bots. Returns the moves taken back,
-        the last first.
+        included. Returns the moves taken back, the last first. For analysis, like
+        :meth:`undo`: a player's undo at the table is :meth:`take_back`.
 
         :class:`~tabletop_rules.errors.IllegalMoveError` when ``seat`` has made no move
         yet; the match is then unchanged.
@@ -284,6 +287,29 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         :class:`~tabletop_rules.errors.IllegalMoveError` says why when it refuses, or that
         ``seat`` has made no move yet; the match is then unchanged.
         """
+        turn = self._fair_turn(seat)
+        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+
+    def can_take_back(self, seat: Seat) -> bool:
+        """Whether :meth:`take_back` would take back moves for ``seat`` now, rather than
+        refuse: what a front end asks before it offers an undo button.
+        """
+        try:
+            self._fair_turn(seat)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def verify_take_back(self, seat: Seat) -> None:
+        """Raise the :class:`~tabletop_rules.errors.IllegalMoveError` that
+        :meth:`take_back` would raise for ``seat`` now, saying why; nothing is taken back.
+        """
+        self._fair_turn(seat)
+
+    def _fair_turn(self, seat: Seat) -> int:
+        """The index of ``seat``'s last move, once no move from there on revealed
+        anything; :class:`IllegalMoveError` saying why not.
+        """
         turn = self._last_turn(seat)
         for index in range(turn, len(self._moves)):
             reason = self._reveal(index, seat)
@@ -293,17 +319,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
                     f"{self._rules.format_move(self._moves[index])}): it {reason}, and a fair "
                     "take-back never crosses a move that showed what was hidden"
                 )
-        return tuple(self.undo() for _ in range(len(self._moves) - turn))
-
-    def can_take_back(self, seat: Seat) -> bool:
-        """Whether :meth:`take_back` would take back moves for ``seat`` now, rather than
-        refuse: what a front end asks before it offers an undo button.
-        """
-        try:
-            turn = self._last_turn(seat)
-        except IllegalMoveError:
-            return False
-        return all(self._reveal(index, seat) is None for index in range(turn, len(self._moves)))
+        return turn
 
     def _last_turn(self, seat: Seat) -> int:
         """The index of ``seat``'s last move; :class:`IllegalMoveError` if it has none."""
@@ -325,42 +341,39 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return "chance" if player == CHANCE else f"P{player}"
 
     def _reveal(self, index: int, taker: Seat) -> str | None:
-        """Why move ``index`` showed a seat something hidden, as :meth:`take_back` judges
-        it for ``taker``; ``None`` when it showed nothing. Kept, since states never change.
+        """Why move ``index`` showed something hidden, as :meth:`take_back` judges it for
+        ``taker``; ``None`` when it showed nothing. Kept, since states never change.
         """
-        mover = self._rules.current_player(self._states[index])
-        own = mover == taker
         known = self._reveals[index]
-        if own not in known:
-            known[own] = self._judge(index, own)
-        return known[own]
+        if taker not in known:
+            known[taker] = self._judge(index, taker)
+        return known[taker]
 
-    def _judge(self, index: int, own: bool) -> str | None:
+    def _judge(self, index: int, taker: Seat) -> str | None:
         rules = self._rules
         before, after = self._states[index], self._states[index + 1]
         move, events = self._moves[index], self._events[index]
         mover = rules.current_player(before)
-        if mover == CHANCE:
+        if mover is None or mover == CHANCE:
             return "was a chance outcome"
         if _generators(before) != _generators(after):
             return "drew from the game's generator (dice, a shuffle)"
         seats = range(rules.players(rules.config_of(before)))
         if any(rules.redact(event, seat) != event for event in events for seat in seats):
             return "showed a seat cards that the others do not see"
-        for seat in seats:
-            seen, foreseen = rules.view(before, seat), rules.view(after, seat)
-            for redeal in range(REDEALS):
-                sample = rules.determinize(seen, Rng.from_seed(redeal))
-                try:
-                    played = rules.apply(sample, move)
-                except IllegalMoveError:
-                    if own and seat != mover:
-                        continue  # the move shows the mover's own cards, as it chose
-                    if seat == mover:
-                        return "could be played only because of what its seat could not see"
-                    return f"showed seat {seat} cards of P{mover}'s it could not see"
-                if rules.view(played, seat) != foreseen:
-                    return f"showed seat {seat} what it could not foresee"
+        # What a move shows one seat alone, its events show that seat alone (above); what
+        # it shows all, the seat taking back sees too: re-deal what it cannot see.
+        seen, foreseen = rules.view(before, taker), rules.view(after, taker)
+        for redeal in range(REDEALS):
+            sample = rules.determinize(seen, Rng.from_seed(redeal))
+            try:
+                played = rules.apply(sample, move)
+            except IllegalMoveError:
+                if taker == mover:
+                    return "could be played only because of what its seat could not see"
+                return f"showed seat {taker} cards of P{mover}'s it could not see"
+            if rules.view(played, taker) != foreseen:
+                return f"showed seat {taker} what it could not foresee"
         return None
 
     @property
@@ -387,6 +400,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return f"<Match {self._rules.name} seed={self.seed}: {moves}, {where}>"
 
     def _push(self, state: StateT, move: MoveT, events: tuple[EventT, ...]) -> None:
+        """Add a move, the state after it and its events to the history."""
         self._states.append(state)
         self._moves.append(move)
         self._events.append(events)

@@ -24,6 +24,7 @@ from tabletop_rules.house_rules import house_rules
 from .helpers import WEB, leaked, web_module
 
 glue = web_module("tabletop_web")
+PERSON = glue.PERSON
 make_site = web_module("make_site")
 
 
@@ -240,13 +241,48 @@ def test_with_physical_dice_the_person_enters_every_outcome_the_bots_too() -> No
 
 
 def test_undo_takes_back_the_persons_last_decision_and_the_bots_replies() -> None:
-    start(game="dice-poker", seed="7", rules={"stages": "1"})
-    first = ask("play", "roll")["game"]
-    ask("play", "write chance")
+    # Placements show nothing hidden, so the fair take-back takes them back (issue 16:
+    # a roll is never taken back, see the next test).
+    start(game="account", seed="4", rules={"starting_markers": "2"})
+    first = ask("play", "place 0")["game"]
+    ask("play", "place 1")
     game = ask("undo")["game"]
     assert game == first
     assert ask("undo")["game"]["log"] == []
     assert ask("undo")["error"] == "seat 0 has made no move to take back"
+
+
+def test_undo_refuses_to_take_back_a_roll_the_person_has_seen() -> None:
+    """Issue 16, point 4: the page's undo is the fair take-back, so the person cannot
+    look at the dice, undo and roll the same dice again, nor take back a bot's roll.
+    """
+    start(game="dice-poker", seed="7", rules={"stages": "1"})
+    rolled = ask("play", "roll")["game"]
+    assert not rolled["can_undo"]
+    assert "cannot take back move 1 (P0 roll)" in rolled["undo_refusal"]
+    answer = ask("undo")
+    assert not answer["ok"]
+    assert answer["error"] == rolled["undo_refusal"]
+    assert ask("state")["game"] == rolled
+    written = ask("play", "write chance")["game"]
+    assert "(P1 roll)" in written["undo_refusal"]
+    assert ask("undo")["error"] == written["undo_refusal"]
+
+
+def test_undo_refuses_to_take_back_a_palace_card_the_person_drew() -> None:
+    game = start(game="palace", seed="3")["game"]
+    drew = 0
+    while not drew:
+        game = ask("play", game["moves"][0])["game"]
+        drew = sum(
+            event.startswith("Drew: seat 0, cards ")
+            for entry in game["log"][-3:]
+            if entry["who"] == PERSON
+            for event in entry["events"]
+        )
+    assert not game["can_undo"]
+    assert "a fair take-back never crosses" in ask("undo")["error"]
+    assert ask("state")["game"] == game
 
 
 # --- records -----------------------------------------------------------------------------
