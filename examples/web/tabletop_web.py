@@ -40,8 +40,10 @@ import attrs
 from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
+from tabletop_rules.messages import short_repr
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
+from tabletop_rules.serialize import parse_json
 from tabletop_rules.simulate import seat_bot
 
 __all__ = ["catalogue", "load", "play", "record", "start", "state", "undo"]
@@ -180,9 +182,10 @@ def play(text: str) -> Answer:
         raise RefusedError("the game is over")
     if player != CHANCE and player != table.person:
         raise RefusedError(f"it is P{player}'s turn, not yours")
+    move = _text(text, "a move")
     played = len(match.moves)
     try:
-        match.play(str(text), seat=None if player == CHANCE else table.person)
+        match.play(move, seat=None if player == CHANCE else table.person)
         _advance(table)
     except Exception:  # the game is left as it was, even when a bot fails
         while len(match.moves) > played:
@@ -230,7 +233,7 @@ def load(text: str) -> Answer:
     in play untouched, and the answer carries the loader's message.
     """
     global _table
-    match = Match.from_record(GameRecord.from_json(str(text)))
+    match = Match.from_record(GameRecord.from_json(_text(text, "a record")))
     players = match.rules.players(match.config)
     person = 0 if _table is None or _table.person is None else _table.person
     person = person if person < players else 0
@@ -245,11 +248,25 @@ def load(text: str) -> Answer:
 # --- the pieces --------------------------------------------------------------------------
 
 
-def _object(text: str, what: str) -> dict[str, Any]:
+def _text(value: object, what: str) -> str:
+    """``value``, which the page sends as text; anything else is refused, unread (a
+    structure nested deep enough would break ``str``).
+    """
+    if not isinstance(value, str):
+        raise RefusedError(f"{what} is text, got {type(value).__name__}")
+    return value
+
+
+def _object(text: object, what: str) -> dict[str, Any]:
+    """The JSON object ``text`` holds, read by the library's own guarded parser: a
+    document too long or nested too deep is refused before it is parsed.
+    """
     try:
-        value = json.loads(str(text))
-    except ValueError:
-        raise RefusedError(f"{what} is not JSON") from None
+        value = parse_json(_text(text, what))
+    except TabletopError as error:
+        if str(error).startswith("not JSON"):
+            raise RefusedError(f"{what} is not JSON") from None
+        raise RefusedError(f"{what} is refused: {error}") from None
     if not isinstance(value, dict):
         raise RefusedError(f"{what} is not a JSON object")
     return value
@@ -300,8 +317,11 @@ def _seats(rules: Ruleset[Any, Any, Any], seats: Any, players: int) -> tuple[str
         message = f"choose who plays each of the {players} seats"
         raise RefusedError(message, {"seats": "one per seat"})
     for choice in seats:
-        if choice != PERSON and choice not in rules.bots:
-            raise RefusedError(f"unknown bot {choice!r}; the bots are {', '.join(rules.bots)}")
+        if not isinstance(choice, str) or (choice != PERSON and choice not in rules.bots):
+            raise RefusedError(
+                f"unknown bot {short_repr(choice)}; the bots are {', '.join(rules.bots)}",
+                {"seats": f"{PERSON!r} or a bot's name"},
+            )
     if seats.count(PERSON) > 1:
         raise RefusedError("the page plays one seat: choose bots for the others")
     return tuple(seats)
@@ -456,8 +476,13 @@ def _event_text(event: Any) -> str:
 
 
 def _value_text(value: Any) -> str:
+    """A field's value as the game writes it: a box by its name, each item of a plain
+    tuple or set in turn (a set sorted), and anything else, a card included, by its own
+    text (``str``): a palace card is a named tuple, and must read ``KH``, not ``13 H``.
+    """
     if isinstance(value, enum.Enum):
         return value.name.lower()
-    if isinstance(value, tuple):
-        return " ".join(map(_value_text, value)) if value else "none"
+    if type(value) in (tuple, list, set, frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return " ".join(map(_value_text, items)) if items else "none"
     return str(value)

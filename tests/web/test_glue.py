@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import json
 import random
+import re
 import threading
 import tomllib
 import urllib.request
@@ -183,6 +184,103 @@ def test_no_typed_move_or_record_gets_past_the_librarys_own_errors(game: str, te
         if not answer["ok"]:
             assert "bug" not in answer["error"]
             assert ask("state")["game"] == before
+
+
+def nested_list(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_request_gets_the_glues_refusal_not_its_bug_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 16, point 8: JSON nested past the library's limit, and a Python structure
+    nested deep enough to break ``str``, are refused by the glue's normal error path.
+    """
+    before = start(game="dice-poker", seed="3")["game"]
+    deep = nested_list(100_000)
+    answers = [
+        ask("start", "[" * 100_000),
+        ask("start", '{"game": "palace", "rules": {"players": ' + "[" * 50 + "]" * 50 + "}}"),
+        ask("start", deep),
+        ask("play", deep),
+        ask("load", deep),
+        ask("load", "[" * 100_000),
+        ask("play", 7),
+    ]
+    for answer in answers:
+        assert not answer["ok"]
+        assert "bug" not in answer["error"], answer["error"]
+    assert "MAX_DEPTH" in answers[0]["error"]
+    assert answers[2]["error"] == "the request is text, got list"
+    assert answers[3]["error"] == "a move is text, got list"
+    assert "Traceback" not in capsys.readouterr().err
+    assert ask("state")["game"] == before
+
+
+@pytest.mark.parametrize("choice", [["x"], {"bot": "random"}, 3, None, True])
+def test_a_seat_choice_that_is_no_name_gets_the_glues_refusal_not_its_bug_path(
+    choice: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 16, point 8: ``{"game": "palace", "seats": [["x"], "you"]}`` and the like."""
+    answer = start(game="palace", seats=[choice, "you"])
+    assert not answer["ok"]
+    assert answer["error"].startswith("unknown bot ")
+    assert answer["fields"] == {"seats": "'you' or a bot's name"}
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_log_writes_cards_as_their_text_not_as_tuples() -> None:
+    """Issue 16, point 8: ``Drew: seat 0, cards 7H QS``, never ``cards 13 H``."""
+    game = start(game="palace", seed="3")["game"]
+    for _ in range(12):
+        game = ask("play", game["moves"][0])["game"]
+    events = [event for entry in game["log"] for event in entry["events"]]
+    drawn = [event for event in events if event.startswith("Drew: seat 0, cards ")]
+    assert drawn
+    for event in drawn:
+        cards = event.removeprefix("Drew: seat 0, cards ").split(", ")[0].split()
+        assert [str(palace.Card.parse(card)) for card in cards] == cards
+    assert not [event for event in events if re.search(r"\b(?:1[0-4]|[2-9]) [CDHS]\b", event)]
+    assert any(re.search(r"Played: seat \d, cards (?:10|[2-9JQKA])[CDHS]", e) for e in events)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=12,
+)
+"""Any JSON value a hostile page could send."""
+
+HOSTILE_REQUESTS = st.fixed_dictionaries(
+    {"game": st.sampled_from(rulesets())},
+    optional={
+        "seats": JSON_VALUES
+        | st.lists(st.sampled_from(["you", "random"]) | JSON_VALUES, min_size=2, max_size=3),
+        "rules": JSON_VALUES | st.dictionaries(st.text(max_size=12), JSON_VALUES, max_size=3),
+        "seed": JSON_VALUES,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(request=HOSTILE_REQUESTS, other=JSON_VALUES)
+def test_no_hostile_request_reaches_the_glues_bug_path(request: dict[str, Any], other: Any) -> None:
+    """Whatever the page sends, as JSON text or as a structure, each function answers
+    with its result or the glue's refusal: never its bug path.
+    """
+    for function, argument in (
+        ("start", json.dumps(request)),
+        ("start", request),
+        ("play", other),
+        ("play", json.dumps(other)),
+        ("load", other),
+        ("load", json.dumps(request)),
+    ):
+        answer = ask(function, argument)
+        assert answer["ok"] or "bug" not in answer["error"], (function, argument, answer)
 
 
 # --- playing -----------------------------------------------------------------------------
