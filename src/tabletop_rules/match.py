@@ -260,15 +260,16 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         A seat that could look at a hidden outcome and then take back the move that showed
         it would play knowing the future: the dice the generator throws next, the card on
         top of the stock, what lies face down. So a take-back never crosses a move that
-        *revealed* something: a chance outcome, a move that drew from the game's generator
-        (dice, a shuffle), a move with an event that shows one seat what the others do not
-        see (a drawn card), or a move after which some seat sees what its view before could
-        not foretell (re-dealing what that seat cannot see, :data:`REDEALS` times, and
-        playing the move there shows it otherwise: a blind card turned). A move of another
-        seat is refused, too, when it could not have been made in such a re-deal, since it
-        showed cards of that seat's (a bot's play from its hand); a seat's own move that
-        shows only its own cards does not count. What is taken back is then exactly what
-        nobody could have learned from, and :attr:`record` replays the game as played.
+        *revealed* something: a chance outcome; a move that drew from the game's generator
+        (dice, a shuffle); a move with an event that one seat sees and another does not
+        (a drawn card); a move after which ``seat`` sees what its view before could not
+        foretell (re-dealing what it cannot see, :data:`REDEALS` times, and playing the
+        move there shows it otherwise: a blind card turned); and another seat's move that
+        could not have been made in such a re-deal, since it showed that seat's hidden
+        cards (a bot's play from its hand). What a move shows one seat alone its events
+        show that seat alone, so the re-deals look through ``seat``'s eyes only; and a
+        seat's own move that shows only its own cards does not count: it chose to show
+        them. :attr:`record` replays the game as played, the moves taken back gone.
 
         This design refuses rather than re-deals: re-dealing what is unseen after an undo
         would need the record to carry each re-deal to replay exactly, and would still let
