@@ -22,6 +22,7 @@ import pytest
 from tabletop_rules import Match
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.serialize import MAX_DOCUMENT_CHARS
 from tabletop_rules.simulate import simulate
 
 pytest.importorskip("rich", reason="the command needs the cli extra: pip install -e '.[cli]'")
@@ -190,6 +191,20 @@ def test_undo_takes_back_to_the_persons_last_turn_and_quit_leaves_the_game() -> 
     out = run(*manual_account(), stdin="\n".join(moves) + "\n").stdout
     assert "Took back 2 moves." in out
     assert "Game left unfinished." in out
+
+
+def test_undo_at_the_table_refuses_to_take_back_a_roll_whose_dice_were_seen() -> None:
+    """Issue 16, point 4: ``undo`` is the fair take-back; a refusal says why, the prompt
+    comes back without the table, and the game goes on from where it stood.
+    """
+    moves = ["roll", "undo", "write chance", "quit"]
+    out = run("play", "dice-poker", "--seed", "7", stdin="\n".join(moves) + "\n").stdout
+    assert (
+        "Not taken back: seat 0 cannot take back move 1 (P0 roll): it drew from the game's "
+        "generator (dice, a shuffle)"
+    ) in out
+    assert "Took back" not in out
+    assert "P1: roll" in out, "the person's write was played after the refusal"
 
 
 def test_input_that_ends_leaves_the_game_unfinished() -> None:
@@ -401,3 +416,79 @@ def test_the_docs_page_shows_real_output(shown: ShownRun, docs_directory: Path) 
     while lines and not lines[-1]:
         lines.pop()
     assert lines == list(shown.output)
+
+
+# --- input that is not text, files too large (issue 16, points 2 and 6) ------------------
+
+
+def run_bytes(
+    *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the command with raw bytes on its input; its output read as UTF-8."""
+    done = subprocess.run(
+        [*COMMAND, *args],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": "100", **(env or {})},
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode(), done.stderr.decode()
+    )
+
+
+def test_replay_of_a_file_that_is_not_utf8_is_one_line_and_status_2(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"game": "dice-poker", "note": "café"}'.encode("latin-1"))
+    assert_one_line_error(run_bytes("replay", str(path)), "not JSON: 'utf-8' codec can't decode")
+
+
+def test_play_reading_binary_input_under_strict_utf8_is_one_line_and_status_2() -> None:
+    done = run_bytes(
+        "play",
+        "dice-poker",
+        "--seed",
+        "1",
+        stdin=b"roll\n\xff\xfe\x00binary\n",
+        env={"PYTHONIOENCODING": "utf-8:strict"},
+    )
+    assert_one_line_error(done, "the input is not utf-8 text (invalid start byte)")
+
+
+def peak_memory_of_replay(path: Path) -> tuple[int, str]:
+    """The peak resident memory (KiB) of one ``replay`` of ``path`` in a process of its
+    own, and what it wrote on stderr.
+    """
+    script = (
+        "import resource, sys\n"
+        "from tabletop_rules.cli import main\n"
+        "code = main(['replay', sys.argv[1]])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+    peak, code = done.stdout.split()[-2:]
+    assert code == "2", done
+    return int(peak), done.stderr
+
+
+def test_replay_checks_the_size_of_a_file_before_reading_it(tmp_path: Path) -> None:
+    """A 300 MB file (sparse: it takes no disk) is refused without being read: the
+    command's peak memory is that of refusing a small broken file, not 600 MB more.
+    """
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as file:
+        file.truncate(300 * 2**20)
+    small = tmp_path / "small.json"
+    small.write_bytes(b"{" * 10)
+    huge_peak, refusal = peak_memory_of_replay(huge)
+    small_peak, _ = peak_memory_of_replay(small)
+    assert f"is {300 * 2**20} bytes, more than {MAX_DOCUMENT_CHARS} bytes" in refusal
+    assert huge_peak < 1.5 * small_peak, (huge_peak, small_peak)

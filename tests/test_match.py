@@ -10,7 +10,10 @@ from tabletop_rules import CHANCE, Match
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace as p
+from tabletop_rules.account import events as account_events
+from tabletop_rules.dice_poker import events as dice_events
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError, NotationError
+from tabletop_rules.palace import events as palace_events
 from tabletop_rules.protocol import Ruleset, registered
 from tabletop_rules.records import GameRecord, replay_states
 from tabletop_rules.rng import Rng
@@ -286,3 +289,196 @@ def test_a_seat_that_is_not_on_turn_is_refused_before_its_move_is_read() -> None
         match.play("no such move", seat=0)
     match.play("ready", seat=1)
     assert match.moves == (p.Ready(), p.Ready())
+
+
+# --- the fair take-back ------------------------------------------------------------------
+
+REVEALING_EVENTS = {
+    # The events that show an outcome no seat could know before it: the oracle for the
+    # fair take-back, written from the games' rules rather than from the take-back's code.
+    "dice-poker": (dice_events.Rolled,),
+    "palace": (palace_events.Drew, palace_events.TurnedBlind),
+    "account": (account_events.Rolled, account_events.Drew, account_events.Reshuffled),
+}
+
+
+def shows_a_hidden_outcome(name: str, events: tuple[Any, ...]) -> bool:
+    return any(
+        isinstance(event, REVEALING_EVENTS[name])
+        or (type(event) is palace_events.Played and event.source == "face_down")
+        for event in events
+    )
+
+
+def test_take_back_refuses_a_roll_whose_dice_the_seat_has_seen() -> None:
+    match = Match(dp.RULES, seed=7)
+    rolled = match.play("roll")[0]
+    before = (match.history, match.moves)
+    with pytest.raises(IllegalMoveError, match=r"cannot take back move 1 \(P0 roll\): it drew"):
+        match.take_back(0)
+    assert (match.history, match.moves) == before
+    assert not match.can_take_back(0)
+    # What the refusal prevents: the raw undo lets the same dice come again.
+    match.undo_turn(0)
+    assert match.play("roll")[0] == rolled
+
+
+def test_take_back_takes_back_a_seats_quiet_moves_since_its_last_roll() -> None:
+    match = Match(dp.RULES, dp.Config(stages=1, stage_orders="announce"), seed=7)
+    match.play("roll")
+    match.play("announce pair")
+    assert match.can_take_back(0)
+    assert match.take_back(0) == (dp.Announce(dp.Box.PAIR),)
+    assert match.moves == (dp.Roll(),)
+
+
+def test_take_back_refuses_to_cross_another_seats_roll() -> None:
+    match = Match(dp.RULES, seed=7)
+    match.play("roll")
+    match.play("write chance")
+    match.play("roll")
+    with pytest.raises(IllegalMoveError, match=r"move 3 \(P1 roll\)"):
+        match.take_back(0)
+    assert len(match.moves) == 3
+
+
+def test_take_back_refuses_dice_entered_at_a_chance_point() -> None:
+    match = Match(dp.RULES, dp.Config(auto_chance=False), seed=7)
+    match.play("roll")
+    assert match.current_player == CHANCE
+    assert match.can_take_back(0), "the throw is announced, no die has landed"
+    match.play("dice 6 6 6 6 6")
+    with pytest.raises(IllegalMoveError, match=r"move 2 \(chance dice 6 6 6 6 6\).*chance"):
+        match.take_back(0)
+    assert match.moves == (dp.Roll(), dp.Dice((6, 6, 6, 6, 6)))
+
+
+def test_take_back_refuses_a_palace_card_drawn_from_the_stock() -> None:
+    match = Match(p.RULES, seed=3)
+    match.play("ready")
+    match.play("ready")
+    first = match.current_player
+    assert first is not None
+    events = match.play(match.legal_moves[0])
+    assert any(type(event) is palace_events.Drew for event in events)
+    with pytest.raises(IllegalMoveError, match="showed a seat cards that the others do not see"):
+        match.take_back(first)
+    assert len(match.moves) == 3
+
+
+def test_take_back_takes_back_a_seats_own_swaps_which_show_only_its_cards() -> None:
+    match = Match(p.RULES, seed=3)
+    match.play("swap 3C 4D")
+    match.play("swap 4D 5C")
+    assert match.take_back(0) == (p.read_move("swap 4D 5C"),)
+    match.play("ready")
+    assert match.current_player == 1
+    assert match.take_back(0) == (p.Ready(),)
+
+
+def blind_play_match(seed: int) -> Match[Any, Any, Any] | None:
+    """A palace match played at random until a seat plays a face-down card; ``None`` if
+    the game ends first.
+    """
+    match: Match[Any, Any, Any] = Match(p.RULES, seed=seed)
+    chooser = Rng.from_seed(seed)
+    while not match.is_over:
+        blind = [move for move in match.legal_moves if type(move) is p.PlayBlind]
+        if blind:
+            match.play(blind[0])
+            return match
+        index, chooser = chooser.below(len(match.legal_moves))
+        match.play(match.legal_moves[index])
+    return None
+
+
+def test_take_back_refuses_a_turned_blind_card() -> None:
+    refused = 0
+    for seed in range(20):
+        match = blind_play_match(seed)
+        if match is None:
+            continue
+        seat = p.current_player(match.history[-2])
+        assert seat is not None
+        with pytest.raises(IllegalMoveError, match="could not foresee"):
+            match.take_back(seat)
+        refused += 1
+    assert refused >= 4
+
+
+def test_take_back_refuses_a_bots_play_that_showed_a_card_of_its_hand() -> None:
+    for seed in range(20):
+        match: Match[Any, Any, Any] = Match(p.RULES, seed=seed)
+        chooser = Rng.from_seed(seed)
+        while not match.is_over:
+            seen = match.view(0)
+            hidden = [
+                move
+                for move in match.legal_moves
+                if type(move) is p.Play and match.current_player == 1 and seen.stock_size == 0
+                if not set(move.cards) & set(seen.known[1])
+            ]
+            if hidden and match.can_take_back(0):
+                match.play(hidden[0])
+                with pytest.raises(IllegalMoveError, match="showed seat 0 cards of P1's"):
+                    match.take_back(0)
+                return
+            index, chooser = chooser.below(len(match.legal_moves))
+            match.play(match.legal_moves[index])
+    raise AssertionError("no seed gave seat 1 a hidden card to play with the stock empty")
+
+
+def test_take_back_refuses_the_account_games_die_and_takes_back_placements() -> None:
+    match = Match(a.RULES, seed=1)
+    match.play("place 3")
+    match.play("place 5")
+    assert match.take_back(0) == (a.Place(5), a.Place(3))
+    match.play("place 3")
+    match.play("place 5")
+    match.play("roll")
+    with pytest.raises(IllegalMoveError, match=r"move 3 \(P0 roll\): it drew from the game's"):
+        match.take_back(0)
+    manual = Match(a.RULES, a.Config(auto_chance=False), seed=1)
+    for move in ("place 3", "place 5", "roll"):
+        manual.play(move)
+    assert manual.current_player == CHANCE
+    manual.play(manual.legal_moves[0])
+    with pytest.raises(IllegalMoveError, match="was a chance outcome"):
+        manual.take_back(0)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_take_back_never_crosses_a_move_that_showed_a_hidden_outcome(name: str) -> None:
+    """Issue 16, point 4, for every game: at every point of random games, for every seat,
+    a take-back that goes ahead crosses no chance outcome and no event that shows what no
+    seat could know; it takes back what undo_turn would, and playing the moves again
+    returns to the same states; a refused one leaves the match unchanged.
+    """
+    rules = GAMES[name]
+    taken = refused = 0
+    for seed in range(2):
+        match = random_match(rules, seed=seed, moves=60)
+        history, moves = match.history, match.moves
+        for end in range(len(moves), 0, -1):
+            while len(match.moves) > end:
+                match.undo()
+            for seat in range(rules.players(match.config)):
+                if seat not in map(rules.current_player, match.history[:-1]):
+                    continue
+                turn = max(i for i in range(end) if rules.current_player(history[i]) == seat)
+                span = range(turn, end)
+                if not match.can_take_back(seat):
+                    with pytest.raises(IllegalMoveError, match="a fair take-back never crosses"):
+                        match.take_back(seat)
+                    assert match.moves == moves[:end]
+                    refused += 1
+                    continue
+                assert all(rules.current_player(history[i]) != CHANCE for i in span)
+                assert not any(shows_a_hidden_outcome(name, match.move_events[i]) for i in span)
+                assert match.take_back(seat) == moves[turn:end][::-1]
+                for move in moves[turn:end]:
+                    match.play(move)
+                assert match.history == history[: end + 1]
+                taken += 1
+    assert taken
+    assert refused

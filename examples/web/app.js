@@ -233,6 +233,7 @@ function drawGame(game) {
     : "";
   $("typed").hidden = game.moves.length === 0;
   $("undo").disabled = !game.can_undo;
+  $("undo").title = game.undo_refusal || "";
   drawLog(game.log);
 }
 

@@ -40,8 +40,10 @@ import attrs
 from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
+from tabletop_rules.messages import short_repr
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
+from tabletop_rules.serialize import parse_json
 from tabletop_rules.simulate import seat_bot
 
 __all__ = ["catalogue", "load", "play", "record", "start", "state", "undo"]
@@ -180,9 +182,10 @@ def play(text: str) -> Answer:
         raise RefusedError("the game is over")
     if player != CHANCE and player != table.person:
         raise RefusedError(f"it is P{player}'s turn, not yours")
+    move = _text(text, "a move")
     played = len(match.moves)
     try:
-        match.play(str(text), seat=None if player == CHANCE else table.person)
+        match.play(move, seat=None if player == CHANCE else table.person)
         _advance(table)
     except Exception:  # the game is left as it was, even when a bot fails
         while len(match.moves) > played:
@@ -193,11 +196,14 @@ def play(text: str) -> Answer:
 
 @_answers
 def undo() -> Answer:
-    """Take back moves up to the person's last decision, the bots' replies included."""
+    """Take back moves up to the person's last decision, the bots' replies included, by
+    the fair take-back: refused, saying why, when one of them showed something hidden
+    (a roll, a drawn card, a bot's card), since the person would play on knowing it.
+    """
     table = _current()
     if table.person is None:
         raise RefusedError("a game between bots has no move of yours to take back")
-    table.match.undo_turn(table.person)
+    table.match.take_back(table.person)
     del table.log[len(table.match.moves) :]
     return {"game": _game(table)}
 
@@ -227,7 +233,7 @@ def load(text: str) -> Answer:
     in play untouched, and the answer carries the loader's message.
     """
     global _table
-    match = Match.from_record(GameRecord.from_json(str(text)))
+    match = Match.from_record(GameRecord.from_json(_text(text, "a record")))
     players = match.rules.players(match.config)
     person = 0 if _table is None or _table.person is None else _table.person
     person = person if person < players else 0
@@ -242,11 +248,25 @@ def load(text: str) -> Answer:
 # --- the pieces --------------------------------------------------------------------------
 
 
-def _object(text: str, what: str) -> dict[str, Any]:
+def _text(value: object, what: str) -> str:
+    """``value``, which the page sends as text; anything else is refused, unread (a
+    structure nested deep enough would break ``str``).
+    """
+    if not isinstance(value, str):
+        raise RefusedError(f"{what} is text, got {type(value).__name__}")
+    return value
+
+
+def _object(text: object, what: str) -> dict[str, Any]:
+    """The JSON object ``text`` holds, read by the library's own guarded parser: a
+    document too long or nested too deep is refused before it is parsed.
+    """
     try:
-        value = json.loads(str(text))
-    except ValueError:
-        raise RefusedError(f"{what} is not JSON") from None
+        value = parse_json(_text(text, what))
+    except TabletopError as error:
+        if str(error).startswith("not JSON"):
+            raise RefusedError(f"{what} is not JSON") from None
+        raise RefusedError(f"{what} is refused: {error}") from None
     if not isinstance(value, dict):
         raise RefusedError(f"{what} is not a JSON object")
     return value
@@ -297,8 +317,11 @@ def _seats(rules: Ruleset[Any, Any, Any], seats: Any, players: int) -> tuple[str
         message = f"choose who plays each of the {players} seats"
         raise RefusedError(message, {"seats": "one per seat"})
     for choice in seats:
-        if choice != PERSON and choice not in rules.bots:
-            raise RefusedError(f"unknown bot {choice!r}; the bots are {', '.join(rules.bots)}")
+        if not isinstance(choice, str) or (choice != PERSON and choice not in rules.bots):
+            raise RefusedError(
+                f"unknown bot {short_repr(choice)}; the bots are {', '.join(rules.bots)}",
+                {"seats": f"{PERSON!r} or a bot's name"},
+            )
     if seats.count(PERSON) > 1:
         raise RefusedError("the page plays one seat: choose bots for the others")
     return tuple(seats)
@@ -359,6 +382,7 @@ def _game(table: Table) -> Answer:
         else []
     )
     _extend_log(table)
+    refusal = _undo_refusal(table)
     return {
         "name": rules.name,
         "title": rules.title,
@@ -374,8 +398,20 @@ def _game(table: Table) -> Answer:
         "over": match.is_over,
         "result": _result(table) if match.is_over else None,
         "score": list(match.score),
-        "can_undo": any(entry["who"] == PERSON for entry in table.log),
+        "can_undo": refusal is None,
+        "undo_refusal": refusal,
     }
+
+
+def _undo_refusal(table: Table) -> str | None:
+    """Why the person's undo would be refused now; ``None`` when it would take back."""
+    if table.person is None:
+        return "a game between bots has no move of yours to take back"
+    try:
+        table.match.verify_take_back(table.person)
+    except TabletopError as refusal:
+        return str(refusal)
+    return None
 
 
 def _seat_label(choice: str) -> str:
@@ -440,8 +476,13 @@ def _event_text(event: Any) -> str:
 
 
 def _value_text(value: Any) -> str:
+    """A field's value as the game writes it: a box by its name, each item of a plain
+    tuple or set in turn (a set sorted), and anything else, a card included, by its own
+    text (``str``): a palace card is a named tuple, and must read ``KH``, not ``13 H``.
+    """
     if isinstance(value, enum.Enum):
         return value.name.lower()
-    if isinstance(value, tuple):
-        return " ".join(map(_value_text, value)) if value else "none"
+    if type(value) in (tuple, list, set, frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return " ".join(map(_value_text, items)) if items else "none"
     return str(value)

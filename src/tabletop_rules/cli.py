@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +28,7 @@ from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .protocol import CHANCE, Bot, Ruleset, get_ruleset, rulesets
 from .records import GameRecord, replay_steps
+from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import SimulationResult, seat_bot, simulate
 
 try:
@@ -232,7 +234,7 @@ def _prompt(
     console.print(Text(_columns(legal, console.width)))
     while True:
         console.print(Text("outcome> " if chance else "move> ", style="bold"), end="")
-        line = stdin.readline()
+        line = _read_line(stdin)
         if not line:
             console.print()
             return False
@@ -245,8 +247,9 @@ def _prompt(
             console.print(Text(_columns(legal, console.width)))
             continue
         if text == "undo":
-            _undo(console, match, person)
-            return True
+            if _undo(console, match, person):
+                return True
+            continue
         try:
             if chance:
                 match.play(text)
@@ -258,16 +261,32 @@ def _prompt(
         return True
 
 
-def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> None:
-    """Take back moves until it is the person's turn once more, their own last move
-    included.
+def _read_line(stdin: IO[str]) -> str:
+    """The next line of the input, ``""`` at its end; :class:`UsageError` for bytes that
+    are not text in the input's encoding (binary input under a strict UTF-8 locale).
     """
     try:
-        undone = len(match.undo_turn(person))
-    except IllegalMoveError:
+        return stdin.readline()
+    except UnicodeDecodeError as error:
+        encoding = getattr(stdin, "encoding", None) or error.encoding
+        raise UsageError(f"the input is not {encoding} text ({error.reason})") from None
+
+
+def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
+    """Take back moves until it is the person's turn once more, their own last move
+    included, by the fair take-back (never across a move that showed what was hidden);
+    whether any move was taken back.
+    """
+    if person not in map(match.rules.current_player, match.history[:-1]):
         console.print(Text("Nothing to take back.", style="yellow"))
-    else:
-        console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
+        return False
+    try:
+        undone = len(match.take_back(person))
+    except IllegalMoveError as refusal:
+        console.print(Text(f"Not taken back: {refusal}", style="yellow"))
+        return False
+    console.print(Text(f"Took back {undone} move{'s' if undone > 1 else ''}.", style="yellow"))
+    return True
 
 
 def _columns(items: Sequence[str], width: int) -> str:
@@ -386,11 +405,7 @@ def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Ta
 
 
 def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
-    try:
-        text = args.record.read_text(encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot read {args.record}: {error.strerror}") from None
-    record = GameRecord.from_json(text)
+    record = GameRecord.from_json(_record_bytes(args.record))
     rules = record.ruleset
     changed = [
         f"{rule.name}={value_text(record.config, rule.name)}"
@@ -414,7 +429,7 @@ def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         if args.tables:
             console.print(Text(rules.display(rules.view(state, None))))
         before = state
-        if args.step and number < len(record.moves) and not stdin.readline():
+        if args.step and number < len(record.moves) and not _read_line(stdin):
             break
     console.print(Text(rules.display(rules.view(before, None))))
     moves = f"{number} move{'' if number == 1 else 's'}"
@@ -426,6 +441,28 @@ def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     else:
         console.print(Text(f"The record ends after {moves}; the game is not over."))
     return 0
+
+
+def _record_bytes(path: Path) -> bytes:
+    """The bytes of the record file at ``path``, its size checked before it is read: a
+    file over :data:`~tabletop_rules.serialize.MAX_DOCUMENT_CHARS` bytes is refused
+    unread, and no more than one byte past the limit is ever read (a pipe has no size).
+    The loader decodes them, so a file that is not UTF-8 gets the loader's one line.
+    """
+    try:
+        with path.open("rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if size > MAX_DOCUMENT_CHARS:
+                raise UsageError(f"{path} is {size} bytes, more than {_LIMIT}")
+            data = file.read(MAX_DOCUMENT_CHARS + 1)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_DOCUMENT_CHARS:
+        raise UsageError(f"{path} holds more than {_LIMIT}")
+    return data
+
+
+_LIMIT = f"{MAX_DOCUMENT_CHARS} bytes, the limit for a record (MAX_DOCUMENT_CHARS)"
 
 
 # --- rules -------------------------------------------------------------------------------

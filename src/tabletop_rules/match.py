@@ -27,14 +27,21 @@ Write(box=Box.THREES)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, overload
+from typing import Any, Final, Generic, overload
+
+import attrs
 
 from .errors import IllegalMoveError
 from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT, check_ruleset
 from .records import GameRecord, replay_steps
+from .rng import Rng
 from .seats import check_on_turn
 
-__all__ = ["Match"]
+__all__ = ["REDEALS", "Match"]
+
+REDEALS: Final = 32
+"""How many times :meth:`Match.take_back` re-deals what a seat cannot see to find out
+whether a move showed that seat something it could not foresee (a card turned face up)."""
 
 
 class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
@@ -52,7 +59,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     """
 
-    __slots__ = ("_events", "_moves", "_rules", "_states")
+    __slots__ = ("_events", "_moves", "_reveals", "_rules", "_states")
 
     def __init__(
         self,
@@ -71,6 +78,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         self._states: list[StateT] = [state]
         self._moves: list[MoveT] = []
         self._events: list[tuple[EventT, ...]] = []
+        self._reveals: list[dict[Seat, str | None]] = []
 
     @overload
     @classmethod
@@ -222,21 +230,100 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     def undo(self) -> MoveT:
         """Take back the last move (a chance outcome counts as one) and return it;
         :class:`~tabletop_rules.errors.IllegalMoveError` at the start of the game.
+
+        For analysis and tests: the same generator and stock come back, so the next roll
+        gives the same dice. Play against others uses :meth:`take_back`.
         """
         if not self._moves:
             raise IllegalMoveError("there is no move to undo: the game is at its start")
         self._states.pop()
         self._events.pop()
+        self._reveals.pop()
         return self._moves.pop()
 
     def undo_turn(self, seat: Seat) -> tuple[MoveT, ...]:
         """Take back moves until ``seat`` is to move once more, its own last move
-        included: a player's "undo" in a game against bots. Returns the moves taken back,
-        the last first.
+        included. Returns the moves taken back, the last first. For analysis, like
+        :meth:`undo`: a player's undo at the table is :meth:`take_back`.
 
         :class:`~tabletop_rules.errors.IllegalMoveError` when ``seat`` has made no move
         yet; the match is then unchanged.
         """
+        turn = self._last_turn(seat)
+        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+
+    def take_back(self, seat: Seat) -> tuple[MoveT, ...]:
+        """The fair undo, for play against others: :meth:`undo_turn` for ``seat``, refused
+        when any move it would take back showed a seat something hidden. Returns the moves
+        taken back, the last first.
+
+        A seat that could look at a hidden outcome and then take back the move that showed
+        it would play knowing the future: the dice the generator throws next, the card on
+        top of the stock, what lies face down. So a take-back never crosses a move that
+        *revealed* something: a chance outcome; a move that drew from the game's generator
+        (dice, a shuffle); a move with an event that one seat sees and another does not
+        (a drawn card); a move after which ``seat`` sees what its view before could not
+        foretell (re-dealing what it cannot see, :data:`REDEALS` times, and playing the
+        move there shows it otherwise: a blind card turned); and another seat's move that
+        could not have been made in such a re-deal, since it showed that seat's hidden
+        cards (a bot's play from its hand). What a move shows one seat alone its events
+        show that seat alone, so the re-deals look through ``seat``'s eyes only; and a
+        seat's own move that shows only its own cards does not count: it chose to show
+        them. :attr:`record` replays the game as played, the moves taken back gone.
+
+        This design refuses rather than re-deals: re-dealing what is unseen after an undo
+        would need the record to carry each re-deal to replay exactly, and would still let
+        a seat look at one outcome before choosing to try another.
+
+        >>> from tabletop_rules import dice_poker as dp
+        >>> match = Match(dp.RULES, dp.Config(stages=1, stage_orders="announce"), seed=7)
+        >>> events = match.play("roll"), match.play("announce pair")
+        >>> match.take_back(0)
+        (Announce(box=Box.PAIR),)
+        >>> match.take_back(0)
+        Traceback (most recent call last):
+          ...
+        tabletop_rules.errors.IllegalMoveError: seat 0 cannot take back move 1 (P0 roll): ...
+
+        :class:`~tabletop_rules.errors.IllegalMoveError` says why when it refuses, or that
+        ``seat`` has made no move yet; the match is then unchanged.
+        """
+        turn = self._fair_turn(seat)
+        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+
+    def can_take_back(self, seat: Seat) -> bool:
+        """Whether :meth:`take_back` would take back moves for ``seat`` now, rather than
+        refuse: what a front end asks before it offers an undo button.
+        """
+        try:
+            self._fair_turn(seat)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def verify_take_back(self, seat: Seat) -> None:
+        """Raise the :class:`~tabletop_rules.errors.IllegalMoveError` that
+        :meth:`take_back` would raise for ``seat`` now, saying why; nothing is taken back.
+        """
+        self._fair_turn(seat)
+
+    def _fair_turn(self, seat: Seat) -> int:
+        """The index of ``seat``'s last move, once no move from there on revealed
+        anything; :class:`IllegalMoveError` saying why not.
+        """
+        turn = self._last_turn(seat)
+        for index in range(turn, len(self._moves)):
+            reason = self._reveal(index, seat)
+            if reason is not None:
+                raise IllegalMoveError(
+                    f"seat {seat} cannot take back move {index + 1} ({self._who(index)} "
+                    f"{self._rules.format_move(self._moves[index])}): it {reason}, and a fair "
+                    "take-back never crosses a move that showed what was hidden"
+                )
+        return turn
+
+    def _last_turn(self, seat: Seat) -> int:
+        """The index of ``seat``'s last move; :class:`IllegalMoveError` if it has none."""
         current_player = self._rules.current_player
         turn = next(
             (
@@ -248,7 +335,47 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         )
         if turn is None:
             raise IllegalMoveError(f"seat {seat} has made no move to take back")
-        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+        return turn
+
+    def _who(self, index: int) -> str:
+        player = self._rules.current_player(self._states[index])
+        return "chance" if player == CHANCE else f"P{player}"
+
+    def _reveal(self, index: int, taker: Seat) -> str | None:
+        """Why move ``index`` showed something hidden, as :meth:`take_back` judges it for
+        ``taker``; ``None`` when it showed nothing. Kept, since states never change.
+        """
+        known = self._reveals[index]
+        if taker not in known:
+            known[taker] = self._judge(index, taker)
+        return known[taker]
+
+    def _judge(self, index: int, taker: Seat) -> str | None:
+        rules = self._rules
+        before, after = self._states[index], self._states[index + 1]
+        move, events = self._moves[index], self._events[index]
+        mover = rules.current_player(before)
+        if mover is None or mover == CHANCE:
+            return "was a chance outcome"
+        if _generators(before) != _generators(after):
+            return "drew from the game's generator (dice, a shuffle)"
+        seats = range(rules.players(rules.config_of(before)))
+        if any(rules.redact(event, seat) != event for event in events for seat in seats):
+            return "showed a seat cards that the others do not see"
+        # What a move shows one seat alone, its events show that seat alone (above); what
+        # it shows all, the seat taking back sees too: re-deal what it cannot see.
+        seen, foreseen = rules.view(before, taker), rules.view(after, taker)
+        for redeal in range(REDEALS):
+            sample = rules.determinize(seen, Rng.from_seed(redeal))
+            try:
+                played = rules.apply(sample, move)
+            except IllegalMoveError:
+                if taker == mover:
+                    return "could be played only because of what its seat could not see"
+                return f"showed seat {taker} cards of P{mover}'s it could not see"
+            if rules.view(played, taker) != foreseen:
+                return f"showed seat {taker} what it could not foresee"
+        return None
 
     @property
     def record(self) -> GameRecord:
@@ -274,6 +401,22 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return f"<Match {self._rules.name} seed={self.seed}: {moves}, {where}>"
 
     def _push(self, state: StateT, move: MoveT, events: tuple[EventT, ...]) -> None:
+        """Add a move, the state after it and its events to the history."""
         self._states.append(state)
         self._moves.append(move)
         self._events.append(events)
+        self._reveals.append({})
+
+
+def _generators(state: object) -> tuple[Rng, ...]:
+    """The random generators ``state`` carries in its fields: a move that changes them
+    drew dice or shuffled, whatever it shows.
+    """
+    kind = type(state)
+    if not attrs.has(kind):
+        return ()
+    return tuple(
+        value
+        for field in attrs.fields(kind)
+        if isinstance(value := getattr(state, field.name), Rng)
+    )

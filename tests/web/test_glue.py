@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import json
 import random
+import re
 import threading
 import tomllib
 import urllib.request
@@ -24,6 +25,7 @@ from tabletop_rules.house_rules import house_rules
 from .helpers import WEB, leaked, web_module
 
 glue = web_module("tabletop_web")
+PERSON = glue.PERSON
 make_site = web_module("make_site")
 
 
@@ -184,6 +186,103 @@ def test_no_typed_move_or_record_gets_past_the_librarys_own_errors(game: str, te
             assert ask("state")["game"] == before
 
 
+def nested_list(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_request_gets_the_glues_refusal_not_its_bug_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 16, point 8: JSON nested past the library's limit, and a Python structure
+    nested deep enough to break ``str``, are refused by the glue's normal error path.
+    """
+    before = start(game="dice-poker", seed="3")["game"]
+    deep = nested_list(100_000)
+    answers = [
+        ask("start", "[" * 100_000),
+        ask("start", '{"game": "palace", "rules": {"players": ' + "[" * 50 + "]" * 50 + "}}"),
+        ask("start", deep),
+        ask("play", deep),
+        ask("load", deep),
+        ask("load", "[" * 100_000),
+        ask("play", 7),
+    ]
+    for answer in answers:
+        assert not answer["ok"]
+        assert "bug" not in answer["error"], answer["error"]
+    assert "MAX_DEPTH" in answers[0]["error"]
+    assert answers[2]["error"] == "the request is text, got list"
+    assert answers[3]["error"] == "a move is text, got list"
+    assert "Traceback" not in capsys.readouterr().err
+    assert ask("state")["game"] == before
+
+
+@pytest.mark.parametrize("choice", [["x"], {"bot": "random"}, 3, None, True])
+def test_a_seat_choice_that_is_no_name_gets_the_glues_refusal_not_its_bug_path(
+    choice: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 16, point 8: ``{"game": "palace", "seats": [["x"], "you"]}`` and the like."""
+    answer = start(game="palace", seats=[choice, "you"])
+    assert not answer["ok"]
+    assert answer["error"].startswith("unknown bot ")
+    assert answer["fields"] == {"seats": "'you' or a bot's name"}
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_log_writes_cards_as_their_text_not_as_tuples() -> None:
+    """Issue 16, point 8: ``Drew: seat 0, cards 7H QS``, never ``cards 13 H``."""
+    game = start(game="palace", seed="3")["game"]
+    for _ in range(12):
+        game = ask("play", game["moves"][0])["game"]
+    events = [event for entry in game["log"] for event in entry["events"]]
+    drawn = [event for event in events if event.startswith("Drew: seat 0, cards ")]
+    assert drawn
+    for event in drawn:
+        cards = event.removeprefix("Drew: seat 0, cards ").split(", ")[0].split()
+        assert [str(palace.Card.parse(card)) for card in cards] == cards
+    assert not [event for event in events if re.search(r"\b(?:1[0-4]|[2-9]) [CDHS]\b", event)]
+    assert any(re.search(r"Played: seat \d, cards (?:10|[2-9JQKA])[CDHS]", e) for e in events)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=12,
+)
+"""Any JSON value a hostile page could send."""
+
+HOSTILE_REQUESTS = st.fixed_dictionaries(
+    {"game": st.sampled_from(rulesets())},
+    optional={
+        "seats": JSON_VALUES
+        | st.lists(st.sampled_from(["you", "random"]) | JSON_VALUES, min_size=2, max_size=3),
+        "rules": JSON_VALUES | st.dictionaries(st.text(max_size=12), JSON_VALUES, max_size=3),
+        "seed": JSON_VALUES,
+    },
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(request=HOSTILE_REQUESTS, other=JSON_VALUES)
+def test_no_hostile_request_reaches_the_glues_bug_path(request: dict[str, Any], other: Any) -> None:
+    """Whatever the page sends, as JSON text or as a structure, each function answers
+    with its result or the glue's refusal: never its bug path.
+    """
+    for function, argument in (
+        ("start", json.dumps(request)),
+        ("start", request),
+        ("play", other),
+        ("play", json.dumps(other)),
+        ("load", other),
+        ("load", json.dumps(request)),
+    ):
+        answer = ask(function, argument)
+        assert answer["ok"] or "bug" not in answer["error"], (function, argument, answer)
+
+
 # --- playing -----------------------------------------------------------------------------
 
 
@@ -240,13 +339,48 @@ def test_with_physical_dice_the_person_enters_every_outcome_the_bots_too() -> No
 
 
 def test_undo_takes_back_the_persons_last_decision_and_the_bots_replies() -> None:
-    start(game="dice-poker", seed="7", rules={"stages": "1"})
-    first = ask("play", "roll")["game"]
-    ask("play", "write chance")
+    # Placements show nothing hidden, so the fair take-back takes them back (issue 16:
+    # a roll is never taken back, see the next test).
+    start(game="account", seed="4", rules={"starting_markers": "2"})
+    first = ask("play", "place 0")["game"]
+    ask("play", "place 1")
     game = ask("undo")["game"]
     assert game == first
     assert ask("undo")["game"]["log"] == []
     assert ask("undo")["error"] == "seat 0 has made no move to take back"
+
+
+def test_undo_refuses_to_take_back_a_roll_the_person_has_seen() -> None:
+    """Issue 16, point 4: the page's undo is the fair take-back, so the person cannot
+    look at the dice, undo and roll the same dice again, nor take back a bot's roll.
+    """
+    start(game="dice-poker", seed="7", rules={"stages": "1"})
+    rolled = ask("play", "roll")["game"]
+    assert not rolled["can_undo"]
+    assert "cannot take back move 1 (P0 roll)" in rolled["undo_refusal"]
+    answer = ask("undo")
+    assert not answer["ok"]
+    assert answer["error"] == rolled["undo_refusal"]
+    assert ask("state")["game"] == rolled
+    written = ask("play", "write chance")["game"]
+    assert "(P1 roll)" in written["undo_refusal"]
+    assert ask("undo")["error"] == written["undo_refusal"]
+
+
+def test_undo_refuses_to_take_back_a_palace_card_the_person_drew() -> None:
+    game = start(game="palace", seed="3")["game"]
+    drew = 0
+    while not drew:
+        game = ask("play", game["moves"][0])["game"]
+        drew = sum(
+            event.startswith("Drew: seat 0, cards ")
+            for entry in game["log"][-3:]
+            if entry["who"] == PERSON
+            for event in entry["events"]
+        )
+    assert not game["can_undo"]
+    assert "a fair take-back never crosses" in ask("undo")["error"]
+    assert ask("state")["game"] == game
 
 
 # --- records -----------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from ..errors import IllegalMoveError, TabletopError
+from ..match import Match
 from ..protocol import CHANCE, Ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng
@@ -31,6 +32,7 @@ __all__ = [
     "check_entry_points_refuse_odd_arguments",
     "check_errors_hide_secrets",
     "check_events_hide_secrets",
+    "check_fair_take_back",
     "check_illegal_moves_rejected",
     "check_json_round_trip",
     "check_notation_round_trip",
@@ -475,3 +477,41 @@ def check_observation(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
         assert rules.canonical(state, parsed) == rules.canonical(state, move), (
             f"action_text {text!r} of {move!r} parses to {parsed!r}"
         )
+
+
+def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
+    """The fair take-back (:meth:`~tabletop_rules.match.Match.take_back`) after the
+    playout's first ``end`` moves, for every seat that has moved: it never crosses a
+    chance outcome; ``can_take_back`` says whether it acts; a refusal is an
+    ``IllegalMoveError`` that leaves the match as it was; and what it takes back is the
+    seat's last move and every move since, which, played again, give the same states.
+    The game's ``determinize`` and ``redact`` decide the rest, so a game whose re-deals
+    or redactions leak would let a seat take back what it saw.
+    """
+    record = GameRecord.start(rules, playout.states[0])
+    for move in playout.moves[:end]:
+        record = record.play(move)
+    match = Match.from_record(record, rules)
+    history, moves = match.history, match.moves
+    current_player = rules.current_player
+    for seat in range(rules.players(rules.config_of(history[0]))):
+        turns = [index for index in range(end) if current_player(history[index]) == seat]
+        if not match.can_take_back(seat):
+            try:
+                match.take_back(seat)
+            except IllegalMoveError:
+                pass
+            else:
+                raise AssertionError(f"take_back({seat}) acted where can_take_back said no")
+            assert match.history == history, "a refused take-back changed the match"
+            continue
+        assert turns, f"seat {seat} has no move, yet can_take_back({seat}) is true"
+        span = range(turns[-1], end)
+        assert all(current_player(history[index]) != CHANCE for index in span), (
+            f"take_back({seat}) would cross a chance outcome"
+        )
+        taken = match.take_back(seat)
+        assert taken == moves[turns[-1] :][::-1], f"take_back({seat}) took back {taken}"
+        for move in reversed(taken):
+            match.play(move)
+        assert match.history == history, "the moves taken back did not play again the same"

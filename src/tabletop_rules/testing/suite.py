@@ -23,6 +23,7 @@ from .checks import (
     check_entry_points_refuse_odd_arguments,
     check_errors_hide_secrets,
     check_events_hide_secrets,
+    check_fair_take_back,
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
@@ -271,3 +272,12 @@ class ConformanceSuite:
         for _ in range(self.fuzz_cases_per_example):
             move = data.draw(tampered_moves(moves), label="odd")
             check_move_functions_total(self.ruleset, state, move)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_take_back_is_fair(self, data: st.DataObject) -> None:
+        """The fair take-back at a random point of a random game, for every seat: never
+        across a chance outcome, refused without a change, and exact when it acts.
+        """
+        playout, index = self._state_in(data)
+        check_fair_take_back(self.ruleset, playout, index)
