@@ -36,9 +36,11 @@ from .checks import (
 from .fuzz import (
     check_apply_total,
     check_loads_total,
+    check_move_loads_back,
     check_record_total,
     mutated_json,
     odd_moves,
+    repeated_items,
 )
 
 __all__ = ["FUZZ_PROFILE", "ConformanceSuite"]
@@ -255,3 +257,22 @@ class ConformanceSuite:
         """
         playout, index = self._state_in(data)
         check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
+
+    @_fuzz_settings
+    @given(data=st.data())
+    def test_fuzz_moves_with_repeated_items_are_refused_or_read_back(
+        self, data: st.DataObject
+    ) -> None:
+        """Move documents with one array item repeated (a play of sixteen copies of a
+        card, a roll keeping six dice) are refused with a TabletopError, or load into a
+        move the game writes, reads back and judges in a state.
+        """
+        rules = self.ruleset
+        playout, index = self._state_in(data)
+        state = playout.states[index]
+        moves = [*rules.legal_moves(state)[:5], *playout.moves[max(0, index - 5) : index + 5]]
+        documents = [dumps(move) for move in moves]
+        for _ in range(self.fuzz_cases_per_example if documents else 0):
+            source = data.draw(st.sampled_from(documents), label="document")
+            text = data.draw(repeated_items(source), label="repeated")
+            check_move_loads_back(rules, state, text)
