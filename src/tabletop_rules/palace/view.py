@@ -246,7 +246,7 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
 def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> State:
     """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
     into the hidden places (see :func:`_hidden`), seed drawn from ``rng`` first, and a
-    deal it agrees with (:func:`~tabletop_rules.palace.state.fitting_deal`).
+    deal it agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
     """
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(sorted(unseen.elements()))
@@ -322,7 +322,7 @@ def determinize(seen: View, rng: Rng) -> State:
     order, into each other seat's unknown hand cards (seat order; every seat's, for a
     spectator), every occupied face-down slot (seat then slot order) and the stock. The
     seed is drawn from ``rng`` first; ``deal`` is a deck order the result agrees with
-    (:func:`~tabletop_rules.palace.state.fitting_deal`: the face-down cards and the stock
+    (:func:`~tabletop_rules.palace.fitting_deal`: the face-down cards and the stock
     where it deals them), so that the result passes
     :func:`~tabletop_rules.palace.check_state` as a state that play reached does.
     ``view`` of the result, for the same seat, is ``seen`` again.
