@@ -199,9 +199,10 @@ def _fitting_deal(state: State) -> tuple[Card, ...]:
                 order[_hand_place(players, seat, index)] = card
     if state.stock:
         order[-len(state.stock) :] = state.stock
-    rest = Counter(dict.fromkeys(DECK, config.decks))
-    rest.subtract(card for card in order if card is not None)
-    spare = iter(sorted(rest.elements()))
+    moved = state.pile + state.burned  # with the hands in play: every card not placed above
+    if state.phase != "swap":
+        moved += tuple(card for hand in state.hands for card in hand)
+    spare = iter(sorted(moved))
     return tuple(card if card is not None else next(spare) for card in order)
 
 
@@ -436,15 +437,16 @@ def _check_deal(state: State, fail: Callable[[str], NoReturn]) -> None:
             f"({_texts(dealt[-left:] if left else ())}): the stock only shrinks from the top"
         )
     for seat in range(players):
+        up = [card for card in state.face_up[seat] if card is not None]
+        if state.phase != "swap" and not up:
+            continue
         hand = tuple(
             sorted(dealt[_hand_place(players, seat, index)] for index in range(config.hand_size))
         )
         row = tuple(dealt[_face_up_place(players, seat, slot)] for slot in range(ROW))
         if state.phase == "swap":
             _check_swaps(state, seat, hand, row, source, fail)
-        elif Counter(card for card in state.face_up[seat] if card is not None) - Counter(
-            hand + row
-        ):
+        elif Counter(up) - Counter(hand + row):
             fail(
                 f"seat {seat}'s face-up row {_texts(state.face_up[seat])} holds cards "
                 f"{source} dealt neither to it nor to the seat's hand, and once play starts "

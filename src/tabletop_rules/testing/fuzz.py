@@ -473,9 +473,9 @@ def repeated_items(text: str) -> st.SearchStrategy[str]:
 
 def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
     """``loads(text)`` raises a ``TabletopError``, or gives a move the game can write and
-    read back: :func:`~tabletop_rules.testing.check_loaded` holds, ``format_move`` writes it as text, it loads
-    back equal with the same action number and text, and ``apply`` in ``state`` (a
-    state of the same game) accepts it or raises ``IllegalMoveError``.
+    read back: :func:`~tabletop_rules.testing.check_loaded` holds, ``format_move`` writes
+    it as text, it loads back equal with the same action number and text, and ``apply``
+    in ``state`` (a state of the same game) accepts it or raises ``IllegalMoveError``.
     """
     move = _total("loads", lambda: loads(text), text)
     if move is None:
