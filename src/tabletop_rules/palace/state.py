@@ -7,6 +7,7 @@ every invariant of a state that comes from elsewhere (a loader, a test).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Literal, NoReturn, TypeAlias, cast, get_args
@@ -134,7 +135,15 @@ def shuffled_decks(config: Config, seed: int) -> tuple[Card, ...]:
     :meth:`~tabletop_rules.rng.Rng.shuffled` of :data:`~tabletop_rules.palace.cards.DECK`
     repeated ``decks`` times.
     """
-    cards, _rng = Rng.from_seed(seed).shuffled(DECK * config.decks)
+    return _shuffled(config.decks, seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _shuffled(decks: int, seed: int) -> tuple[Card, ...]:
+    """The shuffle, kept for the last games seen: checking every state of a game (a
+    replay, a loaded record) shuffles its decks once.
+    """
+    cards, _rng = Rng.from_seed(seed).shuffled(DECK * decks)
     return cards
 
 
