@@ -2,7 +2,8 @@
 
 A position is built as a :class:`~tabletop_rules.palace.State` by name and passed through
 ``check_state``, so every position a test starts from keeps the invariants; cards a test
-does not place are put among the burned cards.
+does not place are put among the burned cards, and the position gets a deal it agrees
+with (``fitting_deal``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 from tabletop_rules import palace as p
@@ -123,6 +125,7 @@ def position(
         turns=turns,
         **fields,
     )
+    state = attrs.evolve(state, deal=p.fitting_deal(state))
     p.check_state(state)
     return state
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -9,8 +10,10 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.rng import Rng
+from tabletop_rules.serialize import dumps, loads
 
-from .helpers import cards, hand, position
+from .helpers import cards, deal_order, hand, position, ready_all
 
 
 @pytest.fixture
@@ -98,3 +101,154 @@ def test_every_new_game_is_valid() -> None:
         p.Config(players=29, decks=4, hand_size=1),
     ):
         p.check_state(p.new_game(config, seed=1))
+
+
+# --- agreement with the deal (issue 16, point 10) -------------------------------------------
+
+
+def _loads_data(data: dict[str, Any]) -> object:
+    return loads(json.dumps({"game": "palace", "version": 1, "kind": "state", "data": data}))
+
+
+def _data(state: p.State) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(dumps(state))["data"]
+    return data
+
+
+def _played(state: p.State, moves: int) -> p.State:
+    """``state`` after Ready from every seat and ``moves`` first listed moves."""
+    state = ready_all(state)
+    for _ in range(moves):
+        state = p.apply(state, p.legal_moves(state)[0])
+    return state
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        p.new_game(seed=8),
+        _played(p.new_game(seed=8), 4),
+        p.new_game(seed=3, deal=deal_order(p.Config(), hands=["4C 5C 6C"])),
+        _played(p.new_game(p.Config(decks=2, players=3), seed=5), 6),
+    ],
+)
+def test_loads_refuses_a_face_down_card_swapped_with_the_stock(start: p.State) -> None:
+    data = _data(start)
+    assert _loads_data(data) == start
+    down, stock = data["face_down"], data["stock"]
+    assert down[0][0] != stock[0], "the example needs two different cards"
+    down[0][0], stock[0] = stock[0], down[0][0]
+    with pytest.raises(InvalidStateError, match=r"seat 0's face-down slot 0 holds .* never moves"):
+        _loads_data(data)
+
+
+def test_loads_refuses_a_stock_out_of_the_order_it_was_dealt_in() -> None:
+    data = _data(_played(p.new_game(seed=8), 2))
+    data["stock"][0], data["stock"][1] = data["stock"][1], data["stock"][0]
+    with pytest.raises(InvalidStateError, match="only shrinks from the top"):
+        _loads_data(data)
+
+
+def test_loads_refuses_a_swap_phase_seat_with_known_hand_cards_and_no_swap() -> None:
+    start = p.new_game(seed=8)
+    for seat in (0, 1):  # seat 0 is on turn and has not swapped, seat 1's turn has not come
+        data = _data(start)
+        data["known"][seat] = data["hands"][seat][:1]
+        with pytest.raises(InvalidStateError, match=f"seat {seat} has swapped nothing yet"):
+            _loads_data(data)
+    hand_card, up_card = start.hands[0][0], start.face_up[0][0]
+    swapped = p.apply(start, p.Swap(hand_card, up_card))
+    assert swapped.known[0] == (up_card,)
+    assert _loads_data(_data(swapped)) == swapped
+    readied = p.apply(swapped, p.Ready())
+    data = _data(readied)  # seat 0 swapped before seat 1's turn: it keeps its known card
+    assert _loads_data(data) == readied
+    data["known"][1] = data["hands"][1][:1]
+    with pytest.raises(InvalidStateError, match="seat 1 has swapped nothing yet"):
+        _loads_data(data)
+
+
+def test_loads_refuses_a_swap_phase_exchange_no_swap_made() -> None:
+    start = p.new_game(seed=8)
+    hand_card, up_card = start.hands[1][0], start.face_up[1][0]
+    assert up_card is not None
+    data = _data(p.apply(start, p.Ready()))  # seat 1 on turn, no swap made yet
+    data["hands"][1] = [str(card) for card in sorted([up_card, *start.hands[1][1:]])]
+    data["face_up"][1][0] = str(hand_card)
+    with pytest.raises(InvalidStateError, match="seat 1 has swapped nothing yet, so it holds"):
+        _loads_data(data)
+    data["known"][1] = [str(up_card)]
+    data["swaps"] = 1  # now it is the state the swap reaches
+    assert _loads_data(data) == p.apply(p.apply(start, p.Ready()), p.Swap(hand_card, up_card))
+    data["known"][1] = []  # the card swapped in was seen by all
+    with pytest.raises(InvalidStateError, match="not known"):
+        _loads_data(data)
+
+
+def test_loads_refuses_more_known_hand_cards_than_swaps_made() -> None:
+    start = p.new_game(p.Config(hand_size=3), seed=8)
+    state = p.apply(start, p.Swap(start.hands[0][0], start.face_up[0][0]))
+    data = _data(state)
+    data["known"][0] = [str(card) for card in state.hands[0][:2]]
+    with pytest.raises(InvalidStateError, match=r"2 known hand cards .* it made 1"):
+        _loads_data(data)
+
+
+def test_loads_refuses_a_swap_phase_hand_of_cards_dealt_elsewhere() -> None:
+    start = p.new_game(seed=8)
+    data = _data(start)
+    mine, theirs = data["hands"][0][0], data["hands"][1][0]
+    data["hands"][0][0], data["hands"][1][0] = theirs, mine
+    data["hands"] = [sorted(held, key=lambda text: p.Card.parse(text)) for held in data["hands"]]
+    with pytest.raises(InvalidStateError, match="in the swap phase seat 0 holds the cards"):
+        _loads_data(data)
+
+
+def test_loads_refuses_a_face_up_card_that_arrived_after_the_swaps() -> None:
+    state = _played(p.new_game(seed=8), 2)
+    data = _data(state)
+    seat = next(s for s in (0, 1) if state.face_up[s][0] is not None and state.hands[1 - s])
+    other = state.hands[1 - seat]
+    data["face_up"][seat][0], theirs = str(other[0]), state.face_up[seat][0]
+    assert theirs is not None
+    data["hands"][1 - seat] = [str(card) for card in sorted((theirs, *other[1:]))]
+    data["known"][1 - seat] = []
+    with pytest.raises(InvalidStateError, match="face-up cards only leave the row"):
+        _loads_data(data)
+
+
+def test_determinized_states_carry_a_deal_they_agree_with() -> None:
+    for config, seed, moves in ((p.Config(), 8, 0), (p.Config(), 8, 9), (p.Config.pagat(), 2, 30)):
+        start = p.new_game(config, seed=seed)
+        states = [start, p.apply(start, p.Swap(start.hands[0][0], start.face_up[0][0]))]
+        states.append(_played(start, moves))
+        for state in states:
+            for seat in (None, 0, 1):
+                sampled = p.determinize(p.view(state, seat), Rng.from_seed(seed + moves))
+                assert sampled.deal is not None
+                assert sampled.deal == p.fitting_deal(sampled)
+                p.check_state(sampled)
+                assert loads(dumps(sampled)) == sampled
+                assert p.view(sampled, seat) == p.view(state, seat)
+                data = _data(sampled)
+                down, stock = data["face_down"], data["stock"]
+                slot = next(i for i, card in enumerate(down[0]) if card is not None)
+                if stock and stock[0] != down[0][slot]:
+                    down[0][slot], stock[0] = stock[0], down[0][slot]
+                    with pytest.raises(InvalidStateError, match="never moves"):
+                        _loads_data(data)
+    sampled = p.determinize(p.view(p.new_game(seed=8), 0), Rng.from_seed(1))
+    assert p.new_game(seed=sampled.seed, deal=sampled.deal) == sampled  # a new game, as dealt
+
+
+def test_fitting_deal_gives_a_set_up_position_a_deal_and_refuses_a_broken_state(
+    state: p.State,
+) -> None:
+    bare = attrs.evolve(state, deal=None)
+    with pytest.raises(InvalidStateError, match="face-down slot"):
+        p.check_state(bare)  # seed 0's shuffle put other cards there
+    p.check_state(attrs.evolve(bare, deal=p.fitting_deal(bare)))
+    with pytest.raises(InvalidStateError, match="card conservation"):
+        p.fitting_deal(broken(bare, pile=cards("5C")))
+    with pytest.raises(InvalidStateError, match="palace State"):
+        p.fitting_deal("state")  # type: ignore[arg-type]

@@ -68,7 +68,7 @@ from .rules import (
     score,
     winners,
 )
-from .state import MAX_SWAPS, Pending, Phase, State, check_state
+from .state import MAX_SWAPS, Pending, Phase, State, check_state, fitting_deal
 from .view import View, check_view, determinize, view
 
 __all__ = [
@@ -135,6 +135,7 @@ __all__ = [
     "determinize",
     "encode",
     "first_player",
+    "fitting_deal",
     "format_move",
     "is_over",
     "legal_mask",

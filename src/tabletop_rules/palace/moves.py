@@ -7,8 +7,16 @@ Traceback (most recent call last):
 ...
 tabletop_rules.errors.IllegalMoveError: a face-down slot is 0, 1 or 2, not 3
 
-A move's constructor checks only the shape of its fields; whether the rules allow it in a
-position is :func:`~tabletop_rules.palace.apply`'s business, which names the rule.
+A move's constructor checks only the shape of its fields, and that its cards exist: a
+play holds no card more often than the most decks a game shuffles
+(:data:`~tabletop_rules.palace.config.MAX_DECKS`) hold it, just as no card has a rank or
+suit that no card has. Whether the rules allow it in a position is
+:func:`~tabletop_rules.palace.apply`'s business, which names the rule.
+
+>>> Play((Card.parse("7H"),) * 5)
+Traceback (most recent call last):
+...
+tabletop_rules.errors.IllegalMoveError: no game holds 5 7H: the most decks a game has (4) hold 4
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ import attrs
 from ..errors import IllegalMoveError
 from ..messages import describe, short_repr, short_text
 from .cards import Card, own_card
-from .config import ROW
+from .config import MAX_DECKS, ROW
 
 __all__ = [
     "MAX_PLAY",
@@ -50,8 +58,9 @@ def _card(value: Any) -> Card:
 
 
 def _play_cards(value: Any) -> tuple[Card, ...]:
-    """A tuple or list of 1 to 16 cards, as the sorted tuple of the deck's instances.
-    Nothing else is read: iterating an arbitrary object runs its code.
+    """A tuple or list of 1 to 16 cards, as the sorted tuple of the deck's instances, no
+    card more often than the most decks a game has hold it. Nothing else is read:
+    iterating an arbitrary object runs its code.
     """
     if type(value) is not tuple and type(value) is not list:
         raise IllegalMoveError(
@@ -62,7 +71,15 @@ def _play_cards(value: Any) -> tuple[Card, ...]:
             f"a play lays 1 to {MAX_PLAY} cards (every card of one rank in four decks), "
             f"not {len(value)}"
         )
-    return tuple(sorted(own_card(card) for card in value))
+    cards = tuple(sorted(own_card(card) for card in value))
+    for index in range(MAX_DECKS, len(cards)):
+        if cards[index] == cards[index - MAX_DECKS]:  # sorted: equal cards lie together
+            copies = cards.count(cards[index])
+            raise IllegalMoveError(
+                f"no game holds {copies} {cards[index]}: the most decks a game has "
+                f"({MAX_DECKS}) hold {MAX_DECKS}"
+            )
+    return cards
 
 
 def _check_slot(_instance: Any, _attribute: Any, slot: Any) -> None:

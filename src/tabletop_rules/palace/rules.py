@@ -34,7 +34,7 @@ from typing import Any, NoReturn
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
 from ..protocol import Seat
-from ..rng import Rng, resolve_seed
+from ..rng import resolve_seed
 from ..slots import slot_setters
 from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
@@ -70,7 +70,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, check_state
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, check_state, shuffled_decks
 
 __all__ = [
     "EXTRA_PLAY_MOST",
@@ -189,10 +189,7 @@ def new_game(
     if type(config) is not Config:
         raise ConfigError(f"palace needs a palace.Config, got {short_repr(config)}")
     seed = resolve_seed(seed)
-    if deal is None:
-        cards, _rng = Rng.from_seed(seed).shuffled(DECK * config.decks)
-    else:
-        cards = _checked_deal(config, deal)
+    cards = shuffled_decks(config, seed) if deal is None else _checked_deal(config, deal)
     n = config.players
     face_down = tuple(tuple(cards[r * n + s] for r in range(ROW)) for s in range(n))
     face_up = tuple(tuple(cards[(ROW + r) * n + s] for r in range(ROW)) for s in range(n))

@@ -7,6 +7,7 @@ every invariant of a state that comes from elsewhere (a loader, a test).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable
 from typing import Literal, NoReturn, TypeAlias, cast, get_args
@@ -15,7 +16,7 @@ import attrs
 
 from ..messages import short_repr
 from ..protocol import Seat
-from ..rng import SEED_BITS, is_valid_state
+from ..rng import SEED_BITS, Rng, is_valid_state
 from ..validation import Fail, check_own, run_checks
 from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
@@ -30,7 +31,10 @@ __all__ = [
     "Row",
     "State",
     "check_state",
+    "dealt_order",
+    "fitting_deal",
     "holds_cards",
+    "shuffled_decks",
 ]
 
 Hand: TypeAlias = tuple[Card, ...]
@@ -87,8 +91,10 @@ class State:
             :data:`~tabletop_rules.palace.state.Pending`).
         finished: Seats that have finished, in finishing order.
         deal: The deck order (top card first) the game was dealt from when
-            ``new_game(..., deal=cards)`` was given one; ``None`` when the seed shuffled
-            the decks. It predicts the whole game, so no view ever shows it.
+            ``new_game(..., deal=cards)`` was given one, or that
+            :func:`~tabletop_rules.palace.determinize` chose for the state it re-dealt;
+            ``None`` when the seed shuffled the decks. It predicts the whole game, so no
+            view ever shows it.
 
     """
 
@@ -124,6 +130,91 @@ def holds_cards(state: State, seat: Seat) -> bool:
     )
 
 
+def shuffled_decks(config: Config, seed: int) -> tuple[Card, ...]:
+    """The deck order, top card first, that ``seed`` deals under ``config``:
+    :meth:`~tabletop_rules.rng.Rng.shuffled` of :data:`~tabletop_rules.palace.cards.DECK`
+    repeated ``decks`` times.
+    """
+    return _shuffled(config.decks, seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _shuffled(decks: int, seed: int) -> tuple[Card, ...]:
+    """The shuffle, kept for the last games seen: checking every state of a game (a
+    replay, a loaded record) shuffles its decks once.
+    """
+    cards, _rng = Rng.from_seed(seed).shuffled(DECK * decks)
+    return cards
+
+
+def dealt_order(state: State) -> tuple[Card, ...]:
+    """The deck order ``state``'s game was dealt from: its ``deal``, or its seed's shuffle."""
+    return state.deal if state.deal is not None else shuffled_decks(state.config, state.seed)
+
+
+def _face_down_place(players: int, seat: Seat, slot: int) -> int:
+    """Where in a deck order the card dealt to ``seat``'s face-down ``slot`` lies."""
+    return slot * players + seat
+
+
+def _face_up_place(players: int, seat: Seat, slot: int) -> int:
+    """Where in a deck order the card dealt to ``seat``'s face-up ``slot`` lies."""
+    return (ROW + slot) * players + seat
+
+
+def _hand_place(players: int, seat: Seat, index: int) -> int:
+    """Where in a deck order the ``index``-th card dealt to ``seat``'s hand lies."""
+    return (2 * ROW + index) * players + seat
+
+
+def _stock_start(config: Config) -> int:
+    """Where in a deck order the stock begins: after every row and hand."""
+    return config.players * (2 * ROW + config.hand_size)
+
+
+def fitting_deal(state: State) -> tuple[Card, ...]:
+    """A deck order that ``state``'s rows, hands and stock agree with, as
+    :func:`check_state` checks them against the deal: every face-down and face-up card
+    still in place where the deal put it, the stock its last cards, and in the swap phase
+    the hands and rows as dealt; the cards that have moved since (to the pile, burned,
+    into a hand) fill the other places in sorted order.
+
+    A position set up by hand (a puzzle, a test) gets a deal with
+    ``attrs.evolve(state, deal=fitting_deal(state))``;
+    :func:`~tabletop_rules.palace.determinize` gives the states it deals such a deal.
+    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a state that breaks
+    another invariant of :func:`check_state` (its ``deal`` is not read).
+    """
+
+    def check(fail: Fail) -> tuple[Card, ...]:
+        if type(state) is not State or type(state.config) is not Config:
+            fail(f"expected a palace State with a palace Config, got {short_repr(state)}")
+        _check_places(attrs.evolve(state, deal=None), fail)
+        return _fitting_deal(state)
+
+    return run_checks("palace state", check)
+
+
+def _fitting_deal(state: State) -> tuple[Card, ...]:
+    config = state.config
+    players = config.players
+    order: list[Card | None] = [None] * config.cards
+    for seat in range(players):
+        for slot in range(ROW):
+            order[_face_down_place(players, seat, slot)] = state.face_down[seat][slot]
+            order[_face_up_place(players, seat, slot)] = state.face_up[seat][slot]
+        if state.phase == "swap":
+            for index, card in enumerate(state.hands[seat]):
+                order[_hand_place(players, seat, index)] = card
+    if state.stock:
+        order[-len(state.stock) :] = state.stock
+    moved = state.pile + state.burned  # with the hands in play: every card not placed above
+    if state.phase != "swap":
+        moved += tuple(card for hand in state.hands for card in hand)
+    spare = iter(sorted(moved))
+    return tuple(card if card is not None else next(spare) for card in order)
+
+
 def check_state(state: State) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``state`` is
     consistent with the rules: used by loaders and tests, never on the hot path.
@@ -145,7 +236,15 @@ def check_state(state: State) -> None:
       ``quad="burn"`` no four of a rank lie together on it; a 3 on top is owed a take,
       unless four of a kind were just laid; the finishing order holds exactly the seats
       with no cards left;
-    - *the deal*: ``None``, or a tuple of exactly the configured decks.
+    - *the deal*: ``None``, or a tuple of exactly the configured decks;
+    - *agreement with the deal* (``deal``, or the seed's shuffle): face-down cards never
+      move until turned, so each one still in place is the card the deal put there; the
+      stock only shrinks from the top, so it is the deal's last cards; face-up cards only
+      leave once play starts, so those still in place were dealt to the row or swapped in
+      from the hand; in the swap phase each seat holds the hand and face-up cards dealt to
+      it, swapped between hand and row, a hand card not dealt to the hand known (it was
+      swapped in face up), no known cards and nothing changed for a seat that has swapped
+      nothing yet, no more known cards nor changed face-up slots than the swaps made.
     """
 
     def check(fail: Fail) -> None:
@@ -176,6 +275,11 @@ def _int(name: str, value: object, low: int, high: int, fail: Callable[[str], No
 
 
 def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
+    _check_places(state, fail)
+    _check_deal(state, fail)
+
+
+def _check_places(state: State, fail: Callable[[str], NoReturn]) -> None:
     config = state.config
     players = config.players
     if not is_valid_state(state.seed):
@@ -252,6 +356,12 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
                 fail(f"in the swap phase seat {s} holds hand_size {config.hand_size} cards")
             if None in state.face_up[s] or None in state.face_down[s]:
                 fail(f"in the swap phase seat {s}'s rows are full")
+            if _not_swapped(state, s) and state.known[s]:
+                fail(
+                    f"seat {s} has swapped nothing yet but has known hand cards "
+                    f"{short_repr([str(c) for c in state.known[s]])}: in the swap phase only "
+                    f"a swap makes a hand card known"
+                )
         return
     if state.swaps:
         fail("swaps are counted in the swap phase only")
@@ -300,3 +410,92 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail("an extra play is due, but quad is not 'extra_play'")
         if len(pile) < 4 or len({card.rank for card in pile[-4:]}) != 1:
             fail("an extra play is due, but no four of a kind lie on top of the pile")
+
+
+def _not_swapped(state: State, seat: Seat) -> bool:
+    """In the swap phase, whether ``seat`` has made no swap yet: its turn to swap has not
+    come, or it has come and no swap was made.
+    """
+    return seat > state.seat or (seat == state.seat and not state.swaps)
+
+
+def _texts(cards: object) -> str:
+    return short_repr([str(card) for card in cast(tuple[Card, ...], cards)])
+
+
+def _check_deal(state: State, fail: Callable[[str], NoReturn]) -> None:
+    """The rows, hands and stock agree with the deck order the game was dealt from (run
+    once every other invariant holds: the fields have their shapes, the cards add up).
+    """
+    config = state.config
+    players = config.players
+    dealt = dealt_order(state)
+    source = "its deal" if state.deal is not None else f"the shuffle of its seed {state.seed}"
+    for seat in range(players):
+        for slot, card in enumerate(state.face_down[seat]):
+            expected = dealt[_face_down_place(players, seat, slot)]
+            if card is not None and card != expected:
+                fail(
+                    f"seat {seat}'s face-down slot {slot} holds {card}, but {source} put "
+                    f"{expected} there, and a face-down card never moves until it is turned"
+                )
+    stock, left = state.stock, config.cards - _stock_start(config)
+    if len(stock) > left or (stock and stock != dealt[-len(stock) :]):
+        fail(
+            f"the stock {_texts(stock)} is not what is left of the stock {source} dealt "
+            f"({_texts(dealt[-left:] if left else ())}): the stock only shrinks from the top"
+        )
+    for seat in range(players):
+        up = [card for card in state.face_up[seat] if card is not None]
+        if state.phase != "swap" and not up:
+            continue
+        hand = tuple(
+            sorted(dealt[_hand_place(players, seat, index)] for index in range(config.hand_size))
+        )
+        row = tuple(dealt[_face_up_place(players, seat, slot)] for slot in range(ROW))
+        if state.phase == "swap":
+            _check_swaps(state, seat, hand, row, source, fail)
+        elif Counter(up) - Counter(hand + row):
+            fail(
+                f"seat {seat}'s face-up row {_texts(state.face_up[seat])} holds cards "
+                f"{source} dealt neither to it nor to the seat's hand, and once play starts "
+                f"face-up cards only leave the row"
+            )
+
+
+def _check_swaps(
+    state: State,
+    seat: Seat,
+    hand: Hand,
+    row: Row,
+    source: str,
+    fail: Callable[[str], NoReturn],
+) -> None:
+    """In the swap phase, ``seat``'s hand and face-up row are its dealt ``hand`` and
+    ``row`` with the swaps it made between them.
+    """
+    held, up, known = state.hands[seat], state.face_up[seat], state.known[seat]
+    if Counter(held) + Counter(up) != Counter(hand) + Counter(row):
+        fail(
+            f"in the swap phase seat {seat} holds the cards {source} dealt to its hand "
+            f"{_texts(hand)} and face-up row {_texts(row)}, swapped between them; it holds "
+            f"{_texts(held)} and {_texts(up)}"
+        )
+    if _not_swapped(state, seat) and (held != hand or up != row):
+        fail(
+            f"seat {seat} has swapped nothing yet, so it holds the hand {_texts(hand)} and "
+            f"face-up row {_texts(row)} {source} dealt it"
+        )
+    if Counter(held) - Counter(known) - Counter(hand):
+        fail(
+            f"seat {seat} holds hand cards {source} did not deal to its hand that are not "
+            f"known, but a card swapped in from the face-up row is seen by all"
+        )
+    made = state.swaps if seat == state.seat else MAX_SWAPS if seat < state.seat else 0
+    changed = sum(card != dealt for card, dealt in zip(up, row, strict=True))
+    if len(known) > made or changed > made:
+        fail(
+            f"seat {seat} has {len(known)} known hand cards and {changed} face-up slots "
+            f"changed since the deal, but a swap makes one card known and changes one "
+            f"slot, and it made {'at most ' if seat < state.seat else ''}{made}"
+        )

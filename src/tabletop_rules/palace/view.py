@@ -34,7 +34,7 @@ from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
 from .moves import Move
 from .rules import current_player, legal_moves, score, winners
-from .state import Hand, Pending, Phase, Row, State, check_state
+from .state import Hand, Pending, Phase, Row, State, _fitting_deal, check_state
 
 __all__ = ["View", "check_view", "determinize", "view"]
 
@@ -245,7 +245,8 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
 
 def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> State:
     """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
-    into the hidden places (see :func:`_hidden`), seed drawn from ``rng`` first.
+    into the hidden places (see :func:`_hidden`), seed drawn from ``rng`` first, and a
+    deal it agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
     """
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(sorted(unseen.elements()))
@@ -272,7 +273,7 @@ def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> Sta
             else:
                 row.append(None)
         face_down.append(tuple(row))
-    return State(
+    state = State(
         config=seen.config,
         seed=seed,
         hands=tuple(hands),
@@ -290,6 +291,7 @@ def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> Sta
         finished=seen.finished,
         deal=None,
     )
+    return attrs.evolve(state, deal=_fitting_deal(state))
 
 
 def _check_dealt(seen: View, state: State) -> None:
@@ -319,8 +321,11 @@ def determinize(seen: View, rng: Rng) -> State:
     the decks less every card the view shows) shuffled by ``rng`` and dealt, in this
     order, into each other seat's unknown hand cards (seat order; every seat's, for a
     spectator), every occupied face-down slot (seat then slot order) and the stock. The
-    seed is drawn from ``rng`` first; ``deal`` is ``None``. ``view`` of the result, for
-    the same seat, is ``seen`` again.
+    seed is drawn from ``rng`` first; ``deal`` is a deck order the result agrees with
+    (:func:`~tabletop_rules.palace.fitting_deal`: the face-down cards and the stock
+    where it deals them), so that the result passes
+    :func:`~tabletop_rules.palace.check_state` as a state that play reached does.
+    ``view`` of the result, for the same seat, is ``seen`` again.
 
     >>> from tabletop_rules.palace import Ready, apply, new_game
     >>> state = apply(new_game(seed=7), Ready())

@@ -42,9 +42,11 @@ __all__ = [
     "check_loaded",
     "check_loads_total",
     "check_move_functions_total",
+    "check_move_loads_back",
     "check_record_total",
     "mutated_json",
     "odd_moves",
+    "repeated_items",
     "tampered_moves",
     "write_json",
 ]
@@ -543,3 +545,49 @@ def check_move_functions_total(rules: Rules, state: Any, move: Any) -> None:
     elif formatted:
         parsed, named = total("parse_move", lambda: rules.parse_move(state, text))
         assert not parsed, f"{text!r} parses to {named!r}, a move canonical refuses"
+
+
+# --- moves read from JSON: refused, or moves the game writes and reads back ---------------
+
+
+@st.composite
+def _repeated_items(draw: st.DrawFn, text: str) -> str:
+    value: Any = json.loads(text)
+    arrays = [path for path in _paths(value) if isinstance(_get(value, path), list)]
+    arrays = [path for path in arrays if _get(value, path)]
+    if not arrays:
+        return text
+    path = draw(st.sampled_from(arrays))
+    node = _get(value, path)
+    item = node[draw(st.integers(0, len(node) - 1))]
+    times = draw(st.sampled_from((1, 2, 3, 4, 5, 6, 15, 16, 17, 100)))
+    return write_json(_replace(value, path, [*node, *[item] * times]))
+
+
+def repeated_items(text: str) -> st.SearchStrategy[str]:
+    """JSON texts made from the valid document ``text`` by repeating one item of one of
+    its arrays once to a hundred times: from a play of one card, a play of sixteen copies
+    of it, which no number of decks holds; from a roll keeping one die, one keeping six.
+    """
+    return _repeated_items(text)
+
+
+def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
+    """``loads(text)`` raises a ``TabletopError``, or gives a move the game can write and
+    read back: :func:`~tabletop_rules.testing.check_loaded` holds, ``format_move`` writes
+    it as text, it loads back equal with the same action number and text, and ``apply``
+    in ``state`` (a state of the same game) accepts it or raises ``IllegalMoveError``.
+    """
+    move = _total("loads", lambda: loads(text), text)
+    if move is None:
+        return
+    assert kind_of(rules, type(move)) == "move", f"a move document loaded a {type(move)}"
+    check_loaded(rules, move)
+    written = rules.format_move(move)
+    assert isinstance(written, str), "format_move writes a move as text"
+    assert written, "format_move writes a move as some text"
+    again = loads(dumps(move))
+    assert again == move, "the loaded move does not load back equal"
+    assert rules.encode(again) == rules.encode(move), "the move's number changed on reload"
+    assert rules.format_move(again) == written, "the move's text changed on reload"
+    check_apply_total(rules, state, move)

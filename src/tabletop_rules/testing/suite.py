@@ -38,9 +38,11 @@ from .fuzz import (
     check_apply_total,
     check_loads_total,
     check_move_functions_total,
+    check_move_loads_back,
     check_record_total,
     mutated_json,
     odd_moves,
+    repeated_items,
     tampered_moves,
 )
 
@@ -281,3 +283,20 @@ class ConformanceSuite:
         """
         playout, index = self._state_in(data)
         check_fair_take_back(self.ruleset, playout, index)
+
+    def test_fuzz_moves_with_repeated_items_are_refused_or_read_back(
+        self, data: st.DataObject
+    ) -> None:
+        """Move documents with one array item repeated (a play of sixteen copies of a
+        card, a roll keeping six dice) are refused with a TabletopError, or load into a
+        move the game writes, reads back and judges in a state.
+        """
+        rules = self.ruleset
+        playout, index = self._state_in(data)
+        state = playout.states[index]
+        moves = [*rules.legal_moves(state)[:5], *playout.moves[max(0, index - 5) : index + 5]]
+        documents = [dumps(move) for move in moves]
+        for _ in range(self.fuzz_cases_per_example if documents else 0):
+            source = data.draw(st.sampled_from(documents), label="document")
+            text = data.draw(repeated_items(source), label="repeated")
+            check_move_loads_back(rules, state, text)
