@@ -284,6 +284,8 @@ class ConformanceSuite:
         playout, index = self._state_in(data)
         check_fair_take_back(self.ruleset, playout, index)
 
+    @_fuzz_settings
+    @given(data=st.data())
     def test_fuzz_moves_with_repeated_items_are_refused_or_read_back(
         self, data: st.DataObject
     ) -> None:
