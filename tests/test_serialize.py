@@ -1107,3 +1107,10 @@ def test_the_depth_check_takes_about_one_copy_of_the_text() -> None:
     # value between brackets as a string of its own: 25 bytes a character.
     text = "[" * (MAX_DEPTH + 1) + "{}," * 400_000 + "{}"
     assert _peak_memory(text) < 2 * len(text)
+
+
+@pytest.mark.parametrize("shape", sorted(hostile_json(8)))
+def test_a_document_takes_at_most_the_documented_memory_a_character(shape: str) -> None:
+    # The docs of MAX_DOCUMENT_CHARS say: at most 48 bytes a character, at any size.
+    text = hostile_json(1 << 17)[shape]
+    assert _peak_memory(text) < 48 * len(text)

@@ -57,7 +57,13 @@ T = TypeVar("T")
 
 MAX_DOCUMENT_CHARS: Final = 1 << 24
 """The longest JSON text a loader reads: 16 MiB (as characters, or bytes for ``bytes``),
-many times the largest document the library writes."""
+many times the largest document the library writes.
+
+Reading takes time linear in the size, but a maximal document is not cheap: Python's
+``json`` holds at most 48 bytes a character in objects (arrays nested in arrays are the
+worst), up to about 900 MB and several seconds for 16 MiB; the depth check before it
+takes about one copy of the text. A service that reads documents from strangers should
+cap their size below this limit, at what its own games need."""
 
 MAX_DEPTH: Final = 32
 """The deepest nesting of arrays and objects a loader reads; the library writes at most 5."""
