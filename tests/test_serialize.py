@@ -6,14 +6,21 @@ edit the parsed JSON, dump it again. Each must fail to load with ``InvalidStateE
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
+import math
 import subprocess
 import sys
+import time
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import serialize
@@ -30,6 +37,7 @@ from tabletop_rules.serialize import (
     to_data,
 )
 from tabletop_rules.testing import random_playout
+from tabletop_rules.testing.fuzz import hostile_json
 
 Box = dp.Box
 Data = dict[str, Any]
@@ -979,3 +987,130 @@ def test_a_fixed_length_tuple_is_structured_item_by_item_against_its_types() -> 
     assert serialize.converter.structure(["a", 1], tuple[str, int]) == ("a", 1)
     with pytest.raises(ValueError, match="expected 2 items"):
         serialize.converter.structure(["a"], tuple[str, int])
+
+
+# --- the pre-scan: linear time, little memory (issue 16, point 1) --------------------------
+
+
+def _parse_seconds(text: str) -> float:
+    """The processor time ``parse_json(text)`` takes in this thread."""
+    start = time.thread_time()
+    with contextlib.suppress(InvalidStateError):
+        parse_json(text)
+    return time.thread_time() - start
+
+
+def _growth(small: str, large: str, bound: float) -> float:
+    """How many times longer ``parse_json`` takes on ``large`` than on ``small``: fastest
+    of 3 against fastest of up to 5, stopping once under ``bound``; no garbage collection.
+    """
+    gc.disable()
+    try:
+        fastest = min(_parse_seconds(small) for _ in range(3))
+        slowest = math.inf
+        for _ in range(5):
+            slowest = min(slowest, _parse_seconds(large))
+            if slowest < bound * fastest:
+                break
+    finally:
+        gc.enable()
+    return slowest / fastest
+
+
+def test_json_prescan_is_linear_in_escaped_quotes() -> None:
+    # The old pre-scan's regex read an unterminated string of escaped quotes again from
+    # each quote in it: 16,000 of them took seconds, 32 times the text 1,000 times as long.
+    small, large = ('"' + '\\"' * count for count in (512, 512 * 32))
+    assert _growth(small, large, 32**1.5) < 32**1.5
+
+
+@pytest.mark.parametrize("shape", sorted(hostile_json(8)))
+def test_json_prescan_is_linear_for_every_hostile_shape(shape: str) -> None:
+    small, large = hostile_json(1024)[shape], hostile_json(1024 * 32)[shape]
+    assert _growth(small, large, 32**1.5) < 32**1.5
+
+
+def _reference_depth(text: str) -> int:
+    """The deepest nesting of ``text`` read one character at a time: a quote after an odd
+    run of backslashes is escaped, every other quote opens or closes a string, and only
+    brackets outside strings count.
+    """
+    depth = deepest = backslashes = 0
+    inside = False
+    for char in text:
+        if char == "\\":
+            backslashes += 1
+            continue
+        escaped, backslashes = backslashes % 2 == 1, 0
+        if char == '"' and not escaped:
+            inside = not inside
+        elif not inside and char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif not inside and char in "]}":
+            depth -= 1
+    return deepest
+
+
+_PIECES = st.one_of(
+    st.sampled_from(["[", "]", "{", "}", '"', "\\", ",", ":", "1", "a", '{"a":', "[]", "é"]),
+    st.builds(
+        lambda piece, count: piece * count,
+        st.sampled_from(["[", "]", "{", "}", '\\"', "\\", '"', "[]"]),
+        st.integers(0, 80),
+    ),
+)
+
+
+@given(
+    text=st.lists(_PIECES, max_size=40).map("".join),
+    window=st.sampled_from([1, 2, 3, 7, 64, 1 << 16]),
+    as_bytes=st.booleans(),
+)
+def test_the_depth_check_counts_exactly_the_brackets_outside_strings(
+    text: str, window: int, as_bytes: bool
+) -> None:
+    # Small windows make every string and every run of brackets cross window edges.
+    expected = _reference_depth(text)
+    document: str | bytes = text.encode() if as_bytes else text
+    default, serialize._WINDOW = serialize._WINDOW, window
+    try:
+        refusal = _refusal(document)
+    finally:
+        serialize._WINDOW = default
+    nests = f"the document nests {expected} deep" in (refusal or "")
+    assert nests == (expected > MAX_DEPTH), refusal
+
+
+def _refusal(document: str | bytes) -> str | None:
+    """What ``parse_json`` says against ``document``, or ``None`` if it reads it."""
+    try:
+        parse_json(document)
+    except InvalidStateError as error:
+        return str(error)
+    return None
+
+
+def _peak_memory(text: str) -> int:
+    """The most memory ``parse_json(text)`` holds at once, beyond the text."""
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(InvalidStateError):
+            parse_json(text)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_depth_check_takes_about_one_copy_of_the_text() -> None:
+    # Refused for its depth, so only the pre-scan runs. The old one kept every small
+    # value between brackets as a string of its own: 25 bytes a character.
+    text = "[" * (MAX_DEPTH + 1) + "{}," * 400_000 + "{}"
+    assert _peak_memory(text) < 2 * len(text)
+
+
+@pytest.mark.parametrize("shape", sorted(hostile_json(8)))
+def test_a_document_takes_at_most_the_documented_memory_a_character(shape: str) -> None:
+    # The docs of MAX_DOCUMENT_CHARS say: at most 48 bytes a character, at any size.
+    text = hostile_json(1 << 17)[shape]
+    assert _peak_memory(text) < 48 * len(text)

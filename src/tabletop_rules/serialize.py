@@ -25,7 +25,8 @@ import re
 import threading
 import types
 from collections import Counter
-from itertools import accumulate
+from collections.abc import Iterator
+from itertools import accumulate, cycle
 from typing import Any, Final, TypeVar, Union, cast, get_args, get_origin, overload
 
 import attrs
@@ -56,7 +57,13 @@ T = TypeVar("T")
 
 MAX_DOCUMENT_CHARS: Final = 1 << 24
 """The longest JSON text a loader reads: 16 MiB (as characters, or bytes for ``bytes``),
-many times the largest document the library writes."""
+many times the largest document the library writes.
+
+Reading takes time linear in the size, but a maximal document is not cheap: Python's
+``json`` holds at most 48 bytes a character in objects (arrays nested in arrays are the
+worst), up to about 900 MB and several seconds for 16 MiB; the depth check before it
+takes about one copy of the text. A service that reads documents from strangers should
+cap their size below this limit, at what its own games need."""
 
 MAX_DEPTH: Final = 32
 """The deepest nesting of arrays and objects a loader reads; the library writes at most 5."""
@@ -69,9 +76,87 @@ converter = make_converter()
 """The cattrs converter behind every dump and load; games' unions are configured on it."""
 
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+_WINDOW = 1 << 12
+_NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+_RUNS = re.compile(rb"\[+|\]+")
+
+
+def _brackets(data: bytes) -> Iterator[bytes]:
+    """The brackets of ``data`` outside its strings, as ``[`` and ``]``, window by window.
+
+    Every loop is a single pass of ``bytes`` methods (no regular expression, nothing that
+    backtracks), each window at most about :data:`_WINDOW` pieces, so the time is linear
+    and the memory a few copies of the text. A quote after an odd run of backslashes is
+    escaped; every other quote opens or closes a string. This is JSON's reading of every
+    valid prefix, and ``json`` stops at the first character past one.
+    """
+    data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    start = 0
+    while start < len(data):
+        end = min(start + _WINDOW, len(data))
+        if data.count(b'"', start, end) % 2:  # end is inside a string: take it whole
+            close = data.find(b'"', end)
+            end = len(data) if close < 0 else close + 1
+        outside = b"".join(data[start:end].split(b'"')[::2])
+        yield outside.translate(_SQUARE, _NOT_BRACKETS)
+        start = end
+
+
+def _highest(brackets: bytes) -> int:
+    """How high the running depth of ``brackets`` (``[`` up, ``]`` down, from 0) rises,
+    summed run by run: the runs of ``[`` and of ``]`` alternate.
+    """
+    runs = map(len, _RUNS.findall(brackets))
+    signs = cycle((1, -1) if brackets.startswith(b"[") else (-1, 1))
+    return max(accumulate(map(int.__mul__, runs, signs), initial=0))
+
+
+def _bound(brackets: bytes) -> int:
+    """At least :func:`_highest` of ``brackets``; exactly that if the depth never falls
+    below 0, as in JSON read from the depth before the brackets.
+
+    With closing brackets appended so that the end lies below the start, every highest
+    point is a ``[]``, and one ``bytes.replace`` of all ``[]`` lowers the highest point
+    by one (or, below 0, by none) and leaves every other depth as it was. Such passes run
+    while they take an eighth of what is left, so that many small values go in a pass or
+    two at the speed of C; the few runs left are summed.
+    """
+    brackets += b"]" * (max(2 * brackets.count(b"[") - len(brackets), 0) + 1)
+    peeled = 0
+    while True:
+        shorter = brackets.replace(b"[]", b"")
+        removed = len(brackets) - len(shorter)
+        if not removed:
+            break
+        peeled, brackets = peeled + 1, shorter
+        if 8 * removed < len(brackets):
+            break
+    return peeled + _highest(brackets)
+
+
+def _over_depth(data: bytes) -> int | None:
+    """How deep ``data`` nests where that is over :data:`MAX_DEPTH`, else ``None``.
+
+    Each window is bounded by :func:`_bound` from the depth the windows before it
+    reached; only a document that may be too deep is counted exactly, for the message.
+    """
+    depth = 0
+    for brackets in _brackets(data):
+        opened, base = brackets.count(b"["), max(depth, 0)
+        if base + opened > MAX_DEPTH and _bound(b"[" * base + brackets) > MAX_DEPTH:
+            return _deepest(data)
+        depth += 2 * opened - len(brackets)
+    return None
+
+
+def _deepest(data: bytes) -> int | None:
+    """How deep ``data`` nests, counted run by run, where that is over :data:`MAX_DEPTH`."""
+    depth = deepest = 0
+    for brackets in _brackets(data):
+        deepest = max(deepest, depth + _highest(brackets))
+        depth += 2 * brackets.count(b"[") - len(brackets)
+    return deepest if deepest > MAX_DEPTH else None
 
 
 def _int(digits: str) -> int:
@@ -100,7 +185,9 @@ def parse_json(text: object) -> Any:
     """``text`` (``str``, ``bytes`` or ``bytearray``) parsed as strict JSON, within the
     limits: at most :data:`MAX_DOCUMENT_CHARS` long, nested at most :data:`MAX_DEPTH`
     deep, integers of at most :data:`MAX_INT_DIGITS` digits, no duplicate keys and no
-    ``NaN`` or ``Infinity``. The size and the depth are checked before parsing.
+    ``NaN`` or ``Infinity``. The size and the depth are checked before parsing, the depth
+    in time linear in the size whatever the text (strings of escaped quotes, deep
+    nesting, many small values).
 
     Raises :class:`~tabletop_rules.errors.InvalidStateError` for anything else; every
     loader of the library reads its text through this function.
@@ -119,14 +206,17 @@ def parse_json(text: object) -> Any:
             f"the document is {len(text)} long, over the limit of {MAX_DOCUMENT_CHARS} "
             "(MAX_DOCUMENT_CHARS)"
         )
-    if not isinstance(text, str):
+    if isinstance(text, str):
+        data = text.encode("utf-8", "surrogatepass")
+    else:
+        data = bytes(text)
         try:
-            text = bytes(text).decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             raise InvalidStateError(f"not JSON: {error}") from error
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    depth = max(accumulate(map(_NESTING.__getitem__, brackets)), default=0)
-    if depth > MAX_DEPTH:
+    depth = _over_depth(data)
+    del data
+    if depth is not None:
         raise InvalidStateError(
             f"the document nests {depth} deep, over the limit of {MAX_DEPTH} (MAX_DEPTH)"
         )

@@ -22,8 +22,11 @@ must hold whatever the input:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import math
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,17 +36,19 @@ from hypothesis import strategies as st
 from ..errors import IllegalMoveError, TabletopError
 from ..protocol import Ruleset
 from ..records import GameRecord, replay_states
-from ..serialize import dumps, kind_of, loads, ruleset_of, to_data
+from ..serialize import MAX_DEPTH, dumps, kind_of, loads, ruleset_of, to_data
 
 __all__ = [
     "Pairs",
     "Raw",
     "check_apply_total",
     "check_loaded",
+    "check_loading_is_linear",
     "check_loads_total",
     "check_move_functions_total",
     "check_move_loads_back",
     "check_record_total",
+    "hostile_json",
     "mutated_json",
     "odd_moves",
     "repeated_items",
@@ -591,3 +596,102 @@ def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
     assert rules.encode(again) == rules.encode(move), "the move's number changed on reload"
     assert rules.format_move(again) == written, "the move's text changed on reload"
     check_apply_total(rules, state, move)
+
+
+# --- loading time --------------------------------------------------------------------------
+
+
+def hostile_json(size: int) -> dict[str, str]:
+    """Texts of about ``size`` characters that are hardest on a JSON reader, by name:
+    unterminated strings of escaped quotes or of backslashes, nesting to the limit and
+    then shallow, nesting over the limit, and many small values.
+
+    >>> hostile_json(12)["many empty objects"]
+    '[{},{},{},{},{}]'
+    """
+    half, third = size // 2, size // 3
+    peak = MAX_DEPTH - 1
+    mountain = "[" * peak + "]" * peak
+    return {
+        "an unterminated string of escaped quotes": '"' + '\\"' * half,
+        "a string of escaped quotes": '["' + '\\"' * half + '"]',
+        "an unterminated string of backslashes": '"' + "\\" * size,
+        "quotes": '"' * size,
+        "nesting to the limit, then shallow": "[" * peak + "[]," * third + "[]" + "]" * peak,
+        "nesting to the limit again and again": "[" + ",".join([mountain] * (size // 64)) + "]",
+        "nesting over the limit": "[" * size,
+        "many empty objects": "[" + "{}," * third + "{}]",
+        "many empty strings": "[" + '"",' * third + '""]',
+        "many small numbers": "[" + "0," * half + "0]",
+    }
+
+
+def _embedded(document: str, shape: str) -> str:
+    """``document`` (a JSON object) with the value of its last key replaced by ``shape``:
+    an envelope's ``data``, a record's ``moves``.
+    """
+    data = json.loads(document)
+    key = list(data)[-1]
+    marker = "\x00shape\x00"
+    return json.dumps({**data, key: marker}).replace(json.dumps(marker), shape)
+
+
+def _seconds(load: Callable[[str], Any], text: str) -> float:
+    """The processor time ``load(text)`` takes in this thread: other processes of a busy
+    machine do not count.
+    """
+    start = time.thread_time()
+    with contextlib.suppress(TabletopError):
+        load(text)
+    return time.thread_time() - start
+
+
+def _growth(load: Callable[[str], Any], small: str, large: str, bound: float) -> float:
+    """How many times longer ``load`` takes on ``large`` than on ``small``: the fastest
+    of 3 runs on ``small`` against the fastest of up to 5 on ``large``, stopping as soon
+    as one is under ``bound`` times it. The garbage collector is off, as in ``timeit``.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        fastest = min(_seconds(load, small) for _ in range(3))
+        slowest = math.inf
+        for _ in range(5):
+            slowest = min(slowest, _seconds(load, large))
+            if slowest < bound * fastest:
+                break
+    finally:
+        if collecting:
+            gc.enable()
+    return slowest / fastest
+
+
+def check_loading_is_linear(
+    rules: Rules, documents: Sequence[str], size: int = 1024, factor: int = 32
+) -> None:
+    """Loading time grows linearly with the size of the text: each of the
+    :func:`hostile_json` shapes, alone and in place of the last value of each of
+    ``documents`` (JSON objects of ``rules``' game: a state's envelope, a record), read
+    by ``loads`` and by ``GameRecord.from_json``, takes less than ``factor ** 1.5`` times
+    as long at ``factor`` times ``size`` characters. Linear time takes about ``factor``
+    times as long (less, for the fixed costs), quadratic time ``factor ** 2`` times; the
+    bound between them leaves room for caches and a busy machine.
+    """
+    bound = factor**1.5
+    loaders: dict[str, Callable[[str], Any]] = {
+        "loads": loads,
+        "GameRecord.from_json": GameRecord.from_json,
+    }
+    smalls, larges = hostile_json(size), hostile_json(size * factor)
+    for name, small_shape in smalls.items():
+        places = {"alone": (small_shape, larges[name])}
+        for number, document in enumerate(documents):
+            pair = (_embedded(document, small_shape), _embedded(document, larges[name]))
+            places[f"in document {number}"] = pair
+        for place, (small, large) in places.items():
+            for loader, load in loaders.items():
+                growth = _growth(load, small, large, bound)
+                assert growth < bound, (
+                    f"{rules.name}: {loader} took {growth:.0f} times as long on {len(large)} "
+                    f"characters as on {len(small)} of {name} ({place}): it is not linear"
+                )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 from typing import Any, ClassVar
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from .._hypothesis import FUZZ_PROFILE
@@ -36,6 +36,7 @@ from .checks import (
 )
 from .fuzz import (
     check_apply_total,
+    check_loading_is_linear,
     check_loads_total,
     check_move_functions_total,
     check_move_loads_back,
@@ -302,3 +303,22 @@ class ConformanceSuite:
             source = data.draw(st.sampled_from(documents), label="document")
             text = data.draw(repeated_items(source), label="repeated")
             check_move_loads_back(rules, state, text)
+
+    @settings(
+        max_examples=1,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],  # a timing is not shrunk
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
+    @given(data=st.data())
+    def test_loading_time_is_linear_in_the_document_size(self, data: st.DataObject) -> None:
+        """Every loader reads the texts hardest on a JSON reader (strings of escaped quotes,
+        nesting, many small values), alone and inside the game's own state and record, in
+        time linear in their size.
+        """
+        playout, index = self._state_in(data)
+        record = GameRecord.start(self.ruleset, playout.states[0])
+        for move in playout.moves[:index]:
+            record = record.play(move)
+        documents = [dumps(playout.states[index]), record.to_json()]
+        check_loading_is_linear(self.ruleset, documents)
