@@ -58,7 +58,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import _EVERY_COLUMN, Phase, State, _line, check_state
+from .state import _EVERY_COLUMN, Phase, State, _line, check_state, lay
 
 __all__ = [
     "apply",
@@ -116,15 +116,13 @@ def new_game(
         cards, rng = rng.shuffled(config.deck_cards())
     else:
         given = cards = _checked_deal(config, deal)
-    columns, rows = config.columns, config.rows
-    laid = rows * columns  # row by row from the bottom line: column c is every columns-th card
-    field = tuple(cards[column:laid:columns] for column in range(columns))
+    field, pack = lay(config, cards)
     return State(
         config=config,
         seed=seed,
         rng=rng,
         field=field,
-        pack=cards[laid:],
+        pack=pack,
         markers=((),) * config.players,
         accounts=(0,) * config.players,
         deal=given,
