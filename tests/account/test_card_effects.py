@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_rules.account import rules as r
+from tabletop_rules.account.cards import CARD_ORDER, CARDS, Card
+from tabletop_rules.account.config import Config
 from tabletop_rules.account.events import AccountChanged, Drew, Reshuffled
 from tabletop_rules.account.moves import Advance
 from tabletop_rules.account.state import State
+from tabletop_rules.rng import Rng
 
 from .helpers import card, game, placed, rolled
 
@@ -139,3 +146,81 @@ def test_each_account_change_is_an_event() -> None:
     state = placed(game(["+1", "P"], players=1), 0)
     _after, events = r.apply_with_events(rolled(state, 1), Advance(0, "right", 1))
     assert AccountChanged(0, card("P"), 1, 101) in events
+
+
+def _draw_card_by_card(work: r._Work, seat: int) -> int:
+    """B as the rules page says it, one card at a time: the reference the rules' own
+    :func:`~tabletop_rules.account.rules._draw_for_b` must agree with, draw for draw.
+    """
+    pack, discard, rng, events = work.pack, work.discard, work.rng, work.events
+    if not any(c.valued for c in pack) and not any(c.valued for c in discard):
+        return 0
+    drawn: list[Card] = []
+    while True:
+        if not pack:
+            pack, rng = rng.shuffled(discard)
+            discard = ()
+            drawn.clear()
+            if events is not None:
+                events.append(Reshuffled(len(pack)))
+        top, pack = pack[0], pack[1:]
+        discard = (*discard, top)
+        drawn.append(top)
+        if top.valued:
+            if events is not None:
+                events.append(Drew(seat, top, tuple(sorted(drawn, key=CARD_ORDER))))
+            work.pack, work.discard, work.rng = pack, discard, rng
+            return top.cost
+
+
+_piles = st.lists(st.sampled_from(CARDS), max_size=30).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_piles, _piles, st.integers(0, 2**64 - 1), st.booleans())
+def test_b_draws_exactly_as_drawing_card_by_card(
+    pack: tuple[Card, ...], discard: tuple[Card, ...], seed: int, with_events: bool
+) -> None:
+    state = State(
+        config=Config(),
+        seed=0,
+        rng=Rng(seed),
+        field=(),
+        pack=pack,
+        discard=discard,
+        markers=((),),
+        accounts=(0,),
+    )
+    events: list[object] | None = [] if with_events else None
+    reference: list[object] | None = [] if with_events else None
+    work, expected = r._Work(state, events), r._Work(state, reference)  # type: ignore[arg-type]
+    assert r._draw_for_b(work, 0) == _draw_card_by_card(expected, 0)
+    assert (work.pack, work.discard, work.rng) == (expected.pack, expected.discard, expected.rng)
+    assert events == reference
+
+
+def _b_landing(noise: int) -> tuple[State, Advance]:
+    """A lone marker about to land on B, over a pack of ``noise`` cards that B draws
+    again (B, Z and End) with one +1 at the bottom: the landing draws the whole pack.
+    """
+    kinds = ("B", "Z", "End")
+    pack = [kinds[i % 3] for i in range(noise)] + ["+1"]
+    state = placed(game(["B"], pack=pack, players=1, placement_scores=False), 0)
+    return rolled(state, 1), Advance(0, "right", 1)
+
+
+def test_a_b_landing_costs_time_linear_in_the_pack() -> None:
+    """A landing that draws through a pack of 296 cards against one of 37 (8x): about 8x
+    the time when each draw costs the same, 64x when each copies the pack (as it did).
+    Timed in one run, interleaved, best of repeats; the bound is generous.
+    """
+    small, large = _b_landing(37), _b_landing(296)
+    assert r.apply(*large).accounts == (-1,)
+    best = {37: float("inf"), 296: float("inf")}
+    for _ in range(7):
+        for noise, (state, move) in ((37, small), (296, large)):
+            start = time.perf_counter()
+            for _ in range(50):
+                r.apply(state, move)
+            best[noise] = min(best[noise], time.perf_counter() - start)
+    assert best[296] / best[37] < 20, best

@@ -16,6 +16,7 @@ from tabletop_rules.account import rules as r
 from tabletop_rules.account.events import Drew, Reshuffled
 from tabletop_rules.account.jsonform import FORMAT_VERSION, json_hooks
 from tabletop_rules.account.moves import Advance
+from tabletop_rules.account.state import lay
 from tabletop_rules.errors import InvalidStateError, NotationError
 from tabletop_rules.protocol import CHANCE
 from tabletop_rules.rng import Rng
@@ -129,7 +130,8 @@ def test_determinize_redeals_the_pack_and_discard_pile_and_keeps_the_table() -> 
     assert sorted(sampled.pack, key=str) == sorted(state.pack, key=str)
     assert sorted(sampled.discard, key=str) == sorted(state.discard, key=str)
     assert sampled.seed != state.seed
-    assert sampled.deal is None
+    assert sampled.deal is not None  # the seed did not shuffle the field: a deal laid it
+    assert lay(sampled.config, sampled.deal)[0] == sampled.field
     assert sampled.rng == Rng.from_seed(sampled.seed)
     assert a.determinize(seen, Rng.from_seed(99)) == sampled  # reproducible
     packs = {a.determinize(seen, Rng.from_seed(n)).pack for n in range(20)}

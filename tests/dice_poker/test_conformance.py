@@ -10,3 +10,6 @@ class TestDicePokerConformance(ConformanceSuite):
     ruleset = dp.RULES
     configs = configs()
     arbitrary_moves = moves
+    worst_config = dp.Config(  # the costliest allowed config (benchmarks/worst_config.py)
+        players=8, stages=10, throws_per_turn=10, fences=False
+    )

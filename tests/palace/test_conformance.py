@@ -15,6 +15,9 @@ from .test_properties import configs
 class TestPalaceConformance(ConformanceSuite):
     ruleset = p.RULES
     configs = configs()
+    worst_config = p.Config(  # the costliest allowed config (benchmarks/worst_config.py)
+        players=13, decks=4, hand_size=9, play_until="last", max_turns=p.MAX_TURNS
+    )
 
     def deals(self, config: Any) -> st.SearchStrategy[Any]:
         """Any order of the configured decks."""

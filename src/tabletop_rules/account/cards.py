@@ -152,9 +152,17 @@ END = CARDS[12]
 
 
 def own_card(value: object) -> Card:
-    """The package's instance for a card or a card text; ``NotationError`` otherwise."""
+    """The package's instance for a card or a card text; ``NotationError`` otherwise,
+    also for a ``Card`` built around its checks (``object.__new__``, or a ``kind``
+    changed with ``object.__setattr__``), whose kind is no card's.
+    """
     if type(value) is Card:
-        return _BY_KIND[value.kind]
+        kind = getattr(value, "kind", None)
+        if type(kind) is not str or kind not in _BY_KIND:
+            raise NotationError(
+                f"a card is one of {', '.join(KINDS)}; this Card's kind is {short_repr(kind)}"
+            )
+        return _BY_KIND[kind]
     if type(value) is str:
         return Card.parse(value)
     raise NotationError(f"expected a card or its text, got {short_repr(value)}")

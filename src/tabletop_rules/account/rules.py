@@ -25,7 +25,7 @@ from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from ..slots import slot_setters
 from ..validation import check_type, refuse_state
-from .cards import CARD_ORDER, CARDS, END, Card, own_card
+from .cards import CARD_ORDER, CARDS, END, B, Card, Z, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
@@ -58,7 +58,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import _EVERY_COLUMN, Phase, State, _line, check_state
+from .state import _EVERY_COLUMN, Phase, State, _line, check_state, lay
 
 __all__ = [
     "apply",
@@ -116,15 +116,13 @@ def new_game(
         cards, rng = rng.shuffled(config.deck_cards())
     else:
         given = cards = _checked_deal(config, deal)
-    columns, rows = config.columns, config.rows
-    laid = rows * columns  # row by row from the bottom line: column c is every columns-th card
-    field = tuple(cards[column:laid:columns] for column in range(columns))
+    field, pack = lay(config, cards)
     return State(
         config=config,
         seed=seed,
         rng=rng,
         field=field,
-        pack=cards[laid:],
+        pack=pack,
         markers=((),) * config.players,
         accounts=(0,) * config.players,
         deal=given,
@@ -680,26 +678,40 @@ def _draw_for_b(work: _Work, seat: Seat) -> int:
     (B, Z and End are drawn again); the pack, once empty, is the discard pile shuffled
     with the state's generator. Nothing happens when pack and discard pile hold no such
     card. Returns the charge.
+
+    The draws are found, not made one by one: the first card B charges in the pack, or,
+    when the pack holds none, the whole pack drawn and the discard pile reshuffled (once:
+    the new pack then holds a card B charges). Each pile is copied once per landing, so a
+    landing costs time linear in the pack, never quadratic; the reshuffle's draws from
+    the generator are those of drawing card by card.
     """
     pack, discard, rng, events = work.pack, work.discard, work.rng, work.events
-    if not any(card.valued for card in pack) and not any(card.valued for card in discard):
-        return 0
-    drawn: list[Card] = []  # put on the discard pile by this B, since any reshuffle
-    while True:
-        if not pack:
-            pack, rng = rng.shuffled(discard)
-            discard = ()
-            drawn.clear()
-            if events is not None:
-                events.append(Reshuffled(len(pack)))
-        card, pack = pack[0], pack[1:]
-        discard = (*discard, card)
-        drawn.append(card)
-        if card.valued:
-            if events is not None:
-                events.append(Drew(seat, card, tuple(sorted(drawn, key=CARD_ORDER))))
-            work.pack, work.discard, work.rng = pack, discard, rng
-            return card.cost
+    top = _first_charged(pack)
+    if top < 0:
+        if _first_charged(discard) < 0:
+            return 0
+        pack, rng = rng.shuffled((*discard, *pack))  # the pack drawn onto the pile, which runs out
+        discard = ()
+        if events is not None:
+            events.append(Reshuffled(len(pack)))
+        top = _first_charged(pack)
+    card = pack[top]
+    drawn = pack[: top + 1]  # put on the discard pile by this B, since any reshuffle
+    if events is not None:
+        events.append(Drew(seat, card, tuple(sorted(drawn, key=CARD_ORDER))))
+    work.pack, work.discard, work.rng = pack[top + 1 :], (*discard, *drawn), rng
+    return card.cost
+
+
+def _first_charged(pack: tuple[Card, ...]) -> int:
+    """The position of the first card in ``pack`` that B charges (one that is not B, Z
+    or End), ``-1`` when none is. A state holds the package's own cards, one instance per
+    kind, so identity tells the kind.
+    """
+    for position, card in enumerate(pack):
+        if card is not B and card is not Z and card is not END:
+            return position
+    return -1
 
 
 def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]

@@ -23,7 +23,18 @@ from .cards import CARD_IDS, Card
 from .config import MAX_COLUMNS, Config
 from .moves import SIDES
 
-__all__ = ["PHASES", "Column", "Phase", "State", "check_state", "line"]
+__all__ = [
+    "PHASES",
+    "Column",
+    "Phase",
+    "State",
+    "account_bound",
+    "check_state",
+    "largest_change",
+    "lay",
+    "line",
+    "scores_so_far",
+]
 
 Phase: TypeAlias = Literal["setup", "play", "over"]
 """Placing the starting markers, play, or the game is over."""
@@ -125,11 +136,15 @@ def check_state(state: State) -> None:
     cards with it); the *markers* (each on a column that holds a card; no seat owns more
     than ``max_markers``; in setup, seats before the one placing hold all their starting
     markers and later seats none; in play each seat owns at least ``starting_markers``);
-    the *accounts* (whole numbers, never negative under ``floor_at_zero``); the *turn*
+    the *accounts* (whole numbers, never negative under ``floor_at_zero``, each within
+    :func:`~tabletop_rules.account.state.account_bound`: no further from 0 than the cards
+    scored so far can take it); the *turn*
     (a roll of 1 to 6 or none, a die awaited only with ``auto_chance=False`` and only
     with no roll, moved markers distinct and owned, fewer moved than owned while the turn
     goes on, nothing rolled or moved in setup); *rounds* below ``max_rounds`` while the
-    game goes on; ``ending`` only under ``finish_round``; the *deal*.
+    game goes on; ``ending`` only under ``finish_round``; the *deal* (exactly the
+    configured deck); the field *as laid*: the deal's laying, or without a deal the
+    seed's shuffle's, each column under ``collapse`` what is left of its laid column
     """
 
     def check(fail: Fail) -> None:
@@ -175,6 +190,7 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
     everything.update(_cards("discard", state.discard, fail))
     if everything != Counter(config.deck_counts()) - Counter():
         fail("cards are not conserved: field, pack and discard pile must hold exactly the deck")
+    _check_laid(state, fail)
     if state.phase not in ("setup", "play", "over") or type(state.phase) is not str:
         fail(f"phase must be setup, play or over, got {short_repr(state.phase)}")
     seat = _int("seat", state.seat, 0, players - 1, fail)
@@ -210,6 +226,7 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
         fail("a die is awaited only with auto_chance=False, and never with a roll pending")
     if state.ending and config.end != "finish_round":
         fail("ending is set only under end='finish_round'")
+    _check_reachable_accounts(state, fail)
     if state.phase == "setup":
         if turns or moved or state.roll is not None or state.awaiting_die:
             fail("nothing is rolled, moved or counted as a turn in setup")
@@ -236,7 +253,78 @@ def _check(state: State, fail: Callable[[str], NoReturn]) -> None:
             fail("every marker has moved, yet the turn goes on")
         if state.roll is not None and len(moved) >= len(owned):
             fail("a roll is pending with no marker left to move")
-    if state.deal is not None:
-        deal = _cards("deal", state.deal, fail)
-        if Counter(deal) != Counter(config.deck_cards()):
+
+
+def lay(config: Config, cards: tuple[Card, ...]) -> tuple[tuple[Column, ...], tuple[Card, ...]]:
+    """The field and the pack that a deck in the order ``cards`` (top card first) lays:
+    the bottom line first, left to right, then each row above it; the rest is the pack,
+    its first card drawn first.
+    """
+    columns, laid = config.columns, config.rows * config.columns
+    return tuple(cards[column:laid:columns] for column in range(columns)), cards[laid:]
+
+
+def _check_laid(state: State, fail: Callable[[str], NoReturn]) -> None:
+    """The field is what the deal, or else the seed's shuffle of the deck, laid: cards
+    never move on the field, and under ``collapse`` a column only loses its bottom cards,
+    so each column is what is left of the top of its laid column.
+    """
+    config = state.config
+    if state.deal is None:
+        cards, _rng = Rng.from_seed(state.seed).shuffled(config.deck_cards())
+        source = f"the shuffle of seed {state.seed}"
+    else:
+        cards = _cards("deal", state.deal, fail)
+        if Counter(cards) != Counter(config.deck_cards()):
             fail("the deal must be exactly the configured deck")
+        source = "the deal"
+    laid, _pack = lay(config, cards)
+    for column, (cards_now, cards_laid) in enumerate(zip(state.field, laid, strict=True)):
+        if cards_now != cards_laid[len(cards_laid) - len(cards_now) :]:
+            fail(
+                f"column {column} is not as {source} laid it"
+                + (" (less the cards collapsed from its bottom)" if config.collapse else "")
+            )
+
+
+def largest_change(config: Config) -> int:
+    """The most one scoring card can change an account by under ``config``: the largest
+    size among the numbers, P and T its deck holds (what landing on one adds, and what B
+    charges for drawing one); 0 when it holds none. Z only brings an account to 0, End
+    and buying a marker (which needs the account to cover the cost) bring none further
+    from 0.
+    """
+    return max((card.cost for card, count in config.deck if count and card.valued), default=0)
+
+
+def scores_so_far(state: State, seat: Seat) -> int:
+    """At most how many times a card has scored for ``seat``: once for each marker it got
+    (placed or bought), once for each marker moved in its turns so far (no more than it
+    owns now, markers are never lost) and in the turn under way.
+    """
+    config = state.config
+    owned = len(state.markers[seat])
+    turns_taken = state.turns // config.players + (seat < state.turns % config.players)
+    on_turn = len(state.moved) if seat == state.seat else 0
+    return owned * (1 + turns_taken) + on_turn
+
+
+def account_bound(state: State, seat: Seat) -> int:
+    """The largest size ``seat``'s account can have reached in ``state``:
+    :func:`largest_change` for each of :func:`scores_so_far`. A move raises a seat's bound
+    by at least what its card can add, so play from a state within its bounds stays
+    within them; over a whole game the bound is at most
+    ``largest_change x max_markers x (max_rounds + 1)`` (8,008,000 for the largest config).
+    """
+    return largest_change(state.config) * scores_so_far(state, seat)
+
+
+def _check_reachable_accounts(state: State, fail: Callable[[str], NoReturn]) -> None:
+    for seat, account in enumerate(state.accounts):
+        bound = account_bound(state, seat)
+        if abs(account) > bound:
+            fail(
+                f"seat {seat}'s account of {short_repr(account)} is out of reach: at most "
+                f"{scores_so_far(state, seat)} cards have scored for it, each changing it by "
+                f"at most {largest_change(state.config)}, so it lies within +-{bound}"
+            )

@@ -22,6 +22,7 @@ the discard pile); its order does not. Never the seed, the generator or the deal
 from __future__ import annotations
 
 from collections import Counter
+from itertools import islice
 from typing import NoReturn, cast
 
 import attrs
@@ -196,8 +197,20 @@ def _deal(seen: View, hidden: Counter[Card], rng: Rng) -> State:
         awaiting_die=seen.awaiting_die,
         moved=seen.moved,
         ending=seen.ending,
-        deal=None,
+        deal=_laying(seen.config, seen.field, (*pack, *discard)),
     )
+
+
+def _laying(config: Config, field: tuple[Column, ...], rest: tuple[Card, ...]) -> tuple[Card, ...]:
+    """A deck order that lays ``field``: its columns as they are, under ``collapse`` each
+    first filled up from below with cards of ``rest`` (as if collapsed), then what is
+    left of ``rest`` as the pack. The state's seed did not shuffle its field, so a
+    re-dealt state says how its field was laid, as a given deal does.
+    """
+    spare = iter(rest)
+    laid = [(*islice(spare, config.rows - len(cards)), *cards) for cards in field]
+    lines = [column[row] for row in range(config.rows) for column in laid if row < len(column)]
+    return (*lines, *spare)  # a view check_state refuses may not fill the field: no matter
 
 
 def _check_dealt(seen: View, state: State) -> None:
@@ -223,7 +236,8 @@ def determinize(seen: View, rng: Rng) -> State:
     """A full state consistent with ``seen``: the seed drawn from ``rng`` first and the
     generator of that seed (for the die and the reshuffles), then the pack's cards (the
     deck less the field and the discard pile) shuffled by ``rng``, then the discard pile
-    put in an order shuffled by ``rng``; ``deal`` is ``None``. ``view`` of the result,
+    put in an order shuffled by ``rng``; ``deal`` is a deck order that lays the field
+    (the seed did not shuffle it), the pack and the discard pile after it. ``view`` of the result,
     for the same seat, is ``seen`` again.
 
     >>> from tabletop_rules.account import new_game

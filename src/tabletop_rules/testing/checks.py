@@ -7,7 +7,9 @@ be called directly from any test.
 
 from __future__ import annotations
 
+import json
 import pickle
+import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -515,3 +517,142 @@ def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
         for move in reversed(taken):
             match.play(move)
         assert match.history == history, "the moves taken back did not play again the same"
+
+
+# --- states at the loader's limits, and the cost of a move under the worst config ---------
+
+__all__ += [
+    "check_play_from_loaded_round_trips",
+    "check_worst_config_move_cost",
+    "move_cost",
+    "number_paths",
+    "pushed_to_the_limit",
+]
+
+_STEP_LIMIT = 1 << 70
+"""Beyond every number a loader takes (JSON integers have at most 20 digits)."""
+
+
+def number_paths(state: Any) -> list[tuple[Any, ...]]:
+    """Where the whole numbers of ``state``'s JSON are (``bool`` aside), as the keys and
+    indexes that lead to each inside ``dumps(state)``.
+    """
+    from .fuzz import _get, _paths  # fuzz's walkers of JSON values
+
+    data = json.loads(dumps(state))
+    return [path for path in _paths(data) if type(_get(data, path)) is int]
+
+
+def _loaded(text: str) -> Any:
+    try:
+        return loads(text)
+    except TabletopError:
+        return None
+
+
+def pushed_to_the_limit(state: Any, path: tuple[Any, ...], sign: int) -> Any:
+    """The state whose number at ``path`` (see :func:`number_paths`) is pushed as far up
+    (``sign=1``) or down (``-1``) as the loader still takes, all else as in ``state``:
+    the step doubles while the pushed state loads, then halves back to the edge. ``None``
+    when no step of 1 or more loads. What a loader takes, play from it must be able to write.
+    """
+    from .fuzz import _get, _replace
+
+    data = json.loads(dumps(state))
+    number = _get(data, path)
+
+    def load(step: int) -> Any:
+        return _loaded(json.dumps(_replace(data, path, number + sign * step)))
+
+    found, good, step = None, 0, 1
+    while step < _STEP_LIMIT:
+        pushed = load(step)
+        if pushed is None:
+            break
+        found, good, step = pushed, step, step * 2
+    if found is None:
+        return None
+    bad = step
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        pushed = load(middle)
+        if pushed is None:
+            bad = middle
+        else:
+            found, good = pushed, middle
+    return found
+
+
+def check_play_from_loaded_round_trips(rules: Rules, state: Any, rng: Rng, moves: int) -> None:
+    """From ``state``, which a loader took, up to ``moves`` random legal moves: every state
+    reached, ``state`` first, dumps and loads back equal. The library must never write a
+    state it cannot read.
+    """
+    for number in range(moves + 1):
+        text = dumps(state)
+        try:
+            again = loads(text)
+        except TabletopError as error:
+            raise AssertionError(
+                f"{rules.name}: the state {number} moves on from a loaded state does not "
+                f"load: {error}"
+            ) from None
+        assert again == state, f"{rules.name}: the state {number} moves on loads back unequal"
+        legal = rules.legal_moves(state)
+        if not legal:
+            return
+        index, rng = rng.below(len(legal))
+        state = rules.apply(state, legal[index])
+
+
+def move_cost(
+    rules: Rules, config: Any, deal: Any, seed: int, moves: int, clock: Callable[[], float]
+) -> float:
+    """Seconds per move of ``moves`` random legal moves under ``config`` (new games from
+    ``seed`` on, dealt ``deal`` if given, as each ends), new games included.
+    """
+    chooser = Rng.from_seed(seed)
+    start = clock()
+    state = rules.new_game(config, seed=seed, deal=deal)
+    for number in range(moves):
+        if rules.is_over(state):
+            state = rules.new_game(config, seed=seed + number, deal=deal)
+        legal = rules.legal_moves(state)
+        index, chooser = chooser.below(len(legal))
+        state = rules.apply(state, legal[index])
+    return (clock() - start) / moves
+
+
+def check_worst_config_move_cost(
+    rules: Rules,
+    worst: Any,
+    deal: Any = None,
+    *,
+    bound: float,
+    moves: int = 300,
+    repeats: int = 5,
+    seed: int = 0,
+) -> float:
+    """A move under ``worst`` (dealt ``deal``), the game's costliest allowed config, costs
+    at most ``bound`` times a move under its default config: both timed in one run,
+    interleaved, each its best of ``repeats`` (``moves`` random moves each, the default
+    config given as many again for every fold of cost found on a first pass), on this
+    thread's CPU clock. Returns the ratio.
+    """
+    default = rules.config_type()
+    clock = time.thread_time
+    scale = 1
+    best_worst = best_default = float("inf")
+    for repeat in range(repeats):
+        best_worst = min(best_worst, move_cost(rules, worst, deal, seed, moves, clock))
+        best_default = min(
+            best_default, move_cost(rules, default, None, seed, moves * scale, clock)
+        )
+        if repeat == 0:  # time about as long a stretch of default moves as of worst ones
+            scale = max(1, min(100, round(best_worst / best_default)))
+    ratio = best_worst / best_default
+    assert ratio <= bound, (
+        f"{rules.name}: a move under {worst!r} costs {ratio:.1f}x a default move, over the "
+        f"bound of {bound}x"
+    )
+    return ratio

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 from typing import Any, ClassVar
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -29,9 +30,13 @@ from .checks import (
     check_notation_round_trip,
     check_observation,
     check_pickle_round_trip,
+    check_play_from_loaded_round_trips,
     check_playout,
     check_turn_functions,
     check_view_hides_secrets,
+    check_worst_config_move_cost,
+    number_paths,
+    pushed_to_the_limit,
     random_playout,
 )
 from .fuzz import (
@@ -322,3 +327,56 @@ class ConformanceSuite:
             record = record.play(move)
         documents = [dumps(playout.states[index]), record.to_json()]
         check_loading_is_linear(self.ruleset, documents)
+
+    # --- states at the loader's limits; the worst config's cost -------------------------
+    # ``worst_config`` (and ``worst_deal``, for a game whose worst case needs a deck
+    # order) is the game's costliest allowed config; a move under it may cost at most
+    # ``worst_config_ratio`` times a default move. ``numbers_pushed`` numbers of a state's
+    # JSON are pushed to the loader's limits in each example, and ``moves_after_loading``
+    # moves are played on from each state so loaded.
+
+    worst_config: ClassVar[Any] = None
+    worst_deal: ClassVar[Any] = None
+    worst_config_ratio: ClassVar[float] = 40.0
+    numbers_pushed: ClassVar[int] = 3
+    moves_after_loading: ClassVar[int] = 40
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_play_from_any_loadable_state_writes_states_that_load(
+        self, data: st.DataObject
+    ) -> None:
+        """Every state reached by play from a loadable state dumps and loads back equal,
+        from states of random games and from those states with numbers of their JSON
+        pushed as far up or down as the loader takes (the extreme values it allows).
+        """
+        playout = self._playout(data)
+        state = playout.states[data.draw(st.integers(0, len(playout.states) - 1), label="at")]
+        rng = Rng.from_seed(data.draw(_seeds, label="chooser_seed"))
+        pushed = data.draw(
+            st.lists(
+                st.tuples(st.sampled_from(number_paths(state)), st.sampled_from((1, -1))),
+                min_size=1,
+                max_size=self.numbers_pushed,
+                unique=True,
+            ),
+            label="pushed",
+        )
+        loaded = [state]
+        for path, sign in pushed:
+            limit = pushed_to_the_limit(state, path, sign)
+            if limit is not None:
+                loaded.append(limit)
+        for start in loaded:
+            check_play_from_loaded_round_trips(self.ruleset, start, rng, self.moves_after_loading)
+
+    def test_worst_config_moves_cost_about_a_default_move(self) -> None:
+        """A move under the game's worst allowed config costs at most
+        ``worst_config_ratio`` times a default move (CPU time, interleaved, best of
+        repeats: a ratio measured in one run, never an absolute time).
+        """
+        if self.worst_config is None:
+            pytest.skip(f"{self.ruleset.name} names no worst_config")
+        check_worst_config_move_cost(
+            self.ruleset, self.worst_config, self.worst_deal, bound=self.worst_config_ratio
+        )
