@@ -787,6 +787,12 @@ def test_nan_and_infinity_are_no_json_numbers(constant: str) -> None:
         loads(text.replace('"turns_played": 0', f'"turns_played": {constant}'))
 
 
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1" * 400 + ".0"])
+def test_a_number_too_large_for_a_float_is_no_json_number(number: str) -> None:
+    with pytest.raises(InvalidStateError, match="too large for a number"):
+        parse_json(f"[{number}]")
+
+
 @pytest.mark.parametrize("text", [None, 42, ["json"], {"game": "dice-poker"}, memoryview(b"{}")])
 def test_text_that_is_no_string_is_refused(text: Any) -> None:
     with pytest.raises(InvalidStateError, match="expected JSON text"):

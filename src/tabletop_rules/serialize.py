@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import re
 import threading
 import types
@@ -172,6 +173,13 @@ def _constant(name: str) -> Any:
     raise InvalidStateError(f"not JSON: {name} is no JSON number")
 
 
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InvalidStateError(f"not JSON: {short_repr(text)} is too large for a number")
+    return value
+
+
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result = dict(pairs)
     if len(result) != len(pairs):
@@ -221,7 +229,13 @@ def parse_json(text: object) -> Any:
             f"the document nests {depth} deep, over the limit of {MAX_DEPTH} (MAX_DEPTH)"
         )
     try:
-        return json.loads(text, object_pairs_hook=_object, parse_int=_int, parse_constant=_constant)
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_int=_int,
+            parse_float=_float,
+            parse_constant=_constant,
+        )
     except json.JSONDecodeError as error:
         raise InvalidStateError(f"not JSON: {error}") from error
 
