@@ -141,6 +141,12 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
         """
         ...
 
+    def deck(self, config: ConfigT) -> tuple[Any, ...]:
+        """Every card of ``config``'s deck in a fixed order, before any shuffle (each order
+        of it is a ``deal``); ``()`` for a game without a deck.
+        """
+        ...
+
     @property
     def format_version(self) -> int:
         """The version of the game's JSON layout; loaders refuse any other."""
@@ -400,6 +406,8 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     )
     """The deal a state's game was started from: by default its ``deal`` for a game with a
     ``deal_type``, ``None`` for one without."""
+    deck: Callable[[ConfigT], tuple[Any, ...]] = attrs.field(default=lambda _config: ())
+    """A config's deck, unshuffled; by default none, ``()``."""
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""

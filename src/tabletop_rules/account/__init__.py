@@ -10,7 +10,9 @@ as ``"account"``.
 from __future__ import annotations
 
 from ..bots import Unseeded
+from ..errors import ConfigError
 from ..protocol import GameRules, register
+from ..validation import check_type
 from . import codec, notation, rules
 from .bots import BestCardBot
 from .cards import CARDS, END, KINDS, B, Card, P, T, Z
@@ -133,6 +135,13 @@ __all__ = [
     "winners",
 ]
 
+
+def _deck(config: Config) -> tuple[Card, ...]:
+    """The cards ``config`` deals, unshuffled: :meth:`Config.deck_cards`."""
+    checked: Config = check_type(config, (Config,), ConfigError)
+    return checked.deck_cards()
+
+
 RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     name="account",
     title="The account game",
@@ -169,6 +178,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     observe=observe,
     hidden_information=True,
     deal_type=Card,
+    deck=_deck,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
     display=field_text,

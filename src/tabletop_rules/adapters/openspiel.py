@@ -14,9 +14,12 @@ against the protocol, for every game:
 - **Chance** is explicit (``EXPLICIT_STOCHASTIC``): every die the game throws is a chance
   node whose outcomes are the game's chance actions, numbered from 0 (action number minus
   the ruleset's ``chance_offset``), with the exact probabilities as floats. A game with a
-  deck (palace, the account game) starts with one more chance node, *the deal*: its
-  outcome ``i`` of the ``deals`` parameter's many (uniform) shuffles the deck with seed
-  ``seed + i``. The deal is hidden from every player.
+  deck (palace, the account game) starts with *the deal*, as OpenSpiel's own card games
+  do: one chance node per card, whose outcome is the next card (outcome ``i``: the
+  ``i``-th distinct card of ``Ruleset.deck``), each remaining card equally likely, then
+  one chance node per byte of the 64-bit seed of the game's generator (its reshuffles).
+  Every order of the deck is equally likely, so there is no short list of deals to try,
+  and the deal is hidden from every seat: until it is done a seat sees only how far it is.
 - **Player actions** are the game's action numbers below ``chance_offset``.
 - **Information** comes from the seat's view only: the observation is the view (its JSON
   as the string, ``Ruleset.observe`` as the tensor); the information state adds the text of
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import json
 import typing
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
@@ -51,7 +55,7 @@ from ..seats import zero_sum_rewards
 from ..serialize import dumps, loads
 
 __all__ = [
-    "DEFAULT_DEALS",
+    "SEED_BYTES",
     "SOLO_SCALE",
     "config_of_parameters",
     "game_name",
@@ -60,15 +64,15 @@ __all__ = [
     "register",
 ]
 
-DEFAULT_DEALS: Final = 1 << 16
-"""How many shuffles the deal chance node chooses among by default (``deals``)."""
+SEED_BYTES: Final = 8
+"""A game with a deck draws its generator's 64-bit seed as this many chance nodes, one
+byte (256 equally likely outcomes) each, after the cards."""
 
 SOLO_SCALE: Final = 100
 """A one-player game returns ``score / (|score| + SOLO_SCALE)``."""
 
 _AUTO_CHANCE: Final = "auto_chance"
-_DEALS: Final = "deals"
-_SEED: Final = "seed"
+_BYTE: Final = 256
 _NONE: Final = -1  # None, for a house rule that is a whole number or None
 _SEPARATOR: Final = ";"  # stands for "," in a JSON parameter: game strings split at commas
 
@@ -81,16 +85,12 @@ def game_name(rules: Ruleset[Any, Any, Any]) -> str:
 
 
 def game_state(state: Any) -> Any:
-    """The library's game state inside an OpenSpiel state of these games (``None`` before
-    the deal), for code that wants the game's own functions, e.g. a bot's view:
+    """The library's game state inside an OpenSpiel state of these games (``None`` until
+    the deal is done), for code that wants the game's own functions, e.g. a bot's view:
     ``rules.view(game_state(state), seat)``.
     """
     node: _Node = state.node
     return node.state
-
-
-def _has_deal(rules: Ruleset[Any, Any, Any]) -> bool:
-    return rules.deal_type is not None
 
 
 def _optional_ints(config_type: type[Any]) -> frozenset[str]:
@@ -121,23 +121,18 @@ def _parameter(config: Any, name: str) -> _Parameter:
 
 def parameters_of(rules: Ruleset[Any, Any, Any], config: Any = None) -> dict[str, _Parameter]:
     """The OpenSpiel parameters that load ``config`` (the default ``Config()`` when
-    ``None``): every house rule but ``auto_chance``, and for a game with a deck the
-    deal's ``deals`` and ``seed``.
+    ``None``): every house rule but ``auto_chance``.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> parameters_of(dp.RULES)["stage_orders"]
     '["free"]'
     """
     config = rules.config_type() if config is None else config
-    parameters: dict[str, _Parameter] = {
+    return {
         rule.name: _parameter(config, rule.name)
         for rule in house_rules(rules.config_type)
         if rule.name != _AUTO_CHANCE
     }
-    if _has_deal(rules):
-        parameters[_DEALS] = DEFAULT_DEALS
-        parameters[_SEED] = 0
-    return parameters
 
 
 def _text(value: object, optional_int: bool) -> str:
@@ -158,11 +153,7 @@ def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str,
     """
     names = {rule.name for rule in house_rules(rules.config_type)}
     optional_ints = _optional_ints(rules.config_type)
-    texts = [
-        f"{name}={_text(value, name in optional_ints)}"
-        for name, value in parameters.items()
-        if name not in (_DEALS, _SEED) or not _has_deal(rules)
-    ]
+    texts = [f"{name}={_text(value, name in optional_ints)}" for name, value in parameters.items()]
     if _AUTO_CHANCE in parameters:
         raise ConfigError("the OpenSpiel games always play with explicit chance: no auto_chance")
     if _AUTO_CHANCE in names:
@@ -171,11 +162,33 @@ def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str,
 
 
 @attrs.frozen
-class _Deal:
-    """How a game with a deck is dealt: outcome ``i`` shuffles with seed ``seed + i``."""
+class _Deck:
+    """A game's deck as the deal's chance outcomes: outcome ``i`` deals ``cards[i]``, of
+    which the deck holds ``counts[i]``, ``size`` cards in all.
+    """
 
-    deals: int
-    seed: int
+    cards: tuple[Any, ...]
+    counts: tuple[int, ...]
+    size: int
+
+    @property
+    def steps(self) -> int:
+        """The deal's chance nodes: one per card, one per byte of the generator's seed."""
+        return self.size + SEED_BYTES
+
+
+def _deck_of(rules: Ruleset[Any, Any, Any], config: Any) -> _Deck | None:
+    """The deck ``config`` deals (``None`` for a game without one), or ``ConfigError`` for
+    a game with a ``deal_type`` that names no deck.
+    """
+    if rules.deal_type is None:
+        return None
+    cards = rules.deck(config)
+    if not cards:
+        raise ConfigError(f"{rules.name} has a deal_type but its ruleset names no deck")
+    counts = Counter(cards)
+    kinds = tuple(dict.fromkeys(cards))
+    return _Deck(kinds, tuple(counts[card] for card in kinds), len(cards))
 
 
 @attrs.frozen
@@ -189,10 +202,35 @@ class _Node:
 
     rules: Ruleset[Any, Any, Any]
     config: Any
-    deal: _Deal | None
-    state: Any  # None before the deal
+    deck: _Deck | None
+    state: Any  # None until the deal is done
+    dealt: tuple[int, ...] = ()
+    """The deal's chance outcomes so far: cards, then bytes of the seed (none once done)."""
+    left: tuple[int, ...] = ()
+    """How many of each of the deck's cards the deal has still to give."""
     record: tuple[str, ...] = ()
     """The text of each move and public chance outcome so far: what every seat saw happen."""
+
+    def deal(self, outcome: int) -> _Node:
+        """The node once the deal's next chance node came out ``outcome``: the next card,
+        or the next byte of the generator's seed; the game starts with the last byte.
+        """
+        deck = self.deck
+        assert deck is not None
+        assert self.state is None
+        dealt, left = (*self.dealt, outcome), self.left
+        if len(self.dealt) < deck.size:
+            if not 0 <= outcome < len(left) or not left[outcome]:
+                raise IllegalMoveError(f"deal {outcome} is no card left in the deck")
+            left = (*left[:outcome], left[outcome] - 1, *left[outcome + 1 :])
+        elif not 0 <= outcome < _BYTE:
+            raise IllegalMoveError(f"seed byte {outcome} is not one of 0..{_BYTE - 1}")
+        if len(dealt) < deck.steps:
+            return attrs.evolve(self, dealt=dealt, left=left)
+        cards = tuple(deck.cards[card] for card in dealt[: deck.size])
+        seed = int.from_bytes(bytes(dealt[deck.size :]), "big")
+        state = self.rules.new_game(self.config, seed=seed, deal=cards)
+        return attrs.evolve(self, state=state, dealt=(), left=(), record=(*self.record, "deal"))
 
     def __deepcopy__(self, memo: object) -> _Node:
         return self
@@ -202,7 +240,7 @@ class _Node:
             {
                 "game": self.rules.name,
                 "config": dumps(self.config),
-                "deal": None if self.deal is None else [self.deal.deals, self.deal.seed],
+                "dealt": list(self.dealt),
                 "state": None if self.state is None else dumps(self.state),
                 "record": list(self.record),
             }
@@ -211,16 +249,37 @@ class _Node:
 
 
 def _node_from_json(text: str) -> _Node:
-    """The node that :meth:`_Node.__reduce__` wrote, every part validated by its loader."""
+    """The node that :meth:`_Node.__reduce__` wrote, every part validated by its loader
+    (the deal so far by dealing it again).
+    """
     data = json.loads(text)
     rules = get_ruleset(data["game"])
     config = loads(data["config"], rules.config_type)
     state = None if data["state"] is None else loads(data["state"], rules.state_type)
     if state is not None and rules.config_of(state) != config:
         raise ValueError("the serialized state's config is not its game's")
-    deal = None if data["deal"] is None else _Deal(*map(int, data["deal"]))
     record = tuple(str(text) for text in data["record"])
-    return _Node(rules, config, deal, state, record)
+    deck = _deck_of(rules, config)
+    dealt = [int(outcome) for outcome in data["dealt"]]
+    if state is not None:
+        if dealt:
+            raise ValueError("a serialized state after the deal holds no deal in progress")
+        return _Node(rules, config, deck, state, record=record)
+    node = _initial_node(rules, config, deck)
+    if deck is None or len(dealt) >= deck.steps:
+        raise ValueError("a serialized state before its game starts is a deal in progress")
+    for outcome in dealt:
+        node = node.deal(outcome)
+    return attrs.evolve(node, record=record)
+
+
+def _initial_node(rules: Ruleset[Any, Any, Any], config: Any, deck: _Deck | None) -> _Node:
+    """The node before the first move: the deal to come, or the game from seed 0 (its
+    generator draws nothing with explicit chance, so the seed predicts nothing).
+    """
+    if deck is None:
+        return _Node(rules, config, None, rules.new_game(config, seed=0))
+    return _Node(rules, config, deck, None, left=deck.counts)
 
 
 def _returns(rules: Ruleset[Any, Any, Any], state: Any, players: int) -> list[float]:
@@ -266,8 +325,11 @@ class _State(pyspiel.State):  # type: ignore[misc]
         """Each chance outcome (from 0) and its probability."""
         node = self._node
         if node.state is None:
-            assert node.deal is not None
-            return [(outcome, 1.0 / node.deal.deals) for outcome in range(node.deal.deals)]
+            assert node.deck is not None
+            remaining = node.deck.size - len(node.dealt)
+            if remaining > 0:
+                return [(card, n / remaining) for card, n in enumerate(node.left) if n]
+            return [(byte, 1.0 / _BYTE) for byte in range(_BYTE)]
         offset = node.rules.chance_offset(node.config)
         return sorted(
             (node.rules.encode(move) - offset, float(probability))
@@ -278,11 +340,7 @@ class _State(pyspiel.State):  # type: ignore[misc]
         node = self._node
         rules = node.rules
         if node.state is None:
-            assert node.deal is not None
-            if not 0 <= action < node.deal.deals:
-                raise IllegalMoveError(f"deal {action} is not one of 0..{node.deal.deals - 1}")
-            state = rules.new_game(node.config, seed=node.deal.seed + action)
-            self._node = attrs.evolve(node, state=state, record=(*node.record, "deal"))
+            self._node = node.deal(action)
             return
         number = action
         if rules.current_player(node.state) == CHANCE:
@@ -297,7 +355,11 @@ class _State(pyspiel.State):  # type: ignore[misc]
         node = self._node
         if player == pyspiel.PlayerId.CHANCE:
             if node.state is None:
-                return f"deal {action}"
+                assert node.deck is not None
+                cards = node.deck.cards
+                if len(node.dealt) >= node.deck.size:
+                    return f"seed byte {action}"
+                return f"deal {cards[action] if 0 <= action < len(cards) else action}"
             action += node.rules.chance_offset(node.config)
         text: str = node.rules.action_text(node.config, action)
         return text
@@ -316,21 +378,40 @@ class _State(pyspiel.State):  # type: ignore[misc]
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> _State:
         """A state that ``player_id``'s view cannot tell from this one, everything it does
-        not see re-dealt by ``determinize`` from a generator seeded by the sampler. The
+        not see re-dealt by ``determinize`` from a generator seeded by the sampler (during
+        the deal, which no seat sees, as many cards and seed bytes dealt afresh). The
         history stays this state's.
         """
         clone: _State = self.clone()
         node = self._node
+        rng = Rng.from_seed(int(probability_sampler() * (1 << 53)))
         if node.state is not None:
-            seed = int(probability_sampler() * (1 << 53))
             view = node.rules.view(node.state, player_id)
-            sample = node.rules.determinize(view, Rng.from_seed(seed))
-            clone._node = attrs.evolve(node, state=sample)
+            clone._node = attrs.evolve(node, state=node.rules.determinize(view, rng))
+        elif node.dealt:
+            assert node.deck is not None
+            deck = node.deck
+            cards, rng = rng.shuffled([c for c, n in enumerate(deck.counts) for _ in range(n)])
+            sample = attrs.evolve(_initial_node(node.rules, node.config, deck), record=node.record)
+            for step in range(len(node.dealt)):
+                if step < deck.size:
+                    sample = sample.deal(cards[step])
+                else:
+                    byte, rng = rng.below(_BYTE)
+                    sample = sample.deal(byte)
+            clone._node = sample
         return clone
 
     def __str__(self) -> str:
+        """The whole state (no seat's view): the game's JSON, or the deal so far."""
         node = self._node
-        return "(before the deal)" if node.state is None else dumps(node.state)
+        if node.state is not None:
+            return dumps(node.state)
+        assert node.deck is not None
+        size = node.deck.size
+        cards = [str(node.deck.cards[card]) for card in node.dealt[:size]]
+        seed = [str(byte) for byte in node.dealt[size:]]
+        return " ".join(["(the deal)", *cards, *(["seed", *seed] if seed else [])])
 
 
 class _Observer:
@@ -368,11 +449,18 @@ class _Observer:
             self.tensor[:] = self.rules.observe(view)
 
     def string_from(self, state: _State, player: int) -> str:
-        """The string of ``state`` as ``player`` sees it: its view's JSON, and for the
-        information state the moves so far above it.
+        """The string of ``state`` as ``player`` sees it: its view's JSON (during the deal,
+        how far it is, and no card), and for the information state the moves so far above
+        it.
         """
+        node = state.node
         view = self._view(state, player)
-        now = f"seat {player}: before the deal" if view is None else dumps(view)
+        if view is None:
+            assert node.deck is not None
+            done = len(node.dealt)
+            now = f"seat {player}: the deal, {done} of {node.deck.steps} chance outcomes drawn"
+        else:
+            now = dumps(view)
         if not self.perfect_recall:
             return now
         return "\n".join([*state.node.record, now])
@@ -388,38 +476,34 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         rules = self.rules
         given: dict[str, Any] = dict(params or {})
         config = config_of_parameters(rules, given)
-        deal = None
-        if _has_deal(rules):
-            deal = _Deal(int(given.get(_DEALS, DEFAULT_DEALS)), int(given.get(_SEED, 0)))
-            if deal.deals < 1 or deal.seed < 0 or deal.seed + deal.deals > 1 << 64:
-                raise ConfigError(
-                    f"deals must be at least 1 and seed at least 0, got {deal.deals}, {deal.seed}"
-                )
+        deck = _deck_of(rules, config)
         self.config = config
-        self.initial_node = _Node(
-            rules, config, deal, None if deal else rules.new_game(config, seed=0)
-        )
+        self.initial_node = _initial_node(rules, config, deck)
         players = rules.players(config)
         offset = rules.chance_offset(config)
         dice = rules.num_actions(config) - offset
         info = pyspiel.GameInfo(
             num_distinct_actions=offset,
-            max_chance_outcomes=max(dice, deal.deals if deal else 0),
+            max_chance_outcomes=max(dice, len(deck.cards), _BYTE) if deck else dice,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0 if players > 1 else None,
             max_game_length=rules.max_moves(config),
         )
-        self._max_chance_nodes = (rules.max_moves(config) if dice else 0) + (1 if deal else 0)
-        super().__init__(_instance_type(self.registered_type, players, dice, deal), info, given)
+        self._max_chance_nodes = (rules.max_moves(config) if dice else 0) + (
+            deck.steps if deck else 0
+        )
+        super().__init__(_instance_type(self.registered_type, players, dice, deck), info, given)
 
     def new_initial_state(self, *_args: object) -> _State:
         """The game before its first move (before the deal, for a game with a deck)."""
         return _State(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        """At most one chance node per move of the game's bound, and the deal."""
+        """At most one chance node per move of the game's bound, and the deal's: one per
+        card and one per byte of the generator's seed.
+        """
         return self._max_chance_nodes
 
     def make_py_observer(
@@ -470,7 +554,7 @@ def _game_type(rules: Ruleset[Any, Any, Any], **changes: object) -> Any:
     return pyspiel.GameType(**facts)
 
 
-def _instance_type(registered: Any, players: int, dice: int, deal: _Deal | None) -> Any:
+def _instance_type(registered: Any, players: int, dice: int, deck: _Deck | None) -> Any:
     """The type of one game: general-sum alone at the table, deterministic without chance."""
     fields = (
         "short_name",
@@ -491,7 +575,7 @@ def _instance_type(registered: Any, players: int, dice: int, deal: _Deal | None)
     facts = {name: getattr(registered, name) for name in fields}
     if players == 1:
         facts["utility"] = pyspiel.GameType.Utility.GENERAL_SUM
-    if not dice and deal is None:
+    if not dice and deck is None:
         facts["chance_mode"] = pyspiel.GameType.ChanceMode.DETERMINISTIC
     return pyspiel.GameType(**facts)
 

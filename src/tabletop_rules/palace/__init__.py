@@ -15,7 +15,9 @@ seed:
 from __future__ import annotations
 
 from ..bots import Unseeded
+from ..errors import ConfigError
 from ..protocol import CHANCE, GameRules, register
+from ..validation import check_type
 from .bots import LowCardBot
 from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
 from .codec import action_text, chance_offset, decode, encode, legal_mask, num_actions
@@ -154,6 +156,13 @@ __all__ = [
     "winners",
 ]
 
+
+def _deck(config: Config) -> tuple[Card, ...]:
+    """The cards ``config`` deals, unshuffled: :data:`DECK` once per deck."""
+    checked: Config = check_type(config, (Config,), ConfigError)
+    return DECK * checked.decks
+
+
 RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     name="palace",
     title="Palace",
@@ -190,6 +199,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     observe=observe,
     hidden_information=True,
     deal_type=Card,
+    deck=_deck,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
     display=table_text,

@@ -31,6 +31,7 @@ __all__ = [
     "check_chance",
     "check_chance_offset",
     "check_codec",
+    "check_deck",
     "check_entry_points_refuse_odd_arguments",
     "check_errors_hide_secrets",
     "check_events_hide_secrets",
@@ -276,6 +277,7 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
         "num_actions": rules.num_actions,
         "chance_offset": rules.chance_offset,
         "observation_spec": rules.observation_spec,
+        "deck": rules.deck,
         "action_text": lambda odd: rules.action_text(odd, 0),
         "new_game": lambda odd: rules.new_game(odd, seed=1),
     }
@@ -656,3 +658,22 @@ def check_worst_config_move_cost(
         f"bound of {bound}x"
     )
     return ratio
+
+
+def check_deck(rules: Rules, config: Any, rng: Rng = _NO_SEED) -> None:
+    """A game with a deck (a ``deal_type``) names it: ``deck(config)`` is the same cards
+    every time, each a ``deal_type``, and any order of them (the deck itself, a shuffle
+    from ``rng``) is a deal that ``new_game`` takes and the state keeps; a game without a
+    deck has none, ``()``. Code that deals card by card (the OpenSpiel adapter) needs it.
+    """
+    deck = rules.deck(config)
+    assert type(deck) is tuple, f"deck is a tuple, got {type(deck).__name__}"
+    assert rules.deck(config) == deck, "the deck is fixed for a config"
+    if rules.deal_type is None:
+        assert deck == (), "a game without a deal_type has no deck"
+        return
+    assert deck, "a game with a deal_type has a deck"
+    assert all(type(card) is rules.deal_type for card in deck), "every card is a deal_type"
+    for order in (deck, rng.shuffled(deck)[0]):
+        state = rules.new_game(config, seed=0, deal=order)
+        assert rules.deal_of(state) == order, "the state keeps the deal it was given"

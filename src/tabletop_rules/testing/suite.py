@@ -21,6 +21,7 @@ from .checks import (
     check_chance,
     check_chance_offset,
     check_codec,
+    check_deck,
     check_entry_points_refuse_odd_arguments,
     check_errors_hide_secrets,
     check_events_hide_secrets,
@@ -380,3 +381,12 @@ class ConformanceSuite:
         check_worst_config_move_cost(
             self.ruleset, self.worst_config, self.worst_deal, bound=self.worst_config_ratio
         )
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_any_order_of_the_deck_is_a_deal(self, data: st.DataObject) -> None:
+        """The game names its deck (none without a ``deal_type``), and every order of it
+        deals a game.
+        """
+        config = data.draw(self.configs, label="config")
+        check_deck(self.ruleset, config, Rng.from_seed(data.draw(_seeds, label="seed")))
