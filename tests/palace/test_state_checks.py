@@ -252,3 +252,18 @@ def test_fitting_deal_gives_a_set_up_position_a_deal_and_refuses_a_broken_state(
         p.fitting_deal(broken(bare, pile=cards("5C")))
     with pytest.raises(InvalidStateError, match="palace State"):
         p.fitting_deal("state")  # type: ignore[arg-type]
+
+
+def test_a_view_whose_cards_are_not_one_deck_is_refused_not_a_stop_iteration() -> None:
+    """A spectator's view with a face-down slot emptied before play and one more card in
+    the stock: the counts add up, but determinize (which check_view runs) finds a place in
+    the deal that no moved card can fill.
+    """
+    state = p.new_game(p.Config(players=3, hand_size=1), seed=1)
+    text = dumps(p.view(state, None))
+    edited = text.replace('"face_down": [[true, true, true]', '"face_down": [[false, true, true]')
+    edited = edited.replace('"stock_size": 31', '"stock_size": 32')
+    assert edited.count("false, true, true") == 1
+    assert '"stock_size": 32' in edited
+    with pytest.raises(InvalidStateError):
+        loads(edited)

@@ -14,6 +14,7 @@ from typing import Literal, NoReturn, TypeAlias, cast, get_args
 
 import attrs
 
+from ..errors import InvalidStateError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
@@ -211,6 +212,12 @@ def _fitting_deal(state: State) -> tuple[Card, ...]:
     moved = state.pile + state.burned  # with the hands in play: every card not placed above
     if state.phase != "swap":
         moved += tuple(card for hand in state.hands for card in hand)
+    empty = order.count(None)
+    if len(moved) != empty:
+        raise InvalidStateError(
+            f"invalid palace state: {len(moved)} cards have left their places in the deal, "
+            f"but {empty} places are empty: the cards are not the config's deck"
+        )
     spare = iter(sorted(moved))
     return tuple(card if card is not None else next(spare) for card in order)
 
