@@ -14,7 +14,10 @@ chance probabilities are exact and sum to 1; JSON, notation and the action codec
 observations fit their spec and come from the view alone;
 views never contain the RNG. Fuzzing (:mod:`tabletop_rules.testing.fuzz`) feeds every
 loader mutated JSON and ``apply`` odd objects: each must return a valid value or raise the
-library's own error.
+library's own error. The suite also holds the limits a hostile client tests: loaders read
+the shapes hardest on a JSON reader in linear time, every state reached by play from any
+loadable state dumps and loads back, a fair take-back never crosses a reveal, and a move
+under the game's costliest allowed config costs a bounded multiple of a default move.
 """
 
 from __future__ import annotations
