@@ -206,6 +206,24 @@ def test_a_new_process_finds_the_game_in_its_workers_too(install: Install, tmp_p
     assert "Toy dice, seed 3." in played.stdout
 
 
+def test_the_web_page_offers_and_plays_a_game_of_another_package(install: Install) -> None:
+    """The page's glue lists what :func:`rulesets` gives: with the plugin's wheel among
+    the page's wheels, its game is in the menu and plays, with no change to the page.
+    """
+    from tests.web.helpers import web_module
+
+    glue = web_module("tabletop_web")
+    install("toy-dice")
+    games = json.loads(glue.catalogue())["games"]
+    toy = next(game for game in games if game["name"] == "toy-dice")
+    assert toy["title"] == "Toy dice"
+    assert toy["bots"] == ["random", "greedy"]
+    started = json.loads(glue.start(json.dumps({"game": "toy-dice", "seed": 4})))
+    assert started["ok"], started
+    played = json.loads(glue.play("roll"))
+    assert played["ok"], played
+
+
 # --- plugins that cannot be played ------------------------------------------------------
 
 

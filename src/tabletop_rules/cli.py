@@ -4,9 +4,11 @@ record, list a game's house rules.
 Installed with the ``cli`` extra (``pip install 'tabletop-rules[cli]'``), which adds
 `rich <https://rich.readthedocs.io>`_ for the terminal; also run as
 ``python -m tabletop_rules``. Every subcommand serves every registered game through the
-:class:`~tabletop_rules.protocol.Ruleset` protocol. Bad input (an unknown game, bot or
-house rule, a malformed value, a broken record) prints one line on stderr and exits
-with status 2.
+:class:`~tabletop_rules.protocol.Ruleset` protocol, those of other installed packages
+too (:mod:`~tabletop_rules.plugins`). Bad input (an unknown game, bot or house rule, a
+malformed value, a broken record, a game whose package does not load) prints one line on
+stderr and exits with status 2; such a game is left out of the list with a one-line
+warning.
 """
 
 from __future__ import annotations

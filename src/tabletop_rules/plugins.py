@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import threading
 import warnings
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from importlib import metadata
+from types import MappingProxyType
 from typing import Any, Final, Protocol, TypeVar
 
 import attrs
@@ -83,6 +84,8 @@ class _Failure:
 _lock = threading.RLock()  # reentrant: a plugin's import may ask for another plugin's game
 _claims: dict[str, tuple[_Claim, ...]] | None = None
 _outcomes: dict[str, Any] = {}
+_games: dict[str, Any] = {}  # the outcomes that are games, read on every dumps
+_games_view: Final = MappingProxyType(_games)
 _warned: set[str] = set()
 
 
@@ -95,6 +98,7 @@ def forget() -> None:
     with _lock:
         _claims = None
         _outcomes.clear()
+        _games.clear()
         _warned.clear()
 
 
@@ -103,10 +107,9 @@ def names() -> tuple[str, ...]:
     return tuple(_read())
 
 
-def loaded() -> dict[str, Any]:
-    """The games loaded from the group so far, by name."""
-    with _lock:
-        return {name: game for name, game in _outcomes.items() if not isinstance(game, _Failure)}
+def loaded() -> Mapping[str, Any]:
+    """The games loaded from the group so far, by name (a live, read-only view)."""
+    return _games_view
 
 
 def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
@@ -121,6 +124,8 @@ def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
             if not claims:
                 return None
             _outcomes[name] = _load(name, claims, check)
+            if not isinstance(_outcomes[name], _Failure):
+                _games[name] = _outcomes[name]
         outcome = _outcomes[name]
     if isinstance(outcome, _Failure):
         raise GamePluginError(outcome.message) from outcome.cause

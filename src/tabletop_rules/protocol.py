@@ -527,6 +527,8 @@ def registered() -> tuple[Ruleset[Any, Any, Any], ...]:
     packages once loaded through their entry points.
     """
     found = plugins.loaded()
+    if not found:
+        return tuple(_registered.values())
     return (
         *_registered.values(),
         *(ruleset for name, ruleset in found.items() if name not in {*_BUILTIN, *_registered}),
