@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -325,20 +324,6 @@ def test_a_plugin_claiming_a_built_in_name_is_ignored_and_the_built_in_game_kept
         "built-in game 'palace': ignored"
     )
     assert module not in sys.modules
-
-
-def test_a_plugin_game_loads_once_when_threads_ask_for_it_at_once(install: Install) -> None:
-    module = install("toy-dice", TOY + "\nimport time\ntime.sleep(0.05)\n")
-    found: list[object] = []
-    threads = [
-        threading.Thread(target=lambda: found.append(get_ruleset("toy-dice"))) for _ in range(8)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert len(found) == 8
-    assert all(rules is sys.modules[module].RULES for rules in found)
 
 
 def test_forget_reads_the_group_again(install: Install) -> None:
