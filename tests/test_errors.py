@@ -9,6 +9,7 @@ from tabletop_rules import errors
 from tabletop_rules.errors import (
     BotSelectionError,
     ConfigError,
+    GamePluginError,
     IllegalMoveError,
     InvalidConfigError,
     InvalidStateError,
@@ -20,6 +21,7 @@ from tabletop_rules.errors import (
 ERRORS = (
     BotSelectionError,
     ConfigError,
+    GamePluginError,
     IllegalMoveError,
     InvalidStateError,
     NotationError,
@@ -61,3 +63,9 @@ def test_the_module_exports_exactly_the_hierarchy() -> None:
     assert set(errors.__all__) == {cls.__name__ for cls in hierarchy}
     for name in errors.__all__:
         assert getattr(tabletop_rules, name) is getattr(errors, name), "re-exported"
+
+
+def test_a_game_plugin_error_is_a_key_error_whose_text_is_its_message() -> None:
+    assert issubclass(GamePluginError, KeyError)
+    error = GamePluginError("entry point pig = 'tabletop_pig:RULES' of tabletop-pig 1.0 failed")
+    assert str(error) == "entry point pig = 'tabletop_pig:RULES' of tabletop-pig 1.0 failed"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from .errors import (
     BotSelectionError,
     ConfigError,
+    GamePluginError,
     IllegalMoveError,
     InvalidConfigError,
     InvalidStateError,
@@ -33,6 +34,7 @@ __all__ = [
     "Bot",
     "BotSelectionError",
     "ConfigError",
+    "GamePluginError",
     "GameRules",
     "IllegalMoveError",
     "InvalidConfigError",

@@ -4,9 +4,11 @@ record, list a game's house rules.
 Installed with the ``cli`` extra (``pip install 'tabletop-rules[cli]'``), which adds
 `rich <https://rich.readthedocs.io>`_ for the terminal; also run as
 ``python -m tabletop_rules``. Every subcommand serves every registered game through the
-:class:`~tabletop_rules.protocol.Ruleset` protocol. Bad input (an unknown game, bot or
-house rule, a malformed value, a broken record) prints one line on stderr and exits
-with status 2.
+:class:`~tabletop_rules.protocol.Ruleset` protocol, those of other installed packages
+too (:mod:`~tabletop_rules.plugins`). Bad input (an unknown game, bot or house rule, a
+malformed value, a broken record, a game whose package does not load) prints one line on
+stderr and exits with status 2; such a game is left out of the list with a one-line
+warning.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -23,9 +26,10 @@ from typing import IO, Any, NoReturn
 
 from . import __version__
 from .bots import own_bot_name
-from .errors import IllegalMoveError, TabletopError
+from .errors import GamePluginError, IllegalMoveError, TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
+from .plugins import GamePluginWarning
 from .protocol import CHANCE, Bot, Ruleset, get_ruleset, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
@@ -69,15 +73,35 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     console = Console(highlight=False, soft_wrap=True)
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
-        args = _parser().parse_args(argv)
-        command: Callable[[argparse.Namespace, Console, IO[str]], int] = args.command
-        return command(args, console, stdin if stdin is not None else sys.stdin)
+        with _plugin_warnings(errors):
+            args = _parser().parse_args(argv)
+            command: Callable[[argparse.Namespace, Console, IO[str]], int] = args.command
+            return command(args, console, stdin if stdin is not None else sys.stdin)
     except (UsageError, TabletopError) as error:
         errors.print(Text(f"tabletop-rules: error: {error}"))
         return 2
     except KeyboardInterrupt:
         errors.print(Text("tabletop-rules: interrupted"))
         return 130
+
+
+@contextmanager
+def _plugin_warnings(errors: Console) -> Iterator[None]:
+    """Another package's game left out of the list as one line on stderr, like an error,
+    not as a warning pointing into this module; other warnings as Python shows them.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", GamePluginWarning)  # each is warned once anyway
+        shown = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], *args: Any, **kw: Any) -> None:
+            if issubclass(category, GamePluginWarning):
+                errors.print(Text(f"tabletop-rules: warning: {message}"))
+            else:
+                shown(message, category, *args, **kw)
+
+        warnings.showwarning = show
+        yield
 
 
 def _parser() -> _Parser:
@@ -157,6 +181,8 @@ def _seed(text: str) -> int:
 def _ruleset(name: str) -> Ruleset[Any, Any, Any]:
     try:
         return get_ruleset(name)
+    except GamePluginError:
+        raise  # another package's game that does not load: its own message says why
     except KeyError:
         raise UsageError(f"unknown game {name!r}; the games are {', '.join(rulesets())}") from None
 

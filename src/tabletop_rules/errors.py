@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "BotSelectionError",
     "ConfigError",
+    "GamePluginError",
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",
@@ -72,3 +73,15 @@ class SimulationError(TabletopError):
         self,
     ) -> tuple[type[SimulationError], tuple[str, tuple[int, ...], tuple[int, ...]]]:
         return type(self), (str(self), self.games, self.seeds)
+
+
+class GamePluginError(TabletopError, KeyError):
+    """A game of another package that cannot be played: its entry point in the
+    ``tabletop_rules.games`` group fails to import, names no ruleset, or names one by
+    another name, or two distributions claim the same game. The message names the entry
+    point and its distribution. A :class:`KeyError` too, as :func:`get_ruleset
+    <tabletop_rules.protocol.get_ruleset>` raises for a game it cannot give, so code that
+    handles an unknown game handles this one.
+    """
+
+    __str__ = BaseException.__str__  # the message, not KeyError's repr of it

@@ -31,6 +31,7 @@ from typing import Any, Final, Generic, Protocol, TypeAlias, TypeVar, runtime_ch
 import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
+from . import plugins
 from .bots import RandomBot
 from .errors import ConfigError
 from .messages import short_repr
@@ -434,7 +435,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         process finds it with :func:`get_ruleset`, after importing the module of its
         ``new_game`` when the name is not registered there yet (a third-party game).
         """
-        if _registered.get(self.name) is not self:
+        if _find(self.name) is not self:
             raise PicklingError(
                 f"only a registered ruleset can be pickled; register {self.name!r} first"
             )
@@ -468,27 +469,48 @@ def check_ruleset(value: object) -> Ruleset[Any, Any, Any]:
 def register(ruleset: Ruleset[Any, Any, Any]) -> None:
     """Make ``ruleset`` findable by :func:`get_ruleset` under its name.
 
-    Built-in games register themselves when imported; a third-party game calls this once.
+    Built-in games register themselves when imported. A game of another package is found
+    without this call through its entry point (:mod:`~tabletop_rules.plugins`); it calls
+    it too (once, at import) where its states should serialize before it is looked up by
+    name, as the built-in games' do.
     """
     check_ruleset(ruleset)
-    existing = _registered.get(ruleset.name)
+    existing = _find(ruleset.name)
     if existing is not None and existing is not ruleset:
         raise ValueError(f"a ruleset named {ruleset.name!r} is registered already")
     _registered[ruleset.name] = ruleset
 
 
 def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
-    """The ruleset registered as ``name`` (built-in games load on first use).
+    """The ruleset registered as ``name``: built-in games load on first use, and games of
+    other packages through the entry-point group :data:`~tabletop_rules.plugins.GROUP`.
 
-    Raises :class:`KeyError` naming the known games when there is none.
+    Raises :class:`KeyError` naming the known games when there is none, and
+    :class:`~tabletop_rules.errors.GamePluginError` (a :class:`KeyError` too) naming the
+    entry point and its distribution when another package's game cannot be loaded.
     """
-    if name not in _registered and name in _BUILTIN:
+    ruleset = _find(name)
+    if ruleset is not None:
+        return ruleset
+    if name in _BUILTIN:
         module = importlib.import_module(_BUILTIN[name])
         register(module.RULES)
-    try:
         return _registered[name]
-    except KeyError:
-        raise KeyError(f"no game named {name!r}; known: {', '.join(rulesets())}") from None
+    if type(name) is str:
+        ruleset = plugins.load(name, check_ruleset)
+        if ruleset is not None:
+            return ruleset
+    raise KeyError(f"no game named {name!r}; known: {', '.join(rulesets())}")
+
+
+def _find(name: str) -> Ruleset[Any, Any, Any] | None:
+    """The ruleset known as ``name`` now, registered or loaded through its entry point
+    (built-in names are never taken from the group); ``None`` when there is none yet.
+    """
+    ruleset = _registered.get(name)
+    if ruleset is None and name not in _BUILTIN:
+        ruleset = plugins.loaded().get(name)
+    return ruleset
 
 
 def _registered_ruleset(name: str, module: str) -> Ruleset[Any, Any, Any]:
@@ -501,10 +523,22 @@ def _registered_ruleset(name: str, module: str) -> Ruleset[Any, Any, Any]:
 
 
 def registered() -> tuple[Ruleset[Any, Any, Any], ...]:
-    """The rulesets registered so far (built-in games once imported)."""
-    return tuple(_registered.values())
+    """The rulesets registered so far: built-in games once imported, games of other
+    packages once loaded through their entry points.
+    """
+    found = plugins.loaded()
+    if not found:
+        return tuple(_registered.values())
+    return (
+        *_registered.values(),
+        *(ruleset for name, ruleset in found.items() if name not in {*_BUILTIN, *_registered}),
+    )
 
 
 def rulesets() -> tuple[str, ...]:
-    """The names of every built-in and registered game, sorted."""
-    return tuple(sorted({*_BUILTIN, *_registered}))
+    """The names of every game :func:`get_ruleset` gives, sorted: the built-in ones, those
+    registered, and those of other packages that load through their entry points (each
+    one that does not is left out, with a :class:`~tabletop_rules.plugins.GamePluginWarning`).
+    """
+    found = plugins.loadable(check_ruleset, reserved=_BUILTIN)
+    return tuple(sorted({*_BUILTIN, *_registered, *(ruleset.name for ruleset in found)}))

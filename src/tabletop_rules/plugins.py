@@ -1,0 +1,201 @@
+"""Games from other packages, found through the entry-point group ``tabletop_rules.games``.
+
+A distribution that holds a game declares its ruleset in its ``pyproject.toml``, under the
+game's registry name::
+
+    [project.entry-points."tabletop_rules.games"]
+    pig = "tabletop_pig:RULES"
+
+Once it is installed, :func:`~tabletop_rules.protocol.get_ruleset` ``("pig")`` imports
+``tabletop_pig`` and gives its ``RULES``, and :func:`~tabletop_rules.protocol.rulesets`
+lists ``"pig"``, so the command line, :mod:`~tabletop_rules.simulate`, the loaders and the
+web page's glue offer the game as they offer the built-in ones. The group is read once per
+process, on the first :func:`~tabletop_rules.protocol.rulesets`, or the first
+:func:`~tabletop_rules.protocol.get_ruleset` of a name that is not registered; each game is
+imported once, when it is first asked for. :func:`forget` reads the group again.
+
+A plugin that cannot be played is reported, never fatal to the others: asking for it by
+name raises :class:`~tabletop_rules.errors.GamePluginError` naming its entry point and
+distribution, and :func:`~tabletop_rules.protocol.rulesets` leaves it out with a
+:class:`GamePluginWarning`. An entry point named as a built-in game is ignored, with a
+warning: the built-in game keeps its name.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Callable, Collection, Mapping
+from importlib import metadata
+from types import MappingProxyType
+from typing import Any, Final, Protocol, TypeVar
+
+import attrs
+
+from .errors import GamePluginError
+from .messages import short_repr
+
+__all__ = ["GROUP", "GamePluginWarning", "forget"]
+
+GROUP: Final = "tabletop_rules.games"
+"""The entry-point group that names the games of other packages, each a ruleset object."""
+
+
+class GamePluginWarning(UserWarning):
+    """A game of another package left out of :func:`~tabletop_rules.protocol.rulesets`:
+    it fails to load (the message says why), or it claims a built-in game's name.
+    """
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+NamedT = TypeVar("NamedT", bound=_Named)
+
+
+@attrs.frozen
+class _Claim:
+    """One entry point of the group, and the distribution that declares it."""
+
+    entry: metadata.EntryPoint = attrs.field(eq=False)
+    value: str
+    distribution: str
+
+    @classmethod
+    def of(cls, entry: metadata.EntryPoint) -> _Claim:
+        dist = entry.dist
+        where = "an unknown distribution" if dist is None else f"{dist.name} {dist.version}"
+        return cls(entry, entry.value, where)
+
+    def __str__(self) -> str:
+        return f"entry point {self.entry.name} = {self.value!r} of {self.distribution}"
+
+
+@attrs.frozen
+class _Failure:
+    """Why a game cannot be loaded, kept so that each ask raises a fresh error."""
+
+    message: str
+    cause: BaseException | None = attrs.field(default=None, eq=False)
+
+
+_lock = threading.RLock()  # reentrant: a plugin's import may ask for another plugin's game
+_claims: dict[str, tuple[_Claim, ...]] | None = None
+_outcomes: dict[str, Any] = {}
+_games: dict[str, Any] = {}  # the outcomes that are games, read on every dumps
+_games_view: Final = MappingProxyType(_games)
+_warned: set[str] = set()
+
+
+def forget() -> None:
+    """Forget what was read from the group and every game loaded from it, so that the next
+    lookup reads the group again: for a program that installs a game's package while it
+    runs, and for tests. Games registered in code stay registered.
+    """
+    global _claims
+    with _lock:
+        _claims = None
+        _outcomes.clear()
+        _games.clear()
+        _warned.clear()
+
+
+def names() -> tuple[str, ...]:
+    """The game names the group declares, each once, in the order they were found."""
+    return tuple(_read())
+
+
+def loaded() -> Mapping[str, Any]:
+    """The games loaded from the group so far, by name (a live, read-only view)."""
+    return _games_view
+
+
+def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
+    """The game the group names ``name``, imported and passed through ``check`` (which
+    raises ``TypeError`` for what is no ruleset) the first time; ``None`` when no entry
+    point has that name. Raises :class:`~tabletop_rules.errors.GamePluginError`, the same
+    each time, when it cannot be loaded.
+    """
+    with _lock:
+        if name not in _outcomes:
+            claims = _read().get(name)
+            if not claims:
+                return None
+            _outcomes[name] = _load(name, claims, check)
+            if not isinstance(_outcomes[name], _Failure):
+                _games[name] = _outcomes[name]
+        outcome = _outcomes[name]
+    if isinstance(outcome, _Failure):
+        raise GamePluginError(outcome.message) from outcome.cause
+    result: NamedT = outcome
+    return result
+
+
+def loadable(check: Callable[[object], NamedT], reserved: Collection[str]) -> tuple[NamedT, ...]:
+    """Every game of the group that loads, but those whose names are ``reserved`` (the
+    built-in games'); a :class:`GamePluginWarning` once for each of the others.
+    """
+    games = []
+    for name, claims in _read().items():
+        if name in reserved:
+            _warn(name, f"{_list(claims)} claims the name of the built-in game {name!r}: ignored")
+            continue
+        try:
+            game = load(name, check)
+        except GamePluginError as error:
+            _warn(name, f"{error}; the game is left out")
+            continue
+        if game is not None:
+            games.append(game)
+    return tuple(games)
+
+
+def _read() -> dict[str, tuple[_Claim, ...]]:
+    global _claims
+    with _lock:
+        if _claims is None:
+            found: dict[str, list[_Claim]] = {}
+            for entry in metadata.entry_points(group=GROUP):
+                claim = _Claim.of(entry)
+                if claim not in found.setdefault(entry.name, []):
+                    found[entry.name].append(claim)
+            _claims = {name: tuple(claims) for name, claims in found.items()}
+        return _claims
+
+
+def _load(name: str, claims: tuple[_Claim, ...], check: Callable[[object], NamedT]) -> Any:
+    """The checked game of the one claim on ``name``, or the :class:`_Failure` saying why not."""
+    if len(claims) > 1:
+        return _Failure(
+            f"game {name!r} is claimed by {len(claims)} distributions: {_list(claims)}; "
+            "uninstall all but one"
+        )
+    (claim,) = claims
+    try:
+        value = claim.entry.load()
+    except Exception as error:  # any failure of third-party code at import
+        return _Failure(f"{claim} failed to load: {type(error).__name__}: {error}", error)
+    try:
+        game = check(value)
+    except TypeError as error:
+        return _Failure(f"{claim} names no ruleset: {error}", error)
+    if game.name != name:
+        return _Failure(
+            f"{claim} names a ruleset called {short_repr(game.name)}, not {name!r}: "
+            "an entry point takes its game's name"
+        )
+    return game
+
+
+def _list(claims: tuple[_Claim, ...]) -> str:
+    return " and ".join(map(str, claims))
+
+
+def _warn(name: str, message: str) -> None:
+    with _lock:
+        if name in _warned:
+            return
+        _warned.add(name)
+    warnings.warn(message, GamePluginWarning, stacklevel=4)

@@ -1,0 +1,334 @@
+"""Games from other packages, found through the entry-point group ``tabletop_rules.games``.
+
+Each test installs a real distribution in a folder of its own (a module, and a
+``dist-info`` folder with ``METADATA`` and ``entry_points.txt``, as pip leaves them) and
+puts the folder on ``sys.path``; ``importlib.metadata`` finds it as it finds any
+installed package. The plugin game is dice poker under another name: a complete ruleset
+that the command line, ``simulate`` and the loaders must play without knowing it.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tabletop_rules import Match, TabletopError, get_ruleset, palace, plugins, rulesets
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.errors import GamePluginError, InvalidStateError
+from tabletop_rules.protocol import registered
+from tabletop_rules.records import GameRecord, replay
+from tabletop_rules.serialize import dumps, loads
+from tabletop_rules.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TOY = """\
+import attrs
+
+from tabletop_rules import dice_poker
+
+RULES = attrs.evolve(dice_poker.RULES, name={name!r}, title="Toy dice")
+"""
+"""A plugin module: dice poker's ruleset under the name ``name``."""
+
+_numbers = itertools.count()
+
+Install = Callable[..., str]
+
+
+@pytest.fixture(autouse=True)
+def fresh_group() -> Iterator[None]:
+    """Each test reads the group anew, and leaves nothing of its plugins behind."""
+    plugins.forget()
+    before = set(sys.modules)
+    yield
+    plugins.forget()
+    for module in set(sys.modules) - before:
+        if module.startswith("plugin_"):
+            del sys.modules[module]
+
+
+@pytest.fixture
+def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Install:
+    """``install(entries, source=TOY, dist=...)``: a distribution on ``sys.path`` whose
+    entry points in the group are ``entries`` (game name to the attribute of its module,
+    ``RULES`` by default); its module is written from ``source``, formatted with the first
+    entry's name. Returns the module's name.
+    """
+
+    def install_(entries: dict[str, str] | str, source: str = TOY, dist: str = "toy-games") -> str:
+        module = f"plugin_{next(_numbers)}"
+        if isinstance(entries, str):
+            entries = {entries: "RULES"}
+        folder = tmp_path / f"site-{module}"
+        folder.mkdir()
+        (folder / f"{module}.py").write_text(source.format(name=next(iter(entries))))
+        info = folder / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        lines = [f"{name} = {module}:{attribute}" for name, attribute in entries.items()]
+        (info / "entry_points.txt").write_text("[tabletop_rules.games]\n" + "\n".join(lines))
+        monkeypatch.syspath_prepend(str(folder))
+        return module
+
+    return install_
+
+
+def test_games_from_other_packages_are_found_through_the_entry_point_group(
+    install: Install,
+) -> None:
+    """Issue 17, point 6: an installed package's game is found by name and listed, with
+    no call to ``register``; its module is imported only when a game outside the
+    built-in ones is asked for.
+    """
+    module = install("toy-dice")
+    assert get_ruleset("dice-poker") is dp.RULES
+    assert module not in sys.modules, "a built-in game does not read the group"
+    rules = get_ruleset("toy-dice")
+    assert rules is sys.modules[module].RULES
+    assert rules.title == "Toy dice"
+    assert rulesets() == ("account", "dice-poker", "palace", "toy-dice")
+    assert rules in registered()
+    assert get_ruleset("toy-dice") is rules
+
+
+def test_a_game_of_another_package_is_unknown_until_its_package_is_installed() -> None:
+    with pytest.raises(KeyError, match="no game named 'toy-dice'"):
+        get_ruleset("toy-dice")
+    assert rulesets() == ("account", "dice-poker", "palace")
+
+
+def test_a_record_naming_a_game_of_another_package_loads_once_it_is_installed(
+    install: Install,
+) -> None:
+    match = Match(dp.RULES, seed=5)
+    for text in ("roll", "roll keep 6", "write sixes"):
+        match.play(text)
+    text = dumps(match.record).replace('"game": "dice-poker"', '"game": "toy-dice"')
+    assert '"toy-dice"' in text
+    with pytest.raises(InvalidStateError, match="unknown game 'toy-dice'"):
+        loads(text)
+    install("toy-dice")
+    plugins.forget()  # as a new process would: the group is read once per process
+    record = loads(text)
+    assert isinstance(record, GameRecord)
+    assert record.ruleset is get_ruleset("toy-dice")
+    assert replay(record) == match.state
+    own_form = match.record.to_json().replace('"dice-poker"', '"toy-dice"')
+    assert replay(GameRecord.from_json(own_form)) == match.state
+    again = Match(get_ruleset("toy-dice"), seed=5)
+    again.play("roll")
+    assert GameRecord.from_json(again.record.to_json()).game == "toy-dice"
+    assert loads(dumps(again.record)).ruleset is again.rules
+
+
+def test_simulate_plays_a_game_of_another_package(install: Install) -> None:
+    install("toy-dice")
+    result = simulate(get_ruleset("toy-dice"), ["greedy", "random"], games=4, seed=2)
+    same = simulate(dp.RULES, ["greedy", "random"], games=4, seed=2)
+    assert result.game == "toy-dice"
+    assert result.games == same.games, "dice poker by another name plays the same games"
+
+
+def run_cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    """``tabletop-rules ARGS`` in this process: its status, output and errors."""
+    from tabletop_rules import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = cli.main(list(args), stdin=io.StringIO(stdin))
+    finally:
+        sys.stdout, sys.stderr = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_command_line_plays_simulates_and_lists_a_game_of_another_package(
+    install: Install,
+) -> None:
+    pytest.importorskip("rich", reason="the command needs the cli extra")
+    install("toy-dice")
+    code, out, err = run_cli("play", "toy-dice", "--seed", "7", stdin="roll\nwrite chance\n")
+    assert (code, err) == (0, "")
+    assert "Toy dice, seed 7. Seats: you, greedy bot." in out
+    assert "P1: " in out, "the bot of the other seat played"
+    assert "Game left unfinished." in out
+    code, out, err = run_cli("simulate", "toy-dice", "--games", "3", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["game"] == "toy-dice"
+    code, out, err = run_cli("rules")
+    assert code == 0
+    assert "toy-dice" in out
+    assert "Toy dice" in out
+
+
+def test_a_new_process_finds_the_game_in_its_workers_too(install: Install, tmp_path: Path) -> None:
+    """The command in a process of its own, with the plugin's folder on ``PYTHONPATH``:
+    the game is found there, and in the worker processes of ``--workers 2``, which get
+    the ruleset by its name.
+    """
+    pytest.importorskip("rich", reason="the command needs the cli extra")
+    install("toy-dice")
+    (folder,) = tmp_path.glob("site-*")
+    path = os.pathsep.join([str(folder), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
+    command = [sys.executable, "-m", "tabletop_rules"]
+    env = {**os.environ, "PYTHONPATH": path, "COLUMNS": "100"}
+    simulated = subprocess.run(
+        [*command, "simulate", "toy-dice", "--games", "4", "--workers", "2", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert simulated.returncode == 0, simulated.stderr
+    assert json.loads(simulated.stdout)["game"] == "toy-dice"
+    played = subprocess.run(
+        [*command, "play", "toy-dice", "--seed", "3"],
+        input="roll\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert played.returncode == 0, played.stderr
+    assert "Toy dice, seed 3." in played.stdout
+
+
+def test_the_web_page_offers_and_plays_a_game_of_another_package(install: Install) -> None:
+    """The page's glue lists what :func:`rulesets` gives: with the plugin's wheel among
+    the page's wheels, its game is in the menu and plays, with no change to the page.
+    """
+    from tests.web.helpers import web_module
+
+    glue = web_module("tabletop_web")
+    install("toy-dice")
+    games = json.loads(glue.catalogue())["games"]
+    toy = next(game for game in games if game["name"] == "toy-dice")
+    assert toy["title"] == "Toy dice"
+    assert toy["bots"] == ["random", "greedy"]
+    started = json.loads(glue.start(json.dumps({"game": "toy-dice", "seed": 4})))
+    assert started["ok"], started
+    played = json.loads(glue.play("roll"))
+    assert played["ok"], played
+
+
+# --- plugins that cannot be played ------------------------------------------------------
+
+
+BROKEN = """raise ImportError("tabletop_pig needs the pigpen package")
+"""
+
+NOT_RULES = """RULES = "pig"
+"""
+
+
+def test_a_plugin_that_fails_to_import_is_named_when_asked_for_and_left_out_of_the_list(
+    install: Install,
+) -> None:
+    module = install("pig", BROKEN, dist="tabletop-pig")
+    with pytest.raises(GamePluginError) as raised:
+        get_ruleset("pig")
+    message = str(raised.value)
+    assert message.startswith(f"entry point pig = '{module}:RULES' of tabletop-pig 1.0 failed")
+    assert "ImportError: tabletop_pig needs the pigpen package" in message
+    assert isinstance(raised.value, KeyError)
+    assert isinstance(raised.value, TabletopError)
+    with pytest.raises(GamePluginError, match="failed to load"):
+        get_ruleset("pig")  # the same error each time, from one import
+    with pytest.warns(plugins.GamePluginWarning, match="pig.*the game is left out"):
+        assert rulesets() == ("account", "dice-poker", "palace")
+    assert get_ruleset("palace") is palace.RULES, "one broken plugin breaks no other game"
+
+
+def test_a_plugin_that_fails_to_load_keeps_every_entry_point_total(install: Install) -> None:
+    """The loaders refuse a document of the broken game as an unknown game (the cause
+    chained), and the command line says what is wrong in one line, status 2.
+    """
+    install("pig", BROKEN, dist="tabletop-pig")
+    text = dumps(dp.new_game(seed=1)).replace('"dice-poker"', '"pig"')
+    with pytest.raises(InvalidStateError, match="unknown game 'pig'") as raised:
+        loads(text)
+    assert isinstance(raised.value.__cause__, GamePluginError)
+    pytest.importorskip("rich", reason="the command needs the cli extra")
+    code, _out, err = run_cli("play", "pig")
+    assert code == 2
+    warning, error = err.strip().splitlines()
+    assert warning.startswith("tabletop-rules: warning: entry point pig = ")
+    assert warning.endswith("; the game is left out")
+    assert error.startswith("tabletop-rules: error: entry point pig = ")
+    assert error.endswith(
+        "of tabletop-pig 1.0 failed to load: ImportError: tabletop_pig needs the pigpen package"
+    )
+
+
+def test_an_entry_point_that_names_no_ruleset_is_refused(install: Install) -> None:
+    module = install("pig", NOT_RULES, dist="tabletop-pig")
+    with pytest.raises(GamePluginError) as raised:
+        get_ruleset("pig")
+    assert str(raised.value) == (
+        f"entry point pig = '{module}:RULES' of tabletop-pig 1.0 names no ruleset: "
+        "expected a ruleset (get_ruleset(name), or a game's RULES), got 'pig'"
+    )
+
+
+def test_an_entry_point_takes_the_name_of_its_game(install: Install) -> None:
+    module = install({"pig": "RULES"}, TOY.replace("{name!r}", "'toy-dice'"))
+    with pytest.raises(GamePluginError) as raised:
+        get_ruleset("pig")
+    assert str(raised.value) == (
+        f"entry point pig = '{module}:RULES' of toy-games 1.0 names a ruleset called "
+        "'toy-dice', not 'pig': an entry point takes its game's name"
+    )
+    with (
+        pytest.raises(KeyError, match="no game named 'toy-dice'; known: account, dice-poker, pal"),
+        pytest.warns(plugins.GamePluginWarning, match="not 'pig'"),
+    ):
+        get_ruleset("toy-dice")
+
+
+def test_two_distributions_claiming_one_game_are_both_named(install: Install) -> None:
+    first = install("toy-dice", dist="toy-games")
+    second = install("toy-dice", dist="more-toys")
+    with pytest.raises(GamePluginError) as raised:
+        get_ruleset("toy-dice")
+    message = str(raised.value)
+    assert message.startswith("game 'toy-dice' is claimed by 2 distributions: ")
+    assert f"entry point toy-dice = '{first}:RULES' of toy-games 1.0" in message
+    assert f"entry point toy-dice = '{second}:RULES' of more-toys 1.0" in message
+    assert message.endswith("uninstall all but one")
+    assert first not in sys.modules, "neither is imported"
+    assert second not in sys.modules
+
+
+def test_a_plugin_claiming_a_built_in_name_is_ignored_and_the_built_in_game_kept(
+    install: Install,
+) -> None:
+    module = install("palace", dist="toy-games")
+    assert get_ruleset("palace") is palace.RULES
+    with pytest.warns(plugins.GamePluginWarning) as caught:
+        assert rulesets() == ("account", "dice-poker", "palace")
+    (warning,) = caught
+    assert str(warning.message) == (
+        f"entry point palace = '{module}:RULES' of toy-games 1.0 claims the name of the "
+        "built-in game 'palace': ignored"
+    )
+    assert module not in sys.modules
+
+
+def test_forget_reads_the_group_again(install: Install) -> None:
+    assert "toy-dice" not in rulesets()
+    install("toy-dice")
+    assert "toy-dice" not in rulesets(), "the group is read once per process"
+    plugins.forget()
+    assert "toy-dice" in rulesets()
