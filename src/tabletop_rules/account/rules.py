@@ -58,7 +58,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import _EVERY_COLUMN, Phase, State, _line, check_state, lay
+from .state import _EVERY_COLUMN, Phase, State, View, _line, check_state, lay
 
 __all__ = [
     "apply",
@@ -272,8 +272,6 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     only where it costs nothing per move: where they already fail on anything else, on
     their rare branches, and up front in the small functions.
     """
-    from .view import View  # on the error path only: view.py imports this module
-
     refuse_state(
         state,
         error,
