@@ -15,6 +15,7 @@ from tabletop_rules.errors import (
     NotationError,
     SimulationError,
     TabletopError,
+    UnknownGameError,
 )
 
 ERRORS = (
@@ -24,6 +25,7 @@ ERRORS = (
     InvalidStateError,
     NotationError,
     SimulationError,
+    UnknownGameError,
 )
 
 
@@ -61,3 +63,10 @@ def test_the_module_exports_exactly_the_hierarchy() -> None:
     assert set(errors.__all__) == {cls.__name__ for cls in hierarchy}
     for name in errors.__all__:
         assert getattr(tabletop_rules, name) is getattr(errors, name), "re-exported"
+
+
+def test_an_unknown_game_is_a_key_error_whose_text_is_its_message() -> None:
+    assert issubclass(UnknownGameError, KeyError)
+    with pytest.raises(KeyError) as caught:
+        raise UnknownGameError("no game named 'chess'")
+    assert str(caught.value) == "no game named 'chess'"

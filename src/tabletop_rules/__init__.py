@@ -13,6 +13,8 @@ Roll()
 
 from __future__ import annotations
 
+# Every ruleset's bots include "random", which the bots module shares when imported.
+from . import bots as bots
 from .errors import (
     BotSelectionError,
     ConfigError,
@@ -22,6 +24,7 @@ from .errors import (
     NotationError,
     SimulationError,
     TabletopError,
+    UnknownGameError,
 )
 from .match import Match
 from .observation import ObservationSpec
@@ -45,6 +48,7 @@ __all__ = [
     "Seat",
     "SimulationError",
     "TabletopError",
+    "UnknownGameError",
     "__version__",
     "get_ruleset",
     "register",
