@@ -13,8 +13,10 @@ Roll()
 
 from __future__ import annotations
 
-# Every ruleset's bots include "random", which the bots module shares when imported.
+# Imported for what they add to the modules below them: every ruleset's bots include
+# "random", shared by the bots module; dumps and loads carry game records.
 from . import bots as bots
+from . import records as records
 from .errors import (
     BotSelectionError,
     ConfigError,
