@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import types
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
@@ -74,8 +75,10 @@ __all__ = [
     "winners",
 ]
 
-_PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
-_NO_PROBABILITIES: Mapping[Move, Fraction] = {}
+_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType(
+    {die: Fraction(1, SIDES) for die in DICE}
+)
+_NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 
 _MOVE_IDS = MOVE_TABLE.ids
 

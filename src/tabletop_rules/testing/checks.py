@@ -677,3 +677,25 @@ def check_deck(rules: Rules, config: Any, rng: Rng = _NO_SEED) -> None:
     for order in (deck, rng.shuffled(deck)[0]):
         state = rules.new_game(config, seed=0, deal=order)
         assert rules.deal_of(state) == order, "the state keeps the deal it was given"
+
+
+__all__ += ["check_chance_probabilities_are_not_shared"]
+
+
+def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
+    """Changing the mapping ``chance_probabilities(state)`` returned (clearing it, adding
+    an outcome) changes no later answer: a game hands out a read-only mapping or a new one
+    each call, never a table that every later game reads.
+    """
+    given: Any = rules.chance_probabilities(state)
+    before = dict(given)
+    for change in (lambda: given.clear(), lambda: given.__setitem__(object(), Fraction(1))):
+        try:
+            change()
+        except (TypeError, AttributeError):  # read-only: as it should be
+            continue
+    after = dict(rules.chance_probabilities(state))
+    if type(given) is dict:  # a shared table would now be wrong for the rest of the run
+        given.clear()
+        given.update(before)
+    assert after == before, "changing a returned chance_probabilities changed a later call"
