@@ -3,13 +3,14 @@ with it.
 
 The rules page's "Hidden information": the field and every account are public; hidden
 from everyone are the order of the pack and of the discard pile, and the seed of the die.
-So a :class:`View` holds the whole table (field, markers, accounts, the turn) and how
-many cards the pack holds, never their order. The discard pile's *contents* are public
-**[decided]**: every card on it was shown face up when it got there (a card B draws is
-turned over for all to see; a collapsed card lay face up in the field), so a view holds
-them sorted (in :data:`~tabletop_rules.account.cards.KINDS` order), which shows what is on
-the pile but not its order. The pack's contents then follow (the deck less the field and
-the discard pile); its order does not. Never the seed, the generator or the deal.
+So a :class:`~tabletop_rules.account.View` holds the whole table (field, markers,
+accounts, the turn) and how many cards the pack holds, never their order. The discard
+pile's *contents* are public **[decided]**: every card on it was shown face up when it
+got there (a card B draws is turned over for all to see; a collapsed card lay face up in
+the field), so a view holds them sorted (in :data:`~tabletop_rules.account.cards.KINDS`
+order), which shows what is on the pile but not its order. The pack's contents then
+follow (the deck less the field and the discard pile); its order does not. Never the
+seed, the generator or the deal.
 
 >>> from tabletop_rules.account import new_game
 >>> seen = view(new_game(seed=7), seat=1)

@@ -1,8 +1,9 @@
 """What one seat (or a spectator) may know of a game.
 
 Dice poker hides nothing from the players, but the generator does predict every future
-throw, so a :class:`View` carries neither the RNG nor the seed. Every path out of the
-library that a client sees goes through :func:`~tabletop_rules.dice_poker.view`.
+throw, so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the
+seed. Every path out of the library that a client sees goes through
+:func:`~tabletop_rules.dice_poker.view`.
 
 >>> from tabletop_rules.dice_poker import new_game
 >>> v = view(new_game(seed=5), seat=1)

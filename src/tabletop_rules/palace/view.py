@@ -1,10 +1,10 @@
 """What one seat (or a spectator) may know of a palace game, and states consistent with it.
 
-The rules page's "Hidden information" decides what a :class:`View` holds: the pile, the
-burned cards, the face-up rows, how many cards each hand, face-down row and the stock
-hold, and the hand cards everyone saw go in (``State.known``), plus the viewer's own
-hand. Never the face-down cards, the stock's order, another seat's unseen hand cards, the
-seed or the deal.
+The rules page's "Hidden information" decides what a :class:`~tabletop_rules.palace.View`
+holds: the pile, the burned cards, the face-up rows, how many cards each hand, face-down
+row and the stock hold, and the hand cards everyone saw go in (``State.known``), plus the
+viewer's own hand. Never the face-down cards, the stock's order, another seat's unseen
+hand cards, the seed or the deal.
 
 >>> from tabletop_rules.palace import new_game
 >>> seen = view(new_game(seed=7), seat=1)

@@ -7,6 +7,7 @@ be called directly from any test.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
 import time
@@ -689,11 +690,10 @@ def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
     """
     given: Any = rules.chance_probabilities(state)
     before = dict(given)
-    for change in (lambda: given.clear(), lambda: given.__setitem__(object(), Fraction(1))):
-        try:
-            change()
-        except (TypeError, AttributeError):  # read-only: as it should be
-            continue
+    with contextlib.suppress(TypeError, AttributeError):  # read-only, as it should be
+        given.clear()
+    with contextlib.suppress(TypeError):
+        given[object()] = Fraction(1)
     after = dict(rules.chance_probabilities(state))
     if type(given) is dict:  # a shared table would now be wrong for the rest of the run
         given.clear()
