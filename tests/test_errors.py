@@ -16,6 +16,7 @@ from tabletop_rules.errors import (
     NotationError,
     SimulationError,
     TabletopError,
+    UnknownGameError,
 )
 
 ERRORS = (
@@ -26,6 +27,7 @@ ERRORS = (
     InvalidStateError,
     NotationError,
     SimulationError,
+    UnknownGameError,
 )
 
 
@@ -69,3 +71,10 @@ def test_a_game_plugin_error_is_a_key_error_whose_text_is_its_message() -> None:
     assert issubclass(GamePluginError, KeyError)
     error = GamePluginError("entry point pig = 'tabletop_pig:RULES' of tabletop-pig 1.0 failed")
     assert str(error) == "entry point pig = 'tabletop_pig:RULES' of tabletop-pig 1.0 failed"
+
+
+def test_an_unknown_game_is_a_key_error_whose_text_is_its_message() -> None:
+    assert issubclass(UnknownGameError, KeyError)
+    with pytest.raises(KeyError) as caught:
+        raise UnknownGameError("no game named 'chess'")
+    assert str(caught.value) == "no game named 'chess'"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pickle
+import subprocess
+import sys
+import textwrap
 from typing import Any
 
 import attrs
@@ -9,6 +13,7 @@ import pytest
 
 import tabletop_rules
 from tabletop_rules import CHANCE, dice_poker, protocol
+from tabletop_rules.errors import TabletopError, UnknownGameError
 from tabletop_rules.protocol import Ruleset, get_ruleset, register, registered, rulesets
 
 DicePokerRules = Ruleset[dice_poker.Config, dice_poker.State, dice_poker.Move]
@@ -148,3 +153,38 @@ def test_view_of_another_games_state_is_a_type_error(name: str, other: str) -> N
     state = get_ruleset(other).new_game(seed=1)
     with pytest.raises(TypeError, match=r"expected an? [a-z ]+ State, got "):
         get_ruleset(name).view(state, 0)
+
+
+def test_an_unknown_game_is_a_tabletop_error_and_still_a_key_error() -> None:
+    with pytest.raises(TabletopError) as caught:
+        get_ruleset("chess")
+    assert type(caught.value) is UnknownGameError
+    assert isinstance(caught.value, KeyError)
+    assert isinstance(caught.value, ValueError)
+    # its text is the message, not KeyError's quoted repr of it
+    assert str(caught.value).startswith("no game named 'chess'; known: ")
+    assert pickle.loads(pickle.dumps(caught.value)).args == caught.value.args
+
+
+def test_a_ruleset_offers_the_random_bot_however_the_package_is_entered() -> None:
+    # protocol does not import the bots (they build on it); the package imports them, so
+    # a ruleset made where only protocol was imported, and no game, still offers "random".
+    program = textwrap.dedent(
+        """
+        import sys
+        import attrs
+        from tabletop_rules.protocol import GameRules
+        required = {f.name: None for f in attrs.fields(GameRules) if f.default is attrs.NOTHING}
+        rules = GameRules(**{**required, "name": "pig", "title": "Pig"})
+        assert not any(name.startswith("tabletop_rules.dice_poker") for name in sys.modules)
+        print(sorted(rules.bots), type(rules.bots["random"](3)).__name__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert done.stdout.split() == ["['random']", "RandomBot"]

@@ -1120,3 +1120,18 @@ def test_a_document_takes_at_most_the_documented_memory_a_character(shape: str) 
     # The docs of MAX_DOCUMENT_CHARS say: at most 48 bytes a character, at any size.
     text = hostile_json(1 << 17)[shape]
     assert _peak_memory(text) < 48 * len(text)
+
+
+def test_loads_reads_a_record_where_only_serialize_was_imported() -> None:
+    # serialize does not import records (records builds on it); the package imports
+    # records, so a fresh program that imports only serialize still reads a record.
+    text = dumps(GameRecord("dice-poker", dp.Config(), 9, ("roll",)))
+    program = (
+        "from tabletop_rules.serialize import dumps, loads\n"
+        f"record = loads({text!r})\n"
+        f"print(type(record).__name__, dumps(record) == {text!r})\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["GameRecord", "True"]

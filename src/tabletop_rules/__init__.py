@@ -13,6 +13,10 @@ Roll()
 
 from __future__ import annotations
 
+# Imported for what they add to the modules below them: every ruleset's bots include
+# "random", shared by the bots module; dumps and loads carry game records.
+from . import bots as bots
+from . import records as records
 from .errors import (
     BotSelectionError,
     ConfigError,
@@ -23,6 +27,7 @@ from .errors import (
     NotationError,
     SimulationError,
     TabletopError,
+    UnknownGameError,
 )
 from .match import Match
 from .observation import ObservationSpec
@@ -47,6 +52,7 @@ __all__ = [
     "Seat",
     "SimulationError",
     "TabletopError",
+    "UnknownGameError",
     "__version__",
     "get_ruleset",
     "register",

@@ -15,15 +15,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
 from .errors import IllegalMoveError
+from .protocol import Bot, Ruleset, _share_bot, check_ruleset
 from .rng import Rng
-
-if TYPE_CHECKING:
-    from .protocol import Bot, Ruleset
 
 __all__ = ["RandomBot", "Unseeded", "legal_moves_of", "own_bot_name"]
 
@@ -59,8 +57,6 @@ def own_bot_name(ruleset: Ruleset[Any, Any, Any]) -> str:
     >>> own_bot_name(get_ruleset("palace"))
     'lowcard'
     """
-    from .protocol import check_ruleset  # protocol imports this module: not at the top
-
     return next((name for name in check_ruleset(ruleset).bots if name != "random"), "random")
 
 
@@ -101,3 +97,6 @@ class Unseeded(Generic[BotT_co]):
     def __call__(self, seed: int) -> BotT_co:
         """A new bot; ``seed`` is there to fit every bot factory and is not used."""
         return self.make()
+
+
+_share_bot("random", RandomBot)

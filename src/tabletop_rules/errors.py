@@ -16,6 +16,7 @@ __all__ = [
     "NotationError",
     "SimulationError",
     "TabletopError",
+    "UnknownGameError",
 ]
 
 
@@ -54,6 +55,17 @@ class BotSelectionError(TabletopError):
     """Bots that cannot play a game as chosen: a name the game has no bot for (the message
     lists those it has), or not one bot for each seat.
     """
+
+
+class UnknownGameError(TabletopError, KeyError):
+    """A game name that no registered or built-in game has; the message lists the known
+    ones. A :class:`KeyError` too, as the registry's lookup was before it had its own
+    error, so ``except KeyError`` keeps catching it.
+    """
+
+    def __str__(self) -> str:
+        # KeyError's str() is the repr of the missing key; this error's is its message.
+        return BaseException.__str__(self)
 
 
 class SimulationError(TabletopError):

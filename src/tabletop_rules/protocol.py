@@ -32,8 +32,7 @@ import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from . import plugins
-from .bots import RandomBot
-from .errors import ConfigError
+from .errors import ConfigError, UnknownGameError
 from .messages import short_repr
 from .observation import ObservationSpec
 from .rng import Rng
@@ -322,6 +321,20 @@ it). A class or a module-level function, so that it pickles and can be sent to w
 processes; :class:`~tabletop_rules.bots.Unseeded` adapts a bot class without a seed."""
 
 
+_SHARED_BOTS: dict[str, Callable[[Ruleset[Any, Any, Any], int], Bot[Any, Any]]] = {}
+"""The bots that play any game, by name: each makes a bot from a ruleset and a seed."""
+
+
+def _share_bot(name: str, make: Callable[[Ruleset[Any, Any, Any], int], Bot[Any, Any]]) -> None:
+    """Offer ``make`` in every :class:`GameRules`' :attr:`~GameRules.bots` as ``name``.
+
+    :mod:`tabletop_rules.bots` shares its :class:`~tabletop_rules.bots.RandomBot` so, as
+    ``"random"``: this module, which the bots build on, does not import them. The package
+    imports :mod:`tabletop_rules.bots` before any ruleset can be made.
+    """
+    _SHARED_BOTS[name] = make
+
+
 def _frozen_bots(bots: Mapping[str, BotFactory]) -> Mapping[str, BotFactory]:
     return MappingProxyType(dict(bots))
 
@@ -424,7 +437,8 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """``"random"`` (a :class:`~tabletop_rules.bots.RandomBot` of this game), then the
         game's :attr:`own_bots`.
         """
-        return MappingProxyType({"random": partial(RandomBot, self), **self.own_bots})
+        shared = {name: partial(make, self) for name, make in _SHARED_BOTS.items()}
+        return MappingProxyType({**shared, **self.own_bots})
 
     def __repr__(self) -> str:
         return f"<GameRules {self.name!r}>"
@@ -485,9 +499,15 @@ def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     """The ruleset registered as ``name``: built-in games load on first use, and games of
     other packages through the entry-point group :data:`~tabletop_rules.plugins.GROUP`.
 
-    Raises :class:`KeyError` naming the known games when there is none, and
-    :class:`~tabletop_rules.errors.GamePluginError` (a :class:`KeyError` too) naming the
-    entry point and its distribution when another package's game cannot be loaded.
+    Raises :class:`~tabletop_rules.errors.UnknownGameError` (a ``KeyError`` too) naming
+    the known games when there is none, and
+    :class:`~tabletop_rules.errors.GamePluginError` (an ``UnknownGameError`` too) naming the
+    entry point and its distribution when another package's game cannot be loaded:
+
+    >>> get_ruleset("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.UnknownGameError: no game named 'chess'; known: account, dice-poker, ...
     """
     ruleset = _find(name)
     if ruleset is not None:
@@ -500,7 +520,7 @@ def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
         ruleset = plugins.load(name, check_ruleset)
         if ruleset is not None:
             return ruleset
-    raise KeyError(f"no game named {name!r}; known: {', '.join(rulesets())}")
+    raise UnknownGameError(f"no game named {name!r}; known: {', '.join(rulesets())}")
 
 
 def _find(name: str) -> Ruleset[Any, Any, Any] | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import Any, TypeVar, overload
 
 import attrs
@@ -27,7 +28,7 @@ from .errors import InvalidStateError, TabletopError
 from .messages import short_repr, short_text
 from .protocol import Ruleset, get_ruleset
 from .rng import is_valid_state
-from .serialize import converter, from_data, parse_json, to_data
+from .serialize import _add_document, _Document, converter, from_data, parse_json, to_data
 
 __all__ = [
     "GameRecord",
@@ -307,3 +308,9 @@ def replay(record: GameRecord, rules: Ruleset[Any, Any, Any] | None = None) -> A
     for _move, state, _events in replay_steps(record, events=False, rules=rules):  # noqa: B007
         pass
     return state
+
+
+_add_document(
+    "record",
+    _Document(GameRecord, attrgetter("ruleset"), to_data=record_data, from_data=record_from_data),
+)

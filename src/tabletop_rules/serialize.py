@@ -26,7 +26,7 @@ import re
 import threading
 import types
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate, cycle
 from typing import Any, Final, TypeVar, Union, cast, get_args, get_origin, overload
 
@@ -548,14 +548,39 @@ def _reason(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
+@attrs.frozen
+class _Document:
+    """A kind of document that is none of a game's own classes (a game record): how to
+    find its game, and its data both ways.
+    """
+
+    cls: type[Any]
+    ruleset: Callable[[Any], Ruleset[Any, Any, Any]]
+    to_data: Callable[[Any], Any]
+    from_data: Callable[[Ruleset[Any, Any, Any], Any], Any]
+
+
+_DOCUMENTS: dict[str, _Document] = {}
+
+
+def _add_document(kind: str, document: _Document) -> None:
+    """Let :func:`dumps` and :func:`loads` carry ``document`` as ``kind``.
+
+    :mod:`tabletop_rules.records`, which builds on this module, adds ``"record"`` so:
+    this module does not import it. The package imports the records module before any
+    document can be written or read.
+    """
+    _DOCUMENTS[kind] = document
+
+
 def dumps(obj: Any) -> str:
     """``obj`` (config, state, move, event or view of any game, or a
     :class:`~tabletop_rules.records.GameRecord`) as versioned JSON.
     """
-    records = _records()
-    kind: str | None
-    if isinstance(obj, records.GameRecord):
-        ruleset, kind, data = _configure(obj.ruleset), "record", records.record_data(obj)
+    kind = next((kind for kind, doc in _DOCUMENTS.items() if isinstance(obj, doc.cls)), None)
+    if kind is not None:
+        document = _DOCUMENTS[kind]
+        ruleset, data = _configure(document.ruleset(obj)), document.to_data(obj)
     else:
         ruleset = ruleset_of(type(obj))
         kind, data = kind_of(ruleset, type(obj)), to_data(obj)
@@ -564,7 +589,7 @@ def dumps(obj: Any) -> str:
 
 
 _ENVELOPE = frozenset({"game", "version", "kind", "data"})
-_KINDS = ("config", "state", "view", "move", "event", "record")
+_KINDS = ("config", "state", "view", "move", "event")
 
 
 @overload
@@ -599,11 +624,11 @@ def loads(text: str | bytes, cls: Any = None) -> Any:
             f"{ruleset.format_version}, the one this library reads"
         )
     kind = envelope["kind"]
-    if type(kind) is not str or kind not in _KINDS:
+    if type(kind) is not str or (kind not in _KINDS and kind not in _DOCUMENTS):
         raise InvalidStateError(f"unknown kind {short_repr(kind)}")
     obj: Any
-    if kind == "record":
-        obj = _records().record_from_data(ruleset, envelope["data"])
+    if kind in _DOCUMENTS:
+        obj = _DOCUMENTS[kind].from_data(ruleset, envelope["data"])
     elif kind in ("move", "event"):
         obj = from_data(envelope["data"], _union(ruleset, kind))
     else:
@@ -612,10 +637,3 @@ def loads(text: str | bytes, cls: Any = None) -> Any:
         wanted = " or ".join(member.__name__ for member in _members(cls))
         raise InvalidStateError(f"expected a {wanted}, the JSON holds a {type(obj).__name__}")
     return obj
-
-
-def _records() -> types.ModuleType:
-    """The records module, which builds on this one (so it cannot be imported at the top)."""
-    from . import records
-
-    return records

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -52,3 +54,17 @@ def test_drawing_from_the_pack_is_not_a_chance_point() -> None:
     assert r.current_player(state) == 0
     after = r.apply(state, Advance(0, "right", 1))
     assert after.accounts == (1 - 10,)
+
+
+def test_clearing_chance_probabilities_cannot_empty_a_later_games_outcomes() -> None:
+    rolled = r.apply(placed(game(["+1", "+10"], players=1), 0), Roll())
+    given: Any = r.chance_probabilities(rolled)
+    with contextlib.suppress(TypeError, AttributeError):  # read-only, or a copy: either way
+        given.clear()
+    later = r.apply(placed(game(["+10", "+1"], players=1), 0), Roll())
+    sixths = {Die(value): Fraction(1, 6) for value in range(1, 7)}
+    assert dict(r.chance_probabilities(later)) == sixths
+    nothing: Any = r.chance_probabilities(placed(game(["+1", "+10"], players=1), 0))
+    with contextlib.suppress(TypeError):
+        nothing[Die(1)] = Fraction(1)
+    assert dict(r.chance_probabilities(placed(game(["+10", "+1"], players=1), 0))) == {}

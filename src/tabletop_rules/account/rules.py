@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import types
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
@@ -58,7 +59,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import _EVERY_COLUMN, Phase, State, _line, check_state, lay
+from .state import _EVERY_COLUMN, Phase, State, View, _line, check_state, lay
 
 __all__ = [
     "apply",
@@ -74,8 +75,10 @@ __all__ = [
     "winners",
 ]
 
-_PROBABILITIES: Mapping[Move, Fraction] = {die: Fraction(1, SIDES) for die in DICE}
-_NO_PROBABILITIES: Mapping[Move, Fraction] = {}
+_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType(
+    {die: Fraction(1, SIDES) for die in DICE}
+)
+_NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 
 _MOVE_IDS = MOVE_TABLE.ids
 
@@ -272,8 +275,6 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     only where it costs nothing per move: where they already fail on anything else, on
     their rare branches, and up front in the small functions.
     """
-    from .view import View  # on the error path only: view.py imports this module
-
     refuse_state(
         state,
         error,

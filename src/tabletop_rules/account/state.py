@@ -21,13 +21,14 @@ from ..rng import SEED_BITS, Rng, is_valid_state
 from ..validation import Fail, check_own, check_type, run_checks
 from .cards import CARD_IDS, Card
 from .config import MAX_COLUMNS, Config
-from .moves import SIDES
+from .moves import SIDES, Move
 
 __all__ = [
     "PHASES",
     "Column",
     "Phase",
     "State",
+    "View",
     "account_bound",
     "check_state",
     "largest_change",
@@ -328,3 +329,54 @@ def _check_reachable_accounts(state: State, fail: Callable[[str], NoReturn]) -> 
                 f"{scores_so_far(state, seat)} cards have scored for it, each changing it by "
                 f"at most {largest_change(state.config)}, so it lies within +-{bound}"
             )
+
+
+@attrs.frozen
+class View:
+    """A seat's knowledge of an account game: everything public, nothing of the pack's or
+    the discard pile's order, the seed or the generator.
+
+    Attributes:
+        seat: Whose view this is; ``None`` for a spectator.
+        config: The house rules in force (the deck composition is public).
+        phase: ``"setup"``, ``"play"`` or ``"over"``.
+        current_player: As :func:`~tabletop_rules.account.current_player`: ``CHANCE``
+            while a roll awaits its die, ``None`` once the game is over.
+        on_turn: The seat placing (setup) or on turn (play); kept when the game ends.
+        field: One column per column of the field, bottom card first (all face up).
+        markers: Each seat's markers, in the order they were got: the column each stands
+            on.
+        accounts: Each seat's account.
+        turns: Turns completed in play.
+        rounds: Rounds completed (``turns // players``).
+        roll: The roll the next ``Advance`` uses, ``None`` when none is pending.
+        awaiting_die: Whether a roll waits for its chance outcome.
+        moved: The markers of the seat on turn moved this turn, in the order moved.
+        ending: Under ``end="finish_round"``, whether End has scored.
+        pack_size: How many cards the face-down pack holds.
+        discard: The discard pile's cards, sorted by kind (its order is hidden).
+        scores: Every seat's score now.
+        winners: The winning seats, once the game is over.
+        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
+
+    """
+
+    seat: Seat | None
+    config: Config
+    phase: Phase
+    current_player: Seat | None
+    on_turn: Seat
+    field: tuple[Column, ...]
+    markers: tuple[tuple[int, ...], ...]
+    accounts: tuple[int, ...]
+    turns: int
+    rounds: int
+    roll: int | None
+    awaiting_die: bool
+    moved: tuple[int, ...]
+    ending: bool
+    pack_size: int
+    discard: tuple[Card, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[Seat]
+    legal_moves: tuple[Move, ...]

@@ -3,13 +3,14 @@ with it.
 
 The rules page's "Hidden information": the field and every account are public; hidden
 from everyone are the order of the pack and of the discard pile, and the seed of the die.
-So a :class:`View` holds the whole table (field, markers, accounts, the turn) and how
-many cards the pack holds, never their order. The discard pile's *contents* are public
-**[decided]**: every card on it was shown face up when it got there (a card B draws is
-turned over for all to see; a collapsed card lay face up in the field), so a view holds
-them sorted (in :data:`~tabletop_rules.account.cards.KINDS` order), which shows what is on
-the pile but not its order. The pack's contents then follow (the deck less the field and
-the discard pile); its order does not. Never the seed, the generator or the deal.
+So a :class:`~tabletop_rules.account.View` holds the whole table (field, markers,
+accounts, the turn) and how many cards the pack holds, never their order. The discard
+pile's *contents* are public **[decided]**: every card on it was shown face up when it
+got there (a card B draws is turned over for all to see; a collapsed card lay face up in
+the field), so a view holds them sorted (in :data:`~tabletop_rules.account.cards.KINDS`
+order), which shows what is on the pile but not its order. The pack's contents then
+follow (the deck less the field and the discard pile); its order does not. Never the
+seed, the generator or the deal.
 
 >>> from tabletop_rules.account import new_game
 >>> seen = view(new_game(seed=7), seat=1)
@@ -25,8 +26,6 @@ from collections import Counter
 from itertools import islice
 from typing import NoReturn, cast
 
-import attrs
-
 from ..errors import InvalidStateError
 from ..messages import short_repr
 from ..protocol import Seat
@@ -35,62 +34,10 @@ from ..seats import check_seat
 from ..validation import check_dealt_view, check_own
 from .cards import CARD_IDS, CARD_ORDER, Card
 from .config import Config
-from .moves import Move
 from .rules import current_player, legal_moves, score, winners
-from .state import Column, Phase, State, check_state
+from .state import Column, State, View, check_state
 
 __all__ = ["View", "check_view", "determinize", "view"]
-
-
-@attrs.frozen
-class View:
-    """A seat's knowledge of an account game: everything public, nothing of the pack's or
-    the discard pile's order, the seed or the generator.
-
-    Attributes:
-        seat: Whose view this is; ``None`` for a spectator.
-        config: The house rules in force (the deck composition is public).
-        phase: ``"setup"``, ``"play"`` or ``"over"``.
-        current_player: As :func:`~tabletop_rules.account.current_player`: ``CHANCE``
-            while a roll awaits its die, ``None`` once the game is over.
-        on_turn: The seat placing (setup) or on turn (play); kept when the game ends.
-        field: One column per column of the field, bottom card first (all face up).
-        markers: Each seat's markers, in the order they were got: the column each stands
-            on.
-        accounts: Each seat's account.
-        turns: Turns completed in play.
-        rounds: Rounds completed (``turns // players``).
-        roll: The roll the next ``Advance`` uses, ``None`` when none is pending.
-        awaiting_die: Whether a roll waits for its chance outcome.
-        moved: The markers of the seat on turn moved this turn, in the order moved.
-        ending: Under ``end="finish_round"``, whether End has scored.
-        pack_size: How many cards the face-down pack holds.
-        discard: The discard pile's cards, sorted by kind (its order is hidden).
-        scores: Every seat's score now.
-        winners: The winning seats, once the game is over.
-        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
-
-    """
-
-    seat: Seat | None
-    config: Config
-    phase: Phase
-    current_player: Seat | None
-    on_turn: Seat
-    field: tuple[Column, ...]
-    markers: tuple[tuple[int, ...], ...]
-    accounts: tuple[int, ...]
-    turns: int
-    rounds: int
-    roll: int | None
-    awaiting_die: bool
-    moved: tuple[int, ...]
-    ending: bool
-    pack_size: int
-    discard: tuple[Card, ...]
-    scores: tuple[int, ...]
-    winners: frozenset[Seat]
-    legal_moves: tuple[Move, ...]
 
 
 def view(state: State, seat: Seat | None) -> View:

@@ -57,7 +57,7 @@ from .moves import (
     format_move,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import Sheet, State, check_state, mountain_total
+from .state import Sheet, State, View, check_state, mountain_total
 
 __all__ = [
     "apply",
@@ -358,8 +358,6 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     only where it costs nothing per move: where they already fail on anything else, on
     their rare branches, and up front in the small functions.
     """
-    from .view import View  # on the error path only: view.py imports this module
-
     refuse_state(
         state,
         error,

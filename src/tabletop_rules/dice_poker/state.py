@@ -12,13 +12,14 @@ from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
 from ..validation import Fail, run_checks
 from .config import Config
-from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face
+from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face, Move
 from .scoring import possible_points, stage_bonus
 
 __all__ = [
     "Cell",
     "Sheet",
     "State",
+    "View",
     "check_state",
     "check_table",
     "mountain_total",
@@ -374,3 +375,42 @@ def _check_generator(state: State, fewest: int, most: int, fail: Callable[[str],
             f"the generator is {draws} draws past the seed's, more than twice the {most} "
             f"throws the game can have made (a draw is rejected with probability under 2**-51)"
         )
+
+
+@attrs.frozen
+class View:
+    """A seat's knowledge of the game: the table as everyone sees it, without the RNG and
+    the seed, plus what follows from it (scores, winners, the seat's legal moves).
+
+    Attributes:
+        seat: Whose view this is; ``None`` for a spectator.
+        config: The house rules in force.
+        current_player: As :func:`~tabletop_rules.dice_poker.current_player`.
+        sheets: Every seat's sheet (``None`` for an open box).
+        fences: Every seat's bank of fences.
+        stage: The stage the seat on turn is filling, 0-based.
+        dice: The dice on the table, sorted.
+        throws_used: Throws made this turn.
+        throws_allowed: Throws this turn allows.
+        announced: The box announced this turn, if any.
+        pending_keep: The dice kept by a throw whose outcome is awaited, if any.
+        scores: Every seat's score now.
+        winners: The winning seats, once the game is over.
+        legal_moves: The moves open to ``seat`` now (empty when it is not on turn).
+
+    """
+
+    seat: Seat | None
+    config: Config
+    current_player: int | None
+    sheets: tuple[Sheet, ...]
+    fences: tuple[int, ...]
+    stage: int
+    dice: tuple[Face, ...]
+    throws_used: int
+    throws_allowed: int
+    announced: Box | None
+    pending_keep: tuple[Face, ...] | None
+    scores: tuple[int, ...]
+    winners: frozenset[Seat]
+    legal_moves: tuple[Move, ...]

@@ -1,8 +1,9 @@
 """What one seat (or a spectator) may know of a game.
 
 Dice poker hides nothing from the players, but the generator does predict every future
-throw, so a :class:`View` carries neither the RNG nor the seed. Every path out of the
-library that a client sees goes through :func:`~tabletop_rules.dice_poker.view`.
+throw, so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the
+seed. Every path out of the library that a client sees goes through
+:func:`~tabletop_rules.dice_poker.view`.
 
 >>> from tabletop_rules.dice_poker import new_game
 >>> v = view(new_game(seed=5), seat=1)
@@ -19,51 +20,10 @@ from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat, top_seats
-from .config import Config
-from .moves import Box, Face, Move
 from .rules import current_player, is_over, legal_moves, score
-from .state import Sheet, State, check_table, open_mask, sheet_total, throws_made
+from .state import State, View, check_table, open_mask, sheet_total, throws_made
 
 __all__ = ["View", "check_view", "determinize", "view"]
-
-
-@attrs.frozen
-class View:
-    """A seat's knowledge of the game: the table as everyone sees it, without the RNG and
-    the seed, plus what follows from it (scores, winners, the seat's legal moves).
-
-    Attributes:
-        seat: Whose view this is; ``None`` for a spectator.
-        config: The house rules in force.
-        current_player: As :func:`~tabletop_rules.dice_poker.current_player`.
-        sheets: Every seat's sheet (``None`` for an open box).
-        fences: Every seat's bank of fences.
-        stage: The stage the seat on turn is filling, 0-based.
-        dice: The dice on the table, sorted.
-        throws_used: Throws made this turn.
-        throws_allowed: Throws this turn allows.
-        announced: The box announced this turn, if any.
-        pending_keep: The dice kept by a throw whose outcome is awaited, if any.
-        scores: Every seat's score now.
-        winners: The winning seats, once the game is over.
-        legal_moves: The moves open to ``seat`` now (empty when it is not on turn).
-
-    """
-
-    seat: Seat | None
-    config: Config
-    current_player: int | None
-    sheets: tuple[Sheet, ...]
-    fences: tuple[int, ...]
-    stage: int
-    dice: tuple[Face, ...]
-    throws_used: int
-    throws_allowed: int
-    announced: Box | None
-    pending_keep: tuple[Face, ...] | None
-    scores: tuple[int, ...]
-    winners: frozenset[Seat]
-    legal_moves: tuple[Move, ...]
 
 
 def _table(seen: View, seed: int, rng: Rng) -> State:

@@ -70,7 +70,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, check_state, shuffled_decks
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, check_state, shuffled_decks
 
 __all__ = [
     "EXTRA_PLAY_MOST",
@@ -446,8 +446,6 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     only where it costs nothing per move: where they already fail on anything else, on
     their rare branches, and up front in the small functions.
     """
-    from .view import View  # on the error path only: view.py imports this module
-
     refuse_state(
         state,
         error,

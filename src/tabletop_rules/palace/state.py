@@ -21,6 +21,7 @@ from ..rng import SEED_BITS, Rng, is_valid_state
 from ..validation import Fail, check_own, run_checks
 from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
+from .moves import Move
 
 __all__ = [
     "MAX_SWAPS",
@@ -31,6 +32,7 @@ __all__ = [
     "Phase",
     "Row",
     "State",
+    "View",
     "check_state",
     "dealt_order",
     "fitting_deal",
@@ -506,3 +508,57 @@ def _check_swaps(
             f"changed since the deal, but a swap makes one card known and changes one "
             f"slot, and it made {'at most ' if seat < state.seat else ''}{made}"
         )
+
+
+@attrs.frozen
+class View:
+    """A seat's knowledge of a palace game: what is public, plus its own hand.
+
+    Attributes:
+        seat: Whose view this is; ``None`` for a spectator.
+        config: The house rules in force.
+        phase: ``"swap"``, ``"play"`` or ``"over"``.
+        current_player: As :func:`~tabletop_rules.palace.current_player`: ``None`` once
+            the game is over.
+        on_turn: The seat on turn (swapping, in the swap phase); kept when the game ends.
+        swaps: Swaps the seat on turn has made in the swap phase (made in view of all).
+        pending: What the seat on turn owes or may do
+            (:data:`~tabletop_rules.palace.state.Pending`).
+        pile: The discard pile, bottom first.
+        burned: The cards that left the game, in the order they left.
+        face_up: Every seat's face-up row (``None`` for an empty slot).
+        face_down: Every seat's face-down row as occupied slots: ``True`` where a card
+            lies face down (which card, nobody knows).
+        hand_sizes: How many cards each seat holds in hand.
+        known: Each seat's publicly known hand cards, sorted (taken with the pile,
+            swapped in or taken up from the face-up row, an unplayable blind card).
+        hand: The viewer's own hand, sorted; ``()`` for a spectator.
+        stock_size: How many cards are left to draw.
+        turns: Passings of the turn so far.
+        finished: Seats that have finished, in finishing order.
+        scores: Every seat's score now.
+        winners: The winning seats, once the game is over.
+        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
+
+    """
+
+    seat: Seat | None
+    config: Config
+    phase: Phase
+    current_player: Seat | None
+    on_turn: Seat
+    swaps: int
+    pending: Pending
+    pile: tuple[Card, ...]
+    burned: tuple[Card, ...]
+    face_up: tuple[Row, ...]
+    face_down: tuple[tuple[bool, ...], ...]
+    hand_sizes: tuple[int, ...]
+    known: tuple[Hand, ...]
+    hand: Hand
+    stock_size: int
+    turns: int
+    finished: tuple[Seat, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[Seat]
+    legal_moves: tuple[Move, ...]

@@ -1,10 +1,10 @@
 """What one seat (or a spectator) may know of a palace game, and states consistent with it.
 
-The rules page's "Hidden information" decides what a :class:`View` holds: the pile, the
-burned cards, the face-up rows, how many cards each hand, face-down row and the stock
-hold, and the hand cards everyone saw go in (``State.known``), plus the viewer's own
-hand. Never the face-down cards, the stock's order, another seat's unseen hand cards, the
-seed or the deal.
+The rules page's "Hidden information" decides what a :class:`~tabletop_rules.palace.View`
+holds: the pile, the burned cards, the face-up rows, how many cards each hand, face-down
+row and the stock hold, and the hand cards everyone saw go in (``State.known``), plus the
+viewer's own hand. Never the face-down cards, the stock's order, another seat's unseen
+hand cards, the seed or the deal.
 
 >>> from tabletop_rules.palace import new_game
 >>> seen = view(new_game(seed=7), seat=1)
@@ -32,67 +32,12 @@ from ..slots import slot_setters
 from ..validation import check_dealt_view, check_own
 from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
-from .moves import Move
 from .rules import current_player, legal_moves, score, winners
-from .state import Hand, Pending, Phase, Row, State, _fitting_deal, check_state
+from .state import Hand, Row, State, View, _fitting_deal, check_state
 
 __all__ = ["View", "check_view", "determinize", "view"]
 
 _FULL_DECK = Counter(DECK)
-
-
-@attrs.frozen
-class View:
-    """A seat's knowledge of a palace game: what is public, plus its own hand.
-
-    Attributes:
-        seat: Whose view this is; ``None`` for a spectator.
-        config: The house rules in force.
-        phase: ``"swap"``, ``"play"`` or ``"over"``.
-        current_player: As :func:`~tabletop_rules.palace.current_player`: ``None`` once
-            the game is over.
-        on_turn: The seat on turn (swapping, in the swap phase); kept when the game ends.
-        swaps: Swaps the seat on turn has made in the swap phase (made in view of all).
-        pending: What the seat on turn owes or may do
-            (:data:`~tabletop_rules.palace.state.Pending`).
-        pile: The discard pile, bottom first.
-        burned: The cards that left the game, in the order they left.
-        face_up: Every seat's face-up row (``None`` for an empty slot).
-        face_down: Every seat's face-down row as occupied slots: ``True`` where a card
-            lies face down (which card, nobody knows).
-        hand_sizes: How many cards each seat holds in hand.
-        known: Each seat's publicly known hand cards, sorted (taken with the pile,
-            swapped in or taken up from the face-up row, an unplayable blind card).
-        hand: The viewer's own hand, sorted; ``()`` for a spectator.
-        stock_size: How many cards are left to draw.
-        turns: Passings of the turn so far.
-        finished: Seats that have finished, in finishing order.
-        scores: Every seat's score now.
-        winners: The winning seats, once the game is over.
-        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
-
-    """
-
-    seat: Seat | None
-    config: Config
-    phase: Phase
-    current_player: Seat | None
-    on_turn: Seat
-    swaps: int
-    pending: Pending
-    pile: tuple[Card, ...]
-    burned: tuple[Card, ...]
-    face_up: tuple[Row, ...]
-    face_down: tuple[tuple[bool, ...], ...]
-    hand_sizes: tuple[int, ...]
-    known: tuple[Hand, ...]
-    hand: Hand
-    stock_size: int
-    turns: int
-    finished: tuple[Seat, ...]
-    scores: tuple[int, ...]
-    winners: frozenset[Seat]
-    legal_moves: tuple[Move, ...]
 
 
 _new_view = object.__new__

@@ -7,6 +7,7 @@ be called directly from any test.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
 import time
@@ -677,3 +678,24 @@ def check_deck(rules: Rules, config: Any, rng: Rng = _NO_SEED) -> None:
     for order in (deck, rng.shuffled(deck)[0]):
         state = rules.new_game(config, seed=0, deal=order)
         assert rules.deal_of(state) == order, "the state keeps the deal it was given"
+
+
+__all__ += ["check_chance_probabilities_are_not_shared"]
+
+
+def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
+    """Changing the mapping ``chance_probabilities(state)`` returned (clearing it, adding
+    an outcome) changes no later answer: a game hands out a read-only mapping or a new one
+    each call, never a table that every later game reads.
+    """
+    given: Any = rules.chance_probabilities(state)
+    before = dict(given)
+    with contextlib.suppress(TypeError, AttributeError):  # read-only, as it should be
+        given.clear()
+    with contextlib.suppress(TypeError):
+        given[object()] = Fraction(1)
+    after = dict(rules.chance_probabilities(state))
+    if type(given) is dict:  # a shared table would now be wrong for the rest of the run
+        given.clear()
+        given.update(before)
+    assert after == before, "changing a returned chance_probabilities changed a later call"

@@ -20,6 +20,7 @@ from .checks import (
     check_action_texts,
     check_chance,
     check_chance_offset,
+    check_chance_probabilities_are_not_shared,
     check_codec,
     check_deck,
     check_entry_points_refuse_odd_arguments,
@@ -390,3 +391,12 @@ class ConformanceSuite:
         """
         config = data.draw(self.configs, label="config")
         check_deck(self.ruleset, config, Rng.from_seed(data.draw(_seeds, label="seed")))
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_chance_probabilities_cannot_be_changed_through_what_they_return(
+        self, data: st.DataObject
+    ) -> None:
+        """Clearing or filling a returned chance_probabilities changes no later call."""
+        for _index, state in self._sample(self._playout(data)):
+            check_chance_probabilities_are_not_shared(self.ruleset, state)
