@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tabletop_rules.slots import check_plain_constructor, slot_setters
+from tabletop_rules.slots import check_plain_constructor, maker, replacer, slot_setters
 
 
 @attrs.frozen
@@ -75,3 +75,39 @@ def test_a_plain_constructor_passes() -> None:
 def test_a_constructor_that_does_more_than_store_fails_the_check(cls: type[Any], what: str) -> None:
     with pytest.raises(AssertionError, match=what):
         check_plain_constructor(cls)
+
+
+@attrs.frozen
+class _Pair:
+    left: int
+    right: tuple[int, ...]
+
+
+def test_replacer_changes_the_named_fields_and_keeps_the_others() -> None:
+    replace = replacer(_Pair)
+    before = _Pair(1, (2, 3))
+    after = replace(before, right=(4,))
+    assert after == _Pair(1, (4,))
+    assert before == _Pair(1, (2, 3)), "the original is a value: unchanged"
+    assert replace(before) == before
+    assert replace(before) is not before
+
+
+def test_replacer_refuses_a_field_it_does_not_have() -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'middle'"):
+        replacer(_Pair)(_Pair(1, ()), middle=5)
+
+
+def test_maker_needs_every_field_by_keyword() -> None:
+    make = maker(_Pair)
+    assert make(left=1, right=()) == _Pair(1, ())
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'right'"):
+        make(left=1)
+    with pytest.raises(TypeError):
+        make(1, ())
+
+
+def test_builders_need_a_slotted_attrs_class() -> None:
+    for build in (replacer, maker):
+        with pytest.raises(TypeError, match="slotted attrs class"):
+            build(int)
