@@ -24,7 +24,7 @@ from ..messages import short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
-from ..slots import slot_setters
+from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .cards import CARD_ORDER, CARDS, END, B, Card, Z, own_card
 from .config import MAX_MARKERS, Config
@@ -349,36 +349,10 @@ def _check_column(state: State, column: int) -> None:
 
 # --- building states ----------------------------------------------------------------
 
-# A move builds one State. attrs.evolve per changed field cost the random-playout loop
-# about half its speed, and State(...) with its sixteen fields by keyword about a seventh
-# (benchmarks/README.md): matching sixteen keywords costs more than setting the fields.
-# So _Work.freeze (and _rolled, for Roll()) makes the new State with object.__new__ and
-# sets each field, by name, through the setter of its slot (State is frozen: its own
-# __setattr__ refuses). The State holds exactly what its constructor would have made (no
-# field has a default factory, a converter or a validator); tests/account/
-# test_state_layout.py fails when a field of State has no setter here, or a builder
-# leaves one out.
-
-_new_object = object.__new__
-_SLOT_SETTERS = slot_setters(State)
-"""The setter of each field's slot, by name."""
-
-_set_config = _SLOT_SETTERS["config"]
-_set_seed = _SLOT_SETTERS["seed"]
-_set_rng = _SLOT_SETTERS["rng"]
-_set_field = _SLOT_SETTERS["field"]
-_set_pack = _SLOT_SETTERS["pack"]
-_set_discard = _SLOT_SETTERS["discard"]
-_set_markers = _SLOT_SETTERS["markers"]
-_set_accounts = _SLOT_SETTERS["accounts"]
-_set_phase = _SLOT_SETTERS["phase"]
-_set_seat = _SLOT_SETTERS["seat"]
-_set_turns = _SLOT_SETTERS["turns"]
-_set_roll = _SLOT_SETTERS["roll"]
-_set_awaiting_die = _SLOT_SETTERS["awaiting_die"]
-_set_moved = _SLOT_SETTERS["moved"]
-_set_ending = _SLOT_SETTERS["ending"]
-_set_deal = _SLOT_SETTERS["deal"]
+_replace = replacer(State)
+"""``_replace(state, field=...)``: ``state`` with the named fields changed, through the
+shared builder of :mod:`~tabletop_rules.slots` (sound: ``State``'s constructor only stores
+its fields, as tests/account/test_state_layout.py checks)."""
 
 
 class _Work:
@@ -424,28 +398,23 @@ class _Work:
         self.ending = state.ending
 
     def freeze(self) -> State:
-        """The next state: a new :class:`State` with every field set, by name, through
-        its slot (see :data:`_SLOT_SETTERS`).
-        """
-        state = self.state
-        new = _new_object(State)
-        _set_config(new, self.config)
-        _set_seed(new, state.seed)
-        _set_rng(new, self.rng)
-        _set_field(new, self.field)
-        _set_pack(new, self.pack)
-        _set_discard(new, self.discard)
-        _set_markers(new, self.markers)
-        _set_accounts(new, self.accounts)
-        _set_phase(new, self.phase)
-        _set_seat(new, self.seat)
-        _set_turns(new, self.turns)
-        _set_roll(new, self.roll)
-        _set_awaiting_die(new, self.awaiting_die)
-        _set_moved(new, self.moved)
-        _set_ending(new, self.ending)
-        _set_deal(new, state.deal)
-        return new
+        """The next state: the scratch copy's fields, the seed and the deal kept."""
+        return _replace(
+            self.state,
+            rng=self.rng,
+            field=self.field,
+            pack=self.pack,
+            discard=self.discard,
+            markers=self.markers,
+            accounts=self.accounts,
+            phase=self.phase,
+            seat=self.seat,
+            turns=self.turns,
+            roll=self.roll,
+            awaiting_die=self.awaiting_die,
+            moved=self.moved,
+            ending=self.ending,
+        )
 
 
 def _place(state: State, column: int, events: list[Event] | None) -> State:
@@ -526,24 +495,7 @@ def _rolled(state: State, rng: Rng, roll: int) -> State:
     (``auto_chance``): the most frequent transition, and one that changes two fields, so
     built without a :class:`_Work`.
     """
-    new = _new_object(State)
-    _set_config(new, state.config)
-    _set_seed(new, state.seed)
-    _set_rng(new, rng)
-    _set_field(new, state.field)
-    _set_pack(new, state.pack)
-    _set_discard(new, state.discard)
-    _set_markers(new, state.markers)
-    _set_accounts(new, state.accounts)
-    _set_phase(new, state.phase)
-    _set_seat(new, state.seat)
-    _set_turns(new, state.turns)
-    _set_roll(new, roll)
-    _set_awaiting_die(new, False)
-    _set_moved(new, state.moved)
-    _set_ending(new, state.ending)
-    _set_deal(new, state.deal)
-    return new
+    return _replace(state, rng=rng, roll=roll, awaiting_die=False)
 
 
 def _die(work: _Work, value: int) -> State:
