@@ -8,6 +8,7 @@ constructors build.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
 
@@ -25,7 +26,7 @@ def test_the_view_constructor_only_stores_its_fields() -> None:
 
 
 def _rebuilt(value: object) -> object:
-    cls = type(value)
+    cls: Any = type(value)
     return cls(**{field.name: getattr(value, field.name) for field in attrs.fields(cls)})
 
 

@@ -17,7 +17,7 @@ import types
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
@@ -80,7 +80,11 @@ _PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType(
 )
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 
-_MOVE_IDS = MOVE_TABLE.ids
+_LISTED: dict[Move, Move] = {move: move for move in MOVE_TABLE.moves}
+"""Each move of the move table, keyed by itself: a move equal to one finds the listed
+instance."""
+
+_MOVE_CLASSES = frozenset(MOVE_TABLE.move_types)
 
 _ROLL_ONLY: tuple[Move, ...] = (ROLL,)
 
@@ -158,7 +162,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 def is_over(state: State) -> bool:
     """Whether the game is over (End scored, or ``max_rounds`` were played)."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return state.phase == "over"
 
 
@@ -174,7 +178,7 @@ def current_player(state: State) -> Seat | None:
 def score(state: State) -> tuple[int, ...]:
     """Each seat's account."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return state.accounts
 
 
@@ -203,7 +207,7 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     empty elsewhere (drawing from the pack is no chance point: its order is fixed).
     """
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return _PROBABILITIES if state.awaiting_die and state.phase != "over" else _NO_PROBABILITIES
 
 
@@ -214,39 +218,34 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     turn's first roll, ``Buy`` by column when the player may buy.
     """
     if type(state) is not State:  # a view has these fields too: refused, saying why
-        _refuse_state(state, None)
-    try:
-        phase = state.phase
-        if phase == "over":
-            return ()
-        if phase == "setup":
-            return tuple(PLACES[column] for column in _line(state))
-        if state.awaiting_die:
-            return DICE
-        roll = state.roll
-        owned = state.markers[state.seat]
-        if roll is not None:
-            moved = state.moved
-            if not moved:
-                return _UNMOVED_ADVANCES[len(owned)][roll]
-            return tuple(
-                move
-                for marker in range(len(owned))
-                if marker not in moved
-                for move in ADVANCES[marker][roll]
-            )
-        config = state.config
-        if (
-            state.moved
-            or len(owned) >= config.max_markers
-            or state.accounts[state.seat] < config.marker_cost
-        ):
-            return _ROLL_ONLY
-        return (ROLL, *(BUYS[column] for column in _line(state)))
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+        _refuse_state(state)
+    phase = state.phase
+    if phase == "over":
+        return ()
+    if phase == "setup":
+        return tuple(PLACES[column] for column in _line(state))
+    if state.awaiting_die:
+        return DICE
+    roll = state.roll
+    owned = state.markers[state.seat]
+    if roll is not None:
+        moved = state.moved
+        if not moved:
+            return _UNMOVED_ADVANCES[len(owned)][roll]
+        return tuple(
+            move
+            for marker in range(len(owned))
+            if marker not in moved
+            for move in ADVANCES[marker][roll]
+        )
+    config = state.config
+    if (
+        state.moved
+        or len(owned) >= config.max_markers
+        or state.accounts[state.seat] < config.marker_cost
+    ):
+        return _ROLL_ONLY
+    return (ROLL, *(BUYS[column] for column in _line(state)))
 
 
 # --- moving ---------------------------------------------------------------------------
@@ -256,9 +255,15 @@ def apply(state: State, move: Move) -> State:
     """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
     naming the rule that forbids it; ``state`` itself never changes.
 
-    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
-    or raises ``IllegalMoveError``; the move is rebuilt through its constructor first
-    (:func:`~tabletop_rules.account.moves.known_move`).
+    ``apply`` is total: handed what is no account :class:`State` it raises
+    ``TypeError`` (saying what to pass instead of a :class:`View`); whatever object
+    ``move`` is, it returns a valid state or raises ``IllegalMoveError``. A move equal to
+    one of the move table's is that move, and the state and events hold the table's own
+    instance; any other object is rebuilt through its constructor first
+    (:func:`~tabletop_rules.account.moves.known_move`) for the rules to say why it is
+    refused. A state whose fields were changed with ``object.__setattr__`` (or built
+    around :func:`~tabletop_rules.account.check_state` in any other way) is outside this
+    contract, as in python-chess: check a state from elsewhere with ``check_state`` first.
     """
     return _apply(state, move, None)
 
@@ -269,15 +274,14 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
-def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``
-    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
-    only where it costs nothing per move: where they already fail on anything else, on
-    their rare branches, and up front in the small functions.
+def _refuse_state(state: object) -> NoReturn:
+    """Raise the ``TypeError`` of a rule function handed ``state``, which is no
+    :class:`State` (:func:`~tabletop_rules.validation.refuse_state`): every entry point
+    checks ``type(state) is State`` first, and a view gets told what to pass instead.
     """
     refuse_state(
         state,
-        error,
+        None,
         game="an account",
         state_type=State,
         view_type=View,
@@ -286,21 +290,32 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in _MOVE_IDS:
-        move = known_move(move)
-    try:
-        if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
-            if type(move) is Advance:
-                return _advance(state, move, events)
-            if type(move) is Roll:
-                return _roll(state, events)
-            if type(move) is Buy:
-                return _buy(state, move.column, events)
-        return _apply_outside_turn(state, move, events)
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+    if type(state) is not State:
+        _refuse_state(state)
+    move = _listed(move)
+    if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
+        if type(move) is Advance:
+            return _advance(state, move, events)
+        if type(move) is Roll:
+            return _roll(state, events)
+        if type(move) is Buy:
+            return _buy(state, move.column, events)
+    return _apply_outside_turn(state, move, events)
+
+
+def _listed(move: object) -> Move:
+    """The move table's instance equal to ``move`` (one dict look-up, by equality); for
+    any other object :func:`~tabletop_rules.account.moves.known_move`'s: a well-formed
+    move no state allows, or ``IllegalMoveError`` for what is no account move.
+    """
+    if type(move) in _MOVE_CLASSES:
+        try:
+            listed = _LISTED.get(cast(Move, move))
+        except Exception:  # a field set around the checks may refuse to hash or compare
+            listed = None
+        if listed is not None:
+            return listed
+    return known_move(move)
 
 
 def _apply_outside_turn(state: State, move: Move, events: list[Event] | None) -> State:
@@ -605,7 +620,7 @@ def _score(work: _Work, seat: Seat, card: Card) -> bool:
         work.ending = True
         return False
     before = work.accounts[seat]
-    points = _ADDED_POINTS.get(id(card))
+    points = _ADDED_POINTS.get(card)
     if points is not None:
         after = before + points
     elif card.kind == "Z":
@@ -620,10 +635,9 @@ def _score(work: _Work, seat: Seat, card: Card) -> bool:
     return False
 
 
-_ADDED_POINTS: dict[int, int] = {id(card): card.points for card in CARDS if card.valued}
-"""What each card that adds to the account adds (the numbers, P and T), by the identity
-of the package's own instance: the common case of :func:`_score` in one lookup.
-"""
+_ADDED_POINTS: dict[Card, int] = {card: card.points for card in CARDS if card.valued}
+"""What each card that adds to the account adds (the numbers, P and T): the common case
+of :func:`_score` in one look-up (a card caches its hash)."""
 
 
 def _draw_for_b(work: _Work, seat: Seat) -> int:
