@@ -17,7 +17,7 @@ import types
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn, cast
+from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
@@ -292,7 +292,14 @@ def _refuse_state(state: object) -> NoReturn:
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     if type(state) is not State:
         _refuse_state(state)
-    move = _listed(move)
+    if type(move) in _MOVE_CLASSES:  # a move equal to a listed one is that one
+        try:
+            listed = _LISTED.get(move)
+        except Exception:  # a field set around the checks may refuse to hash or compare
+            listed = None
+        move = known_move(move) if listed is None else listed
+    else:
+        move = known_move(move)  # refuses it, naming it
     if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
         if type(move) is Advance:
             return _advance(state, move, events)
@@ -301,21 +308,6 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
         if type(move) is Buy:
             return _buy(state, move.column, events)
     return _apply_outside_turn(state, move, events)
-
-
-def _listed(move: object) -> Move:
-    """The move table's instance equal to ``move`` (one dict look-up, by equality); for
-    any other object :func:`~tabletop_rules.account.moves.known_move`'s: a well-formed
-    move no state allows, or ``IllegalMoveError`` for what is no account move.
-    """
-    if type(move) in _MOVE_CLASSES:
-        try:
-            listed = _LISTED.get(cast(Move, move))
-        except Exception:  # a field set around the checks may refuse to hash or compare
-            listed = None
-        if listed is not None:
-            return listed
-    return known_move(move)
 
 
 def _apply_outside_turn(state: State, move: Move, events: list[Event] | None) -> State:
@@ -499,18 +491,10 @@ def _roll(state: State, events: list[Event] | None) -> State:
         face, rng = state.rng.below(SIDES)
         if events is not None:
             events.append(Rolled(state.seat, face + 1))
-        return _rolled(state, rng, face + 1)
+        return _replace(state, rng=rng, roll=face + 1, awaiting_die=False)
     work = _Work(state, events)
     work.awaiting_die = True
     return work.freeze()
-
-
-def _rolled(state: State, rng: Rng, roll: int) -> State:
-    """``state`` once its die, drawn from the generator before ``rng``, came up ``roll``
-    (``auto_chance``): the most frequent transition, and one that changes two fields, so
-    built without a :class:`_Work`.
-    """
-    return _replace(state, rng=rng, roll=roll, awaiting_die=False)
 
 
 def _die(work: _Work, value: int) -> State:
@@ -541,9 +525,8 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     steps = move.steps
     if steps > roll:
         raise IllegalMoveError(f"distance {steps} exceeds the roll of {roll}")
-    work = _Work(state, events)
-    config = work.config
-    field = work.field
+    config = state.config
+    field = state.field
     start = owned[marker]
     sign = -1 if move.direction == "left" else 1
     if config.collapse:
@@ -561,15 +544,63 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
         passed = tuple(ring[(at + sign * step) % size] for step in range(1, steps))
         events.append(Moved(seat, marker, move.direction, steps, start, passed, landed, card))
     positions = (landed,) if len(owned) == 1 else _with(owned, marker, landed)
-    markers = work.markers = _with(work.markers, seat, positions)
+    markers = _with(state.markers, seat, positions)
+    discard = state.discard
     if config.collapse and landed != start and not any(start in positions for positions in markers):
         left = field[start][0]
-        work.field = _with(field, start, field[start][1:])
-        work.discard = (*work.discard, left)
+        field = _with(field, start, field[start][1:])
+        discard = (*discard, left)
         if events is not None:
             events.append(Collapsed(start, left))
-    work.roll = None
-    moved = work.moved = (*work.moved, marker)
+    moved = (*state.moved, marker)
+    if card is not B and card is not END:  # the common case: the next state in one step
+        before = state.accounts[seat]  # as _account_after, inline: a third of all moves
+        points = _ADDED_POINTS.get(card)
+        after = 0 if points is None else before + points
+        if after < 0 and config.floor_at_zero:
+            after = 0
+        if events is not None:
+            events.append(AccountChanged(seat, card, before, after))
+        accounts = _with(state.accounts, seat, after)
+        if len(moved) < len(owned):
+            return _replace(
+                state,
+                field=field,
+                discard=discard,
+                markers=markers,
+                accounts=accounts,
+                roll=None,
+                moved=moved,
+            )
+        turns = state.turns + 1
+        if turns % config.players or not (
+            state.ending or turns == config.max_rounds * config.players
+        ):
+            seat = turns % config.players
+            if events is not None:
+                events.append(TurnPassed(seat))
+            return _replace(
+                state,
+                field=field,
+                discard=discard,
+                markers=markers,
+                accounts=accounts,
+                roll=None,
+                moved=(),
+                turns=turns,
+                seat=seat,
+            )
+    work = _Work(state, events)
+    work.field, work.discard, work.markers, work.roll, work.moved = (
+        field,
+        discard,
+        markers,
+        None,
+        moved,
+    )
+    if card is not B and card is not END:
+        work.accounts = accounts
+        return _end_turn(work)  # the game ends with this turn
     ended = _score(work, seat, card)
     if ended and config.end == "immediate":
         return _over(work, "end")
@@ -619,20 +650,30 @@ def _score(work: _Work, seat: Seat, card: Card) -> bool:
             return True
         work.ending = True
         return False
-    before = work.accounts[seat]
-    points = _ADDED_POINTS.get(card)
-    if points is not None:
-        after = before + points
-    elif card.kind == "Z":
-        after = 0
-    else:  # B
+    if card is B:
+        before = work.accounts[seat]
         after = before - _draw_for_b(work, seat)
-    if work.config.floor_at_zero and after < 0:
+        if work.config.floor_at_zero and after < 0:
+            after = 0
+        if events is not None:
+            events.append(AccountChanged(seat, card, before, after))
+    else:
+        after = _account_after(work.config, work.accounts[seat], card, events, seat)
+    work.accounts = _with(work.accounts, seat, after)
+    return False
+
+
+def _account_after(
+    config: Config, before: int, card: Card, events: list[Event] | None, seat: Seat
+) -> int:
+    """The account ``before`` once ``card``, a number, P, T or Z, scored for ``seat``."""
+    points = _ADDED_POINTS.get(card)
+    after = 0 if points is None else before + points  # Z, or what the card adds
+    if config.floor_at_zero and after < 0:
         after = 0
     if events is not None:
         events.append(AccountChanged(seat, card, before, after))
-    work.accounts = _with(work.accounts, seat, after)
-    return False
+    return after
 
 
 _ADDED_POINTS: dict[Card, int] = {card: card.points for card in CARDS if card.valued}
