@@ -17,7 +17,7 @@ import types
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
@@ -292,22 +292,34 @@ def _refuse_state(state: object) -> NoReturn:
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
     if type(state) is not State:
         _refuse_state(state)
-    if type(move) in _MOVE_CLASSES:  # a move equal to a listed one is that one
+    in_turn = state.phase == "play" and not state.awaiting_die  # a turn's moves: most moves
+    if type(move) is Roll:  # a Roll has no fields: every one equals the listed ROLL
+        if in_turn:
+            return _roll(state, events)
+        move = ROLL
+    else:
+        move = _listed(move)
+        if in_turn:
+            if type(move) is Advance:
+                return _advance(state, move, events)
+            if type(move) is Buy:
+                return _buy(state, move.column, events)
+    return _apply_outside_turn(state, move, events)
+
+
+def _listed(move: object) -> Move:
+    """The move table's instance equal to ``move`` (one dict look-up, by equality); for
+    any other object :func:`~tabletop_rules.account.moves.known_move`'s verdict: a
+    well-formed move no state allows, or ``IllegalMoveError`` for what is no account move.
+    """
+    if type(move) in _MOVE_CLASSES:
         try:
-            listed = _LISTED.get(move)
+            listed = _LISTED.get(cast(Move, move))
         except Exception:  # a field set around the checks may refuse to hash or compare
             listed = None
-        move = known_move(move) if listed is None else listed
-    else:
-        move = known_move(move)  # refuses it, naming it
-    if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
-        if type(move) is Advance:
-            return _advance(state, move, events)
-        if type(move) is Roll:
-            return _roll(state, events)
-        if type(move) is Buy:
-            return _buy(state, move.column, events)
-    return _apply_outside_turn(state, move, events)
+        if listed is not None:
+            return listed
+    return known_move(move)
 
 
 def _apply_outside_turn(state: State, move: Move, events: list[Event] | None) -> State:
