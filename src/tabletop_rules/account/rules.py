@@ -17,14 +17,14 @@ import types
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
-from ..slots import slot_setters
+from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .cards import CARD_ORDER, CARDS, END, B, Card, Z, own_card
 from .config import MAX_MARKERS, Config
@@ -80,7 +80,11 @@ _PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType(
 )
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 
-_MOVE_IDS = MOVE_TABLE.ids
+_LISTED: dict[Move, Move] = {move: move for move in MOVE_TABLE.moves}
+"""Each move of the move table, keyed by itself: a move equal to one finds the listed
+instance."""
+
+_MOVE_CLASSES = frozenset(MOVE_TABLE.move_types)
 
 _ROLL_ONLY: tuple[Move, ...] = (ROLL,)
 
@@ -158,7 +162,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 def is_over(state: State) -> bool:
     """Whether the game is over (End scored, or ``max_rounds`` were played)."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return state.phase == "over"
 
 
@@ -174,7 +178,7 @@ def current_player(state: State) -> Seat | None:
 def score(state: State) -> tuple[int, ...]:
     """Each seat's account."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return state.accounts
 
 
@@ -203,7 +207,7 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     empty elsewhere (drawing from the pack is no chance point: its order is fixed).
     """
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return _PROBABILITIES if state.awaiting_die and state.phase != "over" else _NO_PROBABILITIES
 
 
@@ -214,39 +218,34 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     turn's first roll, ``Buy`` by column when the player may buy.
     """
     if type(state) is not State:  # a view has these fields too: refused, saying why
-        _refuse_state(state, None)
-    try:
-        phase = state.phase
-        if phase == "over":
-            return ()
-        if phase == "setup":
-            return tuple(PLACES[column] for column in _line(state))
-        if state.awaiting_die:
-            return DICE
-        roll = state.roll
-        owned = state.markers[state.seat]
-        if roll is not None:
-            moved = state.moved
-            if not moved:
-                return _UNMOVED_ADVANCES[len(owned)][roll]
-            return tuple(
-                move
-                for marker in range(len(owned))
-                if marker not in moved
-                for move in ADVANCES[marker][roll]
-            )
-        config = state.config
-        if (
-            state.moved
-            or len(owned) >= config.max_markers
-            or state.accounts[state.seat] < config.marker_cost
-        ):
-            return _ROLL_ONLY
-        return (ROLL, *(BUYS[column] for column in _line(state)))
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+        _refuse_state(state)
+    phase = state.phase
+    if phase == "over":
+        return ()
+    if phase == "setup":
+        return tuple(PLACES[column] for column in _line(state))
+    if state.awaiting_die:
+        return DICE
+    roll = state.roll
+    owned = state.markers[state.seat]
+    if roll is not None:
+        moved = state.moved
+        if not moved:
+            return _UNMOVED_ADVANCES[len(owned)][roll]
+        return tuple(
+            move
+            for marker in range(len(owned))
+            if marker not in moved
+            for move in ADVANCES[marker][roll]
+        )
+    config = state.config
+    if (
+        state.moved
+        or len(owned) >= config.max_markers
+        or state.accounts[state.seat] < config.marker_cost
+    ):
+        return _ROLL_ONLY
+    return (ROLL, *(BUYS[column] for column in _line(state)))
 
 
 # --- moving ---------------------------------------------------------------------------
@@ -256,9 +255,15 @@ def apply(state: State, move: Move) -> State:
     """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
     naming the rule that forbids it; ``state`` itself never changes.
 
-    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
-    or raises ``IllegalMoveError``; the move is rebuilt through its constructor first
-    (:func:`~tabletop_rules.account.moves.known_move`).
+    ``apply`` is total: handed what is no account :class:`State` it raises
+    ``TypeError`` (saying what to pass instead of a :class:`View`); whatever object
+    ``move`` is, it returns a valid state or raises ``IllegalMoveError``. A move equal to
+    one of the move table's is that move, and the state and events hold the table's own
+    instance; any other object is rebuilt through its constructor first
+    (:func:`~tabletop_rules.account.moves.known_move`) for the rules to say why it is
+    refused. A state whose fields were changed with ``object.__setattr__`` (or built
+    around :func:`~tabletop_rules.account.check_state` in any other way) is outside this
+    contract, as in python-chess: check a state from elsewhere with ``check_state`` first.
     """
     return _apply(state, move, None)
 
@@ -269,15 +274,14 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
-def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``
-    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
-    only where it costs nothing per move: where they already fail on anything else, on
-    their rare branches, and up front in the small functions.
+def _refuse_state(state: object) -> NoReturn:
+    """Raise the ``TypeError`` of a rule function handed ``state``, which is no
+    :class:`State` (:func:`~tabletop_rules.validation.refuse_state`): every entry point
+    checks ``type(state) is State`` first, and a view gets told what to pass instead.
     """
     refuse_state(
         state,
-        error,
+        None,
         game="an account",
         state_type=State,
         view_type=View,
@@ -286,21 +290,36 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in _MOVE_IDS:
-        move = known_move(move)
-    try:
-        if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
+    if type(state) is not State:
+        _refuse_state(state)
+    in_turn = state.phase == "play" and not state.awaiting_die  # a turn's moves: most moves
+    if type(move) is Roll:  # a Roll has no fields: every one equals the listed ROLL
+        if in_turn:
+            return _roll(state, events)
+        move = ROLL
+    else:
+        move = _listed(move)
+        if in_turn:
             if type(move) is Advance:
                 return _advance(state, move, events)
-            if type(move) is Roll:
-                return _roll(state, events)
             if type(move) is Buy:
                 return _buy(state, move.column, events)
-        return _apply_outside_turn(state, move, events)
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+    return _apply_outside_turn(state, move, events)
+
+
+def _listed(move: object) -> Move:
+    """The move table's instance equal to ``move`` (one dict look-up, by equality); for
+    any other object :func:`~tabletop_rules.account.moves.known_move`'s verdict: a
+    well-formed move no state allows, or ``IllegalMoveError`` for what is no account move.
+    """
+    if type(move) in _MOVE_CLASSES:
+        try:
+            listed = _LISTED.get(cast(Move, move))
+        except Exception:  # a field set around the checks may refuse to hash or compare
+            listed = None
+        if listed is not None:
+            return listed
+    return known_move(move)
 
 
 def _apply_outside_turn(state: State, move: Move, events: list[Event] | None) -> State:
@@ -349,36 +368,10 @@ def _check_column(state: State, column: int) -> None:
 
 # --- building states ----------------------------------------------------------------
 
-# A move builds one State. attrs.evolve per changed field cost the random-playout loop
-# about half its speed, and State(...) with its sixteen fields by keyword about a seventh
-# (benchmarks/README.md): matching sixteen keywords costs more than setting the fields.
-# So _Work.freeze (and _rolled, for Roll()) makes the new State with object.__new__ and
-# sets each field, by name, through the setter of its slot (State is frozen: its own
-# __setattr__ refuses). The State holds exactly what its constructor would have made (no
-# field has a default factory, a converter or a validator); tests/account/
-# test_state_layout.py fails when a field of State has no setter here, or a builder
-# leaves one out.
-
-_new_object = object.__new__
-_SLOT_SETTERS = slot_setters(State)
-"""The setter of each field's slot, by name."""
-
-_set_config = _SLOT_SETTERS["config"]
-_set_seed = _SLOT_SETTERS["seed"]
-_set_rng = _SLOT_SETTERS["rng"]
-_set_field = _SLOT_SETTERS["field"]
-_set_pack = _SLOT_SETTERS["pack"]
-_set_discard = _SLOT_SETTERS["discard"]
-_set_markers = _SLOT_SETTERS["markers"]
-_set_accounts = _SLOT_SETTERS["accounts"]
-_set_phase = _SLOT_SETTERS["phase"]
-_set_seat = _SLOT_SETTERS["seat"]
-_set_turns = _SLOT_SETTERS["turns"]
-_set_roll = _SLOT_SETTERS["roll"]
-_set_awaiting_die = _SLOT_SETTERS["awaiting_die"]
-_set_moved = _SLOT_SETTERS["moved"]
-_set_ending = _SLOT_SETTERS["ending"]
-_set_deal = _SLOT_SETTERS["deal"]
+_replace = replacer(State)
+"""``_replace(state, field=...)``: ``state`` with the named fields changed, through the
+shared builder of :mod:`~tabletop_rules.slots` (sound: ``State``'s constructor only stores
+its fields, as tests/account/test_state_layout.py checks)."""
 
 
 class _Work:
@@ -424,28 +417,23 @@ class _Work:
         self.ending = state.ending
 
     def freeze(self) -> State:
-        """The next state: a new :class:`State` with every field set, by name, through
-        its slot (see :data:`_SLOT_SETTERS`).
-        """
-        state = self.state
-        new = _new_object(State)
-        _set_config(new, self.config)
-        _set_seed(new, state.seed)
-        _set_rng(new, self.rng)
-        _set_field(new, self.field)
-        _set_pack(new, self.pack)
-        _set_discard(new, self.discard)
-        _set_markers(new, self.markers)
-        _set_accounts(new, self.accounts)
-        _set_phase(new, self.phase)
-        _set_seat(new, self.seat)
-        _set_turns(new, self.turns)
-        _set_roll(new, self.roll)
-        _set_awaiting_die(new, self.awaiting_die)
-        _set_moved(new, self.moved)
-        _set_ending(new, self.ending)
-        _set_deal(new, state.deal)
-        return new
+        """The next state: the scratch copy's fields, the seed and the deal kept."""
+        return _replace(
+            self.state,
+            rng=self.rng,
+            field=self.field,
+            pack=self.pack,
+            discard=self.discard,
+            markers=self.markers,
+            accounts=self.accounts,
+            phase=self.phase,
+            seat=self.seat,
+            turns=self.turns,
+            roll=self.roll,
+            awaiting_die=self.awaiting_die,
+            moved=self.moved,
+            ending=self.ending,
+        )
 
 
 def _place(state: State, column: int, events: list[Event] | None) -> State:
@@ -515,35 +503,10 @@ def _roll(state: State, events: list[Event] | None) -> State:
         face, rng = state.rng.below(SIDES)
         if events is not None:
             events.append(Rolled(state.seat, face + 1))
-        return _rolled(state, rng, face + 1)
+        return _replace(state, rng=rng, roll=face + 1, awaiting_die=False)
     work = _Work(state, events)
     work.awaiting_die = True
     return work.freeze()
-
-
-def _rolled(state: State, rng: Rng, roll: int) -> State:
-    """``state`` once its die, drawn from the generator before ``rng``, came up ``roll``
-    (``auto_chance``): the most frequent transition, and one that changes two fields, so
-    built without a :class:`_Work`.
-    """
-    new = _new_object(State)
-    _set_config(new, state.config)
-    _set_seed(new, state.seed)
-    _set_rng(new, rng)
-    _set_field(new, state.field)
-    _set_pack(new, state.pack)
-    _set_discard(new, state.discard)
-    _set_markers(new, state.markers)
-    _set_accounts(new, state.accounts)
-    _set_phase(new, state.phase)
-    _set_seat(new, state.seat)
-    _set_turns(new, state.turns)
-    _set_roll(new, roll)
-    _set_awaiting_die(new, False)
-    _set_moved(new, state.moved)
-    _set_ending(new, state.ending)
-    _set_deal(new, state.deal)
-    return new
 
 
 def _die(work: _Work, value: int) -> State:
@@ -574,9 +537,8 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     steps = move.steps
     if steps > roll:
         raise IllegalMoveError(f"distance {steps} exceeds the roll of {roll}")
-    work = _Work(state, events)
-    config = work.config
-    field = work.field
+    config = state.config
+    field = state.field
     start = owned[marker]
     sign = -1 if move.direction == "left" else 1
     if config.collapse:
@@ -594,15 +556,63 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
         passed = tuple(ring[(at + sign * step) % size] for step in range(1, steps))
         events.append(Moved(seat, marker, move.direction, steps, start, passed, landed, card))
     positions = (landed,) if len(owned) == 1 else _with(owned, marker, landed)
-    markers = work.markers = _with(work.markers, seat, positions)
+    markers = _with(state.markers, seat, positions)
+    discard = state.discard
     if config.collapse and landed != start and not any(start in positions for positions in markers):
         left = field[start][0]
-        work.field = _with(field, start, field[start][1:])
-        work.discard = (*work.discard, left)
+        field = _with(field, start, field[start][1:])
+        discard = (*discard, left)
         if events is not None:
             events.append(Collapsed(start, left))
-    work.roll = None
-    moved = work.moved = (*work.moved, marker)
+    moved = (*state.moved, marker)
+    if card is not B and card is not END:  # the common case: the next state in one step
+        before = state.accounts[seat]  # as _account_after, inline: a third of all moves
+        points = _ADDED_POINTS.get(card)
+        after = 0 if points is None else before + points
+        if after < 0 and config.floor_at_zero:
+            after = 0
+        if events is not None:
+            events.append(AccountChanged(seat, card, before, after))
+        accounts = _with(state.accounts, seat, after)
+        if len(moved) < len(owned):
+            return _replace(
+                state,
+                field=field,
+                discard=discard,
+                markers=markers,
+                accounts=accounts,
+                roll=None,
+                moved=moved,
+            )
+        turns = state.turns + 1
+        if turns % config.players or not (
+            state.ending or turns == config.max_rounds * config.players
+        ):
+            seat = turns % config.players
+            if events is not None:
+                events.append(TurnPassed(seat))
+            return _replace(
+                state,
+                field=field,
+                discard=discard,
+                markers=markers,
+                accounts=accounts,
+                roll=None,
+                moved=(),
+                turns=turns,
+                seat=seat,
+            )
+    work = _Work(state, events)
+    work.field, work.discard, work.markers, work.roll, work.moved = (
+        field,
+        discard,
+        markers,
+        None,
+        moved,
+    )
+    if card is not B and card is not END:
+        work.accounts = accounts
+        return _end_turn(work)  # the game ends with this turn
     ended = _score(work, seat, card)
     if ended and config.end == "immediate":
         return _over(work, "end")
@@ -652,26 +662,35 @@ def _score(work: _Work, seat: Seat, card: Card) -> bool:
             return True
         work.ending = True
         return False
-    before = work.accounts[seat]
-    points = _ADDED_POINTS.get(id(card))
-    if points is not None:
-        after = before + points
-    elif card.kind == "Z":
-        after = 0
-    else:  # B
+    if card is B:
+        before = work.accounts[seat]
         after = before - _draw_for_b(work, seat)
-    if work.config.floor_at_zero and after < 0:
-        after = 0
-    if events is not None:
-        events.append(AccountChanged(seat, card, before, after))
+        if work.config.floor_at_zero and after < 0:
+            after = 0
+        if events is not None:
+            events.append(AccountChanged(seat, card, before, after))
+    else:
+        after = _account_after(work.config, work.accounts[seat], card, events, seat)
     work.accounts = _with(work.accounts, seat, after)
     return False
 
 
-_ADDED_POINTS: dict[int, int] = {id(card): card.points for card in CARDS if card.valued}
-"""What each card that adds to the account adds (the numbers, P and T), by the identity
-of the package's own instance: the common case of :func:`_score` in one lookup.
-"""
+def _account_after(
+    config: Config, before: int, card: Card, events: list[Event] | None, seat: Seat
+) -> int:
+    """The account ``before`` once ``card``, a number, P, T or Z, scored for ``seat``."""
+    points = _ADDED_POINTS.get(card)
+    after = 0 if points is None else before + points  # Z, or what the card adds
+    if config.floor_at_zero and after < 0:
+        after = 0
+    if events is not None:
+        events.append(AccountChanged(seat, card, before, after))
+    return after
+
+
+_ADDED_POINTS: dict[Card, int] = {card: card.points for card in CARDS if card.valued}
+"""What each card that adds to the account adds (the numbers, P and T): the common case
+of :func:`_score` in one look-up (a card caches its hash)."""
 
 
 def _draw_for_b(work: _Work, seat: Seat) -> int:

@@ -31,6 +31,7 @@ from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
+from ..slots import maker
 from ..validation import check_dealt_view, check_own
 from .cards import CARD_IDS, CARD_ORDER, Card
 from .config import Config
@@ -38,6 +39,10 @@ from .rules import current_player, legal_moves, score, winners
 from .state import Column, State, View, check_state
 
 __all__ = ["View", "check_view", "determinize", "view"]
+
+_make_view = maker(View)
+"""A :class:`View` with every field by keyword, through the shared builder of
+:mod:`~tabletop_rules.slots` (sound: ``View``'s constructor only stores its fields)."""
 
 
 def view(state: State, seat: Seat | None) -> View:
@@ -47,7 +52,7 @@ def view(state: State, seat: Seat | None) -> View:
     to_move = current_player(state)  # first: it refuses what is not a state
     if seat is not None:
         check_seat(seat, state.config.players)
-    return View(
+    return _make_view(
         seat=seat,
         config=state.config,
         phase=state.phase,
