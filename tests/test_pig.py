@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
-from tabletop_rules import cli, get_ruleset, plugins, rulesets
+from tabletop_rules import cli, get_ruleset, kit, plugins, rulesets
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.serialize import dumps, loads
 from tabletop_rules.testing import ConformanceSuite
@@ -36,9 +36,7 @@ configs = st.builds(
     max_rounds=st.integers(1, 12),
     auto_chance=st.booleans(),
 )
-moves = st.one_of(
-    st.sampled_from([pig.Roll(), pig.Hold()]), st.builds(pig.Die, st.integers(-2, 9))
-)
+moves = st.one_of(st.sampled_from([pig.Roll(), pig.Hold()]), st.builds(pig.Die, st.integers(-2, 9)))
 
 
 class TestPigConformance(ConformanceSuite):
@@ -71,7 +69,8 @@ def test_a_turn_rolls_banks_and_busts() -> None:
         assert rules.current_player(state) == player
     assert rules.score(state) == (9, 0)
     state = rules.apply(rules.apply(state, pig.Roll()), pig.Die(1))
-    assert rules.current_player(state) == 0 and state.turns_played == 2
+    assert rules.current_player(state) == 0
+    assert state.turns_played == 2
     state, events = rules.apply_with_events(rules.apply(state, pig.Roll()), pig.Die(6))
     assert events == (pig.rules.Rolled(0, 6),)
     with pytest.raises(IllegalMoveError, match="roll at least once"):
@@ -83,7 +82,8 @@ def test_reaching_the_target_wins_at_once() -> None:
     state = rules.new_game(pig.Config(target=10, auto_chance=False), seed=1)
     for value in (6, 4):
         state = rules.apply(rules.apply(state, pig.Roll()), pig.Die(value))
-    assert rules.is_over(state) and rules.winners(state) == frozenset({0})
+    assert rules.is_over(state)
+    assert rules.winners(state) == frozenset({0})
     assert rules.score(state) == (10, 0)
     with pytest.raises(IllegalMoveError, match="the game is over"):
         rules.apply(state, pig.Roll())
@@ -104,9 +104,11 @@ def test_a_pig_view_never_holds_the_generator_and_determinize_draws_a_fresh_seed
     rules = pig.RULES
     state = rules.new_game(seed=7)
     seen = rules.view(state, 1)
-    assert "rng" not in dumps(seen) and "seed" not in dumps(seen)
-    dealt = rules.determinize(seen, pig.kit.Rng.from_seed(3))
-    assert dealt.seed != state.seed and rules.view(dealt, 1) == seen
+    assert "rng" not in dumps(seen)
+    assert "seed" not in dumps(seen)
+    dealt = rules.determinize(seen, kit.Rng.from_seed(3))
+    assert dealt.seed != state.seed
+    assert rules.view(dealt, 1) == seen
     assert loads(dumps(state)) == state
 
 
@@ -118,7 +120,7 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
     info = tmp_path / "tabletop_pig-1.0.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tabletop-pig\nVersion: 1.0.0\n")
-    (info / "entry_points.txt").write_text('[tabletop_rules.games]\npig = tabletop_pig:RULES\n')
+    (info / "entry_points.txt").write_text("[tabletop_rules.games]\npig = tabletop_pig:RULES\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     plugins.forget()
     yield tmp_path
@@ -144,7 +146,8 @@ def test_pig_is_found_through_the_entry_point_group_in_a_fresh_process(installed
 def test_pig_plays_in_simulate_and_play_unchanged(
     installed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert "pig" in rulesets() and get_ruleset("pig") is pig.RULES
+    assert "pig" in rulesets()
+    assert get_ruleset("pig") is pig.RULES
     assert cli.main(["simulate", "pig", "--games", "8", "--rule", "target=30"]) == 0
     assert "Pig: 8 games" in capsys.readouterr().out
     argv = ["play", "pig", "--seed", "3", "--rule", "target=20", "--rule", "auto_chance=false"]
@@ -152,6 +155,7 @@ def test_pig_plays_in_simulate_and_play_unchanged(
     assert cli.main(argv, stdin=script) == 0
     out = capsys.readouterr().out
     assert out.startswith("Pig, seed 3. Seats: you, hold20 bot.")
-    assert "outcome> " in out and "Not played" not in out
+    assert "outcome> " in out
+    assert "Not played" not in out
     assert "Pig to 20: S0 24  S1 0; game over" in out
     assert "Game over: " in out

@@ -294,11 +294,15 @@ class _Shell:
     # --- moves ------------------------------------------------------------------
 
     def known(self, move: object) -> Any:
-        """The table's instance of ``move``, a well-formed unlisted move, or an
-        ``IllegalMoveError`` for an object that is no move of the game.
+        """The table's instance of ``move`` (without a table: ``move``, of a move class);
+        else an ``IllegalMoveError``: no state allows it, or it is no move of the game.
         """
-        if self.k.moves is not None:
-            return self.k.moves.known(move)
+        table = self.k.moves
+        if table is not None:
+            known = table.known(move)
+            if id(known) not in table.ids:  # well-formed, but in no state's legal moves
+                raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move")
+            return known
         if not any(type(move) is kind for kind in self.k.move_types):
             raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move")
         return move

@@ -66,7 +66,7 @@ def encode_view(seen: View, features: kit.Features) -> None:
 
 def display(game: State | View) -> str:
     """One line: the scores, who is to move, the turn total."""
-    seen = view(game, None) if type(game) is State else game
+    seen = view(game, None) if isinstance(game, State) else game
     scores = "  ".join(f"S{seat} {points}" for seat, points in enumerate(seen.scores))
     mover = "the die" if seen.current_player == kit.CHANCE else f"S{seen.current_player}"
     now = "game over" if seen.current_player is None else f"{mover} to move"

@@ -58,7 +58,7 @@ class Banked:
 Move = Roll | Hold | Die
 Event = Rolled | Busted | Banked
 
-MOVES = kit.MoveTable("pig", (Roll, Hold, Die), (Roll(), Hold(), *map(Die, range(1, 7))))
+MOVES = kit.MoveTable[Move]("pig", (Roll, Hold, Die), (Roll(), Hold(), *map(Die, range(1, 7))))
 ROLL, HOLD, DIES = MOVES.moves[0], MOVES.moves[1], MOVES.moves[2:]
 
 
