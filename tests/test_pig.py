@@ -29,6 +29,32 @@ sys.path.insert(0, str(PIG / "src"))
 
 import tabletop_pig as pig  # noqa: E402
 
+
+def _install(folder: Path) -> Path:
+    """A ``dist-info`` for ``tabletop-pig`` in ``folder``, as ``pip install examples/pig``
+    leaves it: its entry point names the game.
+    """
+    info = folder / "tabletop_pig-1.0.0.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tabletop-pig\nVersion: 1.0.0\n")
+    (info / "entry_points.txt").write_text("[tabletop_rules.games]\npig = tabletop_pig:RULES\n")
+    return folder
+
+
+@pytest.fixture(autouse=True, scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Pig installed for this module's tests, found through the entry-point group (Pig
+    never registers itself); removed afterwards, so other modules see the built-in games.
+    """
+    folder = str(_install(tmp_path_factory.mktemp("site-pig")))
+    sys.path.insert(0, folder)
+    plugins.forget()
+    assert get_ruleset("pig") is pig.RULES  # loaded through the group, as a new process would
+    yield Path(folder)
+    sys.path.remove(folder)
+    plugins.forget()
+
+
 configs = st.builds(
     pig.Config,
     players=st.integers(2, 4),
@@ -112,21 +138,6 @@ def test_a_pig_view_never_holds_the_generator_and_determinize_draws_a_fresh_seed
     assert loads(dumps(state)) == state
 
 
-@pytest.fixture
-def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A ``dist-info`` for ``tabletop-pig`` as ``pip install examples/pig`` leaves it,
-    found on ``sys.path``; the package's source is on the path already.
-    """
-    info = tmp_path / "tabletop_pig-1.0.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tabletop-pig\nVersion: 1.0.0\n")
-    (info / "entry_points.txt").write_text("[tabletop_rules.games]\npig = tabletop_pig:RULES\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    plugins.forget()
-    yield tmp_path
-    plugins.forget()
-
-
 def test_pig_is_found_through_the_entry_point_group_in_a_fresh_process(installed: Path) -> None:
     """Nothing imports ``tabletop_pig`` first: the group names it, and ``simulate`` plays it."""
     path = os.pathsep.join([str(installed), str(PIG / "src"), str(ROOT / "src")])
@@ -143,9 +154,7 @@ def test_pig_is_found_through_the_entry_point_group_in_a_fresh_process(installed
     assert json.loads(done.stdout)["games_played"] == 6
 
 
-def test_pig_plays_in_simulate_and_play_unchanged(
-    installed: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_pig_plays_in_simulate_and_play_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
     assert "pig" in rulesets()
     assert get_ruleset("pig") is pig.RULES
     assert cli.main(["simulate", "pig", "--games", "8", "--rule", "target=30"]) == 0

@@ -250,11 +250,24 @@ class _Shell:
 
     # --- guards -------------------------------------------------------------------
 
-    def new_game(
-        self, config: Any = None, *, seed: int | None = None, deal: Any = None
+    def expect(
+        self, value: Any, kinds: tuple[type[Any], ...], error: type[Exception] = TypeError
     ) -> Any:
+        """``value`` when its type is exactly one of ``kinds``; else ``error`` saying what
+        was expected, in the game's words (``expected a pig State or View, got 7``).
+        """
+        if not any(type(value) is kind for kind in kinds):
+            article = "an" if self.noun[:1] in "aeiou" else "a"
+            names = " or ".join(kind.__name__ for kind in kinds)
+            raise error(f"expected {article} {self.noun} {names}, got {short_repr(value)}")
+        return value
+
+    def max_moves(self, config: Any) -> int:
+        return self.k.max_moves(self.expect(config, (self.k.config_type,), ConfigError))
+
+    def new_game(self, config: Any = None, *, seed: int | None = None, deal: Any = None) -> Any:
         config = self.k.config_type() if config is None else config
-        check_type(config, (self.k.config_type,), ConfigError)
+        self.expect(config, (self.k.config_type,), ConfigError)
         if self.d.deal_type is None and deal is not None:
             raise ConfigError(f"{self.noun} has no deck to deal: deal must be None")
         return self.k.new_game(config, resolve_seed(seed), deal)
@@ -374,23 +387,23 @@ class _Shell:
         return self.k.view(state, seat)
 
     def determinize(self, seen: Any, rng: Rng) -> Any:
-        check_type(seen, (self.k.view_type,))
-        check_type(rng, (Rng,))
+        self.expect(seen, (self.k.view_type,))
+        self.expect(rng, (Rng,))
         self.check_view(seen)
         return self.k.determinize(seen, rng)
 
     def redact(self, event: Any, seat: int | None) -> Any:
-        check_type(event, self.k.event_types)
+        self.expect(event, self.k.event_types)
         return event
 
     def display(self, game: Any) -> str:
-        return self.k.display(check_type(game, (self.k.state_type, self.k.view_type)))
+        return self.k.display(self.expect(game, (self.k.state_type, self.k.view_type)))
 
     def format_move(self, move: Any) -> str:
         return self.k.format_move(self.known(move))
 
     def parse_move(self, game: Any, text: str) -> Any:
-        check_type(game, (self.k.state_type, self.k.view_type))
+        self.expect(game, (self.k.state_type, self.k.view_type))
         if type(text) is not str:
             raise TypeError(f"move text is a str, got {short_repr(text)}")
         words = " ".join(text.split()).lower()
@@ -416,11 +429,11 @@ class _Shell:
         return self.k.moves
 
     def num_actions(self, config: Any) -> int:
-        check_type(config, (self.k.config_type,), ConfigError)
+        self.expect(config, (self.k.config_type,), ConfigError)
         return len(self.table().moves)
 
     def chance_offset(self, config: Any) -> int:
-        check_type(config, (self.k.config_type,), ConfigError)
+        self.expect(config, (self.k.config_type,), ConfigError)
         return self.offset
 
     def encode(self, move: Any) -> int:
@@ -453,11 +466,11 @@ class _Shell:
     # --- observation and checks -----------------------------------------------------
 
     def observe(self, seen: Any) -> tuple[float, ...]:
-        check_type(seen, (self.k.view_type,))
+        self.expect(seen, (self.k.view_type,))
         return encoded(self.k.encode_view, seen)
 
     def observation_spec(self, config: Any) -> ObservationSpec:
-        check_type(config, (self.k.config_type,), ConfigError)
+        self.expect(config, (self.k.config_type,), ConfigError)
         spec = self._specs.get(config)
         if spec is None:
             sample = self.k.view(self.k.new_game(config, 0, None), None)
@@ -465,7 +478,7 @@ class _Shell:
         return spec
 
     def check_state(self, state: Any) -> None:
-        check_type(state, (self.k.state_type,))
+        self.expect(state, (self.k.state_type,))
         run_checks(f"{self.noun} state", lambda fail: self._check_state(state, fail))
 
     def _check_state(self, state: Any, fail: Fail) -> None:
@@ -479,7 +492,7 @@ class _Shell:
         self.k.check_state(state, fail)
 
     def check_view(self, seen: Any) -> None:
-        check_type(seen, (self.k.view_type,))
+        self.expect(seen, (self.k.view_type,))
         own = self.k.check_view
         if own is not None:
             run_checks(f"{self.noun} view", lambda fail: own(seen, fail))
@@ -511,8 +524,8 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
     every other member derived. A keyword named after a derived member (:func:`derived`)
     replaces it; any other keyword is a ``TypeError``.
     """
-    check_type(declaration, (Declaration,))
-    check_type(kernel, (Kernel,))
+    if type(declaration) is not Declaration or type(kernel) is not Kernel:
+        raise TypeError("build() takes a kit.Declaration and a kit.Kernel")
     unknown = sorted(set(overrides) - _DERIVED)
     if unknown:
         raise TypeError(f"build() derives no member named {', '.join(unknown)}")
@@ -548,7 +561,7 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         "observation_spec": shell.observation_spec,
         "check_state": shell.check_state,
         "check_view": shell.check_view,
-        "max_moves": kernel.max_moves,
+        "max_moves": shell.max_moves,
         "display": shell.display,
     }
     if kernel.moves is not None:

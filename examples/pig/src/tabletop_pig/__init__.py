@@ -106,6 +106,5 @@ KERNEL = kit.Kernel(
 )
 
 RULES = kit.build(DECLARATION, KERNEL)
-"""Pig's ruleset: the kernel above, and everything the kit derives from it."""
-
-kit.register(RULES)
+"""Pig's ruleset: the kernel above, and everything the kit derives from it. The entry
+point in ``pyproject.toml`` names it, so the game needs no ``register`` call of its own."""

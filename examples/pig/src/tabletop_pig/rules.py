@@ -183,6 +183,5 @@ def check_state(state: State, fail: kit.Fail) -> None:
 
 def max_moves(config: Config) -> int:
     """Each turn: at most one roll per 2 points to the target, a bust or a hold."""
-    kit.check_type(config, (Config,), kit.ConfigError)
     per_roll = 1 if config.auto_chance else 2
     return config.max_rounds * config.players * ((config.target // 2 + 2) * per_roll + 1)
