@@ -299,3 +299,11 @@ def test_the_kit_exports_what_a_game_author_needs() -> None:
         assert helper in kit.__all__
     with pytest.raises(ValueError, match="players must be"):
         kit.Declaration(name="x", title="X", players=(3, 2))
+
+
+def test_a_move_with_a_field_no_move_holds_is_refused_as_no_move() -> None:
+    """A move class without validators rebuilds ``Take(count=[])``; it is no move."""
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        RULES.apply(RULES.new_game(seed=0), Take([]))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        RULES.format_move(Take("1"))  # type: ignore[arg-type]

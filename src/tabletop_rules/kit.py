@@ -69,6 +69,7 @@ from .validation import (
 
 __all__ = [
     "CHANCE",
+    "ChanceMode",
     "ConfigError",
     "Declaration",
     "Encoder",
@@ -312,7 +313,10 @@ class _Shell:
         """
         table = self.k.moves
         if table is not None:
-            known = table.known(move)
+            try:
+                known = table.known(move)
+            except TypeError as error:  # rebuilt with a field no move holds: Die(value=[])
+                raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move") from error
             if id(known) not in table.ids:  # well-formed, but in no state's legal moves
                 raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move")
             return known
@@ -359,24 +363,32 @@ class _Shell:
             self.refuse(state, error)
 
     def apply(self, state: Any, move: Any) -> Any:
+        """The state after ``move``, the listed instance of it; ``IllegalMoveError``
+        naming the rule otherwise. ``state`` never changes.
+        """
         return self.transition(state, move, None)
 
     def apply_with_events(self, state: Any, move: Any) -> tuple[Any, tuple[Any, ...]]:
+        """:meth:`apply`, and the events of the transition in order."""
         events: list[Any] = []
         return self.transition(state, move, events), tuple(events)
 
     def canonical(self, state: Any, move: Any) -> Any:
+        """The move ``legal_moves`` lists equal to ``move``; ``IllegalMoveError`` if none."""
         if type(state) is not self.k.state_type:
             self.refuse(state, None)
         return self.listed(state, move)
 
     def is_over(self, state: Any) -> bool:
+        """Whether ``current_player(state)`` is ``None``."""
         return self.current_player(state) is None
 
     def winners(self, state: Any) -> frozenset[int]:
+        """The seats with the top score once the game is over; empty until then."""
         return top_seats(self.score(state)) if self.is_over(state) else frozenset()
 
     def chance_probabilities(self, state: Any) -> Mapping[Any, Fraction]:
+        """Each outcome at a chance point, equally likely (read-only); empty elsewhere."""
         if self.d.chance_mode == "deterministic" or self.current_player(state) != CHANCE:
             return _NO_CHANCES
         outcomes = self.legal_moves(state)
@@ -387,12 +399,14 @@ class _Shell:
         return self.k.view(state, seat)
 
     def determinize(self, seen: Any, rng: Rng) -> Any:
-        self.expect(seen, (self.k.view_type,))
+        """A full state consistent with ``seen``, from the kernel's ``determinize``;
+        ``InvalidStateError`` for a view that is not the view of the state dealt from it.
+        """
         self.expect(rng, (Rng,))
-        self.check_view(seen)
-        return self.k.determinize(seen, rng)
+        return self.dealt(seen, rng)
 
     def redact(self, event: Any, seat: int | None) -> Any:
+        """``event`` itself: by default no event hides anything."""
         self.expect(event, self.k.event_types)
         return event
 
@@ -403,6 +417,10 @@ class _Shell:
         return self.k.format_move(self.known(move))
 
     def parse_move(self, game: Any, text: str) -> Any:
+        """The legal move of a state or view whose notation is ``text`` (whitespace and
+        case aside); ``NotationError`` if it names no move, ``IllegalMoveError`` if the
+        move it names is not legal now.
+        """
         self.expect(game, (self.k.state_type, self.k.view_type))
         if type(text) is not str:
             raise TypeError(f"move text is a str, got {short_repr(text)}")
@@ -437,6 +455,7 @@ class _Shell:
         return self.offset
 
     def encode(self, move: Any) -> int:
+        """The move's place in the move table."""
         number = self._numbers.get(id(move))
         if number is None:
             known = self.table().known(move)
@@ -447,6 +466,7 @@ class _Shell:
         return number
 
     def decode(self, state: Any, action: int) -> Any:
+        """The legal move numbered ``action``; ``IllegalMoveError`` otherwise."""
         move = self.table().moves[check_action(action, len(self.table().moves))]
         if not any(listed is move for listed in self.legal_moves(state)):
             text = self.k.format_move(move)
@@ -454,6 +474,7 @@ class _Shell:
         return move
 
     def legal_mask(self, state: Any) -> tuple[bool, ...]:
+        """For each action number, whether its move is legal in ``state``."""
         mask = [False] * len(self.table().moves)
         for move in self.legal_moves(state):
             mask[self._numbers[id(move)]] = True
@@ -466,6 +487,7 @@ class _Shell:
     # --- observation and checks -----------------------------------------------------
 
     def observe(self, seen: Any) -> tuple[float, ...]:
+        """``seen`` as numbers, as the kernel's ``encode_view`` writes it."""
         self.expect(seen, (self.k.view_type,))
         return encoded(self.k.encode_view, seen)
 
@@ -478,6 +500,7 @@ class _Shell:
         return spec
 
     def check_state(self, state: Any) -> None:
+        """``InvalidStateError`` unless ``state`` keeps the shell's and the kernel's invariants."""
         self.expect(state, (self.k.state_type,))
         run_checks(f"{self.noun} state", lambda fail: self._check_state(state, fail))
 
@@ -492,18 +515,26 @@ class _Shell:
         self.k.check_state(state, fail)
 
     def check_view(self, seen: Any) -> None:
+        """``InvalidStateError`` unless ``seen`` is the view of the state dealt from it."""
+        self.dealt(seen, Rng.from_seed(0))
+
+    def dealt(self, seen: Any, rng: Rng) -> Any:
+        """The state the kernel deals from ``seen`` with ``rng``, once ``seen`` passed the
+        kernel's ``check_view`` and is that state's view again (one deal serves both).
+        """
         self.expect(seen, (self.k.view_type,))
         own = self.k.check_view
         if own is not None:
             run_checks(f"{self.noun} view", lambda fail: own(seen, fail))
         try:
-            dealt = self.k.determinize(seen, Rng.from_seed(0))
+            dealt = self.k.determinize(seen, rng)
         except TabletopError:
             raise
         except Exception as error:
             why = short_text(error)
             raise InvalidStateError(f"invalid {self.noun} view: {why}") from error
         check_dealt_view(self.noun, seen, dealt, self.k.view, self.check_state)
+        return dealt
 
 
 def _named_like(own: Callable[..., Any], method: Callable[..., Any]) -> Callable[..., Any]:
