@@ -168,3 +168,28 @@ def test_pig_plays_in_simulate_and_play_unchanged(capsys: pytest.CaptureFixture[
     assert "Not played" not in out
     assert "Pig to 20: S0 24  S1 0; game over" in out
     assert "Game over: " in out
+
+
+def test_pig_plays_on_the_web_page_glue_unchanged() -> None:
+    """The page's glue (``examples/web/tabletop_web.py``) offers Pig with its house rules
+    and bots, and plays it, as it does a built-in game.
+    """
+    from tests.web.helpers import web_module
+
+    web = web_module("tabletop_web")
+    games = json.loads(web.catalogue())["games"]
+    entry = next(game for game in games if game["name"] == "pig")
+    assert entry["best_bot"] == "hold20"
+    assert [rule["name"] for rule in entry["rules"]] == [
+        "players",
+        "target",
+        "max_rounds",
+        "auto_chance",
+    ]
+    request = {"game": "pig", "rules": {"auto_chance": "false", "target": "10"}, "seed": "2"}
+    started = json.loads(web.start(json.dumps(request)))
+    assert started["ok"], started
+    for text in ("roll", "die 6", "roll", "die 6"):
+        answer = json.loads(web.play(text))
+        assert answer["ok"], answer
+    assert "game over" in json.dumps(answer).lower()
