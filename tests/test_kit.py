@@ -307,3 +307,10 @@ def test_a_move_with_a_field_no_move_holds_is_refused_as_no_move() -> None:
         RULES.apply(RULES.new_game(seed=0), Take([]))  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match="is not a take away move"):
         RULES.format_move(Take("1"))  # type: ignore[arg-type]
+
+
+def test_a_declaration_and_its_kernel_agree_on_chance() -> None:
+    with pytest.raises(TypeError, match="chance_type exactly when"):
+        kit.build(attrs.evolve(DECLARATION, chance_mode="explicit"), KERNEL)
+    with pytest.raises(TypeError, match=r"takes a kit\.Declaration and a kit\.Kernel"):
+        kit.build(KERNEL, DECLARATION)  # type: ignore[arg-type]

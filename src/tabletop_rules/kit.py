@@ -437,7 +437,7 @@ class _Shell:
             raise NotationError(f"{short_repr(text)} names no {self.noun} move")
         if is_view:
             check_on_turn(game.seat, game.current_player)
-            game = self.k.determinize(game, Rng.from_seed(0))
+            game = self.dealt(game, Rng.from_seed(0))
         raise IllegalMoveError(self.why(game, named))
 
     # --- the codec ----------------------------------------------------------------
@@ -496,6 +496,8 @@ class _Shell:
         spec = self._specs.get(config)
         if spec is None:
             sample = self.k.view(self.k.new_game(config, 0, None), None)
+            if len(self._specs) >= 256:  # a bound on what many configs keep alive
+                self._specs.clear()
             spec = self._specs[config] = encoding_spec(self.k.encode_view, sample)
         return spec
 
@@ -563,6 +565,9 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
     codec = ("num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text")
     if kernel.moves is None and not set(codec) <= set(overrides):
         raise TypeError("a kernel without a move table passes its own codec members to build()")
+    explicit = declaration.chance_mode == "explicit"
+    if kernel.moves is not None and explicit != (kernel.chance_type is not None):
+        raise TypeError("a kernel names its chance_type exactly when the chance mode is explicit")
     needed = {"seat", "current_player", "legal_moves"}
     missing = needed - {field.name for field in attrs.fields(kernel.view_type)}
     if missing:
