@@ -27,7 +27,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
-from ..slots import slot_setters
+from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
@@ -57,7 +57,7 @@ from .moves import (
     format_move,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import Sheet, State, View, check_state, mountain_total
+from .state import State, View, check_state, mountain_total
 
 __all__ = [
     "apply",
@@ -110,79 +110,10 @@ def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
 
 # --- building states ----------------------------------------------------------------
 
-# A move builds one State. attrs.evolve, or State(...) with all its fields by keyword,
-# would cost the random-playout loop over a tenth of its speed (benchmarks/playout.py).
-# These two helpers take by name the fields a transition sets and set every field of a
-# new State through its slot (tabletop_rules.slots); tests/dice_poker/
-# test_state_layout.py checks that each field lands where it belongs.
-
-_new_state = object.__new__
-_STATE_SETTERS = slot_setters(State)
-_set_config = _STATE_SETTERS["config"]
-_set_seed = _STATE_SETTERS["seed"]
-_set_rng = _STATE_SETTERS["rng"]
-_set_sheets = _STATE_SETTERS["sheets"]
-_set_open_masks = _STATE_SETTERS["open_masks"]
-_set_totals = _STATE_SETTERS["totals"]
-_set_fences = _STATE_SETTERS["fences"]
-_set_turns_played = _STATE_SETTERS["turns_played"]
-_set_dice = _STATE_SETTERS["dice"]
-_set_throws_used = _STATE_SETTERS["throws_used"]
-_set_announced = _STATE_SETTERS["announced"]
-_set_pending_keep = _STATE_SETTERS["pending_keep"]
-
-
-def _mid_turn(
-    state: State,
-    *,
-    rng: Rng,
-    dice: tuple[Face, ...],
-    throws_used: int,
-    announced: Box | None,
-    pending_keep: tuple[Face, ...] | None,
-) -> State:
-    """``state`` with the turn in progress changed: the same sheets, banks and turns."""
-    new = _new_state(State)
-    _set_config(new, state.config)
-    _set_seed(new, state.seed)
-    _set_rng(new, rng)
-    _set_sheets(new, state.sheets)
-    _set_open_masks(new, state.open_masks)
-    _set_totals(new, state.totals)
-    _set_fences(new, state.fences)
-    _set_turns_played(new, state.turns_played)
-    _set_dice(new, dice)
-    _set_throws_used(new, throws_used)
-    _set_announced(new, announced)
-    _set_pending_keep(new, pending_keep)
-    return new
-
-
-def _next_turn(
-    state: State,
-    *,
-    sheets: tuple[Sheet, ...],
-    open_masks: tuple[int, ...],
-    totals: tuple[int, ...],
-    fences: tuple[int, ...],
-) -> State:
-    """``state`` once a turn has ended with ``sheets``, ``open_masks``, ``totals`` and
-    ``fences``: the next seat to throw, nothing on the table, the generator unchanged.
-    """
-    new = _new_state(State)
-    _set_config(new, state.config)
-    _set_seed(new, state.seed)
-    _set_rng(new, state.rng)
-    _set_sheets(new, sheets)
-    _set_open_masks(new, open_masks)
-    _set_totals(new, totals)
-    _set_fences(new, fences)
-    _set_turns_played(new, state.turns_played + 1)
-    _set_dice(new, ())
-    _set_throws_used(new, 0)
-    _set_announced(new, None)
-    _set_pending_keep(new, None)
-    return new
+_replace = replacer(State)
+"""``_replace(state, field=...)``: ``state`` with the named fields changed, built through
+the slots (:func:`tabletop_rules.slots.replacer`); a move builds one State with it, at a
+fraction of what ``attrs.evolve`` costs."""
 
 
 # --- the rules ----------------------------------------------------------------------
@@ -481,28 +412,14 @@ def _roll(
                 )
             raise IllegalMoveError(f"cannot keep {list(keep)}: the dice show {list(dice)}")
     if not config.auto_chance:
-        return _mid_turn(
-            state,
-            rng=state.rng,
-            dice=dice,
-            throws_used=throws_used + 1,
-            announced=state.announced,
-            pending_keep=keep,
-        )
+        return _replace(state, throws_used=throws_used + 1, pending_keep=keep)
     count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
     number, rng = state.rng.below(count)
     thrown = throws[number]
     landed = tuple(sorted(keep + thrown)) if keep else thrown
     if events is not None:
         events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
-    return _mid_turn(
-        state,
-        rng=rng,
-        dice=landed,
-        throws_used=throws_used + 1,
-        announced=state.announced,
-        pending_keep=None,
-    )
+    return _replace(state, rng=rng, dice=landed, throws_used=throws_used + 1)
 
 
 def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) -> State:
@@ -518,14 +435,7 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     if events is not None:
         seat = state.turns_played % state.config.players
         events.append(Rolled(seat, state.throws_used, keep, tuple(sorted(thrown)), dice))
-    return _mid_turn(
-        state,
-        rng=state.rng,
-        dice=dice,
-        throws_used=state.throws_used,
-        announced=state.announced,
-        pending_keep=None,
-    )
+    return _replace(state, dice=dice, pending_keep=None)
 
 
 def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) -> State:
@@ -534,14 +444,7 @@ def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) ->
         raise IllegalMoveError("a box is announced once per turn, right after the first throw")
     if events is not None:
         events.append(Announced(seat, box))
-    return _mid_turn(
-        state,
-        rng=state.rng,
-        dice=state.dice,
-        throws_used=state.throws_used,
-        announced=box,
-        pending_keep=None,
-    )
+    return _replace(state, announced=box)
 
 
 def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
@@ -598,7 +501,18 @@ def _end_turn(
         bonus = stage_bonus(mountain, config.premium, config.penalty)
         total += bonus
     totals = (*state.totals[:seat], total, *state.totals[seat + 1 :])
-    after = _next_turn(state, sheets=sheets, open_masks=open_masks, totals=totals, fences=fences)
+    after = _replace(
+        state,
+        sheets=sheets,
+        open_masks=open_masks,
+        totals=totals,
+        fences=fences,
+        turns_played=state.turns_played + 1,
+        dice=(),
+        throws_used=0,
+        announced=None,
+        pending_keep=None,
+    )
     if events is not None:
         if mountain is not None:
             events.append(MountainScored(seat, stage, mountain, bonus))
