@@ -18,16 +18,19 @@ are the hot path and only look up precomputed tables.
 
 from __future__ import annotations
 
+import operator
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import NoReturn
 
-from ..errors import ConfigError, IllegalMoveError, TabletopError
+import attrs
+
+from ..errors import ConfigError, IllegalMoveError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng, resolve_seed
 from ..seats import top_seats
-from ..slots import slot_setters
+from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .config import Config
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
@@ -42,9 +45,11 @@ from .events import (
     Wrote,
 )
 from .moves import (
+    ACTIONS,
     BOXES_PER_STAGE,
     DICE_COUNT,
     MOVE_TABLE,
+    MOVE_TYPES,
     POKER_BOXES,
     Announce,
     Box,
@@ -57,7 +62,7 @@ from .moves import (
     format_move,
 )
 from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import Sheet, State, View, check_state, mountain_total
+from .state import State, View, check_state, mountain_total
 
 __all__ = [
     "apply",
@@ -75,15 +80,22 @@ __all__ = [
 
 # --- precomputed tables -------------------------------------------------------------
 
-# Every move a table lists is the game's own instance (moves.ACTIONS), so applying a move
-# that legal_moves listed costs one look-up by identity: those instances live as long as
-# the module, so no other object has their id.
-_KNOWN_IDS = MOVE_TABLE.ids
+# Every move a table lists is the game's own instance (moves.ACTIONS); apply maps the move
+# it is given to that instance by equality, looking up the value of the move's one field
+# among those of its class (hashing a tuple of ints or a Box costs less than a move's
+# attrs __hash__), so a state and its events hold only the game's own moves.
+_FIELD: dict[type, Callable[[object], object]] = {
+    cls: operator.attrgetter(attrs.fields(cls)[0].name) for cls in MOVE_TYPES
+}
+_LISTED: dict[type, dict[object, Move]] = {cls: {} for cls in MOVE_TYPES}
+for _move in ACTIONS:
+    _LISTED[type(_move)][_FIELD[type(_move)](_move)] = _move
 _own = MOVE_TABLE.own
 ROLL_ALL = _own(Roll())
 _WRITE = tuple(_own(Write(box)) for box in Box)
 _SCRATCH = {box: _own(Scratch(box)) for box in POKER_BOXES}
 _ANNOUNCE = tuple(_own(Announce(box)) for box in Box)
+_ORDERED = frozenset({"down", "up"})  # the stage orders that fix the next box
 _POKER_MASK = sum(1 << box for box in POKER_BOXES)
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
 
@@ -110,79 +122,10 @@ def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
 
 # --- building states ----------------------------------------------------------------
 
-# A move builds one State. attrs.evolve, or State(...) with all its fields by keyword,
-# would cost the random-playout loop over a tenth of its speed (benchmarks/playout.py).
-# These two helpers take by name the fields a transition sets and set every field of a
-# new State through its slot (tabletop_rules.slots); tests/dice_poker/
-# test_state_layout.py checks that each field lands where it belongs.
-
-_new_state = object.__new__
-_STATE_SETTERS = slot_setters(State)
-_set_config = _STATE_SETTERS["config"]
-_set_seed = _STATE_SETTERS["seed"]
-_set_rng = _STATE_SETTERS["rng"]
-_set_sheets = _STATE_SETTERS["sheets"]
-_set_open_masks = _STATE_SETTERS["open_masks"]
-_set_totals = _STATE_SETTERS["totals"]
-_set_fences = _STATE_SETTERS["fences"]
-_set_turns_played = _STATE_SETTERS["turns_played"]
-_set_dice = _STATE_SETTERS["dice"]
-_set_throws_used = _STATE_SETTERS["throws_used"]
-_set_announced = _STATE_SETTERS["announced"]
-_set_pending_keep = _STATE_SETTERS["pending_keep"]
-
-
-def _mid_turn(
-    state: State,
-    *,
-    rng: Rng,
-    dice: tuple[Face, ...],
-    throws_used: int,
-    announced: Box | None,
-    pending_keep: tuple[Face, ...] | None,
-) -> State:
-    """``state`` with the turn in progress changed: the same sheets, banks and turns."""
-    new = _new_state(State)
-    _set_config(new, state.config)
-    _set_seed(new, state.seed)
-    _set_rng(new, rng)
-    _set_sheets(new, state.sheets)
-    _set_open_masks(new, state.open_masks)
-    _set_totals(new, state.totals)
-    _set_fences(new, state.fences)
-    _set_turns_played(new, state.turns_played)
-    _set_dice(new, dice)
-    _set_throws_used(new, throws_used)
-    _set_announced(new, announced)
-    _set_pending_keep(new, pending_keep)
-    return new
-
-
-def _next_turn(
-    state: State,
-    *,
-    sheets: tuple[Sheet, ...],
-    open_masks: tuple[int, ...],
-    totals: tuple[int, ...],
-    fences: tuple[int, ...],
-) -> State:
-    """``state`` once a turn has ended with ``sheets``, ``open_masks``, ``totals`` and
-    ``fences``: the next seat to throw, nothing on the table, the generator unchanged.
-    """
-    new = _new_state(State)
-    _set_config(new, state.config)
-    _set_seed(new, state.seed)
-    _set_rng(new, state.rng)
-    _set_sheets(new, sheets)
-    _set_open_masks(new, open_masks)
-    _set_totals(new, totals)
-    _set_fences(new, fences)
-    _set_turns_played(new, state.turns_played + 1)
-    _set_dice(new, ())
-    _set_throws_used(new, 0)
-    _set_announced(new, None)
-    _set_pending_keep(new, None)
-    return new
+_replace = replacer(State)
+"""``_replace(state, field=...)``: ``state`` with the named fields changed, built through
+the slots (:func:`tabletop_rules.slots.replacer`); a move builds one State with it, at a
+fraction of what ``attrs.evolve`` costs."""
 
 
 # --- the rules ----------------------------------------------------------------------
@@ -214,16 +157,15 @@ def new_game(config: Config | None = None, *, seed: int | None = None, deal: Non
 
 def is_over(state: State) -> bool:
     """Whether every player has filled every box."""
-    try:
-        return state.turns_played == state.config.turns_per_game
-    except AttributeError as error:
-        _refuse_state(state, error)
+    if type(state) is not State:
+        _refuse_state(state)
+    return state.turns_played == state.config.turns_per_game
 
 
 def current_player(state: State) -> Seat | None:
     """The seat on turn, ``CHANCE`` while a throw awaits its dice, ``None`` once over."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     if state.pending_keep is not None:
         return CHANCE
     if is_over(state):
@@ -234,7 +176,7 @@ def current_player(state: State) -> Seat | None:
 def score(state: State) -> tuple[int, ...]:
     """Each seat's points: every box written plus each complete mountain's premium or penalty."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return state.totals
 
 
@@ -269,34 +211,31 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """Every legal move in action-number order: rolls, writes, scratches, announcements;
     at a chance point every distinct outcome of the dice in the air.
     """
-    try:
-        pending = state.pending_keep
-        if pending is not None:
-            return OUTCOMES[DICE_COUNT - len(pending)]
-        config = state.config
-        players = config.players
-        turns = state.turns_played
-        if turns == config.turns_per_game:
-            return ()
-        seat = turns % players
-        stage = turns // players // BOXES_PER_STAGE
-        order = config.orders_by_stage[stage]
-        fillable = _fillable(order, state.open_masks[seat])
-        dice = state.dice
-        if not dice:
-            return (ROLL_ALL, *_fills(0, fillable & _POKER_MASK))
-        if order == "announce":
-            if state.announced is None:
-                return tuple(_ANNOUNCE[box] for box in Box if fillable >> box & 1)
-            fillable = 1 << state.announced
-        fills = _fills(fillable & FITS[dice], fillable & _POKER_MASK)
-        if state.throws_used < config.throws_allowed(state.fences[seat]):
-            return _KEEP_ROLLS[dice] + fills
-        return fills
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+    if type(state) is not State:
+        _refuse_state(state)
+    pending = state.pending_keep
+    if pending is not None:
+        return OUTCOMES[DICE_COUNT - len(pending)]
+    config = state.config
+    players = config.players
+    turns = state.turns_played
+    if turns == config.turns_per_game:
+        return ()
+    seat = turns % players
+    stage = turns // players // BOXES_PER_STAGE
+    order = config.orders_by_stage[stage]
+    fillable = _fillable(order, state.open_masks[seat])
+    dice = state.dice
+    if not dice:
+        return (ROLL_ALL, *_fills(0, fillable & _POKER_MASK))
+    if order == "announce":
+        if state.announced is None:
+            return tuple(_ANNOUNCE[box] for box in Box if fillable >> box & 1)
+        fillable = 1 << state.announced
+    fills = _fills(fillable & FITS[dice], fillable & _POKER_MASK)
+    if state.throws_used < config.throws_allowed(state.fences[seat]):
+        return _KEEP_ROLLS[dice] + fills
+    return fills
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
@@ -304,16 +243,11 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     probability (252 outcomes for five dice); empty elsewhere.
     """
     if type(state) is not State:
-        _refuse_state(state, None)
-    try:
-        pending = state.pending_keep
-        if pending is None:
-            return _NO_PROBABILITIES
-        return PROBABILITIES[DICE_COUNT - len(pending)]
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+        _refuse_state(state)
+    pending = state.pending_keep
+    if pending is None:
+        return _NO_PROBABILITIES
+    return PROBABILITIES[DICE_COUNT - len(pending)]
 
 
 def canonical(state: State, move: Move) -> Move:
@@ -326,7 +260,9 @@ def canonical(state: State, move: Move) -> Move:
     >>> canonical(state, Roll()) is legal_moves(state)[0]
     True
     """
-    known = MOVE_TABLE.known(move)
+    if type(state) is not State:
+        _refuse_state(state)
+    known = _listed(move)
     if known in legal_moves(state):
         return known
     apply(state, known)  # raises IllegalMoveError naming the rule
@@ -342,6 +278,11 @@ def apply(state: State, move: Move) -> State:
     :func:`legal_moves` lists (and is of the same class); the state and its events then
     hold the listed instance, never the caller's object (see
     :func:`~tabletop_rules.dice_poker.moves.known_move`).
+
+    ``state`` must be a State the rules made or a loader read (loaders run
+    :func:`~tabletop_rules.dice_poker.check_state`). A State built by hand with values
+    ``check_state`` refuses, or changed with ``object.__setattr__``, is outside the
+    contract, as in python-chess: run ``check_state`` on it first.
     """
     return _apply(state, move, None)
 
@@ -352,15 +293,13 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
-def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``
-    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
-    only where it costs nothing per move: where they already fail on anything else, on
-    their rare branches, and up front in the small functions.
+def _refuse_state(state: object) -> NoReturn:
+    """Raise the ``TypeError`` for what is no dice poker State: a View gets a message of
+    its own (:func:`~tabletop_rules.validation.refuse_state`).
     """
     refuse_state(
         state,
-        error,
+        None,
         game="a dice poker",
         state_type=State,
         view_type=View,
@@ -368,58 +307,72 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     )
 
 
-def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if id(move) not in _KNOWN_IDS:
-        # Not a move legal_moves listed: known_move gives the game's own instance, or a
-        # well-formed move no state allows, or raises. Nothing the caller built goes further.
-        move = MOVE_TABLE.known(move)
+def _listed(move: object) -> Move:
+    """The game's own instance of ``move``: the listed move of its very class whose field
+    equals ``move``'s. Anything else goes to
+    :func:`~tabletop_rules.dice_poker.moves.known_move`, which refuses what is no move and
+    rebuilds a well-formed move that no state allows, for the rules to say why.
+    """
+    cls = type(move)
     try:
-        if state.pending_keep is not None:
-            if not isinstance(move, Dice):
-                raise IllegalMoveError(
-                    f"the dice are in the air: the next move is their outcome ('dice' and the "
-                    f"faces thrown), not '{format_move(move)}'"
-                )
-            return _land(state, move.values, events)
-        config = state.config
-        players = config.players
-        turns = state.turns_played
-        if turns == config.turns_per_game:
+        own = _LISTED[cls].get(_FIELD[cls](move))
+    except Exception:  # no move class, an unset field, or a field whose own code raises
+        own = None
+    return MOVE_TABLE.known(move) if own is None else own
+
+
+def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+    if type(state) is not State:
+        _refuse_state(state)
+    cls = type(move)  # _listed, inlined: the hot path
+    try:
+        own = _LISTED[cls].get(_FIELD[cls](move))
+    except Exception:  # no move class, an unset field, or a field whose own code raises
+        own = None
+    move = MOVE_TABLE.known(move) if own is None else own
+    if state.pending_keep is not None:
+        if not isinstance(move, Dice):
             raise IllegalMoveError(
-                f"the game is over: every box is filled; '{format_move(move)}' is not a move"
+                f"the dice are in the air: the next move is their outcome ('dice' and the "
+                f"faces thrown), not '{format_move(move)}'"
             )
-        seat = turns % players
-        stage = turns // players // BOXES_PER_STAGE
-        order = config.orders_by_stage[stage]
-        if isinstance(move, Roll):
-            return _roll(state, move.keep, seat, order, events)
-        if isinstance(move, Dice):
-            raise IllegalMoveError(
-                f"'{format_move(move)}' is a chance outcome, legal only while dice are in the air"
-            )
-        box = move.box
-        if isinstance(move, Announce) and order != "announce":
-            raise IllegalMoveError(
-                f"'{format_move(move)}' is played only in 'announce' order; stage {stage} is "
-                f"played {order!r}"
-            )
-        open_mask = state.open_masks[seat]
-        if not open_mask >> box & 1:
-            raise IllegalMoveError(
-                f"{box.name} of stage {stage} is filled already; each box is filled once"
-            )
+        return _land(state, move.values, events)
+    config = state.config
+    players = config.players
+    turns = state.turns_played
+    if turns == config.turns_per_game:
+        raise IllegalMoveError(
+            f"the game is over: every box is filled; '{format_move(move)}' is not a move"
+        )
+    seat = turns % players
+    stage = turns // players // BOXES_PER_STAGE
+    order = config.orders_by_stage[stage]
+    if isinstance(move, Roll):
+        return _roll(state, move.keep, seat, order, events)
+    if isinstance(move, Dice):
+        raise IllegalMoveError(
+            f"'{format_move(move)}' is a chance outcome, legal only while dice are in the air"
+        )
+    box = move.box
+    if isinstance(move, Announce) and order != "announce":
+        raise IllegalMoveError(
+            f"'{format_move(move)}' is played only in 'announce' order; stage {stage} is "
+            f"played {order!r}"
+        )
+    open_mask = state.open_masks[seat]
+    if not open_mask >> box & 1:
+        raise IllegalMoveError(
+            f"{box.name} of stage {stage} is filled already; each box is filled once"
+        )
+    if order in _ORDERED:
         _check_order(order, open_mask, box, stage)
-        if isinstance(move, Announce):
-            return _announce(state, box, seat, events)
-        if order == "announce" and state.dice:
-            _check_announced(state, box)
-        if isinstance(move, Write):
-            return _write(state, box, seat, stage, events)
-        return _scratch(state, box, seat, stage, events)
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+    if isinstance(move, Announce):
+        return _announce(state, box, seat, events)
+    if order == "announce" and state.dice:
+        _check_announced(state, box)
+    if isinstance(move, Write):
+        return _write(state, box, seat, stage, events)
+    return _scratch(state, box, seat, stage, events)
 
 
 def _check_order(order: str, open_mask: int, box: Box, stage: int) -> None:
@@ -481,28 +434,14 @@ def _roll(
                 )
             raise IllegalMoveError(f"cannot keep {list(keep)}: the dice show {list(dice)}")
     if not config.auto_chance:
-        return _mid_turn(
-            state,
-            rng=state.rng,
-            dice=dice,
-            throws_used=throws_used + 1,
-            announced=state.announced,
-            pending_keep=keep,
-        )
+        return _replace(state, throws_used=throws_used + 1, pending_keep=keep)
     count, throws = THROW_TABLES[DICE_COUNT - len(keep)]
     number, rng = state.rng.below(count)
     thrown = throws[number]
     landed = tuple(sorted(keep + thrown)) if keep else thrown
     if events is not None:
         events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
-    return _mid_turn(
-        state,
-        rng=rng,
-        dice=landed,
-        throws_used=throws_used + 1,
-        announced=state.announced,
-        pending_keep=None,
-    )
+    return _replace(state, rng=rng, dice=landed, throws_used=throws_used + 1)
 
 
 def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) -> State:
@@ -518,14 +457,7 @@ def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) ->
     if events is not None:
         seat = state.turns_played % state.config.players
         events.append(Rolled(seat, state.throws_used, keep, tuple(sorted(thrown)), dice))
-    return _mid_turn(
-        state,
-        rng=state.rng,
-        dice=dice,
-        throws_used=state.throws_used,
-        announced=state.announced,
-        pending_keep=None,
-    )
+    return _replace(state, dice=dice, pending_keep=None)
 
 
 def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) -> State:
@@ -534,14 +466,7 @@ def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) ->
         raise IllegalMoveError("a box is announced once per turn, right after the first throw")
     if events is not None:
         events.append(Announced(seat, box))
-    return _mid_turn(
-        state,
-        rng=state.rng,
-        dice=state.dice,
-        throws_used=state.throws_used,
-        announced=box,
-        pending_keep=None,
-    )
+    return _replace(state, announced=box)
 
 
 def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
@@ -598,7 +523,18 @@ def _end_turn(
         bonus = stage_bonus(mountain, config.premium, config.penalty)
         total += bonus
     totals = (*state.totals[:seat], total, *state.totals[seat + 1 :])
-    after = _next_turn(state, sheets=sheets, open_masks=open_masks, totals=totals, fences=fences)
+    after = _replace(
+        state,
+        sheets=sheets,
+        open_masks=open_masks,
+        totals=totals,
+        fences=fences,
+        turns_played=state.turns_played + 1,
+        dice=(),
+        throws_used=0,
+        announced=None,
+        pending_keep=None,
+    )
     if events is not None:
         if mountain is not None:
             events.append(MountainScored(seat, stage, mountain, bonus))

@@ -20,10 +20,15 @@ from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat, top_seats
+from ..slots import maker
 from .rules import current_player, is_over, legal_moves, score
 from .state import State, View, check_table, open_mask, sheet_total, throws_made
 
 __all__ = ["View", "check_view", "determinize", "view"]
+
+_make_view = maker(View)
+"""A View from every field by keyword, built through the slots
+(:func:`tabletop_rules.slots.maker`): a bot makes one per turn."""
 
 
 def _table(seen: View, seed: int, rng: Rng) -> State:
@@ -104,7 +109,7 @@ def view(state: State, seat: Seat | None) -> View:
         check_seat(seat, state.config.players)
     over = is_over(state)
     scores = score(state)
-    return View(
+    return _make_view(
         seat=seat,
         config=state.config,
         current_player=to_move,

@@ -699,3 +699,38 @@ def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
         given.clear()
         given.update(before)
     assert after == before, "changing a returned chance_probabilities changed a later call"
+
+
+__all__ += ["check_entry_points_check_the_state_type_first"]
+
+
+def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> None:
+    """Every entry point that takes a state refuses, with ``TypeError``, an object that
+    holds every field of ``state`` but is not of the game's State class (an instance of a
+    subclass): each checks its argument's type first, so no attribute read or ``except``
+    decides what counts as a state.
+    """
+    cls = type(state)
+    stand_in: Any = object.__new__(type(f"Not{cls.__name__}", (cls,), {"__slots__": ()}))
+    for field in attrs.fields(cls):
+        object.__setattr__(stand_in, field.name, getattr(state, field.name))
+    move = next(iter(rules.legal_moves(state)), None)
+    takes_state: dict[str, Callable[[Any], object]] = {
+        "legal_moves": rules.legal_moves,
+        "chance_probabilities": rules.chance_probabilities,
+        "apply": lambda odd: rules.apply(odd, move),
+        "apply_with_events": lambda odd: rules.apply_with_events(odd, move),
+        "canonical": lambda odd: rules.canonical(odd, move),
+        "score": rules.score,
+        "current_player": rules.current_player,
+        "is_over": rules.is_over,
+        "winners": rules.winners,
+        "view": lambda odd: rules.view(odd, 0),
+        "spectator view": lambda odd: rules.view(odd, None),
+    }
+    for name, function in takes_state.items():
+        try:
+            function(stand_in)
+        except TypeError:
+            continue
+        raise AssertionError(f"{name} accepted a {type(stand_in).__name__}, which is no State")
