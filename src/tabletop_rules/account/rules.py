@@ -750,6 +750,8 @@ def canonical(state: State, move: Move) -> Move:
     >>> canonical(state, Place(3)) is legal_moves(state)[3]
     True
     """
+    if type(state) is not State:
+        _refuse_state(state)
     known = known_move(move)
     if known in legal_moves(state):
         return known
