@@ -35,7 +35,7 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import resolve_seed
-from ..slots import slot_setters
+from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
 from .config import ROW, Config
@@ -456,29 +456,13 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     )
 
 
-_new_state = object.__new__
-_STATE_SETTERS = slot_setters(State)
-_set_config = _STATE_SETTERS["config"]
-_set_seed = _STATE_SETTERS["seed"]
-_set_hands = _STATE_SETTERS["hands"]
-_set_known = _STATE_SETTERS["known"]
-_set_face_up = _STATE_SETTERS["face_up"]
-_set_face_down = _STATE_SETTERS["face_down"]
-_set_stock = _STATE_SETTERS["stock"]
-_set_pile = _STATE_SETTERS["pile"]
-_set_burned = _STATE_SETTERS["burned"]
-_set_phase = _STATE_SETTERS["phase"]
-_set_seat = _STATE_SETTERS["seat"]
-_set_turns = _STATE_SETTERS["turns"]
-_set_swaps = _STATE_SETTERS["swaps"]
-_set_pending = _STATE_SETTERS["pending"]
-_set_finished = _STATE_SETTERS["finished"]
-_set_deal = _STATE_SETTERS["deal"]
+_replace = replacer(State)
+"""A copy of a state with the named fields changed (:func:`tabletop_rules.slots.replacer`)."""
 
 
 class _Work:
     """The fields a transition changes, as a mutable scratch copy of a state: built once
-    per move, frozen once into the next state by :meth:`freeze` (fields by name).
+    per move, made into the next state once by :meth:`next_state`.
     """
 
     __slots__ = (
@@ -518,29 +502,24 @@ class _Work:
         self.pending: Pending = state.pending
         self.finished = state.finished
 
-    def freeze(self) -> State:
-        """The next state: a new :class:`State` with every field set, by name, through
-        its slot (:mod:`~tabletop_rules.slots`).
-        """
-        state = self.state
-        new = _new_state(State)
-        _set_config(new, self.config)
-        _set_seed(new, state.seed)
-        _set_hands(new, tuple(self.hands))
-        _set_known(new, tuple(self.known))
-        _set_face_up(new, tuple(self.face_up))
-        _set_face_down(new, tuple(self.face_down))
-        _set_stock(new, self.stock)
-        _set_pile(new, self.pile)
-        _set_burned(new, self.burned)
-        _set_phase(new, self.phase)
-        _set_seat(new, self.seat)
-        _set_turns(new, self.turns)
-        _set_swaps(new, self.swaps)
-        _set_pending(new, self.pending)
-        _set_finished(new, self.finished)
-        _set_deal(new, state.deal)
-        return new
+    def next_state(self) -> State:
+        """The next state: the state moved from, with the fields a transition changes."""
+        return _replace(
+            self.state,
+            hands=tuple(self.hands),
+            known=tuple(self.known),
+            face_up=tuple(self.face_up),
+            face_down=tuple(self.face_down),
+            stock=self.stock,
+            pile=self.pile,
+            burned=self.burned,
+            phase=self.phase,
+            seat=self.seat,
+            turns=self.turns,
+            swaps=self.swaps,
+            pending=self.pending,
+            finished=self.finished,
+        )
 
     def holds(self, seat: Seat) -> bool:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
@@ -568,7 +547,7 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
                     f"('swap') and then declares 'ready'; '{format_move(move)}' waits until "
                     f"play starts"
                 )
-            return work.freeze()
+            return work.next_state()
         if cls is Swap or cls is Ready:
             raise IllegalMoveError(
                 f"the swap phase is over: swaps happen once, before the first play; "
@@ -587,7 +566,7 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
             _do_blind(work, move.slot)
         else:
             _do_end_turn(work)
-        return work.freeze()
+        return work.next_state()
     except TabletopError:
         raise
     except Exception as error:
