@@ -29,7 +29,7 @@ import types
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
@@ -126,8 +126,6 @@ _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
-_SINGLE: dict[type[Any], Move] = {Ready: READY, TakePile: TAKE_PILE, EndTurn: END_TURN}
-_ONLY_CARDS = frozenset({Card})
 
 
 def _play(cards: tuple[Card, ...]) -> Play:
@@ -154,11 +152,17 @@ def _listed(move: object) -> Move:
     cls = type(move)
     if cls is Play:
         cards = getattr(move, "cards", None)
-        if type(cards) is tuple and _ONLY_CARDS.issuperset(map(type, cards)):
+        if type(cards) is tuple:
+            for card in cards:
+                if type(card) is not Card:
+                    return known_move(move)
             play = _PLAYS.get(cards)
             if play is not None:
                 return play
-    elif cls is PlayBlind:
+        return known_move(move)
+    if cls is TakePile:
+        return TAKE_PILE
+    if cls is PlayBlind:
         slot = getattr(move, "slot", None)
         if type(slot) is int and 0 <= slot < ROW:
             return BLIND[slot]
@@ -169,10 +173,10 @@ def _listed(move: object) -> Move:
             swap = _SWAPS.get((hand_card, up_card))
             if swap is not None:
                 return swap
-    else:
-        single = _SINGLE.get(cls)
-        if single is not None:
-            return single
+    elif cls is Ready:
+        return READY
+    elif cls is EndTurn:
+        return END_TURN
     return known_move(move)
 
 
