@@ -499,7 +499,7 @@ class _Work:
         self.hands: list[Hand] = list(state.hands)
         self.known: list[Hand] = list(state.known)
         self.face_up: list[Row] = list(state.face_up)
-        self.face_down: list[Row] = list(state.face_down)
+        self.face_down: tuple[Row, ...] = state.face_down  # only a blind play changes it
         self.stock = state.stock
         self.pile = state.pile
         self.burned = state.burned
@@ -517,7 +517,7 @@ class _Work:
             hands=tuple(self.hands),
             known=tuple(self.known),
             face_up=tuple(self.face_up),
-            face_down=tuple(self.face_down),
+            face_down=self.face_down,
             stock=self.stock,
             pile=self.pile,
             burned=self.burned,
@@ -882,7 +882,8 @@ def _do_blind(work: _Work, slot: int) -> None:
     card = row[slot]
     if card is None:
         raise IllegalMoveError(f"seat {seat}'s face-down slot {slot} is empty")
-    work.face_down[seat] = (*row[:slot], None, *row[slot + 1 :])
+    rows = work.face_down
+    work.face_down = (*rows[:seat], (*row[:slot], None, *row[slot + 1 :]), *rows[seat + 1 :])
     if _allowed(state)[card.rank]:
         _lay(work, seat, (card,), "face_down", slot)
         return
