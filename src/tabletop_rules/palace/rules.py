@@ -147,7 +147,7 @@ def _listed(move: object) -> Move:
     """The instance :func:`legal_moves` lists that equals ``move``; for any other object,
     ``move`` rebuilt from the deck's cards, or the ``IllegalMoveError`` of
     :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once its type
-    is the one the constructor stores, so no caller's code runs.
+    has the type the constructor stores.
     """
     cls = type(move)
     if cls is Play:

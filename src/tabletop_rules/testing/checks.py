@@ -11,6 +11,7 @@ import contextlib
 import json
 import pickle
 import time
+import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -699,3 +700,42 @@ def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
         given.clear()
         given.update(before)
     assert after == before, "changing a returned chance_probabilities changed a later call"
+
+
+def check_entry_points_refuse_a_lookalike_state(rules: Rules, state: Any) -> None:
+    """The rule functions check their argument's type before they read it: an object of
+    another type holding every field of ``state`` by name is a ``TypeError``, never
+    played on (nor refused by a rule) as if it were a state. ``state`` is any state of the
+    game, an ``attrs`` class (a game whose state is none is not checked).
+    """
+    if not attrs.has(type(state)):
+        return
+    fields = {field.name: getattr(state, field.name) for field in attrs.fields(type(state))}
+    lookalike = types.SimpleNamespace(**fields)
+    move = next(iter(rules.legal_moves(state)), None)
+    entries: dict[str, Callable[[Any], object]] = {
+        "legal_moves": rules.legal_moves,
+        "chance_probabilities": rules.chance_probabilities,
+        "apply": lambda odd: rules.apply(odd, move),
+        "apply_with_events": lambda odd: rules.apply_with_events(odd, move),
+        "canonical": lambda odd: rules.canonical(odd, move),
+        "score": rules.score,
+        "current_player": rules.current_player,
+        "is_over": rules.is_over,
+        "winners": rules.winners,
+        "view": lambda odd: rules.view(odd, 0),
+    }
+    for name, entry in entries.items():
+        try:
+            entry(lookalike)
+        except TypeError:
+            continue
+        except Exception as error:  # the check reports what the entry point did instead
+            raise AssertionError(
+                f"{rules.name}.{name} refused a look-alike of a state with "
+                f"{type(error).__name__}, not TypeError: {error}"
+            ) from error
+        raise AssertionError(f"{rules.name}.{name} took a look-alike of a state as a state")
+
+
+__all__ += ["check_entry_points_refuse_a_lookalike_state"]

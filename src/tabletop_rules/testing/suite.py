@@ -23,6 +23,7 @@ from .checks import (
     check_chance_probabilities_are_not_shared,
     check_codec,
     check_deck,
+    check_entry_points_refuse_a_lookalike_state,
     check_entry_points_refuse_odd_arguments,
     check_errors_hide_secrets,
     check_events_hide_secrets,
@@ -400,3 +401,12 @@ class ConformanceSuite:
         """Clearing or filling a returned chance_probabilities changes no later call."""
         for _index, state in self._sample(self._playout(data)):
             check_chance_probabilities_are_not_shared(self.ruleset, state)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_entry_points_check_the_state_type_first(self, data: st.DataObject) -> None:
+        """Every rule function handed a look-alike of a state (another type, the same
+        fields) raises ``TypeError``: the type is checked first, not where a read fails.
+        """
+        for _index, state in self._sample(self._playout(data)):
+            check_entry_points_refuse_a_lookalike_state(self.ruleset, state)
