@@ -146,8 +146,8 @@ def _swap(hand_card: Card, face_up_card: Card) -> Swap:
 def _listed(move: object) -> Move:
     """The instance :func:`legal_moves` lists that equals ``move``; for any other object,
     ``move`` rebuilt from the deck's cards, or the ``IllegalMoveError`` of
-    :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once its type
-    has the type the constructor stores.
+    :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once it has
+    the type the constructor stores.
     """
     cls = type(move)
     if cls is Play:
