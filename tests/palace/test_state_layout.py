@@ -1,47 +1,42 @@
-"""How palace builds states and views on the hot path: ``_Work.freeze`` and ``view`` make
-a new instance with ``object.__new__`` and set every field through its slot, by name
-(:mod:`tabletop_rules.slots`), instead of calling the constructor. These tests fail when a
-field would be left unset, set from another field, or built otherwise than the
-constructor builds it.
+"""How palace builds states and views on the hot path: through the builders
+:mod:`tabletop_rules.slots` generates for :class:`~tabletop_rules.palace.State` and
+:class:`~tabletop_rules.palace.View`, which store each field through its slot instead of
+calling the constructor. These tests hold that together through the public API only:
+every state a game reaches and every view of it is the value the constructor builds from
+the same fields, and a move changes no field a move never changes.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
 import pytest
 
 from tabletop_rules import palace as p
-from tabletop_rules.palace import rules
 from tabletop_rules.slots import check_plain_constructor
 
 from .helpers import ready_all
 
-
-class Marker:
-    """A distinct value per field: a field that received another's value shows it."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"<{self.name}>"
+CONFIGS = [
+    p.Config(),
+    p.Config(players=3, quad="burn", face_up_play="from_table", must_beat="higher"),
+    p.Config(players=4, decks=2, voluntary_pickup=True, play_until="last"),
+]
 
 
-PER_SEAT = ("hands", "known", "face_up", "face_down")  # lists in the scratch copy
+def rebuilt(value: Any) -> Any:
+    """``value`` built again by its class's constructor, from its fields by name."""
+    cls = type(value)
+    return cls(**{field.name: getattr(value, field.name) for field in attrs.fields(cls)})
 
 
-def test_freeze_sets_every_field_of_the_state_from_the_scratch_copy() -> None:
-    markers = {field.name: Marker(field.name) for field in attrs.fields(p.State)}
-    fields: dict[str, Any] = {
-        name: (marker,) if name in PER_SEAT else marker for name, marker in markers.items()
-    }
-    frozen = rules._Work(p.State(**fields), None).freeze()
-    assert type(frozen) is p.State
-    for name, marker in markers.items():
-        value = getattr(frozen, name)
-        assert (value[0] if name in PER_SEAT else value) is marker, name
+def assert_as_constructed(value: Any) -> None:
+    again = rebuilt(value)
+    assert value == again
+    assert hash(value) == hash(again)
+    assert repr(value) == repr(again)
 
 
 @pytest.mark.parametrize("cls", [p.State, p.View])
@@ -53,17 +48,33 @@ def test_the_constructor_only_stores_its_fields(cls: type[Any]) -> None:
 @pytest.mark.parametrize("seat", [0, 1, None])
 def test_a_view_equals_the_one_the_constructor_builds(seat: int | None) -> None:
     state = ready_all(p.new_game(seed=5))
-    seen = p.view(state, seat)
-    rebuilt = p.View(**{field.name: getattr(seen, field.name) for field in attrs.fields(p.View)})
-    assert seen == rebuilt
-    assert hash(seen) == hash(rebuilt)
-    assert repr(seen) == repr(rebuilt)
+    assert_as_constructed(p.view(state, seat))
 
 
 def test_a_frozen_state_equals_the_one_the_constructor_builds() -> None:
     state = ready_all(p.new_game(seed=5))
     state = p.apply(state, p.legal_moves(state)[0])
-    rebuilt = p.State(**{field.name: getattr(state, field.name) for field in attrs.fields(p.State)})
-    assert state == rebuilt
-    assert hash(state) == hash(rebuilt)
-    assert repr(state) == repr(rebuilt)
+    assert_as_constructed(state)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["default", "three", "four"])
+def test_one_state_builder_every_state_and_view_of_a_game_is_the_constructed_one(
+    config: p.Config,
+) -> None:
+    choose = random.Random(17).choice
+    for seed in range(3):
+        state = p.new_game(config, seed=seed)
+        while not p.is_over(state):
+            after = p.apply(state, choose(p.legal_moves(state)))
+            assert type(after) is p.State
+            assert_as_constructed(after)
+            p.check_state(after)
+            # a move never changes these: each is the very value of the state moved from
+            assert after.config is state.config
+            assert after.seed == state.seed
+            assert after.deal is state.deal
+            for seat in (None, *range(config.players)):
+                seen = p.view(after, seat)
+                assert type(seen) is p.View
+                assert_as_constructed(seen)
+            state = after

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import Any, Literal, NamedTuple, TypeAlias, cast, get_args
+from typing import Any, Literal, NamedTuple, TypeAlias, get_args
 
 from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
@@ -177,22 +177,21 @@ def own_card(card: object) -> Card:
 
     :class:`~tabletop_rules.errors.IllegalMoveError` for anything that is not a
     :class:`Card` (a subclass is not one), and for a ``Card`` built around its checks
-    (``tuple.__new__(Card, ...)``) with values no card has. Never runs the object's code.
+    (``tuple.__new__(Card, ...)``) with values no card has. Plain checks of type, length
+    and field types come before the look-up: an exact ``Card`` is a tuple, whose code is
+    the interpreter's.
 
     >>> own_card(Card(14, "S")) is Card.parse("AS")
     True
     """
-    if id(card) in CARD_IDS:
-        return cast(Card, card)
     if type(card) is not Card:
         raise IllegalMoveError(f"{short_repr(card)} is not a card")
-    fields = tuple.__getitem__(card, slice(None))  # a Card is exactly a tuple: no code runs
-    found = (
-        _BY_FIELDS.get(fields)
-        if len(fields) == 2 and type(fields[0]) is int and type(fields[1]) is str
-        else None
-    )
+    found = None
+    if len(card) == 2:
+        rank, suit = card
+        if type(rank) is int and type(suit) is str:
+            found = _BY_FIELDS.get((rank, suit))
     if found is None:
-        shown = ", ".join(map(short_repr, fields))
+        shown = ", ".join(map(short_repr, card))
         raise IllegalMoveError(f"Card({shown}) is not a card: rank 2 to 14, suit one of C, D, H, S")
     return found

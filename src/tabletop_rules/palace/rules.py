@@ -29,13 +29,13 @@ import types
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NoReturn
+from typing import NoReturn
 
-from ..errors import ConfigError, IllegalMoveError, TabletopError
+from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import resolve_seed
-from ..slots import slot_setters
+from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
 from .config import ROW, Config
@@ -61,6 +61,7 @@ from .moves import (
     END_TURN,
     READY,
     TAKE_PILE,
+    EndTurn,
     Move,
     Play,
     PlayBlind,
@@ -118,44 +119,19 @@ _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 _DECK_COUNT = Counter(DECK)
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 
-# The moves legal_moves lists are built once and kept, so that apply recognises them by
-# identity (they live as long as the module: no other object has their id), each with
-# the fields it was built with. Their number is bounded: a play is a multiset of one
+# The moves legal_moves lists are built once and kept, by their fields: apply and
+# canonical map a move equal to a listed one to that instance (_listed), so that states and
+# events hold the game's own moves. Their number is bounded: a play is a multiset of one
 # rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
-_BUILT: dict[int, Any] = {
-    **{id(move): () for move in (READY, TAKE_PILE, END_TURN)},
-    **{id(move): move.slot for move in BLIND},
-}
-"""``id(move)`` of each move built here: its cards (a play), its two cards (a swap), its
-slot (a blind play), or ``()``."""
-
-
-def _intact(move: Move) -> bool:
-    """Whether ``move`` is one built here and still holds what it was built with: a caller
-    can set the fields of any instance, a listed one too, around its checks
-    (``object.__setattr__``). Comparing identities is cheaper than rebuilding it, and runs
-    no code of whatever the fields now hold.
-    """
-    built = _BUILT.get(id(move))
-    if built is None:
-        return False
-    if type(move) is Play:
-        return move.cards is built
-    if type(move) is Swap:
-        return move.hand_card is built[0] and move.face_up_card is built[1]
-    if type(move) is PlayBlind:
-        return move.slot is built
-    return True
 
 
 def _play(cards: tuple[Card, ...]) -> Play:
     play = _PLAYS.get(cards)
     if play is None:
         play = _PLAYS.setdefault(cards, Play(cards))
-        _BUILT[id(play)] = play.cards
     return play
 
 
@@ -164,8 +140,44 @@ def _swap(hand_card: Card, face_up_card: Card) -> Swap:
     swap = _SWAPS.get(key)
     if swap is None:
         swap = _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
-        _BUILT[id(swap)] = (swap.hand_card, swap.face_up_card)
     return swap
+
+
+def _listed(move: object) -> Move:
+    """The instance :func:`legal_moves` lists that equals ``move``; for any other object,
+    ``move`` rebuilt from the deck's cards, or the ``IllegalMoveError`` of
+    :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once it has
+    the type the constructor stores.
+    """
+    cls = type(move)
+    if cls is Play:
+        cards = getattr(move, "cards", None)
+        if type(cards) is tuple:
+            for card in cards:
+                if type(card) is not Card:
+                    return known_move(move)
+            play = _PLAYS.get(cards)
+            if play is not None:
+                return play
+        return known_move(move)
+    if cls is TakePile:
+        return TAKE_PILE
+    if cls is PlayBlind:
+        slot = getattr(move, "slot", None)
+        if type(slot) is int and 0 <= slot < ROW:
+            return BLIND[slot]
+    elif cls is Swap:
+        hand_card = getattr(move, "hand_card", None)
+        up_card = getattr(move, "face_up_card", None)
+        if type(hand_card) is Card and type(up_card) is Card:
+            swap = _SWAPS.get((hand_card, up_card))
+            if swap is not None:
+                return swap
+    elif cls is Ready:
+        return READY
+    elif cls is EndTurn:
+        return END_TURN
+    return known_move(move)
 
 
 # --- the deal ------------------------------------------------------------------------
@@ -240,7 +252,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 def is_over(state: State) -> bool:
     """Whether the game is over."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return state.phase == "over"
 
 
@@ -249,7 +261,7 @@ def current_player(state: State) -> Seat | None:
     chance points after the deal.
     """
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return None if state.phase == "over" else state.seat
 
 
@@ -258,7 +270,7 @@ def score(state: State) -> tuple[int, ...]:
     for a seat still holding cards.
     """
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     players = state.config.players
     scores = [0] * players
     for place, seat in enumerate(state.finished):
@@ -271,7 +283,7 @@ def winners(state: State) -> frozenset[Seat]:
     limit ended a game nobody finished.
     """
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     if state.phase != "over":
         return frozenset()
     return frozenset(state.finished[:1])
@@ -280,7 +292,7 @@ def winners(state: State) -> frozenset[Seat]:
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     """Always empty: after the deal palace has no chance points."""
     if type(state) is not State:
-        _refuse_state(state, None)
+        _refuse_state(state)
     return _NO_PROBABILITIES
 
 
@@ -374,48 +386,39 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     is allowed; with hand and face-up row gone, a :class:`PlayBlind` per occupied slot
     instead of plays; after four of a kind, the plays and :class:`EndTurn`.
     """
-    try:
-        phase = state.phase
-        if phase == "over":
-            if type(state) is not State:  # a view of an over game: on this rare path only
-                _refuse_state(state, None)
-            return ()
-        seat = state.seat
-        if phase == "swap":
-            if state.swaps >= MAX_SWAPS:
-                if type(state) is not State:
-                    _refuse_state(state, None)
-                return (READY,)
-            ups = sorted({card for card in state.face_up[seat] if card is not None})
-            return (
-                *(
-                    _swap(hand_card, up)
-                    for hand_card in sorted(set(state.hands[seat]))
-                    for up in ups
-                    if hand_card != up
-                ),
-                READY,
-            )
-        pending = state.pending
-        if pending == "take":
-            if type(state) is not State:
-                _refuse_state(state, None)
-            return (TAKE_PILE,)
-        source, _where = _source(state, seat)  # reads state.hands: fails on a view
-        if pending == "extra":
-            return (*_plays(source, _allowed(state), EXTRA_PLAY_MOST), END_TURN)
-        can_take = bool(state.pile) and state.config.voluntary_pickup and pending == "none"
-        if not source:
-            blind = [BLIND[slot] for slot, card in enumerate(state.face_down[seat]) if card]
-            return (*blind, TAKE_PILE) if can_take else tuple(blind)
-        plays = _plays(source, _allowed(state), len(source))
-        if state.pile and (can_take or not plays):
-            plays.append(TAKE_PILE)
-        return tuple(plays)
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+    if type(state) is not State:
+        _refuse_state(state)
+    phase = state.phase
+    if phase == "over":
+        return ()
+    seat = state.seat
+    if phase == "swap":
+        if state.swaps >= MAX_SWAPS:
+            return (READY,)
+        ups = sorted({card for card in state.face_up[seat] if card is not None})
+        return (
+            *(
+                _swap(hand_card, up)
+                for hand_card in sorted(set(state.hands[seat]))
+                for up in ups
+                if hand_card != up
+            ),
+            READY,
+        )
+    pending = state.pending
+    if pending == "take":
+        return (TAKE_PILE,)
+    source, _where = _source(state, seat)
+    if pending == "extra":
+        return (*_plays(source, _allowed(state), EXTRA_PLAY_MOST), END_TURN)
+    can_take = bool(state.pile) and state.config.voluntary_pickup and pending == "none"
+    if not source:
+        blind = [BLIND[slot] for slot, card in enumerate(state.face_down[seat]) if card]
+        return (*blind, TAKE_PILE) if can_take else tuple(blind)
+    plays = _plays(source, _allowed(state), len(source))
+    if state.pile and (can_take or not plays):
+        plays.append(TAKE_PILE)
+    return tuple(plays)
 
 
 # --- applying a move -----------------------------------------------------------------
@@ -429,7 +432,13 @@ def apply(state: State, move: Move) -> State:
     or raises ``IllegalMoveError``. A :class:`Play` is legal when it lays cards the player
     holds that are equivalent (same source, rank and count) to a listed play; the state
     records exactly the cards laid. The state and its events hold the deck's own cards,
-    never a caller's object (see :func:`~tabletop_rules.palace.moves.known_move`).
+    never a caller's object: a move equal to a listed one is replaced by the listed
+    instance, any other rebuilt (:func:`~tabletop_rules.palace.moves.known_move`).
+
+    ``state`` must be a :class:`State` (``TypeError`` otherwise, saying what to pass
+    instead of a :class:`View`). A state whose fields were changed around their checks
+    (``object.__setattr__``) is outside the contract, as a mutated board is in
+    python-chess: :func:`~tabletop_rules.palace.check_state` says what is wrong with one.
     """
     return _apply(state, move, None)
 
@@ -440,15 +449,14 @@ def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...
     return _apply(state, move, events), tuple(events)
 
 
-def _refuse_state(state: object, error: Exception | None) -> NoReturn:
-    """Raise why a rule function failed on ``state``
-    (:func:`~tabletop_rules.validation.refuse_state`). The rule functions check the type
-    only where it costs nothing per move: where they already fail on anything else, on
-    their rare branches, and up front in the small functions.
+def _refuse_state(state: object) -> NoReturn:
+    """Raise why a rule function refused what is not a :class:`State`
+    (:func:`~tabletop_rules.validation.refuse_state`): a ``TypeError`` that says what to
+    pass instead of a view, or names what was passed.
     """
     refuse_state(
         state,
-        error,
+        None,
         game="a palace",
         state_type=State,
         view_type=View,
@@ -456,29 +464,13 @@ def _refuse_state(state: object, error: Exception | None) -> NoReturn:
     )
 
 
-_new_state = object.__new__
-_STATE_SETTERS = slot_setters(State)
-_set_config = _STATE_SETTERS["config"]
-_set_seed = _STATE_SETTERS["seed"]
-_set_hands = _STATE_SETTERS["hands"]
-_set_known = _STATE_SETTERS["known"]
-_set_face_up = _STATE_SETTERS["face_up"]
-_set_face_down = _STATE_SETTERS["face_down"]
-_set_stock = _STATE_SETTERS["stock"]
-_set_pile = _STATE_SETTERS["pile"]
-_set_burned = _STATE_SETTERS["burned"]
-_set_phase = _STATE_SETTERS["phase"]
-_set_seat = _STATE_SETTERS["seat"]
-_set_turns = _STATE_SETTERS["turns"]
-_set_swaps = _STATE_SETTERS["swaps"]
-_set_pending = _STATE_SETTERS["pending"]
-_set_finished = _STATE_SETTERS["finished"]
-_set_deal = _STATE_SETTERS["deal"]
+_replace = replacer(State)
+"""A copy of a state with the named fields changed (:func:`tabletop_rules.slots.replacer`)."""
 
 
 class _Work:
     """The fields a transition changes, as a mutable scratch copy of a state: built once
-    per move, frozen once into the next state by :meth:`freeze` (fields by name).
+    per move, made into the next state once by :meth:`next_state`.
     """
 
     __slots__ = (
@@ -507,7 +499,7 @@ class _Work:
         self.hands: list[Hand] = list(state.hands)
         self.known: list[Hand] = list(state.known)
         self.face_up: list[Row] = list(state.face_up)
-        self.face_down: list[Row] = list(state.face_down)
+        self.face_down: tuple[Row, ...] = state.face_down  # only a blind play changes it
         self.stock = state.stock
         self.pile = state.pile
         self.burned = state.burned
@@ -518,80 +510,69 @@ class _Work:
         self.pending: Pending = state.pending
         self.finished = state.finished
 
-    def freeze(self) -> State:
-        """The next state: a new :class:`State` with every field set, by name, through
-        its slot (:mod:`~tabletop_rules.slots`).
-        """
-        state = self.state
-        new = _new_state(State)
-        _set_config(new, self.config)
-        _set_seed(new, state.seed)
-        _set_hands(new, tuple(self.hands))
-        _set_known(new, tuple(self.known))
-        _set_face_up(new, tuple(self.face_up))
-        _set_face_down(new, tuple(self.face_down))
-        _set_stock(new, self.stock)
-        _set_pile(new, self.pile)
-        _set_burned(new, self.burned)
-        _set_phase(new, self.phase)
-        _set_seat(new, self.seat)
-        _set_turns(new, self.turns)
-        _set_swaps(new, self.swaps)
-        _set_pending(new, self.pending)
-        _set_finished(new, self.finished)
-        _set_deal(new, state.deal)
-        return new
+    def next_state(self) -> State:
+        """The next state: the state moved from, with the fields a transition changes."""
+        return _replace(
+            self.state,
+            hands=tuple(self.hands),
+            known=tuple(self.known),
+            face_up=tuple(self.face_up),
+            face_down=self.face_down,
+            stock=self.stock,
+            pile=self.pile,
+            burned=self.burned,
+            phase=self.phase,
+            seat=self.seat,
+            turns=self.turns,
+            swaps=self.swaps,
+            pending=self.pending,
+            finished=self.finished,
+        )
 
     def holds(self, seat: Seat) -> bool:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
 
 
 def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if not _intact(move):
-        move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
-    try:
-        phase = state.phase
-        if phase == "over":
-            if type(state) is not State:  # a view of an over game: on this rare path only
-                _refuse_state(state, None)
-            raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
-        cls = type(move)
-        work = _Work(state, events)  # reads state.hands and state.stock: fails on a view
-        if phase == "swap":
-            if type(move) is Swap:
-                _do_swap(work, move)
-            elif cls is Ready:
-                _do_ready(work)
-            else:
-                raise IllegalMoveError(
-                    f"in the swap phase each player swaps a hand card for a face-up card "
-                    f"('swap') and then declares 'ready'; '{format_move(move)}' waits until "
-                    f"play starts"
-                )
-            return work.freeze()
-        if cls is Swap or cls is Ready:
-            raise IllegalMoveError(
-                f"the swap phase is over: swaps happen once, before the first play; "
-                f"'{format_move(move)}' is not a move now"
-            )
-        if state.pending == "take" and cls is not TakePile:
-            raise IllegalMoveError(
-                f"a 3 is on top of the pile: seat {state.seat} must take the pile "
-                f"('take'), not '{format_move(move)}'"
-            )
-        if type(move) is Play:
-            _do_play(work, move)
-        elif cls is TakePile:
-            _do_take(work)
-        elif type(move) is PlayBlind:
-            _do_blind(work, move.slot)
+    if type(state) is not State:
+        _refuse_state(state)
+    move = _listed(move)
+    phase = state.phase
+    if phase == "over":
+        raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
+    cls = type(move)
+    work = _Work(state, events)
+    if phase == "swap":
+        if type(move) is Swap:
+            _do_swap(work, move)
+        elif cls is Ready:
+            _do_ready(work)
         else:
-            _do_end_turn(work)
-        return work.freeze()
-    except TabletopError:
-        raise
-    except Exception as error:
-        _refuse_state(state, error)
+            raise IllegalMoveError(
+                f"in the swap phase each player swaps a hand card for a face-up card "
+                f"('swap') and then declares 'ready'; '{format_move(move)}' waits until "
+                f"play starts"
+            )
+        return work.next_state()
+    if cls is Swap or cls is Ready:
+        raise IllegalMoveError(
+            f"the swap phase is over: swaps happen once, before the first play; "
+            f"'{format_move(move)}' is not a move now"
+        )
+    if state.pending == "take" and cls is not TakePile:
+        raise IllegalMoveError(
+            f"a 3 is on top of the pile: seat {state.seat} must take the pile "
+            f"('take'), not '{format_move(move)}'"
+        )
+    if type(move) is Play:
+        _do_play(work, move)
+    elif cls is TakePile:
+        _do_take(work)
+    elif type(move) is PlayBlind:
+        _do_blind(work, move.slot)
+    else:
+        _do_end_turn(work)
+    return work.next_state()
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
@@ -901,7 +882,8 @@ def _do_blind(work: _Work, slot: int) -> None:
     card = row[slot]
     if card is None:
         raise IllegalMoveError(f"seat {seat}'s face-down slot {slot} is empty")
-    work.face_down[seat] = (*row[:slot], None, *row[slot + 1 :])
+    rows = work.face_down
+    work.face_down = (*rows[:seat], (*row[:slot], None, *row[slot + 1 :]), *rows[seat + 1 :])
     if _allowed(state)[card.rank]:
         _lay(work, seat, (card,), "face_down", slot)
         return
@@ -944,8 +926,9 @@ def canonical(state: State, move: Move) -> Move:
     ...
     tabletop_rules.errors.IllegalMoveError: seat 0 does not hold 4H in hand
     """
-    if not _intact(move):
-        move = known_move(move)  # rebuilt from the deck's cards, or IllegalMoveError
+    if type(state) is not State:
+        _refuse_state(state)
+    move = _listed(move)
     legal = legal_moves(state)
     for listed in legal:
         if listed == move:

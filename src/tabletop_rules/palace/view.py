@@ -28,7 +28,7 @@ from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
-from ..slots import slot_setters
+from ..slots import maker
 from ..validation import check_dealt_view, check_own
 from .cards import CARD_IDS, DECK, Card
 from .config import ROW, Config
@@ -40,28 +40,8 @@ __all__ = ["View", "check_view", "determinize", "view"]
 _FULL_DECK = Counter(DECK)
 
 
-_new_view = object.__new__
-_VIEW_SETTERS = slot_setters(View)
-_set_seat = _VIEW_SETTERS["seat"]
-_set_config = _VIEW_SETTERS["config"]
-_set_phase = _VIEW_SETTERS["phase"]
-_set_current_player = _VIEW_SETTERS["current_player"]
-_set_on_turn = _VIEW_SETTERS["on_turn"]
-_set_swaps = _VIEW_SETTERS["swaps"]
-_set_pending = _VIEW_SETTERS["pending"]
-_set_pile = _VIEW_SETTERS["pile"]
-_set_burned = _VIEW_SETTERS["burned"]
-_set_face_up = _VIEW_SETTERS["face_up"]
-_set_face_down = _VIEW_SETTERS["face_down"]
-_set_hand_sizes = _VIEW_SETTERS["hand_sizes"]
-_set_known = _VIEW_SETTERS["known"]
-_set_hand = _VIEW_SETTERS["hand"]
-_set_stock_size = _VIEW_SETTERS["stock_size"]
-_set_turns = _VIEW_SETTERS["turns"]
-_set_finished = _VIEW_SETTERS["finished"]
-_set_scores = _VIEW_SETTERS["scores"]
-_set_winners = _VIEW_SETTERS["winners"]
-_set_legal_moves = _VIEW_SETTERS["legal_moves"]
+_make_view = maker(View)
+"""A :class:`View` from every field by keyword (:func:`tabletop_rules.slots.maker`)."""
 
 
 def _occupied(row: Row) -> tuple[bool, ...]:
@@ -75,28 +55,28 @@ def view(state: State, seat: Seat | None) -> View:
     to_move = current_player(state)  # first: it refuses what is not a state
     if seat is not None:
         check_seat(seat, state.config.players)
-    seen = _new_view(View)  # every field set through its slot (tabletop_rules.slots)
-    _set_seat(seen, seat)
-    _set_config(seen, state.config)
-    _set_phase(seen, state.phase)
-    _set_current_player(seen, to_move)
-    _set_on_turn(seen, state.seat)
-    _set_swaps(seen, state.swaps)
-    _set_pending(seen, state.pending)
-    _set_pile(seen, state.pile)
-    _set_burned(seen, state.burned)
-    _set_face_up(seen, state.face_up)
-    _set_face_down(seen, tuple(map(_occupied, state.face_down)))
-    _set_hand_sizes(seen, tuple(map(len, state.hands)))
-    _set_known(seen, state.known)
-    _set_hand(seen, () if seat is None else state.hands[seat])
-    _set_stock_size(seen, len(state.stock))
-    _set_turns(seen, state.turns)
-    _set_finished(seen, state.finished)
-    _set_scores(seen, score(state))
-    _set_winners(seen, winners(state))
-    _set_legal_moves(seen, legal_moves(state) if seat is not None and seat == to_move else ())
-    return seen
+    return _make_view(
+        seat=seat,
+        config=state.config,
+        phase=state.phase,
+        current_player=to_move,
+        on_turn=state.seat,
+        swaps=state.swaps,
+        pending=state.pending,
+        pile=state.pile,
+        burned=state.burned,
+        face_up=state.face_up,
+        face_down=tuple(map(_occupied, state.face_down)),
+        hand_sizes=tuple(map(len, state.hands)),
+        known=state.known,
+        hand=() if seat is None else state.hands[seat],
+        stock_size=len(state.stock),
+        turns=state.turns,
+        finished=state.finished,
+        scores=score(state),
+        winners=winners(state),
+        legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
+    )
 
 
 # --- checking a view and dealing a state from it ---------------------------------------

@@ -11,6 +11,7 @@ import contextlib
 import json
 import pickle
 import time
+import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -705,17 +706,22 @@ __all__ += ["check_entry_points_check_the_state_type_first"]
 
 
 def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> None:
-    """Every entry point that takes a state refuses, with ``TypeError``, an object that
-    holds every field of ``state`` but is not of the game's State class (an instance of a
-    subclass): each checks its argument's type first, so no attribute read or ``except``
-    decides what counts as a state.
+    """Every entry point that takes a state checks its argument's type before it reads
+    it: an object holding every field of ``state`` that is not of the game's State class
+    (an instance of a subclass, or another type with the same fields by name) is a
+    ``TypeError``, never played on (nor refused by a rule) as if it were a state, so no
+    attribute read or ``except`` decides what counts as a state. A game whose state is no
+    ``attrs`` class is not checked.
     """
     cls = type(state)
-    stand_in: Any = object.__new__(type(f"Not{cls.__name__}", (cls,), {"__slots__": ()}))
-    for field in attrs.fields(cls):
-        object.__setattr__(stand_in, field.name, getattr(state, field.name))
+    if not attrs.has(cls):
+        return
+    fields = {field.name: getattr(state, field.name) for field in attrs.fields(cls)}
+    subclassed: Any = object.__new__(type(f"Not{cls.__name__}", (cls,), {"__slots__": ()}))
+    for name, value in fields.items():
+        object.__setattr__(subclassed, name, value)
     move = next(iter(rules.legal_moves(state)), None)
-    takes_state: dict[str, Callable[[Any], object]] = {
+    entries: dict[str, Callable[[Any], object]] = {
         "legal_moves": rules.legal_moves,
         "chance_probabilities": rules.chance_probabilities,
         "apply": lambda odd: rules.apply(odd, move),
@@ -728,9 +734,16 @@ def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> N
         "view": lambda odd: rules.view(odd, 0),
         "spectator view": lambda odd: rules.view(odd, None),
     }
-    for name, function in takes_state.items():
-        try:
-            function(stand_in)
-        except TypeError:
-            continue
-        raise AssertionError(f"{name} accepted a {type(stand_in).__name__}, which is no State")
+    for lookalike in (subclassed, types.SimpleNamespace(**fields)):
+        kind = type(lookalike).__name__
+        for name, entry in entries.items():
+            try:
+                entry(lookalike)
+            except TypeError:
+                continue
+            except Exception as error:  # the check reports what the entry point did instead
+                raise AssertionError(
+                    f"{rules.name}.{name} refused a {kind} holding a state's fields with "
+                    f"{type(error).__name__}, not TypeError: {error}"
+                ) from error
+            raise AssertionError(f"{rules.name}.{name} took a {kind}, which is no State")

@@ -405,8 +405,9 @@ class ConformanceSuite:
     @_suite_settings
     @given(data=st.data())
     def test_entry_points_check_the_state_type_first(self, data: st.DataObject) -> None:
-        """An object with every field of a state, of a subclass of State, is refused with
-        TypeError by every entry point that takes a state.
+        """Every entry point that takes a state, handed an object with every field of a
+        state that is no State (a subclass, or another type), raises ``TypeError``: the
+        type is checked first, not where a read fails.
         """
-        playout, index = self._state_in(data)
-        check_entry_points_check_the_state_type_first(self.ruleset, playout.states[index])
+        for _index, state in self._sample(self._playout(data)):
+            check_entry_points_check_the_state_type_first(self.ruleset, state)
