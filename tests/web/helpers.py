@@ -15,7 +15,14 @@ from typing import Any
 from tabletop_rules import palace
 from tabletop_rules.serialize import dumps
 
-WEB = Path(__file__).resolve().parents[2] / "examples" / "web"
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "examples" / "web"
+
+SCREENSHOTS = ROOT / "build" / "screenshots" / "web"
+"""Where the browser tests save a screenshot of each game, for the docs: a git-ignored build
+folder, so running the tests never rewrites a tracked file. ``docs/conf.py`` shows these
+where they exist, and the committed ``docs/_static/web/*.png`` otherwise.
+"""
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
 """A palace card's text (``7H``, ``10C``) standing alone in a text."""
