@@ -23,6 +23,8 @@ from .helpers import SCREENSHOTS, leaked, web_module
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
+pytestmark = pytest.mark.slow  # each test loads Pyodide in a browser: about 10 s
+
 MOST_CLICKS = 3000
 
 
