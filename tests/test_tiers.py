@@ -4,25 +4,14 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
+from .web import test_page
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def collected(*arguments: str) -> list[str]:
-    """The test ids that ``python -m pytest --collect-only`` selects with ``arguments``."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode in (0, 5), done.stdout + done.stderr  # 5: nothing selected
-    return [line for line in done.stdout.splitlines() if "::" in line]
 
 
 def test_the_default_run_is_the_quick_tier_without_the_browser_tests() -> None:
@@ -31,10 +20,7 @@ def test_the_default_run_is_the_quick_tier_without_the_browser_tests() -> None:
     addopts = pytest_options["addopts"]
     assert addopts[addopts.index("-m") + 1] == "not slow"
     assert any(marker.startswith("slow:") for marker in pytest_options["markers"])
-    assert collected("tests/web/test_page.py") == []
-    slow = collected("-m", "slow", "tests/web/test_page.py")
-    assert len(slow) > 10
-    assert all(test.startswith("tests/web/test_page.py::") for test in slow)
+    assert test_page.pytestmark == pytest.mark.slow
 
 
 def test_ci_runs_the_quick_tier_the_slow_tier_and_the_ci_fuzz() -> None:
