@@ -1,10 +1,25 @@
 """Collection settings for the whole repository: an adapter's doctests are collected only
-where its extra is installed (its tests skip themselves, with the install command).
+where its extra is installed (its tests skip themselves, with the install command); and
+the hypothesis profile of CI's fuzz run.
 """
 
 from __future__ import annotations
 
 import importlib.util
+
+from hypothesis import settings
+
+# Only the profile's name and registration: importing tabletop_rules.testing here would fix
+# the fuzz tests' example counts before --hypothesis-profile is read.
+from tabletop_rules._hypothesis import FUZZ_PROFILE, register_profiles
+
+CI_FUZZ_PROFILE = "tabletop-fuzz-ci"
+"""The fuzz run .ci/run makes: 500 examples per fuzz test, five times the quick tier's 100.
+The full long run (``tabletop-fuzz``, 5,000) takes about 40 minutes on 2 cores.
+"""
+
+register_profiles()  # also where tabletop-rules runs from a clone without its entry point
+settings.register_profile(CI_FUZZ_PROFILE, settings.get_profile(FUZZ_PROFILE), max_examples=500)
 
 
 def _installed(module: str) -> bool:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import pkgutil
 import re
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.errors import PycodeError
 from sphinx.ext import napoleon
 from sphinx.pycode import ModuleAnalyzer
@@ -170,8 +173,45 @@ def _skip_described_elsewhere(
     return True if home is not None and home != _current_module[0] else None
 
 
+# The web page's screenshots (web.rst). The browser tests save fresh ones in the git-ignored
+# build/screenshots/web/ (running the tests never rewrites a tracked file); a figure shows
+# the fresh one where it exists, and the committed copy in _static/web/ otherwise, so the
+# docs build without a browser too.
+_DOCS = Path(__file__).resolve().parent
+FRESH_SCREENSHOTS = _DOCS.parent / "build" / "screenshots" / "web"
+_SCREENSHOT_FIGURE = re.compile(r"^(\.\. figure:: )(_static/web/([\w-]+\.png))$", re.MULTILINE)
+
+
+def screenshot_path(match: re.Match[str]) -> str:
+    """The figure line of a screenshot, pointing at the fresh one where the tests saved it."""
+    fresh = FRESH_SCREENSHOTS / match.group(3)
+    shown = Path(os.path.relpath(fresh, _DOCS)).as_posix() if fresh.is_file() else match.group(2)
+    return match.group(1) + shown
+
+
+def _fresh_screenshots(app: Sphinx, docname: str, source: list[str]) -> None:
+    source[0] = _SCREENSHOT_FIGURE.sub(screenshot_path, source[0])
+
+
+def _reread_screenshot_pages(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    # A screenshot saved since the last build changes which file a page shows, though
+    # neither the page nor the file it showed changed: read the pages that show one again.
+    return [
+        docname
+        for path, (docnames, _) in env.images.items()
+        if path.startswith(("_static/web/", "../build/screenshots/"))
+        for docname in docnames
+    ]
+
+
 def setup(app: Sphinx) -> None:
-    """Put napoleon behind _prose_attributes, and skip members described elsewhere."""
+    """Put napoleon behind _prose_attributes, skip members described elsewhere, and show
+    the freshest screenshots.
+    """
+    app.connect("source-read", _fresh_screenshots)
+    app.connect("env-get-outdated", _reread_screenshot_pages)
     for listener in list(app.events.listeners["autodoc-process-docstring"]):
         if listener.handler is napoleon._process_docstring:
             app.disconnect(listener.id)

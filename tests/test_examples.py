@@ -189,6 +189,7 @@ def test_tournament_versus_random_counts_every_game_once(game: str, bot: str) ->
     assert re.search(rf"margin \({bot} - RandomBot\): mean [+-]\d+\.\d", out)
 
 
+@pytest.mark.slow  # the 1,000-game tournaments tests/*/test_bots.py play in the quick tier
 @pytest.mark.parametrize(
     "arguments",
     [

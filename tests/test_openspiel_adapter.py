@@ -402,6 +402,7 @@ def _mcts_wins(name: str, games: int, simulations: int, rollout: str | None = No
     return total / games
 
 
+@pytest.mark.slow  # whole games with MCTS searching each move: tens of seconds
 @pytest.mark.parametrize(
     ("name", "games", "simulations", "least"),
     [("python_tabletop_dice_poker(stages=1,throws_per_turn=1)", 4, 30, 0.5), (ACCOUNT, 6, 30, 0.5)],
@@ -412,6 +413,7 @@ def test_openspiels_mcts_beats_uniform_random(
     assert _mcts_wins(name, games, simulations) >= least
 
 
+@pytest.mark.slow  # whole games with MCTS searching each move: tens of seconds
 def test_openspiels_mcts_beats_uniform_random_at_palace_with_bot_rollouts() -> None:
     # Random palace games almost never end (3 of 10 random-against-random games finish
     # within the default 1,000 turns), so random rollouts give MCTS no signal there; its

@@ -4,6 +4,7 @@ cards a seat has been shown.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import sys
@@ -15,7 +16,14 @@ from typing import Any
 from tabletop_rules import palace
 from tabletop_rules.serialize import dumps
 
-WEB = Path(__file__).resolve().parents[2] / "examples" / "web"
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "examples" / "web"
+
+SCREENSHOTS = ROOT / "build" / "screenshots" / "web"
+"""Where the browser tests save a screenshot of each game, for the docs: a git-ignored build
+folder, so running the tests never rewrites a tracked file. ``docs/conf.py`` shows these
+where they exist, and the committed ``docs/_static/web/*.png`` otherwise.
+"""
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
 """A palace card's text (``7H``, ``10C``) standing alone in a text."""
@@ -38,11 +46,18 @@ def cards_in(text: str) -> set[str]:
     return set(CARD.findall(text))
 
 
+@functools.lru_cache(maxsize=8192)
+def _shown_in(state: palace.State, seat: int) -> frozenset[str]:
+    # Equal states have equal views: a test that checks every answer of a game against
+    # all the views so far draws each view once, not once per later answer.
+    return frozenset(cards_in(dumps(palace.view(state, seat))))
+
+
 def shown_cards(states: Iterable[palace.State], seat: int) -> set[str]:
     """Every card that ``seat``'s views of ``states`` show: what the seat may know."""
     shown: set[str] = set()
     for state in states:
-        shown |= cards_in(dumps(palace.view(state, seat)))
+        shown |= _shown_in(state, seat)
     return shown
 
 

@@ -18,13 +18,12 @@ from tabletop_rules.house_rules import configured
 from tabletop_rules.records import GameRecord
 
 from .conftest import Visit
-from .helpers import leaked, web_module
+from .helpers import SCREENSHOTS, leaked, web_module
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "_static" / "web"
-"""Where the screenshots the docs show are saved, one per game."""
+pytestmark = pytest.mark.slow  # each test loads Pyodide in a browser: about 10 s
 
 MOST_CLICKS = 3000
 
