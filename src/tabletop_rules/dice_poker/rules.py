@@ -29,7 +29,7 @@ from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from ..slots import slot_setters
 from ..validation import check_type, refuse_state
-from .config import Config
+from .config import Config, Deal
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
     Announced,
@@ -188,7 +188,7 @@ def _next_turn(
 # --- the rules ----------------------------------------------------------------------
 
 
-def new_game(config: Config | None = None, *, seed: int | None = None, deal: None = None) -> State:
+def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
     """A new game: empty sheets, no fences, seat 0 to throw.
 
     ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be

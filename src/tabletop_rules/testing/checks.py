@@ -496,7 +496,7 @@ def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
     record = GameRecord.start(rules, playout.states[0])
     for move in playout.moves[:end]:
         record = record.play(move)
-    match = Match.from_record(record, rules)
+    match = Match.from_record(rules, record)
     history, moves = match.history, match.moves
     current_player = rules.current_player
     for seat in range(rules.players(rules.config_of(history[0]))):
