@@ -15,6 +15,7 @@ from tabletop_rules.bots import RandomBot
 from tabletop_rules.protocol import CHANCE, GAME_EXPORTS
 from tabletop_rules.records import GameRecord, replay
 from tabletop_rules.simulate import play_game
+from tabletop_rules.testing.checks import check_game_exports
 
 GAMES = (dice_poker, palace, account)
 ids = [game.__name__.rsplit(".", 1)[-1] for game in GAMES]
@@ -27,6 +28,7 @@ def test_every_game_exports_the_shared_set(game: types.ModuleType) -> None:
     assert all(hasattr(game, name) for name in game.__all__)
     assert game.CHANCE == CHANCE
     assert game.RULES.display is game.display
+    check_game_exports(game)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)
@@ -114,3 +116,10 @@ def test_played_game_and_match_name_the_scores_score() -> None:
     assert Match.from_record(dice_poker.RULES, game.record).score == game.score
     with pytest.warns(DeprecationWarning, match="PlayedGame.scores is deprecated"):
         assert game.scores == game.score
+
+
+def test_check_game_exports_names_what_a_package_lacks() -> None:
+    lacking = types.ModuleType("tabletop_lacking")
+    lacking.__all__ = [name for name in GAME_EXPORTS if name != "display"]  # type: ignore[attr-defined]
+    with pytest.raises(AssertionError, match=r"does not export \['display'\]"):
+        check_game_exports(lacking)

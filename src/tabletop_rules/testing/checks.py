@@ -13,13 +13,14 @@ import pickle
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from types import ModuleType
 from typing import Any
 
 import attrs
 
 from ..errors import IllegalMoveError, TabletopError
 from ..match import Match
-from ..protocol import CHANCE, Ruleset
+from ..protocol import CHANCE, GAME_EXPORTS, Ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng
 from ..serialize import dumps, loads, to_data
@@ -699,3 +700,24 @@ def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
         given.clear()
         given.update(before)
     assert after == before, "changing a returned chance_probabilities changed a later call"
+
+
+__all__ += ["check_game_exports"]
+
+
+def check_game_exports(package: Any) -> None:
+    """``package`` (a game's package, e.g. ``tabletop_rules.palace``) exports every name
+    of :data:`~tabletop_rules.protocol.GAME_EXPORTS` and each move and event class of its
+    ``RULES``, and its ``__all__`` names no submodule: one API across the games.
+    """
+    exported = set(getattr(package, "__all__", ()))
+    missing = [name for name in GAME_EXPORTS if name not in exported]
+    assert not missing, f"{package.__name__} does not export {missing}"
+    rules = package.RULES
+    for kind in (*rules.move_types, *rules.event_types):
+        lacks = f"{package.__name__} does not export its class {kind.__name__}"
+        assert kind.__name__ in exported, lacks
+        assert getattr(package, kind.__name__, None) is kind, lacks
+    modules = sorted(name for name in exported if isinstance(getattr(package, name), ModuleType))
+    assert not modules, f"{package.__name__}.__all__ names the submodules {modules}"
+    assert rules.display is package.display, f"{package.__name__}.RULES.display is not display"
