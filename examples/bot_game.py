@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Dice poker, seed {args.seed}: {seats}")
     if not args.quiet:
         print("\n".join(describe_turns(game)))
-    print(dp.sheet_table(game.final))
+    print(dp.display(game.final))
     return 0
 
 

@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     match = server.match
     print(f"game over after {len(match.moves)} moves: winners {sorted(match.winners)}")
     record = match.record.to_json()
-    again = Match.from_record(GameRecord.from_json(record), p.RULES)
+    again = Match.from_record(p.RULES, GameRecord.from_json(record))
     print(
         f"record of {len(record)} characters replays to the same end: {again.state == match.state}"
     )

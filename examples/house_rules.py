@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         dp.RULES, [dp.GreedyBot(), RandomBot(dp.RULES, seed=seed)], SHORT_DICE_POKER, seed=seed
     )
     print("\nDice poker, one stage filled from ones down, four throws a turn, premium 100")
-    print(dp.sheet_table(game.final))
+    print(dp.display(game.final))
 
     bots: list[Bot[p.View, p.Move]] = [
         p.LowCardBot(),
@@ -65,12 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = play_game(p.RULES, bots, THREE_PLAYER_PALACE, seed=seed)
     order = ", ".join(f"P{seat}" for seat in game.final.finished)
     print(f"\nPalace, pagat rules for three, two decks: finished in order {order}")
-    print(f"scores {game.scores}, winners {sorted(game.winners)}")
+    print(f"scores {game.score}, winners {sorted(game.winners)}")
 
     game = play_game(
         a.RULES, [a.BestCardBot(), RandomBot(a.RULES, seed=seed)], CRUMBLING_ACCOUNT, seed=seed
     )
-    print(f"\nThe account game on a crumbling 3 x 6 field\n{a.field_text(game.final)}")
+    print(f"\nThe account game on a crumbling 3 x 6 field\n{a.display(game.final)}")
     return 0
 
 

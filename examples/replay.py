@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the replay reaches the same final state:", final == played)
     print("scores:", rules.score(final), "winners:", sorted(rules.winners(final)))
     if isinstance(final, dp.State):
-        print(dp.sheet_table(final))
+        print(dp.display(final))
     return 0
 
 

@@ -161,7 +161,7 @@ def versus_random(
         bot, random = rules.bots[bot_name](seed), rules.bots["random"](seed)
         bots: list[Bot[Any, Any]] = [bot, random] if seat == 0 else [random, bot]
         game = play_game(rules, bots, config, seed=seed)
-        scores.append((game.scores[seat], game.scores[1 - seat]))
+        scores.append((game.score[seat], game.score[1 - seat]))
         if game.winners == {seat}:
             wins += 1
         elif len(game.winners) > 1:

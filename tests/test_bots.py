@@ -165,10 +165,10 @@ def test_play_game_chance_seed_changes_only_manual_dice() -> None:
 def test_play_game_reports_scores_and_winners() -> None:
     bots = [RandomBot(dp.RULES, seed=1), RandomBot(dp.RULES, seed=2), RandomBot(dp.RULES, seed=3)]
     game = play_game(dp.RULES, bots, dp.Config(players=3, stages=1), seed=5)
-    assert game.scores == dp.score(game.final)
+    assert game.score == dp.score(game.final)
     assert game.winners == dp.winners(game.final)
     assert game.winners
-    assert all(game.scores[seat] == max(game.scores) for seat in game.winners)
+    assert all(game.score[seat] == max(game.score) for seat in game.winners)
 
 
 def test_play_game_needs_one_bot_per_seat() -> None:

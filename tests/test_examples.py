@@ -61,7 +61,7 @@ def test_bot_game_prints_every_turn_and_the_final_sheet() -> None:
 def test_bot_game_shows_the_game_its_seed_plays() -> None:
     out = run("bot_game.py", "--seed", "5", "--quiet").stdout
     game = play_game(dp.RULES, [dp.GreedyBot(), RandomBot(dp.RULES, seed=6)], seed=5)
-    assert [int(cell) for cell in sheet_row(out, "score") if cell] == list(game.scores)
+    assert [int(cell) for cell in sheet_row(out, "score") if cell] == list(game.score)
     (winner,) = game.winners
     assert out.rstrip().splitlines()[-1] == f"game over: winner P{winner}"
 

@@ -207,7 +207,7 @@ def test_the_record_replays_to_the_same_states_and_round_trips_through_json(name
     match = random_match(rules, seed=21)
     record = match.record
     assert tuple(replay_states(record)) == match.history
-    again = Match.from_record(GameRecord.from_json(record.to_json()), rules)
+    again = Match.from_record(rules, GameRecord.from_json(record.to_json()))
     assert (again.history, again.moves, again.events) == (match.history, match.moves, match.events)
 
 
@@ -230,7 +230,7 @@ def test_from_record_names_the_move_that_cannot_be_played() -> None:
 def test_from_record_with_another_games_rules_is_refused() -> None:
     record = Match(dp.RULES, seed=1).record
     with pytest.raises(InvalidStateError, match="a dice-poker record cannot be replayed as palace"):
-        Match.from_record(record, p.RULES)
+        Match.from_record(p.RULES, record)
 
 
 def test_an_equivalent_play_is_played_as_the_listed_one_so_the_record_replays() -> None:
@@ -274,7 +274,7 @@ def test_a_match_is_typed_by_its_rules() -> None:
     assert_type(match.legal_moves, tuple[dp.Move, ...])
     assert_type(match.play("roll"), tuple[dp.Event, ...])
     assert_type(match.config, dp.Config)
-    loaded = Match.from_record(match.record, dp.RULES)
+    loaded = Match.from_record(dp.RULES, match.record)
     assert_type(loaded.state, dp.State)
     assert_type(Match(p.RULES).view(1), p.View)
     assert_type(Match(a.RULES).events, tuple[a.Event, ...])

@@ -315,10 +315,10 @@ def test_replay_with_the_games_rules_is_typed_and_checks_the_game() -> None:
     from tabletop_rules import palace
 
     record = GameRecord("dice-poker", dp.Config(), 9, ("roll",))
-    state = replay(record, dp.RULES)
+    state = replay(dp.RULES, record)
     assert_type(state, dp.State)
     assert state == replay(record)
     with pytest.raises(InvalidStateError, match="a dice-poker record cannot be replayed as palace"):
-        replay(record, palace.RULES)
+        replay(palace.RULES, record)
     with pytest.raises(InvalidStateError, match="unknown game 3"):
-        replay(attrs.evolve(record, game=3), dp.RULES)  # type: ignore[arg-type]
+        replay(dp.RULES, attrs.evolve(record, game=3))  # type: ignore[arg-type]

@@ -33,7 +33,7 @@ import attrs
 
 from .errors import IllegalMoveError
 from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT, check_ruleset
-from .records import GameRecord, replay_steps
+from .records import GameRecord, _rules_and_record, replay_steps
 from .rng import Rng
 from .seats import check_on_turn
 
@@ -83,30 +83,41 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     @overload
     @classmethod
     def from_record(
-        cls, record: GameRecord, rules: Ruleset[ConfigT, StateT, MoveT, ViewT, EventT]
+        cls, rules: Ruleset[ConfigT, StateT, MoveT, ViewT, EventT], record: GameRecord, /
     ) -> Match[ConfigT, StateT, MoveT, ViewT, EventT]: ...
 
     @overload
     @classmethod
-    def from_record(cls, record: GameRecord, rules: None = None) -> Match[Any, Any, Any]: ...
+    def from_record(cls, record: GameRecord, /) -> Match[Any, Any, Any]: ...
+
+    @overload
+    @classmethod
+    def from_record(
+        cls, record: GameRecord, rules: Ruleset[ConfigT, StateT, MoveT, ViewT, EventT], /
+    ) -> Match[ConfigT, StateT, MoveT, ViewT, EventT]: ...
 
     @classmethod
     def from_record(
-        cls, record: GameRecord, rules: Ruleset[Any, Any, Any] | None = None
+        cls,
+        rules: Ruleset[Any, Any, Any] | GameRecord,
+        record: GameRecord | Ruleset[Any, Any, Any] | None = None,
+        /,
     ) -> Match[Any, Any, Any]:
-        """The match a record describes, every move replayed and checked.
+        """The match a record describes, every move replayed and checked:
+        ``Match.from_record(rules, record)``, or ``Match.from_record(record)``.
 
         Pass the game's ``rules`` to get a typed match (and to check that the record is
         of that game); without them the record's own game is used.
         :class:`~tabletop_rules.errors.InvalidStateError` names the first move that
-        cannot be played.
+        cannot be played. The rules come first, as in ``Match(rules, ...)``; the older
+        ``Match.from_record(record, rules)`` still works for one release and warns
+        :class:`DeprecationWarning`.
         """
-        if rules is not None:
-            check_ruleset(rules)
-        steps = replay_steps(record, rules=rules)
+        ruleset, checked = _rules_and_record("Match.from_record", rules, record)
+        steps = replay_steps(checked, rules=ruleset)
         _none, start, _no_events = next(steps)  # the new game, the record checked
         match: Match[Any, Any, Any] = cls.__new__(cls)
-        match._start(record.ruleset if rules is None else rules, start)
+        match._start(checked.ruleset if ruleset is None else ruleset, start)
         for move, state, events in steps:
             match._push(state, move, events)
         return match

@@ -40,6 +40,7 @@ from .validation import check_type
 
 __all__ = [
     "CHANCE",
+    "GAME_EXPORTS",
     "Bot",
     "BotFactory",
     "GameRules",
@@ -562,3 +563,50 @@ def rulesets() -> tuple[str, ...]:
     """
     found = plugins.loadable(check_ruleset, reserved=_BUILTIN)
     return tuple(sorted({*_BUILTIN, *_registered, *(ruleset.name for ruleset in found)}))
+
+
+GAME_EXPORTS: Final[tuple[str, ...]] = (
+    "CHANCE",
+    "RULES",
+    "MAX_PLAYERS",
+    "Config",
+    "State",
+    "View",
+    "Move",
+    "Event",
+    "Deal",
+    "MOVE_TYPES",
+    "EVENT_TYPES",
+    "new_game",
+    "legal_moves",
+    "chance_probabilities",
+    "apply",
+    "apply_with_events",
+    "canonical",
+    "score",
+    "current_player",
+    "is_over",
+    "winners",
+    "view",
+    "determinize",
+    "redact",
+    "check_state",
+    "check_view",
+    "format_move",
+    "parse_move",
+    "read_move",
+    "num_actions",
+    "encode",
+    "decode",
+    "legal_mask",
+    "action_text",
+    "chance_offset",
+    "max_moves",
+    "observe",
+    "observation_spec",
+    "display",
+)
+"""The names every built-in game package exports, with the same meaning and signature in
+each (``display(view_or_state) -> str`` draws the table; ``Deal`` is the type of
+``new_game``'s ``deal``), besides its move and event classes (those of ``RULES.move_types``
+and ``RULES.event_types``, by class name). Generic code may rely on them."""

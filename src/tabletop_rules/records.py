@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any, TypeVar, overload
@@ -26,7 +27,7 @@ import attrs
 
 from .errors import InvalidStateError, TabletopError
 from .messages import short_repr, short_text
-from .protocol import Ruleset, get_ruleset
+from .protocol import Ruleset, check_ruleset, get_ruleset
 from .rng import is_valid_state
 from .serialize import _add_document, _Document, converter, from_data, parse_json, to_data
 
@@ -280,32 +281,67 @@ def replay_steps(
         yield move, state, happened
 
 
-@overload
-def replay(record: GameRecord, rules: Ruleset[Any, StateT, Any]) -> StateT: ...
+def _rules_and_record(
+    caller: str, first: object, second: object
+) -> tuple[Ruleset[Any, Any, Any] | None, Any]:
+    """The ruleset (``None``: the record's own game) and the record of a call written
+    ``caller(rules, record)`` or ``caller(record)``. The older order ``caller(record,
+    rules)``, told by a :class:`GameRecord` first, still works for one release and warns
+    :class:`DeprecationWarning`. The record is checked where it is replayed.
+    """
+    if second is None:
+        return None, first
+    if type(first) is GameRecord:
+        warnings.warn(
+            f"{caller}(record, rules) is deprecated: write {caller}(rules, record), the "
+            f"rules first as in Match(rules, ...) and GameRecord.start(rules, ...)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        first, second = second, first
+    return check_ruleset(first), second
 
 
 @overload
-def replay(record: GameRecord, rules: None = None) -> Any: ...
+def replay(rules: Ruleset[Any, StateT, Any], record: GameRecord, /) -> StateT: ...
 
 
-def replay(record: GameRecord, rules: Ruleset[Any, Any, Any] | None = None) -> Any:
-    """The state the recorded game reached.
+@overload
+def replay(record: GameRecord, /) -> Any: ...
+
+
+@overload
+def replay(record: GameRecord, rules: Ruleset[Any, StateT, Any], /) -> StateT: ...
+
+
+def replay(
+    rules: Ruleset[Any, Any, Any] | GameRecord,
+    record: GameRecord | Ruleset[Any, Any, Any] | None = None,
+    /,
+) -> Any:
+    """The state the recorded game reached: ``replay(rules, record)``, or
+    ``replay(record)`` for the record's own game.
 
     Pass the game's ``rules`` to get the game's own ``State`` type back (and to have the
     record checked to be of that game):
 
     >>> from tabletop_rules import dice_poker as dp
     >>> record = GameRecord("dice-poker", dp.Config(), 9, ("roll",))
-    >>> replay(record, dp.RULES).throws_used
+    >>> replay(dp.RULES, record).throws_used
     1
     >>> from tabletop_rules import palace
-    >>> replay(record, palace.RULES)
+    >>> replay(palace.RULES, record)
     Traceback (most recent call last):
     ...
     tabletop_rules.errors.InvalidStateError: a dice-poker record cannot be replayed as palace
+
+    The rules come first, as in every function that takes a ruleset; the older
+    ``replay(record, rules)`` still works for one release and warns
+    :class:`DeprecationWarning`.
     """
+    ruleset, checked = _rules_and_record("replay", rules, record)
     state = None
-    for _move, state, _events in replay_steps(record, events=False, rules=rules):  # noqa: B007
+    for _move, state, _events in replay_steps(checked, events=False, rules=ruleset):  # noqa: B007
         pass
     return state
 

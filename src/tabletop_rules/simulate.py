@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import queue
 import statistics
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from fractions import Fraction
@@ -95,9 +96,23 @@ class PlayedGame:
         return GameRecord(self.ruleset.name, self.config, self.seed, moves, self.deal)
 
     @property
-    def scores(self) -> tuple[int, ...]:
-        """Each seat's final score."""
+    def score(self) -> tuple[int, ...]:
+        """Each seat's final score: the game's ``score(final)``, named as
+        :attr:`Match.score <tabletop_rules.match.Match.score>` is.
+        """
         return tuple(self.ruleset.score(self.final))
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Deprecated name of :attr:`score`, kept for one release; warns
+        :class:`DeprecationWarning`.
+        """
+        warnings.warn(
+            "PlayedGame.scores is deprecated: use PlayedGame.score, as Match.score",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.score
 
     @property
     def winners(self) -> frozenset[Seat]:
@@ -240,7 +255,7 @@ def simulated_game(
     >>> one = dp.Config(stages=1)
     >>> game = simulated_game(dp.RULES, ["greedy", "random"], 3, seed=1, config=one)
     >>> result = simulate(dp.RULES, ["greedy", "random"], 4, seed=1, config=one)
-    >>> game.scores == result.games[3].scores, game.seed == result.games[3].seed
+    >>> game.score == result.games[3].scores, game.seed == result.games[3].seed
     (True, True)
     """
     factories = tuple(_factory(rules, choice) for choice in bots)
@@ -277,7 +292,7 @@ class GameResult:
     def of(cls, game: PlayedGame, index: int, seating: tuple[int, ...]) -> GameResult:
         """The result of ``game``, game ``index`` of a run, its bots seated as ``seating``."""
         moves = len(game.moves) - game.chance_moves
-        return cls(index, game.seed, seating, game.scores, game.winners, moves, game.chance_moves)
+        return cls(index, game.seed, seating, game.score, game.winners, moves, game.chance_moves)
 
     def to_data(self) -> dict[str, Json]:
         """The result as JSON data."""

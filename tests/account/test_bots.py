@@ -57,7 +57,7 @@ def test_best_card_bot_beats_random_bot_clearly() -> None:
         bots: list[Bot[a.View, a.Move]] = [RandomBot(a.RULES, seed=seed)] * 2
         bots[seat] = a.BestCardBot()
         played = play_game(a.RULES, bots, a.Config(), seed=seed)
-        margins.append(played.scores[seat] - played.scores[1 - seat])
+        margins.append(played.score[seat] - played.score[1 - seat])
         if played.winners == {seat}:
             wins[seat] += 1
         elif seat in played.winners:

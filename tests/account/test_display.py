@@ -26,7 +26,7 @@ def a_field(**house: object) -> a.State:
 
 
 def lines(game_or_view: a.State | a.View) -> list[str]:
-    return a.field_text(game_or_view).splitlines()
+    return a.display(game_or_view).splitlines()
 
 
 def cells(line: str) -> list[str]:
@@ -197,15 +197,15 @@ def test_eight_players_on_twenty_columns_fit_an_80_column_terminal() -> None:
     under = drawn[5 : drawn.index(next(line for line in drawn if line.startswith("P0:")))]
     assert sum(len(cells(line)) for line in under) == 8 * 3
     for seat in range(8):
-        assert f"P{seat}: account" in a.field_text(state)
+        assert f"P{seat}: account" in a.display(state)
 
 
 def test_a_state_draws_as_its_spectator_and_every_seat_sees_it() -> None:
     state = r.apply(rolled(placed(a_field(players=3), 0, 2, 3), 2), Advance(0, "right", 2))
-    drawn = a.field_text(state)
-    assert drawn == a.field_text(a.view(state, None))
+    drawn = a.display(state)
+    assert drawn == a.display(a.view(state, None))
     for seat in range(3):
-        assert drawn == a.field_text(a.view(state, seat))
+        assert drawn == a.display(a.view(state, seat))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -215,13 +215,13 @@ def test_nothing_hidden_is_drawn_neither_pack_order_nor_seed(seed: int) -> None:
     resampled = a.determinize(a.view(state, None), Rng.from_seed(seed))
     assert resampled.pack != state.pack
     assert resampled.seed != state.seed
-    assert a.field_text(resampled) == a.field_text(state)
-    assert "987654321" not in a.field_text(state)
+    assert a.display(resampled) == a.display(state)
+    assert "987654321" not in a.display(state)
 
 
 def test_lines_have_no_trailing_spaces_and_no_final_newline() -> None:
     state = placed(a_field(players=2, collapse=True), 0, 2)
-    text = a.field_text(r.apply(rolled(state, 1), Advance(0, "right", 1)))
+    text = a.display(r.apply(rolled(state, 1), Advance(0, "right", 1)))
     assert not text.endswith("\n")
     assert all(line == line.rstrip() for line in text.splitlines())
 
@@ -242,4 +242,4 @@ def test_every_reachable_state_draws_its_whole_field_and_every_marker(
         under = drawn[config.rows + 2 : drawn.index(next(x for x in drawn if x.startswith("P0:")))]
         assert sum(len(cells(line)) for line in under) == sum(map(len, state.markers))
         hidden = a.determinize(a.view(state, None), Rng.from_seed(seed))
-        assert a.field_text(hidden) == "\n".join(drawn)
+        assert a.display(hidden) == "\n".join(drawn)

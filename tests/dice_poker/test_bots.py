@@ -47,7 +47,7 @@ def test_greedy_bot_beats_random_bot_clearly() -> None:
         bots: list[Bot[dp.View, dp.Move]] = [RandomBot(dp.RULES, seed=seed)] * 2
         bots[greedy] = dp.GreedyBot()
         game = play_game(dp.RULES, bots, seed=seed)
-        scores = game.scores
+        scores = game.score
         margins.append(scores[greedy] - scores[1 - greedy])
         if game.winners == {greedy}:
             wins[greedy] += 1

@@ -33,7 +33,7 @@ def mid_game() -> p.State:
 
 
 def drawn(game: p.State | p.View) -> list[str]:
-    return p.table_text(game).splitlines()
+    return p.display(game).splitlines()
 
 
 def seat_lines(game: p.State | p.View, seat: int) -> list[str]:
@@ -108,7 +108,7 @@ def test_each_seat_shows_its_face_down_row_as_hidden_slots_never_the_cards() -> 
     state = mid_game()
     face_down = {"2C", "6C", "8C", "AC", "AD"}
     for seat in (None, 0, 1):
-        text = p.table_text(p.view(state, seat))
+        text = p.display(p.view(state, seat))
         assert not tokens(text) & face_down
         assert rows(p.view(state, seat), 0)[1] == ["##", "##", "##"]
         assert rows(p.view(state, seat), 1)[1] == ["##", "--", "##"]
@@ -131,8 +131,8 @@ def test_no_seat_sees_another_seats_hand_only_its_known_cards() -> None:
     seen = p.view(state, 0)
     assert under(seen, 1, "in hand") == []
     assert under(seen, 1, "known") == ["KH"]
-    assert not tokens(p.table_text(seen)) & {"5D", "8D", "QC"}
-    assert not tokens(p.table_text(p.view(state, 1))) & {"4C", "7H"}
+    assert not tokens(p.display(seen)) & {"5D", "8D", "QC"}
+    assert not tokens(p.display(p.view(state, 1))) & {"4C", "7H"}
 
 
 def test_known_hand_cards_are_shown_for_every_seat_the_viewer_included() -> None:
@@ -144,7 +144,7 @@ def test_known_hand_cards_are_shown_for_every_seat_the_viewer_included() -> None
 
 
 def test_the_spectator_sees_no_hand_and_no_seat_is_marked_as_its_own() -> None:
-    text = p.table_text(p.view(mid_game(), None))
+    text = p.display(p.view(mid_game(), None))
     assert "in hand" not in text
     assert "(you)" not in text
     assert not tokens(text) & {"4C", "7H", "5D", "8D", "QC"}
@@ -159,7 +159,7 @@ def test_a_seats_drawing_does_not_change_when_what_it_cannot_see_is_dealt_again(
     seen = p.view(state, seat)
     resampled = p.determinize(seen, Rng.from_seed(seed))
     assert resampled.face_down != state.face_down or resampled.hands != state.hands
-    assert p.table_text(p.view(resampled, seat)) == p.table_text(seen)
+    assert p.display(p.view(resampled, seat)) == p.display(seen)
 
 
 def test_the_viewer_and_the_seat_on_turn_are_marked() -> None:
@@ -186,7 +186,7 @@ def test_a_long_pile_shows_only_its_top_cards_and_counts_the_rest() -> None:
 def test_the_stock_and_the_burned_cards_are_drawn_by_size() -> None:
     state = position(hands=["4C", "5D"], stock="7S 8S 9S")
     assert f"stock 3, burned {len(state.burned)}" in drawn(state)
-    assert not tokens(p.table_text(state)) & {"7S", "8S", "9S"}
+    assert not tokens(p.display(state)) & {"7S", "8S", "9S"}
 
 
 def test_status_in_the_swap_phase_counts_the_swaps_made() -> None:
@@ -242,14 +242,14 @@ def test_game_over_at_the_turn_limit_says_so_and_may_have_no_winner() -> None:
     state = p.apply(position(p.Config(max_turns=1), hands=["9S 9C", "5D"]), play("9S"))
     assert p.is_over(state)
     assert status(state) == "game over, turn limit 1 reached: no winner"
-    assert "finished" not in p.table_text(state)
+    assert "finished" not in p.display(state)
 
 
 def test_a_state_draws_as_its_spectator_view() -> None:
     state = mid_game()
-    assert p.table_text(state) == p.table_text(p.view(state, None))
+    assert p.display(state) == p.display(p.view(state, None))
     swap = p.new_game(seed=3)
-    assert p.table_text(swap) == p.table_text(p.view(swap, None))
+    assert p.display(swap) == p.display(p.view(swap, None))
 
 
 def test_eight_players_fit_80_columns() -> None:
@@ -299,7 +299,7 @@ def test_the_longest_status_fits_80_columns() -> None:
 
 def test_lines_have_no_trailing_spaces_and_no_final_newline() -> None:
     for seat in (None, 0, 1):
-        text = p.table_text(p.view(mid_game(), seat))
+        text = p.display(p.view(mid_game(), seat))
         assert not text.endswith("\n")
         assert all(line == line.rstrip() for line in text.splitlines())
 
@@ -310,10 +310,10 @@ def test_every_reachable_state_draws_each_seat_only_what_it_may_know(
     config: p.Config, seed: int, chooser: int
 ) -> None:
     for state, _move in playout(config, seed, chooser):
-        assert p.table_text(state) == p.table_text(p.view(state, None))
+        assert p.display(state) == p.display(p.view(state, None))
         for seat in (None, *range(config.players)):
             seen = p.view(state, seat)
-            text = p.table_text(seen)
+            text = p.display(seen)
             assert all(len(line) <= WIDTH and line == line.rstrip() for line in text.splitlines())
             again = p.determinize(seen, Rng.from_seed(seed))
-            assert p.table_text(p.view(again, seat)) == text
+            assert p.display(p.view(again, seat)) == text

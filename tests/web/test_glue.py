@@ -84,7 +84,7 @@ def test_a_game_starts_with_the_person_at_seat_0_and_the_games_own_bot_elsewhere
     assert (game["seat"], game["seats"]) == (0, ["you", "lowcard bot"])
     assert game["to_move"] == "you"
     assert game["moves"]
-    assert game["table"] == palace.table_text(Match(palace.RULES, seed=4).view(0))
+    assert game["table"] == palace.display(Match(palace.RULES, seed=4).view(0))
 
 
 def test_the_seed_is_told_only_once_the_game_is_over() -> None:

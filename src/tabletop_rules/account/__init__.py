@@ -3,7 +3,7 @@ they land on changes their player's account. The rules are the rules page
 ``rules/account``; every house rule is a field of :class:`Config`.
 
 The package holds the rules engine, views, notation, the action codec, the field as
-text (:func:`field_text`) and a heuristic bot (:class:`BestCardBot`), all registered
+text (:func:`display`) and a heuristic bot (:class:`BestCardBot`), all registered
 as ``"account"``.
 """
 
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from ..bots import Unseeded
 from ..errors import ConfigError
-from ..protocol import GameRules, register
+from ..protocol import CHANCE, GameRules, register
 from ..validation import check_type
-from . import codec, notation, rules
 from .bots import BestCardBot
-from .cards import CARDS, END, KINDS, B, Card, P, T, Z
+from .cards import CARDS, END, KINDS, B, Card, Deal, P, T, Z
 from .codec import (
     CHANCE_OFFSET,
     NUM_ACTIONS,
@@ -40,8 +39,23 @@ from .config import (
     Deck,
     EndRule,
 )
-from .display import field_text
-from .events import EVENT_TYPES, Event, redact
+from .display import display, field_text
+from .events import (
+    EVENT_TYPES,
+    AccountChanged,
+    Bought,
+    Collapsed,
+    Drew,
+    EndHit,
+    Event,
+    GameOver,
+    Moved,
+    Placed,
+    Reshuffled,
+    Rolled,
+    TurnPassed,
+    redact,
+)
 from .jsonform import FORMAT_VERSION, json_hooks
 from .moves import DIRECTIONS, MOVE_TYPES, Advance, Buy, Die, Direction, Move, Place, Roll
 from .notation import format_move, parse_move, read_move
@@ -65,11 +79,13 @@ from .view import View, check_view, determinize, view
 __all__ = [
     "ACCOUNT_CLIP",
     "CARDS",
+    "CHANCE",
     "CHANCE_OFFSET",
     "DEFAULT_DECK",
     "DIRECTIONS",
     "END",
     "ENDS",
+    "EVENT_TYPES",
     "KINDS",
     "LOG_CLIP",
     "MAX_COLUMNS",
@@ -79,26 +95,39 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_ROUNDS",
     "MAX_ROWS",
+    "MOVE_TYPES",
     "NUM_ACTIONS",
     "RULES",
+    "AccountChanged",
     "Advance",
     "B",
     "BestCardBot",
+    "Bought",
     "Buy",
     "Card",
+    "Collapsed",
     "Config",
+    "Deal",
     "Deck",
     "Die",
     "Direction",
+    "Drew",
+    "EndHit",
     "EndRule",
     "Event",
+    "GameOver",
     "Move",
+    "Moved",
     "P",
     "Phase",
     "Place",
+    "Placed",
+    "Reshuffled",
     "Roll",
+    "Rolled",
     "State",
     "T",
+    "TurnPassed",
     "View",
     "Z",
     "action_text",
@@ -109,10 +138,10 @@ __all__ = [
     "chance_probabilities",
     "check_state",
     "check_view",
-    "codec",
     "current_player",
     "decode",
     "determinize",
+    "display",
     "encode",
     "field_text",
     "format_move",
@@ -122,14 +151,12 @@ __all__ = [
     "line",
     "max_moves",
     "new_game",
-    "notation",
     "num_actions",
     "observation_spec",
     "observe",
     "parse_move",
     "read_move",
     "redact",
-    "rules",
     "score",
     "view",
     "winners",
@@ -181,7 +208,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     deck=_deck,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
-    display=field_text,
+    display=display,
     own_bots={"bestcard": Unseeded(BestCardBot)},
 )
 """The account game's :class:`~tabletop_rules.protocol.Ruleset`."""

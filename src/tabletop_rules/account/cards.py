@@ -13,7 +13,8 @@ tabletop_rules.errors.NotationError: a card is one of +1, +10, ..., Z, End, not 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -29,6 +30,7 @@ __all__ = [
     "NUMBER_CARDS",
     "B",
     "Card",
+    "Deal",
     "P",
     "T",
     "Z",
@@ -166,3 +168,8 @@ def own_card(value: object) -> Card:
     if type(value) is str:
         return Card.parse(value)
     raise NotationError(f"expected a card or its text, got {short_repr(value)}")
+
+
+Deal: TypeAlias = Sequence[Card | str] | None
+"""What :func:`~tabletop_rules.account.new_game` takes as ``deal``: a deck order (cards or
+card texts), top card first, or ``None`` for the seed's shuffle."""

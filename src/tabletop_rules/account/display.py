@@ -1,6 +1,6 @@
 """The field as plain text, for terminals, logs and the docs.
 
-:func:`~tabletop_rules.account.field_text` draws an account game from a
+:func:`~tabletop_rules.account.display` draws an account game from a
 :class:`~tabletop_rules.account.View` (what a front end holds) or a
 :class:`~tabletop_rules.account.State`: the column numbers (0-based, as in the notation);
 the rows above the bottom line, top row first; a rule; the bottom line; under each of its
@@ -15,7 +15,7 @@ order nor the discard pile's.
 >>> state = new_game(Config(players=3), seed=4)
 >>> for column in (2, 5, 2):
 ...     state = apply(state, Place(column))
->>> print(field_text(state))
+>>> print(display(state))
   0   1   2   3   4   5   6
   B +15  -1   B -25 +15 End
  -1   B +25 -15  +1  +1 -15
@@ -34,6 +34,7 @@ to move: P0, round 1 of 30, roll
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 
 from ..protocol import CHANCE
@@ -41,7 +42,7 @@ from ..validation import check_type
 from .state import State
 from .view import View, view
 
-__all__ = ["field_text"]
+__all__ = ["display", "field_text"]
 
 _WIDTH = 3
 """Characters per column: the longest card text (``+10``, ``End``) and ``P7`` fit."""
@@ -49,7 +50,7 @@ _WIDTH = 3
 _NO_CARD = "."
 
 
-def field_text(game: View | State) -> str:
+def display(game: View | State) -> str:
     """The field with its markers, every account, the pack and the discard pile by size,
     and who moves or who won, as plain text.
 
@@ -147,3 +148,15 @@ def _status(seen: View) -> str:
     if seen.ending:
         status += ", End has scored: last round"
     return status
+
+
+def field_text(game: View | State) -> str:
+    """Deprecated name of :func:`display`, kept for one release; warns
+    :class:`DeprecationWarning`.
+    """
+    warnings.warn(
+        "account.field_text is deprecated: use account.display, the name every game shares",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return display(game)

@@ -26,7 +26,7 @@ from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from ..slots import replacer
 from ..validation import check_type, refuse_state
-from .cards import CARD_ORDER, CARDS, END, B, Card, Z, own_card
+from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, Z, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
@@ -102,9 +102,7 @@ markers, none moved yet this turn (as :func:`legal_moves` lists them)."""
 # --- setting up -----------------------------------------------------------------------
 
 
-def new_game(
-    config: Config | None = None, *, seed: int | None = None, deal: object = None
-) -> State:
+def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
     """A new game in setup: the field laid, seat 0 to place its first marker.
 
     ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be

@@ -40,6 +40,7 @@ __all__ = [
     "STAGE_ORDERS",
     "BoxScores",
     "Config",
+    "Deal",
     "StageOrder",
 ]
 
@@ -202,3 +203,8 @@ class Config:
         earned = bank + self.throws_per_turn - throws_used
         kept = earned if self.max_fences is None else min(earned, self.max_fences)
         return kept, earned - kept
+
+
+Deal: TypeAlias = None
+"""What :func:`~tabletop_rules.dice_poker.new_game` takes as ``deal``: only ``None``, for
+dice poker has no deck (the alias keeps ``new_game``'s signature that of every game)."""

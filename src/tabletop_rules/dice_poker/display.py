@@ -1,6 +1,6 @@
 """The score sheet as plain text, for terminals and logs.
 
-:func:`~tabletop_rules.dice_poker.sheet_table` draws every seat's sheet from a
+:func:`~tabletop_rules.dice_poker.display` draws every seat's sheet from a
 :class:`~tabletop_rules.dice_poker.View` (what a front end holds) or a
 :class:`~tabletop_rules.dice_poker.State`: one row per box, named as in the notation, then
 each stage's mountain sum, premium and total; one column per seat and stage. Open boxes are
@@ -10,7 +10,7 @@ blank; a scratched box shows the 0 it scores.
 >>> state = dp.new_game(dp.Config(stages=1), seed=1)
 >>> state = dp.apply(dp.apply(state, dp.Roll()), dp.Write(dp.Box.CHANCE))
 >>> state = dp.apply(state, dp.Scratch(dp.Box.POKER))
->>> print(sheet_table(state))
+>>> print(display(state))
 box            | P0 s1 | P1 s1
 ---------------+-------+------
 ones           |       |
@@ -40,16 +40,18 @@ to move: P0, stage 1, throw 0 of 5
 
 from __future__ import annotations
 
+import warnings
+
 from ..validation import check_type
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .scoring import stage_bonus
 from .state import Cell, State, stage_total
 from .view import View, view
 
-__all__ = ["sheet_table"]
+__all__ = ["display", "sheet_table"]
 
 
-def sheet_table(game: View | State) -> str:
+def display(game: View | State) -> str:
     """Every seat's score sheet as a plain-text table, with fences, scores and who moves.
 
     Args:
@@ -130,3 +132,15 @@ def _status(seen: View) -> str:
     if seen.announced is not None:
         status += f", announced {seen.announced}"
     return status
+
+
+def sheet_table(game: View | State) -> str:
+    """Deprecated name of :func:`display`, kept for one release; warns
+    :class:`DeprecationWarning`.
+    """
+    warnings.warn(
+        "dice_poker.sheet_table is deprecated: use dice_poker.display, the name every game shares",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return display(game)

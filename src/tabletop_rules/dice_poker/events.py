@@ -15,6 +15,7 @@ from ..protocol import Seat
 from .moves import Box, Face
 
 __all__ = [
+    "EVENT_TYPES",
     "Announced",
     "Event",
     "FencesChanged",
@@ -101,6 +102,17 @@ Event: TypeAlias = (
     Rolled | Announced | Wrote | Scratched | MountainScored | FencesChanged | GameOver
 )
 """Any dice poker event."""
+
+EVENT_TYPES: tuple[type, ...] = (
+    Rolled,
+    Announced,
+    Wrote,
+    Scratched,
+    MountainScored,
+    FencesChanged,
+    GameOver,
+)
+"""The classes of dice poker events, in the order of :data:`Event`."""
 
 
 def redact(event: Event, seat: Seat | None) -> Event:

@@ -26,6 +26,7 @@ __all__ = [
     "BOXES_PER_STAGE",
     "DICE_COUNT",
     "MOUNTAIN",
+    "MOVE_TYPES",
     "POKER_BOXES",
     "Announce",
     "Box",
@@ -152,7 +153,7 @@ Move: TypeAlias = Roll | Write | Scratch | Announce | Dice
 """Any dice poker move, the chance outcome :class:`Dice` included."""
 
 MOVE_TYPES: tuple[type[Move], ...] = (Roll, Write, Scratch, Announce, Dice)
-# The classes of dice poker moves, the chance outcome included.
+"""The classes of dice poker moves, the chance outcome :class:`Dice` included."""
 
 # --- the moves a state can allow, each built once -------------------------------------
 

@@ -32,7 +32,7 @@ from ..rng import Rng, resolve_seed
 from ..seats import top_seats
 from ..slots import replacer
 from ..validation import check_type, refuse_state
-from .config import Config
+from .config import Config, Deal
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
     Announced,
@@ -131,7 +131,7 @@ fraction of what ``attrs.evolve`` costs."""
 # --- the rules ----------------------------------------------------------------------
 
 
-def new_game(config: Config | None = None, *, seed: int | None = None, deal: None = None) -> State:
+def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
     """A new game: empty sheets, no fences, seat 0 to throw.
 
     ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be

@@ -1,7 +1,7 @@
 """Palace (Russian variant): play cards of one rank that beat the pile, or take it.
 
 The rules are the rules page ``rules/palace``; every house rule is a field of
-:class:`Config`; :func:`table_text` draws the table as a seat sees it. A game from a
+:class:`Config`; :func:`display` draws the table as a seat sees it. A game from a
 seed:
 
 >>> from tabletop_rules import palace
@@ -19,7 +19,7 @@ from ..errors import ConfigError
 from ..protocol import CHANCE, GameRules, register
 from ..validation import check_type
 from .bots import LowCardBot
-from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Rank, Suit
+from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Deal, Rank, Suit
 from .codec import action_text, chance_offset, decode, encode, legal_mask, num_actions
 from .config import (
     MAX_DECKS,
@@ -33,7 +33,7 @@ from .config import (
     PlayUntil,
     Quad,
 )
-from .display import table_text
+from .display import display, table_text
 from .events import (
     EVENT_TYPES,
     Burned,
@@ -91,6 +91,7 @@ __all__ = [
     "Burned",
     "Card",
     "Config",
+    "Deal",
     "Drew",
     "EndTurn",
     "EndedTurn",
@@ -135,6 +136,7 @@ __all__ = [
     "current_player",
     "decode",
     "determinize",
+    "display",
     "encode",
     "first_player",
     "fitting_deal",
@@ -202,7 +204,7 @@ RULES: GameRules[Config, State, Move, View, Event] = GameRules(
     deck=_deck,
     format_version=FORMAT_VERSION,
     json_hooks=json_hooks,
-    display=table_text,
+    display=display,
     own_bots={"lowcard": Unseeded(LowCardBot)},
 )
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`."""

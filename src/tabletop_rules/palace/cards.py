@@ -19,7 +19,7 @@ exist is a move the rules cannot allow.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias, get_args
 
 from ..errors import IllegalMoveError, NotationError
@@ -34,6 +34,7 @@ __all__ = [
     "RANK_TEXT",
     "SUITS",
     "Card",
+    "Deal",
     "Rank",
     "Suit",
     "is_bonus",
@@ -195,3 +196,8 @@ def own_card(card: object) -> Card:
         shown = ", ".join(map(short_repr, card))
         raise IllegalMoveError(f"Card({shown}) is not a card: rank 2 to 14, suit one of C, D, H, S")
     return found
+
+
+Deal: TypeAlias = Sequence[Card] | None
+"""What :func:`~tabletop_rules.palace.new_game` takes as ``deal``: a deck order, top card
+first, or ``None`` for the seed's shuffle."""

@@ -1,6 +1,6 @@
 """The table as plain text, for terminals, logs and the docs.
 
-:func:`~tabletop_rules.palace.table_text` draws a palace game from a
+:func:`~tabletop_rules.palace.display` draws a palace game from a
 :class:`~tabletop_rules.palace.View` (what a front end holds for its seat) or a
 :class:`~tabletop_rules.palace.State`, drawn as a spectator sees it. It draws what the
 view holds and nothing more, so a seat's drawing shows exactly what that seat may know.
@@ -18,7 +18,7 @@ wrap, so no line is wider than :data:`WIDTH`, whatever the players and decks.
 >>> state = new_game(seed=3)
 >>> for text in ("swap 3C 5C", "ready", "ready", "play 5C", "play 3S", "take", "play 6H"):
 ...     state = apply(state, parse_move(state, text))
->>> print(table_text(view(state, 0)))
+>>> print(display(view(state, 0)))
 > P0 (you)  face up  3C  4D  QH  face down ## ## ##  hand 5
             in hand  3S  5C 10C  JD  KS
             known    3S  5C
@@ -30,6 +30,7 @@ to move: P0, turn 5 of 1000
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 from ..protocol import Seat
@@ -38,7 +39,7 @@ from .cards import Card
 from .state import MAX_SWAPS, State
 from .view import View, view
 
-__all__ = ["PILE_SHOWN", "WIDTH", "table_text"]
+__all__ = ["PILE_SHOWN", "WIDTH", "display", "table_text"]
 
 WIDTH = 80
 """The widest line drawn: long card lists wrap onto further lines."""
@@ -50,7 +51,7 @@ _EMPTY = "--"
 _HIDDEN = "##"
 
 
-def table_text(game: View | State) -> str:
+def display(game: View | State) -> str:
     """Every seat's rows and hand, the pile, stock and burned cards, the finishing order,
     and who moves or who won, as plain text.
 
@@ -157,3 +158,15 @@ def _status(seen: View) -> str:
     elif seen.pending == "replay":
         status += ", the pile burned: plays again"
     return status
+
+
+def table_text(game: View | State) -> str:
+    """Deprecated name of :func:`display`, kept for one release; warns
+    :class:`DeprecationWarning`.
+    """
+    warnings.warn(
+        "palace.table_text is deprecated: use palace.display, the name every game shares",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return display(game)

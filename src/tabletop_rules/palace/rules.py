@@ -37,7 +37,7 @@ from ..protocol import Seat
 from ..rng import resolve_seed
 from ..slots import replacer
 from ..validation import check_type, refuse_state
-from .cards import BONUS_RANKS, DECK, RANKS, Card, own_card
+from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
 from .config import ROW, Config
 from .events import (
     Burned,
@@ -183,9 +183,7 @@ def _listed(move: object) -> Move:
 # --- the deal ------------------------------------------------------------------------
 
 
-def new_game(
-    config: Config | None = None, *, seed: int | None = None, deal: Sequence[Card] | None = None
-) -> State:
+def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
     """A new game in the swap phase, seat 0 to swap.
 
     ``deal`` is a deck order, top card first: exactly the configured decks (else

@@ -14,13 +14,14 @@ import time
 import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from types import ModuleType
 from typing import Any
 
 import attrs
 
 from ..errors import IllegalMoveError, TabletopError
 from ..match import Match
-from ..protocol import CHANCE, Ruleset
+from ..protocol import CHANCE, GAME_EXPORTS, Ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng
 from ..serialize import dumps, loads, to_data
@@ -497,7 +498,7 @@ def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
     record = GameRecord.start(rules, playout.states[0])
     for move in playout.moves[:end]:
         record = record.play(move)
-    match = Match.from_record(record, rules)
+    match = Match.from_record(rules, record)
     history, moves = match.history, match.moves
     current_player = rules.current_player
     for seat in range(rules.players(rules.config_of(history[0]))):
@@ -747,3 +748,24 @@ def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> N
                     f"{type(error).__name__}, not TypeError: {error}"
                 ) from error
             raise AssertionError(f"{rules.name}.{name} took a {kind}, which is no State")
+
+
+__all__ += ["check_game_exports"]
+
+
+def check_game_exports(package: Any) -> None:
+    """``package`` (a game's package, e.g. ``tabletop_rules.palace``) exports every name
+    of :data:`~tabletop_rules.protocol.GAME_EXPORTS` and each move and event class of its
+    ``RULES``, and its ``__all__`` names no submodule: one API across the games.
+    """
+    exported = set(getattr(package, "__all__", ()))
+    missing = [name for name in GAME_EXPORTS if name not in exported]
+    assert not missing, f"{package.__name__} does not export {missing}"
+    rules = package.RULES
+    for kind in (*rules.move_types, *rules.event_types):
+        lacks = f"{package.__name__} does not export its class {kind.__name__}"
+        assert kind.__name__ in exported, lacks
+        assert getattr(package, kind.__name__, None) is kind, lacks
+    modules = sorted(name for name in exported if isinstance(getattr(package, name), ModuleType))
+    assert not modules, f"{package.__name__}.__all__ names the submodules {modules}"
+    assert rules.display is package.display, f"{package.__name__}.RULES.display is not display"

@@ -129,7 +129,7 @@ class GoldenSuite:
             record_path.write_text(record_text, encoding="utf-8")
             final_path.write_text(final_text, encoding="utf-8")
             print(
-                f"wrote {game.name}: {len(played.moves)} moves, scores {played.scores}, "
+                f"wrote {game.name}: {len(played.moves)} moves, scores {played.score}, "
                 f"winners {sorted(played.winners)}"
             )
 

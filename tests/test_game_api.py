@@ -1,0 +1,125 @@
+"""One API across the games: the same names with the same signatures in every game package,
+one argument order for the functions that take a ruleset, one name for scores."""
+
+from __future__ import annotations
+
+import inspect
+import types
+import warnings
+from typing import Any, get_type_hints
+
+import pytest
+
+from tabletop_rules import Match, account, dice_poker, palace
+from tabletop_rules.bots import RandomBot
+from tabletop_rules.protocol import CHANCE, GAME_EXPORTS
+from tabletop_rules.records import GameRecord, replay
+from tabletop_rules.simulate import play_game
+from tabletop_rules.testing.checks import check_game_exports
+
+GAMES = (dice_poker, palace, account)
+ids = [game.__name__.rsplit(".", 1)[-1] for game in GAMES]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_every_game_exports_the_shared_set(game: types.ModuleType) -> None:
+    missing = [name for name in GAME_EXPORTS if name not in game.__all__]
+    assert not missing, f"{game.__name__} does not export {missing}"
+    assert all(hasattr(game, name) for name in game.__all__)
+    assert game.CHANCE == CHANCE
+    assert game.RULES.display is game.display
+    check_game_exports(game)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_every_game_exports_its_move_and_event_classes(game: types.ModuleType) -> None:
+    assert game.RULES.move_types == game.MOVE_TYPES
+    assert game.RULES.event_types == game.EVENT_TYPES
+    for kind in (*game.RULES.move_types, *game.RULES.event_types):
+        assert kind.__name__ in game.__all__, f"{game.__name__}.{kind.__name__} not exported"
+        assert getattr(game, kind.__name__) is kind
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_all_holds_no_submodule_names(game: types.ModuleType) -> None:
+    modules = [name for name in game.__all__ if isinstance(getattr(game, name), types.ModuleType)]
+    assert not modules, f"{game.__name__}.__all__ lists the submodules {modules}"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_new_game_has_one_signature_and_deal_is_typed_once(game: types.ModuleType) -> None:
+    signature = inspect.signature(game.new_game)
+    shape = [(p.name, p.kind, p.default) for p in signature.parameters.values()]
+    assert shape == [
+        ("config", inspect.Parameter.POSITIONAL_OR_KEYWORD, None),
+        ("seed", inspect.Parameter.KEYWORD_ONLY, None),
+        ("deal", inspect.Parameter.KEYWORD_ONLY, None),
+    ]
+    assert signature.parameters["config"].annotation == "Config | None"
+    assert signature.parameters["seed"].annotation == "int | None"
+    assert signature.parameters["deal"].annotation == "Deal"
+    hints = get_type_hints(game.new_game)
+    assert hints["deal"] == (type(None) if game.Deal is None else game.Deal)
+
+
+def test_dice_poker_takes_no_deal_and_the_card_games_take_one() -> None:
+    assert dice_poker.Deal is None
+    assert palace.new_game(seed=1, deal=palace.RULES.deck(palace.Config())) is not None
+    assert account.new_game(seed=1, deal=account.RULES.deck(account.Config())) is not None
+
+
+@pytest.mark.parametrize(
+    ("game", "old"),
+    [(dice_poker, "sheet_table"), (palace, "table_text"), (account, "field_text")],
+    ids=ids,
+)
+def test_old_table_names_warn_and_draw_what_display_draws(game: types.ModuleType, old: str) -> None:
+    state = game.new_game(seed=3)
+    with pytest.warns(DeprecationWarning, match=f"{old} is deprecated: use .*display"):
+        drawn = getattr(game, old)(state)
+    assert drawn == game.display(state)
+    assert drawn == game.display(game.view(state, None))
+
+
+def _record() -> GameRecord:
+    return GameRecord.start(dice_poker.RULES, dice_poker.new_game(seed=9)).play("roll")
+
+
+def test_replay_and_from_record_take_the_rules_first() -> None:
+    record = _record()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        state = replay(dice_poker.RULES, record)
+        match = Match.from_record(dice_poker.RULES, record)
+    assert state == replay(record) == match.state
+    assert match.rules is dice_poker.RULES
+
+
+def test_rules_second_still_works_for_one_release_with_a_warning() -> None:
+    record = _record()
+    with pytest.warns(DeprecationWarning, match=r"replay\(record, rules\) is deprecated"):
+        state = replay(record, dice_poker.RULES)
+    with pytest.warns(DeprecationWarning, match=r"from_record\(record, rules\) is deprecated"):
+        match = Match.from_record(record, dice_poker.RULES)
+    assert state == match.state == replay(dice_poker.RULES, record)
+
+
+@pytest.mark.parametrize("call", [replay, Match.from_record])
+def test_a_ruleset_that_is_no_ruleset_is_a_type_error(call: Any) -> None:
+    with pytest.raises(TypeError, match="expected a ruleset"):
+        call("dice-poker", _record())
+
+
+def test_played_game_and_match_name_the_scores_score() -> None:
+    game = play_game(dice_poker.RULES, [RandomBot(dice_poker.RULES, seed=1)] * 2, seed=2)
+    assert game.score == dice_poker.score(game.final)
+    assert Match.from_record(dice_poker.RULES, game.record).score == game.score
+    with pytest.warns(DeprecationWarning, match="PlayedGame.scores is deprecated"):
+        assert game.scores == game.score
+
+
+def test_check_game_exports_names_what_a_package_lacks() -> None:
+    lacking = types.ModuleType("tabletop_lacking")
+    lacking.__all__ = [name for name in GAME_EXPORTS if name != "display"]  # type: ignore[attr-defined]
+    with pytest.raises(AssertionError, match=r"does not export \['display'\]"):
+        check_game_exports(lacking)
