@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tabletop_rules import kit
+
 API = Path(__file__).resolve().parent.parent / "docs" / "api"
 
 GAME_SECTIONS = (
@@ -80,3 +82,10 @@ def test_api_reference_keeps_helpers_off_the_user_sections(helper: str) -> None:
     assert directive.search(internals)
     for game in ("dice_poker", "palace", "account"):
         assert not directive.search((API / f"{game}.rst").read_text(encoding="utf-8"))
+
+
+def test_api_reference_kit_page_links_every_name_it_re_exports() -> None:
+    text = (API / "kit.rst").read_text(encoding="utf-8")
+    linked = set(re.findall(r":\w+:`~?[\w.]+\.(\w+)`", text))
+    described = set(re.findall(r"^\.\. auto\w+:: tabletop_rules\.kit\.(\w+)$", text, re.M))
+    assert set(kit.__all__) - linked - described == set()
