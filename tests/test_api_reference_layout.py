@@ -1,0 +1,91 @@
+"""The API reference is grouped by what a name is for, one directive per name, as
+python-chess's reference is, and the helpers for game authors and internals stay off the
+sections for users.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+
+from tabletop_rules import kit
+
+API = Path(__file__).resolve().parent.parent / "docs" / "api"
+
+GAME_SECTIONS = (
+    "Setting up",
+    "Playing",
+    "Moves",
+    "Events",
+    "Views",
+    "Notation",
+    "Codec and observation",
+    "Bots",
+    "State and checks",
+    "JSON",
+)
+CORE_SECTIONS = (
+    "Rulesets and the registry",
+    "Matches and records",
+    "JSON",
+    "Simulation",
+    "Bots",
+    "Errors",
+    "Randomness",
+    "Observation",
+    "The kit for game authors",
+    "The command line",
+    "For game authors and internals",
+)
+INTERNALS = "For game authors and internals"
+HELPERS = ("check_flag", "whole", "refuse_state", "slot_setters", "short_repr")
+
+
+def sections(text: str) -> list[str]:
+    """The page's section titles (those underlined with ``-``), in order."""
+    lines = text.splitlines()
+    return [
+        title
+        for title, under in itertools.pairwise(lines)
+        if title and re.fullmatch(r"-+", under) and len(under) >= len(title)
+    ]
+
+
+def lists_members(text: str) -> bool:
+    """Whether an ``automodule`` directive lists the module's members."""
+    return bool(re.search(r"^\.\. automodule::[^\n]*\n(?:   :[^\n]*\n)*   :members:", text, re.M))
+
+
+@pytest.mark.parametrize("game", ["dice_poker", "palace", "account"])
+def test_api_reference_groups_each_game_page_by_concept(game: str) -> None:
+    text = (API / f"{game}.rst").read_text(encoding="utf-8")
+    assert tuple(sections(text)[: len(GAME_SECTIONS)]) == GAME_SECTIONS
+    assert sections(text)[-1] == "Modules"
+    assert not lists_members(text), "name each object in its section, not automodule :members:"
+
+
+def test_api_reference_groups_the_core_page_by_concept() -> None:
+    text = (API / "core.rst").read_text(encoding="utf-8")
+    assert tuple(sections(text)) == CORE_SECTIONS
+    assert not lists_members(text)
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+def test_api_reference_keeps_helpers_off_the_user_sections(helper: str) -> None:
+    text = (API / "core.rst").read_text(encoding="utf-8")
+    user, _, internals = text.partition(f"{INTERNALS}\n")
+    directive = re.compile(rf"^\.\. auto\w+:: tabletop_rules\.[\w.]+\.{helper}$", re.M)
+    assert not directive.search(user)
+    assert directive.search(internals)
+    for game in ("dice_poker", "palace", "account"):
+        assert not directive.search((API / f"{game}.rst").read_text(encoding="utf-8"))
+
+
+def test_api_reference_kit_page_links_every_name_it_re_exports() -> None:
+    text = (API / "kit.rst").read_text(encoding="utf-8")
+    linked = set(re.findall(r":\w+:`~?[\w.]+\.(\w+)`", text))
+    described = set(re.findall(r"^\.\. auto\w+:: tabletop_rules\.kit\.(\w+)$", text, re.M))
+    assert set(kit.__all__) - linked - described == set()
