@@ -28,6 +28,7 @@ re-exported here, so a game imports only this module.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import wraps
@@ -268,7 +269,13 @@ class _Shell:
 
     def new_game(self, config: Any = None, *, seed: int | None = None, deal: Any = None) -> Any:
         config = self.k.config_type() if config is None else config
-        self.expect(config, (self.k.config_type,), ConfigError)
+        if type(config) is not self.k.config_type:  # named as imported: dice_poker.Config
+            kind = self.k.config_type
+            package = kind.__module__.rsplit(".", 2)[-2:][0]
+            raise ConfigError(
+                f"expected a {self.noun} Config ({package}.{kind.__name__}), "
+                f"got {short_repr(config)}"
+            )
         if self.d.deal_type is None and deal is not None:
             raise ConfigError(f"{self.noun} has no deck to deal: deal must be None")
         return self.k.new_game(config, resolve_seed(seed), deal)
@@ -293,11 +300,11 @@ class _Shell:
         refuse = self.refuse
 
         @wraps(rule)
-        def guarded(state: Any, *args: Any) -> Any:
+        def guarded(state: Any, *args: Any, **kwargs: Any) -> Any:
             if type(state) is not state_type:
                 refuse(state, None)
             try:
-                return rule(state, *args)
+                return rule(state, *args, **kwargs)
             except TabletopError:
                 raise
             except Exception as error:
@@ -307,9 +314,11 @@ class _Shell:
 
     # --- moves ------------------------------------------------------------------
 
-    def known(self, move: object) -> Any:
+    def known(self, move: object, rebuilt: bool = False) -> Any:
         """The table's instance of ``move`` (without a table: ``move``, of a move class);
-        else an ``IllegalMoveError``: no state allows it, or it is no move of the game.
+        else an ``IllegalMoveError``: no state allows it (unless ``rebuilt``, where the
+        well-formed move is returned for ``why_illegal`` to name the rule), or it is no
+        move of the game.
         """
         table = self.k.moves
         if table is not None:
@@ -317,7 +326,7 @@ class _Shell:
                 known = table.known(move)
             except TypeError as error:  # rebuilt with a field no move holds: Die(value=[])
                 raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move") from error
-            if id(known) not in table.ids:  # well-formed, but in no state's legal moves
+            if id(known) not in table.ids and not rebuilt:  # well-formed, in no legal moves
                 raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move")
             return known
         if not any(type(move) is kind for kind in self.k.move_types):
@@ -330,7 +339,7 @@ class _Shell:
         for listed in legal:
             if listed is move:
                 return listed
-        known = self.known(move)
+        known = self.known(move, rebuilt=self.k.why_illegal is not None)
         try:
             index = legal.index(known)
         except ValueError:
@@ -509,12 +518,12 @@ class _Shell:
     def _check_state(self, state: Any, fail: Fail) -> None:
         if type(state.config) is not self.k.config_type:
             fail(f"config must be a {self.noun} Config, got {short_repr(state.config)}")
+        self.k.check_state(state, fail)  # before the seed's and rng's: the game's words win
         if type(state.seed) is not int or not 0 <= state.seed < 1 << 64:
             fail(f"seed must be a whole number in [0, 2**64), got {short_repr(state.seed)}")
         rng = getattr(state, "rng", Rng(0))
         if type(rng) is not Rng or not is_valid_state(rng.state):
             fail(f"rng must be an Rng, got {short_repr(rng)}")
-        self.k.check_state(state, fail)
 
     def check_view(self, seen: Any) -> None:
         """``InvalidStateError`` unless ``seen`` is the view of the state dealt from it."""
@@ -549,6 +558,16 @@ def _named_like(own: Callable[..., Any], method: Callable[..., Any]) -> Callable
 
     for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
         setattr(new_game, attribute, getattr(own, attribute))
+    # The shared signature in the game's own types, resolved where the game wrote them.
+    hints = getattr(own, "__annotations__", {})
+    new_game.__annotations__ = {
+        "config": f"{hints.get('config', 'Any')} | None",
+        "seed": "int | None",
+        "deal": hints.get("deal", "None"),
+        "return": hints.get("return", "Any"),
+    }
+    new_game.__signature__ = inspect.signature(new_game)  # type: ignore[attr-defined]
+    new_game.__wrapped__ = own  # type: ignore[attr-defined]
     return new_game
 
 

@@ -48,7 +48,7 @@ from .scoring import stage_bonus
 from .state import Cell, State, stage_total
 from .view import View, view
 
-__all__ = ["display", "sheet_table"]
+__all__ = ["sheet_table"]
 
 
 def display(game: View | State) -> str:

@@ -24,7 +24,6 @@ __all__ = [
     "Rolled",
     "Scratched",
     "Wrote",
-    "redact",
 ]
 
 
@@ -113,8 +112,3 @@ EVENT_TYPES: tuple[type, ...] = (
     GameOver,
 )
 """The classes of dice poker events, in the order of :data:`Event`."""
-
-
-def redact(event: Event, seat: Seat | None) -> Event:
-    """``event`` as ``seat`` may see it: unchanged, everything in dice poker is public."""
-    return event

@@ -10,14 +10,15 @@ Scratch(box=Box.FULL_HOUSE)
 
 from __future__ import annotations
 
-from ..errors import NotationError
+from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
 from ..rng import Rng
 from ..seats import check_on_turn
+from ..validation import run_checks
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, format_move, known_move
-from .rules import apply, legal_moves
+from .rules import legal_moves, why_illegal
 from .state import State
-from .view import View, determinize
+from .view import View, check_view, determinize
 
 __all__ = ["format_move", "parse_box", "parse_move", "read_move"]
 
@@ -110,11 +111,12 @@ def parse_move(state: State | View, text: str) -> Move:
         if move in state.legal_moves:
             return move
         check_on_turn(state.seat, state.current_player)
+        run_checks("dice poker view", lambda fail: check_view(state, fail))
         table = determinize(state, _ANY)  # the same table: its rules say what is wrong
     else:
         table = state
-    if move not in legal_moves(table):
-        apply(table, move)  # raises IllegalMoveError naming the rule
+    if move not in legal_moves(table):  # refuses what is no State
+        raise IllegalMoveError(why_illegal(table, move))
     return move
 
 

@@ -38,7 +38,8 @@ names                           count     value
 The default config (two players, three stages: 90 boxes, each filled flag and points)
 makes 224 elements:
 
->>> from tabletop_rules.dice_poker import Config, Roll, apply, new_game, view
+>>> from tabletop_rules.dice_poker import Config, Roll, apply, new_game, observation_spec
+>>> from tabletop_rules.dice_poker import observe, view
 >>> spec = observation_spec(Config())
 >>> spec.size, spec.names[:4]
 (224, ('viewer[spectator]', 'viewer[S0]', 'viewer[S1]', 'to_move[P0]'))
@@ -54,23 +55,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..observation import (
-    Features,
-    ObservationSpec,
-    encoded,
-    encoding_spec,
-    seats_from,
-    viewer_features,
-)
+from ..observation import Features, seats_from, viewer_features
 from ..protocol import CHANCE
-from ..validation import check_type
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
-from .rules import new_game
 from .scoring import possible_points
-from .view import View, view
+from .view import View
 
-__all__ = ["observation_spec", "observe"]
+__all__: list[str] = []
 
 _FACES = tuple(str(face) for face in range(1, 7))
 _BOXES = tuple(str(box) for box in Box)
@@ -106,7 +98,8 @@ def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int,
     return lows, highs, bank, throws, least, most
 
 
-def _encode(seen: View, features: Features) -> None:
+def encode_view(seen: View, features: Features) -> None:
+    """Write ``seen`` into ``features`` as the module's table lays it out."""
     config = seen.config
     players = config.players
     lows, highs, bank, throws, least, most = _bounds(config)
@@ -152,18 +145,3 @@ def _encode(seen: View, features: Features) -> None:
     features.counts("pending_keep[", _FACES, _face_counts(pending or ()), [DICE_COUNT - 1] * 6)
     announced = seen.announced
     features.one_hot("announced[", _BOXES, None if announced is None else int(announced))
-
-
-def observe(seen: View) -> tuple[float, ...]:
-    """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, as long as :func:`~tabletop_rules.dice_poker.observation_spec` says, each within
-    its bounds.
-    """
-    check_type(seen, (View,))
-    return encoded(_encode, seen)
-
-
-@lru_cache(maxsize=64)
-def observation_spec(config: Config) -> ObservationSpec:
-    """The names and bounds of :func:`observe`'s elements under ``config``."""
-    return encoding_spec(_encode, view(new_game(config, seed=0), None))

@@ -5,6 +5,7 @@ scratch a box, or throw again while throws remain. Each rule below is a small fu
 :func:`~tabletop_rules.dice_poker.legal_moves` and :func:`~tabletop_rules.dice_poker.apply`
 are the hot path and only look up precomputed tables.
 
+>>> from tabletop_rules.dice_poker import apply, new_game
 >>> state = new_game(seed=1)
 >>> legal_moves(state)[:2]
 (Roll(), Scratch(box=Box.PAIR))
@@ -26,12 +27,12 @@ from typing import NoReturn
 
 import attrs
 
-from ..errors import ConfigError, IllegalMoveError
+from ..errors import IllegalMoveError
 from ..protocol import CHANCE, Seat
-from ..rng import Rng, resolve_seed
+from ..rng import Rng
 from ..seats import top_seats
 from ..slots import replacer
-from ..validation import check_type, refuse_state
+from ..validation import refuse_state
 from .config import Config, Deal
 from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
@@ -64,19 +65,7 @@ from .moves import (
 from .scoring import FITS, NEEDS, score_table, stage_bonus
 from .state import State, View, check_state, mountain_total
 
-__all__ = [
-    "apply",
-    "apply_with_events",
-    "canonical",
-    "chance_probabilities",
-    "current_player",
-    "is_over",
-    "legal_moves",
-    "max_moves",
-    "new_game",
-    "score",
-    "winners",
-]
+__all__ = ["apply", "is_over", "legal_moves"]
 
 # --- precomputed tables -------------------------------------------------------------
 
@@ -131,18 +120,12 @@ fraction of what ``attrs.evolve`` costs."""
 # --- the rules ----------------------------------------------------------------------
 
 
-def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
+def new_game(config: Config, seed: int, deal: Deal) -> State:
     """A new game: empty sheets, no fences, seat 0 to throw.
 
     ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be
     replayed. Dice poker has no deck, so ``deal`` must be ``None``.
     """
-    config = Config() if config is None else config
-    if not isinstance(config, Config):
-        raise ConfigError(f"dice poker needs a dice_poker.Config, got {type(config).__name__}")
-    if deal is not None:
-        raise ConfigError("dice poker has no deck to deal: deal must be None")
-    seed = resolve_seed(seed)
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
         config=config,
@@ -164,32 +147,22 @@ def is_over(state: State) -> bool:
 
 def current_player(state: State) -> Seat | None:
     """The seat on turn, ``CHANCE`` while a throw awaits its dice, ``None`` once over."""
-    if type(state) is not State:
-        _refuse_state(state)
     if state.pending_keep is not None:
         return CHANCE
-    if is_over(state):
+    if state.turns_played == state.config.turns_per_game:
         return None
     return state.turns_played % state.config.players
 
 
 def score(state: State) -> tuple[int, ...]:
     """Each seat's points: every box written plus each complete mountain's premium or penalty."""
-    if type(state) is not State:
-        _refuse_state(state)
     return state.totals
-
-
-def winners(state: State) -> frozenset[Seat]:
-    """The seats with the top score once the game is over (ties share the win)."""
-    return top_seats(score(state)) if is_over(state) else frozenset()
 
 
 def max_moves(config: Config) -> int:
     """An upper bound on a game's moves: per turn every throw (and its outcome), an
     announcement and the box, plus every fence a player can bank, spent.
     """
-    check_type(config, (Config,), ConfigError)
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2
@@ -240,33 +213,13 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     """At a chance point, each distinct outcome of the dice in the air with its exact
-    probability (252 outcomes for five dice); empty elsewhere.
+    probability (252 outcomes for five dice); empty elsewhere: the outcomes of several
+    dice are not equally likely.
     """
-    if type(state) is not State:
-        _refuse_state(state)
     pending = state.pending_keep
     if pending is None:
         return _NO_PROBABILITIES
     return PROBABILITIES[DICE_COUNT - len(pending)]
-
-
-def canonical(state: State, move: Move) -> Move:
-    """The move of :func:`legal_moves` equivalent to ``move``. No two dice poker moves are
-    equivalent, so it is ``move`` itself, as the instance ``legal_moves`` lists; raises
-    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, when ``move`` is
-    not legal in ``state``.
-
-    >>> state = new_game(seed=1)
-    >>> canonical(state, Roll()) is legal_moves(state)[0]
-    True
-    """
-    if type(state) is not State:
-        _refuse_state(state)
-    known = _listed(move)
-    if known in legal_moves(state):
-        return known
-    apply(state, known)  # raises IllegalMoveError naming the rule
-    raise AssertionError(f"apply accepted {known!r}, which legal_moves does not list")
 
 
 def apply(state: State, move: Move) -> State:
@@ -282,48 +235,34 @@ def apply(state: State, move: Move) -> State:
     ``state`` must be a State the rules made or a loader read (loaders run
     :func:`~tabletop_rules.dice_poker.check_state`). A State built by hand with values
     ``check_state`` refuses, or changed with ``object.__setattr__``, is outside the
-    contract, as in python-chess: run ``check_state`` on it first.
+    contract, as in python-chess: run ``check_state`` on it first; what fails inside the
+    rules on such a state surfaces as itself.
     """
-    return _apply(state, move, None)
-
-
-def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
-    """:func:`apply`, and the events of the transition in the order they happen."""
-    events: list[Event] = []
-    return _apply(state, move, events), tuple(events)
+    if type(state) is not State:
+        _refuse_state(state)
+    return transition(state, move, None)
 
 
 def _refuse_state(state: object) -> NoReturn:
-    """Raise the ``TypeError`` for what is no dice poker State: a View gets a message of
-    its own (:func:`~tabletop_rules.validation.refuse_state`).
-    """
+    """The ``TypeError`` for what is no dice poker State (a View is told what to pass)."""
     refuse_state(
-        state,
-        None,
-        game="a dice poker",
-        state_type=State,
-        view_type=View,
-        check_state=check_state,
+        state, None, game="a dice poker", state_type=State, view_type=View, check_state=check_state
     )
 
 
-def _listed(move: object) -> Move:
-    """The game's own instance of ``move``: the listed move of its very class whose field
-    equals ``move``'s. Anything else goes to
-    :func:`~tabletop_rules.dice_poker.moves.known_move`, which refuses what is no move and
-    rebuilds a well-formed move that no state allows, for the rules to say why.
-    """
-    cls = type(move)
+def why_illegal(state: State, move: Move) -> str:
+    """The rule that forbids ``move`` in ``state``, as :func:`transition` words it."""
     try:
-        own = _LISTED[cls].get(_FIELD[cls](move))
-    except Exception:  # no move class, an unset field, or a field whose own code raises
-        own = None
-    return MOVE_TABLE.known(move) if own is None else own
+        transition(state, move, None)
+    except IllegalMoveError as error:
+        return str(error)
+    raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
 
 
-def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if type(state) is not State:
-        _refuse_state(state)
+def transition(state: State, move: Move, events: list[Event] | None) -> State:
+    """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
+    naming the rule for a move that is not legal (so it is also :func:`why_illegal`).
+    """
     cls = type(move)  # _listed, inlined: the hot path
     try:
         own = _LISTED[cls].get(_FIELD[cls](move))
@@ -538,6 +477,6 @@ def _end_turn(
     if events is not None:
         if mountain is not None:
             events.append(MountainScored(seat, stage, mountain, bonus))
-        if is_over(after):
-            events.append(GameOver(score(after), winners(after)))
+        if after.turns_played == config.turns_per_game:
+            events.append(GameOver(after.totals, top_seats(after.totals)))
     return after

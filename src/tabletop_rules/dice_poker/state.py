@@ -20,7 +20,7 @@ __all__ = [
     "Sheet",
     "State",
     "View",
-    "check_state",
+    "check_invariants",
     "check_table",
     "mountain_total",
     "open_mask",
@@ -146,8 +146,16 @@ def stage_total(config: Config, sheet: Sheet, stage: int) -> int:
 
 
 def check_state(state: State) -> None:
-    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``state`` is one the
-    rules can reach: used by every loader, never on the hot path.
+    """:func:`check_invariants` as a loader runs it: ``InvalidStateError`` for the first
+    invariant ``state`` breaks.
+    """
+    _validate(state, generator=True)
+
+
+def check_invariants(state: State, fail: Fail) -> None:
+    """Call ``fail(why)`` unless ``state`` is one the rules can reach: the kernel's
+    ``check_state`` (:func:`~tabletop_rules.dice_poker.check_state` runs it for every
+    loader, never on the hot path).
 
     Besides the shape of every field, the checks that need an argument are these.
 
@@ -184,7 +192,8 @@ def check_state(state: State) -> None:
     <= p``, so a state reached by play fails this check with probability below
     ``3.4e-16``.
     """
-    _validate(state, generator=True)
+    fewest, most = _check(state, fail)
+    _check_generator(state, fewest, most, fail)
 
 
 def check_table(state: State) -> None:

@@ -16,15 +16,15 @@ from __future__ import annotations
 import attrs
 
 from ..errors import InvalidStateError
-from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat, top_seats
 from ..slots import maker
+from ..validation import Fail
 from .rules import current_player, is_over, legal_moves, score
 from .state import State, View, check_table, open_mask, sheet_total, throws_made
 
-__all__ = ["View", "check_view", "determinize", "view"]
+__all__ = ["View"]
 
 _make_view = maker(View)
 """A View from every field by keyword, built through the slots
@@ -49,30 +49,25 @@ def _table(seen: View, seed: int, rng: Rng) -> State:
     )
 
 
-def check_view(seen: View) -> None:
-    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is what
-    :func:`view` gives of some state the rules can reach: loaders of views use it.
+def check_view(seen: View, fail: Fail) -> None:
+    """Call ``fail`` unless ``seen`` is what :func:`view` gives of some state the rules
+    can reach: its table keeps every invariant, and what it derives follows from it.
     """
-    if type(seen) is not View:
-        raise InvalidStateError(f"invalid dice poker view: got {short_repr(seen)}")
     sheets = seen.sheets
     boxes = seen.config.boxes_per_player
     for seat, sheet in enumerate(sheets):
         if len(sheet) != boxes:
-            raise InvalidStateError(
-                f"invalid dice poker view: seat {seat}'s sheet has {len(sheet)} boxes, not {boxes}"
-            )
+            fail(f"seat {seat}'s sheet has {len(sheet)} boxes, not {boxes}")
     try:
+        check_seat(seen.seat, seen.config.players)
         table = _table(seen, 0, Rng.from_seed(0))
         check_table(table)  # a view has no generator to check
         again = view(table, seen.seat)
     except (InvalidStateError, TypeError, ValueError, IndexError) as error:
-        why = str(error).removeprefix("invalid dice poker state: ")
-        raise InvalidStateError(f"invalid dice poker view: {why}") from error
+        fail(str(error).removeprefix("invalid dice poker state: "))
     if again != seen:
-        raise InvalidStateError(
-            "invalid dice poker view: its scores, stage, throws allowed, winners or legal "
-            "moves do not follow from its table"
+        fail(
+            "its scores, stage, throws allowed, winners or legal moves do not follow from its table"
         )
 
 
@@ -93,7 +88,6 @@ def determinize(seen: View, rng: Rng) -> State:
     Raises :class:`~tabletop_rules.errors.InvalidStateError` for a view that
     :func:`check_view` refuses.
     """
-    check_view(seen)
     seed, _ = rng.next_u64()
     table = _table(seen, seed, Rng.from_seed(seed))
     if seen.config.auto_chance:
@@ -104,9 +98,7 @@ def determinize(seen: View, rng: Rng) -> State:
 
 def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
-    to_move = current_player(state)  # first: it refuses what is not a state
-    if seat is not None:
-        check_seat(seat, state.config.players)
+    to_move = current_player(state)
     over = is_over(state)
     scores = score(state)
     return _make_view(
