@@ -264,6 +264,25 @@ ODD_ARGUMENTS: tuple[object, ...] = (
 game's own values of another kind: none is a config, state, view, move or event."""
 
 
+def _rule_functions(rules: Rules, move: Any) -> dict[str, Callable[[Any], object]]:
+    """The ruleset's functions that play or read a state, each taking only the state
+    (``move``, one legal somewhere, for those that also take a move), by name.
+    """
+    return {
+        "legal_moves": rules.legal_moves,
+        "chance_probabilities": rules.chance_probabilities,
+        "apply": lambda odd: rules.apply(odd, move),
+        "apply_with_events": lambda odd: rules.apply_with_events(odd, move),
+        "canonical": lambda odd: rules.canonical(odd, move),
+        "score": rules.score,
+        "current_player": rules.current_player,
+        "is_over": rules.is_over,
+        "winners": rules.winners,
+        "view": lambda odd: rules.view(odd, 0),
+        "spectator view": lambda odd: rules.view(odd, None),
+    }
+
+
 def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
     """Every entry point of the ruleset handed what is not its argument (``None``, a
     number, text, a container, an object, another kind of the game's own values: a config
@@ -285,17 +304,7 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
         "new_game": lambda odd: rules.new_game(odd, seed=1),
     }
     takes_state: dict[str, Callable[[Any], object]] = {
-        "legal_moves": rules.legal_moves,
-        "chance_probabilities": rules.chance_probabilities,
-        "apply": lambda odd: rules.apply(odd, move),
-        "apply_with_events": lambda odd: rules.apply_with_events(odd, move),
-        "canonical": lambda odd: rules.canonical(odd, move),
-        "score": rules.score,
-        "current_player": rules.current_player,
-        "is_over": rules.is_over,
-        "winners": rules.winners,
-        "view": lambda odd: rules.view(odd, 0),
-        "spectator view": lambda odd: rules.view(odd, None),
+        **_rule_functions(rules, move),
         "legal_mask": rules.legal_mask,
         "decode": lambda odd: rules.decode(odd, 0),
         "config_of": rules.config_of,
@@ -722,19 +731,7 @@ def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> N
     for name, value in fields.items():
         object.__setattr__(subclassed, name, value)
     move = next(iter(rules.legal_moves(state)), None)
-    entries: dict[str, Callable[[Any], object]] = {
-        "legal_moves": rules.legal_moves,
-        "chance_probabilities": rules.chance_probabilities,
-        "apply": lambda odd: rules.apply(odd, move),
-        "apply_with_events": lambda odd: rules.apply_with_events(odd, move),
-        "canonical": lambda odd: rules.canonical(odd, move),
-        "score": rules.score,
-        "current_player": rules.current_player,
-        "is_over": rules.is_over,
-        "winners": rules.winners,
-        "view": lambda odd: rules.view(odd, 0),
-        "spectator view": lambda odd: rules.view(odd, None),
-    }
+    entries = _rule_functions(rules, move)
     for lookalike in (subclassed, types.SimpleNamespace(**fields)):
         kind = type(lookalike).__name__
         for name, entry in entries.items():
