@@ -281,9 +281,9 @@ class _Shell:
         return self.k.new_game(config, resolve_seed(seed), deal)
 
     def refuse(self, state: object, error: Exception | None) -> NoReturn:
-        """Why a rule failed on ``state``: a ``TypeError`` for what is no state (a view
-        is told what to pass); a tampered state's ``InvalidStateError``; else ``error``
-        itself, a bug in the rule, which surfaces as itself.
+        """Why ``state`` is refused: a ``TypeError`` for what is no state (a view is told
+        what to pass). The rules themselves run unwrapped: a state built by hand is
+        checked with ``check_state`` by whoever built it, and a bug surfaces as itself.
         """
         refuse_state(
             state,
@@ -303,12 +303,7 @@ class _Shell:
         def guarded(state: Any, *args: Any, **kwargs: Any) -> Any:
             if type(state) is not state_type:
                 refuse(state, None)
-            try:
-                return rule(state, *args, **kwargs)
-            except TabletopError:
-                raise
-            except Exception as error:
-                refuse(state, error)
+            return rule(state, *args, **kwargs)
 
         return guarded
 
@@ -363,13 +358,7 @@ class _Shell:
     def transition(self, state: Any, move: Any, events: list[Any] | None) -> Any:
         if type(state) is not self.k.state_type:
             self.refuse(state, None)
-        listed = self.listed(state, move)
-        try:
-            return self.k.transition(state, listed, events)
-        except TabletopError:
-            raise
-        except Exception as error:
-            self.refuse(state, error)
+        return self.k.transition(state, self.listed(state, move), events)
 
     def apply(self, state: Any, move: Any) -> Any:
         """The state after ``move``, the listed instance of it; ``IllegalMoveError``
@@ -423,6 +412,11 @@ class _Shell:
         return self.k.display(self.expect(game, (self.k.state_type, self.k.view_type)))
 
     def format_move(self, move: Any) -> str:
+        """The kernel's notation of the table's instance of ``move``: a ``TypeError`` for
+        what is no move of the game, ``IllegalMoveError`` for one built around its checks.
+        """
+        if not any(type(move) is kind for kind in self.k.move_types):
+            raise TypeError(f"not a {self.noun} move: {short_repr(move)}")
         return self.k.format_move(self.known(move))
 
     def parse_move(self, game: Any, text: str) -> Any:

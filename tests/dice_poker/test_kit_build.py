@@ -8,9 +8,9 @@ DERIVED = (
     "apply_with_events", "canonical", "winners", "score", "current_player", "view",
     "determinize", "chance_probabilities", "redact", "num_actions", "encode", "decode",
     "legal_mask", "chance_offset", "action_text", "observe", "observation_spec",
-    "check_state", "check_view", "max_moves", "display",
+    "check_state", "check_view", "max_moves", "display", "legal_moves", "format_move",
 )  # fmt: skip
-OWN = ("apply", "is_over", "legal_moves", "parse_move", "format_move")
+OWN = ("apply", "is_over", "parse_move")
 
 
 def test_dice_poker_is_built_by_the_kit_and_keeps_only_its_measured_overrides() -> None:
