@@ -193,3 +193,43 @@ def test_pig_plays_on_the_web_page_glue_unchanged() -> None:
         answer = json.loads(web.play(text))
         assert answer["ok"], answer
     assert "game over" in json.dumps(answer).lower()
+
+
+@pytest.mark.slow
+def test_pig_installs_with_pip_and_plays_from_its_entry_point(tmp_path: Path) -> None:
+    """``pip install examples/pig`` into an environment of its own (seeing this one's
+    packages), then ``simulate`` and ``play`` there, with nothing on ``PYTHONPATH``: the
+    installed distribution's entry point is all that names the game.
+    """
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+        check=True,
+    )
+    python = str(venv / "bin" / "python")
+    install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
+    subprocess.run(
+        [*install, "--no-deps", "--no-build-isolation", "--no-index", str(PIG)],
+        check=True,
+        timeout=300,
+    )
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+
+    def run(*argv: str, stdin: str = "") -> str:
+        done = subprocess.run(
+            [python, "-m", "tabletop_rules", *argv],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            env=env,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert json.loads(run("simulate", "pig", "--games", "6", "--json"))["games_played"] == 6
+    played = run("play", "pig", "--seed", "3", "--rule", "target=20", stdin="roll\n" * 40)
+    assert played.startswith("Pig, seed 3.")
+    assert "Game over: " in played
