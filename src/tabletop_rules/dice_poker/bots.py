@@ -23,7 +23,7 @@ from .dice import KEEPS, OUTCOMES, PROBABILITIES
 from .moves import DICE_COUNT, Announce, Box, Face, Move, Roll, Scratch, Write
 from .rules import ROLL_ALL
 from .scoring import score_table
-from .view import View
+from .state import View
 
 __all__ = ["PAR", "GreedyBot", "expected_points"]
 

@@ -1,6 +1,5 @@
-"""The five dice: every throw, what can be kept of it, and how likely each outcome is.
-
-Tables over all sorted throws are built once at import; the rules only look them up.
+"""The five dice: every throw, what can be kept of it, and how likely each outcome is,
+in tables built once at import for the rules to look up.
 
 >>> len(ALL_THROWS), len(OUTCOMES[5]), sum(PROBABILITIES[2].values())
 (252, 252, Fraction(1, 1))
@@ -19,18 +18,11 @@ from math import factorial, prod
 
 from .moves import DICE_COUNT, MOVE_TABLE, Dice, Face, Move
 
-__all__ = [
-    "ALL_THROWS",
-    "KEEPS",
-    "OUTCOMES",
-    "PROBABILITIES",
-    "THROW_TABLES",
-    "throw_probability",
-]
+__all__ = ["ALL_THROWS", "KEEPS", "OUTCOMES", "PROBABILITIES", "THROW_TABLES", "throw_probability"]
 
-_FACES = range(1, 7)
-
-ALL_THROWS: tuple[tuple[Face, ...], ...] = tuple(combinations_with_replacement(_FACES, DICE_COUNT))
+ALL_THROWS: tuple[tuple[Face, ...], ...] = tuple(
+    combinations_with_replacement(range(1, 7), DICE_COUNT)
+)
 """Every sorted throw of five dice: 252 of them."""
 
 
@@ -42,9 +34,7 @@ def _keeps(dice: tuple[Face, ...]) -> tuple[tuple[Face, ...], ...]:
     return tuple(sorted((k for k in selections if len(k) < DICE_COUNT), key=lambda k: (len(k), k)))
 
 
-KEEPS: dict[tuple[Face, ...], tuple[tuple[Face, ...], ...]] = {
-    dice: _keeps(dice) for dice in ALL_THROWS
-}
+KEEPS = {dice: _keeps(dice) for dice in ALL_THROWS}
 """Sorted dice -> what a throw may keep of them (keeping all five is not a throw)."""
 
 
@@ -60,12 +50,11 @@ def throw_probability(values: tuple[Face, ...]) -> Fraction:
 
 OUTCOMES: dict[int, tuple[Dice, ...]] = {
     count: tuple(
-        MOVE_TABLE.own(Dice(values)) for values in combinations_with_replacement(_FACES, count)
+        move for move in MOVE_TABLE.moves if type(move) is Dice and len(move.values) == count
     )
     for count in range(1, DICE_COUNT + 1)
 }
-"""Number of dice thrown -> each distinct outcome, as a chance move (the game's own
-instances, :data:`~tabletop_rules.dice_poker.moves.ACTIONS`)."""
+"""Number of dice thrown -> each distinct outcome, the game's own chance moves."""
 
 PROBABILITIES: dict[int, Mapping[Move, Fraction]] = {
     count: types.MappingProxyType({dice: throw_probability(dice.values) for dice in outcomes})
@@ -73,16 +62,15 @@ PROBABILITIES: dict[int, Mapping[Move, Fraction]] = {
 }
 """Number of dice thrown -> each outcome's exact probability."""
 
-
-def _throw_table(count: int) -> tuple[tuple[Face, ...], ...]:
-    return tuple(
-        tuple(sorted(number // 6**die % 6 + 1 for die in range(count)))
-        for number in range(6**count)
+THROW_TABLES = {
+    count: (
+        6**count,
+        tuple(
+            tuple(sorted(number // 6**die % 6 + 1 for die in range(count)))
+            for number in range(6**count)
+        ),
     )
-
-
-THROW_TABLES: dict[int, tuple[int, tuple[tuple[Face, ...], ...]]] = {
-    count: (6**count, _throw_table(count)) for count in range(1, DICE_COUNT + 1)
+    for count in range(1, DICE_COUNT + 1)
 }
 """Number of dice -> ``(6 ** count, faces)``: one draw ``n`` below ``6 ** count`` throws
 them all, ``faces[n]`` (its base-6 digits plus one, sorted)."""

@@ -40,15 +40,13 @@ to move: P0, stage 1, throw 0 of 5
 
 from __future__ import annotations
 
-import warnings
-
 from ..validation import check_type
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .scoring import stage_bonus
-from .state import Cell, State, stage_total
-from .view import View, view
+from .state import Cell, State, View, stage_total
+from .view import view
 
-__all__ = ["sheet_table"]
+__all__: list[str] = []
 
 
 def display(game: View | State) -> str:
@@ -132,15 +130,3 @@ def _status(seen: View) -> str:
     if seen.announced is not None:
         status += f", announced {seen.announced}"
     return status
-
-
-def sheet_table(game: View | State) -> str:
-    """Deprecated name of :func:`display`, kept for one release; warns
-    :class:`DeprecationWarning`.
-    """
-    warnings.warn(
-        "dice_poker.sheet_table is deprecated: use dice_poker.display, the name every game shares",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return display(game)

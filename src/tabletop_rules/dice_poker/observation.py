@@ -60,7 +60,7 @@ from ..protocol import CHANCE
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
 from .scoring import possible_points
-from .view import View
+from .state import View
 
 __all__: list[str] = []
 

@@ -1,14 +1,10 @@
-"""What the dice score in each box: the mountain arithmetic and the poker combinations.
-
-Each rule is a small function of the sorted dice; import builds tables over all 252 sorted
-throws of five dice so the hot path only looks scores up.
+"""What the dice score in each box, the mountain's premium and penalty, and the tables over
+all 252 sorted throws that the rules look scores up in.
 
 >>> mountain_points(Box.FOURS, (4, 1, 2, 3, 5))
 -8
->>> points(Box.PAIR, (1, 3, 3, 5, 5))
-10
->>> points(Box.FULL_HOUSE, (2, 2, 3, 3, 4)) is None
-True
+>>> points(Box.PAIR, (1, 3, 3, 5, 5)), points(Box.FULL_HOUSE, (2, 2, 3, 3, 4))
+(10, None)
 """
 
 from __future__ import annotations
@@ -34,6 +30,7 @@ __all__ = [
 ]
 
 _YATZY = BoxScores()
+_OF_A_KIND = {Box.PAIR: 2, Box.THREE_KIND: 3, Box.FOUR_KIND: 4}
 
 
 def _checked(box: object, dice: object) -> tuple[Face, ...]:
@@ -49,32 +46,7 @@ def _checked(box: object, dice: object) -> tuple[Face, ...]:
 
 def mountain_points(box: Box, dice: Sequence[Face]) -> int:
     """``(count - 3) * face``: a mountain box targets three dice of its face."""
-    dice = _checked(box, dice)
-    face = box.face
-    return (list(dice).count(face) - 3) * face
-
-
-def _counts(dice: Sequence[Face]) -> list[tuple[Face, int]]:
-    """(face, count) pairs, highest face first."""
-    return sorted(Counter(dice).items(), reverse=True)
-
-
-def _highest_with(dice: Sequence[Face], times: int) -> int | None:
-    """Sum of ``times`` dice of the highest face shown at least ``times`` times."""
-    for face, count in _counts(dice):
-        if count >= times:
-            return face * times
-    return None
-
-
-def _two_pairs(dice: Sequence[Face]) -> int | None:
-    pairs = [face for face, count in _counts(dice) if count >= 2]
-    return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else None
-
-
-def _full_house(dice: Sequence[Face]) -> int | None:
-    shape = sorted(count for _face, count in _counts(dice))
-    return sum(dice) if shape == [2, 3] else None
+    return (_checked(box, dice).count(box.face) - 3) * box.face
 
 
 def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> int | None:
@@ -83,32 +55,31 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
     A poker box scores the best way the dice fit it; five alike fit PAIR, THREE_KIND and
     FOUR_KIND but neither TWO_PAIRS nor FULL_HOUSE.
     """
-    ordered = list(_checked(box, dice))
+    ordered = _checked(box, dice)
     if box.is_mountain:
         return mountain_points(box, ordered)
-    if box is Box.PAIR:
-        return _highest_with(ordered, 2)
+    counts = sorted(Counter(ordered).items(), reverse=True)  # (face, count), highest first
+    if box in _OF_A_KIND:
+        times = _OF_A_KIND[box]
+        return next((face * times for face, count in counts if count >= times), None)
     if box is Box.TWO_PAIRS:
-        return _two_pairs(ordered)
-    if box is Box.THREE_KIND:
-        return _highest_with(ordered, 3)
-    if box is Box.FOUR_KIND:
-        return _highest_with(ordered, 4)
+        pairs = [face for face, count in counts if count >= 2]
+        return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else None
     if box is Box.FULL_HOUSE:
-        return _full_house(ordered)
+        return sum(ordered) if sorted(count for _, count in counts) == [2, 3] else None
     if box is Box.SMALL_STRAIGHT:
-        return box_scores.small_straight if ordered == [1, 2, 3, 4, 5] else None
+        return box_scores.small_straight if ordered == (1, 2, 3, 4, 5) else None
     if box is Box.LARGE_STRAIGHT:
-        return box_scores.large_straight if ordered == [2, 3, 4, 5, 6] else None
+        return box_scores.large_straight if ordered == (2, 3, 4, 5, 6) else None
     if box is Box.POKER:
-        return box_scores.poker if len(set(ordered)) == 1 else None
+        return box_scores.poker if len(counts) == 1 else None
     return sum(ordered)  # CHANCE takes anything
 
 
 @cache
 def score_table(box_scores: BoxScores = _YATZY) -> dict[tuple[Face, ...], tuple[int, ...]]:
-    """Sorted dice -> points in each box (0 where they do not fit), with these fixed
-    scores; built once per ``box_scores``.
+    """Sorted dice -> points in each box (0 where they do not fit), built once per
+    ``box_scores``.
     """
     return {dice: tuple(points(box, dice, box_scores) or 0 for box in Box) for dice in ALL_THROWS}
 
@@ -118,22 +89,18 @@ def possible_points(box_scores: BoxScores = _YATZY) -> tuple[frozenset[int], ...
     """For each box, every value it can hold: what some throw scores there, and 0 for a
     scratched poker box. Loaders use it to refuse sheets no game can reach.
     """
-    return tuple(_values(box, box_scores) for box in Box)
-
-
-def _values(box: Box, box_scores: BoxScores) -> frozenset[int]:
-    thrown = (points(box, dice, box_scores) for dice in ALL_THROWS)
-    scratched = {0} if box.is_poker else set()
-    return frozenset(value for value in thrown if value is not None) | scratched
+    return tuple(
+        frozenset(
+            scored for dice in ALL_THROWS if (scored := points(box, dice, box_scores)) is not None
+        )
+        | ({0} if box.is_poker else set())
+        for box in Box
+    )
 
 
 def stage_bonus(mountain_sum: int, premium: int, penalty: int) -> int:
     """A complete mountain above zero earns the premium, below zero costs the penalty."""
-    if mountain_sum > 0:
-        return premium
-    if mountain_sum < 0:
-        return -penalty
-    return 0
+    return premium if mountain_sum > 0 else -penalty if mountain_sum < 0 else 0
 
 
 SCORES = score_table()
@@ -143,7 +110,6 @@ FITS: dict[tuple[Face, ...], int] = {
     dice: sum(1 << box for box in Box if points(box, dice) is not None) for dice in ALL_THROWS
 }
 """Sorted dice -> bit mask of the boxes they fit (bit ``box``)."""
-
 
 NEEDS: dict[Box, str] = {
     Box.PAIR: "two dice alike",
@@ -155,4 +121,4 @@ NEEDS: dict[Box, str] = {
     Box.LARGE_STRAIGHT: "2-3-4-5-6",
     Box.POKER: "five dice alike",
 }
-"""What each poker box needs thrown complete, for error messages and docs."""
+"""What each poker box needs thrown complete, for error messages."""
