@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
-from . import display as display_module
 from . import notation, rules
 from . import view as view_module
 from .bots import GreedyBot
@@ -173,7 +172,7 @@ KERNEL = kit.Kernel(
     why_illegal=rules.why_illegal,
     check_view=view_module.check_view,
     chance_probabilities=rules.chance_probabilities,
-    display=display_module.display,
+    display=view_module.display,
     json_hooks=json_hooks,
     bots={"greedy": kit.Unseeded(GreedyBot)},
     read_move=read_move,

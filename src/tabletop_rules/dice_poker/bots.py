@@ -19,10 +19,9 @@ from functools import cache
 
 from ..bots import legal_moves_of
 from .config import BoxScores
-from .dice import KEEPS, OUTCOMES, PROBABILITIES
 from .moves import DICE_COUNT, Announce, Box, Face, Move, Roll, Scratch, Write
 from .rules import ROLL_ALL
-from .scoring import score_table
+from .scoring import KEEPS, OUTCOMES, PROBABILITIES, score_table
 from .state import View
 
 __all__ = ["PAR", "GreedyBot", "expected_points"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator
 from itertools import combinations_with_replacement
-from typing import TypeAlias
+from typing import TypeAlias, get_args
 
 import attrs
 
@@ -155,7 +155,7 @@ class Dice:
 Move: TypeAlias = Roll | Write | Scratch | Announce | Dice
 """Any dice poker move, the chance outcome :class:`Dice` included."""
 
-MOVE_TYPES: tuple[type[Move], ...] = (Roll, Write, Scratch, Announce, Dice)
+MOVE_TYPES: tuple[type[Move], ...] = get_args(Move)
 """The classes of dice poker moves, the chance outcome :class:`Dice` included."""
 
 

@@ -69,10 +69,7 @@ _BOXES = tuple(str(box) for box in Box)
 
 
 def _face_counts(dice: tuple[int, ...]) -> list[int]:
-    counts = [0] * 6
-    for face in dice:
-        counts[face - 1] += 1
-    return counts
+    return [dice.count(face) for face in range(1, 7)]
 
 
 @lru_cache(maxsize=64)
@@ -81,58 +78,40 @@ def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int,
     bank's and the throws' caps; the least and greatest score of a sheet.
     """
     possible = possible_points(config.box_scores)
-    lows = tuple(min(*values, 0) for values in possible)  # 0: an open box
+    lows = tuple(min(*values, 0) for values in possible)
     highs = tuple(max(*values, 0) for values in possible)
-    if not config.fences:
-        bank = 0
-    elif config.max_fences is not None:
-        bank = config.max_fences
-    else:
-        bank = config.throws_per_turn * config.boxes_per_player
-    spendable = (
-        bank if config.max_fences_per_turn is None else min(bank, config.max_fences_per_turn)
-    )
-    throws = config.throws_per_turn + spendable
+    bank = config.throws_per_turn * config.boxes_per_player  # every turn banks them all
+    bank = 0 if not config.fences else bank if config.max_fences is None else config.max_fences
     least = config.stages * (sum(lows) - config.penalty)
     most = config.stages * (sum(highs) + config.premium)
-    return lows, highs, bank, throws, least, most
+    return lows, highs, bank, config.throws_allowed(bank), least, most
 
 
 def encode_view(seen: View, features: Features) -> None:
     """Write ``seen`` into ``features`` as the module's table lays it out."""
     config = seen.config
-    players = config.players
     lows, highs, bank, throws, least, most = _bounds(config)
-    order = seats_from(seen.seat, players)
-    labels = tuple(f"P{number}" for number in range(players))
-    viewer_features(features, seen.seat, players)
+    order = seats_from(seen.seat, config.players)
+    viewer_features(features, seen.seat, config.players)
     to_move = seen.current_player
     relative = None if to_move is None or to_move == CHANCE else order.index(to_move)
+    labels = tuple(f"P{number}" for number in range(config.players))
     features.one_hot("to_move[", labels, relative)
     features.flag("to_move[chance]", to_move == CHANCE)
     features.flag("over", to_move is None)
     features.one_hot("stage[", tuple(map(str, range(config.stages))), seen.stage)
-    for number, seat in enumerate(order):
-        sheet = seen.sheets[seat]
-        for stage in range(config.stages):
-            base = BOXES_PER_STAGE * stage
-            features.counts(
-                f"filled[P{number},s{stage},",
-                _BOXES,
-                [cell is not None for cell in sheet[base : base + BOXES_PER_STAGE]],
-                [1] * BOXES_PER_STAGE,
-            )
-    for number, seat in enumerate(order):
-        sheet = seen.sheets[seat]
-        for stage in range(config.stages):
-            base = BOXES_PER_STAGE * stage
-            features.group(
-                f"sheet[P{number},s{stage},",
-                _BOXES,
-                [cell or 0 for cell in sheet[base : base + BOXES_PER_STAGE]],
-                lows,
-                highs,
-            )
+    stages = [
+        (number, seat, stage) for number, seat in enumerate(order) for stage in range(config.stages)
+    ]
+    for number, seat, stage in stages:
+        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
+        filled = [cell is not None for cell in cells]
+        features.counts(f"filled[P{number},s{stage},", _BOXES, filled, [1] * BOXES_PER_STAGE)
+    for number, seat, stage in stages:
+        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
+        features.group(
+            f"sheet[P{number},s{stage},", _BOXES, [cell or 0 for cell in cells], lows, highs
+        )
     for number, seat in enumerate(order):
         features.scalar(f"fences[P{number}]", seen.fences[seat], 0, bank)
     for number, seat in enumerate(order):

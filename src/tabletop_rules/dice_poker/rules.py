@@ -31,7 +31,6 @@ from ..seats import top_seats
 from ..slots import replacer
 from ..validation import refuse_state
 from .config import Config, Deal
-from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
     Announced,
     Event,
@@ -57,7 +56,16 @@ from .moves import (
     Write,
 )
 from .notation import format_move
-from .scoring import FITS, NEEDS, score_table, stage_bonus
+from .scoring import (
+    FITS,
+    KEEPS,
+    NEEDS,
+    OUTCOMES,
+    PROBABILITIES,
+    THROW_TABLES,
+    score_table,
+    stage_bonus,
+)
 from .state import State, View, mountain_total
 
 __all__ = ["apply", "is_over"]

@@ -1,6 +1,8 @@
-"""What the dice score in each box, the mountain's premium and penalty, and the tables over
-all 252 sorted throws that the rules look scores up in.
+"""The five dice: every throw, what can be kept of it, how likely each outcome is, and
+what it scores in each box, in tables built once at import for the rules to look up.
 
+>>> len(ALL_THROWS), len(OUTCOMES[5]), sum(PROBABILITIES[2].values()), KEEPS[(2, 2, 5, 6, 6)][:4]
+(252, 252, Fraction(1, 1), ((), (2,), (5,), (6,)))
 >>> mountain_points(Box.FOURS, (4, 1, 2, 3, 5))
 -8
 >>> points(Box.PAIR, (1, 3, 3, 5, 5)), points(Box.FULL_HOUSE, (2, 2, 3, 3, 4))
@@ -9,25 +11,89 @@ all 252 sorted throws that the rules look scores up in.
 
 from __future__ import annotations
 
+import types
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from functools import cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
 
 from ..messages import short_repr
 from .config import BoxScores
-from .dice import ALL_THROWS
-from .moves import Box, Face, _sorted_faces
+from .moves import DICE_COUNT, MOVE_TABLE, Box, Dice, Face, Move, _sorted_faces
 
 __all__ = [
+    "ALL_THROWS",
     "FITS",
+    "KEEPS",
     "NEEDS",
+    "OUTCOMES",
+    "PROBABILITIES",
     "SCORES",
+    "THROW_TABLES",
     "mountain_points",
     "points",
     "possible_points",
     "score_table",
     "stage_bonus",
+    "throw_probability",
 ]
+
+ALL_THROWS: tuple[tuple[Face, ...], ...] = tuple(
+    combinations_with_replacement(range(1, 7), DICE_COUNT)
+)
+"""Every sorted throw of five dice: 252 of them."""
+
+
+def _keeps(dice: tuple[Face, ...]) -> tuple[tuple[Face, ...], ...]:
+    """Every distinct sorted selection of fewer than five of ``dice``, shortest first."""
+    selections: list[tuple[Face, ...]] = [()]
+    for face, count in sorted(Counter(dice).items()):
+        selections = [kept + (face,) * n for kept in selections for n in range(count + 1)]
+    return tuple(sorted((k for k in selections if len(k) < DICE_COUNT), key=lambda k: (len(k), k)))
+
+
+KEEPS = {dice: _keeps(dice) for dice in ALL_THROWS}
+"""Sorted dice -> what a throw may keep of them (keeping all five is not a throw)."""
+
+
+def throw_probability(values: tuple[Face, ...]) -> Fraction:
+    """Chance that ``len(values)`` fair dice show ``values`` in some order.
+
+    >>> throw_probability((6, 6)), throw_probability((1, 2))
+    (Fraction(1, 36), Fraction(1, 18))
+    """
+    arrangements = factorial(len(values)) // prod(factorial(c) for c in Counter(values).values())
+    return Fraction(arrangements, 6 ** len(values))
+
+
+OUTCOMES: dict[int, tuple[Dice, ...]] = {
+    count: tuple(
+        move for move in MOVE_TABLE.moves if type(move) is Dice and len(move.values) == count
+    )
+    for count in range(1, DICE_COUNT + 1)
+}
+"""Number of dice thrown -> each distinct outcome, the game's own chance moves."""
+
+PROBABILITIES: dict[int, Mapping[Move, Fraction]] = {
+    count: types.MappingProxyType({dice: throw_probability(dice.values) for dice in outcomes})
+    for count, outcomes in OUTCOMES.items()
+}
+"""Number of dice thrown -> each outcome's exact probability."""
+
+THROW_TABLES = {
+    count: (
+        6**count,
+        tuple(
+            tuple(sorted(number // 6**die % 6 + 1 for die in range(count)))
+            for number in range(6**count)
+        ),
+    )
+    for count in range(1, DICE_COUNT + 1)
+}
+"""Number of dice -> ``(6 ** count, faces)``: one draw ``n`` below ``6 ** count`` throws
+them all, ``faces[n]`` (its base-6 digits plus one, sorted)."""
 
 _YATZY = BoxScores()
 _OF_A_KIND = {Box.PAIR: 2, Box.THREE_KIND: 3, Box.FOUR_KIND: 4}

@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) may know of a game.
+"""What one seat (or a spectator) may know of a game, and the score sheet drawn from it.
 
 Dice poker hides nothing from the players, but the generator predicts every future throw,
 so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the seed. Every
@@ -20,8 +20,10 @@ from ..rng import Rng
 from ..seats import check_seat, top_seats
 from ..slots import maker
 from ..validation import Fail
+from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .rules import current_player, legal_moves
-from .state import State, View, fewest_throws, open_mask, sheet_total
+from .scoring import stage_bonus
+from .state import Cell, State, View, fewest_throws, open_mask, sheet_total, stage_total
 
 __all__: list[str] = []
 
@@ -93,3 +95,91 @@ def determinize(seen: View, rng: Rng) -> State:
     if seen.config.auto_chance:
         table = attrs.evolve(table, rng=table.rng.advanced(max(fewest_throws(table), 0)))
     return table
+
+
+def display(game: View | State) -> str:
+    """Every seat's score sheet as a plain-text table: one row per box, named as in the
+    notation, then each stage's mountain sum, premium and total; one column per seat and
+    stage; the fences, the scores and who moves. A state is drawn as a spectator sees it.
+
+    >>> from tabletop_rules import dice_poker as dp
+    >>> state = dp.apply(dp.new_game(dp.Config(stages=1), seed=1), dp.Roll())
+    >>> for line in dp.display(dp.apply(state, dp.Write(dp.Box.CHANCE))).splitlines()[-6:]:
+    ...     print(line)
+    premium        |       |
+    total          |    15 |     0
+    ---------------+-------+------
+    fences         |     2 |     0
+    score          |    15 |     0
+    to move: P1, stage 1, throw 0 of 3
+    """
+    seen = view(game, None) if type(game) is State else game
+    config = seen.config
+    columns = [(seat, stage) for seat in range(config.players) for stage in range(config.stages)]
+    header = ["box", *(f"P{seat} s{stage + 1}" for seat, stage in columns)]
+    body = [[str(box)] for box in Box] + [["mountain"], ["premium"], ["total"]]
+    for seat, stage in columns:
+        base = BOXES_PER_STAGE * stage
+        cells = seen.sheets[seat][base : base + BOXES_PER_STAGE]
+        mountain = [cell for cell in cells[: len(MOUNTAIN)] if cell is not None]
+        bonus = stage_bonus(sum(mountain), config.premium, config.penalty)
+        column = [
+            *map(_cell, cells),
+            _cell(sum(mountain) if mountain else None),
+            _cell(bonus if len(mountain) == len(MOUNTAIN) else None),
+            str(stage_total(config, seen.sheets[seat], stage)),
+        ]
+        for row, text in zip(body, column, strict=True):
+            row.append(text)
+    footer = [
+        ["fences", *_per_seat(seen.fences, config.stages)],
+        ["score", *_per_seat(seen.scores, config.stages)],
+    ]
+    boxes, sums = body[:BOXES_PER_STAGE], body[BOXES_PER_STAGE:]
+    table = _render([header, None, *boxes, None, *sums, None, *footer])
+    return "\n".join([*table, _status(seen)])
+
+
+def _cell(cell: Cell) -> str:
+    """A box as written: its points, or blank while it is open."""
+    return "" if cell is None else str(cell)
+
+
+def _per_seat(values: tuple[int, ...], stages: int) -> list[str]:
+    """One value per seat, under the seat's first stage column."""
+    return [text for value in values for text in (str(value), *[""] * (stages - 1))]
+
+
+def _render(rows: list[list[str] | None]) -> list[str]:
+    """Rows as aligned text: the first column left, numbers right; ``None`` draws a rule."""
+    cells = [row for row in rows if row is not None]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = []
+    for row in rows:
+        if row is None:
+            lines.append("-+-".join("-" * width for width in widths))
+            continue
+        parts = [row[0].ljust(widths[0])]
+        parts += [text.rjust(width) for text, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append(" | ".join(parts).rstrip())
+    return lines
+
+
+def _status(seen: View) -> str:
+    """Who moves now, or who won."""
+    player = seen.current_player
+    if player is None:
+        names = ", ".join(f"P{seat}" for seat in sorted(seen.winners))
+        return f"game over: {'winners' if len(seen.winners) > 1 else 'winner'} {names}"
+    if seen.pending_keep is not None:
+        kept = " ".join(map(str, seen.pending_keep)) or "nothing"
+        return f"dice in the air (kept: {kept})"
+    status = (
+        f"to move: P{player}, stage {seen.stage + 1}, "
+        f"throw {seen.throws_used} of {seen.throws_allowed}"
+    )
+    if seen.dice:
+        status += f", dice {' '.join(map(str, seen.dice))}"
+    if seen.announced is not None:
+        status += f", announced {seen.announced}"
+    return status
