@@ -65,7 +65,7 @@ MAX_POINTS = 1000
 class BoxScores:
     """The fixed scores of SMALL_STRAIGHT (1-2-3-4-5), LARGE_STRAIGHT (2-3-4-5-6) and POKER
     (five alike), the boxes that do not count the dice; Yatzy's by default, each 0 to
-    :data:`MAX_POINTS`.
+    :data:`~tabletop_rules.dice_poker.config.MAX_POINTS`.
     """
 
     small_straight: int = attrs.field(default=15, validator=whole(0, MAX_POINTS))

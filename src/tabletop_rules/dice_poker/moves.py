@@ -171,9 +171,9 @@ ACTIONS: tuple[Move, ...] = (
     *(Announce(box) for box in Box),
     *map(Dice, _multisets(range(1, DICE_COUNT + 1))),
 )
-"""The 710 distinct moves some state allows, in action-number order: 210 rolls by what
-they keep (nothing, one die, … four), 15 writes, 9 scratches, 15 announcements and 461
-chance outcomes (one die thrown, … five). Only these instances reach a state or its events."""
+"""The 710 moves some state allows, in action-number order: 210 rolls by what they keep
+(nothing, one die, … four), 15 writes, 9 scratches, 15 announcements and 461 chance
+outcomes (one die thrown, … five). Only these instances reach a state or its events."""
 
 NUM_ACTIONS = len(ACTIONS)
 """710 actions in every configuration."""

@@ -1,8 +1,8 @@
 """Short, typable text for moves: ``roll``, ``roll keep 6 6``, ``write full_house``,
 ``scratch poker``, ``announce sixes``, and ``dice 2 5`` for a chance outcome.
 
-:func:`read_move` forgives case, spaces, hyphens and run-together faces, and the package's
-``parse_move`` reads the legal move it names:
+:func:`~tabletop_rules.dice_poker.read_move` forgives case, spaces, hyphens and
+run-together faces, and ``parse_move`` reads the legal move it names:
 
 >>> from tabletop_rules.dice_poker import format_move, new_game, parse_move
 >>> format_move(Roll(keep=(6, 6))), read_move("Roll keep 66")
@@ -25,7 +25,7 @@ _BOX_VERBS: dict[str, type[Write | Scratch | Announce]] = {
 
 
 def format_move(move: Move) -> str:
-    """The notation of a move of the table: what :func:`read_move` reads back."""
+    """The notation of a move of the table, as ``read_move`` reads it back."""
     if isinstance(move, Roll):
         return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
     if isinstance(move, Dice):

@@ -1,39 +1,18 @@
-"""Dice poker views as numbers: :func:`~tabletop_rules.dice_poker.observe` and
+"""Dice poker views as numbers, for :func:`~tabletop_rules.dice_poker.observe` and
 :func:`~tabletop_rules.dice_poker.observation_spec`.
 
-The encoding is read from a :class:`~tabletop_rules.dice_poker.View` only, for a seat or a
-spectator, and has the same length for every view of a config. Values are whole numbers
-as floats, never scaled: the spec's ``low`` and ``high`` give each element's range, so a
-consumer can rescale. Per-seat fields list the seats in turn order *from the viewer*
+The encoding reads a :class:`~tabletop_rules.dice_poker.View` only and has one length per
+config. Values are whole numbers as floats, never scaled: the spec's ``low`` and ``high``
+give each one's range. Per-seat fields list the seats from the viewer
 (:func:`~tabletop_rules.observation.seats_from`): ``P0`` is the viewer (seat 0 for a
-spectator), ``P1`` the next seat to play after it, and so on. Field by field, in order:
-
-==============================  ========  ================================================
-names                           count     value
-==============================  ========  ================================================
-``viewer[spectator]``           1         1 for a spectator's view
-``viewer[S0]`` …                players   the viewer's absolute seat, one-hot
-``to_move[P0]`` …               players   the seat to move, relative, one-hot (all 0 at a
-                                          chance point and once the game is over)
-``to_move[chance]``             1         1 while a throw awaits its outcome
-``over``                        1         1 once the game is over
-``stage[0]`` …                  stages    the stage the seat on turn fills, one-hot
-``filled[P0,s0,ones]`` …        players   1 where the box is filled; seats, then stages,
-                                x stages  then boxes in sheet order
-                                x 15
-``sheet[P0,s0,ones]`` …         players   the points written in the box (0 while open),
-                                x stages  within the box's possible points
-                                x 15
-``fences[P0]`` …                players   the seat's bank, 0 to ``max_fences`` (uncapped:
-                                          ``throws_per_turn`` x boxes on a sheet)
-``score[P0]`` …                 players   the seat's score now
-``throws_used``                 1         throws made this turn
-``throws_allowed``              1         throws this turn allows (0 once over)
-``dice[1]`` … ``dice[6]``       6         how many dice on the table show each face
-``pending``                     1         1 while a throw's outcome is awaited
-``pending_keep[1]`` …           6         how many dice of each face that throw keeps
-``announced[ones]`` …           15        the box announced this turn, one-hot
-==============================  ========  ================================================
+spectator), ``P1`` the next to play after it. In order: ``viewer[spectator]`` and
+``viewer[S0]`` … (the viewer's seat, one-hot); ``to_move[P0]`` … and ``to_move[chance]``
+(one-hot, all 0 once over); ``over``; ``stage[0]`` … (one-hot); ``filled[P0,s0,ones]`` …
+(1 where filled: seats, then stages, then boxes); ``sheet[P0,s0,ones]`` … (the points, 0
+while open); ``fences[P0]`` …; ``score[P0]`` …; ``throws_used``; ``throws_allowed`` (0 once
+over); ``dice[1]`` … ``dice[6]`` (the dice showing each face); ``pending`` (a throw's
+outcome is awaited) and ``pending_keep[1]`` … (the dice it keeps); ``announced[ones]`` …
+(one-hot).
 
 The default config (two players, three stages: 90 boxes, each filled flag and points)
 makes 224 elements:

@@ -1,20 +1,8 @@
 """The rules of dice poker: the turn, the stage orders, the fences and the end.
 
-A turn: ``Roll()`` (or scratch a poker box at once), then after each throw either write or
-scratch a box, or throw again while throws remain. Each rule below is a small function;
-:func:`~tabletop_rules.dice_poker.legal_moves` and :func:`~tabletop_rules.dice_poker.apply`
-are the hot path and only look up precomputed tables.
-
->>> from tabletop_rules.dice_poker import apply, new_game
->>> state = new_game(seed=1)
->>> legal_moves(state)[:2]
-(Roll(), Scratch(box=Box.PAIR))
->>> state = apply(state, Roll())
->>> state.dice, state.throws_used
-((2, 3, 3, 3, 4), 1)
->>> state = apply(state, Write(Box.CHANCE))
->>> score(state), state.fences
-((15, 0), (2, 0))
+A turn is ``Roll()`` (or scratching a poker box at once), then after each throw writing or
+scratching a box, or throwing again while throws remain. ``legal_moves`` and the
+transition look up the tables built at import.
 """
 
 from __future__ import annotations
@@ -85,9 +73,7 @@ _replace = replacer(State)
 
 
 def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
-    """The Write moves of the boxes in mask ``writes``, then the Scratch moves of those in
-    ``scratches``, built once per pair of masks.
-    """
+    """The writes of the boxes in mask ``writes``, then the scratches of ``scratches``."""
     key = writes | scratches << BOXES_PER_STAGE
     moves = _fills_by_mask.get(key)
     if moves is None:
@@ -136,8 +122,8 @@ def score(state: State) -> tuple[int, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """An upper bound on a game's moves: per turn every throw (and its outcome), an
-    announcement and the box, plus every fence a player can bank, spent.
+    """Per turn every throw (and its outcome), an announcement and the box, plus every
+    fence a player can bank, spent.
     """
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
@@ -146,8 +132,8 @@ def max_moves(config: Config) -> int:
 
 
 def _fillable(order: str, open_mask: int) -> int:
-    """The open boxes the stage order lets the player fill now: free and announce allow
-    any, ``down`` only the topmost open box, ``up`` only the bottommost.
+    """The open boxes the stage order lets the player fill now: ``down`` the topmost, ``up``
+    the bottommost, any other order all.
     """
     if order == "down":
         return open_mask & -open_mask
@@ -186,9 +172,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
-    """At a chance point, each distinct outcome of the dice in the air with its exact
-    probability (252 outcomes for five dice); empty elsewhere: the outcomes of several
-    dice are not equally likely.
+    """Each outcome of the dice in the air with its exact probability (several dice are
+    not equally likely); empty but at a chance point.
     """
     pending = state.pending_keep
     if pending is None:
@@ -226,7 +211,7 @@ def why_illegal(state: State, move: Move) -> str:
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
-    naming the rule for a move that is not legal (so it is also :func:`why_illegal`).
+    naming the rule for a move that is not legal (:func:`why_illegal` reads it).
     """
     move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:

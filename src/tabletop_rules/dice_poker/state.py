@@ -1,8 +1,6 @@
-"""The state of a dice poker game: every player's sheet and fences, the turn in progress,
-the invariants a loader checks, and its JSON form.
+"""A dice poker game at one moment, a seat's view of it, their invariants and JSON form.
 
-A state travels without its derived ``open_masks`` and ``totals``: loading recomputes
-them from the sheets, so no document can make them disagree.
+The JSON leaves out the derived ``open_masks`` and ``totals``; loading recomputes them:
 
 >>> from tabletop_rules import dice_poker as dp
 >>> from tabletop_rules.serialize import dumps, loads
@@ -20,7 +18,7 @@ import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from ..protocol import Seat
-from ..rng import Rng, is_valid_state
+from ..rng import SEED_BITS, Rng, is_valid_state
 from ..validation import Fail
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face, Move
@@ -52,26 +50,10 @@ FORMAT_VERSION = 2
 
 @attrs.frozen
 class State:
-    """A dice poker game at one moment. Build one with :func:`new_game`; advance it with
-    :func:`apply`.
-
-    Attributes:
-        config: The house rules in force.
-        seed: The seed the game was started with; with the moves it replays the game.
-        rng: The generator that throws the next dice.
-        sheets: Each seat's sheet, ``15 * stages`` cells.
-        open_masks: For each seat, the boxes of its current stage still open, as a bit
-            mask (bit ``box``): :func:`open_mask` of its sheet, kept for speed.
-        totals: Each seat's score now: :func:`sheet_total` of its sheet, kept for speed.
-        fences: Each seat's bank of unused throws.
-        turns_played: Turns finished, all seats together; seat ``turns_played % players``
-            is on turn.
-        dice: The dice on the table, sorted; empty before the turn's first throw.
-        throws_used: Throws made this turn.
-        announced: In ``announce`` order, the box named this turn.
-        pending_keep: With ``auto_chance=False``, the dice kept by a throw whose outcome
-            (:class:`~tabletop_rules.dice_poker.Dice`) is awaited; otherwise ``None``.
-
+    """A dice poker game at one moment: build one with :func:`new_game`, advance it with
+    :func:`apply`. ``open_masks`` (each seat's open boxes of its stage, bit ``box``) and
+    ``totals`` (its score) are derived from ``sheets`` and kept for speed; ``pending_keep``
+    holds the dice a throw kept while its outcome is awaited (``auto_chance=False``).
     """
 
     config: Config
@@ -152,9 +134,7 @@ def _thrown(sheet: Sheet) -> int:
 
 
 def fewest_throws(state: State) -> int:
-    """The fewest throws ``state``'s game can have made, all seats and the turn in progress
-    together (see :func:`check_invariants`).
-    """
+    """The fewest throws ``state``'s game can have made, all seats and turns together."""
     config = state.config
     exact = config.fences and config.max_fences is None  # the bank counts every throw
     return state.throws_used + sum(
@@ -166,23 +146,19 @@ def fewest_throws(state: State) -> int:
 
 
 def check_invariants(state: State, fail: Fail) -> None:
-    """Call ``fail(why)`` unless ``state`` is one the rules can reach: the kernel's
-    ``check_state``. Besides each field's shape, the checks that need an argument follow.
-
-    *Stage orders.* A stage played ``down`` has a prefix of its boxes filled, ``up`` a
-    suffix.
-
-    *Fences.* A turn changes its seat's bank by ``throws_per_turn - throws_used`` (less what
-    ``max_fences`` cuts off). Only a poker box scratched before the first throw throws
-    nothing (and holds 0), so a seat with ``z`` such boxes and ``w`` other filled boxes
-    banks at most ``z * throws_per_turn + w * (throws_per_turn - 1)``: a tight bound.
-
-    *The generator.* It is the seed's while no throw was made or with ``auto_chance`` off.
-    Otherwise each throw draws once, or again when :meth:`~tabletop_rules.rng.Rng.below`
-    rejects a draw (probability below ``2 ** -51.4`` for five dice): the draws since the
-    seed lie between the fewest throws made and twice the most, which a state reached by
-    play fails with probability below ``3.4e-16``.
+    """Call ``fail(why)`` unless ``state`` is one the rules can reach (the kernel's
+    ``check_state``): besides each field's shape, a ``down`` stage fills a prefix of its
+    boxes and an ``up`` one a suffix; a bank holds at most ``throws_per_turn`` per poker box
+    scratched before throwing (it holds 0) and ``throws_per_turn - 1`` per other box; the
+    generator is the seed's while nothing was thrown or with ``auto_chance`` off, else
+    between the fewest throws made and twice the most draws past it (:meth:`Rng.below
+    <tabletop_rules.rng.Rng.below>` redraws with probability under ``2 ** -51.4``, so a
+    state reached by play fails with probability below ``3.4e-16``).
     """
+    if not is_valid_state(state.seed):
+        fail(f"seed must be in [0, 2**{SEED_BITS}), got {state.seed!r}")
+    if not isinstance(state.rng, Rng) or not is_valid_state(state.rng.state):
+        fail(f"rng must hold a state in [0, 2**{SEED_BITS}), got {state.rng!r}")
     config = state.config
     players = config.players
     if len(state.sheets) != players or len(state.fences) != players:
@@ -304,12 +280,6 @@ def _check_order(order: str, cells: Sheet, player: int, stage: int, fail: Fail) 
 
 def _check_generator(state: State, fewest: int, most: int, fail: Fail) -> None:
     """The generator is the seed's, moved by one draw or a little more per throw made."""
-    if (
-        not is_valid_state(state.seed)
-        or not isinstance(state.rng, Rng)
-        or not is_valid_state(state.rng.state)
-    ):
-        return  # the shell's check names the field
     seeded = Rng.from_seed(state.seed)
     if not state.config.auto_chance:
         if state.rng != seeded:
@@ -359,20 +329,10 @@ def json_hooks(converter: Any) -> None:
 
 @attrs.frozen
 class View:
-    """A seat's knowledge of the game: the table as everyone sees it, without the RNG and
-    the seed, plus what follows from it.
-
-    Attributes:
-        seat: Whose view this is; ``None`` for a spectator.
-        current_player: As :func:`~tabletop_rules.dice_poker.current_player`.
-        stage: The stage the seat on turn is filling, 0-based.
-        throws_allowed: Throws this turn allows (0 once the game is over).
-        scores: Every seat's score now.
-        winners: The winning seats, once the game is over.
-        legal_moves: The moves open to ``seat`` now (empty when it is not on turn).
-
-    The other fields are the state's (:class:`~tabletop_rules.dice_poker.State`).
-
+    """A seat's knowledge of the game: the table as everyone sees it, without the seed and
+    the generator (which predicts every throw), and what follows from it: ``scores``,
+    ``winners`` once over, ``throws_allowed`` (0 once over) and the seat's ``legal_moves``
+    (empty unless it is on turn). ``seat`` is ``None`` for a spectator.
     """
 
     seat: Seat | None

@@ -23,7 +23,16 @@ from ..validation import Fail
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .rules import current_player, legal_moves
 from .scoring import stage_bonus
-from .state import Cell, State, View, fewest_throws, open_mask, sheet_total, stage_total
+from .state import (
+    Cell,
+    State,
+    View,
+    check_invariants,
+    fewest_throws,
+    open_mask,
+    sheet_total,
+    stage_total,
+)
 
 __all__: list[str] = []
 
@@ -54,8 +63,8 @@ def view(state: State, seat: Seat | None) -> View:
 
 
 def check_view(seen: View, fail: Fail) -> None:
-    """Call ``fail`` unless ``seen``'s seat and sheets fit its table; the shell checks the
-    rest on the state :func:`determinize` deals from it.
+    """Call ``fail`` unless ``seen`` is what :func:`view` gives of a state the rules can
+    reach: its table keeps every invariant, and what it derives follows from it.
     """
     boxes = seen.config.boxes_per_player
     for seat, sheet in enumerate(seen.sheets):
@@ -65,6 +74,12 @@ def check_view(seen: View, fail: Fail) -> None:
         check_seat(seen.seat, seen.config.players)
     except ValueError as error:
         fail(str(error))
+    table = determinize(seen, Rng.from_seed(0))
+    check_invariants(table, fail)
+    if view(table, seen.seat) != seen:
+        fail(
+            "its scores, stage, throws allowed, winners or legal moves do not follow from its table"
+        )
 
 
 def determinize(seen: View, rng: Rng) -> State:
@@ -113,7 +128,7 @@ def display(game: View | State) -> str:
     score          |    15 |     0
     to move: P1, stage 1, throw 0 of 3
     """
-    seen = view(game, None) if type(game) is State else game
+    seen = view(game, None) if isinstance(game, State) else game
     config = seen.config
     columns = [(seat, stage) for seat in range(config.players) for stage in range(config.stages)]
     header = ["box", *(f"P{seat} s{stage + 1}" for seat, stage in columns)]
