@@ -162,6 +162,10 @@ class Config:
         )
         return self.throws_per_turn + spendable
 
+    def bank_after_turn(self, bank: int, throws_used: int) -> int:
+        """A player's bank once a turn that used ``throws_used`` throws ends."""
+        return self.settle_fences(bank, throws_used)[0]
+
     def settle_fences(self, bank: int, throws_used: int) -> tuple[int, int]:
         """The bank once a turn that used ``throws_used`` throws ends, and the fences lost
         over ``max_fences``: the bank changes by ``throws_per_turn - throws_used``.
