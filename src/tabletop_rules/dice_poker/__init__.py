@@ -20,100 +20,23 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
-from . import notation, rules
+from . import bots, config, events, moves, notation, rules, scoring, state
 from . import view as view_module
-from .bots import GreedyBot
-from .config import (
-    MAX_FENCES,
-    MAX_PLAYERS,
-    MAX_POINTS,
-    MAX_STAGES,
-    MAX_THROWS_PER_TURN,
-    STAGE_ORDERS,
-    BoxScores,
-    Config,
-    Deal,
-    StageOrder,
-)
-from .events import (
-    EVENT_TYPES,
-    Announced,
-    Event,
-    FencesChanged,
-    GameOver,
-    MountainScored,
-    Rolled,
-    Scratched,
-    Wrote,
-)
-from .moves import (
-    BOXES_PER_STAGE,
-    CHANCE_OFFSET,
-    DICE_COUNT,
-    MOUNTAIN,
-    MOVE_TABLE,
-    MOVE_TYPES,
-    NUM_ACTIONS,
-    POKER_BOXES,
-    Announce,
-    Box,
-    Dice,
-    Face,
-    Move,
-    Roll,
-    Scratch,
-    Write,
-)
-from .notation import parse_box, read_move
+from .bots import *
+from .config import *
+from .events import *
+from .moves import *
+from .notation import *
 from .observation import encode_view
-from .rules import apply, is_over
-from .scoring import mountain_points, points, stage_bonus
-from .state import FORMAT_VERSION, Cell, Sheet, State, View, check_invariants, json_hooks
+from .rules import *
+from .scoring import *
+from .state import *
+from .state import check_invariants, json_hooks
 
 __all__ = [
-    "BOXES_PER_STAGE",
     "CHANCE",
-    "CHANCE_OFFSET",
-    "DICE_COUNT",
-    "EVENT_TYPES",
-    "MAX_FENCES",
-    "MAX_PLAYERS",
-    "MAX_POINTS",
-    "MAX_STAGES",
-    "MAX_THROWS_PER_TURN",
-    "MOUNTAIN",
-    "MOVE_TYPES",
-    "NUM_ACTIONS",
-    "POKER_BOXES",
     "RULES",
-    "STAGE_ORDERS",
-    "Announce",
-    "Announced",
-    "Box",
-    "BoxScores",
-    "Cell",
-    "Config",
-    "Deal",
-    "Dice",
-    "Event",
-    "Face",
-    "FencesChanged",
-    "GameOver",
-    "GreedyBot",
-    "MountainScored",
-    "Move",
-    "Roll",
-    "Rolled",
-    "Scratch",
-    "Scratched",
-    "Sheet",
-    "StageOrder",
-    "State",
-    "View",
-    "Write",
-    "Wrote",
     "action_text",
-    "apply",
     "apply_with_events",
     "canonical",
     "chance_offset",
@@ -126,25 +49,27 @@ __all__ = [
     "display",
     "encode",
     "format_move",
-    "is_over",
     "legal_mask",
     "legal_moves",
     "max_moves",
-    "mountain_points",
     "new_game",
     "num_actions",
     "observation_spec",
     "observe",
-    "parse_box",
     "parse_move",
-    "points",
-    "read_move",
     "redact",
     "score",
-    "stage_bonus",
     "view",
     "winners",
 ]
+__all__ += bots.__all__
+__all__ += config.__all__
+__all__ += events.__all__
+__all__ += moves.__all__
+__all__ += notation.__all__
+__all__ += rules.__all__
+__all__ += scoring.__all__
+__all__ += state.__all__
 
 DECLARATION = kit.Declaration(
     name="dice-poker", title="Dice poker", players=(2, MAX_PLAYERS), format_version=FORMAT_VERSION

@@ -23,22 +23,7 @@ from ..messages import short_repr
 from .config import BoxScores
 from .moves import DICE_COUNT, MOVE_TABLE, Box, Dice, Face, Move, _sorted_faces
 
-__all__ = [
-    "ALL_THROWS",
-    "FITS",
-    "KEEPS",
-    "NEEDS",
-    "OUTCOMES",
-    "PROBABILITIES",
-    "SCORES",
-    "THROW_TABLES",
-    "mountain_points",
-    "points",
-    "possible_points",
-    "score_table",
-    "stage_bonus",
-    "throw_probability",
-]
+__all__ = ["mountain_points", "points", "stage_bonus"]
 
 ALL_THROWS: tuple[tuple[Face, ...], ...] = tuple(
     combinations_with_replacement(range(1, 7), DICE_COUNT)

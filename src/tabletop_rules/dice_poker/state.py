@@ -30,8 +30,6 @@ __all__ = [
     "Sheet",
     "State",
     "View",
-    "check_invariants",
-    "json_hooks",
     "mountain_total",
     "open_mask",
     "sheet_total",
