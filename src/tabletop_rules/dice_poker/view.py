@@ -36,8 +36,9 @@ from .state import (
 
 __all__: list[str] = []
 
-
 _make_view = maker(View)
+_TABLE = ("config", "sheets", "fences", "dice", "throws_used", "announced", "pending_keep")
+"""The fields a view copies from its state and :func:`determinize` copies back."""
 
 
 def view(state: State, seat: Seat | None) -> View:
@@ -45,17 +46,11 @@ def view(state: State, seat: Seat | None) -> View:
     to_move = current_player(state)
     over = state.turns_played == state.config.turns_per_game
     return _make_view(
+        **{name: getattr(state, name) for name in _TABLE},
         seat=seat,
-        config=state.config,
         current_player=to_move,
-        sheets=state.sheets,
-        fences=state.fences,
         stage=state.stage,
-        dice=state.dice,
-        throws_used=state.throws_used,
         throws_allowed=0 if over else state.throws_allowed,
-        announced=state.announced,
-        pending_keep=state.pending_keep,
         scores=state.totals,
         winners=top_seats(state.totals) if over else frozenset(),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
@@ -94,18 +89,12 @@ def determinize(seen: View, rng: Rng) -> State:
     """
     seed, _ = rng.next_u64()
     table = State(
-        config=seen.config,
+        **{name: getattr(seen, name) for name in _TABLE},
         seed=seed,
         rng=Rng.from_seed(seed),
-        sheets=seen.sheets,
         open_masks=tuple(open_mask(sheet) for sheet in seen.sheets),
         totals=tuple(sheet_total(seen.config, sheet) for sheet in seen.sheets),
-        fences=seen.fences,
         turns_played=sum(cell is not None for sheet in seen.sheets for cell in sheet),
-        dice=seen.dice,
-        throws_used=seen.throws_used,
-        announced=seen.announced,
-        pending_keep=seen.pending_keep,
     )
     if seen.config.auto_chance:
         table = attrs.evolve(table, rng=table.rng.advanced(max(fewest_throws(table), 0)))
