@@ -91,8 +91,6 @@ class Config:
     ``MAX_`` constants above.
 
     Attributes:
-        players: Seats at the table.
-        throws_per_turn: Throws a turn allows before fences.
         stages: Stages (columns of 15 boxes) each player fills in sequence.
         stage_orders: One order for all stages (a string, or a 1-tuple), or one per stage.
         fences: Whether unused throws are banked and may be spent later.

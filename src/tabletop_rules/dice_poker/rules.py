@@ -132,9 +132,7 @@ def max_moves(config: Config) -> int:
 
 
 def _fillable(order: str, open_mask: int) -> int:
-    """The open boxes the stage order lets the player fill now: ``down`` the topmost, ``up``
-    the bottommost, any other order all.
-    """
+    """The open boxes of ``open_mask`` that the stage order lets the player fill now."""
     if order == "down":
         return open_mask & -open_mask
     if order == "up":
@@ -210,9 +208,7 @@ def why_illegal(state: State, move: Move) -> str:
 
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
-    """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
-    naming the rule for a move that is not legal (:func:`why_illegal` reads it).
-    """
+    """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
     move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:
         if not isinstance(move, Dice):

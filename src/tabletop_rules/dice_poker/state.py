@@ -24,17 +24,7 @@ from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face, Move
 from .scoring import possible_points, stage_bonus
 
-__all__ = [
-    "FORMAT_VERSION",
-    "Cell",
-    "Sheet",
-    "State",
-    "View",
-    "mountain_total",
-    "open_mask",
-    "sheet_total",
-    "stage_total",
-]
+__all__ = ["FORMAT_VERSION", "Cell", "Sheet", "State", "View"]
 
 Cell = int | None
 """A box on the sheet: the points written in it, or ``None`` while it is open."""
