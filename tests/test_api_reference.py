@@ -97,21 +97,27 @@ def _imported(name: str) -> ModuleType | None:
 
 @functools.cache
 def origin(module_name: str, name: str) -> tuple[str, str]:
-    """Where ``module_name.name`` is assigned, following ``from ... import`` lines.
+    """Where ``module_name.name`` is assigned, following ``from ... import`` lines (a star
+    import brings the names of its module's ``__all__``).
 
     A submodule imported as a name is its own origin: ``(its full name, "")``.
     """
     module = importlib.import_module(module_name)
     for node in ast.parse(inspect.getsource(module)).body:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    source = importlib.util.resolve_name(
-                        "." * node.level + (node.module or ""), module.__package__
-                    )
-                    if node.module is None:  # from . import submodule
-                        return f"{source}.{alias.name}", ""
-                    return origin(source, alias.name)
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = importlib.util.resolve_name(
+            "." * node.level + (node.module or ""), module.__package__
+        )
+        for alias in node.names:
+            if alias.name == "*" and name in getattr(
+                importlib.import_module(source), "__all__", ()
+            ):
+                return origin(source, name)  # from .moves import *: the names of its __all__
+            if (alias.asname or alias.name) == name:
+                if node.module is None:  # from . import submodule
+                    return f"{source}.{alias.name}", ""
+                return origin(source, alias.name)
     return module_name, name
 
 

@@ -315,3 +315,21 @@ def test_a_declaration_and_its_kernel_agree_on_chance() -> None:
         kit.build(attrs.evolve(DECLARATION, chance_mode="explicit"), KERNEL)
     with pytest.raises(TypeError, match=r"takes a kit\.Declaration and a kit\.Kernel"):
         kit.build(KERNEL, DECLARATION)  # type: ignore[arg-type]
+
+
+def test_a_kernels_read_move_gives_the_derived_parse_move_its_spellings() -> None:
+    def read_move(text: Any) -> Take:
+        if not isinstance(text, str) or not text.strip().isdigit():
+            raise NotationError(f"a count, not {text!r}")
+        return Take(int(text))
+
+    rules = kit.build(DECLARATION, attrs.evolve(KERNEL, read_move=read_move))
+    state = rules.new_game(seed=0)
+    assert rules.parse_move(state, " 2 ") is MOVES.moves[1]
+    assert rules.parse_move(rules.view(state, 0), "1") is MOVES.moves[0]
+    with pytest.raises(NotationError, match="a count, not 12"):
+        rules.parse_move(state, 12)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        rules.parse_move(state, "7")  # no state allows it
+    with pytest.raises(IllegalMoveError):
+        rules.parse_move(rules.view(state, 1), "1")  # seat 1 is not on turn

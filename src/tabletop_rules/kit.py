@@ -172,7 +172,9 @@ class Kernel:
     members to :func:`build`. Optional: ``why_illegal(state, move) -> str`` names the rule a
     move breaks; ``check_view(view, fail)`` checks what a view holds beyond what its
     state would; ``winners``, ``chance_probabilities``, ``display``, ``json_hooks``,
-    ``deck``, ``bots`` (the game's own factories by name).
+    ``deck``, ``bots`` (the game's own factories by name), ``read_move(text)`` (the move a
+    text names, read by the game's own rules of spelling, for the derived ``parse_move``;
+    it checks the text itself).
     """
 
     config_type: type[Any]
@@ -201,6 +203,7 @@ class Kernel:
     json_hooks: Callable[[Any], None] = _no_hooks
     deck: Callable[[Any], tuple[Any, ...]] | None = None
     bots: Mapping[str, BotFactory] = attrs.field(factory=dict)
+    read_move: Callable[[Any], Any] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -421,23 +424,30 @@ class _Shell:
 
     def parse_move(self, game: Any, text: str) -> Any:
         """The legal move of a state or view whose notation is ``text`` (whitespace and
-        case aside); ``NotationError`` if it names no move, ``IllegalMoveError`` if the
-        move it names is not legal now.
+        case aside, or as the kernel's ``read_move`` reads it); ``NotationError`` if it
+        names no move, ``IllegalMoveError`` if the move it names is not legal now.
         """
         self.expect(game, (self.k.state_type, self.k.view_type))
-        if type(text) is not str:
-            raise TypeError(f"move text is a str, got {short_repr(text)}")
-        words = " ".join(text.split()).lower()
         is_view = type(game) is self.k.view_type
         legal = game.legal_moves if is_view else self.legal_moves(game)
-        for move in legal:
-            if self.k.format_move(move) == words:
-                return move
-        named = None
-        if self.k.moves is not None:
-            named = next((m for m in self.k.moves.moves if self.k.format_move(m) == words), None)
-        if named is None:
-            raise NotationError(f"{short_repr(text)} names no {self.noun} move")
+        if self.k.read_move is not None:
+            named = self.known(self.k.read_move(text), rebuilt=self.k.why_illegal is not None)
+            for move in legal:
+                if move is named:
+                    return move
+        else:
+            if type(text) is not str:
+                raise TypeError(f"move text is a str, got {short_repr(text)}")
+            words = " ".join(text.split()).lower()
+            for move in legal:
+                if self.k.format_move(move) == words:
+                    return move
+            named = None
+            if self.k.moves is not None:
+                moves = self.k.moves.moves
+                named = next((m for m in moves if self.k.format_move(m) == words), None)
+            if named is None:
+                raise NotationError(f"{short_repr(text)} names no {self.noun} move")
         if is_view:
             check_on_turn(game.seat, game.current_player)
             game = self.dealt(game, Rng.from_seed(0))

@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.dice_poker.state import check_table
 from tabletop_rules.errors import InvalidStateError
 from tabletop_rules.rng import Rng
 from tabletop_rules.serialize import dumps, loads
@@ -283,13 +282,13 @@ def test_a_view_of_an_auto_dice_game_still_loads() -> None:
         assert loads(dumps(seen)) == seen
 
 
-def test_check_table_skips_only_the_generator() -> None:
+def test_check_view_skips_only_the_generator() -> None:
     state = attrs.evolve(auto_game(), rng=Rng.from_seed(5))
-    check_table(state)
+    dp.check_view(dp.view(state, None))
     with pytest.raises(InvalidStateError, match="generator"):
         dp.check_state(state)
     with pytest.raises(InvalidStateError, match="fences"):
-        check_table(attrs.evolve(state, fences=(3, 2)))
+        dp.check_view(dp.view(attrs.evolve(state, fences=(3, 2)), None))
 
 
 # --- every state reached by play loads ---------------------------------------------------

@@ -9,15 +9,6 @@ free order, fences on and uncapped, +50 premium and -20 penalty, Yatzy scores.
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: players must be 1 to 8, got 9
-
-Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_THROWS_PER_TURN`,
-:data:`MAX_STAGES`, :data:`MAX_FENCES`, :data:`MAX_POINTS`), so no config can make a game
-too big to start, play or replay quickly:
-
->>> Config(stages=11)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.ConfigError: stages must be 1 to 10, got 11
 """
 
 from __future__ import annotations
@@ -51,38 +42,30 @@ announced after the first throw."""
 STAGE_ORDERS: tuple[StageOrder, ...] = get_args(StageOrder)
 """Every :data:`StageOrder`, in the order the type lists them."""
 
-# Every numeric house rule has an upper bound: generous for real house rules, and small
-# enough that no config makes new_game, a move or a replay cost more than milliseconds
-# (the sheets hold 15 * stages cells per seat; a game lasts players * 15 * stages turns of
-# at most throws_per_turn throws plus fences).
+# Every number has an upper bound, generous for real house rules and small enough that no
+# config makes a game, a move or a replay cost more than milliseconds.
 
 MAX_PLAYERS = 8
-"""Most seats at the table (``players`` is 1 to 8)."""
+"""Most seats at the table."""
 
 MAX_THROWS_PER_TURN = 10
-"""Most throws a turn allows before fences (``throws_per_turn`` is 1 to 10)."""
+"""Most throws a turn allows before fences."""
 
 MAX_STAGES = 10
-"""Most stages of fifteen boxes per player (``stages`` is 1 to 10: 150 boxes each)."""
+"""Most stages of fifteen boxes per player."""
 
 MAX_FENCES = 100
-"""Largest cap ``max_fences`` and ``max_fences_per_turn`` may set (0 to 100, or ``None``
-for no cap)."""
+"""Largest cap ``max_fences`` and ``max_fences_per_turn`` may set."""
 
 MAX_POINTS = 1000
-"""Largest ``premium``, ``penalty`` and fixed score in :class:`BoxScores` (0 to 1000)."""
+"""Largest ``premium``, ``penalty`` and fixed score in :class:`BoxScores`."""
 
 
 @attrs.frozen
 class BoxScores:
-    """The fixed scores of the three boxes that do not count the dice (Yatzy by default).
-
-    Attributes:
-        small_straight: Score of SMALL_STRAIGHT (1-2-3-4-5), 0 to 1000
-            (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
-        large_straight: Score of LARGE_STRAIGHT (2-3-4-5-6), 0 to 1000.
-        poker: Score of POKER (five alike), 0 to 1000.
-
+    """The fixed scores of SMALL_STRAIGHT (1-2-3-4-5), LARGE_STRAIGHT (2-3-4-5-6) and POKER
+    (five alike), the boxes that do not count the dice; Yatzy's by default, each 0 to
+    :data:`~tabletop_rules.dice_poker.config.MAX_POINTS`.
     """
 
     small_straight: int = attrs.field(default=15, validator=whole(0, MAX_POINTS))
@@ -91,9 +74,7 @@ class BoxScores:
 
 
 def _stage_orders(value: Any) -> tuple[str, ...]:
-    """One order as a 1-tuple; a tuple or list as a tuple. Nothing else is read: iterating
-    an arbitrary object runs its code, which need not even end.
-    """
+    """One order as a 1-tuple; a tuple or list as a tuple; nothing else is iterated."""
     if isinstance(value, str):
         return (value,)
     if isinstance(value, tuple | list):
@@ -106,28 +87,18 @@ def _stage_orders(value: Any) -> tuple[str, ...]:
 
 @attrs.frozen
 class Config:
-    """Dice poker house rules. Every field is validated; a bad value raises ``ConfigError``.
+    """Dice poker house rules, each field validated (``ConfigError``) and bounded by the
+    ``MAX_`` constants above.
 
     Attributes:
-        players: Seats at the table, 1 to 8 (:data:`~tabletop_rules.dice_poker.config.MAX_PLAYERS`).
-        throws_per_turn: Throws a turn allows before fences, 1 to 10
-            (:data:`~tabletop_rules.dice_poker.config.MAX_THROWS_PER_TURN`).
-        stages: Stages (columns of 15 boxes) each player fills in sequence, 1 to 10
-            (:data:`~tabletop_rules.dice_poker.config.MAX_STAGES`).
-        stage_orders: One order for every stage, or one per stage: ``"free"``,
-            ``"down"``, ``"up"`` or ``"announce"``. A single string means one for all.
+        stages: Stages (columns of 15 boxes) each player fills in sequence.
+        stage_orders: One order for all stages (a string, or a 1-tuple), or one per stage.
         fences: Whether unused throws are banked and may be spent later.
-        max_fences: Cap on a player's bank, 0 to 100
-            (:data:`~tabletop_rules.dice_poker.config.MAX_FENCES`); excess is lost when a
-            turn ends. ``None``: no cap.
-        max_fences_per_turn: Cap on the fences one turn may spend, 0 to 100
-            (:data:`~tabletop_rules.dice_poker.config.MAX_FENCES`). ``None``: no cap.
-        premium: Points added for a stage whose mountain sums above zero, 0 to 1000
-            (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
-        penalty: Points taken off for a stage whose mountain sums below zero, 0 to 1000
-            (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
-        box_scores: Fixed scores of SMALL_STRAIGHT, LARGE_STRAIGHT and POKER, each 0 to
-            1000 (:data:`~tabletop_rules.dice_poker.config.MAX_POINTS`).
+        max_fences: Cap on a player's bank; excess is lost when a turn ends. ``None``: no cap.
+        max_fences_per_turn: Cap on the fences one turn may spend. ``None``: no cap.
+        premium: Points added for a stage whose mountain sums above zero.
+        penalty: Points taken off for a stage whose mountain sums below zero.
+        box_scores: The fixed scores of the straights and POKER.
         auto_chance: Throw the dice from the state's generator; ``False`` stops at
             each throw for a :class:`~tabletop_rules.dice_poker.Dice` outcome.
 
@@ -162,8 +133,7 @@ class Config:
             check_choice("stage order", order, STAGE_ORDERS)
 
     def __attrs_post_init__(self) -> None:
-        # The flags are checked after every field's validator, so a config with several
-        # bad fields names the same one first as it always has.
+        # after every field's validator: a config with several bad fields names the same first
         check_flag("fences", self.fences)
         check_flag("auto_chance", self.auto_chance)
         if not isinstance(self.box_scores, BoxScores):

@@ -7,7 +7,7 @@ it unchanged.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TypeAlias, get_args
 
 import attrs
 
@@ -67,9 +67,7 @@ class Scratched:
 
 @attrs.frozen
 class MountainScored:
-    """``seat`` completed the mountain of ``stage``: its sum earned ``bonus`` (premium,
-    0 or minus the penalty).
-    """
+    """``seat`` completed the mountain of ``stage``: its sum won ``bonus`` (premium or penalty)."""
 
     seat: Seat
     stage: int
@@ -79,9 +77,7 @@ class MountainScored:
 
 @attrs.frozen
 class FencesChanged:
-    """``seat``'s bank changed by ``change`` at the end of a turn, to ``fences``; ``lost``
-    fences went over ``max_fences``.
-    """
+    """A turn ended: ``seat``'s bank changed by ``change`` to ``fences``, ``lost`` over the cap."""
 
     seat: Seat
     change: int
@@ -102,13 +98,5 @@ Event: TypeAlias = (
 )
 """Any dice poker event."""
 
-EVENT_TYPES: tuple[type, ...] = (
-    Rolled,
-    Announced,
-    Wrote,
-    Scratched,
-    MountainScored,
-    FencesChanged,
-    GameOver,
-)
+EVENT_TYPES: tuple[type[Event], ...] = get_args(Event)
 """The classes of dice poker events, in the order of :data:`Event`."""

@@ -1,19 +1,20 @@
-"""The boxes of the score sheet and the moves of dice poker.
+"""The boxes of the score sheet, the moves of dice poker and their action numbers.
 
->>> Roll(keep=(6, 2, 6))
-Roll(keep=(2, 6, 6))
->>> Write(Box.FULL_HOUSE)
-Write(box=Box.FULL_HOUSE)
+>>> Roll(keep=(6, 2, 6)), Write(Box.FULL_HOUSE)
+(Roll(keep=(2, 6, 6)), Write(box=Box.FULL_HOUSE))
 >>> Box.FULL_HOUSE.is_poker, Box.SIXES.face
 (True, 6)
+>>> from tabletop_rules.dice_poker import encode, action_text, Config
+>>> encode(Roll()), encode(Write(Box.ONES)), action_text(Config(), CHANCE_OFFSET)
+(0, 210, 'dice 1')
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import combinations_with_replacement
-from typing import TypeAlias
+from typing import TypeAlias, get_args
 
 import attrs
 
@@ -24,9 +25,12 @@ from ..movetable import MoveTable
 __all__ = [
     "ACTIONS",
     "BOXES_PER_STAGE",
+    "CHANCE_OFFSET",
     "DICE_COUNT",
     "MOUNTAIN",
+    "MOVE_TABLE",
     "MOVE_TYPES",
+    "NUM_ACTIONS",
     "POKER_BOXES",
     "Announce",
     "Box",
@@ -36,7 +40,6 @@ __all__ = [
     "Roll",
     "Scratch",
     "Write",
-    "format_move",
     "known_move",
 ]
 
@@ -152,79 +155,42 @@ class Dice:
 Move: TypeAlias = Roll | Write | Scratch | Announce | Dice
 """Any dice poker move, the chance outcome :class:`Dice` included."""
 
-MOVE_TYPES: tuple[type[Move], ...] = (Roll, Write, Scratch, Announce, Dice)
+MOVE_TYPES: tuple[type[Move], ...] = get_args(Move)
 """The classes of dice poker moves, the chance outcome :class:`Dice` included."""
 
-# --- the moves a state can allow, each built once -------------------------------------
+
+def _multisets(sizes: range) -> Iterator[tuple[Face, ...]]:
+    """Every sorted tuple of faces of each size, shortest first."""
+    return (faces for size in sizes for faces in combinations_with_replacement(range(1, 7), size))
+
 
 ACTIONS: tuple[Move, ...] = (
-    *(
-        Roll(keep)
-        for size in range(DICE_COUNT)
-        for keep in combinations_with_replacement(range(1, 7), size)
-    ),
+    *map(Roll, _multisets(range(DICE_COUNT))),
     *(Write(box) for box in Box),
     *(Scratch(box) for box in POKER_BOXES),
     *(Announce(box) for box in Box),
-    *(
-        Dice(values)
-        for size in range(1, DICE_COUNT + 1)
-        for values in combinations_with_replacement(range(1, 7), size)
-    ),
+    *map(Dice, _multisets(range(1, DICE_COUNT + 1))),
 )
-"""The 710 distinct moves that some state allows, in action-number order (see
-:mod:`~tabletop_rules.dice_poker.codec`): 210 rolls by what they keep, 15 writes,
-9 scratches, 15 announcements and 461 chance outcomes. These instances are the only
-moves that reach a state or its events: :func:`known_move` maps every move to one of
-them (or refuses it)."""
+"""The 710 moves some state allows, in action-number order: 210 rolls by what they keep
+(nothing, one die, … four), 15 writes, 9 scratches, 15 announcements and 461 chance
+outcomes (one die thrown, … five). Only these instances reach a state or its events."""
+
+NUM_ACTIONS = len(ACTIONS)
+"""710 actions in every configuration."""
+
+CHANCE_OFFSET = next(number for number, move in enumerate(ACTIONS) if type(move) is Dice)
+"""249: the chance outcomes (:class:`Dice`) are numbered last, from here on."""
 
 MOVE_TABLE: MoveTable[Move] = MoveTable("dice poker", MOVE_TYPES, ACTIONS)
-"""The table of :data:`ACTIONS`, through which ``apply``, ``encode`` and ``parse_move``
-pass every move they are given (see :mod:`tabletop_rules.movetable`)."""
+"""The table of :data:`ACTIONS` through which every move given to the rules passes."""
 
 
 def known_move(move: object) -> Move:
     """The game's own instance of ``move`` (from :data:`ACTIONS`), or a fresh, well-formed
-    move that no state allows (a roll keeping five or more dice, an outcome of no dice or
-    of more than five); the rules say why that one is illegal.
-
-    Raises :class:`~tabletop_rules.errors.IllegalMoveError` for anything else: an object
-    that is no dice poker move, or a move whose fields were set around its constructor's
-    checks (with ``object.__setattr__``) to values that are not those of any move.
+    move no state allows (a roll keeping five dice), for the rules to say why;
+    :class:`~tabletop_rules.errors.IllegalMoveError` for anything else.
 
     >>> known_move(Roll(keep=(6, 6))) is known_move(Roll(keep=(6, 6)))
     True
-    >>> tampered = Write(Box.CHANCE)
-    >>> object.__setattr__(tampered, "box", 99)
-    >>> try:
-    ...     known_move(tampered)
-    ... except IllegalMoveError as error:
-    ...     print(error)
-    Write(box=99) is not a dice poker move: 99 is not a valid Box
     """
     return MOVE_TABLE.known(move)
-
-
-def format_move(move: Move) -> str:
-    """The move's notation (see :mod:`~tabletop_rules.dice_poker.notation`);
-    :func:`~tabletop_rules.dice_poker.parse_move` reads it back. The rules name moves
-    this way in their messages.
-
-    Raises ``TypeError`` for what is no dice poker move (a subclass is not one), and
-    :class:`~tabletop_rules.errors.IllegalMoveError` for a move whose fields were set
-    around its checks (:func:`~tabletop_rules.dice_poker.moves.known_move`): the text always
-    names the very move it reads back to, never what stray fields happen to print.
-
-    >>> format_move(Roll(keep=(6, 6)))
-    'roll keep 6 6'
-    """
-    if not any(type(move) is kind for kind in MOVE_TYPES):
-        raise TypeError(f"not a dice poker move: {short_repr(move)}")
-    move = known_move(move)
-    if isinstance(move, Roll):
-        return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
-    if isinstance(move, Write | Scratch | Announce):
-        return f"{type(move).__name__.lower()} {move.box}"
-    if isinstance(move, Dice):
-        return " ".join(("dice", *map(str, move.values)))
-    raise TypeError(f"not a dice poker move: {short_repr(move)}")

@@ -1,32 +1,36 @@
 """Short, typable text for moves: ``roll``, ``roll keep 6 6``, ``write full_house``,
 ``scratch poker``, ``announce sixes``, and ``dice 2 5`` for a chance outcome.
 
->>> format_move(Roll(keep=(6, 6)))
-'roll keep 6 6'
->>> from tabletop_rules.dice_poker import new_game
+:func:`~tabletop_rules.dice_poker.read_move` forgives case, spaces, hyphens and
+run-together faces, and ``parse_move`` reads the legal move it names:
+
+>>> from tabletop_rules.dice_poker import format_move, new_game, parse_move
+>>> format_move(Roll(keep=(6, 6))), read_move("Roll keep 66")
+('roll keep 6 6', Roll(keep=(6, 6)))
 >>> parse_move(new_game(seed=1), "scratch Full House")
 Scratch(box=Box.FULL_HOUSE)
 """
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, NotationError
+from ..errors import NotationError
 from ..messages import short_repr
-from ..rng import Rng
-from ..seats import check_on_turn
-from ..validation import run_checks
-from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write, format_move, known_move
-from .rules import legal_moves, why_illegal
-from .state import State
-from .view import View, check_view, determinize
+from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
 
-__all__ = ["format_move", "parse_box", "parse_move", "read_move"]
+__all__ = ["parse_box", "read_move"]
 
 _BOX_VERBS: dict[str, type[Write | Scratch | Announce]] = {
-    "write": Write,
-    "scratch": Scratch,
-    "announce": Announce,
+    kind.__name__.lower(): kind for kind in (Write, Scratch, Announce)
 }
+
+
+def format_move(move: Move) -> str:
+    """The notation of a move of the table, as ``read_move`` reads it back."""
+    if isinstance(move, Roll):
+        return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
+    if isinstance(move, Dice):
+        return " ".join(("dice", *map(str, move.values)))
+    return f"{type(move).__name__.lower()} {move.box}"
 
 
 def _text(text: object) -> str:
@@ -48,6 +52,7 @@ def parse_box(text: str) -> Box:
 
 
 def _faces(words: list[str], text: str) -> tuple[int, ...]:
+    """The faces ``words`` name: ``["6", "6"]`` or ``["66"]``."""
     if len(words) == 1 and len(words[0]) > 1 and words[0].isdigit():
         words = list(words[0])  # "roll keep 66" as well as "roll keep 6 6"
     try:
@@ -83,41 +88,3 @@ def read_move(text: str) -> Move:
     raise NotationError(
         f"unknown move {short_repr(text)}: moves start with roll, write, scratch, announce or dice"
     )
-
-
-def parse_move(state: State | View, text: str) -> Move:
-    """The legal move ``text`` names in ``state``, or for the seat of the view ``state``:
-    a client that holds only a view parses what its player types.
-
-    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
-    :class:`~tabletop_rules.errors.IllegalMoveError` for a move the rules forbid here
-    (naming the rule), or for the seat of a view that is not on turn.
-    The move returned is the instance :func:`~tabletop_rules.dice_poker.legal_moves` lists.
-
-    >>> from tabletop_rules.dice_poker import new_game, view
-    >>> from tabletop_rules.errors import IllegalMoveError
-    >>> seen = view(new_game(seed=2), seat=0)
-    >>> parse_move(seen, "roll")
-    Roll()
-    >>> try:
-    ...     parse_move(seen, "announce chance")
-    ... except IllegalMoveError as error:
-    ...     print(error)
-    'announce chance' is played only in 'announce' order; stage 0 is played 'free'
-    """
-    move = known_move(read_move(text))
-    table: State
-    if isinstance(state, View):
-        if move in state.legal_moves:
-            return move
-        check_on_turn(state.seat, state.current_player)
-        run_checks("dice poker view", lambda fail: check_view(state, fail))
-        table = determinize(state, _ANY)  # the same table: its rules say what is wrong
-    else:
-        table = state
-    if move not in legal_moves(table):  # refuses what is no State
-        raise IllegalMoveError(why_illegal(table, move))
-    return move
-
-
-_ANY = Rng.from_seed(0)

@@ -1,39 +1,18 @@
-"""Dice poker views as numbers: :func:`~tabletop_rules.dice_poker.observe` and
+"""Dice poker views as numbers, for :func:`~tabletop_rules.dice_poker.observe` and
 :func:`~tabletop_rules.dice_poker.observation_spec`.
 
-The encoding is read from a :class:`~tabletop_rules.dice_poker.View` only, for a seat or a
-spectator, and has the same length for every view of a config. Values are whole numbers
-as floats, never scaled: the spec's ``low`` and ``high`` give each element's range, so a
-consumer can rescale. Per-seat fields list the seats in turn order *from the viewer*
+The encoding reads a :class:`~tabletop_rules.dice_poker.View` only and has one length per
+config. Values are whole numbers as floats, never scaled: the spec's ``low`` and ``high``
+give each one's range. Per-seat fields list the seats from the viewer
 (:func:`~tabletop_rules.observation.seats_from`): ``P0`` is the viewer (seat 0 for a
-spectator), ``P1`` the next seat to play after it, and so on. Field by field, in order:
-
-==============================  ========  ================================================
-names                           count     value
-==============================  ========  ================================================
-``viewer[spectator]``           1         1 for a spectator's view
-``viewer[S0]`` …                players   the viewer's absolute seat, one-hot
-``to_move[P0]`` …               players   the seat to move, relative, one-hot (all 0 at a
-                                          chance point and once the game is over)
-``to_move[chance]``             1         1 while a throw awaits its outcome
-``over``                        1         1 once the game is over
-``stage[0]`` …                  stages    the stage the seat on turn fills, one-hot
-``filled[P0,s0,ones]`` …        players   1 where the box is filled; seats, then stages,
-                                x stages  then boxes in sheet order
-                                x 15
-``sheet[P0,s0,ones]`` …         players   the points written in the box (0 while open),
-                                x stages  within the box's possible points
-                                x 15
-``fences[P0]`` …                players   the seat's bank, 0 to ``max_fences`` (uncapped:
-                                          ``throws_per_turn`` x boxes on a sheet)
-``score[P0]`` …                 players   the seat's score now
-``throws_used``                 1         throws made this turn
-``throws_allowed``              1         throws this turn allows (0 once over)
-``dice[1]`` … ``dice[6]``       6         how many dice on the table show each face
-``pending``                     1         1 while a throw's outcome is awaited
-``pending_keep[1]`` …           6         how many dice of each face that throw keeps
-``announced[ones]`` …           15        the box announced this turn, one-hot
-==============================  ========  ================================================
+spectator), ``P1`` the next to play after it. In order: ``viewer[spectator]`` and
+``viewer[S0]`` … (the viewer's seat, one-hot); ``to_move[P0]`` … and ``to_move[chance]``
+(one-hot, all 0 once over); ``over``; ``stage[0]`` … (one-hot); ``filled[P0,s0,ones]`` …
+(1 where filled: seats, then stages, then boxes); ``sheet[P0,s0,ones]`` … (the points, 0
+while open); ``fences[P0]`` …; ``score[P0]`` …; ``throws_used``; ``throws_allowed`` (0 once
+over); ``dice[1]`` … ``dice[6]`` (the dice showing each face); ``pending`` (a throw's
+outcome is awaited) and ``pending_keep[1]`` … (the dice it keeps); ``announced[ones]`` …
+(one-hot).
 
 The default config (two players, three stages: 90 boxes, each filled flag and points)
 makes 224 elements:
@@ -60,7 +39,7 @@ from ..protocol import CHANCE
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
 from .scoring import possible_points
-from .view import View
+from .state import View
 
 __all__: list[str] = []
 
@@ -69,10 +48,7 @@ _BOXES = tuple(str(box) for box in Box)
 
 
 def _face_counts(dice: tuple[int, ...]) -> list[int]:
-    counts = [0] * 6
-    for face in dice:
-        counts[face - 1] += 1
-    return counts
+    return [dice.count(face) for face in range(1, 7)]
 
 
 @lru_cache(maxsize=64)
@@ -81,58 +57,40 @@ def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int,
     bank's and the throws' caps; the least and greatest score of a sheet.
     """
     possible = possible_points(config.box_scores)
-    lows = tuple(min(*values, 0) for values in possible)  # 0: an open box
+    lows = tuple(min(*values, 0) for values in possible)
     highs = tuple(max(*values, 0) for values in possible)
-    if not config.fences:
-        bank = 0
-    elif config.max_fences is not None:
-        bank = config.max_fences
-    else:
-        bank = config.throws_per_turn * config.boxes_per_player
-    spendable = (
-        bank if config.max_fences_per_turn is None else min(bank, config.max_fences_per_turn)
-    )
-    throws = config.throws_per_turn + spendable
+    bank = config.throws_per_turn * config.boxes_per_player  # every turn banks them all
+    bank = 0 if not config.fences else bank if config.max_fences is None else config.max_fences
     least = config.stages * (sum(lows) - config.penalty)
     most = config.stages * (sum(highs) + config.premium)
-    return lows, highs, bank, throws, least, most
+    return lows, highs, bank, config.throws_allowed(bank), least, most
 
 
 def encode_view(seen: View, features: Features) -> None:
     """Write ``seen`` into ``features`` as the module's table lays it out."""
     config = seen.config
-    players = config.players
     lows, highs, bank, throws, least, most = _bounds(config)
-    order = seats_from(seen.seat, players)
-    labels = tuple(f"P{number}" for number in range(players))
-    viewer_features(features, seen.seat, players)
+    order = seats_from(seen.seat, config.players)
+    viewer_features(features, seen.seat, config.players)
     to_move = seen.current_player
     relative = None if to_move is None or to_move == CHANCE else order.index(to_move)
+    labels = tuple(f"P{number}" for number in range(config.players))
     features.one_hot("to_move[", labels, relative)
     features.flag("to_move[chance]", to_move == CHANCE)
     features.flag("over", to_move is None)
     features.one_hot("stage[", tuple(map(str, range(config.stages))), seen.stage)
-    for number, seat in enumerate(order):
-        sheet = seen.sheets[seat]
-        for stage in range(config.stages):
-            base = BOXES_PER_STAGE * stage
-            features.counts(
-                f"filled[P{number},s{stage},",
-                _BOXES,
-                [cell is not None for cell in sheet[base : base + BOXES_PER_STAGE]],
-                [1] * BOXES_PER_STAGE,
-            )
-    for number, seat in enumerate(order):
-        sheet = seen.sheets[seat]
-        for stage in range(config.stages):
-            base = BOXES_PER_STAGE * stage
-            features.group(
-                f"sheet[P{number},s{stage},",
-                _BOXES,
-                [cell or 0 for cell in sheet[base : base + BOXES_PER_STAGE]],
-                lows,
-                highs,
-            )
+    stages = [
+        (number, seat, stage) for number, seat in enumerate(order) for stage in range(config.stages)
+    ]
+    for number, seat, stage in stages:
+        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
+        filled = [cell is not None for cell in cells]
+        features.counts(f"filled[P{number},s{stage},", _BOXES, filled, [1] * BOXES_PER_STAGE)
+    for number, seat, stage in stages:
+        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
+        features.group(
+            f"sheet[P{number},s{stage},", _BOXES, [cell or 0 for cell in cells], lows, highs
+        )
     for number, seat in enumerate(order):
         features.scalar(f"fences[P{number}]", seen.fences[seat], 0, bank)
     for number, seat in enumerate(order):

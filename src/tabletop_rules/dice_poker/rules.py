@@ -1,31 +1,16 @@
 """The rules of dice poker: the turn, the stage orders, the fences and the end.
 
-A turn: ``Roll()`` (or scratch a poker box at once), then after each throw either write or
-scratch a box, or throw again while throws remain. Each rule below is a small function;
-:func:`~tabletop_rules.dice_poker.legal_moves` and :func:`~tabletop_rules.dice_poker.apply`
-are the hot path and only look up precomputed tables.
-
->>> from tabletop_rules.dice_poker import apply, new_game
->>> state = new_game(seed=1)
->>> legal_moves(state)[:2]
-(Roll(), Scratch(box=Box.PAIR))
->>> state = apply(state, Roll())
->>> state.dice, state.throws_used
-((2, 3, 3, 3, 4), 1)
->>> state = apply(state, Write(Box.CHANCE))
->>> score(state), state.fences
-((15, 0), (2, 0))
+A turn is ``Roll()`` (or scratching a poker box at once), then after each throw writing or
+scratching a box, or throwing again while throws remain. ``legal_moves`` and the
+transition look up the tables built at import.
 """
 
 from __future__ import annotations
 
-import operator
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import NoReturn
-
-import attrs
 
 from ..errors import IllegalMoveError
 from ..protocol import CHANCE, Seat
@@ -34,7 +19,6 @@ from ..seats import top_seats
 from ..slots import replacer
 from ..validation import refuse_state
 from .config import Config, Deal
-from .dice import KEEPS, OUTCOMES, PROBABILITIES, THROW_TABLES
 from .events import (
     Announced,
     Event,
@@ -46,11 +30,9 @@ from .events import (
     Wrote,
 )
 from .moves import (
-    ACTIONS,
     BOXES_PER_STAGE,
     DICE_COUNT,
     MOVE_TABLE,
-    MOVE_TYPES,
     POKER_BOXES,
     Announce,
     Box,
@@ -60,45 +42,38 @@ from .moves import (
     Roll,
     Scratch,
     Write,
-    format_move,
 )
-from .scoring import FITS, NEEDS, score_table, stage_bonus
-from .state import State, View, check_state, mountain_total
+from .notation import format_move
+from .scoring import (
+    FITS,
+    KEEPS,
+    NEEDS,
+    OUTCOMES,
+    PROBABILITIES,
+    THROW_TABLES,
+    score_table,
+    stage_bonus,
+)
+from .state import State, View, mountain_total
 
-__all__ = ["apply", "is_over", "legal_moves"]
+__all__ = ["apply", "is_over"]
 
-# --- precomputed tables -------------------------------------------------------------
-
-# Every move a table lists is the game's own instance (moves.ACTIONS); apply maps the move
-# it is given to that instance by equality, looking up the value of the move's one field
-# among those of its class (hashing a tuple of ints or a Box costs less than a move's
-# attrs __hash__), so a state and its events hold only the game's own moves.
-_FIELD: dict[type, Callable[[object], object]] = {
-    cls: operator.attrgetter(attrs.fields(cls)[0].name) for cls in MOVE_TYPES
-}
-_LISTED: dict[type, dict[object, Move]] = {cls: {} for cls in MOVE_TYPES}
-for _move in ACTIONS:
-    _LISTED[type(_move)][_FIELD[type(_move)](_move)] = _move
 _own = MOVE_TABLE.own
 ROLL_ALL = _own(Roll())
 _WRITE = tuple(_own(Write(box)) for box in Box)
 _SCRATCH = {box: _own(Scratch(box)) for box in POKER_BOXES}
 _ANNOUNCE = tuple(_own(Announce(box)) for box in Box)
-_ORDERED = frozenset({"down", "up"})  # the stage orders that fix the next box
 _POKER_MASK = sum(1 << box for box in POKER_BOXES)
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
-
-
 _KEEP_ROLLS = {dice: tuple(_own(Roll(keep)) for keep in keeps) for dice, keeps in KEEPS.items()}
 _KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in KEEPS.items()}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 _fills_by_mask: dict[int, tuple[Write | Scratch, ...]] = {}
+_replace = replacer(State)
 
 
 def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
-    """The Write moves of the boxes in mask ``writes``, then the Scratch moves of those in
-    ``scratches``, built once per pair of masks.
-    """
+    """The writes of the boxes in mask ``writes``, then the scratches of ``scratches``."""
     key = writes | scratches << BOXES_PER_STAGE
     moves = _fills_by_mask.get(key)
     if moves is None:
@@ -109,22 +84,9 @@ def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
     return moves
 
 
-# --- building states ----------------------------------------------------------------
-
-_replace = replacer(State)
-"""``_replace(state, field=...)``: ``state`` with the named fields changed, built through
-the slots (:func:`tabletop_rules.slots.replacer`); a move builds one State with it, at a
-fraction of what ``attrs.evolve`` costs."""
-
-
-# --- the rules ----------------------------------------------------------------------
-
-
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game: empty sheets, no fences, seat 0 to throw.
-
-    ``seed=None`` draws a fresh seed and keeps it in the state, so the game can be
-    replayed. Dice poker has no deck, so ``deal`` must be ``None``.
+    """A new game: empty sheets, no fences, seat 0 to throw (``seed=None``: a fresh seed,
+    kept in the state so that the game replays).
     """
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
@@ -141,7 +103,7 @@ def new_game(config: Config, seed: int, deal: Deal) -> State:
 def is_over(state: State) -> bool:
     """Whether every player has filled every box."""
     if type(state) is not State:
-        _refuse_state(state)
+        _refuse(state)
     return state.turns_played == state.config.turns_per_game
 
 
@@ -160,8 +122,8 @@ def score(state: State) -> tuple[int, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """An upper bound on a game's moves: per turn every throw (and its outcome), an
-    announcement and the box, plus every fence a player can bank, spent.
+    """Per turn every throw (and its outcome), an announcement and the box, plus every
+    fence a player can bank, spent.
     """
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
@@ -170,9 +132,7 @@ def max_moves(config: Config) -> int:
 
 
 def _fillable(order: str, open_mask: int) -> int:
-    """The open boxes the stage order lets the player fill now: free and announce allow
-    any, ``down`` only the topmost open box, ``up`` only the bottommost.
-    """
+    """The open boxes of ``open_mask`` that the stage order lets the player fill now."""
     if order == "down":
         return open_mask & -open_mask
     if order == "up":
@@ -184,8 +144,6 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     """Every legal move in action-number order: rolls, writes, scratches, announcements;
     at a chance point every distinct outcome of the dice in the air.
     """
-    if type(state) is not State:
-        _refuse_state(state)
     pending = state.pending_keep
     if pending is not None:
         return OUTCOMES[DICE_COUNT - len(pending)]
@@ -212,9 +170,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
-    """At a chance point, each distinct outcome of the dice in the air with its exact
-    probability (252 outcomes for five dice); empty elsewhere: the outcomes of several
-    dice are not equally likely.
+    """Each outcome of the dice in the air with its exact probability (several dice are
+    not equally likely); empty but at a chance point.
     """
     pending = state.pending_keep
     if pending is None:
@@ -223,30 +180,21 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
 
 
 def apply(state: State, move: Move) -> State:
-    """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
-    naming the rule that forbids it; ``state`` itself never changes.
-
-    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
-    or raises ``IllegalMoveError``. A move is legal when it equals one that
-    :func:`legal_moves` lists (and is of the same class); the state and its events then
-    hold the listed instance, never the caller's object (see
-    :func:`~tabletop_rules.dice_poker.moves.known_move`).
-
-    ``state`` must be a State the rules made or a loader read (loaders run
-    :func:`~tabletop_rules.dice_poker.check_state`). A State built by hand with values
-    ``check_state`` refuses, or changed with ``object.__setattr__``, is outside the
-    contract, as in python-chess: run ``check_state`` on it first; what fails inside the
-    rules on such a state surfaces as itself.
-    """
+    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
     if type(state) is not State:
-        _refuse_state(state)
+        _refuse(state)
     return transition(state, move, None)
 
 
-def _refuse_state(state: object) -> NoReturn:
-    """The ``TypeError`` for what is no dice poker State (a View is told what to pass)."""
+def _refuse(state: object) -> NoReturn:
+    """The ``TypeError`` for what is no State (a View is told what to pass)."""
     refuse_state(
-        state, None, game="a dice poker", state_type=State, view_type=View, check_state=check_state
+        state,
+        None,
+        game="a dice poker",
+        state_type=State,
+        view_type=View,
+        check_state=lambda _state: None,  # run only for a State, which is never refused here
     )
 
 
@@ -260,15 +208,8 @@ def why_illegal(state: State, move: Move) -> str:
 
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
-    """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
-    naming the rule for a move that is not legal (so it is also :func:`why_illegal`).
-    """
-    cls = type(move)  # _listed, inlined: the hot path
-    try:
-        own = _LISTED[cls].get(_FIELD[cls](move))
-    except Exception:  # no move class, an unset field, or a field whose own code raises
-        own = None
-    move = MOVE_TABLE.known(move) if own is None else own
+    """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
+    move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:
         if not isinstance(move, Dice):
             raise IllegalMoveError(
@@ -303,7 +244,7 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
         raise IllegalMoveError(
             f"{box.name} of stage {stage} is filled already; each box is filled once"
         )
-    if order in _ORDERED:
+    if order == "down" or order == "up":
         _check_order(order, open_mask, box, stage)
     if isinstance(move, Announce):
         return _announce(state, box, seat, events)

@@ -1,39 +1,87 @@
-"""What the dice score in each box: the mountain arithmetic and the poker combinations.
+"""The five dice: every throw, what can be kept of it, how likely each outcome is, and
+what it scores in each box, in tables built once at import for the rules to look up.
 
-Each rule is a small function of the sorted dice; import builds tables over all 252 sorted
-throws of five dice so the hot path only looks scores up.
-
+>>> len(ALL_THROWS), len(OUTCOMES[5]), sum(PROBABILITIES[2].values()), KEEPS[(2, 2, 5, 6, 6)][:4]
+(252, 252, Fraction(1, 1), ((), (2,), (5,), (6,)))
 >>> mountain_points(Box.FOURS, (4, 1, 2, 3, 5))
 -8
->>> points(Box.PAIR, (1, 3, 3, 5, 5))
-10
->>> points(Box.FULL_HOUSE, (2, 2, 3, 3, 4)) is None
-True
+>>> points(Box.PAIR, (1, 3, 3, 5, 5)), points(Box.FULL_HOUSE, (2, 2, 3, 3, 4))
+(10, None)
 """
 
 from __future__ import annotations
 
+import types
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from functools import cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
 
 from ..messages import short_repr
 from .config import BoxScores
-from .dice import ALL_THROWS
-from .moves import Box, Face, _sorted_faces
+from .moves import DICE_COUNT, MOVE_TABLE, Box, Dice, Face, Move, _sorted_faces
 
-__all__ = [
-    "FITS",
-    "NEEDS",
-    "SCORES",
-    "mountain_points",
-    "points",
-    "possible_points",
-    "score_table",
-    "stage_bonus",
-]
+__all__ = ["mountain_points", "points", "stage_bonus"]
+
+ALL_THROWS: tuple[tuple[Face, ...], ...] = tuple(
+    combinations_with_replacement(range(1, 7), DICE_COUNT)
+)
+"""Every sorted throw of five dice: 252 of them."""
+
+
+def _keeps(dice: tuple[Face, ...]) -> tuple[tuple[Face, ...], ...]:
+    """Every distinct sorted selection of fewer than five of ``dice``, shortest first."""
+    selections: list[tuple[Face, ...]] = [()]
+    for face, count in sorted(Counter(dice).items()):
+        selections = [kept + (face,) * n for kept in selections for n in range(count + 1)]
+    return tuple(sorted((k for k in selections if len(k) < DICE_COUNT), key=lambda k: (len(k), k)))
+
+
+KEEPS = {dice: _keeps(dice) for dice in ALL_THROWS}
+"""Sorted dice -> what a throw may keep of them (keeping all five is not a throw)."""
+
+
+def throw_probability(values: tuple[Face, ...]) -> Fraction:
+    """Chance that ``len(values)`` fair dice show ``values`` in some order.
+
+    >>> throw_probability((6, 6)), throw_probability((1, 2))
+    (Fraction(1, 36), Fraction(1, 18))
+    """
+    arrangements = factorial(len(values)) // prod(factorial(c) for c in Counter(values).values())
+    return Fraction(arrangements, 6 ** len(values))
+
+
+OUTCOMES: dict[int, tuple[Dice, ...]] = {
+    count: tuple(
+        move for move in MOVE_TABLE.moves if type(move) is Dice and len(move.values) == count
+    )
+    for count in range(1, DICE_COUNT + 1)
+}
+"""Number of dice thrown -> each distinct outcome, the game's own chance moves."""
+
+PROBABILITIES: dict[int, Mapping[Move, Fraction]] = {
+    count: types.MappingProxyType({dice: throw_probability(dice.values) for dice in outcomes})
+    for count, outcomes in OUTCOMES.items()
+}
+"""Number of dice thrown -> each outcome's exact probability."""
+
+THROW_TABLES = {
+    count: (
+        6**count,
+        tuple(
+            tuple(sorted(number // 6**die % 6 + 1 for die in range(count)))
+            for number in range(6**count)
+        ),
+    )
+    for count in range(1, DICE_COUNT + 1)
+}
+"""Number of dice -> ``(6 ** count, faces)``: one draw ``n`` below ``6 ** count`` throws
+them all, ``faces[n]`` (its base-6 digits plus one, sorted)."""
 
 _YATZY = BoxScores()
+_OF_A_KIND = {Box.PAIR: 2, Box.THREE_KIND: 3, Box.FOUR_KIND: 4}
 
 
 def _checked(box: object, dice: object) -> tuple[Face, ...]:
@@ -49,32 +97,7 @@ def _checked(box: object, dice: object) -> tuple[Face, ...]:
 
 def mountain_points(box: Box, dice: Sequence[Face]) -> int:
     """``(count - 3) * face``: a mountain box targets three dice of its face."""
-    dice = _checked(box, dice)
-    face = box.face
-    return (list(dice).count(face) - 3) * face
-
-
-def _counts(dice: Sequence[Face]) -> list[tuple[Face, int]]:
-    """(face, count) pairs, highest face first."""
-    return sorted(Counter(dice).items(), reverse=True)
-
-
-def _highest_with(dice: Sequence[Face], times: int) -> int | None:
-    """Sum of ``times`` dice of the highest face shown at least ``times`` times."""
-    for face, count in _counts(dice):
-        if count >= times:
-            return face * times
-    return None
-
-
-def _two_pairs(dice: Sequence[Face]) -> int | None:
-    pairs = [face for face, count in _counts(dice) if count >= 2]
-    return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else None
-
-
-def _full_house(dice: Sequence[Face]) -> int | None:
-    shape = sorted(count for _face, count in _counts(dice))
-    return sum(dice) if shape == [2, 3] else None
+    return (_checked(box, dice).count(box.face) - 3) * box.face
 
 
 def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> int | None:
@@ -83,32 +106,31 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
     A poker box scores the best way the dice fit it; five alike fit PAIR, THREE_KIND and
     FOUR_KIND but neither TWO_PAIRS nor FULL_HOUSE.
     """
-    ordered = list(_checked(box, dice))
+    ordered = _checked(box, dice)
     if box.is_mountain:
         return mountain_points(box, ordered)
-    if box is Box.PAIR:
-        return _highest_with(ordered, 2)
+    counts = sorted(Counter(ordered).items(), reverse=True)  # (face, count), highest first
+    if box in _OF_A_KIND:
+        times = _OF_A_KIND[box]
+        return next((face * times for face, count in counts if count >= times), None)
     if box is Box.TWO_PAIRS:
-        return _two_pairs(ordered)
-    if box is Box.THREE_KIND:
-        return _highest_with(ordered, 3)
-    if box is Box.FOUR_KIND:
-        return _highest_with(ordered, 4)
+        pairs = [face for face, count in counts if count >= 2]
+        return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else None
     if box is Box.FULL_HOUSE:
-        return _full_house(ordered)
+        return sum(ordered) if sorted(count for _, count in counts) == [2, 3] else None
     if box is Box.SMALL_STRAIGHT:
-        return box_scores.small_straight if ordered == [1, 2, 3, 4, 5] else None
+        return box_scores.small_straight if ordered == (1, 2, 3, 4, 5) else None
     if box is Box.LARGE_STRAIGHT:
-        return box_scores.large_straight if ordered == [2, 3, 4, 5, 6] else None
+        return box_scores.large_straight if ordered == (2, 3, 4, 5, 6) else None
     if box is Box.POKER:
-        return box_scores.poker if len(set(ordered)) == 1 else None
+        return box_scores.poker if len(counts) == 1 else None
     return sum(ordered)  # CHANCE takes anything
 
 
 @cache
 def score_table(box_scores: BoxScores = _YATZY) -> dict[tuple[Face, ...], tuple[int, ...]]:
-    """Sorted dice -> points in each box (0 where they do not fit), with these fixed
-    scores; built once per ``box_scores``.
+    """Sorted dice -> points in each box (0 where they do not fit), built once per
+    ``box_scores``.
     """
     return {dice: tuple(points(box, dice, box_scores) or 0 for box in Box) for dice in ALL_THROWS}
 
@@ -118,22 +140,18 @@ def possible_points(box_scores: BoxScores = _YATZY) -> tuple[frozenset[int], ...
     """For each box, every value it can hold: what some throw scores there, and 0 for a
     scratched poker box. Loaders use it to refuse sheets no game can reach.
     """
-    return tuple(_values(box, box_scores) for box in Box)
-
-
-def _values(box: Box, box_scores: BoxScores) -> frozenset[int]:
-    thrown = (points(box, dice, box_scores) for dice in ALL_THROWS)
-    scratched = {0} if box.is_poker else set()
-    return frozenset(value for value in thrown if value is not None) | scratched
+    return tuple(
+        frozenset(
+            scored for dice in ALL_THROWS if (scored := points(box, dice, box_scores)) is not None
+        )
+        | ({0} if box.is_poker else set())
+        for box in Box
+    )
 
 
 def stage_bonus(mountain_sum: int, premium: int, penalty: int) -> int:
     """A complete mountain above zero earns the premium, below zero costs the penalty."""
-    if mountain_sum > 0:
-        return premium
-    if mountain_sum < 0:
-        return -penalty
-    return 0
+    return premium if mountain_sum > 0 else -penalty if mountain_sum < 0 else 0
 
 
 SCORES = score_table()
@@ -143,7 +161,6 @@ FITS: dict[tuple[Face, ...], int] = {
     dice: sum(1 << box for box in Box if points(box, dice) is not None) for dice in ALL_THROWS
 }
 """Sorted dice -> bit mask of the boxes they fit (bit ``box``)."""
-
 
 NEEDS: dict[Box, str] = {
     Box.PAIR: "two dice alike",
@@ -155,4 +172,4 @@ NEEDS: dict[Box, str] = {
     Box.LARGE_STRAIGHT: "2-3-4-5-6",
     Box.POKER: "five dice alike",
 }
-"""What each poker box needs thrown complete, for error messages and docs."""
+"""What each poker box needs thrown complete, for error messages."""

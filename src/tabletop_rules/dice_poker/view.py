@@ -1,13 +1,13 @@
-"""What one seat (or a spectator) may know of a game.
+"""What one seat (or a spectator) may know of a game, and the score sheet drawn from it.
 
-Dice poker hides nothing from the players, but the generator does predict every future
-throw, so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the
-seed. Every path out of the library that a client sees goes through
+Dice poker hides nothing from the players, but the generator predicts every future throw,
+so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the seed. Every
+path out of the library that a client sees goes through
 :func:`~tabletop_rules.dice_poker.view`.
 
->>> from tabletop_rules.dice_poker import new_game
->>> v = view(new_game(seed=5), seat=1)
->>> v.current_player, v.stage, v.throws_allowed, v.scores
+>>> from tabletop_rules.dice_poker import new_game, view
+>>> seen = view(new_game(seed=5), seat=1)
+>>> seen.current_player, seen.stage, seen.throws_allowed, seen.scores
 (0, 0, 3, (0, 0))
 """
 
@@ -15,105 +15,175 @@ from __future__ import annotations
 
 import attrs
 
-from ..errors import InvalidStateError
 from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat, top_seats
 from ..slots import maker
 from ..validation import Fail
-from .rules import current_player, is_over, legal_moves, score
-from .state import State, View, check_table, open_mask, sheet_total, throws_made
+from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
+from .rules import current_player, legal_moves
+from .scoring import stage_bonus
+from .state import (
+    Cell,
+    State,
+    View,
+    check_invariants,
+    fewest_throws,
+    open_mask,
+    sheet_total,
+    stage_total,
+)
 
-__all__ = ["View"]
+__all__: list[str] = []
 
 _make_view = maker(View)
-"""A View from every field by keyword, built through the slots
-(:func:`tabletop_rules.slots.maker`): a bot makes one per turn."""
+_TABLE = ("config", "sheets", "fences", "dice", "throws_used", "announced", "pending_keep")
+"""The fields a view copies from its state and :func:`determinize` copies back."""
 
 
-def _table(seen: View, seed: int, rng: Rng) -> State:
-    """The state whose table ``seen`` shows, with the given seed and generator."""
-    return State(
-        config=seen.config,
-        seed=seed,
-        rng=rng,
-        sheets=seen.sheets,
-        open_masks=tuple(open_mask(sheet) for sheet in seen.sheets),
-        totals=tuple(sheet_total(seen.config, sheet) for sheet in seen.sheets),
-        fences=seen.fences,
-        turns_played=sum(cell is not None for sheet in seen.sheets for cell in sheet),
-        dice=seen.dice,
-        throws_used=seen.throws_used,
-        announced=seen.announced,
-        pending_keep=seen.pending_keep,
+def view(state: State, seat: Seat | None) -> View:
+    """``seat``'s view of ``state``; ``None`` views as a spectator."""
+    to_move = current_player(state)
+    over = state.turns_played == state.config.turns_per_game
+    return _make_view(
+        **{name: getattr(state, name) for name in _TABLE},
+        seat=seat,
+        current_player=to_move,
+        stage=state.stage,
+        throws_allowed=0 if over else state.throws_allowed,
+        scores=state.totals,
+        winners=top_seats(state.totals) if over else frozenset(),
+        legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
     )
 
 
 def check_view(seen: View, fail: Fail) -> None:
-    """Call ``fail`` unless ``seen`` is what :func:`view` gives of some state the rules
-    can reach: its table keeps every invariant, and what it derives follows from it.
+    """Call ``fail`` unless ``seen`` is what :func:`view` gives of a state the rules can
+    reach: its table keeps every invariant, and what it derives follows from it.
     """
-    sheets = seen.sheets
     boxes = seen.config.boxes_per_player
-    for seat, sheet in enumerate(sheets):
+    for seat, sheet in enumerate(seen.sheets):
         if len(sheet) != boxes:
             fail(f"seat {seat}'s sheet has {len(sheet)} boxes, not {boxes}")
     try:
         check_seat(seen.seat, seen.config.players)
-        table = _table(seen, 0, Rng.from_seed(0))
-        check_table(table)  # a view has no generator to check
-        again = view(table, seen.seat)
-    except (InvalidStateError, TypeError, ValueError, IndexError) as error:
-        fail(str(error).removeprefix("invalid dice poker state: "))
-    if again != seen:
+    except ValueError as error:
+        fail(str(error))
+    table = determinize(seen, Rng.from_seed(0))
+    check_invariants(table, fail)
+    if view(table, seen.seat) != seen:
         fail(
             "its scores, stage, throws allowed, winners or legal moves do not follow from its table"
         )
 
 
 def determinize(seen: View, rng: Rng) -> State:
-    """A full state consistent with ``seen``: what a seat may know, with everything it
-    cannot re-dealt from ``rng``. Dice poker hides only the generator, so this is the
-    same table with a fresh seed drawn from ``rng`` and a generator as far past it as the
-    throws made require. A search bot samples states with it; ``view`` of the result, for
-    the same seat, is ``seen`` again.
+    """The table ``seen`` shows, with a fresh seed drawn from ``rng`` and a generator as far
+    past it as the throws made require: dice poker hides only the generator.
 
-    >>> from tabletop_rules.dice_poker import apply, new_game, Roll
+    >>> from tabletop_rules.dice_poker import Roll, apply, determinize, new_game, view
     >>> state = apply(new_game(seed=5), Roll())
-    >>> seen = view(state, seat=1)
-    >>> sampled = determinize(seen, Rng.from_seed(99))
-    >>> view(sampled, seat=1) == seen, sampled.seed == state.seed
+    >>> sampled = determinize(view(state, 1), Rng.from_seed(99))
+    >>> view(sampled, 1) == view(state, 1), sampled.seed == state.seed
     (True, False)
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a view that
-    :func:`check_view` refuses.
     """
     seed, _ = rng.next_u64()
-    table = _table(seen, seed, Rng.from_seed(seed))
+    table = State(
+        **{name: getattr(seen, name) for name in _TABLE},
+        seed=seed,
+        rng=Rng.from_seed(seed),
+        open_masks=tuple(open_mask(sheet) for sheet in seen.sheets),
+        totals=tuple(sheet_total(seen.config, sheet) for sheet in seen.sheets),
+        turns_played=sum(cell is not None for sheet in seen.sheets for cell in sheet),
+    )
     if seen.config.auto_chance:
-        fewest, _most = throws_made(table)
-        table = attrs.evolve(table, rng=table.rng.advanced(fewest))
+        table = attrs.evolve(table, rng=table.rng.advanced(max(fewest_throws(table), 0)))
     return table
 
 
-def view(state: State, seat: Seat | None) -> View:
-    """``seat``'s view of ``state``; ``None`` views as a spectator."""
-    to_move = current_player(state)
-    over = is_over(state)
-    scores = score(state)
-    return _make_view(
-        seat=seat,
-        config=state.config,
-        current_player=to_move,
-        sheets=state.sheets,
-        fences=state.fences,
-        stage=state.stage,
-        dice=state.dice,
-        throws_used=state.throws_used,
-        throws_allowed=0 if over else state.throws_allowed,
-        announced=state.announced,
-        pending_keep=state.pending_keep,
-        scores=scores,
-        winners=top_seats(scores) if over else frozenset(),
-        legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
+def display(game: View | State) -> str:
+    """Every seat's score sheet as a plain-text table: one row per box, named as in the
+    notation, then each stage's mountain sum, premium and total; one column per seat and
+    stage; the fences, the scores and who moves. A state is drawn as a spectator sees it.
+
+    >>> from tabletop_rules import dice_poker as dp
+    >>> state = dp.apply(dp.new_game(dp.Config(stages=1), seed=1), dp.Roll())
+    >>> for line in dp.display(dp.apply(state, dp.Write(dp.Box.CHANCE))).splitlines()[-6:]:
+    ...     print(line)
+    premium        |       |
+    total          |    15 |     0
+    ---------------+-------+------
+    fences         |     2 |     0
+    score          |    15 |     0
+    to move: P1, stage 1, throw 0 of 3
+    """
+    seen = view(game, None) if isinstance(game, State) else game
+    config = seen.config
+    columns = [(seat, stage) for seat in range(config.players) for stage in range(config.stages)]
+    header = ["box", *(f"P{seat} s{stage + 1}" for seat, stage in columns)]
+    body = [[str(box)] for box in Box] + [["mountain"], ["premium"], ["total"]]
+    for seat, stage in columns:
+        base = BOXES_PER_STAGE * stage
+        cells = seen.sheets[seat][base : base + BOXES_PER_STAGE]
+        mountain = [cell for cell in cells[: len(MOUNTAIN)] if cell is not None]
+        bonus = stage_bonus(sum(mountain), config.premium, config.penalty)
+        column = [
+            *map(_cell, cells),
+            _cell(sum(mountain) if mountain else None),
+            _cell(bonus if len(mountain) == len(MOUNTAIN) else None),
+            str(stage_total(config, seen.sheets[seat], stage)),
+        ]
+        for row, text in zip(body, column, strict=True):
+            row.append(text)
+    footer = [
+        ["fences", *_per_seat(seen.fences, config.stages)],
+        ["score", *_per_seat(seen.scores, config.stages)],
+    ]
+    boxes, sums = body[:BOXES_PER_STAGE], body[BOXES_PER_STAGE:]
+    table = _render([header, None, *boxes, None, *sums, None, *footer])
+    return "\n".join([*table, _status(seen)])
+
+
+def _cell(cell: Cell) -> str:
+    """A box as written: its points, or blank while it is open."""
+    return "" if cell is None else str(cell)
+
+
+def _per_seat(values: tuple[int, ...], stages: int) -> list[str]:
+    """One value per seat, under the seat's first stage column."""
+    return [text for value in values for text in (str(value), *[""] * (stages - 1))]
+
+
+def _render(rows: list[list[str] | None]) -> list[str]:
+    """Rows as aligned text: the first column left, numbers right; ``None`` draws a rule."""
+    cells = [row for row in rows if row is not None]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines = []
+    for row in rows:
+        if row is None:
+            lines.append("-+-".join("-" * width for width in widths))
+            continue
+        parts = [row[0].ljust(widths[0])]
+        parts += [text.rjust(width) for text, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append(" | ".join(parts).rstrip())
+    return lines
+
+
+def _status(seen: View) -> str:
+    """Who moves now, or who won."""
+    player = seen.current_player
+    if player is None:
+        names = ", ".join(f"P{seat}" for seat in sorted(seen.winners))
+        return f"game over: {'winners' if len(seen.winners) > 1 else 'winner'} {names}"
+    if seen.pending_keep is not None:
+        kept = " ".join(map(str, seen.pending_keep)) or "nothing"
+        return f"dice in the air (kept: {kept})"
+    status = (
+        f"to move: P{player}, stage {seen.stage + 1}, "
+        f"throw {seen.throws_used} of {seen.throws_allowed}"
     )
+    if seen.dice:
+        status += f", dice {' '.join(map(str, seen.dice))}"
+    if seen.announced is not None:
+        status += f", announced {seen.announced}"
+    return status
