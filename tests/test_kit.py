@@ -315,3 +315,36 @@ def test_a_declaration_and_its_kernel_agree_on_chance() -> None:
         kit.build(attrs.evolve(DECLARATION, chance_mode="explicit"), KERNEL)
     with pytest.raises(TypeError, match=r"takes a kit\.Declaration and a kit\.Kernel"):
         kit.build(KERNEL, DECLARATION)  # type: ignore[arg-type]
+
+
+def test_messages_name_a_game_whose_noun_starts_with_a_vowel_with_an() -> None:
+    rules = kit.build(attrs.evolve(DECLARATION, name="odd-take"), KERNEL)
+    with pytest.raises(TypeError, match="expected an odd take State, got 'state'"):
+        rules.legal_moves("state")
+    with pytest.raises(TypeError, match="not an odd take move"):
+        rules.format_move("take 1")
+    with pytest.raises(ConfigError, match="expected an odd take Config"):
+        rules.new_game("rules")
+
+
+def test_check_view_refuses_what_is_no_view_as_an_invalid_view() -> None:
+    with pytest.raises(InvalidStateError, match="expected a take away View, got"):
+        RULES.check_view(RULES.new_game(seed=0))
+
+
+def test_parse_move_reads_with_the_games_own_reader_when_it_has_one() -> None:
+    def read_move(text: str) -> Take:
+        if type(text) is not str or not text.startswith("t"):
+            raise NotationError(f"no move: {text!r}")
+        return Take(int(text[1:]))
+
+    rules = kit.build(DECLARATION, attrs.evolve(KERNEL, read_move=read_move))
+    state = rules.new_game(seed=0)
+    assert rules.parse_move(state, "t2") is MOVES.moves[1]
+    assert rules.parse_move(rules.view(state, 0), "t1") is MOVES.moves[0]
+    with pytest.raises(NotationError, match="no move: 12"):
+        rules.parse_move(state, 12)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="'take 2' is not legal now"):
+        rules.parse_move(rules.new_game(Config(pile=1), seed=0), "t2")
+    with pytest.raises(IllegalMoveError):
+        rules.parse_move(rules.view(state, 1), "t1")  # seat 1 is not on turn

@@ -172,7 +172,9 @@ class Kernel:
     members to :func:`build`. Optional: ``why_illegal(state, move) -> str`` names the rule a
     move breaks; ``check_view(view, fail)`` checks what a view holds beyond what its
     state would; ``winners``, ``chance_probabilities``, ``display``, ``json_hooks``,
-    ``deck``, ``bots`` (the game's own factories by name).
+    ``deck``, ``bots`` (the game's own factories by name), ``read_move(text)`` (the
+    game's reader of move text, ``NotationError`` for text naming no move, whatever its
+    type: ``parse_move`` then reads the text with it rather than by ``format_move``).
     """
 
     config_type: type[Any]
@@ -201,6 +203,7 @@ class Kernel:
     json_hooks: Callable[[Any], None] = _no_hooks
     deck: Callable[[Any], tuple[Any, ...]] | None = None
     bots: Mapping[str, BotFactory] = attrs.field(factory=dict)
+    read_move: Callable[[str], Any] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -230,6 +233,7 @@ class _Shell:
         self.d = declaration
         self.k = kernel
         self.noun = declaration.noun
+        self.a_noun = ("an " if self.noun[:1] in "aeiou" else "a ") + self.noun  # an account
         # The shell's own methods call these guarded members, or the overrides in their place.
         self.legal_moves: Callable[[Any], tuple[Any, ...]] = overrides.get(
             "legal_moves"
@@ -259,9 +263,8 @@ class _Shell:
         was expected, in the game's words (``expected a pig State or View, got 7``).
         """
         if not any(type(value) is kind for kind in kinds):
-            article = "an" if self.noun[:1] in "aeiou" else "a"
             names = " or ".join(kind.__name__ for kind in kinds)
-            raise error(f"expected {article} {self.noun} {names}, got {short_repr(value)}")
+            raise error(f"expected {self.a_noun} {names}, got {short_repr(value)}")
         return value
 
     def max_moves(self, config: Any) -> int:
@@ -273,7 +276,7 @@ class _Shell:
             kind = self.k.config_type
             package = kind.__module__.rsplit(".", 2)[-2:][0]
             raise ConfigError(
-                f"expected a {self.noun} Config ({package}.{kind.__name__}), "
+                f"expected {self.a_noun} Config ({package}.{kind.__name__}), "
                 f"got {short_repr(config)}"
             )
         if self.d.deal_type is None and deal is not None:
@@ -288,7 +291,7 @@ class _Shell:
         refuse_state(
             state,
             error,
-            game=f"a {self.noun}",
+            game=self.a_noun,
             state_type=self.k.state_type,
             view_type=self.k.view_type,
             check_state=self.check_state,
@@ -416,7 +419,7 @@ class _Shell:
         what is no move of the game, ``IllegalMoveError`` for one built around its checks.
         """
         if not any(type(move) is kind for kind in self.k.move_types):
-            raise TypeError(f"not a {self.noun} move: {short_repr(move)}")
+            raise TypeError(f"not {self.a_noun} move: {short_repr(move)}")
         return self.k.format_move(self.known(move))
 
     def parse_move(self, game: Any, text: str) -> Any:
@@ -425,19 +428,26 @@ class _Shell:
         move it names is not legal now.
         """
         self.expect(game, (self.k.state_type, self.k.view_type))
-        if type(text) is not str:
-            raise TypeError(f"move text is a str, got {short_repr(text)}")
-        words = " ".join(text.split()).lower()
         is_view = type(game) is self.k.view_type
         legal = game.legal_moves if is_view else self.legal_moves(game)
-        for move in legal:
-            if self.k.format_move(move) == words:
-                return move
-        named = None
-        if self.k.moves is not None:
-            named = next((m for m in self.k.moves.moves if self.k.format_move(m) == words), None)
-        if named is None:
-            raise NotationError(f"{short_repr(text)} names no {self.noun} move")
+        if self.k.read_move is not None:  # the game's reader says what is wrong with the text
+            named = self.k.read_move(text)
+            for move in legal:
+                if move == named:
+                    return move
+        else:
+            if type(text) is not str:
+                raise TypeError(f"move text is a str, got {short_repr(text)}")
+            words = " ".join(text.split()).lower()
+            for move in legal:
+                if self.k.format_move(move) == words:
+                    return move
+            named = None
+            if self.k.moves is not None:
+                moves = self.k.moves.moves
+                named = next((m for m in moves if self.k.format_move(m) == words), None)
+            if named is None:
+                raise NotationError(f"{short_repr(text)} names no {self.noun} move")
         if is_view:
             check_on_turn(game.seat, game.current_player)
             game = self.dealt(game, Rng.from_seed(0))
@@ -520,7 +530,10 @@ class _Shell:
             fail(f"rng must be an Rng, got {short_repr(rng)}")
 
     def check_view(self, seen: Any) -> None:
-        """``InvalidStateError`` unless ``seen`` is the view of the state dealt from it."""
+        """``InvalidStateError`` unless ``seen`` is the view of the state dealt from it (also
+        for what is no view: a loader's check).
+        """
+        self.expect(seen, (self.k.view_type,), InvalidStateError)
         self.dealt(seen, Rng.from_seed(0))
 
     def dealt(self, seen: Any, rng: Rng) -> Any:
