@@ -348,3 +348,40 @@ def test_parse_move_reads_with_the_games_own_reader_when_it_has_one() -> None:
         rules.parse_move(rules.new_game(Config(pile=1), seed=0), "t2")
     with pytest.raises(IllegalMoveError):
         rules.parse_move(rules.view(state, 1), "t1")  # seat 1 is not on turn
+
+
+def test_a_transition_that_checks_its_own_moves_spares_apply_the_listing() -> None:
+    listed: list[State] = []
+
+    def counted(state: State) -> tuple[Take, ...]:
+        listed.append(state)
+        return legal_moves(state)
+
+    def checking(state: State, move: Take, events: list[Any] | None) -> State:
+        if move.count > state.pile:
+            raise IllegalMoveError(f"only {state.pile} left")
+        return transition(state, move, events)
+
+    kernel = attrs.evolve(KERNEL, legal_moves=counted, transition=checking, transition_checks=True)
+    rules = kit.build(DECLARATION, kernel)
+    state = rules.new_game(Config(pile=1), seed=0)
+    assert rules.apply(state, Take(1)).pile == 0
+    assert listed == [], "apply hands the table's instance to the transition"
+    with pytest.raises(IllegalMoveError, match=r"^only 1 left$"):
+        rules.apply(state, Take(2))
+    with pytest.raises(IllegalMoveError, match=r"^only 1 left$"):
+        rules.canonical(state, Take(2))  # the transition's refusal is why_illegal
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        rules.apply(state, Take(3))
+    codec = dict.fromkeys(
+        ("num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text"), len
+    )
+    with pytest.raises(TypeError, match="has a move table"):
+        kit.build(DECLARATION, attrs.evolve(kernel, moves=None), **codec)
+
+
+def test_the_deck_is_guarded_like_every_member_taking_a_config() -> None:
+    rules = kit.build(DECLARATION, attrs.evolve(KERNEL, deck=lambda config: (1,) * config.pile))
+    assert rules.deck(Config(pile=3)) == (1, 1, 1)
+    with pytest.raises(ConfigError, match="expected a take away Config"):
+        rules.deck("rules")

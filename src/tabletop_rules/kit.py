@@ -174,7 +174,10 @@ class Kernel:
     state would; ``winners``, ``chance_probabilities``, ``display``, ``json_hooks``,
     ``deck``, ``bots`` (the game's own factories by name), ``read_move(text)`` (the
     game's reader of move text, ``NotationError`` for text naming no move, whatever its
-    type: ``parse_move`` then reads the text with it rather than by ``format_move``).
+    type: ``parse_move`` then reads the text with it rather than by ``format_move``),
+    ``transition_checks`` (``True`` when ``transition`` itself refuses every move of the
+    table that is not legal, naming the rule: ``apply`` then hands it the table's instance
+    without listing the legal moves first, and its refusal is ``why_illegal``).
     """
 
     config_type: type[Any]
@@ -204,6 +207,7 @@ class Kernel:
     deck: Callable[[Any], tuple[Any, ...]] | None = None
     bots: Mapping[str, BotFactory] = attrs.field(factory=dict)
     read_move: Callable[[str], Any] | None = None
+    transition_checks: bool = False
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -244,10 +248,12 @@ class _Shell:
         self.current_player: Callable[[Any], int | None] = overrides.get(
             "current_player"
         ) or self.guard(kernel.current_player)
+        self._current_player = overrides.get("current_player") or kernel.current_player
         self._specs: dict[Any, ObservationSpec] = {}
         table = kernel.moves
         if table is not None:
             self._numbers = {id(move): number for number, move in enumerate(table.moves)}
+            self._ids = table.ids
             first = next(
                 (i for i, move in enumerate(table.moves) if type(move) is kernel.chance_type),
                 None,
@@ -269,6 +275,11 @@ class _Shell:
 
     def max_moves(self, config: Any) -> int:
         return self.k.max_moves(self.expect(config, (self.k.config_type,), ConfigError))
+
+    def deck(self, config: Any) -> tuple[Any, ...]:
+        """The cards ``config`` deals, unshuffled (the kernel's ``deck``)."""
+        assert self.k.deck is not None
+        return self.k.deck(self.expect(config, (self.k.config_type,), ConfigError))
 
     def new_game(self, config: Any = None, *, seed: int | None = None, deal: Any = None) -> Any:
         config = self.k.config_type() if config is None else config
@@ -301,6 +312,16 @@ class _Shell:
         """``rule(state, ...)`` behind the state's type check and the error translation."""
         state_type = self.k.state_type
         refuse = self.refuse
+
+        if len(inspect.signature(rule).parameters) == 1:  # no *args: a third of the cost
+
+            @wraps(rule)
+            def guarded_one(state: Any) -> Any:
+                if type(state) is not state_type:
+                    refuse(state, None)
+                return rule(state)
+
+            return guarded_one
 
         @wraps(rule)
         def guarded(state: Any, *args: Any, **kwargs: Any) -> Any:
@@ -352,6 +373,12 @@ class _Shell:
         """The rule that forbids ``move`` in ``state``."""
         if self.k.why_illegal is not None:
             return self.k.why_illegal(state, move)
+        if self.k.transition_checks:
+            try:
+                self.k.transition(state, move, None)
+            except IllegalMoveError as error:
+                return str(error)
+            raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
         text = self.k.format_move(move)
         if self.k.current_player(state) is None:
             return f"the game is over: '{text}' is not a move"
@@ -361,6 +388,10 @@ class _Shell:
     def transition(self, state: Any, move: Any, events: list[Any] | None) -> Any:
         if type(state) is not self.k.state_type:
             self.refuse(state, None)
+        if self.k.transition_checks:  # the transition refuses what is not legal itself
+            if id(move) not in self._ids:  # not the table's instance: find it, or refuse
+                move = self.known(move)
+            return self.k.transition(state, move, events)
         return self.k.transition(state, self.listed(state, move), events)
 
     def apply(self, state: Any, move: Any) -> Any:
@@ -382,7 +413,9 @@ class _Shell:
 
     def is_over(self, state: Any) -> bool:
         """Whether ``current_player(state)`` is ``None``."""
-        return self.current_player(state) is None
+        if type(state) is not self.k.state_type:
+            self.refuse(state, None)
+        return self._current_player(state) is None
 
     def winners(self, state: Any) -> frozenset[int]:
         """The seats with the top score once the game is over; empty until then."""
@@ -521,7 +554,7 @@ class _Shell:
 
     def _check_state(self, state: Any, fail: Fail) -> None:
         if type(state.config) is not self.k.config_type:
-            fail(f"config must be a {self.noun} Config, got {short_repr(state.config)}")
+            fail(f"config must be {self.a_noun} Config, got {short_repr(state.config)}")
         self.k.check_state(state, fail)  # before the seed's and rng's: the game's words win
         if type(state.seed) is not int or not 0 <= state.seed < 1 << 64:
             fail(f"seed must be a whole number in [0, 2**64), got {short_repr(state.seed)}")
@@ -592,6 +625,8 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
     if kernel.moves is None and not set(codec) <= set(overrides):
         raise TypeError("a kernel without a move table passes its own codec members to build()")
     explicit = declaration.chance_mode == "explicit"
+    if kernel.transition_checks and kernel.moves is None:
+        raise TypeError("a kernel whose transition checks its moves has a move table")
     if kernel.moves is not None and explicit != (kernel.chance_type is not None):
         raise TypeError("a kernel names its chance_type exactly when the chance mode is explicit")
     needed = {"seat", "current_player", "legal_moves"}
@@ -636,7 +671,7 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
             action_text=shell.action_text,
         )
     if kernel.deck is not None:
-        members["deck"] = kernel.deck
+        members["deck"] = shell.deck
     members.update(overrides)
     return GameRules(
         name=declaration.name,
