@@ -23,11 +23,9 @@ from ..messages import short_repr
 
 __all__ = [
     "CARDS",
-    "CARD_IDS",
     "CARD_ORDER",
     "END",
     "KINDS",
-    "NUMBER_CARDS",
     "B",
     "Card",
     "Deal",
@@ -127,15 +125,10 @@ CARDS: tuple[Card, ...] = tuple(Card(kind) for kind in KINDS)
 
 _BY_KIND = {card.kind: card for card in CARDS}
 _INDEX = {kind: i for i, kind in enumerate(KINDS)}
-CARD_IDS = frozenset(id(card) for card in CARDS)
-"""The identities of the package's own cards (a state holds no other instance)."""
 
 CARD_ORDER = operator.attrgetter("index")
 """A sort key that orders cards as :data:`KINDS` lists their kinds: how views and events
 list a pile of cards."""
-
-NUMBER_CARDS: tuple[Card, ...] = CARDS[:8]
-"""The eight number cards, +1 to -25, in :data:`KINDS` order."""
 
 P = CARDS[8]
 """The premium card P: +100."""

@@ -11,7 +11,7 @@ who won. A column is three characters and a space wide, so the default field tak
 characters and the widest, of 20 columns, 79. Nothing hidden is drawn: neither the pack's
 order nor the discard pile's.
 
->>> from tabletop_rules.account import Config, Place, apply, new_game
+>>> from tabletop_rules.account import Config, Place, apply, display, new_game
 >>> state = new_game(Config(players=3), seed=4)
 >>> for column in (2, 5, 2):
 ...     state = apply(state, Place(column))
@@ -34,15 +34,13 @@ to move: P0, round 1 of 30, roll
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 
 from ..protocol import CHANCE
-from ..validation import check_type
 from .state import State
 from .view import View, view
 
-__all__ = ["display", "field_text"]
+__all__ = ["display"]
 
 _WIDTH = 3
 """Characters per column: the longest card text (``+10``, ``End``) and ``P7`` fit."""
@@ -62,7 +60,7 @@ def display(game: View | State) -> str:
         Lines without trailing spaces, joined by newlines; no final newline.
 
     """
-    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
+    seen = view(game, None) if isinstance(game, State) else game
     field = seen.field
     above = [
         [column[row] if row < len(column) else _NO_CARD for column in field]
@@ -148,15 +146,3 @@ def _status(seen: View) -> str:
     if seen.ending:
         status += ", End has scored: last round"
     return status
-
-
-def field_text(game: View | State) -> str:
-    """Deprecated name of :func:`display`, kept for one release; warns
-    :class:`DeprecationWarning`.
-    """
-    warnings.warn(
-        "account.field_text is deprecated: use account.display, the name every game shares",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return display(game)

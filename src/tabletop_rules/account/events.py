@@ -1,13 +1,15 @@
 """What happens in an account-game transition, as typed events for front ends to animate.
 
 :func:`~tabletop_rules.account.apply_with_events` returns them in the order they
-happen. Every card an event names is public the moment it shows: field cards lie face up,
-and a card B draws is turned over for all to see.
+happen. Every event is public (``redact`` leaves it as it is): every card an event names
+is public the moment it shows (field cards lie face up, a card B draws is turned over for
+all to see, sorted by kind with the cards drawn before it), and a
+:class:`Reshuffled` tells only how many cards the new pack holds, never their order.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 import attrs
 
@@ -29,7 +31,6 @@ __all__ = [
     "Reshuffled",
     "Rolled",
     "TurnPassed",
-    "redact",
 ]
 
 
@@ -163,33 +164,5 @@ Event: TypeAlias = (
 )
 """Any event of the account game."""
 
-EVENT_TYPES: tuple[type, ...] = (
-    Placed,
-    Bought,
-    Rolled,
-    Moved,
-    Collapsed,
-    Reshuffled,
-    Drew,
-    AccountChanged,
-    EndHit,
-    TurnPassed,
-    GameOver,
-)
+EVENT_TYPES: tuple[type, ...] = get_args(Event)
 """The classes of account game events, in the order of :data:`Event`."""
-
-
-def redact(event: Event, seat: Seat | None) -> Event:
-    """``event`` as ``seat`` may see it (``None``: a spectator): unchanged, every event is
-    public. The rules page hides only the order of the pack and of the discard pile and the
-    die's seed, and no event carries them: a :class:`~tabletop_rules.account.events.Drew`
-    names the cards a B turned over for all to see, sorted by kind, a
-    :class:`~tabletop_rules.account.events.Collapsed` a card that lay face up in the field,
-    and a :class:`~tabletop_rules.account.events.Reshuffled` only how many cards the new
-    pack holds, never their order.
-
-    >>> from tabletop_rules.account.cards import B, P
-    >>> redact(Drew(1, P, (P, B)), 0) == Drew(1, P, (P, B))
-    True
-    """
-    return event

@@ -1,5 +1,6 @@
-"""Account-game views as numbers: :func:`~tabletop_rules.account.observe` and
-:func:`~tabletop_rules.account.observation_spec`.
+"""Account-game views as numbers: :func:`encode_view`, which the shell's
+:func:`~tabletop_rules.account.observe` and :func:`~tabletop_rules.account.observation_spec`
+read.
 
 The encoding is read from a :class:`~tabletop_rules.account.View` only, for a seat or a
 spectator, and has the same length for every view of a config. Values are whole numbers
@@ -40,7 +41,7 @@ names                                count        value
 The default config (two players, a field of 5 x 7, three markers each) makes 572
 elements:
 
->>> from tabletop_rules.account import Config, new_game, view
+>>> from tabletop_rules.account import Config, new_game, observation_spec, observe, view
 >>> spec = observation_spec(Config())
 >>> spec.size, spec.names[6:9]
 (572, ('on_turn[P0]', 'on_turn[P1]', 'awaiting_die'))
@@ -52,26 +53,15 @@ elements:
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
-from ..observation import (
-    Features,
-    ObservationSpec,
-    encoded,
-    encoding_spec,
-    seats_from,
-    viewer_features,
-)
+from ..observation import Features, seats_from, viewer_features
 from ..protocol import CHANCE
-from ..validation import check_type
 from .cards import KINDS
-from .config import Config
 from .moves import SIDES
-from .rules import new_game
 from .state import PHASES
-from .view import View, view
+from .view import View
 
-__all__ = ["ACCOUNT_CLIP", "LOG_CLIP", "observation_spec", "observe"]
+__all__ = ["ACCOUNT_CLIP", "LOG_CLIP", "encode_view"]
 
 ACCOUNT_CLIP = 100_000
 """An account is observed clipped to ``-ACCOUNT_CLIP`` to ``ACCOUNT_CLIP``."""
@@ -89,7 +79,8 @@ def _signed_log(value: int) -> float:
     return -magnitude if value < 0 else magnitude
 
 
-def _encode(seen: View, features: Features) -> None:
+def encode_view(seen: View, features: Features) -> None:
+    """Write ``seen`` into ``features``, laid out as the module's table says."""
     config = seen.config
     players = config.players
     order = seats_from(seen.seat, players)
@@ -134,18 +125,3 @@ def _encode(seen: View, features: Features) -> None:
     for card in seen.discard:
         discard[card.index] += 1
     features.counts("discard[", KINDS, discard, [count for _card, count in config.deck])
-
-
-def observe(seen: View) -> tuple[float, ...]:
-    """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, as long as :func:`~tabletop_rules.account.observation_spec` says, each within
-    its bounds.
-    """
-    check_type(seen, (View,))
-    return encoded(_encode, seen)
-
-
-@lru_cache(maxsize=64)
-def observation_spec(config: Config) -> ObservationSpec:
-    """The names and bounds of :func:`observe`'s elements under ``config``."""
-    return encoding_spec(_encode, view(new_game(config, seed=0), None))
