@@ -1,11 +1,8 @@
 """An account-game bot that lands each roll on the best card it can reach.
 
-:class:`BestCardBot` reads only its view. It values every bottom-line card by what it
-would do to its account now and what the next roll can reach from there, lands on End
-only when that wins, and buys a marker while the rounds left pay for it. It won 981 of
-1,000 seeded two-player games against :class:`~tabletop_rules.bots.RandomBot`, tied 18
-and lost 1, by 3,914.7 points on average (``examples/tournament.py --game account
---games 1000``); ``tests/account/test_bots.py`` asserts at least 96.5% of wins.
+:class:`BestCardBot` won 981 of 1,000 seeded two-player games against
+:class:`~tabletop_rules.bots.RandomBot`, tied 18 and lost 1, by 3,914.7 points on average
+(``examples/tournament.py --game account --games 1000``).
 
 >>> from tabletop_rules.account import Place, Roll, apply, new_game, view
 >>> state = new_game(seed=5)
@@ -37,30 +34,18 @@ than any account can change by."""
 
 class BestCardBot:
     """Lands each roll on the card worth most to its account, with an eye on the next
-    roll; ends the game only to win.
+    roll; ends the game only to win. It reads only its view, and the same view always
+    gives the same move (among equals, the first listed).
 
-    Deterministic: the same view always gives the same move (among moves worth the
-    same, the first of ``view.legal_moves``).
-
-    - A card's *worth* is the change it makes to the account: a number, P or T its
-      points; Z minus the account (good only below 0); B minus the expected cost of the
-      card it draws, over the pack's contents (the deck less the field and the discard
-      pile, all public), since the pack's order is hidden. ``floor_at_zero`` is applied.
-    - End is worth :data:`~tabletop_rules.account.bots.DECISIVE` when it ends the game with
-      this seat alone on top (under ``end="finish_round"``: even if every seat still to play
-      this round lands each marker on the best card for it), and minus that otherwise. It is
-      worth nothing in a game of one, and once End has scored under ``finish_round``.
-    - A column's *prospect* is the expected worth of the best card (End counting as
-      nothing) that a marker there can land on with its next roll: a good card between
-      two bad ones is a trap on a low roll.
-    - **Advance**: the move whose landing card's worth plus prospect is highest. Under
-      ``collapse`` the prospect is taken on the line as the move leaves it: the card
-      left gone when no marker stays on it, the card beneath in its place.
-    - **Place** and **Buy**: the column whose card's worth (when it scores) plus prospect
-      is highest.
-    - **Buy** (before the first roll) when the marker is expected to earn its cost, its
-      card now and the line's mean prospect in each round left, unless paying for it
-      would hand the lead to another seat (whose End would then win).
+    - A card's *worth* is the change it makes to the account; for B, the expected cost of
+      the card it draws from the pack's (public) contents. End is worth
+      :data:`~.bots.DECISIVE` when it surely leaves this seat alone on top, minus that
+      otherwise.
+    - A column's *prospect* is the expected worth of the best card the next roll can
+      reach from it. **Advance**, **Place** and **Buy** go where worth plus prospect is
+      highest (under ``collapse``, on the line as the move leaves it).
+    - It buys when the marker is expected to earn its cost in the rounds left, unless
+      paying would hand the lead to another seat.
     """
 
     def __repr__(self) -> str:

@@ -18,20 +18,9 @@ from .cards import Card
 from .moves import Direction
 
 __all__ = [
-    "EVENT_TYPES",
-    "AccountChanged",
-    "Bought",
-    "Collapsed",
-    "Drew",
-    "EndHit",
-    "Event",
-    "GameOver",
-    "Moved",
-    "Placed",
-    "Reshuffled",
-    "Rolled",
-    "TurnPassed",
-]
+    "EVENT_TYPES", "AccountChanged", "Bought", "Collapsed", "Drew", "EndHit", "Event", "GameOver",
+    "Moved", "Placed", "Reshuffled", "Rolled", "TurnPassed",
+]  # fmt: skip
 
 
 @attrs.frozen

@@ -23,25 +23,10 @@ from ..movetable import MoveTable
 from .config import MAX_COLUMNS, MAX_MARKERS
 
 __all__ = [
-    "ADVANCES",
-    "BUYS",
-    "CHANCE_OFFSET",
-    "DICE",
-    "DIRECTIONS",
-    "MOVE_TABLE",
-    "MOVE_TYPES",
-    "NUM_ACTIONS",
-    "PLACES",
-    "ROLL",
-    "SIDES",
-    "Advance",
-    "Buy",
-    "Die",
-    "Direction",
-    "Move",
-    "Place",
+    "ADVANCES", "BUYS", "CHANCE_OFFSET", "DICE", "DIRECTIONS", "MOVE_TABLE", "MOVE_TYPES",
+    "NUM_ACTIONS", "PLACES", "ROLL", "SIDES", "Advance", "Buy", "Die", "Direction", "Move", "Place",
     "Roll",
-]
+]  # fmt: skip
 
 Direction: TypeAlias = Literal["left", "right"]
 """Left is towards column 0, right towards the last column."""
@@ -156,27 +141,7 @@ MOVE_TABLE: MoveTable[Move] = MoveTable(
     (*PLACES, *BUYS, ROLL, *(move for by_roll in ADVANCES for move in by_roll[SIDES]), *DICE),
 )
 """Every move of every config, each built once, in action order, so every config has the
-same action numbers (the codec's ``encode`` needs no state):
-
-==========  ============  =====================================================
-numbers     moves         order
-==========  ============  =====================================================
-0 to 19     ``Place``     by column: ``column``
-20 to 39    ``Buy``       by column: ``20 + column``
-40          ``Roll``
-41 to 136   ``Advance``   by marker, then left before right, then distance:
-                          ``41 + 12 x marker + 6 x (direction is right) + steps - 1``
-137 to 142  ``Die``       by face: ``136 + value``
-==========  ============  =====================================================
-
-A config with fewer columns or markers never allows the numbers beyond them.
-
->>> from tabletop_rules.account import Config, action_text, encode
->>> encode(Place(0)), encode(Roll()), encode(Advance(1, "right", 2)), encode(Die(6))
-(0, 40, 60, 142)
->>> action_text(Config(), 60), action_text(Config(), 142)
-('move 1 right 2', 'die 6')
-"""
+same action numbers (the codec's ``encode`` needs no state): (the table in the API reference)."""
 
 NUM_ACTIONS = len(MOVE_TABLE.moves)
 """143 actions in every configuration, chance outcomes included."""

@@ -1,35 +1,4 @@
-"""Short, typable text for account moves.
-
-=================  ===============================================================
-text               move
-=================  ===============================================================
-``place 3``        :class:`~tabletop_rules.account.Place` a starting marker on column 3 (setup)
-``buy 5``          :class:`~tabletop_rules.account.Buy` a marker and put it on column 5
-``roll``           :class:`~tabletop_rules.account.Roll` the die for the next marker
-``move 0 left 3``  :class:`~tabletop_rules.account.Advance` marker 0 three cards left (``left``
-                   or ``right``)
-``die 4``          :class:`~tabletop_rules.account.Die`: the die shows 4 (a chance outcome)
-=================  ===============================================================
-
-Case and extra spaces are forgiven; numbers are plain decimal digits. No two account
-moves are equivalent, so :func:`~tabletop_rules.account.format_move` and
-:func:`~tabletop_rules.account.read_move` are inverse, and
-:func:`~tabletop_rules.account.parse_move` (which reads with ``read_move``) returns the
-very instance :func:`~tabletop_rules.account.legal_moves` lists, for a state or for the
-seat of a view; for a move the rules forbid it names the rule.
-
->>> from tabletop_rules.account import format_move, new_game, parse_move, view
->>> format_move(Advance(0, "left", 3))
-'move 0 left 3'
->>> read_move("  MOVE 1  Right 2 ")
-Advance(marker=1, direction='right', steps=2)
->>> parse_move(view(new_game(seed=1), seat=0), "place 3")
-Place(column=3)
->>> parse_move(new_game(seed=1), "roll")  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-tabletop_rules.errors.IllegalMoveError: in setup each player places ... not 'roll'
-"""
+"""Short, typable text for account moves."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ from .moves import ADVANCES, BUYS, DICE, PLACES, ROLL, SIDES, Advance, Buy, Die,
 from .moves import format_move as _text
 from .state import _EVERY_COLUMN, State, _line, lay
 
-__all__ = ["current_player", "legal_moves", "max_moves", "new_game", "score"]
+__all__: list[str] = []  # the kernel's rules reach users as members of the package's RULES
 
 _ROLL_ONLY: tuple[Move, ...] = (ROLL,)
 
@@ -52,8 +52,7 @@ _UNMOVED_ADVANCES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
     )
     for owned in range(MAX_MARKERS + 1)
 )
-"""``_UNMOVED_ADVANCES[owned][roll]``: the moves after ``roll`` of a seat owning ``owned``
-markers, none moved yet this turn (as :func:`legal_moves` lists them)."""
+"""``[owned][roll]``: the moves after ``roll`` of ``owned`` markers, none moved yet."""
 
 _ADDED_POINTS: dict[Card, int] = {card: card.points for card in CARDS if card.valued}
 """What each card that adds to the account adds (the numbers, P and T), in one look-up."""
@@ -65,12 +64,8 @@ _replace = replacer(State)
 
 
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game in setup: the field laid, seat 0 to place its first marker.
-
-    Without ``deal`` the seed shuffles the deck; with ``deal`` (cards or card texts, top
-    card first, exactly the configured composition, else ``ConfigError``) the bottom line
-    is laid first, left to right, then each row above it, and the rest is the pack, its
-    first card drawn first. The seed then drives only the die and reshuffles.
+    """A new game in setup, the field laid (:func:`~.state.lay`) from the seed's shuffle of
+    the deck, or from ``deal`` (cards or card texts, top card first, exactly the deck).
     """
     rng = Rng.from_seed(seed)
     given: tuple[Card, ...] | None = None
@@ -123,19 +118,15 @@ def score(state: State) -> tuple[int, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """An upper bound on a game's moves, including chance outcomes: each marker is got
-    once (``Place`` or ``Buy``), and in each of at most ``max_rounds x players`` turns each
-    marker moves once with ``Roll``, (``Die``,) ``Advance``.
-    """
+    """Each marker is got once, and moved once a turn with ``Roll``, (``Die``,) ``Advance``."""
     per_marker = 2 if config.auto_chance else 3
     return config.players * config.max_markers * (1 + config.max_rounds * per_marker)
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move, in a fixed order: in setup ``Place`` by column; at a chance point
-    ``Die(1)``..``Die(6)``; with a roll pending ``Advance`` by unmoved marker, then left
-    before right, then distance 1 up to the roll; otherwise ``Roll()`` and, before the
-    turn's first roll, ``Buy`` by column when the player may buy.
+    """In setup ``Place`` by column; at a chance point the ``Die`` outcomes; with a roll
+    pending ``Advance`` by unmoved marker, left before right, by distance; else ``Roll()``
+    and, before the turn's first roll, ``Buy`` by column when the player may buy.
     """
     phase = state.phase
     if phase == "over":
@@ -170,9 +161,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
-    """The state after ``move``, a move of the move table, its events appended to
-    ``events``; ``IllegalMoveError`` naming the rule when the rules forbid it (the kit's
-    ``transition_checks``: every check is here, so ``apply`` need not list the moves).
+    """The state after ``move`` (of the move table), its events appended to ``events``;
+    ``IllegalMoveError`` naming the rule when the rules forbid it (``transition_checks``).
     """
     if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
         if type(move) is Advance:
@@ -373,9 +363,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
 
 
 def _last_turn(state: State, turns: int) -> bool:
-    """Whether the game ends after ``turns`` turns: a round is complete, and End scored
-    under ``finish_round`` or it was the last round.
-    """
+    """Whether the game ends after ``turns`` turns: End scored, or the last round is over."""
     players = state.config.players
     return turns % players == 0 and (state.ending or turns == state.config.max_rounds * players)
 
@@ -405,9 +393,7 @@ def _added(config: Config, before: int, card: Card) -> int:
 
 
 def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> tuple[State, bool]:
-    """``card`` scores for ``seat``; and whether End stops the game now (under
-    ``finish_round`` it sets ``ending``: a further End in that round changes nothing).
-    """
+    """``card`` scores for ``seat``; and whether End stops the game now."""
     if card is END:
         if state.ending:
             return state, False
@@ -429,15 +415,9 @@ def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> 
 
 
 def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[int, State]:
-    """B draws the pack's top card onto the discard pile until it draws a number, P or T
-    (B, Z and End are drawn again); the pack, once empty, is the discard pile shuffled
-    with the state's generator. Nothing happens when pack and discard pile hold no such
-    card. Returns the charge and the state with its piles and generator after the draws.
-
-    The draws are found, not made one by one: the first card B charges in the pack, or,
-    when the pack holds none, the whole pack drawn and the discard pile reshuffled (once:
-    the new pack then holds a card B charges). So a landing costs time linear in the
-    pack; the reshuffle's draws from the generator are those of drawing card by card.
+    """B draws onto the discard pile until it draws a number, P or T; an empty pack is
+    the discard pile shuffled. Returns the charge and the state after the draws, which are
+    found, not made one by one (time linear in the pack, the generator's draws the same).
     """
     pack, discard, rng = state.pack, state.discard, state.rng
     top = _first_charged(pack)
@@ -457,9 +437,7 @@ def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[i
 
 
 def _first_charged(pack: tuple[Card, ...]) -> int:
-    """Where the first card B charges (not B, Z or End) lies in ``pack``; ``-1`` if none.
-    A state holds the package's own cards, one instance per kind.
-    """
+    """Where the first card B charges (not B, Z or End) lies in ``pack``; ``-1`` if none."""
     for position, card in enumerate(pack):
         if card is not B and card is not Z and card is not END:
             return position

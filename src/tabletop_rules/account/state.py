@@ -20,16 +20,9 @@ from .config import MAX_COLUMNS, Config
 from .moves import SIDES
 
 __all__ = [
-    "PHASES",
-    "Column",
-    "Phase",
-    "State",
-    "account_bound",
-    "largest_change",
-    "lay",
-    "line",
+    "PHASES", "Column", "Phase", "State", "account_bound", "largest_change", "lay", "line",
     "scores_so_far",
-]
+]  # fmt: skip
 
 Phase: TypeAlias = Literal["setup", "play", "over"]
 """Placing the starting markers, play, or the game is over."""
