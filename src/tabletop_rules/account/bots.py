@@ -23,7 +23,7 @@ from ..bots import legal_moves_of
 from ..protocol import Seat
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
-from .view import View
+from .view import View, pack_contents
 
 __all__ = ["DECISIVE", "BestCardBot"]
 
@@ -75,9 +75,7 @@ _Line = tuple[tuple[int, float], ...]
 
 
 class _Table:
-    """What :class:`BestCardBot` reads off one view: the line, the pack's contents and
-    the worth of each card to the seat on turn.
-    """
+    """What :class:`BestCardBot` reads off one view: the line and each card's worth."""
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -117,9 +115,7 @@ class _Table:
         return 0.0 if card is END else self.worth(card, self.account)
 
     def end_worth(self, account: int) -> float:
-        """:data:`DECISIVE` if End makes this seat, with ``account``, the sure sole
-        winner; minus that if not; nothing when End changes nothing.
-        """
+        """:data:`DECISIVE` if End surely makes this seat the sole winner, else minus that."""
         view = self.view
         if view.ending or view.config.players == 1:
             return 0.0
@@ -130,9 +126,7 @@ class _Table:
         return DECISIVE if sure else -DECISIVE
 
     def _reaches(self) -> list[int]:
-        """The most each other seat can hold when the round is over: each seat still to
-        play this round may land every marker on the best card for it.
-        """
+        """The most each other seat can hold once the round is over."""
         view = self.view
         config = view.config
         bottom = [view.field[column][0] for column in self.ring]
@@ -210,18 +204,12 @@ class _Table:
 
 
 def _b_costs(view: View) -> Counter[int]:
-    """What B may charge, cost by cost, with how many cards of the pack charge it: B
-    draws the pack's first number, P or T, and the pack's order is hidden, so each such
-    card is as likely. With none in the pack, the discard pile is shuffled into a new
-    pack first; with none there either, B charges nothing (an empty counter).
+    """What B may charge, cost by cost, with how many cards charge it: each number, P or T
+    of the pack is as likely to be drawn first; with none, those of the discard pile.
     """
-    pack = Counter(view.config.deck_counts())
-    for cards in view.field:
-        pack.subtract(cards)
-    pack.subtract(view.discard)
     costs: Counter[int] = Counter()
-    for card, count in pack.items():
-        if card.valued and count > 0:
+    for card, count in pack_contents(view).items():
+        if card.valued:
             costs[card.cost] += count
     if not costs:
         costs.update(card.cost for card in view.discard if card.valued)

@@ -116,15 +116,10 @@ BUYS: tuple[Buy, ...] = tuple(Buy(column) for column in range(MAX_COLUMNS))
 ROLL = Roll()
 """The one :class:`Roll` the package builds (every ``Roll()`` is equal to it)."""
 
-_EVERY_ADVANCE: tuple[tuple[Advance, ...], ...] = tuple(
-    tuple(
-        Advance(marker, direction, steps)
-        for direction in DIRECTIONS
-        for steps in range(1, SIDES + 1)
-    )
+_EVERY_ADVANCE = tuple(
+    tuple(Advance(marker, way, steps) for way in DIRECTIONS for steps in range(1, SIDES + 1))
     for marker in range(MAX_MARKERS)
 )
-
 ADVANCES: tuple[tuple[tuple[Advance, ...], ...], ...] = tuple(
     tuple(tuple(move for move in every if move.steps <= roll) for roll in range(SIDES + 1))
     for every in _EVERY_ADVANCE

@@ -35,7 +35,7 @@ from .moves import Move
 from .rules import current_player, legal_moves
 from .state import Column, Phase, State, cards_of
 
-__all__ = ["View"]
+__all__ = ["View", "pack_contents"]
 
 
 @attrs.frozen
@@ -135,6 +135,14 @@ def _visible(seen: View, fail: Fail) -> Counter[Card]:
     return visible
 
 
+def pack_contents(seen: View) -> Counter[Card]:
+    """The cards of the pack (its order is hidden): the deck less the field and the pile."""
+    hidden = Counter(seen.config.deck_counts())
+    hidden.subtract(card for cards in seen.field for card in cards)
+    hidden.subtract(seen.discard)
+    return +hidden
+
+
 def determinize(seen: View, rng: Rng) -> State:
     """A full state consistent with ``seen``: a seed drawn from ``rng`` (its generator
     drives the die and reshuffles), then the pack's cards and the discard pile shuffled by
@@ -147,11 +155,8 @@ def determinize(seen: View, rng: Rng) -> State:
     >>> view(sampled, 1) == seen, sampled.field == state.field, sampled.pack == state.pack
     (True, True, False)
     """
-    config = seen.config
-    hidden = Counter(config.deck_counts()) - Counter(c for cards in seen.field for c in cards)
-    hidden -= Counter(seen.discard)
     seed, rng = rng.next_u64()
-    pack, rng = rng.shuffled(sorted(hidden.elements(), key=CARD_ORDER))
+    pack, rng = rng.shuffled(sorted(pack_contents(seen).elements(), key=CARD_ORDER))
     discard, _rng = rng.shuffled(seen.discard)
     return State(
         **{name: getattr(seen, name) for name in _SHARED},
@@ -160,15 +165,13 @@ def determinize(seen: View, rng: Rng) -> State:
         pack=pack,
         discard=discard,
         seat=seen.on_turn,
-        deal=_laying(config, seen.field, (*pack, *discard)),
+        deal=_laying(seen.config, seen.field, (*pack, *discard)),
     )
 
 
 def _laying(config: Config, field: tuple[Column, ...], rest: tuple[Card, ...]) -> tuple[Card, ...]:
-    """A deck order that lays ``field``: its columns as they are, under ``collapse`` each
-    first filled up from below with cards of ``rest`` (as if collapsed), then what is
-    left of ``rest`` as the pack. The state's seed did not shuffle its field, so a
-    re-dealt state says how its field was laid, as a given deal does.
+    """A deck order that lays ``field`` (under ``collapse`` each column first filled up
+    from below with cards of ``rest``), then the rest as the pack.
     """
     spare = iter(rest)
     laid = [(*islice(spare, config.rows - len(cards)), *cards) for cards in field]
