@@ -115,9 +115,8 @@ END = CARDS[12]
 
 
 def own_card(value: object) -> Card:
-    """The package's instance for a card or a card text; ``NotationError`` otherwise,
-    also for a ``Card`` built around its checks (``object.__new__``, or a ``kind``
-    changed with ``object.__setattr__``), whose kind is no card's.
+    """The package's instance for a card or a card text; ``NotationError`` otherwise
+    (also for a ``Card`` built around its checks).
     """
     if type(value) is Card:
         kind = getattr(value, "kind", None)

@@ -7,9 +7,7 @@ Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
 
-Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_ROWS`,
-:data:`MAX_COLUMNS`, :data:`MAX_MARKERS`, :data:`MAX_COUNT`, :data:`MAX_COST`,
-:data:`MAX_ROUNDS`), so no config makes a game too big to start, play or replay quickly.
+Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
 """
 
 from __future__ import annotations

@@ -54,9 +54,8 @@ class Rolled:
 
 @attrs.frozen
 class Moved:
-    """``seat`` moved ``marker`` ``steps`` cards towards ``direction``: from column
-    ``start`` over the columns ``passed`` (in order; they do not score) to ``landed``
-    (whose card is ``card``).
+    """``seat`` moved ``marker`` ``steps`` cards towards ``direction``, from ``start``
+    over the columns ``passed`` (which do not score) to ``landed``, whose card is ``card``.
     """
 
     seat: Seat
@@ -71,9 +70,7 @@ class Moved:
 
 @attrs.frozen
 class Collapsed:
-    """Under ``collapse``: the last marker left ``column``; its bottom ``card`` went to the
-    discard pile and the cards above it dropped one row.
-    """
+    """The last marker left ``column``: its bottom ``card`` went to the discard pile."""
 
     column: int
     card: Card
@@ -88,10 +85,8 @@ class Reshuffled:
 
 @attrs.frozen
 class Drew:
-    """A B drew from the pack for ``seat`` until it drew ``card``, the card it charged.
-    ``discarded`` is every card it put on the discard pile, ``card`` and the B, Z and
-    End drawn before it, sorted by kind: like the discard pile's, the order of the draws
-    is not told. A card drawn before a reshuffle went into the new pack and is not named.
+    """A B drew for ``seat`` until it drew ``card``, which it charged; ``discarded`` is what
+    it put on the discard pile since any reshuffle, sorted by kind (the order is hidden).
     """
 
     seat: Seat
@@ -101,9 +96,8 @@ class Drew:
 
 @attrs.frozen
 class AccountChanged:
-    """``card`` scored for ``seat``: its account went from ``before`` to ``after``
-    (``reason`` ``"card"``), or a marker cost was paid (``reason`` ``"buy"``, ``card``
-    ``None``).
+    """``seat``'s account went from ``before`` to ``after``: ``card`` scored, or for
+    ``reason`` ``"buy"`` (``card`` ``None``) a marker was paid.
     """
 
     seat: Seat
@@ -130,9 +124,7 @@ class TurnPassed:
 
 @attrs.frozen
 class GameOver:
-    """The game is over: End scored (``"end"``) or ``max_rounds`` were played
-    (``"max_rounds"``).
-    """
+    """The game is over: End scored, or ``max_rounds`` were played."""
 
     reason: Literal["end", "max_rounds"]
     winners: frozenset[Seat]

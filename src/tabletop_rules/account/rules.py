@@ -21,7 +21,7 @@ from ..protocol import CHANCE, Seat
 from ..rng import Rng
 from ..seats import top_seats
 from ..slots import replacer
-from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, Z, own_card
+from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
     AccountChanged,
@@ -325,7 +325,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
             return _over(state, "end", events)
         return state if len(moved) < len(owned) else _end_turn(state, events)
     before = state.accounts[seat]  # the common case: the next state in one step
-    points = _ADDED_POINTS.get(card)  # as _added, inline: a third of all moves
+    points = _ADDED_POINTS.get(card)  # as _score, inline: a third of all moves
     after = 0 if points is None else before + points
     if after < 0 and config.floor_at_zero:
         after = 0
@@ -385,13 +385,6 @@ def _over(state: State, reason: Literal["end", "max_rounds"], events: list[Event
     return _replace(state, phase="over", roll=None, awaiting_die=False)
 
 
-def _added(config: Config, before: int, card: Card) -> int:
-    """The account ``before`` once ``card``, a number, P, T or Z, scored."""
-    points = _ADDED_POINTS.get(card)
-    after = 0 if points is None else before + points  # Z, or what the card adds
-    return 0 if after < 0 and config.floor_at_zero else after
-
-
 def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> tuple[State, bool]:
     """``card`` scores for ``seat``; and whether End stops the game now."""
     if card is END:
@@ -405,10 +398,11 @@ def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> 
     if card is B:
         charge, state = _draw_for_b(state, seat, events)
         after = before - charge
-        if after < 0 and state.config.floor_at_zero:
-            after = 0
     else:
-        after = _added(state.config, before, card)
+        points = _ADDED_POINTS.get(card)
+        after = 0 if points is None else before + points  # Z, or what the card adds
+    if after < 0 and state.config.floor_at_zero:
+        after = 0
     if events is not None:
         events.append(AccountChanged(seat, card, before, after))
     return _replace(state, accounts=_with(state.accounts, seat, after)), False
@@ -438,10 +432,7 @@ def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[i
 
 def _first_charged(pack: tuple[Card, ...]) -> int:
     """Where the first card B charges (not B, Z or End) lies in ``pack``; ``-1`` if none."""
-    for position, card in enumerate(pack):
-        if card is not B and card is not Z and card is not END:
-            return position
-    return -1
+    return next((position for position, card in enumerate(pack) if card.valued), -1)
 
 
 def _with(values: tuple, index: int, value: object) -> tuple:  # type: ignore[type-arg]

@@ -218,9 +218,7 @@ def invariants(state: State, fail: Fail) -> None:
 
 
 def _check_setup(state: State, fail: Fail) -> None:
-    """In setup nothing is rolled or moved, seats before the one placing hold all their
-    starting markers and later seats none.
-    """
+    """Nothing rolled or moved; seats before the one placing hold their starting markers."""
     config, seat = state.config, state.seat
     if state.turns or state.moved or state.roll is not None or state.awaiting_die:
         fail("nothing is rolled, moved or counted as a turn in setup")
@@ -233,9 +231,7 @@ def _check_setup(state: State, fail: Fail) -> None:
 
 
 def _check_turn(state: State, fail: Fail) -> None:
-    """In play each seat owns at least ``starting_markers``, the turn is the seat's and
-    not complete, and rounds remain.
-    """
+    """Moved markers owned; in play, the starting markers, the seat's turn, rounds left."""
     config, seat, turns = state.config, state.seat, state.turns
     owned = state.markers[seat]
     for marker in state.moved:
