@@ -639,10 +639,10 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         "legal_moves": shell.legal_moves,
         "score": shell.score,
         "current_player": shell.current_player,
-        "apply": shell.apply,
+        "apply": _fast_apply(shell) if kernel.transition_checks else shell.apply,
         "apply_with_events": shell.apply_with_events,
         "canonical": shell.canonical,
-        "is_over": shell.is_over,
+        "is_over": _fast_is_over(shell),
         "winners": guard(kernel.winners) if kernel.winners else shell.winners,
         "chance_probabilities": (
             guard(kernel.chance_probabilities)
@@ -689,3 +689,34 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         own_bots=kernel.bots,
         **members,
     )
+
+
+def _fast_apply(shell: _Shell) -> Callable[[Any, Any], Any]:
+    """:meth:`_Shell.apply` for a transition that checks its moves, as one closure over
+    what it reads: the account playout's ``apply`` is half the shell's cost this way.
+    """
+    state_type, refuse, known = shell.k.state_type, shell.refuse, shell.known
+    rule, ids = shell.k.transition, shell._ids
+
+    def apply(state: Any, move: Any) -> Any:
+        if type(state) is not state_type:
+            refuse(state, None)
+        if id(move) not in ids:  # not the table's instance: find it, or refuse
+            move = known(move)
+        return rule(state, move, None)
+
+    apply.__doc__ = _Shell.apply.__doc__
+    return apply
+
+
+def _fast_is_over(shell: _Shell) -> Callable[[Any], bool]:
+    """:meth:`_Shell.is_over` as one closure over what it reads (a playout asks it every move)."""
+    state_type, refuse, current = shell.k.state_type, shell.refuse, shell._current_player
+
+    def is_over(state: Any) -> bool:
+        if type(state) is not state_type:
+            refuse(state, None)
+        return current(state) is None
+
+    is_over.__doc__ = _Shell.is_over.__doc__
+    return is_over
