@@ -1,5 +1,5 @@
-"""The account game's RULES is built by :func:`tabletop_rules.kit.build` (issue 17) with no
-override: every member below is the shell's, or the kernel's rule behind its entry guard.
+"""The account game's RULES is built by :func:`tabletop_rules.kit.build` (issue 17): every
+member is the shell's, or the kernel's rule behind its entry guard, but two measured overrides.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from tabletop_rules import account as a
 from tabletop_rules import kit
 
 DERIVED = (
-    "apply", "apply_with_events", "canonical", "is_over", "winners", "score", "current_player",
-    "legal_moves", "view", "determinize", "chance_probabilities", "redact", "parse_move",
-    "format_move", "num_actions", "encode", "decode", "legal_mask", "chance_offset",
-    "action_text", "observe", "observation_spec", "check_state", "check_view", "max_moves",
-    "display",
+    "apply", "apply_with_events", "canonical", "winners", "score", "current_player", "view",
+    "determinize", "chance_probabilities", "redact", "parse_move", "format_move", "num_actions",
+    "encode", "decode", "legal_mask", "chance_offset", "action_text", "observe",
+    "observation_spec", "check_state", "check_view", "max_moves", "display",
 )  # fmt: skip
+OWN = ("legal_moves", "is_over")  # the measured overrides, each checking the state's type
 KERNEL = (
     "new_game", "legal_moves", "transition", "score", "current_player", "view", "determinize",
     "format_move", "encode_view", "check_state", "max_moves", "check_view", "display",
@@ -26,11 +26,17 @@ KERNEL = (
 )  # fmt: skip
 
 
-def test_the_account_game_is_built_by_the_kit_with_no_override() -> None:
+def test_the_account_game_is_built_by_the_kit_with_only_its_measured_overrides() -> None:
     for name in DERIVED:
         member = getattr(a.RULES, name)
         assert name == "view" or getattr(a, name) is member, name
         assert member.__module__ == "tabletop_rules.kit" or hasattr(member, "__wrapped__"), name
+    for name in OWN:
+        member = getattr(a.RULES, name)
+        assert getattr(a, name) is member, name
+        assert member.__module__ == "tabletop_rules.account.rules", name
+        with pytest.raises(TypeError, match="expected an account State"):
+            member(a.view(a.new_game(seed=1), 0))
     for name in KERNEL:
         own = getattr(a.KERNEL, name)
         assert own.__module__.startswith("tabletop_rules.account."), name

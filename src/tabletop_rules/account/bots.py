@@ -23,7 +23,8 @@ from ..bots import legal_moves_of
 from ..protocol import Seat
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
-from .view import View, pack_contents
+from .state import View
+from .view import pack_contents
 
 __all__ = ["DECISIVE", "BestCardBot"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..protocol import CHANCE
-from .state import State
-from .view import View, view
+from .state import State, View
+from .view import view
 
 __all__: list[str] = []  # the kernel's display reaches users as the package's display
 

@@ -10,8 +10,7 @@ from ..observation import Features, seats_from, viewer_features
 from ..protocol import CHANCE
 from .cards import KINDS
 from .moves import SIDES
-from .state import PHASES
-from .view import View
+from .state import PHASES, View
 
 __all__ = ["ACCOUNT_CLIP", "LOG_CLIP"]
 

@@ -13,7 +13,7 @@ function below; each move builds its next state with :func:`~tabletop_rules.slot
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal
+from typing import Literal, NoReturn
 
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..messages import short_repr
@@ -21,6 +21,7 @@ from ..protocol import CHANCE, Seat
 from ..rng import Rng
 from ..seats import top_seats
 from ..slots import replacer
+from ..validation import refuse_state
 from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
@@ -39,7 +40,7 @@ from .events import (
 )
 from .moves import ADVANCES, BUYS, DICE, PLACES, ROLL, SIDES, Advance, Buy, Die, Move, Place, Roll
 from .moves import format_move as _text
-from .state import _EVERY_COLUMN, State, _line, lay
+from .state import _EVERY_COLUMN, State, View, _line, lay
 
 __all__: list[str] = []  # the kernel's rules reach users as members of the package's RULES
 
@@ -105,6 +106,22 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
     return cards
 
 
+def _refuse(state: object) -> NoReturn:
+    """The ``TypeError`` for what is no account State (a View is told what to pass), for
+    the two entry points the game guards itself (see ``RULES``).
+    """
+    refuse_state(  # check_state runs only for a State, which is never refused here
+        state, None, game="an account", state_type=State, view_type=View, check_state=lambda _: None
+    )
+
+
+def is_over(state: State) -> bool:
+    """Whether End scored or ``max_rounds`` were played."""
+    if type(state) is not State:
+        _refuse(state)
+    return state.phase == "over"
+
+
 def current_player(state: State) -> Seat | None:
     """The seat to move, ``CHANCE`` while a roll awaits its die, ``None`` once over."""
     if state.phase == "over":
@@ -128,6 +145,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     pending ``Advance`` by unmoved marker, left before right, by distance; else ``Roll()``
     and, before the turn's first roll, ``Buy`` by column when the player may buy.
     """
+    if type(state) is not State:
+        _refuse(state)
     phase = state.phase
     if phase == "over":
         return ()
@@ -298,10 +317,13 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     config, field = state.config, state.field
     start = owned[marker]
     sign = -1 if move.direction == "left" else 1
-    # the ring is the line as it was before the move; without collapse, every column
-    ring = _line(state) if config.collapse else _EVERY_COLUMN[len(field)]
-    at = ring.index(start) if config.collapse else start
-    landed = ring[(at + sign * steps) % len(ring)]
+    if config.collapse:  # the ring is the line as it was before the move
+        ring = _line(state)
+        at = ring.index(start)
+        landed = ring[(at + sign * steps) % len(ring)]
+    else:  # every column: a column is its own place on the ring
+        ring, at = _EVERY_COLUMN[len(field)], start
+        landed = (start + sign * steps) % len(field)
     card = field[landed][0]
     if events is not None:
         passed = tuple(ring[(at + sign * step) % len(ring)] for step in range(1, steps))
@@ -343,9 +365,9 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
             moved=moved,
         )
     turns = state.turns + 1
-    if _last_turn(state, turns):
+    if not turns % config.players and (state.ending or turns == config.max_rounds * config.players):
         state = _replace(state, field=field, discard=discard, markers=markers, accounts=accounts)
-        return _end_turn(state, events)
+        return _end_turn(state, events)  # the game ends with this turn
     seat = turns % config.players  # the turn passes
     if events is not None:
         events.append(TurnPassed(seat))

@@ -17,10 +17,10 @@ from ..rng import Rng
 from ..validation import Fail, check_type
 from .cards import CARDS, Card
 from .config import MAX_COLUMNS, Config
-from .moves import SIDES
+from .moves import SIDES, Move
 
 __all__ = [
-    "PHASES", "Column", "Phase", "State", "account_bound", "largest_change", "lay", "line",
+    "PHASES", "Column", "Phase", "State", "View", "account_bound", "largest_change", "lay", "line",
     "scores_so_far",
 ]  # fmt: skip
 
@@ -80,6 +80,43 @@ class State:
     def rolled(self) -> bool:
         """Whether the seat on turn has rolled this turn (buying is over)."""
         return self.roll is not None or self.awaiting_die or bool(self.moved)
+
+
+@attrs.frozen
+class View:
+    """A seat's knowledge of an account game: everything public, nothing of the pack's or
+    the discard pile's order, the seed or the generator. The fields a state has too mean
+    what they mean there.
+
+    Attributes:
+        seat: Whose view this is; ``None`` for a spectator.
+        current_player: As :func:`~tabletop_rules.account.current_player`.
+        on_turn: The seat placing (setup) or on turn (play): the state's ``seat``.
+        pack_size: How many cards the face-down pack holds.
+        discard: The discard pile's cards, sorted by kind (its order is hidden).
+        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
+
+    """
+
+    seat: Seat | None
+    config: Config
+    phase: Phase
+    current_player: Seat | None
+    on_turn: Seat
+    field: tuple[Column, ...]
+    markers: tuple[tuple[int, ...], ...]
+    accounts: tuple[int, ...]
+    turns: int
+    rounds: int
+    roll: int | None
+    awaiting_die: bool
+    moved: tuple[int, ...]
+    ending: bool
+    pack_size: int
+    discard: tuple[Card, ...]
+    scores: tuple[int, ...]
+    winners: frozenset[Seat]
+    legal_moves: tuple[Move, ...]
 
 
 def line(state: State) -> tuple[int, ...]:

@@ -31,48 +31,10 @@ from ..slots import maker
 from ..validation import Fail
 from .cards import CARD_ORDER, Card
 from .config import Config
-from .moves import Move
 from .rules import current_player, legal_moves
-from .state import Column, Phase, State, cards_of
+from .state import Column, State, View, cards_of
 
-__all__ = ["View", "pack_contents"]
-
-
-@attrs.frozen
-class View:
-    """A seat's knowledge of an account game: everything public, nothing of the pack's or
-    the discard pile's order, the seed or the generator. The fields a state has too mean
-    what they mean there.
-
-    Attributes:
-        seat: Whose view this is; ``None`` for a spectator.
-        current_player: As :func:`~tabletop_rules.account.current_player`.
-        on_turn: The seat placing (setup) or on turn (play): the state's ``seat``.
-        pack_size: How many cards the face-down pack holds.
-        discard: The discard pile's cards, sorted by kind (its order is hidden).
-        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
-
-    """
-
-    seat: Seat | None
-    config: Config
-    phase: Phase
-    current_player: Seat | None
-    on_turn: Seat
-    field: tuple[Column, ...]
-    markers: tuple[tuple[int, ...], ...]
-    accounts: tuple[int, ...]
-    turns: int
-    rounds: int
-    roll: int | None
-    awaiting_die: bool
-    moved: tuple[int, ...]
-    ending: bool
-    pack_size: int
-    discard: tuple[Card, ...]
-    scores: tuple[int, ...]
-    winners: frozenset[Seat]
-    legal_moves: tuple[Move, ...]
+__all__ = ["pack_contents"]
 
 
 _make_view = maker(View)
