@@ -1,11 +1,7 @@
 """The account game: markers run round the bottom line of a field of cards and each card
-they land on changes their player's account. The rules are the rules page
-``rules/account``; every house rule is a field of :class:`Config`.
-
-The package holds the rules engine, views, notation, the action codec, the field as
-text (:func:`display`) and a heuristic bot (:class:`BestCardBot`), all registered
-as ``"account"``. Its ``RULES`` is built by :func:`tabletop_rules.kit.build` from the
-declaration and kernel below.
+they land on changes their player's account (the rules page ``rules/account``; every
+house rule is a field of :class:`Config`). Its ``RULES``, registered as ``"account"``, is
+built by :func:`tabletop_rules.kit.build` from the declaration and kernel below.
 """
 
 from __future__ import annotations

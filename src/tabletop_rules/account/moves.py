@@ -38,10 +38,12 @@ SIDES = 6
 """The die's faces, 1 to 6."""
 
 
-def _whole(name: str, high: int) -> Any:
+def _whole(what: str, low: int, high: int, note: str = "") -> Any:
+    """A validator: ``value`` is a whole number ``low`` to ``high``, else ``what`` it is."""
+
     def check(_instance: Any, _attribute: Any, value: Any) -> None:
-        if type(value) is not int or not 0 <= value < high:
-            raise IllegalMoveError(f"{name} is 0 to {high - 1}, not {short_repr(value)}")
+        if type(value) is not int or not low <= value <= high:
+            raise IllegalMoveError(f"{what} {low} to {high}{note}, not {short_repr(value)}")
 
     return check
 
@@ -51,30 +53,18 @@ def _check_direction(_instance: Any, _attribute: Any, value: Any) -> None:
         raise IllegalMoveError(f"a direction is 'left' or 'right', not {short_repr(value)}")
 
 
-def _check_steps(_instance: Any, _attribute: Any, value: Any) -> None:
-    if type(value) is not int or not 1 <= value <= SIDES:
-        raise IllegalMoveError(
-            f"a distance is 1 to {SIDES} (at most the roll), not {short_repr(value)}"
-        )
-
-
-def _check_face(_instance: Any, _attribute: Any, value: Any) -> None:
-    if type(value) is not int or not 1 <= value <= SIDES:
-        raise IllegalMoveError(f"a die shows 1 to {SIDES}, not {short_repr(value)}")
-
-
 @attrs.frozen
 class Place:
     """In setup, place the next starting marker on the bottom-line card of ``column``."""
 
-    column: int = attrs.field(validator=_whole("a column", MAX_COLUMNS))
+    column: int = attrs.field(validator=_whole("a column is", 0, MAX_COLUMNS - 1))
 
 
 @attrs.frozen
 class Buy:
     """Before the turn's first roll, buy a marker and place it on ``column``'s card."""
 
-    column: int = attrs.field(validator=_whole("a column", MAX_COLUMNS))
+    column: int = attrs.field(validator=_whole("a column is", 0, MAX_COLUMNS - 1))
 
 
 @attrs.frozen
@@ -88,16 +78,16 @@ class Advance:
     bottom line towards ``direction``; ``steps`` is 1 to the number rolled.
     """
 
-    marker: int = attrs.field(validator=_whole("a marker", MAX_MARKERS))
+    marker: int = attrs.field(validator=_whole("a marker is", 0, MAX_MARKERS - 1))
     direction: Direction = attrs.field(validator=_check_direction)
-    steps: int = attrs.field(validator=_check_steps)
+    steps: int = attrs.field(validator=_whole("a distance is", 1, SIDES, " (at most the roll)"))
 
 
 @attrs.frozen
 class Die:
     """The chance outcome of a roll (with ``auto_chance=False``): the die shows ``value``."""
 
-    value: int = attrs.field(validator=_check_face)
+    value: int = attrs.field(validator=_whole("a die shows", 1, SIDES))
 
 
 Move: TypeAlias = Place | Buy | Roll | Advance | Die
