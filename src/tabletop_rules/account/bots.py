@@ -209,9 +209,7 @@ def _b_costs(view: View) -> Counter[int]:
     of the pack is as likely to be drawn first; with none, those of the discard pile.
     """
     costs: Counter[int] = Counter()
-    for card, count in pack_contents(view).items():
-        if card.valued:
-            costs[card.cost] += count
+    costs.update(card.cost for card in pack_contents(view) if card.valued)
     if not costs:
         costs.update(card.cost for card in view.discard if card.valued)
     return costs

@@ -97,12 +97,14 @@ def _visible(seen: View, fail: Fail) -> Counter[Card]:
     return visible
 
 
-def pack_contents(seen: View) -> Counter[Card]:
-    """The cards of the pack (its order is hidden): the deck less the field and the pile."""
+def pack_contents(seen: View) -> tuple[Card, ...]:
+    """The cards of the pack, by kind (its order is hidden): the deck less the field and
+    the discard pile.
+    """
     hidden = Counter(seen.config.deck_counts())
     hidden.subtract(card for cards in seen.field for card in cards)
     hidden.subtract(seen.discard)
-    return +hidden
+    return tuple(sorted(hidden.elements(), key=CARD_ORDER))
 
 
 def determinize(seen: View, rng: Rng) -> State:
@@ -118,7 +120,7 @@ def determinize(seen: View, rng: Rng) -> State:
     (True, True, False)
     """
     seed, rng = rng.next_u64()
-    pack, rng = rng.shuffled(sorted(pack_contents(seen).elements(), key=CARD_ORDER))
+    pack, rng = rng.shuffled(pack_contents(seen))
     discard, _rng = rng.shuffled(seen.discard)
     return State(
         **{name: getattr(seen, name) for name in _SHARED},
