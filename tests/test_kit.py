@@ -333,3 +333,73 @@ def test_a_kernels_read_move_gives_the_derived_parse_move_its_spellings() -> Non
         rules.parse_move(state, "7")  # no state allows it
     with pytest.raises(IllegalMoveError):
         rules.parse_move(rules.view(state, 1), "1")  # seat 1 is not on turn
+
+
+def test_messages_name_a_game_whose_noun_starts_with_a_vowel_with_an() -> None:
+    rules = kit.build(attrs.evolve(DECLARATION, name="odd-take"), KERNEL)
+    with pytest.raises(TypeError, match="expected an odd take State, got 'state'"):
+        rules.legal_moves("state")
+    with pytest.raises(TypeError, match="not an odd take move"):
+        rules.format_move("take 1")
+    with pytest.raises(ConfigError, match="expected an odd take Config"):
+        rules.new_game("rules")
+
+
+def test_check_view_refuses_what_is_no_view_as_an_invalid_view() -> None:
+    with pytest.raises(InvalidStateError, match="expected a take away View, got"):
+        RULES.check_view(RULES.new_game(seed=0))
+
+
+def test_parse_move_reads_with_the_games_own_reader_when_it_has_one() -> None:
+    def read_move(text: str) -> Take:
+        if type(text) is not str or not text.startswith("t"):
+            raise NotationError(f"no move: {text!r}")
+        return Take(int(text[1:]))
+
+    rules = kit.build(DECLARATION, attrs.evolve(KERNEL, read_move=read_move))
+    state = rules.new_game(seed=0)
+    assert rules.parse_move(state, "t2") is MOVES.moves[1]
+    assert rules.parse_move(rules.view(state, 0), "t1") is MOVES.moves[0]
+    with pytest.raises(NotationError, match="no move: 12"):
+        rules.parse_move(state, 12)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match="'take 2' is not legal now"):
+        rules.parse_move(rules.new_game(Config(pile=1), seed=0), "t2")
+    with pytest.raises(IllegalMoveError):
+        rules.parse_move(rules.view(state, 1), "t1")  # seat 1 is not on turn
+
+
+def test_a_transition_that_checks_its_own_moves_spares_apply_the_listing() -> None:
+    listed: list[State] = []
+
+    def counted(state: State) -> tuple[Take, ...]:
+        listed.append(state)
+        return legal_moves(state)
+
+    def checking(state: State, move: Take, events: list[Any] | None) -> State:
+        if move.count > state.pile:
+            raise IllegalMoveError(f"only {state.pile} left")
+        return transition(state, move, events)
+
+    kernel = attrs.evolve(KERNEL, legal_moves=counted, transition=checking, transition_checks=True)
+    rules = kit.build(DECLARATION, kernel)
+    state = rules.new_game(Config(pile=1), seed=0)
+    assert rules.apply(state, Take(1)).pile == 0
+    assert listed == [], "apply hands the table's instance to the transition"
+    with pytest.raises(IllegalMoveError, match=r"^only 1 left$"):
+        rules.apply(state, Take(2))
+    with pytest.raises(IllegalMoveError, match=r"^only 1 left$"):
+        rules.canonical(state, Take(2))  # the transition's refusal is why_illegal
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        rules.apply(state, Take(3))
+    codec = dict.fromkeys(
+        ("num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text"), len
+    )
+    with pytest.raises(TypeError, match="has a move table"):
+        kit.build(DECLARATION, attrs.evolve(kernel, moves=None), **codec)
+
+
+def test_the_deck_is_guarded_like_every_member_taking_a_config() -> None:
+    rules = kit.build(DECLARATION, attrs.evolve(KERNEL, deck=lambda config: (1,) * config.pile))
+    assert rules.deck(Config(pile=3)) == (1, 1, 1)
+    with pytest.raises(ConfigError, match="expected a take away Config"):
+        rules.deck("rules")

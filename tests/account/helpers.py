@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.cards import Card
 from tabletop_rules.account.config import Config
 from tabletop_rules.account.moves import Die, Move, Place, Roll

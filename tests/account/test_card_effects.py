@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.cards import CARD_ORDER, CARDS, Card
 from tabletop_rules.account.config import Config
 from tabletop_rules.account.events import AccountChanged, Drew, Reshuffled
@@ -148,29 +148,28 @@ def test_each_account_change_is_an_event() -> None:
     assert AccountChanged(0, card("P"), 1, 101) in events
 
 
-def _draw_card_by_card(work: r._Work, seat: int) -> int:
+def _draw_card_by_card(
+    pack: tuple[Card, ...], discard: tuple[Card, ...], rng: Rng, events: list[object], seat: int
+) -> tuple[int, tuple[Card, ...], tuple[Card, ...], Rng]:
     """B as the rules page says it, one card at a time: the reference the rules' own
-    :func:`~tabletop_rules.account.rules._draw_for_b` must agree with, draw for draw.
+    drawing (which finds the draws rather than making them) must agree with, draw for
+    draw. Returns the charge, the pack, the discard pile and the generator after it.
     """
-    pack, discard, rng, events = work.pack, work.discard, work.rng, work.events
     if not any(c.valued for c in pack) and not any(c.valued for c in discard):
-        return 0
+        return 0, pack, discard, rng
     drawn: list[Card] = []
     while True:
         if not pack:
             pack, rng = rng.shuffled(discard)
             discard = ()
             drawn.clear()
-            if events is not None:
-                events.append(Reshuffled(len(pack)))
+            events.append(Reshuffled(len(pack)))
         top, pack = pack[0], pack[1:]
         discard = (*discard, top)
         drawn.append(top)
         if top.valued:
-            if events is not None:
-                events.append(Drew(seat, top, tuple(sorted(drawn, key=CARD_ORDER))))
-            work.pack, work.discard, work.rng = pack, discard, rng
-            return top.cost
+            events.append(Drew(seat, top, tuple(sorted(drawn, key=CARD_ORDER))))
+            return top.cost, pack, discard, rng
 
 
 _piles = st.lists(st.sampled_from(CARDS), max_size=30).map(tuple)
@@ -181,22 +180,30 @@ _piles = st.lists(st.sampled_from(CARDS), max_size=30).map(tuple)
 def test_b_draws_exactly_as_drawing_card_by_card(
     pack: tuple[Card, ...], discard: tuple[Card, ...], seed: int, with_events: bool
 ) -> None:
+    # A lone marker about to land on B over the given piles (a position built by hand for
+    # this rule alone: the piles need not conserve the deck).
     state = State(
-        config=Config(),
+        config=Config(players=1, rows=1, columns=2, deck={"B": 1, "+1": 1}),
         seed=0,
         rng=Rng(seed),
-        field=(),
+        field=((card("B"),), (card("+1"),)),
         pack=pack,
         discard=discard,
-        markers=((),),
+        markers=((1,),),
         accounts=(0,),
+        phase="play",
+        roll=1,
     )
-    events: list[object] | None = [] if with_events else None
-    reference: list[object] | None = [] if with_events else None
-    work, expected = r._Work(state, events), r._Work(state, reference)  # type: ignore[arg-type]
-    assert r._draw_for_b(work, 0) == _draw_card_by_card(expected, 0)
-    assert (work.pack, work.discard, work.rng) == (expected.pack, expected.discard, expected.rng)
-    assert events == reference
+    reference: list[object] = []
+    charge, *piles = _draw_card_by_card(pack, discard, Rng(seed), reference, 0)
+    move = Advance(0, "left", 1)
+    if with_events:
+        after, events = r.apply_with_events(state, move)
+        assert [e for e in events if type(e) in (Drew, Reshuffled)] == reference
+    else:
+        after = r.apply(state, move)
+    assert after.accounts == (-charge,)
+    assert [after.pack, after.discard, after.rng] == piles
 
 
 def _b_landing(noise: int) -> tuple[State, Advance]:

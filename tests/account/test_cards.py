@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop_rules.account import new_game
 from tabletop_rules.account.cards import CARDS, KINDS, Card, own_card
 from tabletop_rules.account.config import Config
-from tabletop_rules.account.rules import new_game
 from tabletop_rules.errors import ConfigError, NotationError
 
 

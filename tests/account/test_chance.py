@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.events import Rolled
 from tabletop_rules.account.moves import Advance, Die, Roll
 from tabletop_rules.errors import IllegalMoveError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.events import AccountChanged, Collapsed, Moved
 from tabletop_rules.account.moves import Advance, Buy, Place
 from tabletop_rules.errors import IllegalMoveError

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.cards import Card
 from tabletop_rules.account.config import Config
 from tabletop_rules.account.moves import Place, Roll

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 
 from tabletop_rules import account as a
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.moves import Advance, Buy, Roll
 from tabletop_rules.protocol import CHANCE
 from tabletop_rules.rng import Rng

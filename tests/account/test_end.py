@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.events import EndHit, GameOver
 from tabletop_rules.account.moves import Advance, Buy
 

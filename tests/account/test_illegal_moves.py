@@ -8,11 +8,10 @@ import re
 import attrs
 import pytest
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
+from tabletop_rules.account import State, check_state, view
 from tabletop_rules.account.config import Config
 from tabletop_rules.account.moves import Advance, Buy, Die, Place, Roll
-from tabletop_rules.account.state import State, check_state
-from tabletop_rules.account.view import view
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError
 
 from .helpers import game, placed, rolled

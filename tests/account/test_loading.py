@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from tabletop_rules import account as a
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.moves import Advance
 from tabletop_rules.account.state import account_bound, largest_change, scores_so_far
 from tabletop_rules.errors import InvalidStateError

@@ -8,12 +8,12 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
+from tabletop_rules.account import State, check_state
 from tabletop_rules.account.cards import CARDS, Card
 from tabletop_rules.account.config import Config
 from tabletop_rules.account.events import AccountChanged
 from tabletop_rules.account.moves import DIRECTIONS, Advance, Buy, Die, Move, Place, Roll
-from tabletop_rules.account.state import State, check_state
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.protocol import CHANCE
 from tabletop_rules.rng import Rng

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tabletop_rules.account import rules as r
+from tabletop_rules import account as r
 from tabletop_rules.account.moves import Advance, Buy, Roll
 from tabletop_rules.account.state import State
 from tabletop_rules.errors import IllegalMoveError

@@ -11,8 +11,8 @@ from cattrs.errors import ClassValidationError
 from hypothesis import given
 
 from tabletop_rules import account as a
+from tabletop_rules import account as r
 from tabletop_rules import serialize
-from tabletop_rules.account import rules as r
 from tabletop_rules.account.events import Drew, Reshuffled
 from tabletop_rules.account.jsonform import FORMAT_VERSION, json_hooks
 from tabletop_rules.account.moves import Advance

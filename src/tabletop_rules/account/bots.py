@@ -1,11 +1,8 @@
 """An account-game bot that lands each roll on the best card it can reach.
 
-:class:`BestCardBot` reads only its view. It values every bottom-line card by what it
-would do to its account now and what the next roll can reach from there, lands on End
-only when that wins, and buys a marker while the rounds left pay for it. It won 981 of
-1,000 seeded two-player games against :class:`~tabletop_rules.bots.RandomBot`, tied 18
-and lost 1, by 3,914.7 points on average (``examples/tournament.py --game account
---games 1000``); ``tests/account/test_bots.py`` asserts at least 96.5% of wins.
+:class:`BestCardBot` won 981 of 1,000 seeded two-player games against
+:class:`~tabletop_rules.bots.RandomBot`, tied 18 and lost 1, by 3,914.7 points on average
+(``examples/tournament.py --game account --games 1000``).
 
 >>> from tabletop_rules.account import Place, Roll, apply, new_game, view
 >>> state = new_game(seed=5)
@@ -26,7 +23,8 @@ from ..bots import legal_moves_of
 from ..protocol import Seat
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
-from .view import View
+from .state import View
+from .view import pack_contents
 
 __all__ = ["DECISIVE", "BestCardBot"]
 
@@ -37,30 +35,18 @@ than any account can change by."""
 
 class BestCardBot:
     """Lands each roll on the card worth most to its account, with an eye on the next
-    roll; ends the game only to win.
+    roll; ends the game only to win. It reads only its view, and the same view always
+    gives the same move (among equals, the first listed).
 
-    Deterministic: the same view always gives the same move (among moves worth the
-    same, the first of ``view.legal_moves``).
-
-    - A card's *worth* is the change it makes to the account: a number, P or T its
-      points; Z minus the account (good only below 0); B minus the expected cost of the
-      card it draws, over the pack's contents (the deck less the field and the discard
-      pile, all public), since the pack's order is hidden. ``floor_at_zero`` is applied.
-    - End is worth :data:`~tabletop_rules.account.bots.DECISIVE` when it ends the game with
-      this seat alone on top (under ``end="finish_round"``: even if every seat still to play
-      this round lands each marker on the best card for it), and minus that otherwise. It is
-      worth nothing in a game of one, and once End has scored under ``finish_round``.
-    - A column's *prospect* is the expected worth of the best card (End counting as
-      nothing) that a marker there can land on with its next roll: a good card between
-      two bad ones is a trap on a low roll.
-    - **Advance**: the move whose landing card's worth plus prospect is highest. Under
-      ``collapse`` the prospect is taken on the line as the move leaves it: the card
-      left gone when no marker stays on it, the card beneath in its place.
-    - **Place** and **Buy**: the column whose card's worth (when it scores) plus prospect
-      is highest.
-    - **Buy** (before the first roll) when the marker is expected to earn its cost, its
-      card now and the line's mean prospect in each round left, unless paying for it
-      would hand the lead to another seat (whose End would then win).
+    - A card's *worth* is the change it makes to the account; for B, the expected cost of
+      the card it draws from the pack's (public) contents. End is worth
+      :data:`~.bots.DECISIVE` when it surely leaves this seat alone on top, minus that
+      otherwise.
+    - A column's *prospect* is the expected worth of the best card the next roll can
+      reach from it. **Advance**, **Place** and **Buy** go where worth plus prospect is
+      highest (under ``collapse``, on the line as the move leaves it).
+    - It buys when the marker is expected to earn its cost in the rounds left, unless
+      paying would hand the lead to another seat.
     """
 
     def __repr__(self) -> str:
@@ -90,9 +76,7 @@ _Line = tuple[tuple[int, float], ...]
 
 
 class _Table:
-    """What :class:`BestCardBot` reads off one view: the line, the pack's contents and
-    the worth of each card to the seat on turn.
-    """
+    """What :class:`BestCardBot` reads off one view: the line and each card's worth."""
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -132,9 +116,7 @@ class _Table:
         return 0.0 if card is END else self.worth(card, self.account)
 
     def end_worth(self, account: int) -> float:
-        """:data:`DECISIVE` if End makes this seat, with ``account``, the sure sole
-        winner; minus that if not; nothing when End changes nothing.
-        """
+        """:data:`DECISIVE` if End surely makes this seat the sole winner, else minus that."""
         view = self.view
         if view.ending or view.config.players == 1:
             return 0.0
@@ -145,9 +127,7 @@ class _Table:
         return DECISIVE if sure else -DECISIVE
 
     def _reaches(self) -> list[int]:
-        """The most each other seat can hold when the round is over: each seat still to
-        play this round may land every marker on the best card for it.
-        """
+        """The most each other seat can hold once the round is over."""
         view = self.view
         config = view.config
         bottom = [view.field[column][0] for column in self.ring]
@@ -225,19 +205,11 @@ class _Table:
 
 
 def _b_costs(view: View) -> Counter[int]:
-    """What B may charge, cost by cost, with how many cards of the pack charge it: B
-    draws the pack's first number, P or T, and the pack's order is hidden, so each such
-    card is as likely. With none in the pack, the discard pile is shuffled into a new
-    pack first; with none there either, B charges nothing (an empty counter).
+    """What B may charge, cost by cost, with how many cards charge it: each number, P or T
+    of the pack is as likely to be drawn first; with none, those of the discard pile.
     """
-    pack = Counter(view.config.deck_counts())
-    for cards in view.field:
-        pack.subtract(cards)
-    pack.subtract(view.discard)
     costs: Counter[int] = Counter()
-    for card, count in pack.items():
-        if card.valued and count > 0:
-            costs[card.cost] += count
+    costs.update(card.cost for card in pack_contents(view) if card.valued)
     if not costs:
         costs.update(card.cost for card in view.discard if card.valued)
     return costs

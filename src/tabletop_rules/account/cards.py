@@ -22,40 +22,14 @@ from ..errors import NotationError
 from ..messages import short_repr
 
 __all__ = [
-    "CARDS",
-    "CARD_IDS",
-    "CARD_ORDER",
-    "END",
-    "KINDS",
-    "NUMBER_CARDS",
-    "B",
-    "Card",
-    "Deal",
-    "P",
-    "T",
-    "Z",
-    "own_card",
-]
-
-KINDS: tuple[str, ...] = (
-    "+1",
-    "+10",
-    "+15",
-    "+25",
-    "-1",
-    "-10",
-    "-15",
-    "-25",
-    "P",
-    "T",
-    "B",
-    "Z",
-    "End",
-)
-"""Every card text, in the order the package lists kinds (the deck, the config, counts)."""
+    "CARDS", "CARD_ORDER", "END", "KINDS", "B", "Card", "Deal", "P", "T", "Z", "own_card",
+]  # fmt: skip
 
 _POINTS = {"+1": 1, "+10": 10, "+15": 15, "+25": 25, "-1": -1, "-10": -10, "-15": -15}
 _POINTS.update({"-25": -25, "P": 100, "T": 1000, "B": 0, "Z": 0, "End": 0})
+
+KINDS: tuple[str, ...] = tuple(_POINTS)
+"""Every card text, in the order the package lists kinds (the deck, the config, counts)."""
 
 
 def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
@@ -65,10 +39,8 @@ def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
 
 @attrs.frozen(repr=True, cache_hash=True)  # hashed with its deck on every new_game
 class Card:
-    """A card kind. The package uses one instance per kind
-    (:data:`~tabletop_rules.account.cards.CARDS`); :meth:`parse` and
-    :func:`~tabletop_rules.account.cards.own_card` return it, so cards compare by identity
-    as well as by kind.
+    """A card kind. The package uses one instance per kind (:data:`~.cards.CARDS`), which
+    :meth:`parse` and :func:`~.cards.own_card` return, so cards compare by identity too.
     """
 
     kind: str = attrs.field(validator=_check_kind)
@@ -87,23 +59,17 @@ class Card:
         return self.kind
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        """Pickle and copy as the kind, so that a card comes back as the package's own
-        instance (in another process too), and compares by identity there as well.
-        """
+        """Pickle and copy as the kind: a card comes back as the package's own instance."""
         return Card.parse, (self.kind,)
 
     @property
     def points(self) -> int:
-        """What landing on the card adds to the account: the number, +100 for P, +1000
-        for T; 0 for B, Z and End, whose effects are not a sum.
-        """
+        """What landing on the card adds: the number, 100 for P, 1000 for T; else 0."""
         return _POINTS[self.kind]
 
     @property
     def cost(self) -> int:
-        """The absolute value B subtracts when it draws this card: the number's size, 100
-        for P, 1000 for T; 0 for B, Z and End, which B never charges (it draws again).
-        """
+        """What B subtracts when it draws this card: the size of :attr:`points`."""
         return abs(_POINTS[self.kind])
 
     @property
@@ -127,15 +93,10 @@ CARDS: tuple[Card, ...] = tuple(Card(kind) for kind in KINDS)
 
 _BY_KIND = {card.kind: card for card in CARDS}
 _INDEX = {kind: i for i, kind in enumerate(KINDS)}
-CARD_IDS = frozenset(id(card) for card in CARDS)
-"""The identities of the package's own cards (a state holds no other instance)."""
 
 CARD_ORDER = operator.attrgetter("index")
 """A sort key that orders cards as :data:`KINDS` lists their kinds: how views and events
 list a pile of cards."""
-
-NUMBER_CARDS: tuple[Card, ...] = CARDS[:8]
-"""The eight number cards, +1 to -25, in :data:`KINDS` order."""
 
 P = CARDS[8]
 """The premium card P: +100."""
@@ -154,9 +115,8 @@ END = CARDS[12]
 
 
 def own_card(value: object) -> Card:
-    """The package's instance for a card or a card text; ``NotationError`` otherwise,
-    also for a ``Card`` built around its checks (``object.__new__``, or a ``kind``
-    changed with ``object.__setattr__``), whose kind is no card's.
+    """The package's instance for a card or a card text; ``NotationError`` otherwise
+    (also for a ``Card`` built around its checks).
     """
     if type(value) is Card:
         kind = getattr(value, "kind", None)

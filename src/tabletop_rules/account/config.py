@@ -7,9 +7,7 @@ Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
 
-Every number has an upper bound (:data:`MAX_PLAYERS`, :data:`MAX_ROWS`,
-:data:`MAX_COLUMNS`, :data:`MAX_MARKERS`, :data:`MAX_COUNT`, :data:`MAX_COST`,
-:data:`MAX_ROUNDS`), so no config makes a game too big to start, play or replay quickly.
+Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
 """
 
 from __future__ import annotations
@@ -26,19 +24,9 @@ from ..validation import check_whole, choice, flag, whole
 from .cards import CARDS, Card, own_card
 
 __all__ = [
-    "DEFAULT_DECK",
-    "ENDS",
-    "MAX_COLUMNS",
-    "MAX_COST",
-    "MAX_COUNT",
-    "MAX_MARKERS",
-    "MAX_PLAYERS",
-    "MAX_ROUNDS",
-    "MAX_ROWS",
-    "Config",
-    "Deck",
-    "EndRule",
-]
+    "DEFAULT_DECK", "ENDS", "MAX_COLUMNS", "MAX_COST", "MAX_COUNT", "MAX_MARKERS", "MAX_PLAYERS",
+    "MAX_ROUNDS", "MAX_ROWS", "Config", "Deck", "EndRule",
+]  # fmt: skip
 
 EndRule: TypeAlias = Literal["immediate", "finish_round"]
 """When End stops the game: at once, or once the round is complete."""
@@ -48,9 +36,7 @@ ENDS: tuple[EndRule, ...] = get_args(EndRule)
 
 Deck: TypeAlias = tuple[tuple[Card, int], ...]
 """A deck composition: one ``(card, count)`` pair per kind, in :data:`~.cards.KINDS`
-order, every kind present (count 0 for a kind left out). A tuple, so immutable and
-hashable; :meth:`Config.deck_counts <tabletop_rules.account.Config.deck_counts>` gives it
-as a dict."""
+order, every kind present; a tuple, so hashable (``Config.deck_counts`` gives a dict)."""
 
 MAX_PLAYERS = 8
 """1 to 8 players, as the rules page says."""
@@ -81,8 +67,8 @@ each of +15 and -15, six each of +25 and -25, three P, one T, four B, two Z, two
 
 
 def _to_deck(value: Any) -> Any:
-    """A mapping (or iterable of pairs) from cards or card texts to counts, as a
-    :data:`Deck`. Left as it is when it is no such thing: the validator names the fault.
+    """A mapping (or pairs) from cards or card texts to counts as a :data:`Deck`; any
+    other value as it is, for the validator to name the fault.
     """
     if isinstance(value, Mapping):
         items = list(value.items())
@@ -115,31 +101,26 @@ def _check_deck(_instance: Any, _attribute: Any, value: Any) -> None:
 
 @attrs.frozen
 class Config:
-    """Account-game house rules. Every field is validated; a bad value raises
-    ``ConfigError``.
+    """Account-game house rules, each validated (``ConfigError``); each number is 0 or 1
+    up to its ``MAX_`` bound.
 
     Attributes:
-        players: Seats, 1 to 8.
-        deck: The composition (:data:`~tabletop_rules.account.config.Deck`; a mapping from
-            cards or card texts to counts is accepted and converted; kinds left out count
-            0), each count 0 to :data:`~tabletop_rules.account.config.MAX_COUNT`; at least
-            ``rows x columns`` cards.
-        rows: Rows of the field, 1 to :data:`~tabletop_rules.account.config.MAX_ROWS` (default 5).
-        columns: Columns of the field, 1 to
-            :data:`~tabletop_rules.account.config.MAX_COLUMNS` (default 7).
-        starting_markers: Markers each player places in setup, 1 to ``max_markers``.
-        max_markers: Most markers a player may own, 1 to
-            :data:`~tabletop_rules.account.config.MAX_MARKERS` (default 3).
-        marker_cost: Points a bought marker costs, 0 to
-            :data:`~tabletop_rules.account.config.MAX_COST` (default 2000).
-        placement_scores: Whether the cards placed on in setup score (default True).
-        floor_at_zero: Whether an account never drops below 0 (default False).
+        players: Seats.
+        deck: The composition (:data:`~.config.Deck`; a mapping from cards or card texts
+            to counts is converted, kinds left out count 0); at least ``rows x columns``
+            cards.
+        rows: Rows of the field.
+        columns: Columns of the field.
+        starting_markers: Markers each player places in setup, at most ``max_markers``.
+        max_markers: Most markers a player may own.
+        marker_cost: Points a bought marker costs.
+        placement_scores: Whether the cards placed on in setup score.
+        floor_at_zero: Whether an account never drops below 0.
         collapse: Whether a card leaves the field when its last marker leaves it.
         end: ``"immediate"`` or ``"finish_round"``.
-        max_rounds: Rounds after which the game stops, 1 to
-            :data:`~tabletop_rules.account.config.MAX_ROUNDS` (30).
-        auto_chance: Whether ``Roll()`` throws the die itself (True) or waits for a
-            chance outcome ``Die(value)`` (False).
+        max_rounds: Rounds after which the game stops.
+        auto_chance: Whether ``Roll()`` throws the die itself or waits for a chance
+            outcome ``Die(value)``.
 
     """
 
@@ -183,7 +164,6 @@ class Config:
         return _cards_of(self.deck)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=64)  # every new game shuffles them
 def _cards_of(deck: Deck) -> tuple[Card, ...]:
-    """The cards of a composition, laid out once: every new game shuffles them."""
     return tuple(card for card, count in deck for _ in range(count))

@@ -1,48 +1,18 @@
-"""The field as plain text, for terminals, logs and the docs.
-
-:func:`~tabletop_rules.account.display` draws an account game from a
-:class:`~tabletop_rules.account.View` (what a front end holds) or a
-:class:`~tabletop_rules.account.State`: the column numbers (0-based, as in the notation);
-the rows above the bottom line, top row first; a rule; the bottom line; under each of its
-cards the markers standing on it, one ``P0`` (the seat) per marker. A place with no card
-left (under ``collapse``) shows ``.``. Then each seat's account and markers (``m0 on 2``:
-its marker 0 stands on column 2), the pack and the discard pile by size, and who moves or
-who won. A column is three characters and a space wide, so the default field takes 27
-characters and the widest, of 20 columns, 79. Nothing hidden is drawn: neither the pack's
-order nor the discard pile's.
-
->>> from tabletop_rules.account import Config, Place, apply, new_game
->>> state = new_game(Config(players=3), seed=4)
->>> for column in (2, 5, 2):
-...     state = apply(state, Place(column))
->>> print(display(state))
-  0   1   2   3   4   5   6
-  B +15  -1   B -25 +15 End
- -1   B +25 -15  +1  +1 -15
--25 End +25 +10 -25 +10  -1
-+15  +1  +1 +15  +1 -15 +10
----------------------------
-+10 -25 +15 +15  -1 -25 -10
-         P0          P1
-         P2
-P0: account  15, 1 marker (m0 on 2)
-P1: account -25, 1 marker (m0 on 5)
-P2: account  15, 1 marker (m0 on 2)
-pack 35, discard pile 0
-to move: P0, round 1 of 30, roll
+"""The field as plain text, for terminals, logs and the docs: the column numbers, the
+rows above the bottom line (top row first), a rule, the bottom line with the markers on
+its cards (``P0``: a marker of seat 0; ``.``: no card left), each seat's account and
+markers, the piles by size, and who moves or won. Nothing hidden is drawn.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 
 from ..protocol import CHANCE
-from ..validation import check_type
-from .state import State
-from .view import View, view
+from .state import State, View
+from .view import view
 
-__all__ = ["display", "field_text"]
+__all__: list[str] = []  # the kernel's display reaches users as the package's display
 
 _WIDTH = 3
 """Characters per column: the longest card text (``+10``, ``End``) and ``P7`` fit."""
@@ -51,18 +21,10 @@ _NO_CARD = "."
 
 
 def display(game: View | State) -> str:
-    """The field with its markers, every account, the pack and the discard pile by size,
-    and who moves or who won, as plain text.
-
-    Args:
-        game: A view (any seat's, or a spectator's), or a state, drawn as a spectator
-            sees it.
-
-    Returns:
-        Lines without trailing spaces, joined by newlines; no final newline.
-
+    """``game`` (a view, or a state as a spectator sees it) as lines without trailing
+    spaces, joined by newlines.
     """
-    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
+    seen = view(game, None) if isinstance(game, State) else game
     field = seen.field
     above = [
         [column[row] if row < len(column) else _NO_CARD for column in field]
@@ -88,9 +50,7 @@ def _line(cells: Iterable[object]) -> str:
 
 
 def _standing(seen: View) -> list[list[str]]:
-    """The markers under the bottom line: one line per depth of the deepest stack, each
-    column's markers in seat order, then in the order they were got.
-    """
+    """The markers under the bottom line, one line per depth of the deepest stack."""
     stacks: list[list[str]] = [[] for _ in seen.field]
     for seat, owned in enumerate(seen.markers):
         for column in owned:
@@ -148,15 +108,3 @@ def _status(seen: View) -> str:
     if seen.ending:
         status += ", End has scored: last round"
     return status
-
-
-def field_text(game: View | State) -> str:
-    """Deprecated name of :func:`display`, kept for one release; warns
-    :class:`DeprecationWarning`.
-    """
-    warnings.warn(
-        "account.field_text is deprecated: use account.display, the name every game shares",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return display(game)

@@ -1,13 +1,15 @@
 """What happens in an account-game transition, as typed events for front ends to animate.
 
 :func:`~tabletop_rules.account.apply_with_events` returns them in the order they
-happen. Every card an event names is public the moment it shows: field cards lie face up,
-and a card B draws is turned over for all to see.
+happen. Every event is public (``redact`` leaves it as it is): every card an event names
+is public the moment it shows (field cards lie face up, a card B draws is turned over for
+all to see, sorted by kind with the cards drawn before it), and a
+:class:`Reshuffled` tells only how many cards the new pack holds, never their order.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 import attrs
 
@@ -16,21 +18,9 @@ from .cards import Card
 from .moves import Direction
 
 __all__ = [
-    "EVENT_TYPES",
-    "AccountChanged",
-    "Bought",
-    "Collapsed",
-    "Drew",
-    "EndHit",
-    "Event",
-    "GameOver",
-    "Moved",
-    "Placed",
-    "Reshuffled",
-    "Rolled",
-    "TurnPassed",
-    "redact",
-]
+    "EVENT_TYPES", "AccountChanged", "Bought", "Collapsed", "Drew", "EndHit", "Event", "GameOver",
+    "Moved", "Placed", "Reshuffled", "Rolled", "TurnPassed",
+]  # fmt: skip
 
 
 @attrs.frozen
@@ -64,9 +54,8 @@ class Rolled:
 
 @attrs.frozen
 class Moved:
-    """``seat`` moved ``marker`` ``steps`` cards towards ``direction``: from column
-    ``start`` over the columns ``passed`` (in order; they do not score) to ``landed``
-    (whose card is ``card``).
+    """``seat`` moved ``marker`` ``steps`` cards towards ``direction``, from ``start``
+    over the columns ``passed`` (which do not score) to ``landed``, whose card is ``card``.
     """
 
     seat: Seat
@@ -81,9 +70,7 @@ class Moved:
 
 @attrs.frozen
 class Collapsed:
-    """Under ``collapse``: the last marker left ``column``; its bottom ``card`` went to the
-    discard pile and the cards above it dropped one row.
-    """
+    """The last marker left ``column``: its bottom ``card`` went to the discard pile."""
 
     column: int
     card: Card
@@ -98,10 +85,8 @@ class Reshuffled:
 
 @attrs.frozen
 class Drew:
-    """A B drew from the pack for ``seat`` until it drew ``card``, the card it charged.
-    ``discarded`` is every card it put on the discard pile, ``card`` and the B, Z and
-    End drawn before it, sorted by kind: like the discard pile's, the order of the draws
-    is not told. A card drawn before a reshuffle went into the new pack and is not named.
+    """A B drew for ``seat`` until it drew ``card``, which it charged; ``discarded`` is what
+    it put on the discard pile since any reshuffle, sorted by kind (the order is hidden).
     """
 
     seat: Seat
@@ -111,9 +96,8 @@ class Drew:
 
 @attrs.frozen
 class AccountChanged:
-    """``card`` scored for ``seat``: its account went from ``before`` to ``after``
-    (``reason`` ``"card"``), or a marker cost was paid (``reason`` ``"buy"``, ``card``
-    ``None``).
+    """``seat``'s account went from ``before`` to ``after``: ``card`` scored, or for
+    ``reason`` ``"buy"`` (``card`` ``None``) a marker was paid.
     """
 
     seat: Seat
@@ -140,9 +124,7 @@ class TurnPassed:
 
 @attrs.frozen
 class GameOver:
-    """The game is over: End scored (``"end"``) or ``max_rounds`` were played
-    (``"max_rounds"``).
-    """
+    """The game is over: End scored, or ``max_rounds`` were played."""
 
     reason: Literal["end", "max_rounds"]
     winners: frozenset[Seat]
@@ -163,33 +145,5 @@ Event: TypeAlias = (
 )
 """Any event of the account game."""
 
-EVENT_TYPES: tuple[type, ...] = (
-    Placed,
-    Bought,
-    Rolled,
-    Moved,
-    Collapsed,
-    Reshuffled,
-    Drew,
-    AccountChanged,
-    EndHit,
-    TurnPassed,
-    GameOver,
-)
+EVENT_TYPES: tuple[type, ...] = get_args(Event)
 """The classes of account game events, in the order of :data:`Event`."""
-
-
-def redact(event: Event, seat: Seat | None) -> Event:
-    """``event`` as ``seat`` may see it (``None``: a spectator): unchanged, every event is
-    public. The rules page hides only the order of the pack and of the discard pile and the
-    die's seed, and no event carries them: a :class:`~tabletop_rules.account.events.Drew`
-    names the cards a B turned over for all to see, sorted by kind, a
-    :class:`~tabletop_rules.account.events.Collapsed` a card that lay face up in the field,
-    and a :class:`~tabletop_rules.account.events.Reshuffled` only how many cards the new
-    pack holds, never their order.
-
-    >>> from tabletop_rules.account.cards import B, P
-    >>> redact(Drew(1, P, (P, B)), 0) == Drew(1, P, (P, B))
-    True
-    """
-    return event

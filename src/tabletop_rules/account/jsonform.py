@@ -1,18 +1,5 @@
-"""The account game's own JSON hooks: cards travel as their text.
-
-A card is written ``"+10"``, ``"-25"``, ``"B"``, ``"End"``, exactly as ``str(card)``
-spells it, and read back only in that spelling (``"10"`` or ``"end"`` are refused). A
-config's ``deck`` travels as the library holds it: an array of ``[text, count]`` pairs,
-one per kind in :data:`~tabletop_rules.account.cards.KINDS` order; it has a structure
-hook of its own, which reads each pair's card as above and leaves the counts, the order
-and repeated kinds to ``Config``'s own validation. Sets, such as a view's winners, are
-written sorted by the core.
-
->>> from tabletop_rules.account import Config
->>> from tabletop_rules.serialize import converter
->>> json_hooks(converter)
->>> converter.unstructure(Config(deck={"+10": 40}, rows=5, columns=7))["deck"][1]
-('+10', 40)
+"""The account game's own JSON hooks: cards travel as their text (``"+10"``, ``"End"``),
+a config's ``deck`` as ``[text, count]`` pairs.
 """
 
 from __future__ import annotations

@@ -1,43 +1,12 @@
-"""Short, typable text for account moves.
-
-=================  ===============================================================
-text               move
-=================  ===============================================================
-``place 3``        :class:`~tabletop_rules.account.Place` a starting marker on column 3 (setup)
-``buy 5``          :class:`~tabletop_rules.account.Buy` a marker and put it on column 5
-``roll``           :class:`~tabletop_rules.account.Roll` the die for the next marker
-``move 0 left 3``  :class:`~tabletop_rules.account.Advance` marker 0 three cards left (``left``
-                   or ``right``)
-``die 4``          :class:`~tabletop_rules.account.Die`: the die shows 4 (a chance outcome)
-=================  ===============================================================
-
-Case and extra spaces are forgiven; numbers are plain decimal digits. No two account
-moves are equivalent, so :func:`~tabletop_rules.account.format_move` and
-:func:`~tabletop_rules.account.read_move` are inverse and
-:func:`~tabletop_rules.account.parse_move` returns the very instance
-:func:`~tabletop_rules.account.legal_moves` lists.
-
->>> format_move(Advance(0, "left", 3))
-'move 0 left 3'
->>> read_move("  MOVE 1  Right 2 ")
-Advance(marker=1, direction='right', steps=2)
->>> from tabletop_rules.account import new_game
->>> parse_move(new_game(seed=1), "place 3")
-Place(column=3)
-"""
+"""Short, typable text for account moves."""
 
 from __future__ import annotations
 
 from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
-from ..rng import Rng
-from ..seats import check_on_turn
-from .moves import DIRECTIONS, ROLL, Advance, Buy, Die, Move, Place, format_move, known_move
-from .rules import canonical
-from .state import State
-from .view import View, determinize
+from .moves import DIRECTIONS, MOVE_TABLE, ROLL, Advance, Buy, Die, Move, Place
 
-__all__ = ["format_move", "parse_move", "read_move"]
+__all__ = ["read_move"]
 
 _FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
 
@@ -81,10 +50,10 @@ def read_move(text: str) -> Move:
         if verb in ("place", "buy"):
             _shape(verb, rest, 1, f"a column, e.g. '{verb} 3'", text)
             column = _number(rest[0], "a column", text)
-            return known_move(Place(column) if verb == "place" else Buy(column))
+            return MOVE_TABLE.own(Place(column) if verb == "place" else Buy(column))
         if verb == "die":
             _shape(verb, rest, 1, "the face shown, e.g. 'die 4'", text)
-            return known_move(Die(_number(rest[0], "a face", text)))
+            return MOVE_TABLE.own(Die(_number(rest[0], "a face", text)))
         if verb == "move":
             _shape(
                 verb, rest, 3, "a marker, a direction and a distance, e.g. 'move 0 left 3'", text
@@ -97,39 +66,9 @@ def read_move(text: str) -> Move:
                     f"in {short_repr(text)}"
                 )
             steps = _number(rest[2], "a distance", text)
-            return known_move(Advance(marker, "left" if direction == "left" else "right", steps))
+            return MOVE_TABLE.own(
+                Advance(marker, "left" if direction == "left" else "right", steps)
+            )
     except IllegalMoveError as error:  # a constructor's range check: no game has the move
         raise NotationError(f"{error}, in {short_repr(text)}") from None
     raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
-
-
-def parse_move(state: State | View, text: str) -> Move:
-    """The legal move ``text`` names in ``state``, or for the seat of the view ``state``
-    (a client that holds only a view parses what its player types), as the instance
-    :func:`~tabletop_rules.account.legal_moves` lists.
-
-    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
-    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
-    rules forbid here, or for the seat of a view that is not on turn.
-
-    >>> from tabletop_rules.account import new_game, view
-    >>> parse_move(view(new_game(seed=1), seat=0), "place 3")
-    Place(column=3)
-    >>> try:
-    ...     parse_move(new_game(seed=1), "roll")
-    ... except IllegalMoveError as error:
-    ...     print(error)
-    in setup each player places its starting markers ('place' and a column), not 'roll'
-    """
-    move = read_move(text)
-    if isinstance(state, View):
-        for listed in state.legal_moves:
-            if listed is move:
-                return move
-        check_on_turn(state.seat, state.current_player)
-        # the same table with any pack: its rules say what is wrong
-        return canonical(determinize(state, _ANY), move)
-    return canonical(state, move)
-
-
-_ANY = Rng.from_seed(0)

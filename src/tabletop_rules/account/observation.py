@@ -1,77 +1,18 @@
-"""Account-game views as numbers: :func:`~tabletop_rules.account.observe` and
-:func:`~tabletop_rules.account.observation_spec`.
-
-The encoding is read from a :class:`~tabletop_rules.account.View` only, for a seat or a
-spectator, and has the same length for every view of a config. Values are whole numbers
-as floats (counts and flags), except the accounts, which have no bound: each is given
-twice, clipped to ``±ACCOUNT_CLIP`` (100,000) and as ``sign(a) x log10(1 + |a|)`` clipped
-to ``±LOG_CLIP`` (9). Per-seat fields list the seats in turn order *from the viewer*
-(:func:`~tabletop_rules.observation.seats_from`): ``P0`` is the viewer (seat 0 for a
-spectator), ``P1`` the next seat after it, and so on. Kinds are the thirteen card texts
-of :data:`~tabletop_rules.account.cards.KINDS`. Field by field, in order:
-
-===================================  ===========  ===========================================
-names                                count        value
-===================================  ===========  ===========================================
-``viewer[spectator]``                1            1 for a spectator's view
-``viewer[S0]`` …                     players      the viewer's absolute seat, one-hot
-``phase[setup]`` … ``phase[over]``   3            the phase, one-hot
-``on_turn[P0]`` …                    players      the seat placing or on turn, relative
-``awaiting_die``                     1            1 while a roll waits for its die
-``field[c0,r0,+1]`` …                columns x    the card at column ``c``, row ``r`` (row 0
-                                     rows x 14    the bottom card), one-hot over the 13 kinds
-                                                  and ``empty``
-``marker[P0,m0,c0]`` …               players x    where the seat's marker ``m`` stands,
-                                     max_markers  one-hot over the columns (all 0 while the
-                                     x columns    seat has no marker ``m``)
-``markers[P0]`` …                    players      how many markers the seat owns
-``account[P0]`` …                    players      the account, clipped to ``±ACCOUNT_CLIP``
-``account_log[P0]`` …                players      signed ``log10(1 + |account|)``, clipped
-``rounds``                           1            rounds completed, 0 to ``max_rounds``
-``roll[1]`` … ``roll[6]``            6            the roll awaiting a move, one-hot
-``moved[m0]`` …                      max_markers  1 for each marker the seat on turn moved
-                                                  this turn
-``ending``                           1            1 once End has scored (``finish_round``)
-``pack_size``                        1            cards in the pack, 0 to the deck's size
-``discard[+1]`` …                    13           cards of each kind on the discard pile, 0
-                                                  to the deck's count of the kind
-===================================  ===========  ===========================================
-
-The default config (two players, a field of 5 x 7, three markers each) makes 572
-elements:
-
->>> from tabletop_rules.account import Config, new_game, view
->>> spec = observation_spec(Config())
->>> spec.size, spec.names[6:9]
-(572, ('on_turn[P0]', 'on_turn[P1]', 'awaiting_die'))
->>> seen = dict(zip(spec.names, observe(view(new_game(seed=7), 1))))
->>> seen["phase[setup]"], seen["on_turn[P1]"], seen["pack_size"]
-(1.0, 1.0, 35.0)
+"""Account-game views as numbers (the layout is in the API reference), written by
+``encode_view`` for :func:`~tabletop_rules.account.observe`.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
-from ..observation import (
-    Features,
-    ObservationSpec,
-    encoded,
-    encoding_spec,
-    seats_from,
-    viewer_features,
-)
+from ..observation import Features, seats_from, viewer_features
 from ..protocol import CHANCE
-from ..validation import check_type
 from .cards import KINDS
-from .config import Config
 from .moves import SIDES
-from .rules import new_game
-from .state import PHASES
-from .view import View, view
+from .state import PHASES, View
 
-__all__ = ["ACCOUNT_CLIP", "LOG_CLIP", "observation_spec", "observe"]
+__all__ = ["ACCOUNT_CLIP", "LOG_CLIP"]
 
 ACCOUNT_CLIP = 100_000
 """An account is observed clipped to ``-ACCOUNT_CLIP`` to ``ACCOUNT_CLIP``."""
@@ -89,7 +30,8 @@ def _signed_log(value: int) -> float:
     return -magnitude if value < 0 else magnitude
 
 
-def _encode(seen: View, features: Features) -> None:
+def encode_view(seen: View, features: Features) -> None:
+    """Write ``seen`` into ``features``, laid out as the module's table says."""
     config = seen.config
     players = config.players
     order = seats_from(seen.seat, players)
@@ -134,18 +76,3 @@ def _encode(seen: View, features: Features) -> None:
     for card in seen.discard:
         discard[card.index] += 1
     features.counts("discard[", KINDS, discard, [count for _card, count in config.deck])
-
-
-def observe(seen: View) -> tuple[float, ...]:
-    """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, as long as :func:`~tabletop_rules.account.observation_spec` says, each within
-    its bounds.
-    """
-    check_type(seen, (View,))
-    return encoded(_encode, seen)
-
-
-@lru_cache(maxsize=64)
-def observation_spec(config: Config) -> ObservationSpec:
-    """The names and bounds of :func:`observe`'s elements under ``config``."""
-    return encoding_spec(_encode, view(new_game(config, seed=0), None))
