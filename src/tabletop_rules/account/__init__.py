@@ -11,72 +11,62 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
+from . import bots, cards, config, events, jsonform, moves, notation, observation, rules, state
 from . import display as display_module
-from . import moves, rules
 from . import view as view_module
-from .bots import BestCardBot
-from .cards import CARDS, END, KINDS, B, Card, Deal, P, T, Z
-from .config import (
-    DEFAULT_DECK,
-    ENDS,
-    MAX_COLUMNS,
-    MAX_COST,
-    MAX_COUNT,
-    MAX_MARKERS,
-    MAX_PLAYERS,
-    MAX_ROUNDS,
-    MAX_ROWS,
-    Config,
-    Deck,
-    EndRule,
-)
-from .events import (
-    EVENT_TYPES,
-    AccountChanged,
-    Bought,
-    Collapsed,
-    Drew,
-    EndHit,
-    Event,
-    GameOver,
-    Moved,
-    Placed,
-    Reshuffled,
-    Rolled,
-    TurnPassed,
-)
-from .jsonform import FORMAT_VERSION, json_hooks
-from .moves import (
-    CHANCE_OFFSET,
-    DIRECTIONS,
-    MOVE_TABLE,
-    MOVE_TYPES,
-    NUM_ACTIONS,
-    Advance,
-    Buy,
-    Die,
-    Direction,
-    Move,
-    Place,
-    Roll,
-)
-from .notation import read_move
-from .observation import ACCOUNT_CLIP, LOG_CLIP, encode_view
-from .state import Phase, State, View, invariants, line
+from .bots import *
+from .cards import *
+from .config import *
+from .events import *
+from .jsonform import *
+from .jsonform import json_hooks
+from .moves import *
+from .notation import *
+from .observation import *
+from .observation import encode_view
+from .state import *
+from .state import invariants
 
 __all__ = [
-    "ACCOUNT_CLIP", "CARDS", "CHANCE", "CHANCE_OFFSET", "DEFAULT_DECK", "DIRECTIONS", "END", "ENDS",
-    "EVENT_TYPES", "KINDS", "LOG_CLIP", "MAX_COLUMNS", "MAX_COST", "MAX_COUNT", "MAX_MARKERS",
-    "MAX_PLAYERS", "MAX_ROUNDS", "MAX_ROWS", "MOVE_TYPES", "NUM_ACTIONS", "RULES", "AccountChanged",
-    "Advance", "B", "BestCardBot", "Bought", "Buy", "Card", "Collapsed", "Config", "Deal", "Deck",
-    "Die", "Direction", "Drew", "EndHit", "EndRule", "Event", "GameOver", "Move", "Moved", "P",
-    "Phase", "Place", "Placed", "Reshuffled", "Roll", "Rolled", "State", "T", "TurnPassed", "View",
-    "Z", "action_text", "apply", "apply_with_events", "canonical", "chance_offset",
-    "chance_probabilities", "check_state", "check_view", "current_player", "decode", "determinize",
-    "display", "encode", "format_move", "is_over", "legal_mask", "legal_moves", "line", "max_moves",
-    "new_game", "num_actions", "observation_spec", "observe", "parse_move", "read_move", "redact",
-    "score", "view", "winners",
-]  # fmt: skip
+    "CHANCE",
+    "RULES",
+    "action_text",
+    "apply",
+    "apply_with_events",
+    "canonical",
+    "chance_offset",
+    "chance_probabilities",
+    "check_state",
+    "check_view",
+    "current_player",
+    "decode",
+    "determinize",
+    "display",
+    "encode",
+    "format_move",
+    "is_over",
+    "legal_mask",
+    "legal_moves",
+    "max_moves",
+    "new_game",
+    "num_actions",
+    "observation_spec",
+    "observe",
+    "parse_move",
+    "redact",
+    "score",
+    "view",
+    "winners",
+]
+__all__ += bots.__all__
+__all__ += cards.__all__
+__all__ += config.__all__
+__all__ += events.__all__
+__all__ += jsonform.__all__
+__all__ += moves.__all__
+__all__ += notation.__all__
+__all__ += observation.__all__
+__all__ += state.__all__
 
 DECLARATION = kit.Declaration(
     name="account",

@@ -21,9 +21,7 @@ import attrs
 from ..errors import NotationError
 from ..messages import short_repr
 
-__all__ = [
-    "CARDS", "CARD_ORDER", "END", "KINDS", "B", "Card", "Deal", "P", "T", "Z", "own_card",
-]  # fmt: skip
+__all__ = ["CARDS", "CARD_ORDER", "END", "KINDS", "B", "Card", "Deal", "P", "T", "Z"]
 
 _POINTS = {"+1": 1, "+10": 10, "+15": 15, "+25": 25, "-1": -1, "-10": -10, "-15": -15}
 _POINTS.update({"-25": -25, "P": 100, "T": 1000, "B": 0, "Z": 0, "End": 0})

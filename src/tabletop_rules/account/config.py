@@ -24,9 +24,19 @@ from ..validation import check_whole, choice, flag, whole
 from .cards import CARDS, Card, own_card
 
 __all__ = [
-    "DEFAULT_DECK", "ENDS", "MAX_COLUMNS", "MAX_COST", "MAX_COUNT", "MAX_MARKERS", "MAX_PLAYERS",
-    "MAX_ROUNDS", "MAX_ROWS", "Config", "Deck", "EndRule",
-]  # fmt: skip
+    "DEFAULT_DECK",
+    "ENDS",
+    "MAX_COLUMNS",
+    "MAX_COST",
+    "MAX_COUNT",
+    "MAX_MARKERS",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_ROWS",
+    "Config",
+    "Deck",
+    "EndRule",
+]
 
 EndRule: TypeAlias = Literal["immediate", "finish_round"]
 """When End stops the game: at once, or once the round is complete."""

@@ -18,9 +18,20 @@ from .cards import Card
 from .moves import Direction
 
 __all__ = [
-    "EVENT_TYPES", "AccountChanged", "Bought", "Collapsed", "Drew", "EndHit", "Event", "GameOver",
-    "Moved", "Placed", "Reshuffled", "Rolled", "TurnPassed",
-]  # fmt: skip
+    "EVENT_TYPES",
+    "AccountChanged",
+    "Bought",
+    "Collapsed",
+    "Drew",
+    "EndHit",
+    "Event",
+    "GameOver",
+    "Moved",
+    "Placed",
+    "Reshuffled",
+    "Rolled",
+    "TurnPassed",
+]
 
 
 @attrs.frozen

@@ -11,7 +11,7 @@ from ..messages import short_repr
 from .cards import Card
 from .config import Deck
 
-__all__ = ["FORMAT_VERSION", "json_hooks"]
+__all__ = ["FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
 """The version of the account game's JSON layout."""

@@ -23,10 +23,25 @@ from ..movetable import MoveTable
 from .config import MAX_COLUMNS, MAX_MARKERS
 
 __all__ = [
-    "ADVANCES", "BUYS", "CHANCE_OFFSET", "DICE", "DIRECTIONS", "MOVE_TABLE", "MOVE_TYPES",
-    "NUM_ACTIONS", "PLACES", "ROLL", "SIDES", "Advance", "Buy", "Die", "Direction", "Move", "Place",
+    "ADVANCES",
+    "BUYS",
+    "CHANCE_OFFSET",
+    "DICE",
+    "DIRECTIONS",
+    "MOVE_TABLE",
+    "MOVE_TYPES",
+    "NUM_ACTIONS",
+    "PLACES",
+    "ROLL",
+    "SIDES",
+    "Advance",
+    "Buy",
+    "Die",
+    "Direction",
+    "Move",
+    "Place",
     "Roll",
-]  # fmt: skip
+]
 
 Direction: TypeAlias = Literal["left", "right"]
 """Left is towards column 0, right towards the last column."""

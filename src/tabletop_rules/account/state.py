@@ -19,10 +19,7 @@ from .cards import CARDS, Card
 from .config import MAX_COLUMNS, Config
 from .moves import SIDES, Move
 
-__all__ = [
-    "PHASES", "Column", "Phase", "State", "View", "account_bound", "largest_change", "lay", "line",
-    "scores_so_far",
-]  # fmt: skip
+__all__ = ["PHASES", "Column", "Phase", "State", "View", "line"]
 
 Phase: TypeAlias = Literal["setup", "play", "over"]
 """Placing the starting markers, play, or the game is over."""

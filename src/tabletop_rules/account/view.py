@@ -34,7 +34,7 @@ from .config import Config
 from .rules import current_player, legal_moves
 from .state import Column, State, View, cards_of
 
-__all__ = ["pack_contents"]
+__all__: list[str] = []
 
 
 _make_view = maker(View)
