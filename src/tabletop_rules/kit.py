@@ -172,7 +172,12 @@ class Kernel:
     members to :func:`build`. Optional: ``why_illegal(state, move) -> str`` names the rule a
     move breaks; ``check_view(view, fail)`` checks what a view holds beyond what its
     state would; ``winners``, ``chance_probabilities``, ``display``, ``json_hooks``,
-    ``deck``, ``bots`` (the game's own factories by name).
+    ``deck``, ``bots`` (the game's own factories by name). A game whose ``legal_moves``
+    lists one move per class of equivalent moves (palace: which suits of a rank are
+    played) gives ``own_move(move)``, the move the transition gets for any object (the
+    listed instance of an equal move, else the move rebuilt from the game's own values, or
+    ``IllegalMoveError`` for what is no move): its transition then checks every rule
+    itself, and ``canonical(state, move)``, the listed move of the class of an accepted one.
     """
 
     config_type: type[Any]
@@ -201,6 +206,8 @@ class Kernel:
     json_hooks: Callable[[Any], None] = _no_hooks
     deck: Callable[[Any], tuple[Any, ...]] | None = None
     bots: Mapping[str, BotFactory] = attrs.field(factory=dict)
+    own_move: Callable[[object], Any] | None = None
+    canonical: Callable[[Any, Any], Any] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -358,7 +365,8 @@ class _Shell:
     def transition(self, state: Any, move: Any, events: list[Any] | None) -> Any:
         if type(state) is not self.k.state_type:
             self.refuse(state, None)
-        return self.k.transition(state, self.listed(state, move), events)
+        own = self.k.own_move  # the transition itself names the rule a move breaks
+        return self.k.transition(state, own(move) if own else self.listed(state, move), events)
 
     def apply(self, state: Any, move: Any) -> Any:
         """The state after ``move``, the listed instance of it; ``IllegalMoveError``
@@ -593,7 +601,7 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         "current_player": shell.current_player,
         "apply": shell.apply,
         "apply_with_events": shell.apply_with_events,
-        "canonical": shell.canonical,
+        "canonical": guard(kernel.canonical) if kernel.canonical else shell.canonical,
         "is_over": shell.is_over,
         "winners": guard(kernel.winners) if kernel.winners else shell.winners,
         "chance_probabilities": (
