@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..bots import legal_moves_of
 from .cards import BONUS_RANKS, Card
 from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
-from .view import View
+from .state import View
 
 __all__ = ["LowCardBot", "keep_value"]
 

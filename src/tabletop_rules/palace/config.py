@@ -18,7 +18,7 @@ or replay quickly.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias
 
 import attrs
 
@@ -27,15 +27,10 @@ from ..validation import choice, flag, whole
 
 __all__ = [
     "CARDS_PER_DECK",
-    "FACE_UP_PLAYS",
-    "FIRST_PLAYERS",
     "MAX_DECKS",
     "MAX_HAND_SIZE",
     "MAX_PLAYERS",
     "MAX_TURNS",
-    "MUST_BEATS",
-    "PLAY_UNTILS",
-    "QUADS",
     "ROW",
     "Config",
     "FacePlay",
@@ -59,21 +54,6 @@ FirstPlayer: TypeAlias = Literal["lowest_card", "seat0"]
 
 PlayUntil: TypeAlias = Literal["first_out", "last"]
 """The game ends when the first player finishes, or when one player still holds cards."""
-
-MUST_BEATS: tuple[MustBeat, ...] = get_args(MustBeat)
-"""Every :data:`MustBeat`, the default first."""
-
-QUADS: tuple[Quad, ...] = get_args(Quad)
-"""Every :data:`Quad`, the default first."""
-
-FACE_UP_PLAYS: tuple[FacePlay, ...] = get_args(FacePlay)
-"""Every :data:`FacePlay`, the default first."""
-
-FIRST_PLAYERS: tuple[FirstPlayer, ...] = get_args(FirstPlayer)
-"""Every :data:`FirstPlayer`, the default first."""
-
-PLAY_UNTILS: tuple[PlayUntil, ...] = get_args(PlayUntil)
-"""Every :data:`PlayUntil`, the default first."""
 
 CARDS_PER_DECK = 52
 """A standard deck, no jokers."""

@@ -14,7 +14,7 @@ the stock and the burned cards by size, the finishing order, the scores once the
 is over, and a status line: who is to move and what they owe, or who won. Card lists
 wrap, so no line is wider than :data:`WIDTH`, whatever the players and decks.
 
->>> from tabletop_rules.palace import apply, new_game, parse_move, view
+>>> from tabletop_rules.palace import apply, display, new_game, parse_move, view
 >>> state = new_game(seed=3)
 >>> for text in ("swap 3C 5C", "ready", "ready", "play 5C", "play 3S", "take", "play 6H"):
 ...     state = apply(state, parse_move(state, text))
@@ -30,16 +30,14 @@ to move: P0, turn 5 of 1000
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 from ..protocol import Seat
-from ..validation import check_type
 from .cards import Card
-from .state import MAX_SWAPS, State
-from .view import View, view
+from .state import MAX_SWAPS, State, View
+from .view import view
 
-__all__ = ["PILE_SHOWN", "WIDTH", "display", "table_text"]
+__all__ = ["PILE_SHOWN", "WIDTH"]
 
 WIDTH = 80
 """The widest line drawn: long card lists wrap onto further lines."""
@@ -65,7 +63,7 @@ def display(game: View | State) -> str:
         newline.
 
     """
-    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
+    seen = view(game, None) if isinstance(game, State) else game
     lines = _seats(seen)
     lines += _pile(seen)
     lines.append(f"stock {seen.stock_size}, burned {len(seen.burned)}")
@@ -158,15 +156,3 @@ def _status(seen: View) -> str:
     elif seen.pending == "replay":
         status += ", the pile burned: plays again"
     return status
-
-
-def table_text(game: View | State) -> str:
-    """Deprecated name of :func:`display`, kept for one release; warns
-    :class:`DeprecationWarning`.
-    """
-    warnings.warn(
-        "palace.table_text is deprecated: use palace.display, the name every game shares",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return display(game)

@@ -9,7 +9,7 @@ taken into a hand in view of all).
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 import attrs
 
@@ -189,21 +189,7 @@ Event: TypeAlias = (
 )
 """Any palace event."""
 
-EVENT_TYPES: tuple[type[Event], ...] = (
-    Swapped,
-    Readied,
-    Started,
-    Played,
-    TurnedBlind,
-    Burned,
-    Drew,
-    TookFaceUp,
-    TookPile,
-    EndedTurn,
-    Finished,
-    TurnPassed,
-    GameOver,
-)
+EVENT_TYPES: tuple[type[Event], ...] = get_args(Event)
 """The classes of palace events."""
 
 

@@ -54,14 +54,13 @@ from .moves import (
     Ready,
     Swap,
     TakePile,
-    format_move,
     known_move,
 )
-from .rules import _source, apply, canonical
-from .state import State
-from .view import View, determinize
+from .rules import _source, canonical, transition
+from .state import State, View
+from .view import determinize
 
-__all__ = ["format_move", "parse_move", "read_move"]
+__all__ = ["parse_move", "read_move"]
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
 _WORDS: dict[str, type[Ready | TakePile | EndTurn]] = {
@@ -243,7 +242,7 @@ def _parse(state: State, text: str) -> Move:
     if len(held) >= count:
         return canonical(state, Play(held[:count]))
     if held:
-        apply(state, Play(held))  # a rule against the rank itself is named first
+        transition(state, Play(held), None)  # a rule against the rank itself is named first
     place = "in hand" if where == "hand" else "in the face-up row"
     have = f"only {len(held)}" if held else "no"
     raise IllegalMoveError(

@@ -45,7 +45,7 @@ names                            count       value
 
 The default config (two players, one deck) makes 405 elements:
 
->>> from tabletop_rules.palace import Config, new_game, view
+>>> from tabletop_rules.palace import Config, new_game, observation_spec, observe, view
 >>> spec = observation_spec(Config())
 >>> spec.size, spec.names[11:14]
 (405, ('on_turn[P1]', 'swaps', 'turns'))
@@ -59,24 +59,16 @@ The default config (two players, one deck) makes 405 elements:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from typing import get_args
 
-from ..observation import (
-    Features,
-    ObservationSpec,
-    encoded,
-    encoding_spec,
-    seats_from,
-    viewer_features,
-)
-from ..validation import check_type
+from ..observation import Features, seats_from, viewer_features
 from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
-from .config import CARDS_PER_DECK, ROW, Config
-from .rules import new_game
-from .state import MAX_SWAPS, PENDINGS, PHASES
-from .view import View, view
+from .config import CARDS_PER_DECK, ROW
+from .state import MAX_SWAPS, PENDINGS, Phase, View
 
-__all__ = ["observation_spec", "observe"]
+__all__ = ["encode_view"]
+
+PHASES = get_args(Phase)
 
 _CARDS = tuple(str(card) for card in DECK)
 _INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
@@ -92,7 +84,8 @@ def _counts(cards: Iterable[Card | None]) -> list[int]:
     return counts
 
 
-def _encode(seen: View, features: Features) -> None:
+def encode_view(seen: View, features: Features) -> None:
+    """Write ``seen`` into ``features``, field by field as the module's table says."""
     config = seen.config
     players = config.players
     decks = config.decks
@@ -132,18 +125,3 @@ def _encode(seen: View, features: Features) -> None:
     features.counts("burned[", _CARDS, _counts(seen.burned), per_card)
     features.scalar("burned_size", len(seen.burned), 0, most)
     features.scalar("stock_size", seen.stock_size, 0, most)
-
-
-def observe(seen: View) -> tuple[float, ...]:
-    """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, as long as :func:`~tabletop_rules.palace.observation_spec` says, each within
-    its bounds.
-    """
-    check_type(seen, (View,))
-    return encoded(_encode, seen)
-
-
-@lru_cache(maxsize=64)
-def observation_spec(config: Config) -> ObservationSpec:
-    """The names and bounds of :func:`observe`'s elements under ``config``."""
-    return encoding_spec(_encode, view(new_game(config, seed=0), None))

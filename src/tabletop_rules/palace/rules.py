@@ -18,25 +18,23 @@ The turn structure at a glance (each rule a small function below):
 - A player with no cards left has finished; the game ends as ``play_until`` says, or when
   ``max_turns`` passings of the turn are reached.
 
->>> state = new_game(seed=7)
->>> state.phase, current_player(state), len(legal_moves(state))
+>>> from tabletop_rules import palace
+>>> state = palace.new_game(seed=7)
+>>> state.phase, palace.current_player(state), len(palace.legal_moves(state))
 ('swap', 0, 10)
 """
 
 from __future__ import annotations
 
-import types
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
 from ..protocol import Seat
-from ..rng import resolve_seed
 from ..slots import replacer
-from ..validation import check_type, refuse_state
+from ..validation import check_type
 from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
 from .config import ROW, Config
 from .events import (
@@ -71,23 +69,9 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, check_state, shuffled_decks
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, shuffled_decks
 
-__all__ = [
-    "EXTRA_PLAY_MOST",
-    "apply",
-    "apply_with_events",
-    "canonical",
-    "chance_probabilities",
-    "current_player",
-    "first_player",
-    "is_over",
-    "legal_moves",
-    "max_moves",
-    "new_game",
-    "score",
-    "winners",
-]
+__all__ = ["EXTRA_PLAY_MOST", "first_player"]
 
 EXTRA_PLAY_MOST = 4
 """An extra play after four of a kind lays 1 to 4 cards of one rank, as the rules page
@@ -116,13 +100,9 @@ _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 }
 """``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
 
-_DECK_COUNT = Counter(DECK)
-_NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
-
 # The moves legal_moves lists are built once and kept, by their fields: apply and
-# canonical map a move equal to a listed one to that instance (_listed), so that states and
-# events hold the game's own moves. Their number is bounded: a play is a multiset of one
-# rank's cards.
+# canonical map a move equal to a listed one to that instance (own_move). Their number is
+# bounded: a play is a multiset of one rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
@@ -143,7 +123,7 @@ def _swap(hand_card: Card, face_up_card: Card) -> Swap:
     return swap
 
 
-def _listed(move: object) -> Move:
+def own_move(move: object) -> Move:
     """The instance :func:`legal_moves` lists that equals ``move``; for any other object,
     ``move`` rebuilt from the deck's cards, or the ``IllegalMoveError`` of
     :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once it has
@@ -183,23 +163,16 @@ def _listed(move: object) -> Move:
 # --- the deal ------------------------------------------------------------------------
 
 
-def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
+def new_game(config: Config, seed: int, deal: Deal) -> State:
     """A new game in the swap phase, seat 0 to swap.
 
     ``deal`` is a deck order, top card first: exactly the configured decks (else
-    :class:`~tabletop_rules.errors.ConfigError`). Without it the decks are shuffled from
-    ``seed`` (:meth:`~tabletop_rules.rng.Rng.shuffled` of
-    :data:`~tabletop_rules.palace.cards.DECK` repeated ``decks`` times). ``seed=None`` draws
-    a fresh seed and keeps it in the state. Either way the cards are dealt one at a time in
-    seat order: three rounds to the face-down slots 0, 1, 2, three rounds to the face-up
-    slots, ``hand_size`` rounds to the hands; the rest is the stock, its first card drawn
-    first.
+    :class:`~tabletop_rules.errors.ConfigError`); without it the decks are shuffled from
+    ``seed``. The cards are dealt one at a time in seat order: three rounds to the
+    face-down slots 0, 1, 2, three to the face-up slots, ``hand_size`` to the hands; the
+    rest is the stock, its first card drawn first.
     """
-    config = Config() if config is None else config
-    if type(config) is not Config:
-        raise ConfigError(f"palace needs a palace.Config, got {short_repr(config)}")
-    seed = resolve_seed(seed)
-    cards = shuffled_decks(config, seed) if deal is None else _checked_deal(config, deal)
+    cards = shuffled_decks(config.decks, seed) if deal is None else _checked_deal(config, deal)
     n = config.players
     face_down = tuple(tuple(cards[r * n + s] for r in range(ROW)) for s in range(n))
     face_up = tuple(tuple(cards[(ROW + r) * n + s] for r in range(ROW)) for s in range(n))
@@ -232,7 +205,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
     except IllegalMoveError as error:
         raise ConfigError(f"a deal holds what is not a card: {error}") from None
     counts = Counter(cards)
-    expected = Counter(dict.fromkeys(_DECK_COUNT, config.decks))
+    expected = Counter(dict.fromkeys(DECK, config.decks))
     if counts != expected:
         missing = sorted((expected - counts).elements())
         extra = sorted((counts - expected).elements())
@@ -247,19 +220,8 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 # --- reading a state -----------------------------------------------------------------
 
 
-def is_over(state: State) -> bool:
-    """Whether the game is over."""
-    if type(state) is not State:
-        _refuse_state(state)
-    return state.phase == "over"
-
-
 def current_player(state: State) -> Seat | None:
-    """The seat to move (swapping, in the swap phase); ``None`` once over. Palace has no
-    chance points after the deal.
-    """
-    if type(state) is not State:
-        _refuse_state(state)
+    """The seat to move (swapping, in the swap phase); ``None`` once over."""
     return None if state.phase == "over" else state.seat
 
 
@@ -267,8 +229,6 @@ def score(state: State) -> tuple[int, ...]:
     """Each seat's score: the number of players still holding cards when it finished; 0
     for a seat still holding cards.
     """
-    if type(state) is not State:
-        _refuse_state(state)
     players = state.config.players
     scores = [0] * players
     for place, seat in enumerate(state.finished):
@@ -280,18 +240,7 @@ def winners(state: State) -> frozenset[Seat]:
     """Once the game is over, the first to finish; empty before, and empty when the turn
     limit ended a game nobody finished.
     """
-    if type(state) is not State:
-        _refuse_state(state)
-    if state.phase != "over":
-        return frozenset()
-    return frozenset(state.finished[:1])
-
-
-def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
-    """Always empty: after the deal palace has no chance points."""
-    if type(state) is not State:
-        _refuse_state(state)
-    return _NO_PROBABILITIES
+    return frozenset(state.finished[:1]) if state.phase == "over" else frozenset()
 
 
 def max_moves(config: Config) -> int:
@@ -302,7 +251,6 @@ def max_moves(config: Config) -> int:
     most one play per card in the game, plus one move that ends it (``TakePile``,
     ``EndTurn`` or an unplayable blind card).
     """
-    check_type(config, (Config,), ConfigError)
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 
@@ -384,8 +332,6 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     is allowed; with hand and face-up row gone, a :class:`PlayBlind` per occupied slot
     instead of plays; after four of a kind, the plays and :class:`EndTurn`.
     """
-    if type(state) is not State:
-        _refuse_state(state)
     phase = state.phase
     if phase == "over":
         return ()
@@ -422,53 +368,13 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 # --- applying a move -----------------------------------------------------------------
 
 
-def apply(state: State, move: Move) -> State:
-    """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
-    naming the rule that forbids it; ``state`` itself never changes.
-
-    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
-    or raises ``IllegalMoveError``. A :class:`Play` is legal when it lays cards the player
-    holds that are equivalent (same source, rank and count) to a listed play; the state
-    records exactly the cards laid. The state and its events hold the deck's own cards,
-    never a caller's object: a move equal to a listed one is replaced by the listed
-    instance, any other rebuilt (:func:`~tabletop_rules.palace.moves.known_move`).
-
-    ``state`` must be a :class:`State` (``TypeError`` otherwise, saying what to pass
-    instead of a :class:`View`). A state whose fields were changed around their checks
-    (``object.__setattr__``) is outside the contract, as a mutated board is in
-    python-chess: :func:`~tabletop_rules.palace.check_state` says what is wrong with one.
-    """
-    return _apply(state, move, None)
-
-
-def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
-    """:func:`apply`, and the events of the transition in the order they happen."""
-    events: list[Event] = []
-    return _apply(state, move, events), tuple(events)
-
-
-def _refuse_state(state: object) -> NoReturn:
-    """Raise why a rule function refused what is not a :class:`State`
-    (:func:`~tabletop_rules.validation.refuse_state`): a ``TypeError`` that says what to
-    pass instead of a view, or names what was passed.
-    """
-    refuse_state(
-        state,
-        None,
-        game="a palace",
-        state_type=State,
-        view_type=View,
-        check_state=check_state,
-    )
-
-
 _replace = replacer(State)
 """A copy of a state with the named fields changed (:func:`tabletop_rules.slots.replacer`)."""
 
 
 class _Work:
-    """The fields a transition changes, as a mutable scratch copy of a state: built once
-    per move, made into the next state once by :meth:`next_state`.
+    """The fields a transition changes, as a mutable scratch copy of a state: made into the
+    next state once by :meth:`next_state`.
     """
 
     __slots__ = (
@@ -531,10 +437,13 @@ class _Work:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
 
 
-def _apply(state: State, move: Move, events: list[Event] | None) -> State:
-    if type(state) is not State:
-        _refuse_state(state)
-    move = _listed(move)
+def transition(state: State, move: Move, events: list[Event] | None) -> State:
+    """The state after ``move`` (as :func:`own_move` gives it), its events appended to
+    ``events``; :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule that
+    forbids it. A :class:`Play` is legal when it lays cards the player holds that are
+    equivalent (same source, rank and count) to a listed play; the state records exactly
+    the cards laid.
+    """
     phase = state.phase
     if phase == "over":
         raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
@@ -905,15 +814,13 @@ def _do_end_turn(work: _Work) -> None:
 
 
 def canonical(state: State, move: Move) -> Move:
-    """The move of :func:`legal_moves` equivalent to ``move``, as the instance listed.
+    """The move of :func:`legal_moves` equivalent to ``move``, as the instance listed: a
+    :class:`Play` of cards the player holds, of the rank and count of a listed play but
+    other suits, maps to that listed play; any other legal move to itself.
+    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, as ``apply`` would,
+    when no listed move is equivalent.
 
-    A :class:`Play` of cards the player really holds, of the rank and count of a listed
-    play but other suits, maps to that listed play (which lays the lowest suits); any
-    other legal move maps to itself. Raises
-    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, as :func:`apply`
-    would, when no listed move is equivalent: equivalence is what :func:`apply` accepts.
-
-    >>> from tabletop_rules.palace.cards import Card
+    >>> from tabletop_rules.palace import Card, Play, Ready, apply, canonical, new_game
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
     >>> " ".join(map(str, state.hands[0]))
     '4D 4S 5S'
@@ -924,15 +831,13 @@ def canonical(state: State, move: Move) -> Move:
     ...
     tabletop_rules.errors.IllegalMoveError: seat 0 does not hold 4H in hand
     """
-    if type(state) is not State:
-        _refuse_state(state)
-    move = _listed(move)
+    move = own_move(move)
     legal = legal_moves(state)
     for listed in legal:
         if listed == move:
             return listed
-    apply(state, move)  # raises IllegalMoveError naming the rule
-    if type(move) is Play:  # apply accepted held cards of a listed (rank, count)
+    transition(state, move, None)  # raises IllegalMoveError naming the rule
+    if type(move) is Play:  # the transition accepted held cards of a listed (rank, count)
         rank, count = move.cards[0].rank, len(move.cards)
         for listed in legal:
             if type(listed) is Play and listed.cards[0].rank == rank and len(listed.cards) == count:

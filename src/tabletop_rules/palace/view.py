@@ -6,7 +6,7 @@ row and the stock hold, and the hand cards everyone saw go in (``State.known``),
 viewer's own hand. Never the face-down cards, the stock's order, another seat's unseen
 hand cards, the seed or the deal.
 
->>> from tabletop_rules.palace import new_game
+>>> from tabletop_rules.palace import new_game, view
 >>> seen = view(new_game(seed=7), seat=1)
 >>> seen.phase, seen.on_turn, seen.hand_sizes, seen.stock_size, len(seen.hand)
 ('swap', 0, (3, 3), 34, 3)
@@ -19,7 +19,7 @@ hand cards, the seed or the deal.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NoReturn, cast
+from typing import NoReturn
 
 import attrs
 
@@ -29,32 +29,20 @@ from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
 from ..slots import maker
-from ..validation import check_dealt_view, check_own
-from .cards import CARD_IDS, DECK, Card
+from ..validation import check_dealt_view, run_checks
+from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners
-from .state import Hand, Row, State, View, _fitting_deal, check_state
+from .state import Hand, Row, State, View, _fitting_deal, check_invariants
 
-__all__ = ["View", "check_view", "determinize", "view"]
-
-_FULL_DECK = Counter(DECK)
-
+__all__ = ["check_view"]
 
 _make_view = maker(View)
-"""A :class:`View` from every field by keyword (:func:`tabletop_rules.slots.maker`)."""
-
-
-def _occupied(row: Row) -> tuple[bool, ...]:
-    return (row[0] is not None, row[1] is not None, row[2] is not None)
 
 
 def view(state: State, seat: Seat | None) -> View:
-    """``seat``'s view of ``state``; ``None`` views as a spectator. ``ValueError`` for a
-    seat not at the table.
-    """
-    to_move = current_player(state)  # first: it refuses what is not a state
-    if seat is not None:
-        check_seat(seat, state.config.players)
+    """``seat``'s view of ``state``; ``None`` views as a spectator."""
+    to_move = current_player(state)
     return _make_view(
         seat=seat,
         config=state.config,
@@ -66,7 +54,7 @@ def view(state: State, seat: Seat | None) -> View:
         pile=state.pile,
         burned=state.burned,
         face_up=state.face_up,
-        face_down=tuple(map(_occupied, state.face_down)),
+        face_down=tuple(tuple(card is not None for card in row) for row in state.face_down),
         hand_sizes=tuple(map(len, state.hands)),
         known=state.known,
         hand=() if seat is None else state.hands[seat],
@@ -79,15 +67,12 @@ def view(state: State, seat: Seat | None) -> View:
     )
 
 
-# --- checking a view and dealing a state from it ---------------------------------------
-
-
 def _fail(why: str) -> NoReturn:
     raise InvalidStateError(f"invalid palace view: {why}")
 
 
 def _cards(name: str, value: object) -> tuple[Card, ...]:
-    return cast(tuple[Card, ...], check_own(name, value, CARD_IDS, "the deck's cards", _fail))
+    return deck_cards(name, value, _fail)
 
 
 def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
@@ -139,7 +124,7 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
         if type(up) is not tuple or len(up) != ROW:
             _fail(f"seat {seat}'s face-up row must be a tuple of {ROW} slots")
         for card in up:
-            if card is not None and id(card) not in CARD_IDS:
+            if card is not None and not is_card(card):
                 _fail(f"seat {seat}'s face-up row holds {short_repr(card)}, not a card or None")
         visible.update(card for card in up if card is not None)
     for seat in range(players):
@@ -219,52 +204,36 @@ def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> Sta
     return attrs.evolve(state, deal=_fitting_deal(state))
 
 
-def _check_dealt(seen: View, state: State) -> None:
-    check_dealt_view("palace", seen, state, view, check_state)
+def _check_state(state: State) -> None:
+    run_checks("palace state", lambda fail: check_invariants(state, fail))
 
 
 def check_view(seen: View) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is
-    consistent in itself: loaders of views use it.
-
-    The checks: the shape of every field; no card shown more often than the decks hold
-    it; the cards shown and the hidden places (unknown hand cards, face-down slots, the
-    stock) add up to the decks; each hand at least as big as its known cards, the
-    viewer's hand as big as its size and holding its known cards; and then every
-    invariant of :func:`~tabletop_rules.palace.check_state` of a state dealt from it
-    (phases, pending, finishing order, turn limit), whose view must be ``seen`` again (so
-    current player, scores, winners and legal moves follow from the rest). Whether the
-    rules can reach the view from a deal cannot be decided: the hidden cards could be
-    anywhere.
+    consistent in itself, as loaders of views need (what is no view included): the shape
+    of every field; no card shown more often than the decks hold it; the cards shown and
+    the hidden places (unknown hand cards, face-down slots, the stock) adding up to the
+    decks; and every invariant of :func:`~tabletop_rules.palace.check_state` of a state
+    dealt from it, whose view must be ``seen`` again (so current player, scores, winners
+    and legal moves follow from the rest).
     """
-    unseen, places = _hidden(seen)
-    _check_dealt(seen, _deal(seen, unseen, places, Rng.from_seed(0)))
+    check_dealt_view("palace", seen, determinize(seen, Rng.from_seed(0)), view, _check_state)
 
 
 def determinize(seen: View, rng: Rng) -> State:
-    """A full state consistent with ``seen``: the cards its seat cannot see (all cards of
-    the decks less every card the view shows) shuffled by ``rng`` and dealt, in this
-    order, into each other seat's unknown hand cards (seat order; every seat's, for a
-    spectator), every occupied face-down slot (seat then slot order) and the stock. The
-    seed is drawn from ``rng`` first; ``deal`` is a deck order the result agrees with
-    (:func:`~tabletop_rules.palace.fitting_deal`: the face-down cards and the stock
-    where it deals them), so that the result passes
-    :func:`~tabletop_rules.palace.check_state` as a state that play reached does.
-    ``view`` of the result, for the same seat, is ``seen`` again.
+    """A full state consistent with ``seen``: the cards its seat cannot see shuffled by
+    ``rng`` and dealt, in this order, into each other seat's unknown hand cards (seat
+    order), every occupied face-down slot (seat then slot order) and the stock; the seed
+    is drawn from ``rng`` first, and ``deal`` is a deck order the result agrees with
+    (:func:`~tabletop_rules.palace.fitting_deal`). ``view`` of the result, for the same
+    seat, is ``seen`` again.
 
-    >>> from tabletop_rules.palace import Ready, apply, new_game
+    >>> from tabletop_rules.palace import Ready, apply, determinize, new_game, view
     >>> state = apply(new_game(seed=7), Ready())
     >>> seen = view(state, 1)
     >>> sampled = determinize(seen, Rng.from_seed(99))
-    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1]
-    (True, True)
-    >>> sampled.stock == state.stock
-    False
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a view that
-    :func:`check_view` refuses.
+    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1], sampled.stock == state.stock
+    (True, True, False)
     """
     unseen, places = _hidden(seen)
-    state = _deal(seen, unseen, places, rng)
-    _check_dealt(seen, state)
-    return state
+    return _deal(seen, unseen, places, rng)
