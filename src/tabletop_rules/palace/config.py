@@ -1,19 +1,11 @@
-"""The house rules of palace, as one validated, frozen :class:`Config`.
+"""The house rules of palace, as one validated, frozen :class:`Config`: ``Config()`` is the
+seed's game, :meth:`Config.pagat` pagat's Shithead where the switches reach. Every number
+is bounded, so no config makes a game too big to start, play or replay quickly.
 
-``Config()`` is the seed's game (the rules page's defaults);
-:meth:`Config.pagat <tabletop_rules.palace.Config.pagat>` is pagat's Shithead where the
-switches reach.
-
->>> Config(players=5).players
-5
 >>> Config(players=6)
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: 6 players need 6 x (6 + hand_size 3) = 54 cards; 1 deck holds 52
-
-Every number has an upper bound (:data:`MAX_DECKS`, :data:`MAX_HAND_SIZE`,
-:data:`MAX_PLAYERS`, :data:`MAX_TURNS`), so no config makes a game too big to start, play
-or replay quickly.
 """
 
 from __future__ import annotations
@@ -26,19 +18,9 @@ from ..errors import ConfigError
 from ..validation import choice, flag, whole
 
 __all__ = [
-    "CARDS_PER_DECK",
-    "MAX_DECKS",
-    "MAX_HAND_SIZE",
-    "MAX_PLAYERS",
-    "MAX_TURNS",
-    "ROW",
-    "Config",
-    "FacePlay",
-    "FirstPlayer",
-    "MustBeat",
-    "PlayUntil",
-    "Quad",
-]
+    "CARDS_PER_DECK", "MAX_DECKS", "MAX_HAND_SIZE", "MAX_PLAYERS", "MAX_TURNS", "ROW", "Config",
+    "FacePlay", "FirstPlayer", "MustBeat", "PlayUntil", "Quad",
+]  # fmt: skip
 
 MustBeat: TypeAlias = Literal["equal_or_higher", "higher"]
 """What a natural card must be to go on the pile's top card: equal or higher, or higher."""
@@ -72,38 +54,22 @@ MAX_PLAYERS = MAX_DECKS * CARDS_PER_DECK // (2 * ROW + 1)
 (``players x (6 + hand_size) <= 52 x decks``). Each config allows what its decks can deal."""
 
 MAX_TURNS = 100_000
-"""Largest ``max_turns`` (1 to 100,000). A turn makes at most ``52 x decks + 1`` moves
-(see :func:`~tabletop_rules.palace.max_moves`), so even the longest game a config allows
-stays below about 21 million moves: bounded, where an unbounded limit would let one
-number make a playout, a replay or a search run without end."""
+"""Largest ``max_turns``: a turn makes at most ``52 x decks + 1`` moves, so even the longest
+game stays below about 21 million moves."""
 
 
 @attrs.frozen
 class Config:
-    """Palace house rules. Every field is validated; a bad value raises ``ConfigError``.
+    """Palace house rules, each field validated (``ConfigError``); the choices are the
+    type aliases above.
 
     Attributes:
-        players: Seats at the table, 2 or more: as many as
-            ``players x (6 + hand_size) <= 52 x decks`` allows (5 with one deck and a hand
-            of three; never more than :data:`~tabletop_rules.palace.config.MAX_PLAYERS`).
-        decks: Standard 52-card decks shuffled together, 1 to 4
-            (:data:`~tabletop_rules.palace.config.MAX_DECKS`).
-        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9
-            (:data:`~tabletop_rules.palace.config.MAX_HAND_SIZE`).
-        must_beat: ``"equal_or_higher"``: a natural card goes on an equal or lower one;
-            ``"higher"``: only on a lower one.
-        quad: ``"extra_play"``: laying four or more of a rank in one play allows another
-            set in the same turn; ``"burn"``: four or more of a rank on top burn the pile.
-        face_up_play: ``"take_into_hand"``: face-up cards go into the hand once hand and
-            stock are empty; ``"from_table"``: they are played from the table.
-        voluntary_pickup: Whether a player may take a non-empty pile at the start of the
-            turn even when a play is possible.
-        first_player: ``"lowest_card"``: the lowest natural card in hand after the swaps
-            starts; ``"seat0"``: seat 0 always does.
-        play_until: ``"first_out"``: the first player out wins and the game ends;
-            ``"last"``: play goes on until one player holds cards.
-        max_turns: Passings of the turn after which the game ends, 1 to 100,000
-            (:data:`~tabletop_rules.palace.config.MAX_TURNS`).
+        players: Seats, 2 or more, as many as ``players x (6 + hand_size) <= 52 x decks``
+            allows (5 with one deck and a hand of three).
+        decks: Standard 52-card decks shuffled together, 1 to 4.
+        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9.
+        voluntary_pickup: Whether a player may take the pile even when a play is possible.
+        max_turns: Passings of the turn after which the game ends, 1 to 100,000.
 
     """
 

@@ -1,31 +1,5 @@
-"""The table as plain text, for terminals, logs and the docs.
-
-:func:`~tabletop_rules.palace.display` draws a palace game from a
-:class:`~tabletop_rules.palace.View` (what a front end holds for its seat) or a
-:class:`~tabletop_rules.palace.State`, drawn as a spectator sees it. It draws what the
-view holds and nothing more, so a seat's drawing shows exactly what that seat may know.
-
-One line per seat: ``>`` marks the seat on turn and ``(you)`` the viewer; then its
-face-up row (``--`` for an empty slot), its face-down row (``##`` for a card nobody has
-seen, ``--`` for an empty slot) and how many cards it holds in hand. Under it, the
-viewer's own hand (``in hand``) and the hand cards everyone saw go in (``known``). Then
-the pile, top card last (only the top :data:`PILE_SHOWN` cards, as at a real table),
-the stock and the burned cards by size, the finishing order, the scores once the game
-is over, and a status line: who is to move and what they owe, or who won. Card lists
-wrap, so no line is wider than :data:`WIDTH`, whatever the players and decks.
-
->>> from tabletop_rules.palace import apply, display, new_game, parse_move, view
->>> state = new_game(seed=3)
->>> for text in ("swap 3C 5C", "ready", "ready", "play 5C", "play 3S", "take", "play 6H"):
-...     state = apply(state, parse_move(state, text))
->>> print(display(view(state, 0)))
-> P0 (you)  face up  3C  4D  QH  face down ## ## ##  hand 5
-            in hand  3S  5C 10C  JD  KS
-            known    3S  5C
-  P1        face up  2H  7H  2D  face down ## ## ##  hand 3
-pile 1, top last: 6H
-stock 31, burned 0
-to move: P0, turn 5 of 1000
+"""The table as plain text for terminals, logs and the docs, from a view or a state (drawn
+as a spectator sees it): exactly what the view holds; the layout is on the API page.
 """
 
 from __future__ import annotations

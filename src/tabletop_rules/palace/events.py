@@ -18,24 +18,10 @@ from .cards import Card
 from .moves import Slot
 
 __all__ = [
-    "EVENT_TYPES",
-    "Burned",
-    "Drew",
-    "EndedTurn",
-    "Event",
-    "Finished",
-    "GameOver",
-    "Played",
-    "Readied",
-    "Source",
-    "Started",
-    "Swapped",
-    "TookFaceUp",
-    "TookPile",
-    "TurnPassed",
-    "TurnedBlind",
-    "redact",
-]
+    "EVENT_TYPES", "Burned", "Drew", "EndedTurn", "Event", "Finished", "GameOver", "Played",
+    "Readied", "Source", "Started", "Swapped", "TookFaceUp", "TookPile", "TurnPassed",
+    "TurnedBlind", "redact",
+]  # fmt: skip
 
 Source: TypeAlias = Literal["hand", "face_up", "face_down"]
 """Where played cards came from."""

@@ -1,28 +1,14 @@
-"""The moves of palace, their notation, and how they travel as JSON.
+"""The moves of palace, their notation, and how they travel as JSON (a card as its text).
+
+A constructor checks only the shape of its fields and that its cards exist; whether the
+rules allow the move is :func:`~tabletop_rules.palace.apply`'s business, which names the rule.
 
 >>> Play((Card.parse("7S"), Card.parse("7H")))
 Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
->>> PlayBlind(3)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.IllegalMoveError: a face-down slot is 0, 1 or 2, not 3
-
-A move's constructor checks only the shape of its fields and that its cards exist (no play
-holds a card more often than :data:`~tabletop_rules.palace.config.MAX_DECKS` decks do);
-whether the rules allow it in a position is :func:`~tabletop_rules.palace.apply`'s
-business, which names the rule.
-
 >>> Play((Card.parse("7H"),) * 5)
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.IllegalMoveError: no game holds 5 7H: the most decks a game has (4) hold 4
-
-In JSON a card is its text (``"10H"``), read back only in that spelling; a swap of two equal
-cards, which changes nothing, is refused on loading.
-
->>> from tabletop_rules.serialize import to_data
->>> to_data(Play((Card.parse("10H"), Card.parse("10S"))))
-{'cards': ['10H', '10S'], 'type': 'play'}
 """
 
 from __future__ import annotations
@@ -37,19 +23,9 @@ from .cards import Card, own_card
 from .config import MAX_DECKS, ROW
 
 __all__ = [
-    "MAX_PLAY",
-    "MOVE_TYPES",
-    "EndTurn",
-    "Move",
-    "Play",
-    "PlayBlind",
-    "Ready",
-    "Slot",
-    "Swap",
-    "TakePile",
-    "json_hooks",
-    "known_move",
-]
+    "MAX_PLAY", "MOVE_TYPES", "EndTurn", "Move", "Play", "PlayBlind", "Ready", "Slot", "Swap",
+    "TakePile", "json_hooks", "known_move",
+]  # fmt: skip
 
 Slot: TypeAlias = int
 """A place in a player's face-down or face-up row, 0 to 2 (face-up slot i covers

@@ -1,39 +1,5 @@
-"""Short, typable text for palace moves.
-
-==============  ==========================================================================
-text            move
-==============  ==========================================================================
-``play 7H 7S``  :class:`~tabletop_rules.palace.Play` of exactly these cards
-``play 7 7``    :class:`~tabletop_rules.palace.Play` of two 7s: ranks only, the player's own
-                cards
-``take``        :class:`~tabletop_rules.palace.TakePile`
-``blind 2``     :class:`~tabletop_rules.palace.PlayBlind` of face-down slot 2 (slots 0 to 2)
-``swap 4H QS``  :class:`~tabletop_rules.palace.Swap` of the hand card 4H for the face-up card
-                QS
-``ready``       :class:`~tabletop_rules.palace.Ready`
-``end``         :class:`~tabletop_rules.palace.EndTurn`
-==============  ==========================================================================
-
-Case and extra spaces are forgiven; ranks and cards are written as :meth:`Card.parse
-<tabletop_rules.palace.Card.parse>` reads them (``10``, ``J``, ``Q``, ``K``, ``A``;
-``10H``, ``qs``). :func:`~tabletop_rules.palace.format_move` always writes a play's exact
-cards, so its text reads back to the very move. :func:`~tabletop_rules.palace.parse_move`
-returns the move :func:`~tabletop_rules.palace.legal_moves` lists for what the text names
-(through :func:`~tabletop_rules.palace.canonical`): ``play 7H 7S`` and ``play 7 7`` both
-name the listed play of two 7s when the player holds 7H and 7S. A front end that wants the
-exact cards clicked on the pile applies :func:`~tabletop_rules.palace.read_move`'s move
-instead.
-
->>> from tabletop_rules.palace import Card, Play, Ready, apply, new_game
->>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))
-'play 7H 7S'
->>> state = apply(apply(new_game(seed=1), Ready()), Ready())
->>> " ".join(map(str, state.hands[0]))
-'4D 4S 5S'
->>> format_move(parse_move(state, "PLAY  4  4"))
-'play 4D 4S'
->>> format_move(parse_move(state, "play 4s"))
-'play 4D'
+"""Short, typable text for palace moves (``play 7H 7S``, ``play 7 7``, ``take``, ``blind 2``,
+``swap 4H QS``, ``ready``, ``end``); the table is on the API page.
 """
 
 from __future__ import annotations
@@ -178,31 +144,16 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
 
 
 def parse_move(state: State | View, text: str) -> Move:
-    """The legal move ``text`` names in ``state``, as
-    :func:`~tabletop_rules.palace.legal_moves` lists it (see
-    :func:`~tabletop_rules.palace.canonical`), or for the seat of the view ``state``: a
-    client that holds only a view parses what its player types. A ranks-only play
-    (``play 7 7``) names the player's own cards of that rank (from the view: the
-    viewer's hand, or its face-up row once the hand is empty under
-    ``face_up_play="from_table"``).
+    """The legal move ``text`` names in ``state`` (a State, or the view of the seat on
+    turn), as :func:`~tabletop_rules.palace.legal_moves` lists it; a ranks-only play
+    (``play 7 7``) names the player's own cards. :class:`~tabletop_rules.errors.NotationError`
+    for text that names no move, :class:`~tabletop_rules.errors.IllegalMoveError` naming
+    the rule for a move not allowed here (or a view's seat not on turn).
 
-    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
-    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
-    rules forbid here, or for the seat of a view that is not on turn (a spectator's view
-    too: :func:`~tabletop_rules.seats.check_on_turn`); ``TypeError`` for a ``state`` that
-    is neither a palace :class:`~tabletop_rules.palace.State` nor a
-    :class:`~tabletop_rules.palace.View`.
+    A view's move is read in ``determinize(view, Rng.from_seed(0))``, and exactly: the legal
+    moves and every rule's refusal depend only on what the seat's view holds.
 
-    From the view of the seat on turn the move is read in ``determinize(view,
-    Rng.from_seed(0))``, and that is exact, not a guess: the seat's legal moves, and
-    every rule :func:`~tabletop_rules.palace.apply` names, depend only on what the view
-    holds. They read the seat's own hand, its face-up row, which of its face-down slots
-    are occupied, the pile, the phase, the pending obligation, the swaps made and the
-    house rules, never another seat's hand, a face-down card or the stock (an unplayable
-    blind card is no error: it is taken with the pile). So the move returned, or the
-    error raised, is the one the true state gives, whatever the hidden cards are.
-
-    >>> from tabletop_rules.palace import Ready, apply, new_game, view
+    >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, view
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
     >>> format_move(parse_move(view(state, 0), "play 4 4"))
     'play 4D 4S'

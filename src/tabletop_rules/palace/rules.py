@@ -243,6 +243,14 @@ def winners(state: State) -> frozenset[Seat]:
     return frozenset(state.finished[:1]) if state.phase == "over" else frozenset()
 
 
+def deck(config: Config) -> tuple[Card, ...]:
+    """The cards ``config`` deals, unshuffled: :data:`~tabletop_rules.palace.cards.DECK`
+    once per deck.
+    """
+    check_type(config, (Config,), ConfigError)
+    return DECK * config.decks
+
+
 def max_moves(config: Config) -> int:
     """An upper bound on the moves of a game: the swap phase makes at most ``MAX_SWAPS``
     swaps and one ``Ready`` per seat; play has at most ``max_turns`` turns (each but the

@@ -19,16 +19,7 @@ from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .moves import Move
 
-__all__ = [
-    "MAX_SWAPS",
-    "Hand",
-    "Pending",
-    "Phase",
-    "Row",
-    "State",
-    "View",
-    "fitting_deal",
-]
+__all__ = ["MAX_SWAPS", "Hand", "Pending", "Phase", "Row", "State", "View", "fitting_deal"]
 
 Hand: TypeAlias = tuple[Card, ...]
 """Cards in a hand, sorted (a multiset: several decks hold equal cards)."""
@@ -40,17 +31,15 @@ Phase: TypeAlias = Literal["swap", "play", "over"]
 """The swap phase, play, or the game is over."""
 
 Pending: TypeAlias = Literal["none", "take", "extra", "replay"]
-"""What the seat on turn owes or may do in the play phase: nothing special (``"none"``);
-it must take the pile, a 3 being on top (``"take"``); after four of a kind it may lay
-another set or end the turn (``"extra"``); after a burn it plays again (``"replay"``)."""
+"""What the seat on turn owes in play: nothing; to take the pile, a 3 being on top; after
+four of a kind another set or the end of the turn (``"extra"``); after a burn a replay."""
 
 PENDINGS: tuple[Pending, ...] = get_args(Pending)
 
 MAX_SWAPS = 2 * ROW
-"""Swaps each seat may make in the swap phase **[decided]**: six. Two swaps put any card
-into any face-up slot (out of another slot into the hand, then into place), so six reach
-every arrangement of hand and face-up row; the cap keeps random play, and the bound of
-:func:`~tabletop_rules.palace.max_moves`, finite."""
+"""Swaps each seat may make in the swap phase, six (**[decided]** on the rules page): two
+swaps put any card into any face-up slot, so six reach every arrangement of hand and
+face-up row, and the cap keeps random play finite."""
 
 
 @attrs.frozen
@@ -59,31 +48,23 @@ class State:
     interpret them.
 
     Attributes:
-        config: The house rules in force.
-        seed: The seed the game was dealt from (drawn when none was given); with a given
-            deal it is kept but dealt nothing.
+        seed: The seed the game was dealt from; with a given deal it is kept but dealt nothing.
         hands: Each seat's hand, sorted.
-        known: Each seat's publicly known hand cards, sorted: a sub-multiset of its hand
-            (cards taken with the pile, swapped in or taken up from the face-up row, an
-            unplayable blind card), until they leave the hand.
-        face_up: Each seat's face-up row: slot i covers face-down slot i.
-        face_down: Each seat's face-down row.
+        known: Each seat's publicly known hand cards, sorted (taken with the pile, swapped
+            in or taken up from the face-up row, an unplayable blind card), until they
+            leave the hand.
+        face_up: Each seat's face-up row: slot i covers face-down slot i (``None``: gone).
         stock: The cards left to draw, the next one first.
-        pile: The discard pile, bottom first: its top card is the last.
+        pile: The discard pile, bottom first.
         burned: Cards that left the game, in the order they left.
-        phase: ``"swap"``, ``"play"`` or ``"over"``.
         seat: The seat on turn (swapping, in the swap phase); kept when the game ends.
         turns: Passings of the turn so far (the swap phase does not count).
-        swaps: Swaps the seat on turn has made in the swap phase (at most
-            :data:`~tabletop_rules.palace.state.MAX_SWAPS`); 0 in play.
-        pending: What the seat on turn owes or may do (see
-            :data:`~tabletop_rules.palace.state.Pending`).
+        swaps: Swaps the seat on turn has made in the swap phase; 0 in play.
+        pending: What the seat on turn owes or may do (:data:`Pending`).
         finished: Seats that have finished, in finishing order.
-        deal: The deck order (top card first) the game was dealt from when
-            ``new_game(..., deal=cards)`` was given one, or that
-            :func:`~tabletop_rules.palace.determinize` chose for the state it re-dealt;
-            ``None`` when the seed shuffled the decks. It predicts the whole game, so no
-            view ever shows it.
+        deal: The deck order (top card first) given to ``new_game`` or chosen by
+            ``determinize``; ``None`` when the seed shuffled. It predicts the whole game,
+            so no view shows it.
 
     """
 
@@ -314,54 +295,31 @@ def _check_play(state: State, seat: Seat, turns: int, holding: list[Seat], fail:
     top = pile[-1] if pile else None
     if state.phase == "over":
         by_finish = len(holding) <= 1 if config.play_until == "last" else len(finished) == 1
-        over: tuple[tuple[bool, str], ...] = (
-            (pending != "none", "the game is over, but something is still due"),
-            (
-                turns != config.max_turns and not by_finish,
-                "the game is over, but nobody finished as play_until requires, nor turns ran out",
-            ),
-            (
-                config.play_until == "first_out" and len(finished) > 1,
-                "under play_until='first_out' the game ends when the first player finishes",
-            ),
-        )
-        for broken, why in over:
-            if broken:
-                fail(why)
+        if pending != "none":
+            fail("the game is over, but something is still due")
+        if turns != config.max_turns and not by_finish:
+            fail("the game is over, but nobody finished as play_until requires, nor turns ran out")
+        if config.play_until == "first_out" and len(finished) > 1:
+            fail("under play_until='first_out' the game ends when the first player finishes")
         return
-    quad_on_top = len(pile) >= 4 and len({card.rank for card in pile[-4:]}) == 1
-    playing: tuple[tuple[bool, str], ...] = (
-        (
-            turns >= config.max_turns,
-            f"turns reached max_turns ({config.max_turns}) but the game is not over",
-        ),
-        (
-            config.play_until == "first_out" and bool(finished),
-            "a player finished, but under play_until='first_out' the game is then over",
-        ),
-        (len(holding) < 2, "play goes on while at least two players hold cards"),
-        (seat not in holding, f"seat {seat} is on turn but holds no cards"),
-        (
-            pending == "take" and (top is None or top.rank != 3),
-            "the seat on turn must take the pile, but no 3 is on top",
-        ),
-        (
-            top is not None and top.rank == 3 and pending not in ("take", "extra"),
-            "a 3 is on top: the seat on turn must take the pile",
-        ),
-        (pending == "replay" and bool(pile), "a replay after a burn starts on an empty pile"),
-        (
-            pending == "extra" and config.quad != "extra_play",
-            "an extra play is due, but quad is not 'extra_play'",
-        ),
-        (
-            pending == "extra" and not quad_on_top,
-            "an extra play is due, but no four of a kind lie on top of the pile",
-        ),
-    )
-    for broken, why in playing:
-        if broken:
-            fail(why)
+    if turns >= config.max_turns:
+        fail(f"turns reached max_turns ({config.max_turns}) but the game is not over")
+    if config.play_until == "first_out" and finished:
+        fail("a player finished, but under play_until='first_out' the game is then over")
+    if len(holding) < 2:
+        fail("play goes on while at least two players hold cards")
+    if seat not in holding:
+        fail(f"seat {seat} is on turn but holds no cards")
+    if pending == "take" and (top is None or top.rank != 3):
+        fail("the seat on turn must take the pile, but no 3 is on top")
+    if top is not None and top.rank == 3 and pending not in ("take", "extra"):
+        fail("a 3 is on top: the seat on turn must take the pile")
+    if pending == "replay" and pile:
+        fail("a replay after a burn starts on an empty pile")
+    if pending == "extra" and config.quad != "extra_play":
+        fail("an extra play is due, but quad is not 'extra_play'")
+    if pending == "extra" and (len(pile) < 4 or len({card.rank for card in pile[-4:]}) != 1):
+        fail("an extra play is due, but no four of a kind lie on top of the pile")
 
 
 def _not_swapped(state: State, seat: Seat) -> bool:
@@ -447,28 +405,12 @@ class View:
 
     Attributes:
         seat: Whose view this is; ``None`` for a spectator.
-        config: The house rules in force.
-        phase: ``"swap"``, ``"play"`` or ``"over"``.
-        current_player: As :func:`~tabletop_rules.palace.current_player`: ``None`` once
-            the game is over.
+        current_player: As :func:`~tabletop_rules.palace.current_player`.
         on_turn: The seat on turn (swapping, in the swap phase); kept when the game ends.
-        swaps: Swaps the seat on turn has made in the swap phase (made in view of all).
-        pending: What the seat on turn owes or may do
-            (:data:`~tabletop_rules.palace.state.Pending`).
-        pile: The discard pile, bottom first.
-        burned: The cards that left the game, in the order they left.
-        face_up: Every seat's face-up row (``None`` for an empty slot).
-        face_down: Every seat's face-down row as occupied slots: ``True`` where a card
-            lies face down (which card, nobody knows).
-        hand_sizes: How many cards each seat holds in hand.
-        known: Each seat's publicly known hand cards, sorted (taken with the pile,
-            swapped in or taken up from the face-up row, an unplayable blind card).
+        face_down: Every seat's face-down row as ``True`` where a card lies (which card,
+            nobody knows).
+        known: Each seat's publicly known hand cards, sorted.
         hand: The viewer's own hand, sorted; ``()`` for a spectator.
-        stock_size: How many cards are left to draw.
-        turns: Passings of the turn so far.
-        finished: Seats that have finished, in finishing order.
-        scores: Every seat's score now.
-        winners: The winning seats, once the game is over.
         legal_moves: The moves open to ``seat`` now (empty when it is not to move).
 
     """

@@ -1,19 +1,13 @@
 """What one seat (or a spectator) may know of a palace game, and states consistent with it.
 
-The rules page's "Hidden information" decides what a :class:`~tabletop_rules.palace.View`
-holds: the pile, the burned cards, the face-up rows, how many cards each hand, face-down
-row and the stock hold, and the hand cards everyone saw go in (``State.known``), plus the
-viewer's own hand. Never the face-down cards, the stock's order, another seat's unseen
-hand cards, the seed or the deal.
+A :class:`~tabletop_rules.palace.View` holds what the rules page's "Hidden information"
+makes public, plus the viewer's own hand: never the face-down cards, the stock's order,
+another seat's unseen hand cards, the seed or the deal.
 
 >>> from tabletop_rules.palace import new_game, view
 >>> seen = view(new_game(seed=7), seat=1)
->>> seen.phase, seen.on_turn, seen.hand_sizes, seen.stock_size, len(seen.hand)
-('swap', 0, (3, 3), 34, 3)
->>> seen.face_down
-((True, True, True), (True, True, True))
->>> view(new_game(seed=7), None).hand
-()
+>>> seen.hand_sizes, seen.stock_size, seen.face_down
+((3, 3), 34, ((True, True, True), (True, True, True)))
 """
 
 from __future__ import annotations
