@@ -1,18 +1,9 @@
 """Playing cards: :class:`Card`, the 52 of one deck (:data:`DECK`), and which ranks are
-bonus cards.
+bonus cards. A card with a rank or suit no card has is an ``IllegalMoveError``: cards are
+the fields of moves.
 
->>> Card.parse("10H"), str(Card(12, "S"))
-(Card(rank=10, suit='H'), 'QS')
->>> sorted([Card.parse("4S"), Card.parse("4C"), Card.parse("2D")])
-[Card(rank=2, suit='D'), Card(rank=4, suit='C'), Card(rank=4, suit='S')]
->>> Card.parse("1H")
-Traceback (most recent call last):
-...
-tabletop_rules.errors.NotationError: '1H' is not a card: write rank then suit, like 10H, QS or 4C
-
-A card built with a rank or suit no card has raises
-:class:`~tabletop_rules.errors.IllegalMoveError`: cards are the fields of palace's moves,
-and a move holding a card that does not exist is a move the rules cannot allow.
+>>> Card.parse("10H"), str(Card(12, "S")), Card.parse("4S") < Card.parse("5C")
+(Card(rank=10, suit='H'), 'QS', True)
 """
 
 from __future__ import annotations

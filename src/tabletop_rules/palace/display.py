@@ -25,17 +25,7 @@ _HIDDEN = "##"
 
 def display(game: View | State) -> str:
     """Every seat's rows and hand, the pile, stock and burned cards, the finishing order,
-    and who moves or who won, as plain text.
-
-    Args:
-        game: A view (any seat's, or a spectator's), or a state, drawn as a spectator
-            sees it.
-
-    Returns:
-        Lines without trailing spaces, none wider than
-        :data:`~tabletop_rules.palace.display.WIDTH`, joined by newlines; no final
-        newline.
-
+    and who moves or who won, as lines no wider than :data:`WIDTH`.
     """
     seen = view(game, None) if isinstance(game, State) else game
     lines = _seats(seen)

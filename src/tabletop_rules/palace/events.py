@@ -1,10 +1,6 @@
-"""What happens in a palace transition, as typed events for front ends to animate.
-
-:func:`~tabletop_rules.palace.apply_with_events` returns them in the order they happen. They
-hold every card that moved; :func:`~tabletop_rules.palace.redact` gives an event as one seat
-(or a spectator) may see it. Only a drawn card is private: every other card an event names
-is public the moment it moves (laid on the pile, turned from the face-down row, swapped or
-taken into a hand in view of all).
+"""What happens in a palace transition, as typed events for front ends to animate, in the
+order they happen. Only a drawn card is private (:func:`redact`): every other card an event
+names is public the moment it moves.
 """
 
 from __future__ import annotations

@@ -102,13 +102,8 @@ def _stand_in(rank: Rank, count: int) -> Play:
 
 
 def read_move(text: str) -> Move:
-    """The move ``text`` names, without checking it against a state. A ranks-only play
-    (``play 7 7``) reads as the lowest suits (``7C 7D``): :func:`parse_move` reads it
-    as the player's own cards instead.
-
-    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move, and
-    :class:`~tabletop_rules.errors.IllegalMoveError` for a play no state allows (cards
-    of two ranks).
+    """The move ``text`` names, without a state: a ranks-only play (``play 7 7``) reads as
+    the lowest suits (``7C 7D``). ``NotationError`` for text that names no move.
 
     >>> read_move("swap 4h qs")
     Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Literal, NoReturn, cast
 
 from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
@@ -229,9 +229,12 @@ def score(state: State) -> tuple[int, ...]:
     """Each seat's score: the number of players still holding cards when it finished; 0
     for a seat still holding cards.
     """
-    players = state.config.players
+    return _scores(state.config.players, state.finished)
+
+
+def _scores(players: int, finished: tuple[Seat, ...]) -> tuple[int, ...]:
     scores = [0] * players
-    for place, seat in enumerate(state.finished):
+    for place, seat in enumerate(finished):
         scores[seat] = players - 1 - place
     return tuple(scores)
 
@@ -252,12 +255,8 @@ def deck(config: Config) -> tuple[Card, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """An upper bound on the moves of a game: the swap phase makes at most ``MAX_SWAPS``
-    swaps and one ``Ready`` per seat; play has at most ``max_turns`` turns (each but the
-    last ends with a passing of the turn, which the limit counts); a turn lays at least one
-    card per play, never takes a card back from the pile before it ends, so it makes at
-    most one play per card in the game, plus one move that ends it (``TakePile``,
-    ``EndTurn`` or an unplayable blind card).
+    """An upper bound on the moves of a game: ``MAX_SWAPS`` swaps and a ``Ready`` per seat,
+    then per turn at most one play per card in the game and one move that ends it.
     """
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
@@ -330,15 +329,11 @@ def _run_plays(run: tuple[Card, ...]) -> tuple[Play, ...]:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move, in a fixed order.
-
-    Swap phase: a :class:`Swap` for each pair of distinct (hand card, face-up card)
-    values, by hand card then face-up card (none after ``MAX_SWAPS``), then
-    :class:`Ready`. Play: one :class:`Play` per (rank, count) the pile allows, ranks and
-    counts ascending, laying the lowest suits of that rank (any equivalent play of other
-    suits the player holds is accepted by :func:`apply`); then :class:`TakePile` when it
-    is allowed; with hand and face-up row gone, a :class:`PlayBlind` per occupied slot
-    instead of plays; after four of a kind, the plays and :class:`EndTurn`.
+    """Every legal move, in a fixed order: in the swap phase a :class:`Swap` per pair of
+    distinct (hand card, face-up card), then :class:`Ready`; in play one :class:`Play` per
+    (rank, count) the pile allows, laying the lowest suits (an equivalent play of other suits
+    is accepted too), then :class:`TakePile` when allowed; with hand and face-up row gone a
+    :class:`PlayBlind` per occupied slot; after four of a kind, the plays and :class:`EndTurn`.
     """
     phase = state.phase
     if phase == "over":
@@ -386,23 +381,9 @@ class _Work:
     """
 
     __slots__ = (
-        "burned",
-        "config",
-        "events",
-        "face_down",
-        "face_up",
-        "finished",
-        "hands",
-        "known",
-        "pending",
-        "phase",
-        "pile",
-        "seat",
-        "state",
-        "stock",
-        "swaps",
-        "turns",
-    )
+        "burned", "config", "events", "face_down", "face_up", "finished", "hands", "known",
+        "pending", "phase", "pile", "seat", "state", "stock", "swaps", "turns",
+    )  # fmt: skip
 
     def __init__(self, state: State, events: list[Event] | None) -> None:
         self.state = state
@@ -492,12 +473,6 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
 
 def _cards_text(cards: Sequence[Card]) -> str:
     return " ".join(map(str, cards))
-
-
-def _format_play(move: Move) -> str:
-    """The cards of a play that :func:`_plays` listed, as text (``7H 7S``)."""
-    assert type(move) is Play
-    return _cards_text(move.cards)
 
 
 def _without(cards: tuple[Card, ...], removed: tuple[Card, ...]) -> tuple[Card, ...] | None:
@@ -724,21 +699,12 @@ def _pass_turn(work: _Work, seat: Seat) -> None:
         work.events.append(TurnPassed(following, work.turns, must_take))
 
 
-def _game_over(work: _Work, reason: str) -> None:
+def _game_over(work: _Work, reason: Literal["finished", "max_turns"]) -> None:
     work.phase = "over"
     work.pending = "none"
     if work.events is not None:
-        players = work.config.players
-        scores = [0] * players
-        for place, done in enumerate(work.finished):
-            scores[done] = players - 1 - place
-        work.events.append(
-            GameOver(
-                "finished" if reason == "finished" else "max_turns",
-                tuple(scores),
-                frozenset(work.finished[:1]),
-            )
-        )
+        scores = _scores(work.config.players, work.finished)
+        work.events.append(GameOver(reason, scores, frozenset(work.finished[:1])))
 
 
 def _do_take(work: _Work) -> None:
@@ -762,7 +728,7 @@ def _do_take(work: _Work) -> None:
         if plays:
             raise IllegalMoveError(
                 f"a player who can play does not take the pile: "
-                f"{_format_play(plays[0])} goes on the {state.pile[-1]} "
+                f"{_cards_text(cast(Play, plays[0]).cards)} goes on the {state.pile[-1]} "
                 f"(voluntary_pickup would allow it)"
             )
     _take_pile(work, seat, state.pile)

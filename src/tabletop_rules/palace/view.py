@@ -13,6 +13,7 @@ another seat's unseen hand cards, the seed or the deal.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import islice
 from typing import NoReturn
 
 import attrs
@@ -27,7 +28,7 @@ from ..validation import check_dealt_view, run_checks
 from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners
-from .state import Hand, Row, State, View, _fitting_deal, check_invariants
+from .state import State, View, _fitting_deal, check_invariants
 
 __all__ = ["check_view"]
 
@@ -75,11 +76,8 @@ def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
     return value
 
 
-def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
-    """The cards ``seen`` does not show, and how many go to each hidden place: the unseen
-    part of each hand the viewer does not hold, then each seat's face-down slots, then
-    the stock. Checks the view's shape and counts on the way.
-    """
+def _hidden(seen: View) -> Counter[Card]:
+    """The cards ``seen`` does not show, once the view's shape and counts are checked."""
     if type(seen) is not View:
         _fail(f"expected a palace View, got {short_repr(seen)}")
     config = seen.config
@@ -100,7 +98,7 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
     if viewer is None and hand:
         _fail("a spectator holds no hand")
     visible.update(hand)
-    places: list[int] = []
+    hidden = 0
     for seat in range(players):
         size = seen.hand_sizes[seat]
         if type(size) is not int or size < 0:
@@ -113,7 +111,7 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
                 _fail(f"the viewer's hand holds {len(hand)} cards, but its hand size is {size}")
         else:
             visible.update(known)
-            places.append(size - len(known))
+            hidden += size - len(known)
         up = seen.face_up[seat]
         if type(up) is not tuple or len(up) != ROW:
             _fail(f"seat {seat}'s face-up row must be a tuple of {ROW} slots")
@@ -125,11 +123,11 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
         down = seen.face_down[seat]
         if type(down) is not tuple or len(down) != ROW or any(type(s) is not bool for s in down):
             _fail(f"seat {seat}'s face-down row must be {ROW} booleans (occupied or not)")
-        places.extend(int(slot) for slot in down)
+        hidden += sum(down)
     stock = seen.stock_size
     if type(stock) is not int or stock < 0:
         _fail(f"the stock size must be a whole number, got {short_repr(stock)}")
-    places.append(stock)
+    hidden += stock
     decks = Counter(dict.fromkeys(DECK, config.decks))
     too_many = visible - decks
     if too_many:
@@ -137,54 +135,39 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
             f"cards shown more often than {config.decks} deck(s) hold them: "
             f"{short_repr([str(c) for c in sorted(too_many.elements())])}"
         )
-    unseen = decks - visible
-    shown, hidden = visible.total(), sum(places)
+    shown = visible.total()
     if shown + hidden != config.cards:
         _fail(
             f"the counts do not add up: {shown} cards shown and {hidden} hidden, but "
             f"{config.decks} deck(s) hold {config.cards}"
         )
-    return unseen, places
+    return decks - visible
 
 
-def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> State:
+def _deal(seen: View, unseen: Counter[Card], rng: Rng) -> State:
     """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
-    into the hidden places (see :func:`_hidden`), seed drawn from ``rng`` first, and a
-    deal it agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
+    into, in this order, each other seat's unknown hand cards, the occupied face-down
+    slots and the stock; the seed is drawn from ``rng`` first, and the deal is one the
+    state agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
     """
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(sorted(unseen.elements()))
-    players = seen.config.players
-    viewer = seen.seat
-    at = 0
-    taken = iter(places)
-    hands: list[Hand] = []
-    for seat in range(players):
-        if seat == viewer:
-            hands.append(seen.hand)
-            continue
-        count = next(taken)
-        hands.append(tuple(sorted(seen.known[seat] + cards[at : at + count])))
-        at += count
-    face_down: list[Row] = []
-    for seat in range(players):
-        row: list[Card | None] = []
-        for occupied in seen.face_down[seat]:
-            next(taken)
-            if occupied:
-                row.append(cards[at])
-                at += 1
-            else:
-                row.append(None)
-        face_down.append(tuple(row))
+    deck = iter(cards)
+    hands = tuple(
+        seen.hand
+        if seat == seen.seat
+        else tuple(sorted(seen.known[seat] + tuple(islice(deck, size - len(seen.known[seat])))))
+        for seat, size in enumerate(seen.hand_sizes)
+    )
+    face_down = tuple(tuple(next(deck) if down else None for down in row) for row in seen.face_down)
     state = State(
         config=seen.config,
         seed=seed,
-        hands=tuple(hands),
+        hands=hands,
         known=seen.known,
         face_up=seen.face_up,
-        face_down=tuple(face_down),
-        stock=cards[at:],
+        face_down=face_down,
+        stock=tuple(deck),
         pile=seen.pile,
         burned=seen.burned,
         phase=seen.phase,
@@ -203,24 +186,16 @@ def _check_state(state: State) -> None:
 
 
 def check_view(seen: View) -> None:
-    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is
-    consistent in itself, as loaders of views need (what is no view included): the shape
-    of every field; no card shown more often than the decks hold it; the cards shown and
-    the hidden places (unknown hand cards, face-down slots, the stock) adding up to the
-    decks; and every invariant of :func:`~tabletop_rules.palace.check_state` of a state
-    dealt from it, whose view must be ``seen`` again (so current player, scores, winners
-    and legal moves follow from the rest).
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is the view
+    of the state dealt from it (what is no view included, as loaders need): its fields'
+    shapes, its cards adding up to the decks, and every invariant of ``check_state``.
     """
     check_dealt_view("palace", seen, determinize(seen, Rng.from_seed(0)), view, _check_state)
 
 
 def determinize(seen: View, rng: Rng) -> State:
     """A full state consistent with ``seen``: the cards its seat cannot see shuffled by
-    ``rng`` and dealt, in this order, into each other seat's unknown hand cards (seat
-    order), every occupied face-down slot (seat then slot order) and the stock; the seed
-    is drawn from ``rng`` first, and ``deal`` is a deck order the result agrees with
-    (:func:`~tabletop_rules.palace.fitting_deal`). ``view`` of the result, for the same
-    seat, is ``seen`` again.
+    ``rng`` into the hidden places; ``view`` of the result for the same seat is ``seen``.
 
     >>> from tabletop_rules.palace import Ready, apply, determinize, new_game, view
     >>> state = apply(new_game(seed=7), Ready())
@@ -229,5 +204,4 @@ def determinize(seen: View, rng: Rng) -> State:
     >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1], sampled.stock == state.stock
     (True, True, False)
     """
-    unseen, places = _hidden(seen)
-    return _deal(seen, unseen, places, rng)
+    return _deal(seen, _hidden(seen), rng)
