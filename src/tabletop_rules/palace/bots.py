@@ -34,7 +34,7 @@ class LowCardBot:
     deterministic, it reads only its view.
 
     - Swap phase: swap the best hand card for the worst face-up card while the hand card
-      is worth more to keep (:func:`keep_value`); then ready.
+      is worth more to keep (:func:`~tabletop_rules.palace.bots.keep_value`); then ready.
     - The lowest natural rank it may play, every card of it the play allows; after four
       of a kind another natural set, else end the turn.
     - Only bonus cards: a 10 on a pile of ``burn_at`` cards or more; else a 3 on a pile of

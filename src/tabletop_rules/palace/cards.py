@@ -51,7 +51,8 @@ class _CardFields(NamedTuple):
 class Card(_CardFields):
     """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades).
 
-    ``Card(rank, suit)`` returns one of the :data:`DECK` instances. A card is a named
+    ``Card(rank, suit)`` returns one of the :data:`~tabletop_rules.palace.cards.DECK`
+    instances. A card is a named
     tuple ``(rank, suit)``: it compares, hashes and sorts as that tuple, at C speed, and
     cannot be changed, not even around its checks.
     """

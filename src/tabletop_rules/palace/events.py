@@ -1,6 +1,7 @@
 """What happens in a palace transition, as typed events for front ends to animate, in the
-order they happen. Only a drawn card is private (:func:`redact`): every other card an event
-names is public the moment it moves.
+order they happen. Only a drawn card is private
+(:func:`~tabletop_rules.palace.redact`): every other card an event names is public the
+moment it moves.
 """
 
 from __future__ import annotations

@@ -60,7 +60,8 @@ class State:
         seat: The seat on turn (swapping, in the swap phase); kept when the game ends.
         turns: Passings of the turn so far (the swap phase does not count).
         swaps: Swaps the seat on turn has made in the swap phase; 0 in play.
-        pending: What the seat on turn owes or may do (:data:`Pending`).
+        pending: What the seat on turn owes or may do
+            (:data:`~tabletop_rules.palace.state.Pending`).
         finished: Seats that have finished, in finishing order.
         deal: The deck order (top card first) given to ``new_game`` or chosen by
             ``determinize``; ``None`` when the seed shuffled. It predicts the whole game,
