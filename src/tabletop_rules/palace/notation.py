@@ -11,17 +11,7 @@ from ..messages import short_repr
 from ..rng import Rng
 from ..seats import check_on_turn
 from .cards import RANK_TEXT, SUITS, Card, Rank
-from .moves import (
-    MAX_PLAY,
-    EndTurn,
-    Move,
-    Play,
-    PlayBlind,
-    Ready,
-    Swap,
-    TakePile,
-    known_move,
-)
+from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap
 from .rules import _source, canonical, transition
 from .state import State, View
 from .view import determinize
@@ -29,11 +19,7 @@ from .view import determinize
 __all__ = ["parse_move", "read_move"]
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
-_WORDS: dict[str, type[Ready | TakePile | EndTurn]] = {
-    "ready": Ready,
-    "take": TakePile,
-    "end": EndTurn,
-}
+_WORDS: dict[str, Move] = {"ready": READY, "take": TAKE_PILE, "end": END_TURN}
 _FORMS = "play, take, blind, swap, ready or end"
 
 
@@ -49,15 +35,6 @@ def _words(text: str) -> tuple[str, list[str]]:
     if not words:
         raise NotationError(f"empty move text: moves are {_FORMS}")
     return words[0].lower(), words[1:]
-
-
-def _ranks(words: list[str]) -> tuple[Rank, ...] | None:
-    """The ranks of a ranks-only play (``7 7``, ``q q``), or ``None`` if the words are not
-    all ranks.
-    """
-    if not all(word in _RANKS for word in words):
-        return None
-    return tuple(_RANKS[word] for word in words)
 
 
 def _cards(words: list[str], text: str) -> tuple[Card, ...]:
@@ -83,9 +60,8 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
     """A ``play`` text's cards as a Play, or its ranks as (rank, count)."""
     if not words:
         raise NotationError("'play' needs cards or ranks, e.g. 'play 7H 7S' or 'play 7 7'")
-    ranks = _ranks(words)
-    if ranks is not None:
-        return _one_rank(ranks), len(ranks)
+    if all(word in _RANKS for word in words):  # a ranks-only play: 7 7, q q
+        return _one_rank(tuple(_RANKS[word] for word in words)), len(words)
     if any(word in _RANKS for word in words):
         raise NotationError(
             f"write a play's ranks only ('play 7 7') or its cards ('play 7H 7S'), "
@@ -120,7 +96,7 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
     if verb in _WORDS:
         if rest:
             raise NotationError(f"{verb!r} takes nothing after it, got {short_repr(text)}")
-        return known_move(_WORDS[verb]())
+        return _WORDS[verb]
     if verb == "blind":
         if len(rest) != 1 or rest[0] not in ("0", "1", "2"):
             raise NotationError(

@@ -59,7 +59,6 @@ from .moves import (
     END_TURN,
     READY,
     TAKE_PILE,
-    EndTurn,
     Move,
     Play,
     PlayBlind,
@@ -109,54 +108,35 @@ _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
 
 def _play(cards: tuple[Card, ...]) -> Play:
-    play = _PLAYS.get(cards)
-    if play is None:
-        play = _PLAYS.setdefault(cards, Play(cards))
-    return play
+    return _PLAYS.get(cards) or _PLAYS.setdefault(cards, Play(cards))
 
 
 def _swap(hand_card: Card, face_up_card: Card) -> Swap:
     key = (hand_card, face_up_card)
-    swap = _SWAPS.get(key)
-    if swap is None:
-        swap = _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
-    return swap
+    return _SWAPS.get(key) or _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
 
 
 def own_move(move: object) -> Move:
-    """The instance :func:`legal_moves` lists that equals ``move``; for any other object,
-    ``move`` rebuilt from the deck's cards, or the ``IllegalMoveError`` of
-    :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once it has
-    the type the constructor stores.
+    """The instance :func:`legal_moves` lists that equals ``move``, else ``move`` rebuilt
+    by :func:`~tabletop_rules.palace.moves.known_move` (which refuses what is no move). A
+    field is hashed only once it has the type the constructor stores.
     """
     cls = type(move)
     if cls is Play:
         cards = getattr(move, "cards", None)
         if type(cards) is tuple:
-            for card in cards:
+            for card in cards:  # a loop: all() of a generator costs a twentieth of a move
                 if type(card) is not Card:
                     return known_move(move)
             play = _PLAYS.get(cards)
             if play is not None:
                 return play
-        return known_move(move)
-    if cls is TakePile:
-        return TAKE_PILE
-    if cls is PlayBlind:
-        slot = getattr(move, "slot", None)
-        if type(slot) is int and 0 <= slot < ROW:
-            return BLIND[slot]
     elif cls is Swap:
-        hand_card = getattr(move, "hand_card", None)
-        up_card = getattr(move, "face_up_card", None)
+        hand_card, up_card = getattr(move, "hand_card", None), getattr(move, "face_up_card", None)
         if type(hand_card) is Card and type(up_card) is Card:
             swap = _SWAPS.get((hand_card, up_card))
             if swap is not None:
                 return swap
-    elif cls is Ready:
-        return READY
-    elif cls is EndTurn:
-        return END_TURN
     return known_move(move)
 
 
