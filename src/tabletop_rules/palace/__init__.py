@@ -120,6 +120,7 @@ KERNEL = kit.Kernel(
     bots={"lowcard": kit.Unseeded(LowCardBot)},
     own_move=rules.own_move,
     canonical=rules.canonical,
+    is_over=rules.is_over,  # ab_playout: a playout calls it on every move
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(

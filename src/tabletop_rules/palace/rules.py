@@ -200,6 +200,11 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 # --- reading a state -----------------------------------------------------------------
 
 
+def is_over(state: State) -> bool:
+    """Whether the game is over."""
+    return state.phase == "over"
+
+
 def current_player(state: State) -> Seat | None:
     """The seat to move (swapping, in the swap phase); ``None`` once over."""
     return None if state.phase == "over" else state.seat
