@@ -126,6 +126,8 @@ KERNEL = kit.Kernel(
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
     DECLARATION,
     KERNEL,
+    # ab_playout: the derived apply is two calls deeper; the playout ran at 0.90 of 35305bf.
+    apply=rules.apply,
     num_actions=num_actions,
     encode=encode,
     decode=decode,

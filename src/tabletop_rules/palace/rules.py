@@ -34,7 +34,7 @@ from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
 from ..protocol import Seat
 from ..slots import replacer
-from ..validation import check_type
+from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
 from .config import ROW, Config
 from .events import (
@@ -68,7 +68,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, shuffled_decks
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, checked, shuffled_decks
 
 __all__ = ["EXTRA_PLAY_MOST", "first_player"]
 
@@ -409,6 +409,15 @@ class _Work:
 
     def holds(self, seat: Seat) -> bool:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
+    if type(state) is not State:
+        refuse_state(
+            state, None, game="a palace", state_type=State, view_type=View, check_state=checked
+        )
+    return transition(state, own_move(move), None)
 
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:

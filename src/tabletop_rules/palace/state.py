@@ -198,6 +198,11 @@ def _texts(cards: object) -> str:
     return short_repr([str(card) for card in cast(tuple[Card, ...], cards)])
 
 
+def checked(state: State) -> None:
+    """:func:`check_invariants` behind :func:`~tabletop_rules.validation.run_checks`."""
+    run_checks("palace state", lambda fail: check_invariants(state, fail))
+
+
 def _check_places(state: State, fail: Fail) -> None:
     config = state.config
     players = config.players

@@ -24,11 +24,11 @@ from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
 from ..slots import maker
-from ..validation import check_dealt_view, run_checks
+from ..validation import check_dealt_view
 from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners
-from .state import State, View, _fitting_deal, check_invariants
+from .state import State, View, _fitting_deal, checked
 
 __all__ = ["check_view"]
 
@@ -181,16 +181,12 @@ def _deal(seen: View, unseen: Counter[Card], rng: Rng) -> State:
     return attrs.evolve(state, deal=_fitting_deal(state))
 
 
-def _check_state(state: State) -> None:
-    run_checks("palace state", lambda fail: check_invariants(state, fail))
-
-
 def check_view(seen: View) -> None:
     """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is the view
     of the state dealt from it (what is no view included, as loaders need): its fields'
     shapes, its cards adding up to the decks, and every invariant of ``check_state``.
     """
-    check_dealt_view("palace", seen, determinize(seen, Rng.from_seed(0)), view, _check_state)
+    check_dealt_view("palace", seen, determinize(seen, Rng.from_seed(0)), view, checked)
 
 
 def determinize(seen: View, rng: Rng) -> State:
