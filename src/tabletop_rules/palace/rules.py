@@ -202,7 +202,16 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 
 def is_over(state: State) -> bool:
     """Whether the game is over."""
+    if type(state) is not State:
+        _refuse(state)
     return state.phase == "over"
+
+
+def _refuse(state: object) -> NoReturn:
+    """The ``TypeError`` for what is no palace State (a View is told what to pass)."""
+    refuse_state(
+        state, None, game="a palace", state_type=State, view_type=View, check_state=checked
+    )
 
 
 def current_player(state: State) -> Seat | None:
@@ -320,6 +329,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     is accepted too), then :class:`TakePile` when allowed; with hand and face-up row gone a
     :class:`PlayBlind` per occupied slot; after four of a kind, the plays and :class:`EndTurn`.
     """
+    if type(state) is not State:
+        _refuse(state)
     phase = state.phase
     if phase == "over":
         return ()
@@ -414,9 +425,7 @@ class _Work:
 def apply(state: State, move: Move) -> State:
     """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
     if type(state) is not State:
-        refuse_state(
-            state, None, game="a palace", state_type=State, view_type=View, check_state=checked
-        )
+        _refuse(state)
     return transition(state, own_move(move), None)
 
 
