@@ -356,11 +356,3 @@ def test_a_kernel_whose_transition_checks_every_move_gets_each_move_through_own_
     assert rules.canonical(state, Take(3)) is MOVES.moves[1]
     with pytest.raises(TypeError, match="expected a take away State"):
         rules.canonical(rules.view(state, 0), Take(1))
-
-
-def test_a_kernel_may_give_its_own_is_over_behind_the_entry_guard() -> None:
-    rules = kit.build(DECLARATION, attrs.evolve(KERNEL, is_over=lambda state: state.pile == 0))
-    assert rules.is_over(rules.new_game(Config(pile=1), seed=0)) is False
-    assert rules.is_over.__wrapped__ is not None  # type: ignore[attr-defined]
-    with pytest.raises(TypeError, match="expected a take away State"):
-        rules.is_over(rules.view(rules.new_game(seed=0), 0))

@@ -178,8 +178,6 @@ class Kernel:
     listed instance of an equal move, else the move rebuilt from the game's own values, or
     ``IllegalMoveError`` for what is no move): its transition then checks every rule
     itself, and ``canonical(state, move)``, the listed move of the class of an accepted one.
-    ``is_over(state)``, where given, is the guarded test a playout loop calls on every move
-    (the derived one asks ``current_player``, two calls deeper).
     """
 
     config_type: type[Any]
@@ -210,7 +208,6 @@ class Kernel:
     bots: Mapping[str, BotFactory] = attrs.field(factory=dict)
     own_move: Callable[[object], Any] | None = None
     canonical: Callable[[Any, Any], Any] | None = None
-    is_over: Callable[[Any], bool] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -626,7 +623,7 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         "apply": shell.apply,
         "apply_with_events": shell.apply_with_events,
         "canonical": guard(kernel.canonical) if kernel.canonical else shell.canonical,
-        "is_over": guard(kernel.is_over) if kernel.is_over else shell.is_over,
+        "is_over": shell.is_over,
         "winners": guard(kernel.winners) if kernel.winners else shell.winners,
         "chance_probabilities": (
             guard(kernel.chance_probabilities)
