@@ -403,3 +403,44 @@ def test_the_deck_is_guarded_like_every_member_taking_a_config() -> None:
     assert rules.deck(Config(pile=3)) == (1, 1, 1)
     with pytest.raises(ConfigError, match="expected a take away Config"):
         rules.deck("rules")
+
+
+def test_a_kernel_whose_transition_checks_every_move_gets_each_move_through_own_move() -> None:
+    """Equivalent moves (palace's suits): ``own_move`` maps what the caller gives, the
+    transition names the rule, and the kernel's ``canonical`` maps to the listed class.
+    """
+
+    def checked(state: State, move: Take, events: list[Any] | None) -> State:
+        if move.count > state.pile:
+            raise IllegalMoveError(f"only {state.pile} counters are left")
+        return transition(state, move, events)
+
+    def own_move(move: object) -> Take:
+        if type(move) is not Take or type(move.count) is not int or move.count < 1:
+            raise IllegalMoveError(f"{move!r} is not a take away move")
+        return MOVES.known(move) if move.count <= 2 else move
+
+    def canonical(state: State, move: Take) -> Take:
+        checked(state, own_move(move), None)
+        return legal_moves(state)[min(move.count, 2) - 1]
+
+    rules = kit.build(
+        DECLARATION,
+        attrs.evolve(KERNEL, transition=checked, own_move=own_move, canonical=canonical),
+        num_actions=RULES.num_actions,
+        encode=RULES.encode,
+        decode=RULES.decode,
+        legal_mask=RULES.legal_mask,
+        chance_offset=RULES.chance_offset,
+        action_text=RULES.action_text,
+    )
+    state = rules.new_game(seed=0)
+    assert rules.apply(state, Take(3)).pile == 2, "not listed, but the transition allows it"
+    assert rules.apply(state, Take(2)).last is MOVES.moves[1]
+    with pytest.raises(IllegalMoveError, match="only 5 counters are left"):
+        rules.apply(state, Take(6))
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        rules.apply_with_events(state, Take(0))
+    assert rules.canonical(state, Take(3)) is MOVES.moves[1]
+    with pytest.raises(TypeError, match="expected a take away State"):
+        rules.canonical(rules.view(state, 0), Take(1))

@@ -1,11 +1,6 @@
-"""A palace bot that sheds its lowest cards first and saves 2, 3 and 10 for need.
-
-:class:`LowCardBot` reads only its view. It swaps its best cards (bonus cards, then high
-ranks) into the face-up row, plays the lowest natural rank it may, as many of it as it
-holds, keeps its 2s, 3s and 10s for when no natural card can be played, and takes the
-pile only when it must. It won 986 of 1,000 seeded two-player games against
-:class:`~tabletop_rules.bots.RandomBot` and lost 14 (none reached the turn limit);
-``tests/palace/test_bots.py`` asserts at least 95% of wins.
+"""A palace bot that sheds its lowest cards first and saves 2, 3 and 10 for need. It won 986
+of 1,000 seeded two-player games against :class:`~tabletop_rules.bots.RandomBot`
+(``tests/palace/test_bots.py`` asserts at least 95%).
 
 >>> from tabletop_rules.palace import format_move, new_game, view
 >>> seen = view(new_game(seed=3), 0)
@@ -20,7 +15,7 @@ from __future__ import annotations
 from ..bots import legal_moves_of
 from .cards import BONUS_RANKS, Card
 from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
-from .view import View
+from .state import View
 
 __all__ = ["LowCardBot", "keep_value"]
 
@@ -35,26 +30,17 @@ def keep_value(card: Card) -> int:
 
 
 class LowCardBot:
-    """Plays its lowest natural cards first and keeps its bonus cards for when it must.
+    """Plays its lowest natural cards first and keeps its bonus cards for when it must;
+    deterministic, it reads only its view.
 
-    Deterministic: the same view always gives the same move.
-
-    - Swap phase: while a hand card is worth more to keep
-      (:func:`~tabletop_rules.palace.bots.keep_value`) than a face-up card, swap the best
-      such hand card for the worst face-up card; then :class:`~tabletop_rules.palace.Ready`.
-    - A natural play is open: the lowest such rank, every card of it the play allows.
-    - Only bonus cards can be played: a 10 when the pile holds at least ``burn_at``
-      cards; else a 3 when the pile holds at least ``three_at`` cards (the next player
-      must take it); else a 2, a 3, a 10, whichever it has, in that order (all the cards
-      of that rank when the stock is gone, else one).
-    - After four of a kind: another natural set if one is open, else end the turn.
-    - Nothing to play: take the pile. With only face-down cards left: the lowest slot.
-
-    Args:
-        burn_at: The pile size from which a 10 is worth spending to burn it.
-        three_at: The pile size from which a 3 is worth spending to make the next
-            player take it.
-
+    - Swap phase: swap the best hand card for the worst face-up card while the hand card
+      is worth more to keep (:func:`~tabletop_rules.palace.bots.keep_value`); then ready.
+    - The lowest natural rank it may play, every card of it the play allows; after four
+      of a kind another natural set, else end the turn.
+    - Only bonus cards: a 10 on a pile of ``burn_at`` cards or more; else a 3 on a pile of
+      ``three_at`` or more (the next player must take it); else a 2, a 3, a 10, in that
+      order (all of that rank once the stock is gone, else one).
+    - Nothing to play: take the pile. Only face-down cards: the lowest slot.
     """
 
     def __init__(self, burn_at: int = 10, three_at: int = 6) -> None:

@@ -1,45 +1,24 @@
 """Playing cards: :class:`Card`, the 52 of one deck (:data:`DECK`), and which ranks are
-bonus cards.
+bonus cards. A card with a rank or suit no card has is an ``IllegalMoveError``: cards are
+the fields of moves.
 
->>> Card.parse("10H"), str(Card(12, "S"))
-(Card(rank=10, suit='H'), 'QS')
->>> sorted([Card.parse("4S"), Card.parse("4C"), Card.parse("2D")])
-[Card(rank=2, suit='D'), Card(rank=4, suit='C'), Card(rank=4, suit='S')]
->>> Card.parse("1H")
-Traceback (most recent call last):
-...
-tabletop_rules.errors.NotationError: '1H' is not a card: write rank then suit, like 10H, QS or 4C
-
-A card built with a rank or suit no card has raises
-:class:`~tabletop_rules.errors.IllegalMoveError`, as a die face no die shows does in dice
-poker: cards are the fields of palace's moves, and a move holding a card that does not
-exist is a move the rules cannot allow.
+>>> Card.parse("10H"), str(Card(12, "S")), Card.parse("4S") < Card.parse("5C")
+(Card(rank=10, suit='H'), 'QS', True)
 """
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, NamedTuple, TypeAlias, get_args
+from typing import Any, Literal, NamedTuple, TypeAlias, cast, get_args
 
 from ..errors import IllegalMoveError, NotationError
 from ..messages import short_repr
+from ..validation import Fail
 
 __all__ = [
-    "BONUS_RANKS",
-    "CARD_ORDER",
-    "DECK",
-    "NATURAL_RANKS",
-    "RANKS",
-    "RANK_TEXT",
-    "SUITS",
-    "Card",
-    "Deal",
-    "Rank",
-    "Suit",
-    "is_bonus",
-    "own_card",
-]
+    "BONUS_RANKS", "DECK", "NATURAL_RANKS", "RANKS", "SUITS", "Card", "Deal", "Rank", "Suit",
+    "is_card", "own_card",
+]  # fmt: skip
 
 Rank: TypeAlias = int
 """A card's rank, 2 to 14 (11 J, 12 Q, 13 K, 14 A)."""
@@ -59,27 +38,9 @@ BONUS_RANKS: frozenset[Rank] = frozenset({2, 3, 10})
 NATURAL_RANKS: tuple[Rank, ...] = tuple(rank for rank in RANKS if rank not in BONUS_RANKS)
 """The natural ranks in play order: 4 < 5 < 6 < 7 < 8 < 9 < J < Q < K < A."""
 
-RANK_TEXT: dict[Rank, str] = {
-    **{rank: str(rank) for rank in range(2, 11)},
-    11: "J",
-    12: "Q",
-    13: "K",
-    14: "A",
-}
-"""The text of each rank in a card's name (``"10"``, ``"Q"``)."""
-
-
-def _check_rank(rank: Any) -> None:
-    if type(rank) is not int or not 2 <= rank <= 14:
-        raise IllegalMoveError(
-            f"a card's rank is a whole number 2 to 14 (11 J, 12 Q, 13 K, 14 A), "
-            f"not {short_repr(rank)}"
-        )
-
-
-def _check_suit(suit: Any) -> None:
-    if type(suit) is not str or suit not in SUITS:
-        raise IllegalMoveError(f"a card's suit is one of C, D, H, S, not {short_repr(suit)}")
+RANK_TEXT: dict[Rank, str] = {rank: str(rank) for rank in range(2, 11)} | dict(
+    zip(range(11, 15), "JQKA", strict=True)
+)
 
 
 class _CardFields(NamedTuple):
@@ -90,29 +51,25 @@ class _CardFields(NamedTuple):
 class Card(_CardFields):
     """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades).
 
-    ``Card(rank, suit)`` returns one of the 52 :data:`~tabletop_rules.palace.cards.DECK`
-    instances. A card is a named tuple ``(rank, suit)``: it compares, hashes and sorts as
-    that tuple, at C speed (hands are searched and sorted on every move), and cannot be
-    changed, not even around its checks.
-
-    Attributes:
-        rank: 2 to 14 (11 J, 12 Q, 13 K, 14 A).
-        suit: ``"C"``, ``"D"``, ``"H"`` or ``"S"``.
-
+    ``Card(rank, suit)`` returns one of the :data:`~tabletop_rules.palace.cards.DECK`
+    instances. A card is a named
+    tuple ``(rank, suit)``: it compares, hashes and sorts as that tuple, at C speed, and
+    cannot be changed, not even around its checks.
     """
 
     __slots__ = ()
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
-        """The :data:`~tabletop_rules.palace.cards.DECK` instance of ``rank`` and ``suit``;
-        :class:`~tabletop_rules.errors.IllegalMoveError` if no card has them.
-        """
+        """The :data:`DECK` instance; ``IllegalMoveError`` if no card has these fields."""
         card = _BY_FIELDS.get((rank, suit)) if type(rank) is int and type(suit) is str else None
-        if card is None:
-            _check_rank(rank)
-            _check_suit(suit)
-            raise AssertionError(f"no card {rank!r}{suit!r}")  # pragma: no cover
-        return card
+        if card is not None:
+            return card
+        if type(rank) is not int or not 2 <= rank <= 14:
+            raise IllegalMoveError(
+                f"a card's rank is a whole number 2 to 14 (11 J, 12 Q, 13 K, 14 A), "
+                f"not {short_repr(rank)}"
+            )
+        raise IllegalMoveError(f"a card's suit is one of C, D, H, S, not {short_repr(suit)}")
 
     @classmethod
     def _make(cls, iterable: Iterable[Any]) -> Card:  # type: ignore[override]  # mypy's named-tuple typing
@@ -120,16 +77,13 @@ class Card(_CardFields):
         return cls(*iterable)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        """Pickle and copy as the card's text, so that it comes back as the
-        :data:`~tabletop_rules.palace.cards.DECK` instance (in another process too).
-        """
+        """Pickle as the card's text, so that it comes back as the :data:`DECK` instance."""
         return Card.parse, (str(self),)
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """The card named by ``text`` (``"10H"``, ``"QS"``, ``"4C"``; case and surrounding
-        space ignored): one of the :data:`~tabletop_rules.palace.cards.DECK` instances.
-        :class:`~tabletop_rules.errors.NotationError` for anything else.
+        """The card ``text`` names (``"10H"``, ``"QS"``, ``"4C"``; case and surrounding
+        space ignored); :class:`~tabletop_rules.errors.NotationError` for anything else.
 
         >>> Card.parse("qs") is Card.parse("QS") is Card(12, "S")
         True
@@ -150,52 +104,52 @@ class Card(_CardFields):
         return RANK_TEXT[self[0]] + self[1]
 
 
-_BY_FIELDS: dict[tuple[int, str], Card] = {}
-
 DECK: tuple[Card, ...] = tuple(
     tuple.__new__(Card, (rank, suit)) for rank in RANKS for suit in SUITS
 )
-"""The 52 cards of one deck in sorted order, each built once. Every card in a state is one
-of these instances."""
+"""The 52 cards of one deck in sorted order, each built once."""
 
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
-_BY_FIELDS.update({(card.rank, card.suit): card for card in DECK})
-CARD_IDS: frozenset[int] = frozenset(map(id, DECK))
-"""The identities of the :data:`DECK` instances (they live as long as the module)."""
-
-CARD_ORDER = operator.attrgetter("rank", "suit")
-"""A sort key that orders cards as ``<`` does, by rank then suit: for sorting objects
-that hold cards by their card. Cards themselves sort in C without a key."""
+_BY_FIELDS: dict[tuple[int, str], Card] = {(card.rank, card.suit): card for card in DECK}
 
 
-def is_bonus(rank: Rank) -> bool:
-    """Whether ``rank`` is a bonus rank (2, 3 or 10)."""
-    return rank in BONUS_RANKS
+def is_card(card: object) -> bool:
+    """Whether ``card`` is an exact :class:`Card` of a real rank and suit: plain checks of
+    type, length and field types come before the look-up (a card built around its checks
+    with ``tuple.__new__`` may hold anything).
+    """
+    return (
+        type(card) is Card
+        and len(card) == 2
+        and type(card[0]) is int
+        and type(card[1]) is str
+        and card in _BY_FIELDS
+    )
 
 
 def own_card(card: object) -> Card:
-    """The :data:`DECK` instance equal to ``card``.
-
-    :class:`~tabletop_rules.errors.IllegalMoveError` for anything that is not a
-    :class:`Card` (a subclass is not one), and for a ``Card`` built around its checks
-    (``tuple.__new__(Card, ...)``) with values no card has. Plain checks of type, length
-    and field types come before the look-up: an exact ``Card`` is a tuple, whose code is
-    the interpreter's.
+    """The :data:`DECK` instance equal to ``card``; :class:`~tabletop_rules.errors.IllegalMoveError`
+    for anything else (:func:`is_card`).
 
     >>> own_card(Card(14, "S")) is Card.parse("AS")
     True
     """
-    if type(card) is not Card:
-        raise IllegalMoveError(f"{short_repr(card)} is not a card")
-    found = None
-    if len(card) == 2:
-        rank, suit = card
-        if type(rank) is int and type(suit) is str:
-            found = _BY_FIELDS.get((rank, suit))
-    if found is None:
+    if not is_card(card):
+        if type(card) is not Card:
+            raise IllegalMoveError(f"{short_repr(card)} is not a card")
         shown = ", ".join(map(short_repr, card))
         raise IllegalMoveError(f"Card({shown}) is not a card: rank 2 to 14, suit one of C, D, H, S")
-    return found
+    return _BY_FIELDS[cast(Card, card)]
+
+
+def deck_cards(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
+    """``value`` if it is a tuple of cards; otherwise ``fail`` names the item that is not."""
+    if type(value) is not tuple:
+        fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
+    for card in value:
+        if not is_card(card):
+            fail(f"{name} holds {short_repr(card)}, which is not one of the deck's cards")
+    return value
 
 
 Deal: TypeAlias = Sequence[Card] | None

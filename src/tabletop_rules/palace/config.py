@@ -1,24 +1,17 @@
-"""The house rules of palace, as one validated, frozen :class:`Config`.
+"""The house rules of palace, as one validated, frozen :class:`Config`: ``Config()`` is the
+seed's game, :meth:`~tabletop_rules.palace.Config.pagat` pagat's Shithead where the
+switches reach. Every number is bounded, so no config makes a game too big to start, play
+or replay quickly.
 
-``Config()`` is the seed's game (the rules page's defaults);
-:meth:`Config.pagat <tabletop_rules.palace.Config.pagat>` is pagat's Shithead where the
-switches reach.
-
->>> Config(players=5).players
-5
 >>> Config(players=6)
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: 6 players need 6 x (6 + hand_size 3) = 54 cards; 1 deck holds 52
-
-Every number has an upper bound (:data:`MAX_DECKS`, :data:`MAX_HAND_SIZE`,
-:data:`MAX_PLAYERS`, :data:`MAX_TURNS`), so no config makes a game too big to start, play
-or replay quickly.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias
 
 import attrs
 
@@ -26,24 +19,9 @@ from ..errors import ConfigError
 from ..validation import choice, flag, whole
 
 __all__ = [
-    "CARDS_PER_DECK",
-    "FACE_UP_PLAYS",
-    "FIRST_PLAYERS",
-    "MAX_DECKS",
-    "MAX_HAND_SIZE",
-    "MAX_PLAYERS",
-    "MAX_TURNS",
-    "MUST_BEATS",
-    "PLAY_UNTILS",
-    "QUADS",
-    "ROW",
-    "Config",
-    "FacePlay",
-    "FirstPlayer",
-    "MustBeat",
-    "PlayUntil",
-    "Quad",
-]
+    "CARDS_PER_DECK", "MAX_DECKS", "MAX_HAND_SIZE", "MAX_PLAYERS", "MAX_TURNS", "ROW", "Config",
+    "FacePlay", "FirstPlayer", "MustBeat", "PlayUntil", "Quad",
+]  # fmt: skip
 
 MustBeat: TypeAlias = Literal["equal_or_higher", "higher"]
 """What a natural card must be to go on the pile's top card: equal or higher, or higher."""
@@ -59,21 +37,6 @@ FirstPlayer: TypeAlias = Literal["lowest_card", "seat0"]
 
 PlayUntil: TypeAlias = Literal["first_out", "last"]
 """The game ends when the first player finishes, or when one player still holds cards."""
-
-MUST_BEATS: tuple[MustBeat, ...] = get_args(MustBeat)
-"""Every :data:`MustBeat`, the default first."""
-
-QUADS: tuple[Quad, ...] = get_args(Quad)
-"""Every :data:`Quad`, the default first."""
-
-FACE_UP_PLAYS: tuple[FacePlay, ...] = get_args(FacePlay)
-"""Every :data:`FacePlay`, the default first."""
-
-FIRST_PLAYERS: tuple[FirstPlayer, ...] = get_args(FirstPlayer)
-"""Every :data:`FirstPlayer`, the default first."""
-
-PLAY_UNTILS: tuple[PlayUntil, ...] = get_args(PlayUntil)
-"""Every :data:`PlayUntil`, the default first."""
 
 CARDS_PER_DECK = 52
 """A standard deck, no jokers."""
@@ -92,10 +55,8 @@ MAX_PLAYERS = MAX_DECKS * CARDS_PER_DECK // (2 * ROW + 1)
 (``players x (6 + hand_size) <= 52 x decks``). Each config allows what its decks can deal."""
 
 MAX_TURNS = 100_000
-"""Largest ``max_turns`` (1 to 100,000). A turn makes at most ``52 x decks + 1`` moves
-(see :func:`~tabletop_rules.palace.max_moves`), so even the longest game a config allows
-stays below about 21 million moves: bounded, where an unbounded limit would let one
-number make a playout, a replay or a search run without end."""
+"""Largest ``max_turns``: a turn makes at most ``52 x decks + 1`` moves, so even the longest
+game stays below about 21 million moves."""
 
 
 @attrs.frozen

@@ -1,45 +1,17 @@
-"""The table as plain text, for terminals, logs and the docs.
-
-:func:`~tabletop_rules.palace.display` draws a palace game from a
-:class:`~tabletop_rules.palace.View` (what a front end holds for its seat) or a
-:class:`~tabletop_rules.palace.State`, drawn as a spectator sees it. It draws what the
-view holds and nothing more, so a seat's drawing shows exactly what that seat may know.
-
-One line per seat: ``>`` marks the seat on turn and ``(you)`` the viewer; then its
-face-up row (``--`` for an empty slot), its face-down row (``##`` for a card nobody has
-seen, ``--`` for an empty slot) and how many cards it holds in hand. Under it, the
-viewer's own hand (``in hand``) and the hand cards everyone saw go in (``known``). Then
-the pile, top card last (only the top :data:`PILE_SHOWN` cards, as at a real table),
-the stock and the burned cards by size, the finishing order, the scores once the game
-is over, and a status line: who is to move and what they owe, or who won. Card lists
-wrap, so no line is wider than :data:`WIDTH`, whatever the players and decks.
-
->>> from tabletop_rules.palace import apply, new_game, parse_move, view
->>> state = new_game(seed=3)
->>> for text in ("swap 3C 5C", "ready", "ready", "play 5C", "play 3S", "take", "play 6H"):
-...     state = apply(state, parse_move(state, text))
->>> print(display(view(state, 0)))
-> P0 (you)  face up  3C  4D  QH  face down ## ## ##  hand 5
-            in hand  3S  5C 10C  JD  KS
-            known    3S  5C
-  P1        face up  2H  7H  2D  face down ## ## ##  hand 3
-pile 1, top last: 6H
-stock 31, burned 0
-to move: P0, turn 5 of 1000
+"""The table as plain text for terminals, logs and the docs, from a view or a state (drawn
+as a spectator sees it): exactly what the view holds; the layout is on the API page.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 from ..protocol import Seat
-from ..validation import check_type
 from .cards import Card
-from .state import MAX_SWAPS, State
-from .view import View, view
+from .state import MAX_SWAPS, State, View
+from .view import view
 
-__all__ = ["PILE_SHOWN", "WIDTH", "display", "table_text"]
+__all__ = ["PILE_SHOWN", "WIDTH"]
 
 WIDTH = 80
 """The widest line drawn: long card lists wrap onto further lines."""
@@ -53,19 +25,9 @@ _HIDDEN = "##"
 
 def display(game: View | State) -> str:
     """Every seat's rows and hand, the pile, stock and burned cards, the finishing order,
-    and who moves or who won, as plain text.
-
-    Args:
-        game: A view (any seat's, or a spectator's), or a state, drawn as a spectator
-            sees it.
-
-    Returns:
-        Lines without trailing spaces, none wider than
-        :data:`~tabletop_rules.palace.display.WIDTH`, joined by newlines; no final
-        newline.
-
+    and who moves or who won, as lines no wider than :data:`WIDTH`.
     """
-    seen = view(game, None) if type(game) is State else check_type(game, (State, View))
+    seen = view(game, None) if isinstance(game, State) else game
     lines = _seats(seen)
     lines += _pile(seen)
     lines.append(f"stock {seen.stock_size}, burned {len(seen.burned)}")
@@ -158,15 +120,3 @@ def _status(seen: View) -> str:
     elif seen.pending == "replay":
         status += ", the pile burned: plays again"
     return status
-
-
-def table_text(game: View | State) -> str:
-    """Deprecated name of :func:`display`, kept for one release; warns
-    :class:`DeprecationWarning`.
-    """
-    warnings.warn(
-        "palace.table_text is deprecated: use palace.display, the name every game shares",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return display(game)

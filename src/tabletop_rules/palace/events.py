@@ -1,15 +1,12 @@
-"""What happens in a palace transition, as typed events for front ends to animate.
-
-:func:`~tabletop_rules.palace.apply_with_events` returns them in the order they happen. They
-hold every card that moved; :func:`~tabletop_rules.palace.redact` gives an event as one seat
-(or a spectator) may see it. Only a drawn card is private: every other card an event names
-is public the moment it moves (laid on the pile, turned from the face-down row, swapped or
-taken into a hand in view of all).
+"""What happens in a palace transition, as typed events for front ends to animate, in the
+order they happen. Only a drawn card is private
+(:func:`~tabletop_rules.palace.redact`): every other card an event names is public the
+moment it moves.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, get_args
 
 import attrs
 
@@ -18,24 +15,10 @@ from .cards import Card
 from .moves import Slot
 
 __all__ = [
-    "EVENT_TYPES",
-    "Burned",
-    "Drew",
-    "EndedTurn",
-    "Event",
-    "Finished",
-    "GameOver",
-    "Played",
-    "Readied",
-    "Source",
-    "Started",
-    "Swapped",
-    "TookFaceUp",
-    "TookPile",
-    "TurnPassed",
-    "TurnedBlind",
-    "redact",
-]
+    "EVENT_TYPES", "Burned", "Drew", "EndedTurn", "Event", "Finished", "GameOver", "Played",
+    "Readied", "Source", "Started", "Swapped", "TookFaceUp", "TookPile", "TurnPassed",
+    "TurnedBlind", "redact",
+]  # fmt: skip
 
 Source: TypeAlias = Literal["hand", "face_up", "face_down"]
 """Where played cards came from."""
@@ -189,21 +172,7 @@ Event: TypeAlias = (
 )
 """Any palace event."""
 
-EVENT_TYPES: tuple[type[Event], ...] = (
-    Swapped,
-    Readied,
-    Started,
-    Played,
-    TurnedBlind,
-    Burned,
-    Drew,
-    TookFaceUp,
-    TookPile,
-    EndedTurn,
-    Finished,
-    TurnPassed,
-    GameOver,
-)
+EVENT_TYPES: tuple[type[Event], ...] = get_args(Event)
 """The classes of palace events."""
 
 

@@ -1,18 +1,10 @@
-"""The moves of palace.
+"""The moves of palace, their notation, and how they travel as JSON (a card as its text).
+
+A constructor checks only the shape of its fields and that its cards exist; whether the
+rules allow the move is :func:`~tabletop_rules.palace.apply`'s business, which names the rule.
 
 >>> Play((Card.parse("7S"), Card.parse("7H")))
 Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
->>> PlayBlind(3)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.IllegalMoveError: a face-down slot is 0, 1 or 2, not 3
-
-A move's constructor checks only the shape of its fields, and that its cards exist: a
-play holds no card more often than the most decks a game shuffles
-(:data:`~tabletop_rules.palace.config.MAX_DECKS`) hold it, just as no card has a rank or
-suit that no card has. Whether the rules allow it in a position is
-:func:`~tabletop_rules.palace.apply`'s business, which names the rule.
-
 >>> Play((Card.parse("7H"),) * 5)
 Traceback (most recent call last):
 ...
@@ -21,29 +13,19 @@ tabletop_rules.errors.IllegalMoveError: no game holds 5 7H: the most decks a gam
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias, cast, get_args
 
 import attrs
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, NotationError
 from ..messages import describe, short_repr, short_text
 from .cards import Card, own_card
 from .config import MAX_DECKS, ROW
 
 __all__ = [
-    "MAX_PLAY",
-    "MOVE_TYPES",
-    "EndTurn",
-    "Move",
-    "Play",
-    "PlayBlind",
-    "Ready",
-    "Slot",
-    "Swap",
-    "TakePile",
-    "format_move",
-    "known_move",
-]
+    "MAX_PLAY", "MOVE_TYPES", "EndTurn", "Move", "Play", "PlayBlind", "Ready", "Slot", "Swap",
+    "TakePile", "json_hooks", "known_move",
+]  # fmt: skip
 
 Slot: TypeAlias = int
 """A place in a player's face-down or face-up row, 0 to 2 (face-up slot i covers
@@ -53,14 +35,9 @@ MAX_PLAY = 16
 """The most cards one play can lay: every card of one rank in four decks."""
 
 
-def _card(value: Any) -> Card:
-    return own_card(value)
-
-
 def _play_cards(value: Any) -> tuple[Card, ...]:
-    """A tuple or list of 1 to 16 cards, as the sorted tuple of the deck's instances, no
-    card more often than the most decks a game has hold it. Nothing else is read:
-    iterating an arbitrary object runs its code.
+    """A tuple or list of 1 to 16 cards, as the sorted tuple of the deck's instances. Nothing
+    else is read: iterating an arbitrary object runs its code.
     """
     if type(value) is not tuple and type(value) is not list:
         raise IllegalMoveError(
@@ -74,10 +51,9 @@ def _play_cards(value: Any) -> tuple[Card, ...]:
     cards = tuple(sorted(own_card(card) for card in value))
     for index in range(MAX_DECKS, len(cards)):
         if cards[index] == cards[index - MAX_DECKS]:  # sorted: equal cards lie together
-            copies = cards.count(cards[index])
             raise IllegalMoveError(
-                f"no game holds {copies} {cards[index]}: the most decks a game has "
-                f"({MAX_DECKS}) hold {MAX_DECKS}"
+                f"no game holds {cards.count(cards[index])} {cards[index]}: the most decks a "
+                f"game has ({MAX_DECKS}) hold {MAX_DECKS}"
             )
     return cards
 
@@ -93,8 +69,8 @@ class Swap:
     one's own face-up row.
     """
 
-    hand_card: Card = attrs.field(converter=_card)
-    face_up_card: Card = attrs.field(converter=_card)
+    hand_card: Card = attrs.field(converter=own_card)
+    face_up_card: Card = attrs.field(converter=own_card)
 
 
 @attrs.frozen
@@ -137,7 +113,7 @@ class EndTurn:
 Move: TypeAlias = Swap | Ready | Play | TakePile | PlayBlind | EndTurn
 """Any palace move."""
 
-MOVE_TYPES: tuple[type[Move], ...] = (Swap, Ready, Play, TakePile, PlayBlind, EndTurn)
+MOVE_TYPES: tuple[type[Move], ...] = get_args(Move)
 """The classes of palace moves (palace has no chance outcomes after the deal)."""
 
 READY = Ready()
@@ -149,11 +125,9 @@ _SINGLETONS: dict[type[Any], Move] = {Ready: READY, TakePile: TAKE_PILE, EndTurn
 
 def known_move(move: object) -> Move:
     """``move`` rebuilt from the deck's own cards through its class's constructor, so that
-    nothing a caller built reaches a state or its events.
-
-    Raises :class:`~tabletop_rules.errors.IllegalMoveError` for an object of no palace
-    move class (a subclass is not one) and for a move whose fields were set around its
-    constructor's checks (``object.__setattr__``) to values no move of its class holds.
+    nothing a caller built reaches a state or its events; ``IllegalMoveError`` for an
+    object of no palace move class (a subclass is not one) and for a move whose fields
+    were set around its checks to values no move of its class holds.
 
     >>> tampered = PlayBlind(0)
     >>> object.__setattr__(tampered, "slot", 7)
@@ -183,21 +157,13 @@ def known_move(move: object) -> Move:
         ) from error
 
 
+_WORDS: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"}
+
+
 def format_move(move: Move) -> str:
-    """The move's notation (see :mod:`~tabletop_rules.palace.notation`), a play with its
-    exact cards; :func:`~tabletop_rules.palace.read_move` reads it back to an equal move.
-    The rules name moves this way in their messages.
-
-    Raises ``TypeError`` for what is no palace move (a subclass is not one), and
-    :class:`~tabletop_rules.errors.IllegalMoveError` for a move whose fields were set
-    around its checks (:func:`~tabletop_rules.palace.moves.known_move`): the text always
-    names the very move it reads back to, never what stray fields happen to print.
-
-    >>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))
-    'play 7H 7S'
+    """The move's notation, a play with its exact cards (``play 7H 7S``): the text always
+    names the very move (:func:`known_move`) it reads back to.
     """
-    if not any(type(move) is kind for kind in MOVE_TYPES):
-        raise TypeError(f"not a palace move: {short_repr(move)}")
     move = known_move(move)
     if isinstance(move, Play):
         return "play " + " ".join(map(str, move.cards))
@@ -205,10 +171,32 @@ def format_move(move: Move) -> str:
         return f"swap {move.hand_card} {move.face_up_card}"
     if isinstance(move, PlayBlind):
         return f"blind {move.slot}"
-    if isinstance(move, TakePile):
-        return "take"
-    if isinstance(move, Ready):
-        return "ready"
-    if isinstance(move, EndTurn):
-        return "end"
-    raise TypeError(f"not a palace move: {short_repr(move)}")
+    return _WORDS[type(move)]
+
+
+def _card_from_text(value: Any, _kind: Any) -> Card:
+    if type(value) is str:
+        card = Card.parse(value)
+        if str(card) == value:
+            return card
+    raise NotationError(f"{short_repr(value)} is not a card as the library writes one, like 10H")
+
+
+def json_hooks(converter: Any) -> None:
+    """Register palace's hooks on the shared converter: ``Card`` as its text, and a
+    ``Swap`` read only when its cards differ.
+    """
+    converter.register_unstructure_hook(Card, str)
+    converter.register_structure_hook(Card, _card_from_text)
+    read_swap = converter.get_structure_hook(Swap)
+
+    def swap_of_two_cards(value: Any, kind: Any) -> Swap:
+        swap: Swap = read_swap(value, kind)
+        if swap.hand_card == swap.face_up_card:
+            raise IllegalMoveError(
+                f"'swap {swap.hand_card} {swap.face_up_card}' is no move any state allows: "
+                f"swapping a card for an equal one changes nothing"
+            )
+        return swap
+
+    converter.register_structure_hook(Swap, swap_of_two_cards)

@@ -1,39 +1,5 @@
-"""Short, typable text for palace moves.
-
-==============  ==========================================================================
-text            move
-==============  ==========================================================================
-``play 7H 7S``  :class:`~tabletop_rules.palace.Play` of exactly these cards
-``play 7 7``    :class:`~tabletop_rules.palace.Play` of two 7s: ranks only, the player's own
-                cards
-``take``        :class:`~tabletop_rules.palace.TakePile`
-``blind 2``     :class:`~tabletop_rules.palace.PlayBlind` of face-down slot 2 (slots 0 to 2)
-``swap 4H QS``  :class:`~tabletop_rules.palace.Swap` of the hand card 4H for the face-up card
-                QS
-``ready``       :class:`~tabletop_rules.palace.Ready`
-``end``         :class:`~tabletop_rules.palace.EndTurn`
-==============  ==========================================================================
-
-Case and extra spaces are forgiven; ranks and cards are written as :meth:`Card.parse
-<tabletop_rules.palace.Card.parse>` reads them (``10``, ``J``, ``Q``, ``K``, ``A``;
-``10H``, ``qs``). :func:`~tabletop_rules.palace.format_move` always writes a play's exact
-cards, so its text reads back to the very move. :func:`~tabletop_rules.palace.parse_move`
-returns the move :func:`~tabletop_rules.palace.legal_moves` lists for what the text names
-(through :func:`~tabletop_rules.palace.canonical`): ``play 7H 7S`` and ``play 7 7`` both
-name the listed play of two 7s when the player holds 7H and 7S. A front end that wants the
-exact cards clicked on the pile applies :func:`~tabletop_rules.palace.read_move`'s move
-instead.
-
->>> from tabletop_rules.palace import Card, Play, Ready, apply, new_game
->>> format_move(Play((Card.parse("7S"), Card.parse("7H"))))
-'play 7H 7S'
->>> state = apply(apply(new_game(seed=1), Ready()), Ready())
->>> " ".join(map(str, state.hands[0]))
-'4D 4S 5S'
->>> format_move(parse_move(state, "PLAY  4  4"))
-'play 4D 4S'
->>> format_move(parse_move(state, "play 4s"))
-'play 4D'
+"""Short, typable text for palace moves (``play 7H 7S``, ``play 7 7``, ``take``, ``blind 2``,
+``swap 4H QS``, ``ready``, ``end``); the table is on the API page.
 """
 
 from __future__ import annotations
@@ -45,30 +11,15 @@ from ..messages import short_repr
 from ..rng import Rng
 from ..seats import check_on_turn
 from .cards import RANK_TEXT, SUITS, Card, Rank
-from .moves import (
-    MAX_PLAY,
-    EndTurn,
-    Move,
-    Play,
-    PlayBlind,
-    Ready,
-    Swap,
-    TakePile,
-    format_move,
-    known_move,
-)
-from .rules import _source, apply, canonical
-from .state import State
-from .view import View, determinize
+from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap
+from .rules import _source, canonical, transition
+from .state import State, View
+from .view import determinize
 
-__all__ = ["format_move", "parse_move", "read_move"]
+__all__ = ["parse_move", "read_move"]
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
-_WORDS: dict[str, type[Ready | TakePile | EndTurn]] = {
-    "ready": Ready,
-    "take": TakePile,
-    "end": EndTurn,
-}
+_WORDS: dict[str, Move] = {"ready": READY, "take": TAKE_PILE, "end": END_TURN}
 _FORMS = "play, take, blind, swap, ready or end"
 
 
@@ -84,15 +35,6 @@ def _words(text: str) -> tuple[str, list[str]]:
     if not words:
         raise NotationError(f"empty move text: moves are {_FORMS}")
     return words[0].lower(), words[1:]
-
-
-def _ranks(words: list[str]) -> tuple[Rank, ...] | None:
-    """The ranks of a ranks-only play (``7 7``, ``q q``), or ``None`` if the words are not
-    all ranks.
-    """
-    if not all(word in _RANKS for word in words):
-        return None
-    return tuple(_RANKS[word] for word in words)
 
 
 def _cards(words: list[str], text: str) -> tuple[Card, ...]:
@@ -118,9 +60,8 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
     """A ``play`` text's cards as a Play, or its ranks as (rank, count)."""
     if not words:
         raise NotationError("'play' needs cards or ranks, e.g. 'play 7H 7S' or 'play 7 7'")
-    ranks = _ranks(words)
-    if ranks is not None:
-        return _one_rank(ranks), len(ranks)
+    if all(word in _RANKS for word in words):  # a ranks-only play: 7 7, q q
+        return _one_rank(tuple(_RANKS[word] for word in words)), len(words)
     if any(word in _RANKS for word in words):
         raise NotationError(
             f"write a play's ranks only ('play 7 7') or its cards ('play 7H 7S'), "
@@ -137,13 +78,8 @@ def _stand_in(rank: Rank, count: int) -> Play:
 
 
 def read_move(text: str) -> Move:
-    """The move ``text`` names, without checking it against a state. A ranks-only play
-    (``play 7 7``) reads as the lowest suits (``7C 7D``): :func:`parse_move` reads it
-    as the player's own cards instead.
-
-    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move, and
-    :class:`~tabletop_rules.errors.IllegalMoveError` for a play no state allows (cards
-    of two ranks).
+    """The move ``text`` names, without a state: a ranks-only play (``play 7 7``) reads as
+    the lowest suits (``7C 7D``). ``NotationError`` for text that names no move.
 
     >>> read_move("swap 4h qs")
     Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
@@ -160,7 +96,7 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
     if verb in _WORDS:
         if rest:
             raise NotationError(f"{verb!r} takes nothing after it, got {short_repr(text)}")
-        return known_move(_WORDS[verb]())
+        return _WORDS[verb]
     if verb == "blind":
         if len(rest) != 1 or rest[0] not in ("0", "1", "2"):
             raise NotationError(
@@ -179,31 +115,16 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
 
 
 def parse_move(state: State | View, text: str) -> Move:
-    """The legal move ``text`` names in ``state``, as
-    :func:`~tabletop_rules.palace.legal_moves` lists it (see
-    :func:`~tabletop_rules.palace.canonical`), or for the seat of the view ``state``: a
-    client that holds only a view parses what its player types. A ranks-only play
-    (``play 7 7``) names the player's own cards of that rank (from the view: the
-    viewer's hand, or its face-up row once the hand is empty under
-    ``face_up_play="from_table"``).
+    """The legal move ``text`` names in ``state`` (a State, or the view of the seat on
+    turn), as :func:`~tabletop_rules.palace.legal_moves` lists it; a ranks-only play
+    (``play 7 7``) names the player's own cards. :class:`~tabletop_rules.errors.NotationError`
+    for text that names no move, :class:`~tabletop_rules.errors.IllegalMoveError` naming
+    the rule for a move not allowed here (or a view's seat not on turn).
 
-    Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move and
-    :class:`~tabletop_rules.errors.IllegalMoveError`, naming the rule, for a move the
-    rules forbid here, or for the seat of a view that is not on turn (a spectator's view
-    too: :func:`~tabletop_rules.seats.check_on_turn`); ``TypeError`` for a ``state`` that
-    is neither a palace :class:`~tabletop_rules.palace.State` nor a
-    :class:`~tabletop_rules.palace.View`.
+    A view's move is read in ``determinize(view, Rng.from_seed(0))``, and exactly: the legal
+    moves and every rule's refusal depend only on what the seat's view holds.
 
-    From the view of the seat on turn the move is read in ``determinize(view,
-    Rng.from_seed(0))``, and that is exact, not a guess: the seat's legal moves, and
-    every rule :func:`~tabletop_rules.palace.apply` names, depend only on what the view
-    holds. They read the seat's own hand, its face-up row, which of its face-down slots
-    are occupied, the pile, the phase, the pending obligation, the swaps made and the
-    house rules, never another seat's hand, a face-down card or the stock (an unplayable
-    blind card is no error: it is taken with the pile). So the move returned, or the
-    error raised, is the one the true state gives, whatever the hidden cards are.
-
-    >>> from tabletop_rules.palace import Ready, apply, new_game, view
+    >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, view
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
     >>> format_move(parse_move(view(state, 0), "play 4 4"))
     'play 4D 4S'
@@ -243,7 +164,7 @@ def _parse(state: State, text: str) -> Move:
     if len(held) >= count:
         return canonical(state, Play(held[:count]))
     if held:
-        apply(state, Play(held))  # a rule against the rank itself is named first
+        transition(state, Play(held), None)  # a rule against the rank itself is named first
     place = "in hand" if where == "hand" else "in the face-up row"
     have = f"only {len(held)}" if held else "no"
     raise IllegalMoveError(

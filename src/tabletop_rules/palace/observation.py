@@ -1,82 +1,20 @@
-"""Palace views as numbers: :func:`~tabletop_rules.palace.observe` and
-:func:`~tabletop_rules.palace.observation_spec`.
-
-The encoding is read from a :class:`~tabletop_rules.palace.View` only, for a seat or a
-spectator, and has the same length for every view of a config: it holds exactly what the
-view holds, so never another seat's unseen hand cards, a face-down card or the stock's
-order. Card fields count each of the 52 cards of :data:`~tabletop_rules.palace.cards.DECK`
-(``2C``, ``2D``, … ``AS``), 0 to ``decks``: with several decks a count, not a one-hot.
-Values are whole numbers as floats, never scaled: the spec's ``low`` and ``high`` give
-each element's range. Per-seat fields list the seats in turn order *from the viewer*
-(:func:`~tabletop_rules.observation.seats_from`): ``P0`` is the viewer (seat 0 for a
-spectator), ``P1`` the next seat after it, and so on. Field by field, in order:
-
-===============================  ==========  ===============================================
-names                            count       value
-===============================  ==========  ===============================================
-``viewer[spectator]``            1           1 for a spectator's view
-``viewer[S0]`` …                 players     the viewer's absolute seat, one-hot
-``phase[swap]`` …                3           the phase (swap, play, over), one-hot
-``pending[none]`` …              4           what the seat on turn owes or may do (none,
-                                             take, extra, replay), one-hot
-``on_turn[P0]`` …                players     the seat on turn, relative, one-hot
-``swaps``                        1           swaps made by the seat on turn, 0 to 6
-``turns``                        1           passings of the turn, 0 to ``max_turns``
-``hand[2C]`` …                   52          the viewer's own hand (all 0 for a spectator)
-``up[P0,2C]`` …                  players     each seat's face-up row
-                                 x 52
-``down[P0,s0]`` …                players     1 where a card lies in the seat's face-down
-                                 x 3         slot (which card, nobody knows)
-``known[P0,2C]`` …               players     each seat's publicly known hand cards
-                                 x 52
-``hand_size[P0]`` …              players     cards in each seat's hand, 0 to 52 x ``decks``
-``finished[P0]`` …               players     0 while the seat plays on, else its place in
-                                             the finishing order (1 first out)
-``pile[2C]`` …                   52          the cards on the pile
-``pile_size``                    1           cards on the pile, 0 to 52 x ``decks``
-``top[2]`` … ``top[A]``          13          the rank of the pile's top card, one-hot (all 0
-                                             for an empty pile)
-``top_run``                      1           how many cards of that rank lie on top in a
-                                             row, 0 to 4 x ``decks``
-``burned[2C]`` …                 52          the cards that left the game
-``burned_size``                  1           how many, 0 to 52 x ``decks``
-``stock_size``                   1           cards left to draw, 0 to 52 x ``decks``
-===============================  ==========  ===============================================
-
-The default config (two players, one deck) makes 405 elements:
-
->>> from tabletop_rules.palace import Config, new_game, view
->>> spec = observation_spec(Config())
->>> spec.size, spec.names[11:14]
-(405, ('on_turn[P1]', 'swaps', 'turns'))
->>> seen = dict(zip(spec.names, observe(view(new_game(seed=7), 1))))
->>> seen["phase[swap]"], seen["hand_size[P0]"], seen["stock_size"], sum(
-...     value for name, value in seen.items() if name.startswith("hand[")
-... )
-(1.0, 3.0, 34.0, 3.0)
+"""Palace views as numbers: :func:`encode_view` writes exactly what a view holds (never an
+unseen card), the same length for every view of a config; the layout is on the API page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from typing import get_args
 
-from ..observation import (
-    Features,
-    ObservationSpec,
-    encoded,
-    encoding_spec,
-    seats_from,
-    viewer_features,
-)
-from ..validation import check_type
+from ..observation import Features, seats_from, viewer_features
 from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
-from .config import CARDS_PER_DECK, ROW, Config
-from .rules import new_game
-from .state import MAX_SWAPS, PENDINGS, PHASES
-from .view import View, view
+from .config import CARDS_PER_DECK, ROW
+from .state import MAX_SWAPS, PENDINGS, Phase, View
 
-__all__ = ["observation_spec", "observe"]
+__all__ = ["encode_view"]
+
+PHASES = get_args(Phase)
 
 _CARDS = tuple(str(card) for card in DECK)
 _INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
@@ -92,7 +30,8 @@ def _counts(cards: Iterable[Card | None]) -> list[int]:
     return counts
 
 
-def _encode(seen: View, features: Features) -> None:
+def encode_view(seen: View, features: Features) -> None:
+    """Write ``seen`` into ``features``, field by field as the module's table says."""
     config = seen.config
     players = config.players
     decks = config.decks
@@ -132,18 +71,3 @@ def _encode(seen: View, features: Features) -> None:
     features.counts("burned[", _CARDS, _counts(seen.burned), per_card)
     features.scalar("burned_size", len(seen.burned), 0, most)
     features.scalar("stock_size", seen.stock_size, 0, most)
-
-
-def observe(seen: View) -> tuple[float, ...]:
-    """``seen`` as numbers, laid out as the module's table says: read from the view
-    alone, as long as :func:`~tabletop_rules.palace.observation_spec` says, each within
-    its bounds.
-    """
-    check_type(seen, (View,))
-    return encoded(_encode, seen)
-
-
-@lru_cache(maxsize=64)
-def observation_spec(config: Config) -> ObservationSpec:
-    """The names and bounds of :func:`observe`'s elements under ``config``."""
-    return encoding_spec(_encode, view(new_game(config, seed=0), None))

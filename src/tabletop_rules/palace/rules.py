@@ -18,23 +18,21 @@ The turn structure at a glance (each rule a small function below):
 - A player with no cards left has finished; the game ends as ``play_until`` says, or when
   ``max_turns`` passings of the turn are reached.
 
->>> state = new_game(seed=7)
->>> state.phase, current_player(state), len(legal_moves(state))
+>>> from tabletop_rules import palace
+>>> state = palace.new_game(seed=7)
+>>> state.phase, palace.current_player(state), len(palace.legal_moves(state))
 ('swap', 0, 10)
 """
 
 from __future__ import annotations
 
-import types
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from fractions import Fraction
-from typing import NoReturn
+from collections.abc import Sequence
+from typing import Literal, NoReturn, cast
 
 from ..errors import ConfigError, IllegalMoveError
 from ..messages import short_repr
 from ..protocol import Seat
-from ..rng import resolve_seed
 from ..slots import replacer
 from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
@@ -61,7 +59,6 @@ from .moves import (
     END_TURN,
     READY,
     TAKE_PILE,
-    EndTurn,
     Move,
     Play,
     PlayBlind,
@@ -71,23 +68,9 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, check_state, shuffled_decks
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, checked, shuffled_decks
 
-__all__ = [
-    "EXTRA_PLAY_MOST",
-    "apply",
-    "apply_with_events",
-    "canonical",
-    "chance_probabilities",
-    "current_player",
-    "first_player",
-    "is_over",
-    "legal_moves",
-    "max_moves",
-    "new_game",
-    "score",
-    "winners",
-]
+__all__ = ["EXTRA_PLAY_MOST", "first_player"]
 
 EXTRA_PLAY_MOST = 4
 """An extra play after four of a kind lays 1 to 4 cards of one rank, as the rules page
@@ -116,90 +99,60 @@ _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 }
 """``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
 
-_DECK_COUNT = Counter(DECK)
-_NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
-
 # The moves legal_moves lists are built once and kept, by their fields: apply and
-# canonical map a move equal to a listed one to that instance (_listed), so that states and
-# events hold the game's own moves. Their number is bounded: a play is a multiset of one
-# rank's cards.
+# canonical map a move equal to a listed one to that instance (own_move). Their number is
+# bounded: a play is a multiset of one rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _SWAPS: dict[tuple[Card, Card], Swap] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
 
 def _play(cards: tuple[Card, ...]) -> Play:
-    play = _PLAYS.get(cards)
-    if play is None:
-        play = _PLAYS.setdefault(cards, Play(cards))
-    return play
+    return _PLAYS.get(cards) or _PLAYS.setdefault(cards, Play(cards))
 
 
 def _swap(hand_card: Card, face_up_card: Card) -> Swap:
     key = (hand_card, face_up_card)
-    swap = _SWAPS.get(key)
-    if swap is None:
-        swap = _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
-    return swap
+    return _SWAPS.get(key) or _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
 
 
-def _listed(move: object) -> Move:
-    """The instance :func:`legal_moves` lists that equals ``move``; for any other object,
-    ``move`` rebuilt from the deck's cards, or the ``IllegalMoveError`` of
-    :func:`~tabletop_rules.palace.moves.known_move`. A field is hashed only once it has
-    the type the constructor stores.
+def own_move(move: object) -> Move:
+    """The instance :func:`legal_moves` lists that equals ``move``, else ``move`` rebuilt
+    by :func:`~tabletop_rules.palace.moves.known_move` (which refuses what is no move). A
+    field is hashed only once it has the type the constructor stores.
     """
     cls = type(move)
     if cls is Play:
         cards = getattr(move, "cards", None)
         if type(cards) is tuple:
-            for card in cards:
+            for card in cards:  # a loop: all() of a generator costs a twentieth of a move
                 if type(card) is not Card:
                     return known_move(move)
             play = _PLAYS.get(cards)
             if play is not None:
                 return play
-        return known_move(move)
-    if cls is TakePile:
-        return TAKE_PILE
-    if cls is PlayBlind:
-        slot = getattr(move, "slot", None)
-        if type(slot) is int and 0 <= slot < ROW:
-            return BLIND[slot]
     elif cls is Swap:
-        hand_card = getattr(move, "hand_card", None)
-        up_card = getattr(move, "face_up_card", None)
+        hand_card, up_card = getattr(move, "hand_card", None), getattr(move, "face_up_card", None)
         if type(hand_card) is Card and type(up_card) is Card:
             swap = _SWAPS.get((hand_card, up_card))
             if swap is not None:
                 return swap
-    elif cls is Ready:
-        return READY
-    elif cls is EndTurn:
-        return END_TURN
     return known_move(move)
 
 
 # --- the deal ------------------------------------------------------------------------
 
 
-def new_game(config: Config | None = None, *, seed: int | None = None, deal: Deal = None) -> State:
+def new_game(config: Config, seed: int, deal: Deal) -> State:
     """A new game in the swap phase, seat 0 to swap.
 
     ``deal`` is a deck order, top card first: exactly the configured decks (else
-    :class:`~tabletop_rules.errors.ConfigError`). Without it the decks are shuffled from
-    ``seed`` (:meth:`~tabletop_rules.rng.Rng.shuffled` of
-    :data:`~tabletop_rules.palace.cards.DECK` repeated ``decks`` times). ``seed=None`` draws
-    a fresh seed and keeps it in the state. Either way the cards are dealt one at a time in
-    seat order: three rounds to the face-down slots 0, 1, 2, three rounds to the face-up
-    slots, ``hand_size`` rounds to the hands; the rest is the stock, its first card drawn
-    first.
+    :class:`~tabletop_rules.errors.ConfigError`); without it the decks are shuffled from
+    ``seed``. The cards are dealt one at a time in seat order: three rounds to the
+    face-down slots 0, 1, 2, three to the face-up slots, ``hand_size`` to the hands; the
+    rest is the stock, its first card drawn first.
     """
-    config = Config() if config is None else config
-    if type(config) is not Config:
-        raise ConfigError(f"palace needs a palace.Config, got {short_repr(config)}")
-    seed = resolve_seed(seed)
-    cards = shuffled_decks(config, seed) if deal is None else _checked_deal(config, deal)
+    cards = shuffled_decks(config.decks, seed) if deal is None else _checked_deal(config, deal)
     n = config.players
     face_down = tuple(tuple(cards[r * n + s] for r in range(ROW)) for s in range(n))
     face_up = tuple(tuple(cards[(ROW + r) * n + s] for r in range(ROW)) for s in range(n))
@@ -232,7 +185,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
     except IllegalMoveError as error:
         raise ConfigError(f"a deal holds what is not a card: {error}") from None
     counts = Counter(cards)
-    expected = Counter(dict.fromkeys(_DECK_COUNT, config.decks))
+    expected = Counter(dict.fromkeys(DECK, config.decks))
     if counts != expected:
         missing = sorted((expected - counts).elements())
         extra = sorted((counts - expected).elements())
@@ -250,16 +203,19 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 def is_over(state: State) -> bool:
     """Whether the game is over."""
     if type(state) is not State:
-        _refuse_state(state)
+        _refuse(state)
     return state.phase == "over"
 
 
+def _refuse(state: object) -> NoReturn:
+    """The ``TypeError`` for what is no palace State (a View is told what to pass)."""
+    refuse_state(
+        state, None, game="a palace", state_type=State, view_type=View, check_state=checked
+    )
+
+
 def current_player(state: State) -> Seat | None:
-    """The seat to move (swapping, in the swap phase); ``None`` once over. Palace has no
-    chance points after the deal.
-    """
-    if type(state) is not State:
-        _refuse_state(state)
+    """The seat to move (swapping, in the swap phase); ``None`` once over."""
     return None if state.phase == "over" else state.seat
 
 
@@ -267,11 +223,12 @@ def score(state: State) -> tuple[int, ...]:
     """Each seat's score: the number of players still holding cards when it finished; 0
     for a seat still holding cards.
     """
-    if type(state) is not State:
-        _refuse_state(state)
-    players = state.config.players
+    return _scores(state.config.players, state.finished)
+
+
+def _scores(players: int, finished: tuple[Seat, ...]) -> tuple[int, ...]:
     scores = [0] * players
-    for place, seat in enumerate(state.finished):
+    for place, seat in enumerate(finished):
         scores[seat] = players - 1 - place
     return tuple(scores)
 
@@ -280,29 +237,21 @@ def winners(state: State) -> frozenset[Seat]:
     """Once the game is over, the first to finish; empty before, and empty when the turn
     limit ended a game nobody finished.
     """
-    if type(state) is not State:
-        _refuse_state(state)
-    if state.phase != "over":
-        return frozenset()
-    return frozenset(state.finished[:1])
+    return frozenset(state.finished[:1]) if state.phase == "over" else frozenset()
 
 
-def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
-    """Always empty: after the deal palace has no chance points."""
-    if type(state) is not State:
-        _refuse_state(state)
-    return _NO_PROBABILITIES
+def deck(config: Config) -> tuple[Card, ...]:
+    """The cards ``config`` deals, unshuffled: :data:`~tabletop_rules.palace.cards.DECK`
+    once per deck.
+    """
+    check_type(config, (Config,), ConfigError)
+    return DECK * config.decks
 
 
 def max_moves(config: Config) -> int:
-    """An upper bound on the moves of a game: the swap phase makes at most ``MAX_SWAPS``
-    swaps and one ``Ready`` per seat; play has at most ``max_turns`` turns (each but the
-    last ends with a passing of the turn, which the limit counts); a turn lays at least one
-    card per play, never takes a card back from the pile before it ends, so it makes at
-    most one play per card in the game, plus one move that ends it (``TakePile``,
-    ``EndTurn`` or an unplayable blind card).
+    """An upper bound on the moves of a game: ``MAX_SWAPS`` swaps and a ``Ready`` per seat,
+    then per turn at most one play per card in the game and one move that ends it.
     """
-    check_type(config, (Config,), ConfigError)
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 
@@ -374,18 +323,14 @@ def _run_plays(run: tuple[Card, ...]) -> tuple[Play, ...]:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move, in a fixed order.
-
-    Swap phase: a :class:`Swap` for each pair of distinct (hand card, face-up card)
-    values, by hand card then face-up card (none after ``MAX_SWAPS``), then
-    :class:`Ready`. Play: one :class:`Play` per (rank, count) the pile allows, ranks and
-    counts ascending, laying the lowest suits of that rank (any equivalent play of other
-    suits the player holds is accepted by :func:`apply`); then :class:`TakePile` when it
-    is allowed; with hand and face-up row gone, a :class:`PlayBlind` per occupied slot
-    instead of plays; after four of a kind, the plays and :class:`EndTurn`.
+    """Every legal move, in a fixed order: in the swap phase a :class:`Swap` per pair of
+    distinct (hand card, face-up card), then :class:`Ready`; in play one :class:`Play` per
+    (rank, count) the pile allows, laying the lowest suits (an equivalent play of other suits
+    is accepted too), then :class:`TakePile` when allowed; with hand and face-up row gone a
+    :class:`PlayBlind` per occupied slot; after four of a kind, the plays and :class:`EndTurn`.
     """
     if type(state) is not State:
-        _refuse_state(state)
+        _refuse(state)
     phase = state.phase
     if phase == "over":
         return ()
@@ -422,73 +367,19 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 # --- applying a move -----------------------------------------------------------------
 
 
-def apply(state: State, move: Move) -> State:
-    """The state after ``move``. Raises :class:`~tabletop_rules.errors.IllegalMoveError`
-    naming the rule that forbids it; ``state`` itself never changes.
-
-    ``apply`` is total over moves: whatever object ``move`` is, it returns a valid state
-    or raises ``IllegalMoveError``. A :class:`Play` is legal when it lays cards the player
-    holds that are equivalent (same source, rank and count) to a listed play; the state
-    records exactly the cards laid. The state and its events hold the deck's own cards,
-    never a caller's object: a move equal to a listed one is replaced by the listed
-    instance, any other rebuilt (:func:`~tabletop_rules.palace.moves.known_move`).
-
-    ``state`` must be a :class:`State` (``TypeError`` otherwise, saying what to pass
-    instead of a :class:`View`). A state whose fields were changed around their checks
-    (``object.__setattr__``) is outside the contract, as a mutated board is in
-    python-chess: :func:`~tabletop_rules.palace.check_state` says what is wrong with one.
-    """
-    return _apply(state, move, None)
-
-
-def apply_with_events(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
-    """:func:`apply`, and the events of the transition in the order they happen."""
-    events: list[Event] = []
-    return _apply(state, move, events), tuple(events)
-
-
-def _refuse_state(state: object) -> NoReturn:
-    """Raise why a rule function refused what is not a :class:`State`
-    (:func:`~tabletop_rules.validation.refuse_state`): a ``TypeError`` that says what to
-    pass instead of a view, or names what was passed.
-    """
-    refuse_state(
-        state,
-        None,
-        game="a palace",
-        state_type=State,
-        view_type=View,
-        check_state=check_state,
-    )
-
-
 _replace = replacer(State)
 """A copy of a state with the named fields changed (:func:`tabletop_rules.slots.replacer`)."""
 
 
 class _Work:
-    """The fields a transition changes, as a mutable scratch copy of a state: built once
-    per move, made into the next state once by :meth:`next_state`.
+    """The fields a transition changes, as a mutable scratch copy of a state: made into the
+    next state once by :meth:`next_state`.
     """
 
     __slots__ = (
-        "burned",
-        "config",
-        "events",
-        "face_down",
-        "face_up",
-        "finished",
-        "hands",
-        "known",
-        "pending",
-        "phase",
-        "pile",
-        "seat",
-        "state",
-        "stock",
-        "swaps",
-        "turns",
-    )
+        "burned", "config", "events", "face_down", "face_up", "finished", "hands", "known",
+        "pending", "phase", "pile", "seat", "state", "stock", "swaps", "turns",
+    )  # fmt: skip
 
     def __init__(self, state: State, events: list[Event] | None) -> None:
         self.state = state
@@ -531,10 +422,20 @@ class _Work:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
 
 
-def _apply(state: State, move: Move, events: list[Event] | None) -> State:
+def apply(state: State, move: Move) -> State:
+    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
     if type(state) is not State:
-        _refuse_state(state)
-    move = _listed(move)
+        _refuse(state)
+    return transition(state, own_move(move), None)
+
+
+def transition(state: State, move: Move, events: list[Event] | None) -> State:
+    """The state after ``move`` (as :func:`own_move` gives it), its events appended to
+    ``events``; :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule that
+    forbids it. A :class:`Play` is legal when it lays cards the player holds that are
+    equivalent (same source, rank and count) to a listed play; the state records exactly
+    the cards laid.
+    """
     phase = state.phase
     if phase == "over":
         raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
@@ -575,12 +476,6 @@ def _apply(state: State, move: Move, events: list[Event] | None) -> State:
 
 def _cards_text(cards: Sequence[Card]) -> str:
     return " ".join(map(str, cards))
-
-
-def _format_play(move: Move) -> str:
-    """The cards of a play that :func:`_plays` listed, as text (``7H 7S``)."""
-    assert type(move) is Play
-    return _cards_text(move.cards)
 
 
 def _without(cards: tuple[Card, ...], removed: tuple[Card, ...]) -> tuple[Card, ...] | None:
@@ -807,21 +702,12 @@ def _pass_turn(work: _Work, seat: Seat) -> None:
         work.events.append(TurnPassed(following, work.turns, must_take))
 
 
-def _game_over(work: _Work, reason: str) -> None:
+def _game_over(work: _Work, reason: Literal["finished", "max_turns"]) -> None:
     work.phase = "over"
     work.pending = "none"
     if work.events is not None:
-        players = work.config.players
-        scores = [0] * players
-        for place, done in enumerate(work.finished):
-            scores[done] = players - 1 - place
-        work.events.append(
-            GameOver(
-                "finished" if reason == "finished" else "max_turns",
-                tuple(scores),
-                frozenset(work.finished[:1]),
-            )
-        )
+        scores = _scores(work.config.players, work.finished)
+        work.events.append(GameOver(reason, scores, frozenset(work.finished[:1])))
 
 
 def _do_take(work: _Work) -> None:
@@ -845,7 +731,7 @@ def _do_take(work: _Work) -> None:
         if plays:
             raise IllegalMoveError(
                 f"a player who can play does not take the pile: "
-                f"{_format_play(plays[0])} goes on the {state.pile[-1]} "
+                f"{_cards_text(cast(Play, plays[0]).cards)} goes on the {state.pile[-1]} "
                 f"(voluntary_pickup would allow it)"
             )
     _take_pile(work, seat, state.pile)
@@ -905,15 +791,13 @@ def _do_end_turn(work: _Work) -> None:
 
 
 def canonical(state: State, move: Move) -> Move:
-    """The move of :func:`legal_moves` equivalent to ``move``, as the instance listed.
+    """The move of :func:`legal_moves` equivalent to ``move``, as the instance listed: a
+    :class:`Play` of cards the player holds, of the rank and count of a listed play but
+    other suits, maps to that listed play; any other legal move to itself.
+    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, as ``apply`` would,
+    when no listed move is equivalent.
 
-    A :class:`Play` of cards the player really holds, of the rank and count of a listed
-    play but other suits, maps to that listed play (which lays the lowest suits); any
-    other legal move maps to itself. Raises
-    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, as :func:`apply`
-    would, when no listed move is equivalent: equivalence is what :func:`apply` accepts.
-
-    >>> from tabletop_rules.palace.cards import Card
+    >>> from tabletop_rules.palace import Card, Play, Ready, apply, canonical, new_game
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
     >>> " ".join(map(str, state.hands[0]))
     '4D 4S 5S'
@@ -924,15 +808,13 @@ def canonical(state: State, move: Move) -> Move:
     ...
     tabletop_rules.errors.IllegalMoveError: seat 0 does not hold 4H in hand
     """
-    if type(state) is not State:
-        _refuse_state(state)
-    move = _listed(move)
+    move = own_move(move)
     legal = legal_moves(state)
     for listed in legal:
         if listed == move:
             return listed
-    apply(state, move)  # raises IllegalMoveError naming the rule
-    if type(move) is Play:  # apply accepted held cards of a listed (rank, count)
+    transition(state, move, None)  # raises IllegalMoveError naming the rule
+    if type(move) is Play:  # the transition accepted held cards of a listed (rank, count)
         rank, count = move.cards[0].rank, len(move.cards)
         for listed in legal:
             if type(listed) is Play and listed.cards[0].rank == rank and len(listed.cards) == count:

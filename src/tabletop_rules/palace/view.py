@@ -1,25 +1,20 @@
 """What one seat (or a spectator) may know of a palace game, and states consistent with it.
 
-The rules page's "Hidden information" decides what a :class:`~tabletop_rules.palace.View`
-holds: the pile, the burned cards, the face-up rows, how many cards each hand, face-down
-row and the stock hold, and the hand cards everyone saw go in (``State.known``), plus the
-viewer's own hand. Never the face-down cards, the stock's order, another seat's unseen
-hand cards, the seed or the deal.
+A :class:`~tabletop_rules.palace.View` holds what the rules page's "Hidden information"
+makes public, plus the viewer's own hand: never the face-down cards, the stock's order,
+another seat's unseen hand cards, the seed or the deal.
 
->>> from tabletop_rules.palace import new_game
+>>> from tabletop_rules.palace import new_game, view
 >>> seen = view(new_game(seed=7), seat=1)
->>> seen.phase, seen.on_turn, seen.hand_sizes, seen.stock_size, len(seen.hand)
-('swap', 0, (3, 3), 34, 3)
->>> seen.face_down
-((True, True, True), (True, True, True))
->>> view(new_game(seed=7), None).hand
-()
+>>> seen.hand_sizes, seen.stock_size, seen.face_down
+((3, 3), 34, ((True, True, True), (True, True, True)))
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import NoReturn, cast
+from itertools import islice
+from typing import NoReturn
 
 import attrs
 
@@ -29,32 +24,20 @@ from ..protocol import Seat
 from ..rng import Rng
 from ..seats import check_seat
 from ..slots import maker
-from ..validation import check_dealt_view, check_own
-from .cards import CARD_IDS, DECK, Card
+from ..validation import check_dealt_view
+from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners
-from .state import Hand, Row, State, View, _fitting_deal, check_state
+from .state import State, View, _fitting_deal, checked
 
-__all__ = ["View", "check_view", "determinize", "view"]
-
-_FULL_DECK = Counter(DECK)
-
+__all__ = ["check_view"]
 
 _make_view = maker(View)
-"""A :class:`View` from every field by keyword (:func:`tabletop_rules.slots.maker`)."""
-
-
-def _occupied(row: Row) -> tuple[bool, ...]:
-    return (row[0] is not None, row[1] is not None, row[2] is not None)
 
 
 def view(state: State, seat: Seat | None) -> View:
-    """``seat``'s view of ``state``; ``None`` views as a spectator. ``ValueError`` for a
-    seat not at the table.
-    """
-    to_move = current_player(state)  # first: it refuses what is not a state
-    if seat is not None:
-        check_seat(seat, state.config.players)
+    """``seat``'s view of ``state``; ``None`` views as a spectator."""
+    to_move = current_player(state)
     return _make_view(
         seat=seat,
         config=state.config,
@@ -66,7 +49,7 @@ def view(state: State, seat: Seat | None) -> View:
         pile=state.pile,
         burned=state.burned,
         face_up=state.face_up,
-        face_down=tuple(map(_occupied, state.face_down)),
+        face_down=tuple(tuple(card is not None for card in row) for row in state.face_down),
         hand_sizes=tuple(map(len, state.hands)),
         known=state.known,
         hand=() if seat is None else state.hands[seat],
@@ -79,15 +62,12 @@ def view(state: State, seat: Seat | None) -> View:
     )
 
 
-# --- checking a view and dealing a state from it ---------------------------------------
-
-
 def _fail(why: str) -> NoReturn:
     raise InvalidStateError(f"invalid palace view: {why}")
 
 
 def _cards(name: str, value: object) -> tuple[Card, ...]:
-    return cast(tuple[Card, ...], check_own(name, value, CARD_IDS, "the deck's cards", _fail))
+    return deck_cards(name, value, _fail)
 
 
 def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
@@ -96,11 +76,8 @@ def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
     return value
 
 
-def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
-    """The cards ``seen`` does not show, and how many go to each hidden place: the unseen
-    part of each hand the viewer does not hold, then each seat's face-down slots, then
-    the stock. Checks the view's shape and counts on the way.
-    """
+def _hidden(seen: View) -> Counter[Card]:
+    """The cards ``seen`` does not show, once the view's shape and counts are checked."""
     if type(seen) is not View:
         _fail(f"expected a palace View, got {short_repr(seen)}")
     config = seen.config
@@ -121,7 +98,7 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
     if viewer is None and hand:
         _fail("a spectator holds no hand")
     visible.update(hand)
-    places: list[int] = []
+    hidden = 0
     for seat in range(players):
         size = seen.hand_sizes[seat]
         if type(size) is not int or size < 0:
@@ -134,23 +111,23 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
                 _fail(f"the viewer's hand holds {len(hand)} cards, but its hand size is {size}")
         else:
             visible.update(known)
-            places.append(size - len(known))
+            hidden += size - len(known)
         up = seen.face_up[seat]
         if type(up) is not tuple or len(up) != ROW:
             _fail(f"seat {seat}'s face-up row must be a tuple of {ROW} slots")
         for card in up:
-            if card is not None and id(card) not in CARD_IDS:
+            if card is not None and not is_card(card):
                 _fail(f"seat {seat}'s face-up row holds {short_repr(card)}, not a card or None")
         visible.update(card for card in up if card is not None)
     for seat in range(players):
         down = seen.face_down[seat]
         if type(down) is not tuple or len(down) != ROW or any(type(s) is not bool for s in down):
             _fail(f"seat {seat}'s face-down row must be {ROW} booleans (occupied or not)")
-        places.extend(int(slot) for slot in down)
+        hidden += sum(down)
     stock = seen.stock_size
     if type(stock) is not int or stock < 0:
         _fail(f"the stock size must be a whole number, got {short_repr(stock)}")
-    places.append(stock)
+    hidden += stock
     decks = Counter(dict.fromkeys(DECK, config.decks))
     too_many = visible - decks
     if too_many:
@@ -158,54 +135,39 @@ def _hidden(seen: View) -> tuple[Counter[Card], list[int]]:
             f"cards shown more often than {config.decks} deck(s) hold them: "
             f"{short_repr([str(c) for c in sorted(too_many.elements())])}"
         )
-    unseen = decks - visible
-    shown, hidden = visible.total(), sum(places)
+    shown = visible.total()
     if shown + hidden != config.cards:
         _fail(
             f"the counts do not add up: {shown} cards shown and {hidden} hidden, but "
             f"{config.decks} deck(s) hold {config.cards}"
         )
-    return unseen, places
+    return decks - visible
 
 
-def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> State:
+def _deal(seen: View, unseen: Counter[Card], rng: Rng) -> State:
     """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
-    into the hidden places (see :func:`_hidden`), seed drawn from ``rng`` first, and a
-    deal it agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
+    into, in this order, each other seat's unknown hand cards, the occupied face-down
+    slots and the stock; the seed is drawn from ``rng`` first, and the deal is one the
+    state agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
     """
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(sorted(unseen.elements()))
-    players = seen.config.players
-    viewer = seen.seat
-    at = 0
-    taken = iter(places)
-    hands: list[Hand] = []
-    for seat in range(players):
-        if seat == viewer:
-            hands.append(seen.hand)
-            continue
-        count = next(taken)
-        hands.append(tuple(sorted(seen.known[seat] + cards[at : at + count])))
-        at += count
-    face_down: list[Row] = []
-    for seat in range(players):
-        row: list[Card | None] = []
-        for occupied in seen.face_down[seat]:
-            next(taken)
-            if occupied:
-                row.append(cards[at])
-                at += 1
-            else:
-                row.append(None)
-        face_down.append(tuple(row))
+    deck = iter(cards)
+    hands = tuple(
+        seen.hand
+        if seat == seen.seat
+        else tuple(sorted(seen.known[seat] + tuple(islice(deck, size - len(seen.known[seat])))))
+        for seat, size in enumerate(seen.hand_sizes)
+    )
+    face_down = tuple(tuple(next(deck) if down else None for down in row) for row in seen.face_down)
     state = State(
         config=seen.config,
         seed=seed,
-        hands=tuple(hands),
+        hands=hands,
         known=seen.known,
         face_up=seen.face_up,
-        face_down=tuple(face_down),
-        stock=cards[at:],
+        face_down=face_down,
+        stock=tuple(deck),
         pile=seen.pile,
         burned=seen.burned,
         phase=seen.phase,
@@ -219,52 +181,23 @@ def _deal(seen: View, unseen: Counter[Card], places: list[int], rng: Rng) -> Sta
     return attrs.evolve(state, deal=_fitting_deal(state))
 
 
-def _check_dealt(seen: View, state: State) -> None:
-    check_dealt_view("palace", seen, state, view, check_state)
-
-
 def check_view(seen: View) -> None:
-    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is
-    consistent in itself: loaders of views use it.
-
-    The checks: the shape of every field; no card shown more often than the decks hold
-    it; the cards shown and the hidden places (unknown hand cards, face-down slots, the
-    stock) add up to the decks; each hand at least as big as its known cards, the
-    viewer's hand as big as its size and holding its known cards; and then every
-    invariant of :func:`~tabletop_rules.palace.check_state` of a state dealt from it
-    (phases, pending, finishing order, turn limit), whose view must be ``seen`` again (so
-    current player, scores, winners and legal moves follow from the rest). Whether the
-    rules can reach the view from a deal cannot be decided: the hidden cards could be
-    anywhere.
+    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is the view
+    of the state dealt from it (what is no view included, as loaders need): its fields'
+    shapes, its cards adding up to the decks, and every invariant of ``check_state``.
     """
-    unseen, places = _hidden(seen)
-    _check_dealt(seen, _deal(seen, unseen, places, Rng.from_seed(0)))
+    check_dealt_view("palace", seen, determinize(seen, Rng.from_seed(0)), view, checked)
 
 
 def determinize(seen: View, rng: Rng) -> State:
-    """A full state consistent with ``seen``: the cards its seat cannot see (all cards of
-    the decks less every card the view shows) shuffled by ``rng`` and dealt, in this
-    order, into each other seat's unknown hand cards (seat order; every seat's, for a
-    spectator), every occupied face-down slot (seat then slot order) and the stock. The
-    seed is drawn from ``rng`` first; ``deal`` is a deck order the result agrees with
-    (:func:`~tabletop_rules.palace.fitting_deal`: the face-down cards and the stock
-    where it deals them), so that the result passes
-    :func:`~tabletop_rules.palace.check_state` as a state that play reached does.
-    ``view`` of the result, for the same seat, is ``seen`` again.
+    """A full state consistent with ``seen``: the cards its seat cannot see shuffled by
+    ``rng`` into the hidden places; ``view`` of the result for the same seat is ``seen``.
 
-    >>> from tabletop_rules.palace import Ready, apply, new_game
+    >>> from tabletop_rules.palace import Ready, apply, determinize, new_game, view
     >>> state = apply(new_game(seed=7), Ready())
     >>> seen = view(state, 1)
     >>> sampled = determinize(seen, Rng.from_seed(99))
-    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1]
-    (True, True)
-    >>> sampled.stock == state.stock
-    False
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a view that
-    :func:`check_view` refuses.
+    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1], sampled.stock == state.stock
+    (True, True, False)
     """
-    unseen, places = _hidden(seen)
-    state = _deal(seen, unseen, places, rng)
-    _check_dealt(seen, state)
-    return state
+    return _deal(seen, _hidden(seen), rng)

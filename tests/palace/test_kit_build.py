@@ -1,0 +1,35 @@
+"""Palace's ruleset is built by :func:`tabletop_rules.kit.build` (issue 17)."""
+
+from __future__ import annotations
+
+from tabletop_rules import palace as p
+
+DERIVED = (
+    "apply_with_events", "canonical", "winners", "score", "current_player", "view",
+    "determinize", "chance_probabilities", "format_move", "check_state", "max_moves",
+    "display", "observe", "observation_spec",
+)  # fmt: skip
+# The codec numbers classes of plays (a MoveTable numbers moves); the notation reads
+# ranks-only plays; a drawn card is redacted; check_view is a loader's check; a playout's
+# apply, is_over and legal_moves are a call or two shallower (benchmarks/ab_playout.py).
+OWN = (
+    "apply", "is_over", "legal_moves",
+    "num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text",
+    "parse_move", "redact", "check_view",
+)  # fmt: skip
+
+
+def test_palace_is_built_by_the_kit_and_keeps_only_its_own_members() -> None:
+    for name in DERIVED:
+        member = getattr(p.RULES, name)
+        assert getattr(p, name) is member, name
+        # a member of the kit's shell, or the kernel's rule behind the shell's entry guard
+        assert member.__module__ == "tabletop_rules.kit" or hasattr(member, "__wrapped__"), name
+    for name in OWN:
+        member = getattr(p.RULES, name)
+        assert getattr(p, name) is member, name
+        assert member.__module__.startswith("tabletop_rules.palace."), name
+        assert not hasattr(member, "__wrapped__"), name
+    assert p.new_game.__module__ == "tabletop_rules.palace.rules"
+    assert p.RULES.new_game(seed=3) == p.new_game(p.Config(), seed=3)
+    assert p.chance_probabilities(p.new_game(seed=3)) == {}
