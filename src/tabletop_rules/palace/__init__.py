@@ -19,72 +19,56 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
+from . import bots, cards, codec, config, events, moves, notation, observation, rules, state
 from . import display as display_module
-from . import moves, observation, rules
 from . import view as view_module
-from .bots import LowCardBot
-from .cards import BONUS_RANKS, DECK, NATURAL_RANKS, RANKS, SUITS, Card, Deal, Rank, Suit
-from .codec import action_text, chance_offset, decode, encode, legal_mask, num_actions
-from .config import (
-    MAX_DECKS,
-    MAX_HAND_SIZE,
-    MAX_PLAYERS,
-    MAX_TURNS,
-    Config,
-    FacePlay,
-    FirstPlayer,
-    MustBeat,
-    PlayUntil,
-    Quad,
-)
-from .events import (
-    EVENT_TYPES,
-    Burned,
-    Drew,
-    EndedTurn,
-    Event,
-    Finished,
-    GameOver,
-    Played,
-    Readied,
-    Started,
-    Swapped,
-    TookFaceUp,
-    TookPile,
-    TurnedBlind,
-    TurnPassed,
-    redact,
-)
-from .moves import (
-    MOVE_TYPES,
-    EndTurn,
-    Move,
-    Play,
-    PlayBlind,
-    Ready,
-    Slot,
-    Swap,
-    TakePile,
-    json_hooks,
-)
-from .notation import parse_move, read_move
-from .rules import first_player
-from .state import MAX_SWAPS, Pending, Phase, State, View, check_invariants, fitting_deal
-from .view import check_view
+from .bots import *
+from .cards import *
+from .codec import *
+from .config import *
+from .display import *
+from .events import *
+from .moves import *
+from .moves import json_hooks
+from .notation import *
+from .rules import *
+from .state import *
+from .state import check_invariants
+from .view import *
 
 __all__ = [
-    "BONUS_RANKS", "CHANCE", "DECK", "EVENT_TYPES", "MAX_DECKS", "MAX_HAND_SIZE", "MAX_PLAYERS",
-    "MAX_SWAPS", "MAX_TURNS", "MOVE_TYPES", "NATURAL_RANKS", "RANKS", "RULES", "SUITS", "Burned",
-    "Card", "Config", "Deal", "Drew", "EndTurn", "EndedTurn", "Event", "FacePlay", "Finished",
-    "FirstPlayer", "GameOver", "LowCardBot", "Move", "MustBeat", "Pending", "Phase", "Play",
-    "PlayBlind", "PlayUntil", "Played", "Quad", "Rank", "Readied", "Ready", "Slot", "Started",
-    "State", "Suit", "Swap", "Swapped", "TakePile", "TookFaceUp", "TookPile", "TurnPassed",
-    "TurnedBlind", "View", "action_text", "apply", "apply_with_events", "canonical",
-    "chance_offset", "chance_probabilities", "check_state", "check_view", "current_player",
-    "decode", "determinize", "display", "encode", "first_player", "fitting_deal", "format_move",
-    "is_over", "legal_mask", "legal_moves", "max_moves", "new_game", "num_actions",
-    "observation_spec", "observe", "parse_move", "read_move", "redact", "score", "view", "winners",
-]  # fmt: skip
+    "CHANCE",
+    "RULES",
+    "apply",
+    "apply_with_events",
+    "canonical",
+    "chance_probabilities",
+    "check_state",
+    "current_player",
+    "determinize",
+    "display",
+    "format_move",
+    "is_over",
+    "legal_moves",
+    "max_moves",
+    "new_game",
+    "observation_spec",
+    "observe",
+    "score",
+    "view",
+    "winners",
+]
+__all__ += bots.__all__
+__all__ += cards.__all__
+__all__ += codec.__all__
+__all__ += config.__all__
+__all__ += display_module.__all__
+__all__ += events.__all__
+__all__ += moves.__all__
+__all__ += notation.__all__
+__all__ += rules.__all__
+__all__ += state.__all__
+__all__ += view_module.__all__
 
 DECLARATION = kit.Declaration(
     name="palace",

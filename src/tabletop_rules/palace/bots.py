@@ -17,7 +17,7 @@ from .cards import BONUS_RANKS, Card
 from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
 from .state import View
 
-__all__ = ["LowCardBot", "keep_value"]
+__all__ = ["LowCardBot"]
 
 _BONUS_VALUE = {3: 15, 2: 16, 10: 17}
 

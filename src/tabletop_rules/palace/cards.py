@@ -16,9 +16,18 @@ from ..messages import short_repr
 from ..validation import Fail
 
 __all__ = [
-    "BONUS_RANKS", "DECK", "NATURAL_RANKS", "RANKS", "SUITS", "Card", "Deal", "Rank", "Suit",
-    "is_card", "own_card",
-]  # fmt: skip
+    "BONUS_RANKS",
+    "DECK",
+    "NATURAL_RANKS",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "Deal",
+    "Rank",
+    "Suit",
+    "is_card",
+    "own_card",
+]
 
 Rank: TypeAlias = int
 """A card's rank, 2 to 14 (11 J, 12 Q, 13 K, 14 A)."""

@@ -16,9 +16,15 @@ from .rules import legal_moves
 from .state import State
 
 __all__ = [
-    "PLAY_BASE", "SWAP_BASE", "action_text", "chance_offset", "decode", "encode", "legal_mask",
+    "PLAY_BASE",
+    "SWAP_BASE",
+    "action_text",
+    "chance_offset",
+    "decode",
+    "encode",
+    "legal_mask",
     "num_actions",
-]  # fmt: skip
+]
 
 _INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
 _RANKS = 13

@@ -19,9 +19,19 @@ from ..errors import ConfigError
 from ..validation import choice, flag, whole
 
 __all__ = [
-    "CARDS_PER_DECK", "MAX_DECKS", "MAX_HAND_SIZE", "MAX_PLAYERS", "MAX_TURNS", "ROW", "Config",
-    "FacePlay", "FirstPlayer", "MustBeat", "PlayUntil", "Quad",
-]  # fmt: skip
+    "CARDS_PER_DECK",
+    "MAX_DECKS",
+    "MAX_HAND_SIZE",
+    "MAX_PLAYERS",
+    "MAX_TURNS",
+    "ROW",
+    "Config",
+    "FacePlay",
+    "FirstPlayer",
+    "MustBeat",
+    "PlayUntil",
+    "Quad",
+]
 
 MustBeat: TypeAlias = Literal["equal_or_higher", "higher"]
 """What a natural card must be to go on the pile's top card: equal or higher, or higher."""

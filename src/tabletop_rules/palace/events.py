@@ -15,10 +15,24 @@ from .cards import Card
 from .moves import Slot
 
 __all__ = [
-    "EVENT_TYPES", "Burned", "Drew", "EndedTurn", "Event", "Finished", "GameOver", "Played",
-    "Readied", "Source", "Started", "Swapped", "TookFaceUp", "TookPile", "TurnPassed",
-    "TurnedBlind", "redact",
-]  # fmt: skip
+    "EVENT_TYPES",
+    "Burned",
+    "Drew",
+    "EndedTurn",
+    "Event",
+    "Finished",
+    "GameOver",
+    "Played",
+    "Readied",
+    "Source",
+    "Started",
+    "Swapped",
+    "TookFaceUp",
+    "TookPile",
+    "TurnPassed",
+    "TurnedBlind",
+    "redact",
+]
 
 Source: TypeAlias = Literal["hand", "face_up", "face_down"]
 """Where played cards came from."""

@@ -23,9 +23,18 @@ from .cards import Card, own_card
 from .config import MAX_DECKS, ROW
 
 __all__ = [
-    "MAX_PLAY", "MOVE_TYPES", "EndTurn", "Move", "Play", "PlayBlind", "Ready", "Slot", "Swap",
-    "TakePile", "json_hooks", "known_move",
-]  # fmt: skip
+    "MAX_PLAY",
+    "MOVE_TYPES",
+    "EndTurn",
+    "Move",
+    "Play",
+    "PlayBlind",
+    "Ready",
+    "Slot",
+    "Swap",
+    "TakePile",
+    "known_move",
+]
 
 Slot: TypeAlias = int
 """A place in a player's face-down or face-up row, 0 to 2 (face-up slot i covers

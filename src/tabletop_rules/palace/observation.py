@@ -12,7 +12,7 @@ from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
 from .config import CARDS_PER_DECK, ROW
 from .state import MAX_SWAPS, PENDINGS, Phase, View
 
-__all__ = ["encode_view"]
+__all__: list[str] = []
 
 PHASES = get_args(Phase)
 

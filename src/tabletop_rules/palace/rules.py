@@ -377,9 +377,23 @@ class _Work:
     """
 
     __slots__ = (
-        "burned", "config", "events", "face_down", "face_up", "finished", "hands", "known",
-        "pending", "phase", "pile", "seat", "state", "stock", "swaps", "turns",
-    )  # fmt: skip
+        "burned",
+        "config",
+        "events",
+        "face_down",
+        "face_up",
+        "finished",
+        "hands",
+        "known",
+        "pending",
+        "phase",
+        "pile",
+        "seat",
+        "state",
+        "stock",
+        "swaps",
+        "turns",
+    )
 
     def __init__(self, state: State, events: list[Event] | None) -> None:
         self.state = state
