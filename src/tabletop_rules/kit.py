@@ -101,6 +101,7 @@ __all__ = [
     "resolve_seed",
     "run_checks",
     "seats_from",
+    "short_repr",
     "top_seats",
     "viewer_features",
     "whole",
