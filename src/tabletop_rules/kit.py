@@ -15,10 +15,10 @@ entry guards and error translation:
 - ``canonical`` (the listed move equal to the one given), ``is_over``
   (``current_player`` is ``None``), ``winners`` (the top scores once over),
   ``chance_probabilities`` (uniform over the chance outcomes);
-- the action codec from the kernel's :class:`~tabletop_rules.movetable.MoveTable`;
+- the action codec from the kernel's :class:`~tabletop_rules.kit.MoveTable`;
 - ``parse_move`` (the legal move whose notation the text is), ``redact`` (identity),
   ``check_state`` / ``check_view`` (the kernel's invariants inside
-  :func:`~tabletop_rules.validation.run_checks`; a view must be the view of the state
+  :func:`~tabletop_rules.kit.run_checks`; a view must be the view of the state
   dealt from it), ``observe`` / ``observation_spec`` from one encoder.
 
 Every derived member can be replaced: ``build(DECLARATION, KERNEL, apply=fast_apply)``
@@ -101,6 +101,7 @@ __all__ = [
     "resolve_seed",
     "run_checks",
     "seats_from",
+    "short_repr",
     "top_seats",
     "viewer_features",
     "whole",
@@ -167,7 +168,7 @@ class Kernel:
     ``legal_moves``), ``determinize``, ``format_move``, ``encode_view`` (an
     :data:`~tabletop_rules.observation.Encoder`), ``check_state(state, fail)`` (the
     invariants; call ``fail(why)``), ``max_moves``, and ``moves``, the
-    :class:`~tabletop_rules.movetable.MoveTable` of every move in action order (chance
+    :class:`~tabletop_rules.kit.MoveTable` of every move in action order (chance
     outcomes, of ``chance_type``, last); ``None`` only for a game that passes its own codec
     members to :func:`build`. Optional: ``why_illegal(state, move) -> str`` names the rule a
     move breaks; ``check_view(view, fail)`` checks what a view holds beyond what its

@@ -88,7 +88,7 @@ class MoveTable(Generic[MoveT]):
         so no other object has one of these ids."""
 
     def own(self, move: OneMove) -> OneMove:
-        """The table's instance of ``move``, one of :attr:`moves`; ``KeyError`` if none."""
+        """The table's instance of ``move``, one of ``moves``; ``KeyError`` if none."""
         return cast(OneMove, self._by_value[cast(MoveT, move)])
 
     def known(self, move: object) -> MoveT:
@@ -165,8 +165,8 @@ class ActionCodec(Generic[MoveT]):
     Args:
         table: The game's move table, in action order.
         chance_type: The class of the chance outcomes, numbered from
-            :attr:`chance_offset` on.
-        format_move: The game's notation, for messages and :meth:`text`.
+            ``chance_offset`` on.
+        format_move: The game's notation, for messages and ``text``.
 
     """
 
@@ -212,7 +212,7 @@ class ActionCodec(Generic[MoveT]):
         self, state: Any, action: object, legal_moves: Callable[[Any], Iterable[MoveT]]
     ) -> MoveT:
         """The move numbered ``action`` if ``legal_moves(state)`` lists it; the action is
-        checked (:func:`check_action`) before the legal moves are made.
+        checked (``check_action``) before the legal moves are made.
         """
         number = check_action(action, self.size)
         move = self.moves[number]

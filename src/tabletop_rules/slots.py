@@ -5,8 +5,8 @@ A move makes one new state, and a bot's every turn one new view. ``attrs``' gene
 its own ``__setattr__`` refuses), which looks every field up again; with sixteen fields
 that is a sixth of a palace move. A game's hot path instead makes the instance with
 ``object.__new__`` and stores each field through the setter of its slot, taken once from
-:func:`slot_setters`. That is sound only while the constructor does nothing but store each
-field: :func:`check_plain_constructor` says so, for a game's tests.
+``slot_setters``. That is sound only while the constructor does nothing but store each
+field: ``check_plain_constructor`` says so, for a game's tests.
 
 >>> import attrs
 >>> @attrs.frozen
@@ -50,7 +50,7 @@ def slot_setters(cls: type[Any]) -> dict[str, Callable[[Any, Any], None]]:
 def check_plain_constructor(cls: type[Any]) -> None:
     """Raise ``AssertionError`` unless ``cls``'s constructor only stores its fields (no
     converter, validator, default factory or ``__attrs_post_init__``), so that an
-    instance built through :func:`slot_setters` is the one the constructor would build.
+    instance built through ``slot_setters`` is the one the constructor would build.
     """
     if not isinstance(cls, type) or not attrs.has(cls):
         raise TypeError(f"check_plain_constructor needs an attrs class, got {short_repr(cls)}")
@@ -85,8 +85,8 @@ def replacer(cls: type[T]) -> Callable[..., T]:
     the named fields changed, built through the slots (no checks, no ``evolve`` lookups).
     Every argument after ``value`` is keyword-only and named after a field, so a misspelt
     field is a ``TypeError``. For a game's transition, which builds a state per move from
-    values its rules made; like :func:`slot_setters`, sound only for a plain constructor
-    (:func:`check_plain_constructor`).
+    values its rules made; like ``slot_setters``, sound only for a plain constructor
+    (``check_plain_constructor``).
 
     >>> @attrs.frozen
     ... class Point:

@@ -2,7 +2,7 @@
 
 Each house rule is validated when the config is built, and a bad value raises
 :class:`~tabletop_rules.errors.ConfigError` naming the field, the values it allows and
-what it got (quoted through :func:`~tabletop_rules.messages.short_repr`, so a huge or
+what it got (quoted through :func:`~tabletop_rules.kit.short_repr`, so a huge or
 hostile value still gives a short message). Two forms of each check:
 
 - ``check_*`` functions take a name and a value, for values that are not one field of
@@ -154,7 +154,7 @@ def optional_whole(low: int, high: int) -> Validator:
 
 def choice(literal: object) -> Validator:
     """A validator for a field typed by ``literal``, a ``Literal`` of strings: the field
-    must be one of them (:func:`check_choice`). The type and the check share one list of
+    must be one of them (``check_choice``). The type and the check share one list of
     values, the one the rules page gives.
 
     ``TypeError`` at once for what is no ``Literal`` of strings.
