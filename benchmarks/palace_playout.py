@@ -40,10 +40,10 @@ from harness import (
 )
 
 from tabletop_rules import palace
+from tabletop_rules._slots import slot_setters
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.palace import rules as palace_rules
 from tabletop_rules.simulate import play_game
-from tabletop_rules.slots import slot_setters
 
 try:
     import pyspiel

@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 import pytest
 
+from tabletop_rules._messages import describe, short_repr, short_text
+from tabletop_rules._movetable import MAX_ITEMS, MoveTable
 from tabletop_rules.errors import IllegalMoveError
-from tabletop_rules.messages import describe, short_repr, short_text
-from tabletop_rules.movetable import MAX_ITEMS, MoveTable
 
 
 def _positive(_instance: Any, _attribute: Any, value: Any) -> None:

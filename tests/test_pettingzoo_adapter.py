@@ -24,6 +24,7 @@ np = pytest.importorskip("numpy", reason=REASON)
 
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
+from tabletop_rules._seats import zero_sum_rewards  # noqa: E402
 from tabletop_rules.adapters.pettingzoo import (  # noqa: E402
     TabletopEnv,
     agent_name,
@@ -31,7 +32,6 @@ from tabletop_rules.adapters.pettingzoo import (  # noqa: E402
     raw_env,
     seat_of,
 )
-from tabletop_rules.seats import zero_sum_rewards  # noqa: E402
 
 # (game, config): every game with its defaults, chance left to the environment where a
 # game has chance points, more seats, and one seat alone.

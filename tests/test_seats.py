@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tabletop_rules._seats import check_on_turn, check_seat, top_seats
 from tabletop_rules.errors import IllegalMoveError, TabletopError
 from tabletop_rules.protocol import CHANCE
-from tabletop_rules.seats import check_on_turn, check_seat, top_seats
 
 
 @pytest.mark.parametrize("seat", [None, 0, 1, 2])

@@ -1,4 +1,4 @@
-"""tabletop_rules.slots: the setters a hot path builds frozen values with."""
+"""tabletop_rules._slots: the setters a hot path builds frozen values with."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 import pytest
 
-from tabletop_rules.slots import check_plain_constructor, maker, replacer, slot_setters
+from tabletop_rules._slots import check_plain_constructor, maker, replacer, slot_setters
 
 
 @attrs.frozen

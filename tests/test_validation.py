@@ -14,9 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop_rules import account, dice_poker, palace
-from tabletop_rules.errors import ConfigError
-from tabletop_rules.protocol import registered
-from tabletop_rules.validation import (
+from tabletop_rules._validation import (
     check_choice,
     check_flag,
     check_whole,
@@ -25,6 +23,8 @@ from tabletop_rules.validation import (
     optional_whole,
     whole,
 )
+from tabletop_rules.errors import ConfigError
+from tabletop_rules.protocol import registered
 
 Order = Literal["free", "down", "up", "announce"]
 

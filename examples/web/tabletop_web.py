@@ -38,9 +38,9 @@ from typing import Any, Literal, get_args, get_origin
 import attrs
 
 from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
+from tabletop_rules._messages import short_repr
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
-from tabletop_rules.messages import short_repr
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json

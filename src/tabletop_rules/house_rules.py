@@ -35,10 +35,10 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ._messages import short_repr, short_text
+from ._validation import check_type
 from .errors import ConfigError, InvalidStateError, TabletopError
-from .messages import short_repr, short_text
 from .serialize import parse_json, to_data
-from .validation import check_type
 
 __all__ = ["HouseRule", "configured", "house_rules", "parse_value", "value_text"]
 

@@ -37,25 +37,13 @@ from typing import Any, Final, Literal, NoReturn
 
 import attrs
 
-from .bots import Unseeded, legal_moves_of
-from .errors import (
-    ConfigError,
-    IllegalMoveError,
-    InvalidStateError,
-    NotationError,
-    TabletopError,
-)
-from .messages import short_repr, short_text
-from .movetable import MoveTable, check_action
-from .observation import Encoder, Features, ObservationSpec, encoded, encoding_spec
-from .observation import seats_from as seats_from
-from .observation import viewer_features as viewer_features
-from .protocol import CHANCE, BotFactory, GameRules, register
-from .rng import Rng, is_valid_state, resolve_seed
-from .seats import check_on_turn, check_seat, top_seats
-from .slots import maker, replacer
-from .validation import (
+from ._messages import short_repr, short_text
+from ._movetable import MoveTable, check_action
+from ._seats import check_on_turn, check_seat, top_seats
+from ._slots import maker, replacer
+from ._validation import (
     Fail,
+    Validator,
     check_dealt_view,
     check_flag,
     check_type,
@@ -67,6 +55,19 @@ from .validation import (
     run_checks,
     whole,
 )
+from .bots import Unseeded, legal_moves_of
+from .errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotationError,
+    TabletopError,
+)
+from .observation import Encoder, Features, ObservationSpec, encoded, encoding_spec
+from .observation import seats_from as seats_from
+from .observation import viewer_features as viewer_features
+from .protocol import CHANCE, BotFactory, GameRules, register
+from .rng import Rng, is_valid_state, resolve_seed
 
 __all__ = [
     "CHANCE",
@@ -85,6 +86,7 @@ __all__ = [
     "Rng",
     "TabletopError",
     "Unseeded",
+    "Validator",
     "build",
     "check_flag",
     "check_seat",

@@ -31,11 +31,11 @@ from typing import Any, Final, Generic, overload
 
 import attrs
 
+from ._seats import check_on_turn
 from .errors import IllegalMoveError
 from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT, check_ruleset
 from .records import GameRecord, _rules_and_record, replay_steps
 from .rng import Rng
-from .seats import check_on_turn
 
 __all__ = ["REDEALS", "Match"]
 

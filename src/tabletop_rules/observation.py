@@ -31,7 +31,7 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from .messages import short_repr
+from ._messages import short_repr
 
 __all__ = [
     "Encoder",

@@ -32,8 +32,8 @@ from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 
+from ._messages import short_repr
 from .errors import GamePluginError
-from .messages import short_repr
 
 __all__ = ["GROUP", "GamePluginWarning", "forget"]
 

@@ -32,11 +32,11 @@ import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
 
 from . import plugins
+from ._messages import short_repr
+from ._validation import check_type
 from .errors import ConfigError, UnknownGameError
-from .messages import short_repr
 from .observation import ObservationSpec
 from .rng import Rng
-from .validation import check_type
 
 __all__ = [
     "CHANCE",

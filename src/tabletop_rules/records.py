@@ -25,8 +25,8 @@ from typing import Any, TypeVar, overload
 
 import attrs
 
+from ._messages import short_repr, short_text
 from .errors import InvalidStateError, TabletopError
-from .messages import short_repr, short_text
 from .protocol import Ruleset, check_ruleset, get_ruleset
 from .rng import is_valid_state
 from .serialize import _add_document, _Document, converter, from_data, parse_json, to_data

@@ -21,8 +21,8 @@ from typing import TypeVar, cast
 
 import attrs
 
+from ._messages import short_repr
 from .errors import ConfigError
-from .messages import short_repr
 
 __all__ = ["SEED_BITS", "Rng", "is_valid_state", "resolve_seed"]
 

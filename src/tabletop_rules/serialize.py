@@ -36,8 +36,8 @@ from cattrs.gen import make_dict_structure_fn
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
+from ._messages import short_repr
 from .errors import ConfigError, InvalidConfigError, InvalidStateError, TabletopError
-from .messages import short_repr
 from .protocol import Ruleset, check_ruleset, get_ruleset, registered
 
 __all__ = [

@@ -30,8 +30,8 @@ from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
 import attrs
 
+from ._messages import short_repr
 from .errors import BotSelectionError, SimulationError
-from .messages import short_repr
 from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat, check_ruleset
 from .records import GameRecord
 from .rng import Rng

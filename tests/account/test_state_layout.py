@@ -1,5 +1,5 @@
 """The rules build states and views through the shared builders of
-:mod:`tabletop_rules.slots` (``replacer(State)``, ``maker(View)``), which bypass the
+``tabletop_rules.kit`` (``replacer(State)``, ``maker(View)``), which bypass the
 constructors: sound only while each constructor does nothing but store its fields. These
 tests hold that with public checks only, and compare what the rules build with what the
 constructors build.
@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from tabletop_rules import account as a
-from tabletop_rules.slots import check_plain_constructor
+from tabletop_rules._slots import check_plain_constructor
 
 
 def test_the_state_constructor_only_stores_its_fields() -> None:

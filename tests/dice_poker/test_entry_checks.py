@@ -23,7 +23,7 @@ PACKAGE = Path(dp.__file__).parent
 
 
 def test_one_state_builder_dice_poker_builds_no_state_through_slots_of_its_own() -> None:
-    # States and views are built by tabletop_rules.slots.replacer/maker, the builders
+    # States and views are built by tabletop_rules._slots.replacer/maker, the builders
     # every game shares: no module of the game sets slots itself.
     for path in sorted(PACKAGE.glob("*.py")):
         text = path.read_text(encoding="utf-8")

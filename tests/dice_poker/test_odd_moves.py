@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules._messages import short_repr
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError, NotationError
-from tabletop_rules.messages import short_repr
 from tabletop_rules.serialize import to_data
 
 from .helpers import start, throw

@@ -1,5 +1,5 @@
 """The rules build each State and View through the generated builders of
-:mod:`tabletop_rules.slots`, sound only while the constructors do nothing but store their
+``tabletop_rules.kit``, sound only while the constructors do nothing but store their
 fields; what they build must be what the constructors build.
 """
 
@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.slots import check_plain_constructor
+from tabletop_rules._slots import check_plain_constructor
 
 
 def test_the_state_constructor_only_stores_its_fields() -> None:

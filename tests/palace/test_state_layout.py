@@ -1,5 +1,5 @@
 """How palace builds states and views on the hot path: through the builders
-:mod:`tabletop_rules.slots` generates for :class:`~tabletop_rules.palace.State` and
+``tabletop_rules.kit`` generates for :class:`~tabletop_rules.palace.State` and
 :class:`~tabletop_rules.palace.View`, which store each field through its slot instead of
 calling the constructor. These tests hold that together through the public API only:
 every state a game reaches and every view of it is the value the constructor builds from
@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 from tabletop_rules import palace as p
-from tabletop_rules.slots import check_plain_constructor
+from tabletop_rules._slots import check_plain_constructor
 
 from .helpers import ready_all
 

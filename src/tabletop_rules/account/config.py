@@ -18,9 +18,9 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
+from .._messages import short_repr
+from .._validation import check_whole, choice, flag, whole
 from ..errors import ConfigError, NotationError
-from ..messages import short_repr
-from ..validation import check_whole, choice, flag, whole
 from .cards import CARDS, Card, own_card
 
 __all__ = [

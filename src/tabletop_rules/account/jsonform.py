@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._messages import short_repr
 from ..errors import NotationError
-from ..messages import short_repr
 from .cards import Card
 from .config import Deck
 

@@ -17,9 +17,9 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
+from .._messages import short_repr
+from .._movetable import MoveTable
 from ..errors import IllegalMoveError
-from ..messages import short_repr
-from ..movetable import MoveTable
 from .config import MAX_COLUMNS, MAX_MARKERS
 
 __all__ = [

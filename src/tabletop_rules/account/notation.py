@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .._messages import short_repr
 from ..errors import IllegalMoveError, NotationError
-from ..messages import short_repr
 from .moves import DIRECTIONS, MOVE_TABLE, ROLL, Advance, Buy, Die, Move, Place
 
 __all__ = ["read_move"]

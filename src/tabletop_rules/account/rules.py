@@ -2,7 +2,7 @@
 
 A turn: buy markers (before the first roll), then ``Roll()`` and ``Advance`` each marker
 once; the card a marker lands on changes its player's account. Each rule is a small
-function below; each move builds its next state with :func:`~tabletop_rules.slots.replacer`.
+function below; each move builds its next state with :func:`~tabletop_rules.kit.replacer`.
 
 >>> from tabletop_rules.account import apply, new_game
 >>> state = apply(apply(new_game(seed=3), Place(2)), Place(4))
@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal, NoReturn
 
+from .._messages import short_repr
+from .._seats import top_seats
+from .._slots import replacer
+from .._validation import refuse_state
 from ..errors import ConfigError, IllegalMoveError, TabletopError
-from ..messages import short_repr
 from ..protocol import CHANCE, Seat
 from ..rng import Rng
-from ..seats import top_seats
-from ..slots import replacer
-from ..validation import refuse_state
 from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
 from .config import MAX_MARKERS, Config
 from .events import (

@@ -11,10 +11,10 @@ from typing import Literal, TypeAlias, get_args
 
 import attrs
 
-from ..messages import short_repr
+from .._messages import short_repr
+from .._validation import Fail, check_type
 from ..protocol import Seat
 from ..rng import Rng
-from ..validation import Fail, check_type
 from .cards import CARDS, Card
 from .config import MAX_COLUMNS, Config
 from .moves import SIDES, Move

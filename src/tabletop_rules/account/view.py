@@ -23,12 +23,12 @@ from itertools import islice
 
 import attrs
 
-from ..messages import short_repr
+from .._messages import short_repr
+from .._seats import check_seat, top_seats
+from .._slots import maker
+from .._validation import Fail
 from ..protocol import Seat
 from ..rng import Rng
-from ..seats import check_seat, top_seats
-from ..slots import maker
-from ..validation import Fail
 from .cards import CARD_ORDER, Card
 from .config import Config
 from .rules import current_player, legal_moves

@@ -47,11 +47,11 @@ import attrs
 import numpy as np
 import pyspiel
 
+from .._seats import zero_sum_rewards
 from ..errors import ConfigError, IllegalMoveError
 from ..house_rules import configured, house_rules, value_text
 from ..protocol import CHANCE, Ruleset, get_ruleset
 from ..rng import Rng
-from ..seats import zero_sum_rewards
 from ..serialize import dumps, loads
 
 __all__ = [

@@ -52,11 +52,11 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .._movetable import check_action
+from .._seats import zero_sum_rewards
 from ..errors import IllegalMoveError, NotationError
-from ..movetable import check_action
 from ..protocol import CHANCE, Ruleset, Seat, get_ruleset
 from ..rng import Rng, resolve_seed
-from ..seats import zero_sum_rewards
 from ..simulate import derived_seed, sample_outcome
 
 __all__ = [

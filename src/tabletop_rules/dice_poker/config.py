@@ -17,9 +17,9 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
+from .._messages import short_repr
+from .._validation import check_choice, check_flag, optional_whole, whole
 from ..errors import ConfigError
-from ..messages import short_repr
-from ..validation import check_choice, check_flag, optional_whole, whole
 from .moves import BOXES_PER_STAGE
 
 __all__ = [

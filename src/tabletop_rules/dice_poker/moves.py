@@ -18,9 +18,9 @@ from typing import TypeAlias, get_args
 
 import attrs
 
+from .._messages import short_repr
+from .._movetable import MoveTable
 from ..errors import IllegalMoveError
-from ..messages import short_repr
-from ..movetable import MoveTable
 
 __all__ = [
     "ACTIONS",

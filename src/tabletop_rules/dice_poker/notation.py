@@ -13,8 +13,8 @@ Scratch(box=Box.FULL_HOUSE)
 
 from __future__ import annotations
 
+from .._messages import short_repr
 from ..errors import NotationError
-from ..messages import short_repr
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
 
 __all__ = ["parse_box", "read_move"]

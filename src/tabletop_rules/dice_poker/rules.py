@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import NoReturn
 
+from .._seats import top_seats
+from .._slots import replacer
+from .._validation import refuse_state
 from ..errors import IllegalMoveError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng
-from ..seats import top_seats
-from ..slots import replacer
-from ..validation import refuse_state
 from .config import Config, Deal
 from .events import (
     Announced,

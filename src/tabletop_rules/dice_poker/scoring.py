@@ -19,7 +19,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from ..messages import short_repr
+from .._messages import short_repr
 from .config import BoxScores
 from .moves import DICE_COUNT, MOVE_TABLE, Box, Dice, Face, Move, _sorted_faces
 

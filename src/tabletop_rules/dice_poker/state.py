@@ -17,9 +17,9 @@ from typing import Any
 import attrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
+from .._validation import Fail
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
-from ..validation import Fail
 from .config import Config
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOUNTAIN, Box, Face, Move
 from .scoring import possible_points, stage_bonus

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import attrs
 
+from .._seats import check_seat, top_seats
+from .._slots import maker
+from .._validation import Fail
 from ..protocol import Seat
 from ..rng import Rng
-from ..seats import check_seat, top_seats
-from ..slots import maker
-from ..validation import Fail
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .rules import current_player, legal_moves
 from .scoring import stage_bonus

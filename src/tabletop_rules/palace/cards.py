@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias, cast, get_args
 
+from .._messages import short_repr
+from .._validation import Fail
 from ..errors import IllegalMoveError, NotationError
-from ..messages import short_repr
-from ..validation import Fail
 
 __all__ = [
     "BONUS_RANKS",

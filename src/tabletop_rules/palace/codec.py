@@ -5,10 +5,10 @@ page.
 
 from __future__ import annotations
 
+from .._messages import short_repr
+from .._movetable import check_action
+from .._validation import check_type
 from ..errors import ConfigError, IllegalMoveError
-from ..messages import short_repr
-from ..movetable import check_action
-from ..validation import check_type
 from .cards import DECK, RANK_TEXT, Card, Rank
 from .config import ROW, Config
 from .moves import END_TURN, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, format_move, known_move

@@ -15,8 +15,8 @@ from typing import Any, Literal, TypeAlias
 
 import attrs
 
+from .._validation import choice, flag, whole
 from ..errors import ConfigError
-from ..validation import choice, flag, whole
 
 __all__ = [
     "CARDS_PER_DECK",

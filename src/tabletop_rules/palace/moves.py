@@ -17,8 +17,8 @@ from typing import Any, TypeAlias, cast, get_args
 
 import attrs
 
+from .._messages import describe, short_repr, short_text
 from ..errors import IllegalMoveError, NotationError
-from ..messages import describe, short_repr, short_text
 from .cards import Card, own_card
 from .config import MAX_DECKS, ROW
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from itertools import cycle, islice
 
+from .._messages import short_repr
+from .._seats import check_on_turn
 from ..errors import IllegalMoveError, NotationError
-from ..messages import short_repr
 from ..rng import Rng
-from ..seats import check_on_turn
 from .cards import RANK_TEXT, SUITS, Card, Rank
 from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap
 from .rules import _source, canonical, transition

@@ -30,11 +30,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, NoReturn, cast
 
+from .._messages import short_repr
+from .._slots import replacer
+from .._validation import check_type, refuse_state
 from ..errors import ConfigError, IllegalMoveError
-from ..messages import short_repr
 from ..protocol import Seat
-from ..slots import replacer
-from ..validation import check_type, refuse_state
 from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
 from .config import ROW, Config
 from .events import (
@@ -368,7 +368,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 _replace = replacer(State)
-"""A copy of a state with the named fields changed (:func:`tabletop_rules.slots.replacer`)."""
+"""A copy of a state with the named fields changed (:func:`~tabletop_rules.kit.replacer`)."""
 
 
 class _Work:

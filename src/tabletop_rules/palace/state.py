@@ -10,11 +10,11 @@ from typing import Literal, TypeAlias, cast, get_args
 
 import attrs
 
+from .._messages import short_repr
+from .._validation import Fail, run_checks
 from ..errors import InvalidStateError
-from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import SEED_BITS, Rng, is_valid_state
-from ..validation import Fail, run_checks
 from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .moves import Move
@@ -199,7 +199,7 @@ def _texts(cards: object) -> str:
 
 
 def checked(state: State) -> None:
-    """:func:`check_invariants` behind :func:`~tabletop_rules.validation.run_checks`."""
+    """:func:`check_invariants` behind :func:`~tabletop_rules.kit.run_checks`."""
     run_checks("palace state", lambda fail: check_invariants(state, fail))
 
 

@@ -18,13 +18,13 @@ from typing import NoReturn
 
 import attrs
 
+from .._messages import short_repr
+from .._seats import check_seat
+from .._slots import maker
+from .._validation import check_dealt_view
 from ..errors import InvalidStateError
-from ..messages import short_repr
 from ..protocol import Seat
 from ..rng import Rng
-from ..seats import check_seat
-from ..slots import maker
-from ..validation import check_dealt_view
 from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ._messages import short_repr
 from .errors import IllegalMoveError
-from .messages import short_repr
 from .protocol import Seat
 
 __all__ = ["check_on_turn", "check_seat", "top_seats", "zero_sum_rewards"]

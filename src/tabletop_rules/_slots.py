@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from .messages import short_repr
+from ._messages import short_repr
 
 __all__ = ["check_plain_constructor", "maker", "replacer", "slot_setters"]
 

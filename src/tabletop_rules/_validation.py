@@ -39,8 +39,8 @@ from typing import Any, NoReturn, TypeAlias, TypeVar, get_args
 
 import attrs
 
+from ._messages import short_repr, short_text
 from .errors import ConfigError, InvalidStateError
-from .messages import short_repr, short_text
 
 __all__ = [
     "Fail",

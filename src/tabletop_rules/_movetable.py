@@ -28,8 +28,8 @@ from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
+from ._messages import describe, short_repr, short_text
 from .errors import IllegalMoveError
-from .messages import describe, short_repr, short_text
 
 __all__ = ["MAX_ITEMS", "ActionCodec", "MoveTable", "check_action"]
 
