@@ -91,8 +91,10 @@ class Config:
     ``MAX_`` constants above.
 
     Attributes:
+        players: Seats at the table.
         stages: Stages (columns of 15 boxes) each player fills in sequence.
         stage_orders: One order for all stages (a string, or a 1-tuple), or one per stage.
+        throws_per_turn: Throws a turn allows before fences.
         fences: Whether unused throws are banked and may be spent later.
         max_fences: Cap on a player's bank; excess is lost when a turn ends. ``None``: no cap.
         max_fences_per_turn: Cap on the fences one turn may spend. ``None``: no cap.
