@@ -148,6 +148,17 @@ def check_chance(rules: Rules, state: Any) -> None:
     assert sum(probabilities.values()) == 1, "chance probabilities do not sum to 1"
 
 
+def _refusal(rules: Rules, state: Any, move: Any) -> str | None:
+    """The message of the ``IllegalMoveError`` that ``apply(state, move)`` raises, or
+    ``None`` where the move applies.
+    """
+    try:
+        rules.apply(state, move)
+    except IllegalMoveError as error:
+        return str(error)
+    return None
+
+
 def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[Any]) -> None:
     """Every legal move applies and is its own canonical move; a candidate that
     ``canonical`` maps to a listed move applies too; every other candidate raises
@@ -167,12 +178,8 @@ def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[
             assert listed in legal, f"canonical({move!r}) = {listed!r} is not a listed move"
             rules.apply(state, move)  # a move equivalent to a listed one is played as made
             continue
-        try:
-            rules.apply(state, move)
-        except IllegalMoveError as error:
-            message = str(error)
-        else:
-            raise AssertionError(f"{move!r} has no listed equivalent but apply accepted it")
+        message = _refusal(rules, state, move)
+        assert message is not None, f"{move!r} has no listed equivalent but apply accepted it"
         assert message, "an IllegalMoveError must say which rule forbids the move"
     assert to_data(state) == snapshot, "a rejected move changed the state"
 
@@ -379,18 +386,11 @@ def check_errors_hide_secrets(
         return
     resampled = rules.determinize(rules.view(state, player), rng)
     for move in candidates:
-        try:
-            rules.apply(state, move)
-        except IllegalMoveError as error:
-            message = str(error)
-        else:
+        message = _refusal(rules, state, move)
+        if message is None:
             continue
-        try:
-            rules.apply(resampled, move)
-        except IllegalMoveError as error:
-            there = str(error)
-        else:
-            raise AssertionError(f"{move!r} is refused or not depending on hidden information")
+        there = _refusal(rules, resampled, move)
+        assert there is not None, f"{move!r} is refused or not depending on hidden information"
         assert there == message, (
             f"the error for {move!r} depends on what seat {player} cannot see: "
             f"{message!r} here, {there!r} in a re-dealt state"
