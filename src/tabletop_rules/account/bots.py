@@ -156,7 +156,8 @@ class _Table:
         sign = -1 if move.direction == "left" else 1
         landed = ring[(ring.index(start) + sign * move.steps) % len(ring)]
         worth = self.worth(self.view.field[landed][0], self.account)
-        if landed == start or not self.view.config.collapse or self._shared(start):
+        shared = sum(owned.count(start) for owned in self.view.markers) > 1
+        if landed == start or not self.view.config.collapse or shared:
             return worth + self._prospects[landed]
         beneath = self.view.field[start][1:2]
         line = tuple(
@@ -165,10 +166,6 @@ class _Table:
             if column != start or beneath
         )
         return worth + self.prospect(landed, line)
-
-    def _shared(self, column: int) -> bool:
-        """Whether another marker stands on ``column`` with the one that moves from it."""
-        return sum(owned.count(column) for owned in self.view.markers) > 1
 
     def placing(self, column: int, cost: int) -> float:
         """What a marker placed on ``column`` after paying ``cost`` is worth."""
@@ -193,8 +190,5 @@ def _b_costs(view: View) -> Counter[int]:
     """What B may charge, cost by cost, with how many cards charge it: those of the pack
     (each as likely to be drawn first), or with none those of the discard pile.
     """
-    costs: Counter[int] = Counter()
-    costs.update(card.cost for card in pack_contents(view) if card.valued)
-    if not costs:
-        costs.update(card.cost for card in view.discard if card.valued)
-    return costs
+    costs = Counter(card.cost for card in pack_contents(view) if card.valued)
+    return costs or Counter(card.cost for card in view.discard if card.valued)
