@@ -37,8 +37,8 @@ def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
 
 @attrs.frozen(repr=True, cache_hash=True)  # hashed with its deck on every new_game
 class Card:
-    """A card kind. The package uses one instance per kind (:data:`~.cards.CARDS`), which
-    :meth:`parse` and :func:`~.cards.own_card` return, so cards compare by identity too.
+    """A card kind; the package's cards are one instance per kind (:data:`~.cards.CARDS`),
+    which :meth:`parse` and :func:`~.cards.own_card` return.
     """
 
     kind: str = attrs.field(validator=_check_kind)
@@ -57,7 +57,7 @@ class Card:
         return self.kind
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        """Pickle and copy as the kind: a card comes back as the package's own instance."""
+        """Pickled and copied as the package's own instance."""
         return Card.parse, (self.kind,)
 
     @property
@@ -82,7 +82,7 @@ class Card:
 
     @property
     def index(self) -> int:
-        """The kind's position in :data:`~tabletop_rules.account.cards.KINDS`."""
+        """The kind's position in :data:`KINDS`."""
         return _INDEX[self.kind]
 
 
@@ -113,9 +113,7 @@ END = CARDS[12]
 
 
 def own_card(value: object) -> Card:
-    """The package's instance for a card or a card text; ``NotationError`` otherwise
-    (also for a ``Card`` built around its checks).
-    """
+    """The package's instance for a card or a card text; ``NotationError`` otherwise."""
     if type(value) is Card:
         kind = getattr(value, "kind", None)
         if type(kind) is not str or kind not in _BY_KIND:

@@ -1,13 +1,11 @@
 """The house rules of the account game, as one validated, frozen :class:`Config`.
 
->>> Config().deck_size, Config().rows, Config().columns
-(70, 5, 7)
+Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
+
 >>> Config(rows=10, columns=8)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
-
-Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
 """
 
 from __future__ import annotations
@@ -47,7 +45,7 @@ ENDS: tuple[EndRule, ...] = get_args(EndRule)
 
 Deck: TypeAlias = tuple[tuple[Card, int], ...]
 """A deck composition: one ``(card, count)`` pair per kind, in :data:`~.cards.KINDS`
-order, every kind present; a tuple, so hashable (``Config.deck_counts`` gives a dict)."""
+order, every kind present (hashable; ``Config.deck_counts`` gives a dict)."""
 
 MAX_PLAYERS = 8
 """1 to 8 players, as the rules page says."""
@@ -68,9 +66,7 @@ MAX_COST = 1_000_000
 """Largest ``marker_cost`` **[decided]**."""
 
 MAX_ROUNDS = 1000
-"""Largest ``max_rounds`` **[decided]**; with :data:`MAX_PLAYERS` and
-:data:`MAX_MARKERS` a game stays below about 200,000 moves (see
-:func:`~tabletop_rules.account.max_moves`)."""
+"""Largest ``max_rounds`` **[decided]**: a game stays below about 200,000 moves."""
 
 DEFAULT_DECK: Deck = tuple(zip(CARDS, (8, 8, 7, 6, 8, 8, 7, 6, 3, 1, 4, 2, 2), strict=True))
 """The rules page's 70 cards: eight each of +1 and -1, eight each of +10 and -10, seven
@@ -79,7 +75,7 @@ each of +15 and -15, six each of +25 and -25, three P, one T, four B, two Z, two
 
 def _to_deck(value: Any) -> Any:
     """A mapping (or pairs) from cards or card texts to counts as a :data:`Deck`; any
-    other value as it is, for the validator to name the fault.
+    other value as it is, for the validator to name.
     """
     if isinstance(value, Mapping):
         items = list(value.items())
@@ -116,20 +112,12 @@ class Config:
     up to its ``MAX_`` bound.
 
     Attributes:
-        players: Seats.
         deck: The composition (:data:`~.config.Deck`; a mapping from cards or card texts
-            to counts is converted, kinds left out count 0); at least ``rows x columns``
-            cards.
-        rows: Rows of the field.
-        columns: Columns of the field.
+            to counts is converted, kinds left out count 0), of ``rows x columns`` cards
+            or more.
         starting_markers: Markers each player places in setup, at most ``max_markers``.
-        max_markers: Most markers a player may own.
-        marker_cost: Points a bought marker costs.
         placement_scores: Whether the cards placed on in setup score.
-        floor_at_zero: Whether an account never drops below 0.
         collapse: Whether a card leaves the field when its last marker leaves it.
-        end: ``"immediate"`` or ``"finish_round"``.
-        max_rounds: Rounds after which the game stops.
         auto_chance: Whether ``Roll()`` throws the die itself or waits for a chance
             outcome ``Die(value)``.
 
@@ -167,11 +155,11 @@ class Config:
         return sum(count for _card, count in self.deck)
 
     def deck_counts(self) -> dict[Card, int]:
-        """The composition as a dict, every kind present."""
+        """The composition as a dict."""
         return dict(self.deck)
 
     def deck_cards(self) -> tuple[Card, ...]:
-        """Every card of the deck, kind by kind in :data:`~.cards.KINDS` order."""
+        """Every card of the deck, kind by kind."""
         return _cards_of(self.deck)
 
 
@@ -187,7 +175,6 @@ FORMAT_VERSION = 1
 
 
 def _card_from_text(value: Any, _kind: Any) -> Card:
-    """The card ``value`` names, spelt exactly as ``str(card)`` writes it."""
     if type(value) is str:
         card = Card.parse(value)
         if str(card) == value:
@@ -198,7 +185,6 @@ def _card_from_text(value: Any, _kind: Any) -> Card:
 
 
 def _deck_from_data(value: Any, _kind: Any) -> Deck:
-    """A deck from its ``[text, count]`` pairs; ``Config`` validates the counts."""
     if not isinstance(value, list | tuple):
         raise TypeError(f"a deck is an array of [card, count] pairs, got {short_repr(value)}")
     pairs: list[tuple[Card, Any]] = []
@@ -214,9 +200,7 @@ def _is_deck(kind: Any) -> bool:
 
 
 def json_hooks(converter: Any) -> None:
-    """Register the account game's hooks on the shared converter: ``Card`` as its text,
-    and a config's ``deck`` as its ``[text, count]`` pairs.
-    """
+    """Register the account game's JSON hooks on the shared ``converter``."""
     converter.register_unstructure_hook(Card, str)
     converter.register_structure_hook(Card, _card_from_text)
     converter.register_structure_hook_func(_is_deck, _deck_from_data)

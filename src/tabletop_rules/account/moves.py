@@ -1,14 +1,8 @@
-"""The moves of the account game.
+"""The moves of the account game, their action numbers and their notation.
 
->>> Advance(0, "left", 3)
-Advance(marker=0, direction='left', steps=3)
->>> Advance(0, "up", 3)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.IllegalMoveError: a direction is 'left' or 'right', not 'up'
-
-A move's constructor checks only the shape of its fields; whether the rules allow it in a
-position is :func:`~tabletop_rules.account.apply`'s business, which names the rule.
+A move's constructor checks only the shape of its fields (``Advance(0, "up", 3)`` is an
+``IllegalMoveError``); whether the rules allow it in a position is
+:func:`~tabletop_rules.account.apply`'s business, which names the rule.
 """
 
 from __future__ import annotations
@@ -55,8 +49,6 @@ SIDES = 6
 
 
 def _whole(what: str, low: int, high: int, note: str = "") -> Any:
-    """A validator: ``value`` is a whole number ``low`` to ``high``, else ``what`` it is."""
-
     def check(_instance: Any, _attribute: Any, value: Any) -> None:
         if type(value) is not int or not low <= value <= high:
             raise IllegalMoveError(f"{what} {low} to {high}{note}, not {short_repr(value)}")
@@ -152,12 +144,7 @@ CHANCE_OFFSET = MOVE_TABLE.moves.index(DICE[0])
 
 
 def format_move(move: Move) -> str:
-    """The notation of one of the move table's moves: how the rules name a move in their
-    messages.
-
-    >>> format_move(Advance(0, "left", 3))
-    'move 0 left 3'
-    """
+    """The notation of one of the move table's moves, as the rules name it in messages."""
     if isinstance(move, Place):
         return f"place {move.column}"
     if isinstance(move, Buy):
@@ -169,19 +156,18 @@ def format_move(move: Move) -> str:
     return "roll"
 
 
-# --- notation: short, typable text for moves ---
+# --- notation: short, typable text for moves ------------------------------------------
+
 _FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
 
 
 def _text(text: object) -> str:
-    """``text`` as a plain ``str``; ``NotationError`` for anything that is not a string."""
     if not isinstance(text, str):
         raise NotationError(f"move text is a string, not {short_repr(text)}")
     return str.__str__(text)  # a plain str, whatever a subclass overrides
 
 
 def _number(word: str, what: str, text: str) -> int:
-    """``word`` as a whole number: ASCII digits only (no sign, no other scripts' digits)."""
     if not (word.isascii() and word.isdigit()) or len(word.lstrip("0")) > 4:
         raise NotationError(f"{what} is a number, not {short_repr(word)}, in {short_repr(text)}")
     return int(word)
@@ -193,9 +179,8 @@ def _shape(verb: str, rest: list[str], count: int, example: str, text: str) -> N
 
 
 def read_move(text: str) -> Move:
-    """The move ``text`` names, without checking it against a state. Raises
-    :class:`~tabletop_rules.errors.NotationError` for text that names no move (a column,
-    marker, distance or face that no game has included).
+    """The move ``text`` names, without checking it against a state;
+    :class:`~tabletop_rules.errors.NotationError` for text that names no move.
 
     >>> read_move("die 4")
     Die(value=4)
