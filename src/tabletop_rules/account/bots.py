@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..bots import legal_moves_of
+from ..kit import legal_moves_of
 from ..protocol import Seat
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
@@ -53,7 +53,8 @@ class BestCardBot:
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
-        moves = legal_moves_of(view)
+        legal_moves_of(view)  # the seat must be on turn
+        moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
         table = _Table(view)

@@ -18,8 +18,7 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from .._messages import short_repr
-from ..errors import NotationError
+from ..kit import NotationError, short_repr
 
 __all__ = ["CARDS", "CARD_ORDER", "END", "KINDS", "B", "Card", "Deal", "P", "T", "Z"]
 

@@ -16,9 +16,7 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-from .._messages import short_repr
-from .._validation import check_whole, choice, flag, whole
-from ..errors import ConfigError, NotationError
+from ..kit import ConfigError, NotationError, check_whole, choice, flag, short_repr, whole
 from .cards import CARDS, Card, own_card
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..protocol import CHANCE
+from ..kit import CHANCE
 from .state import State, View
 from .view import view
 

@@ -11,9 +11,7 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-from .._messages import short_repr
-from .._movetable import MoveTable
-from ..errors import IllegalMoveError, NotationError
+from ..kit import IllegalMoveError, MoveTable, NotationError, short_repr
 from .config import MAX_COLUMNS, MAX_MARKERS
 
 __all__ = [

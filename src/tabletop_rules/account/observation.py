@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..observation import Features, seats_from, viewer_features
-from ..protocol import CHANCE
+from ..kit import CHANCE, Features, seats_from, viewer_features
 from .cards import KINDS
 from .moves import SIDES
 from .state import PHASES, View

@@ -13,13 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal, NoReturn
 
-from .._messages import short_repr
-from .._seats import top_seats
-from .._slots import replacer
 from .._validation import refuse_state
 from ..errors import ConfigError, IllegalMoveError, TabletopError
-from ..protocol import CHANCE, Seat
-from ..rng import Rng
+from ..kit import CHANCE, Rng, replacer, short_repr, top_seats
+from ..protocol import Seat
 from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
 from .config import MAX_MARKERS, Config
 from .events import (

@@ -10,10 +10,8 @@ from typing import Literal, TypeAlias, get_args
 
 import attrs
 
-from .._messages import short_repr
-from .._validation import Fail, check_type
+from ..kit import Fail, Rng, check_type, short_repr
 from ..protocol import Seat
-from ..rng import Rng
 from .cards import CARDS, Card
 from .config import MAX_COLUMNS, Config
 from .moves import SIDES, Move

@@ -11,12 +11,8 @@ from itertools import islice
 
 import attrs
 
-from .._messages import short_repr
-from .._seats import check_seat, top_seats
-from .._slots import maker
-from .._validation import Fail
+from ..kit import Fail, Rng, check_seat, maker, short_repr, top_seats
 from ..protocol import Seat
-from ..rng import Rng
 from .cards import CARD_ORDER, Card
 from .config import Config
 from .rules import current_player, legal_moves
