@@ -31,7 +31,11 @@ KINDS: tuple[str, ...] = tuple(_POINTS)
 
 def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
     if type(value) is not str or value not in _POINTS:
-        raise NotationError(f"a card is one of {', '.join(KINDS)}, not {short_repr(value)}")
+        raise _not_a_card(value)
+
+
+def _not_a_card(value: object) -> NotationError:
+    return NotationError(f"a card is one of {', '.join(KINDS)}, not {short_repr(value)}")
 
 
 @attrs.frozen(repr=True, cache_hash=True)  # hashed with its deck on every new_game
@@ -48,9 +52,7 @@ class Card:
         try:
             return _BY_KIND[text]
         except (KeyError, TypeError):
-            raise NotationError(
-                f"a card is one of {', '.join(KINDS)}, not {short_repr(text)}"
-            ) from None
+            raise _not_a_card(text) from None
 
     def __str__(self) -> str:
         return self.kind

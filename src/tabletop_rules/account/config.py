@@ -173,13 +173,9 @@ FORMAT_VERSION = 1
 
 
 def _card_from_text(value: Any, _kind: Any) -> Card:
-    if type(value) is str:
-        card = Card.parse(value)
-        if str(card) == value:
-            return card
-    raise NotationError(
-        f"{short_repr(value)} is not a card as the library writes one, like +10 or End"
-    )
+    if type(value) is not str:  # Card.parse reads only the spelling str(card) writes
+        raise NotationError(f"a card is written as its text, like +10 or End: {short_repr(value)}")
+    return Card.parse(value)
 
 
 def _deck_from_data(value: Any, _kind: Any) -> Deck:
@@ -193,12 +189,8 @@ def _deck_from_data(value: Any, _kind: Any) -> Deck:
     return tuple(pairs)
 
 
-def _is_deck(kind: Any) -> bool:
-    return bool(kind == Deck)
-
-
 def json_hooks(converter: Any) -> None:
     """Register the account game's JSON hooks on the shared ``converter``."""
     converter.register_unstructure_hook(Card, str)
     converter.register_structure_hook(Card, _card_from_text)
-    converter.register_structure_hook_func(_is_deck, _deck_from_data)
+    converter.register_structure_hook_func(lambda kind: bool(kind == Deck), _deck_from_data)

@@ -58,14 +58,11 @@ def _accounts(seen: View) -> list[str]:
     width = max(len(str(account)) for account in seen.accounts)
     lines = []
     for seat, (account, owned) in enumerate(zip(seen.accounts, seen.markers, strict=True)):
-        text = f"P{seat}: account {str(account).rjust(width)}, {_count(len(owned), 'marker')}"
+        plural = "" if len(owned) == 1 else "s"
+        text = f"P{seat}: account {str(account).rjust(width)}, {len(owned)} marker{plural}"
         places = ", ".join(f"m{marker} on {column}" for marker, column in enumerate(owned))
         lines.append(f"{text} ({places})" if owned else text)
     return lines
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _markers(names: list[str]) -> str:
