@@ -83,7 +83,7 @@ class Card:
 
     @property
     def index(self) -> int:
-        """The kind's position in :data:`KINDS`."""
+        """The kind's position in :data:`~tabletop_rules.account.cards.KINDS`."""
         return _INDEX[self.kind]
 
 
