@@ -110,12 +110,20 @@ class Config:
     up to its ``MAX_`` bound.
 
     Attributes:
+        players: Seats.
         deck: The composition (:data:`~.config.Deck`; a mapping from cards or card texts
-            to counts is converted, kinds left out count 0), of ``rows x columns`` cards
-            or more.
+            to counts is converted, kinds left out count 0); at least ``rows x columns``
+            cards.
+        rows: Rows of the field.
+        columns: Columns of the field.
         starting_markers: Markers each player places in setup, at most ``max_markers``.
+        max_markers: Most markers a player may own.
+        marker_cost: Points a bought marker costs.
         placement_scores: Whether the cards placed on in setup score.
+        floor_at_zero: Whether an account never drops below 0.
         collapse: Whether a card leaves the field when its last marker leaves it.
+        end: ``"immediate"`` or ``"finish_round"``.
+        max_rounds: Rounds after which the game stops.
         auto_chance: Whether ``Roll()`` throws the die itself or waits for a chance
             outcome ``Die(value)``.
 
