@@ -11,17 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
-from . import bots, cards, config, events, jsonform, moves, notation, observation, rules, state
+from . import bots, cards, config, events, moves, observation, rules, state
 from . import display as display_module
 from . import view as view_module
 from .bots import *
 from .cards import *
 from .config import *
+from .config import json_hooks
 from .events import *
-from .jsonform import *
-from .jsonform import json_hooks
 from .moves import *
-from .notation import *
 from .observation import *
 from .observation import encode_view
 from .state import *
@@ -61,11 +59,9 @@ __all__ = [
 __all__ += bots.__all__
 __all__ += cards.__all__
 __all__ += config.__all__
-__all__ += events.__all__
-__all__ += jsonform.__all__
 __all__ += moves.__all__
-__all__ += notation.__all__
 __all__ += observation.__all__
+__all__ += events.__all__
 __all__ += state.__all__
 
 DECLARATION = kit.Declaration(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..bots import legal_moves_of
+from ..kit import legal_moves_of
 from ..protocol import Seat
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
@@ -29,22 +29,21 @@ from .view import pack_contents
 __all__ = ["DECISIVE", "BestCardBot"]
 
 DECISIVE = 1e12
-"""What an End worth playing for is worth, and minus what an End to avoid is worth: more
-than any account can change by."""
+"""What an End worth playing for is worth (minus it: one to avoid): more than any account
+can change by."""
 
 
 class BestCardBot:
     """Lands each roll on the card worth most to its account, with an eye on the next
-    roll; ends the game only to win. It reads only its view, and the same view always
-    gives the same move (among equals, the first listed).
+    roll; ends the game only to win. The same view always gives the same move (among
+    equals, the first listed).
 
-    - A card's *worth* is the change it makes to the account; for B, the expected cost of
-      the card it draws from the pack's (public) contents. End is worth
-      :data:`~.bots.DECISIVE` when it surely leaves this seat alone on top, minus that
-      otherwise.
-    - A column's *prospect* is the expected worth of the best card the next roll can
-      reach from it. **Advance**, **Place** and **Buy** go where worth plus prospect is
-      highest (under ``collapse``, on the line as the move leaves it).
+    - A card's *worth* is the change it makes to the account (for B, the expected cost of
+      a card drawn from the pack's public contents); End is worth :data:`~.bots.DECISIVE`
+      when it surely leaves this seat alone on top, minus that otherwise.
+    - A column's *prospect* is the expected worth of the best card the next roll reaches
+      from it. Moves go where worth plus prospect is highest (under ``collapse``, on the
+      line as the move leaves it).
     - It buys when the marker is expected to earn its cost in the rounds left, unless
       paying would hand the lead to another seat.
     """
@@ -59,16 +58,13 @@ class BestCardBot:
         if len(moves) == 1:
             return moves[0]
         table = _Table(view)
-        places = [move for move in moves if isinstance(move, Place)]
-        if places:
-            return max(places, key=lambda move: table.placing(move.column, 0))
         advances = [move for move in moves if isinstance(move, Advance)]
         if advances:
             return max(advances, key=table.advancing)
-        cost = view.config.marker_cost
-        buys = [move for move in moves if isinstance(move, Buy)]
-        best = max(buys, key=lambda move: table.placing(move.column, cost))
-        return best if table.buys(best.column) else ROLL
+        places = [move for move in moves if isinstance(move, Place | Buy)]  # Place, or Buy
+        cost = view.config.marker_cost if view.phase == "play" else 0
+        best = max(places, key=lambda move: table.placing(move.column, cost))
+        return best if type(best) is Place or table.buys(best.column) else ROLL
 
 
 _Line = tuple[tuple[int, float], ...]
@@ -76,7 +72,9 @@ _Line = tuple[tuple[int, float], ...]
 
 
 class _Table:
-    """What :class:`BestCardBot` reads off one view: the line and each card's worth."""
+    """What :class:`BestCardBot` reads off one view: the line and each card's worth (the
+    *standing* of a card to land on later, End counting as nothing).
+    """
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -94,11 +92,9 @@ class _Table:
         self._prospects = {column: self.prospect(column, self.line) for column in self.ring}
 
     def floor(self, account: float) -> float:
-        """``account`` as the house rules leave it."""
         return max(account, 0) if self.view.config.floor_at_zero else account
 
     def worth(self, card: Card, account: int) -> float:
-        """How much landing on ``card`` changes this seat's ``account``."""
         if card is END:
             return self.end_worth(account)
         if card is Z:
@@ -112,11 +108,9 @@ class _Table:
         return self.floor(account + card.points) - account
 
     def standing(self, card: Card) -> float:
-        """The worth of ``card`` to land on later, End counting as nothing."""
         return 0.0 if card is END else self.worth(card, self.account)
 
     def end_worth(self, account: int) -> float:
-        """:data:`DECISIVE` if End surely makes this seat the sole winner, else minus that."""
         view = self.view
         if view.ending or view.config.players == 1:
             return 0.0
@@ -147,9 +141,7 @@ class _Table:
         return reaches
 
     def prospect(self, column: int, line: _Line) -> float:
-        """The expected worth of the best card of ``line`` that a marker on ``column``
-        can land on with its next roll.
-        """
+        """The prospect of ``column`` on ``line``."""
         at = next(i for i, (c, _worth) in enumerate(line) if c == column)
         size = len(line)
         total = 0.0
@@ -160,13 +152,13 @@ class _Table:
         return total / SIDES
 
     def advancing(self, move: Advance) -> float:
-        """What ``move`` is worth: the card it lands on and its prospect."""
         ring = self.ring
         start = self.own[move.marker]
         sign = -1 if move.direction == "left" else 1
         landed = ring[(ring.index(start) + sign * move.steps) % len(ring)]
         worth = self.worth(self.view.field[landed][0], self.account)
-        if landed == start or not self.view.config.collapse or self._shared(start):
+        shared = sum(owned.count(start) for owned in self.view.markers) > 1
+        if landed == start or not self.view.config.collapse or shared:
             return worth + self._prospects[landed]
         beneath = self.view.field[start][1:2]
         line = tuple(
@@ -176,23 +168,14 @@ class _Table:
         )
         return worth + self.prospect(landed, line)
 
-    def _shared(self, column: int) -> bool:
-        """Whether another marker, of any seat, stands on ``column`` with the one that
-        moves from it.
-        """
-        return sum(owned.count(column) for owned in self.view.markers) > 1
-
     def placing(self, column: int, cost: int) -> float:
-        """What placing a marker on ``column`` after paying ``cost`` is worth: its card
-        (when it scores) and its prospect.
-        """
+        """What a marker placed on ``column`` after paying ``cost`` is worth."""
         view = self.view
         scores = view.config.placement_scores or view.phase == "play"
         now = self.worth(view.field[column][0], self.account - cost) if scores else 0.0
         return now + self._prospects[column]
 
     def buys(self, column: int) -> bool:
-        """Whether buying a marker for ``column`` pays (see :class:`BestCardBot`)."""
         view = self.view
         config = view.config
         paid = self.account - config.marker_cost
@@ -205,11 +188,8 @@ class _Table:
 
 
 def _b_costs(view: View) -> Counter[int]:
-    """What B may charge, cost by cost, with how many cards charge it: each number, P or T
-    of the pack is as likely to be drawn first; with none, those of the discard pile.
+    """What B may charge, cost by cost, with how many cards charge it: those of the pack
+    (each as likely to be drawn first), or with none those of the discard pile.
     """
-    costs: Counter[int] = Counter()
-    costs.update(card.cost for card in pack_contents(view) if card.valued)
-    if not costs:
-        costs.update(card.cost for card in view.discard if card.valued)
-    return costs
+    costs = Counter(card.cost for card in pack_contents(view) if card.valued)
+    return costs or Counter(card.cost for card in view.discard if card.valued)

@@ -18,8 +18,7 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from .._messages import short_repr
-from ..errors import NotationError
+from ..kit import NotationError, short_repr
 
 __all__ = ["CARDS", "CARD_ORDER", "END", "KINDS", "B", "Card", "Deal", "P", "T", "Z"]
 
@@ -32,13 +31,17 @@ KINDS: tuple[str, ...] = tuple(_POINTS)
 
 def _check_kind(_instance: Any, _attribute: Any, value: Any) -> None:
     if type(value) is not str or value not in _POINTS:
-        raise NotationError(f"a card is one of {', '.join(KINDS)}, not {short_repr(value)}")
+        raise _not_a_card(value)
+
+
+def _not_a_card(value: object) -> NotationError:
+    return NotationError(f"a card is one of {', '.join(KINDS)}, not {short_repr(value)}")
 
 
 @attrs.frozen(repr=True, cache_hash=True)  # hashed with its deck on every new_game
 class Card:
-    """A card kind. The package uses one instance per kind (:data:`~.cards.CARDS`), which
-    :meth:`parse` and :func:`~.cards.own_card` return, so cards compare by identity too.
+    """A card kind; the package's cards are one instance per kind (:data:`~.cards.CARDS`),
+    which :meth:`parse` and :func:`~.cards.own_card` return.
     """
 
     kind: str = attrs.field(validator=_check_kind)
@@ -49,15 +52,13 @@ class Card:
         try:
             return _BY_KIND[text]
         except (KeyError, TypeError):
-            raise NotationError(
-                f"a card is one of {', '.join(KINDS)}, not {short_repr(text)}"
-            ) from None
+            raise _not_a_card(text) from None
 
     def __str__(self) -> str:
         return self.kind
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        """Pickle and copy as the kind: a card comes back as the package's own instance."""
+        """Pickled and copied as the package's own instance."""
         return Card.parse, (self.kind,)
 
     @property
@@ -113,9 +114,7 @@ END = CARDS[12]
 
 
 def own_card(value: object) -> Card:
-    """The package's instance for a card or a card text; ``NotationError`` otherwise
-    (also for a ``Card`` built around its checks).
-    """
+    """The package's instance for a card or a card text; ``NotationError`` otherwise."""
     if type(value) is Card:
         kind = getattr(value, "kind", None)
         if type(kind) is not str or kind not in _BY_KIND:

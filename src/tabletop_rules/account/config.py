@@ -1,13 +1,11 @@
 """The house rules of the account game, as one validated, frozen :class:`Config`.
 
->>> Config().deck_size, Config().rows, Config().columns
-(70, 5, 7)
+Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
+
 >>> Config(rows=10, columns=8)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
-
-Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
 """
 
 from __future__ import annotations
@@ -18,14 +16,13 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-from .._messages import short_repr
-from .._validation import check_whole, choice, flag, whole
-from ..errors import ConfigError, NotationError
+from ..kit import ConfigError, NotationError, check_whole, choice, flag, short_repr, whole
 from .cards import CARDS, Card, own_card
 
 __all__ = [
     "DEFAULT_DECK",
     "ENDS",
+    "FORMAT_VERSION",
     "MAX_COLUMNS",
     "MAX_COST",
     "MAX_COUNT",
@@ -46,7 +43,7 @@ ENDS: tuple[EndRule, ...] = get_args(EndRule)
 
 Deck: TypeAlias = tuple[tuple[Card, int], ...]
 """A deck composition: one ``(card, count)`` pair per kind, in :data:`~.cards.KINDS`
-order, every kind present; a tuple, so hashable (``Config.deck_counts`` gives a dict)."""
+order, every kind present (hashable; ``Config.deck_counts`` gives a dict)."""
 
 MAX_PLAYERS = 8
 """1 to 8 players, as the rules page says."""
@@ -67,9 +64,7 @@ MAX_COST = 1_000_000
 """Largest ``marker_cost`` **[decided]**."""
 
 MAX_ROUNDS = 1000
-"""Largest ``max_rounds`` **[decided]**; with :data:`MAX_PLAYERS` and
-:data:`MAX_MARKERS` a game stays below about 200,000 moves (see
-:func:`~tabletop_rules.account.max_moves`)."""
+"""Largest ``max_rounds`` **[decided]**: a game stays below about 200,000 moves."""
 
 DEFAULT_DECK: Deck = tuple(zip(CARDS, (8, 8, 7, 6, 8, 8, 7, 6, 3, 1, 4, 2, 2), strict=True))
 """The rules page's 70 cards: eight each of +1 and -1, eight each of +10 and -10, seven
@@ -78,7 +73,7 @@ each of +15 and -15, six each of +25 and -25, three P, one T, four B, two Z, two
 
 def _to_deck(value: Any) -> Any:
     """A mapping (or pairs) from cards or card texts to counts as a :data:`Deck`; any
-    other value as it is, for the validator to name the fault.
+    other value as it is, for the validator to name.
     """
     if isinstance(value, Mapping):
         items = list(value.items())
@@ -166,14 +161,44 @@ class Config:
         return sum(count for _card, count in self.deck)
 
     def deck_counts(self) -> dict[Card, int]:
-        """The composition as a dict, every kind present."""
+        """The composition as a dict."""
         return dict(self.deck)
 
     def deck_cards(self) -> tuple[Card, ...]:
-        """Every card of the deck, kind by kind in :data:`~.cards.KINDS` order."""
+        """Every card of the deck, kind by kind."""
         return _cards_of(self.deck)
 
 
 @lru_cache(maxsize=64)  # every new game shuffles them
 def _cards_of(deck: Deck) -> tuple[Card, ...]:
     return tuple(card for card, count in deck for _ in range(count))
+
+
+# --- JSON: cards travel as their text ("+10", "End"), a deck as [text, count] pairs ---
+
+FORMAT_VERSION = 1
+"""The version of the account game's JSON layout."""
+
+
+def _card_from_text(value: Any, _kind: Any) -> Card:
+    if type(value) is not str:  # Card.parse reads only the spelling str(card) writes
+        raise NotationError(f"a card is written as its text, like +10 or End: {short_repr(value)}")
+    return Card.parse(value)
+
+
+def _deck_from_data(value: Any, _kind: Any) -> Deck:
+    if not isinstance(value, list | tuple):
+        raise TypeError(f"a deck is an array of [card, count] pairs, got {short_repr(value)}")
+    pairs: list[tuple[Card, Any]] = []
+    for pair in value:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise TypeError(f"a deck entry is a [card, count] pair, got {short_repr(pair)}")
+        pairs.append((_card_from_text(pair[0], Card), pair[1]))
+    return tuple(pairs)
+
+
+def json_hooks(converter: Any) -> None:
+    """Register the account game's JSON hooks on the shared ``converter``."""
+    converter.register_unstructure_hook(Card, str)
+    converter.register_structure_hook(Card, _card_from_text)
+    converter.register_structure_hook_func(lambda kind: bool(kind == Deck), _deck_from_data)

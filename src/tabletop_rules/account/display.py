@@ -1,14 +1,12 @@
-"""The field as plain text, for terminals, logs and the docs: the column numbers, the
-rows above the bottom line (top row first), a rule, the bottom line with the markers on
-its cards (``P0``: a marker of seat 0; ``.``: no card left), each seat's account and
-markers, the piles by size, and who moves or won. Nothing hidden is drawn.
+"""The field as plain text, for terminals, logs and the docs (``P0``: a marker of seat 0;
+``.``: no card left). Nothing hidden is drawn.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..protocol import CHANCE
+from ..kit import CHANCE
 from .state import State, View
 from .view import view
 
@@ -21,9 +19,6 @@ _NO_CARD = "."
 
 
 def display(game: View | State) -> str:
-    """``game`` (a view, or a state as a spectator sees it) as lines without trailing
-    spaces, joined by newlines.
-    """
     seen = view(game, None) if isinstance(game, State) else game
     field = seen.field
     above = [
@@ -45,12 +40,10 @@ def display(game: View | State) -> str:
 
 
 def _line(cells: Iterable[object]) -> str:
-    """One line of the grid: each cell right-aligned in its column."""
     return " ".join(str(cell).rjust(_WIDTH) for cell in cells).rstrip()
 
 
 def _standing(seen: View) -> list[list[str]]:
-    """The markers under the bottom line, one line per depth of the deepest stack."""
     stacks: list[list[str]] = [[] for _ in seen.field]
     for seat, owned in enumerate(seen.markers):
         for column in owned:
@@ -62,19 +55,14 @@ def _standing(seen: View) -> list[list[str]]:
 
 
 def _accounts(seen: View) -> list[str]:
-    """Each seat's account, aligned, and where each of its markers stands."""
     width = max(len(str(account)) for account in seen.accounts)
     lines = []
     for seat, (account, owned) in enumerate(zip(seen.accounts, seen.markers, strict=True)):
-        text = f"P{seat}: account {str(account).rjust(width)}, {_count(len(owned), 'marker')}"
+        plural = "" if len(owned) == 1 else "s"
+        text = f"P{seat}: account {str(account).rjust(width)}, {len(owned)} marker{plural}"
         places = ", ".join(f"m{marker} on {column}" for marker, column in enumerate(owned))
         lines.append(f"{text} ({places})" if owned else text)
     return lines
-
-
-def _count(number: int, noun: str) -> str:
-    """``1 marker``, ``2 markers``."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _markers(names: list[str]) -> str:
@@ -83,7 +71,6 @@ def _markers(names: list[str]) -> str:
 
 
 def _status(seen: View) -> str:
-    """Who moves now and what they may do, or who won."""
     if seen.current_player is None:
         names = ", ".join(f"P{seat}" for seat in sorted(seen.winners))
         return f"game over: {'winners' if len(seen.winners) > 1 else 'winner'} {names}"

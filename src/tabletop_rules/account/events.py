@@ -1,10 +1,7 @@
-"""What happens in an account-game transition, as typed events for front ends to animate.
+"""What happens in an account-game transition, in order, for front ends to animate.
 
-:func:`~tabletop_rules.account.apply_with_events` returns them in the order they
-happen. Every event is public (``redact`` leaves it as it is): every card an event names
-is public the moment it shows (field cards lie face up, a card B draws is turned over for
-all to see, sorted by kind with the cards drawn before it), and a
-:class:`Reshuffled` tells only how many cards the new pack holds, never their order.
+Every event is public (``redact`` leaves it as it is): field cards lie face up, a card B
+draws is shown to all, and :class:`Reshuffled` tells only how many cards the new pack holds.
 """
 
 from __future__ import annotations
@@ -97,7 +94,7 @@ class Reshuffled:
 @attrs.frozen
 class Drew:
     """A B drew for ``seat`` until it drew ``card``, which it charged; ``discarded`` is what
-    it put on the discard pile since any reshuffle, sorted by kind (the order is hidden).
+    it put on the discard pile since any reshuffle, sorted by kind.
     """
 
     seat: Seat
@@ -157,4 +154,4 @@ Event: TypeAlias = (
 """Any event of the account game."""
 
 EVENT_TYPES: tuple[type, ...] = get_args(Event)
-"""The classes of account game events, in the order of :data:`Event`."""
+"""The classes of :data:`Event`."""

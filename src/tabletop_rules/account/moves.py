@@ -1,14 +1,8 @@
-"""The moves of the account game.
+"""The moves of the account game, their action numbers and their notation.
 
->>> Advance(0, "left", 3)
-Advance(marker=0, direction='left', steps=3)
->>> Advance(0, "up", 3)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.IllegalMoveError: a direction is 'left' or 'right', not 'up'
-
-A move's constructor checks only the shape of its fields; whether the rules allow it in a
-position is :func:`~tabletop_rules.account.apply`'s business, which names the rule.
+A move's constructor checks only the shape of its fields (``Advance(0, "up", 3)`` is an
+``IllegalMoveError``); whether the rules allow it in a position is
+:func:`~tabletop_rules.account.apply`'s business, which names the rule.
 """
 
 from __future__ import annotations
@@ -17,9 +11,7 @@ from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
-from .._messages import short_repr
-from .._movetable import MoveTable
-from ..errors import IllegalMoveError
+from ..kit import IllegalMoveError, MoveTable, NotationError, short_repr
 from .config import MAX_COLUMNS, MAX_MARKERS
 
 __all__ = [
@@ -41,6 +33,7 @@ __all__ = [
     "Move",
     "Place",
     "Roll",
+    "read_move",
 ]
 
 Direction: TypeAlias = Literal["left", "right"]
@@ -54,8 +47,6 @@ SIDES = 6
 
 
 def _whole(what: str, low: int, high: int, note: str = "") -> Any:
-    """A validator: ``value`` is a whole number ``low`` to ``high``, else ``what`` it is."""
-
     def check(_instance: Any, _attribute: Any, value: Any) -> None:
         if type(value) is not int or not low <= value <= high:
             raise IllegalMoveError(f"{what} {low} to {high}{note}, not {short_repr(value)}")
@@ -151,12 +142,7 @@ CHANCE_OFFSET = MOVE_TABLE.moves.index(DICE[0])
 
 
 def format_move(move: Move) -> str:
-    """The notation of one of the move table's moves (see
-    :mod:`~tabletop_rules.account.notation`): how the rules name a move in their messages.
-
-    >>> format_move(Advance(0, "left", 3))
-    'move 0 left 3'
-    """
+    """The notation of one of the move table's moves, as the rules name it in messages."""
     if isinstance(move, Place):
         return f"place {move.column}"
     if isinstance(move, Buy):
@@ -166,3 +152,68 @@ def format_move(move: Move) -> str:
     if isinstance(move, Die):
         return f"die {move.value}"
     return "roll"
+
+
+# --- notation: short, typable text for moves ------------------------------------------
+
+_FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
+
+
+def _text(text: object) -> str:
+    if not isinstance(text, str):
+        raise NotationError(f"move text is a string, not {short_repr(text)}")
+    return str.__str__(text)  # a plain str, whatever a subclass overrides
+
+
+def _number(word: str, what: str, text: str) -> int:
+    if not (word.isascii() and word.isdigit()) or len(word.lstrip("0")) > 4:
+        raise NotationError(f"{what} is a number, not {short_repr(word)}, in {short_repr(text)}")
+    return int(word)
+
+
+def _shape(verb: str, rest: list[str], count: int, example: str, text: str) -> None:
+    if len(rest) != count:
+        raise NotationError(f"{verb!r} needs {example}; got {short_repr(text)}")
+
+
+def read_move(text: str) -> Move:
+    """The move ``text`` names, without checking it against a state;
+    :class:`~tabletop_rules.errors.NotationError` for text that names no move.
+
+    >>> read_move("die 4")
+    Die(value=4)
+    """
+    text = _text(text)
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError(f"empty move text: moves are {_FORMS}")
+    verb, rest = words[0], words[1:]
+    try:
+        if verb == "roll":
+            _shape(verb, rest, 0, "nothing after it", text)
+            return ROLL
+        if verb in ("place", "buy"):
+            _shape(verb, rest, 1, f"a column, e.g. '{verb} 3'", text)
+            column = _number(rest[0], "a column", text)
+            return MOVE_TABLE.own(Place(column) if verb == "place" else Buy(column))
+        if verb == "die":
+            _shape(verb, rest, 1, "the face shown, e.g. 'die 4'", text)
+            return MOVE_TABLE.own(Die(_number(rest[0], "a face", text)))
+        if verb == "move":
+            _shape(
+                verb, rest, 3, "a marker, a direction and a distance, e.g. 'move 0 left 3'", text
+            )
+            marker = _number(rest[0], "a marker", text)
+            direction = rest[1]
+            if direction not in DIRECTIONS:
+                raise NotationError(
+                    f"a direction is 'left' or 'right', not {short_repr(direction)}, "
+                    f"in {short_repr(text)}"
+                )
+            steps = _number(rest[2], "a distance", text)
+            return MOVE_TABLE.own(
+                Advance(marker, "left" if direction == "left" else "right", steps)
+            )
+    except IllegalMoveError as error:  # a constructor's range check: no game has the move
+        raise NotationError(f"{error}, in {short_repr(text)}") from None
+    raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")

@@ -1,13 +1,12 @@
-"""Account-game views as numbers (the layout is in the API reference), written by
-``encode_view`` for :func:`~tabletop_rules.account.observe`.
+"""Account-game views as numbers for :func:`~tabletop_rules.account.observe` (the layout
+is in the API reference).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..observation import Features, seats_from, viewer_features
-from ..protocol import CHANCE
+from ..kit import CHANCE, Features, seats_from, viewer_features
 from .cards import KINDS
 from .moves import SIDES
 from .state import PHASES, View
@@ -31,7 +30,7 @@ def _signed_log(value: int) -> float:
 
 
 def encode_view(seen: View, features: Features) -> None:
-    """Write ``seen`` into ``features``, laid out as the module's table says."""
+    """Write ``seen`` into ``features``."""
     config = seen.config
     players = config.players
     order = seats_from(seen.seat, players)

@@ -1,8 +1,6 @@
 """The rules of the account game: setting up, the legal moves, the transition and the end.
-
 A turn: buy markers (before the first roll), then ``Roll()`` and ``Advance`` each marker
-once; the card a marker lands on changes its player's account. Each rule is a small
-function below; each move builds its next state with :func:`~tabletop_rules.kit.replacer`.
+once; the card a marker lands on changes its player's account.
 
 >>> from tabletop_rules.account import apply, new_game
 >>> state = apply(apply(new_game(seed=3), Place(2)), Place(4))
@@ -15,13 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Literal, NoReturn
 
-from .._messages import short_repr
-from .._seats import top_seats
-from .._slots import replacer
 from .._validation import refuse_state
 from ..errors import ConfigError, IllegalMoveError, TabletopError
-from ..protocol import CHANCE, Seat
-from ..rng import Rng
+from ..kit import CHANCE, Rng, replacer, short_repr, top_seats
+from ..protocol import Seat
 from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
 from .config import MAX_MARKERS, Config
 from .events import (
@@ -56,7 +51,7 @@ _UNMOVED_ADVANCES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
 """``[owned][roll]``: the moves after ``roll`` of ``owned`` markers, none moved yet."""
 
 _ADDED_POINTS: dict[Card, int] = {card: card.points for card in CARDS if card.valued}
-"""What each card that adds to the account adds (the numbers, P and T), in one look-up."""
+"""What each number, P and T adds to the account, in one look-up."""
 
 _replace = replacer(State)
 
@@ -65,8 +60,8 @@ _replace = replacer(State)
 
 
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game in setup, the field laid (:func:`~.state.lay`) from the seed's shuffle of
-    the deck, or from ``deal`` (cards or card texts, top card first, exactly the deck).
+    """A new game in setup, the field laid from the seed's shuffle of the deck, or from
+    ``deal`` (cards or card texts, top card first, exactly the deck).
     """
     rng = Rng.from_seed(seed)
     given: tuple[Card, ...] | None = None
@@ -106,10 +101,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
     return cards
 
 
-def _refuse(state: object) -> NoReturn:
-    """The ``TypeError`` for what is no account State (a View is told what to pass), for
-    the two entry points the game guards itself (see ``RULES``).
-    """
+def _refuse(state: object) -> NoReturn:  # the entries the game guards itself (see RULES)
     refuse_state(  # check_state runs only for a State, which is never refused here
         state, None, game="an account", state_type=State, view_type=View, check_state=lambda _: None
     )
@@ -181,7 +173,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move`` (of the move table), its events appended to ``events``;
-    ``IllegalMoveError`` naming the rule when the rules forbid it (``transition_checks``).
+    ``IllegalMoveError`` naming the rule when the rules forbid it.
     """
     if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
         if type(move) is Advance:
@@ -431,9 +423,8 @@ def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> 
 
 
 def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[int, State]:
-    """B draws onto the discard pile until it draws a number, P or T; an empty pack is
-    the discard pile shuffled. Returns the charge and the state after the draws, which are
-    found, not made one by one (time linear in the pack, the generator's draws the same).
+    """B draws onto the discard pile until it draws a number, P or T (an empty pack is the
+    discard pile shuffled): the charge and the state after the draws, found in one pass.
     """
     pack, discard, rng = state.pack, state.discard, state.rng
     top = _first_charged(pack)
@@ -453,7 +444,6 @@ def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[i
 
 
 def _first_charged(pack: tuple[Card, ...]) -> int:
-    """Where the first card B charges (not B, Z or End) lies in ``pack``; ``-1`` if none."""
     return next((position for position, card in enumerate(pack) if card.valued), -1)
 
 

@@ -1,6 +1,5 @@
-"""The state of an account game: the field, the pack, the markers and the accounts, and
-the invariants :func:`~tabletop_rules.account.check_state` checks in a state from
-elsewhere (a loader, a test).
+"""The state of an account game, a seat's view of it, and the invariants ``check_state``
+checks.
 """
 
 from __future__ import annotations
@@ -11,10 +10,8 @@ from typing import Literal, TypeAlias, get_args
 
 import attrs
 
-from .._messages import short_repr
-from .._validation import Fail, check_type
+from ..kit import Fail, Rng, check_type, short_repr
 from ..protocol import Seat
-from ..rng import Rng
 from .cards import CARDS, Card
 from .config import MAX_COLUMNS, Config
 from .moves import SIDES, Move
@@ -34,17 +31,14 @@ once every card of it has collapsed."""
 
 @attrs.frozen(kw_only=True)
 class State:
-    """An account game at one moment; fields may be read freely.
+    """An account game at one moment.
 
     Attributes:
-        rng: The generator for the die (with ``auto_chance``) and the reshuffles.
         pack: The face-down pack B draws from, top card first; ``discard`` oldest first.
-        markers: Each seat's markers, in the order they were got: the column each
-            stands on.
+        markers: Each seat's markers, in the order got: the column each stands on.
         seat: The seat placing (setup) or on turn (play); kept when the game ends.
         turns: Turns completed in play (a round is ``players`` turns).
         roll: The number rolled that the next ``Advance`` uses, if any.
-        awaiting_die: Whether a roll waits for its chance outcome ``Die(value)``.
         moved: The markers of the seat on turn moved this turn, in the order moved.
         ending: Under ``end="finish_round"``, whether End has scored.
         deal: The deck order given to ``new_game``; ``None`` when the seed shuffled it.
@@ -81,18 +75,9 @@ class State:
 
 @attrs.frozen
 class View:
-    """A seat's knowledge of an account game: everything public, nothing of the pack's or
-    the discard pile's order, the seed or the generator. The fields a state has too mean
-    what they mean there.
-
-    Attributes:
-        seat: Whose view this is; ``None`` for a spectator.
-        current_player: As :func:`~tabletop_rules.account.current_player`.
-        on_turn: The seat placing (setup) or on turn (play): the state's ``seat``.
-        pack_size: How many cards the face-down pack holds.
-        discard: The discard pile's cards, sorted by kind (its order is hidden).
-        legal_moves: The moves open to ``seat`` now (empty when it is not to move).
-
+    """A seat's knowledge of an account game (``seat`` ``None``: a spectator's): what the
+    state holds but the order of the pack and the discard pile (sorted by kind here), the
+    seed and the generator; ``on_turn`` is the state's ``seat``.
     """
 
     seat: Seat | None
@@ -118,7 +103,7 @@ class View:
 
 def line(state: State) -> tuple[int, ...]:
     """The columns of the bottom line that still hold a card, left to right: the ring the
-    markers move on (every column without ``collapse``).
+    markers move on.
     """
     return _line(check_type(state, (State,)))
 
@@ -136,24 +121,23 @@ _EVERY_COLUMN: tuple[tuple[int, ...], ...] = tuple(
 
 
 def lay(config: Config, cards: tuple[Card, ...]) -> tuple[tuple[Column, ...], tuple[Card, ...]]:
-    """The field and the pack a deck in the order ``cards`` (top card first) lays: the
-    bottom line first, left to right, then each row above it; the rest is the pack.
+    """The field and the pack that ``cards`` (top card first) lay: the bottom line left to
+    right, then each row above it; the rest is the pack.
     """
     columns, laid = config.columns, config.rows * config.columns
     return tuple(cards[column:laid:columns] for column in range(columns)), cards[laid:]
 
 
 def largest_change(config: Config) -> int:
-    """The most one scoring card can change an account by under ``config``: the largest
-    size among the numbers, P and T its deck holds (what landing on one adds, what B
-    charges for one); Z, End and buying bring an account no further from 0.
+    """The most one scoring card can change an account by: the largest number, P or T of
+    the deck (Z, End and buying bring an account no further from 0).
     """
     return max((card.cost for card, count in config.deck if count and card.valued), default=0)
 
 
 def scores_so_far(state: State, seat: Seat) -> int:
     """At most how many times a card has scored for ``seat``: once for each marker it got,
-    and once for each marker moved in its turns so far (no more than it owns now).
+    and once for each marker moved in its turns so far.
     """
     owned = len(state.markers[seat])
     turns_taken = state.rounds + (seat < state.turns % state.config.players)
@@ -161,9 +145,8 @@ def scores_so_far(state: State, seat: Seat) -> int:
 
 
 def account_bound(state: State, seat: Seat) -> int:
-    """The largest size ``seat``'s account can have reached: :func:`largest_change` for
-    each of :func:`scores_so_far` (at most 8,008,000 over a game of the largest config).
-    Play from a state within its bounds stays within them.
+    """The largest size ``seat``'s account can have reached: :func:`largest_change` times
+    :func:`scores_so_far` (at most 8,008,000). Play from a state within it stays within it.
     """
     return largest_change(state.config) * scores_so_far(state, seat)
 
@@ -172,7 +155,6 @@ def account_bound(state: State, seat: Seat) -> int:
 
 
 def cards_of(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
-    """``value`` if it is a tuple of the package's own cards; else ``fail`` says which is not."""
     if type(value) is not tuple:
         fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
     for item in value:
@@ -188,9 +170,8 @@ def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
 
 
 def invariants(state: State, fail: Fail) -> None:
-    """Call ``fail`` unless ``state`` keeps the rules (the shell checks the config's type,
-    the seed and the generator): the shape of every field; the cards *conserved* (field,
-    pack and discard pile hold the deck); the field as laid (:func:`_check_laid`); the
+    """Call ``fail`` unless ``state`` keeps the rules (the shell checks config, seed and
+    generator): every field's shape, the deck's cards all there and laid as dealt, and the
     markers, accounts, turn and phase as play leaves them.
     """
     config = state.config
@@ -215,6 +196,9 @@ def invariants(state: State, fail: Fail) -> None:
         fail(f"markers must hold one tuple for each of the {players} seats")
     if type(state.accounts) is not tuple or len(state.accounts) != players:
         fail(f"accounts must hold one account for each of the {players} seats")
+    moved = state.moved
+    if type(moved) is not tuple or len(set(moved)) != len(moved):
+        fail(f"moved must be a tuple of distinct markers, got {short_repr(moved)}")
     for who, (account, owned) in enumerate(zip(state.accounts, state.markers, strict=True)):
         if type(account) is not int:
             fail(f"seat {who}'s account must be a whole number, got {short_repr(account)}")
@@ -226,9 +210,13 @@ def invariants(state: State, fail: Fail) -> None:
             _int(f"seat {who}'s marker {marker}", column, 0, config.columns - 1, fail)
             if not state.field[column]:
                 fail(f"seat {who}'s marker {marker} stands on column {column}, which is empty")
-    moved = state.moved
-    if type(moved) is not tuple or len(set(moved)) != len(moved):
-        fail(f"moved must be a tuple of distinct markers, got {short_repr(moved)}")
+        bound = account_bound(state, who)
+        if abs(account) > bound:
+            fail(
+                f"seat {who}'s account of {short_repr(account)} is out of reach: at most "
+                f"{scores_so_far(state, who)} cards have scored for it, each changing it by "
+                f"at most {largest_change(config)}, so it lies within +-{bound}"
+            )
     if state.roll is not None:
         _int("roll", state.roll, 1, SIDES, fail)
     if type(state.awaiting_die) is not bool or type(state.ending) is not bool:
@@ -237,14 +225,6 @@ def invariants(state: State, fail: Fail) -> None:
         fail("a die is awaited only with auto_chance=False, and never with a roll pending")
     if state.ending and config.end != "finish_round":
         fail("ending is set only under end='finish_round'")
-    for who, account in enumerate(state.accounts):
-        bound = account_bound(state, who)
-        if abs(account) > bound:
-            fail(
-                f"seat {who}'s account of {short_repr(account)} is out of reach: at most "
-                f"{scores_so_far(state, who)} cards have scored for it, each changing it by "
-                f"at most {largest_change(config)}, so it lies within +-{bound}"
-            )
     if state.phase == "setup":
         _check_setup(state, fail)
     else:
@@ -252,7 +232,6 @@ def invariants(state: State, fail: Fail) -> None:
 
 
 def _check_setup(state: State, fail: Fail) -> None:
-    """Nothing rolled or moved; seats before the one placing hold their starting markers."""
     config, seat = state.config, state.seat
     if state.turns or state.moved or state.roll is not None or state.awaiting_die:
         fail("nothing is rolled, moved or counted as a turn in setup")
@@ -265,7 +244,6 @@ def _check_setup(state: State, fail: Fail) -> None:
 
 
 def _check_turn(state: State, fail: Fail) -> None:
-    """Moved markers owned; in play, the starting markers, the seat's turn, rounds left."""
     config, seat, turns = state.config, state.seat, state.turns
     owned = state.markers[seat]
     for marker in state.moved:
@@ -284,9 +262,8 @@ def _check_turn(state: State, fail: Fail) -> None:
 
 
 def _check_laid(state: State, fail: Fail) -> None:
-    """The field is what the deal, or else the seed's shuffle of the deck, laid: cards
-    never move on the field, and under ``collapse`` a column only loses its bottom cards,
-    so each column is what is left of the top of its laid column.
+    """The field is what the deal, or else the seed's shuffle, laid, less (under
+    ``collapse``) the bottom cards of a column.
     """
     config = state.config
     if state.deal is None:

@@ -1,19 +1,7 @@
 """What one seat (or a spectator) may know of an account game, and states consistent
-with it.
-
-The rules page's "Hidden information": hidden from everyone are the order of the pack
-and of the discard pile, and the seed of the die. So a view holds the whole table and
-how many cards the pack holds, never their order, nor the seed, the generator or the
-deal. The discard pile's *contents* are public **[decided]**: every card on it was
-shown face up when it got there, so a view holds them sorted by kind; the pack's
-contents follow (the deck less the field and the discard pile).
-
->>> from tabletop_rules.account import new_game, view
->>> seen = view(new_game(seed=7), seat=1)
->>> seen.phase, seen.on_turn, seen.current_player, seen.pack_size, seen.discard
-('setup', 0, 0, 35, ())
->>> seen.legal_moves
-()
+with it. Hidden from everyone are the order of the pack and of the discard pile, and the
+seed; the discard pile's *contents* are public **[decided]** (each card on it was shown
+face up), so the pack's contents follow.
 """
 
 from __future__ import annotations
@@ -23,12 +11,8 @@ from itertools import islice
 
 import attrs
 
-from .._messages import short_repr
-from .._seats import check_seat, top_seats
-from .._slots import maker
-from .._validation import Fail
+from ..kit import Fail, Rng, check_seat, maker, short_repr, top_seats
 from ..protocol import Seat
-from ..rng import Rng
 from .cards import CARD_ORDER, Card
 from .config import Config
 from .rules import current_player, legal_moves
@@ -40,12 +24,10 @@ __all__: list[str] = []
 _make_view = maker(View)
 _SHARED = tuple(
     sorted(set(attrs.fields_dict(View)) & set(attrs.fields_dict(State)) - {"seat", "discard"})
-)
-"""The fields a view copies from its state as they are."""
+)  # the fields a view copies from its state as they are
 
 
 def view(state: State, seat: Seat | None) -> View:
-    """``seat``'s view of ``state``; ``None`` views as a spectator."""
     to_move = current_player(state)
     over = to_move is None
     return _make_view(
@@ -63,8 +45,8 @@ def view(state: State, seat: Seat | None) -> View:
 
 
 def check_view(seen: View, fail: Fail) -> None:
-    """What the shell needs of a view before it deals a state from it (whose view must be
-    ``seen`` again): its shape, and its cards and pack size adding up to the deck.
+    """What the shell needs of a view before it deals a state from it: its shape, and its
+    cards and pack size adding up to the deck.
     """
     config = seen.config
     if type(config) is not Config:
@@ -72,7 +54,10 @@ def check_view(seen: View, fail: Fail) -> None:
     check_seat(seen.seat, config.players)
     if type(seen.field) is not tuple or len(seen.field) != config.columns:
         fail(f"field must hold {config.columns} columns, got {short_repr(seen.field)}")
-    visible = _visible(seen, fail)
+    visible: Counter[Card] = Counter()
+    for column, cards in enumerate(seen.field):
+        visible.update(cards_of(f"column {column}", cards, fail))
+    visible.update(cards_of("the discard pile", seen.discard, fail))
     if list(seen.discard) != sorted(seen.discard, key=CARD_ORDER):
         fail("the discard pile must be sorted by kind (its order is hidden)")
     pack = seen.pack_size
@@ -89,18 +74,8 @@ def check_view(seen: View, fail: Fail) -> None:
         )
 
 
-def _visible(seen: View, fail: Fail) -> Counter[Card]:
-    visible: Counter[Card] = Counter()
-    for column, cards in enumerate(seen.field):
-        visible.update(cards_of(f"column {column}", cards, fail))
-    visible.update(cards_of("the discard pile", seen.discard, fail))
-    return visible
-
-
 def pack_contents(seen: View) -> tuple[Card, ...]:
-    """The cards of the pack, by kind (its order is hidden): the deck less the field and
-    the discard pile.
-    """
+    """The cards of the pack by kind: the deck less the field and the discard pile."""
     hidden = Counter(seen.config.deck_counts())
     hidden.subtract(card for cards in seen.field for card in cards)
     hidden.subtract(seen.discard)
@@ -108,9 +83,8 @@ def pack_contents(seen: View) -> tuple[Card, ...]:
 
 
 def determinize(seen: View, rng: Rng) -> State:
-    """A full state consistent with ``seen``: a seed drawn from ``rng`` (its generator
-    drives the die and reshuffles), then the pack's cards and the discard pile shuffled by
-    ``rng``; ``deal`` is a deck order that lays the field, the pack and the discard pile.
+    """A state consistent with ``seen``: a seed drawn from ``rng``, then the pack and the
+    discard pile shuffled by ``rng``; ``deal`` is a deck order that lays them and the field.
 
     >>> from tabletop_rules.account import determinize, new_game
     >>> state = new_game(seed=7)
@@ -134,8 +108,8 @@ def determinize(seen: View, rng: Rng) -> State:
 
 
 def _laying(config: Config, field: tuple[Column, ...], rest: tuple[Card, ...]) -> tuple[Card, ...]:
-    """A deck order that lays ``field`` (under ``collapse`` each column first filled up
-    from below with cards of ``rest``), then the rest as the pack.
+    """A deck order that lays ``field`` (each column first filled up from below with cards
+    of ``rest``), then the rest as the pack.
     """
     spare = iter(rest)
     laid = [(*islice(spare, config.rows - len(cards)), *cards) for cards in field]
