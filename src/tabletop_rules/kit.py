@@ -71,6 +71,7 @@ from .rng import Rng, is_valid_state, resolve_seed
 
 __all__ = [
     "CHANCE",
+    "RULES_FUNCTIONS",
     "ChanceMode",
     "ConfigError",
     "Declaration",
@@ -235,6 +236,18 @@ _DERIVED: Final = frozenset(
     }
 )  # fmt: skip
 """The members :func:`build` derives and a game may replace by keyword."""
+
+
+RULES_FUNCTIONS: Final[list[str]] = [
+    "action_text", "apply", "apply_with_events", "canonical", "chance_offset",
+    "chance_probabilities", "check_state", "check_view", "current_player", "decode",
+    "determinize", "display", "encode", "format_move", "is_over", "legal_mask", "legal_moves",
+    "max_moves", "new_game", "num_actions", "observation_spec", "observe", "parse_move",
+    "redact", "score", "view", "winners",
+]  # fmt: skip
+"""The members of a game's ``RULES`` that its package exports as functions of the same
+name (``palace.apply is palace.RULES.apply``): a package's ``__init__`` assigns each and
+adds them to its ``__all__`` with ``__all__ += kit.RULES_FUNCTIONS``."""
 
 
 def derived() -> frozenset[str]:

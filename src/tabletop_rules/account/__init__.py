@@ -25,37 +25,8 @@ from .observation import encode_view
 from .state import *
 from .state import invariants
 
-__all__ = [
-    "CHANCE",
-    "RULES",
-    "action_text",
-    "apply",
-    "apply_with_events",
-    "canonical",
-    "chance_offset",
-    "chance_probabilities",
-    "check_state",
-    "check_view",
-    "current_player",
-    "decode",
-    "determinize",
-    "display",
-    "encode",
-    "format_move",
-    "is_over",
-    "legal_mask",
-    "legal_moves",
-    "max_moves",
-    "new_game",
-    "num_actions",
-    "observation_spec",
-    "observe",
-    "parse_move",
-    "redact",
-    "score",
-    "view",
-    "winners",
-]
+__all__ = ["CHANCE", "RULES"]
+__all__ += kit.RULES_FUNCTIONS
 __all__ += bots.__all__
 __all__ += cards.__all__
 __all__ += config.__all__
@@ -114,40 +85,40 @@ RULES: GameRules[Config, State, Move, View, Event] = kit.build(
 
 if TYPE_CHECKING:  # the shared signatures, keywords included, that the ruleset's types drop
 
-    def new_game(  # noqa: D103
+    def new_game(
         config: Config | None = None, *, seed: int | None = None, deal: Deal = None
     ) -> State: ...
 
-    def view(state: State, seat: int | None) -> View: ...  # noqa: D103
+    def view(state: State, seat: int | None) -> View: ...
 
 else:
     new_game = RULES.new_game
     view = RULES.view
+action_text = RULES.action_text
 apply = RULES.apply
 apply_with_events = RULES.apply_with_events
-legal_moves = RULES.legal_moves
-format_move = RULES.format_move
-parse_move = RULES.parse_move
 canonical = RULES.canonical
-current_player = RULES.current_player
-is_over = RULES.is_over
-winners = RULES.winners
-score = RULES.score
+chance_offset = RULES.chance_offset
 chance_probabilities = RULES.chance_probabilities
-max_moves = RULES.max_moves
-determinize = RULES.determinize
 check_state = RULES.check_state
 check_view = RULES.check_view
-redact = RULES.redact
-num_actions = RULES.num_actions
-encode = RULES.encode
+current_player = RULES.current_player
 decode = RULES.decode
-legal_mask = RULES.legal_mask
-chance_offset = RULES.chance_offset
-action_text = RULES.action_text
-observe = RULES.observe
-observation_spec = RULES.observation_spec
+determinize = RULES.determinize
 display = RULES.display
+encode = RULES.encode
+format_move = RULES.format_move
+is_over = RULES.is_over
+legal_mask = RULES.legal_mask
+legal_moves = RULES.legal_moves
+max_moves = RULES.max_moves
+num_actions = RULES.num_actions
+observation_spec = RULES.observation_spec
+observe = RULES.observe
+parse_move = RULES.parse_move
+redact = RULES.redact
+score = RULES.score
+winners = RULES.winners
 
 
 def __getattr__(name: str) -> Any:
