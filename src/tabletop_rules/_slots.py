@@ -63,14 +63,17 @@ def check_plain_constructor(cls: type[Any]) -> None:
         )
 
 
-def _generated(cls: type[T], name: str, params: str, value: Callable[[str], str]) -> Any:
+def _generated(
+    cls: type[T], name: str, params: str, value: Callable[[str], str], check: str = ""
+) -> Any:
     """The function ``name(params)`` that makes a ``cls`` and stores each field's
-    ``value(field)`` (an expression in the parameters) through its slot.
+    ``value(field)`` (an expression in the parameters) through its slot, after the
+    statement ``check`` if one is given.
     """
     setters = slot_setters(cls)
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
     namespace.update({f"_set_{field}": setter for field, setter in setters.items()})
-    lines = [f"def {name}({params}):", "    new = _new(_cls)"]
+    lines = [f"def {name}({params}):", *([f"    {check}"] if check else []), "    new = _new(_cls)"]
     lines += [f"    _set_{field}(new, {value(field)})" for field in setters]
     lines.append("    return new")
     exec("\n".join(lines), namespace)  # the source is made of the class's field names
@@ -96,9 +99,16 @@ def replacer(cls: type[T]) -> Callable[..., T]:
     >>> replace(Point(1, 2), y=5)
     Point(x=1, y=5)
     """
-    params = "value, *, " + ", ".join(f"{field}=_KEEP" for field in slot_setters(cls))
+    # Keyword-only parameters would take their defaults from a dict, call by call; these
+    # take them from a tuple, and the positional-only guard refuses a field by position.
+    fields = ", ".join(f"{field}=_KEEP" for field in slot_setters(cls))
+    params = f"value, _by_position=_KEEP, /, {fields}"
+    check = (
+        "if _by_position is not _KEEP: "
+        "raise TypeError('replace() takes the fields to change by keyword')"
+    )
     keep_or_change = "value.{0} if {0} is _KEEP else {0}".format
-    replace: Callable[..., T] = _generated(cls, "replace", params, keep_or_change)
+    replace: Callable[..., T] = _generated(cls, "replace", params, keep_or_change, check)
     return replace
 
 
