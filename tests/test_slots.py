@@ -116,6 +116,6 @@ def test_builders_need_a_slotted_attrs_class() -> None:
 def test_replacer_refuses_a_field_given_by_position() -> None:
     replace = replacer(Plain)
     with pytest.raises(TypeError, match="by keyword"):
-        replace(Plain(1, 2), 5)
+        replace(Plain(1, "y"), 5)
     with pytest.raises(TypeError):
-        replace(Plain(1, 2), nope=5)
+        replace(Plain(1, "y"), nope=5)
