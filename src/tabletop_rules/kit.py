@@ -187,7 +187,11 @@ class Kernel:
     or ``IllegalMoveError`` for what is no move.
     A game whose ``legal_moves`` lists one move per class of equivalent moves (palace:
     which suits of a rank are played) also gives ``canonical(state, move)``, the listed
-    move of the class of an accepted one.
+    move of the class of an accepted one. Its codec numbers classes: ``action_key(move)``
+    is the table's move standing for ``move``'s class (``IllegalMoveError`` for a move of
+    no class), ``num_actions(config)`` how many of the table's numbers a config uses (the
+    table holds the largest config's), ``action_text(move)`` the text of a class from the
+    move standing for it (``format_move`` by default).
     """
 
     config_type: type[Any]
@@ -220,6 +224,9 @@ class Kernel:
     transition_checks: bool = False
     own_move: Callable[[object], Any] | None = None
     canonical: Callable[[Any, Any], Any] | None = None
+    action_key: Callable[[object], Any] | None = None
+    num_actions: Callable[[Any], int] | None = None
+    action_text: Callable[[Any], str] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -354,6 +361,8 @@ class _Shell:
         move of the game.
         """
         table = self.k.moves
+        if self.k.own_move is not None:  # the game's own idea of a move's instance
+            return self.k.own_move(move)
         if table is not None:
             try:
                 known = table.known(move)
@@ -503,19 +512,23 @@ class _Shell:
         assert self.k.moves is not None
         return self.k.moves
 
+    def size(self, config: Any) -> int:
+        own = self.k.num_actions
+        return own(config) if own is not None else len(self.table().moves)
+
     def num_actions(self, config: Any) -> int:
-        self.expect(config, (self.k.config_type,), ConfigError)
-        return len(self.table().moves)
+        return self.size(self.expect(config, (self.k.config_type,), ConfigError))
 
     def chance_offset(self, config: Any) -> int:
-        self.expect(config, (self.k.config_type,), ConfigError)
-        return self.offset
+        size = self.num_actions(config)
+        return size if self.k.chance_type is None else self.offset
 
     def encode(self, move: Any) -> int:
-        """The move's place in the move table."""
+        """The place in the move table of the move (or of the move standing for its class)."""
         number = self._numbers.get(id(move))
         if number is None:
-            known = self.table().known(move)
+            key = self.k.action_key
+            known = self.table().known(move) if key is None else key(move)
             number = self._numbers.get(id(known))
             if number is None:
                 text = self.k.format_move(known)
@@ -524,22 +537,27 @@ class _Shell:
 
     def decode(self, state: Any, action: int) -> Any:
         """The legal move numbered ``action``; ``IllegalMoveError`` otherwise."""
-        move = self.table().moves[check_action(action, len(self.table().moves))]
-        if not any(listed is move for listed in self.legal_moves(state)):
-            text = self.k.format_move(move)
-            raise IllegalMoveError(f"action {action} ('{text}') is not legal in this state")
-        return move
+        size = self.size(state.config)
+        move = self.table().moves[check_action(action, size)]
+        key = self.k.action_key
+        for listed in self.legal_moves(state):
+            if listed is move or (key is not None and key(listed) is move):
+                return listed
+        text = (self.k.action_text or self.k.format_move)(move)
+        raise IllegalMoveError(f"action {action} ('{text}') is not legal in this state")
 
     def legal_mask(self, state: Any) -> tuple[bool, ...]:
-        """For each action number, whether its move is legal in ``state``."""
-        mask = [False] * len(self.table().moves)
+        """For each action number, whether its move (or a move of its class) is legal."""
+        size = self.size(state.config)
+        mask = [False] * size
         for move in self.legal_moves(state):
-            mask[self._numbers[id(move)]] = True
+            mask[self.encode(move)] = True
         return tuple(mask)
 
     def action_text(self, config: Any, action: int) -> str:
         size = self.num_actions(config)
-        return self.k.format_move(self.table().moves[check_action(action, size)])
+        text = self.k.action_text or self.k.format_move
+        return text(self.table().moves[check_action(action, size)])
 
     # --- observation and checks -----------------------------------------------------
 

@@ -8,13 +8,13 @@ DERIVED = (
     "apply_with_events", "canonical", "winners", "score", "current_player", "view",
     "determinize", "chance_probabilities", "format_move", "check_state", "max_moves",
     "display", "observe", "observation_spec",
+    "num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text",
 )  # fmt: skip
-# The codec numbers classes of plays (a MoveTable numbers moves); the notation reads
-# ranks-only plays; a drawn card is redacted; check_view is a loader's check; a playout's
-# apply, is_over and legal_moves are a call or two shallower (benchmarks/ab_playout.py).
+# The notation reads ranks-only plays; a drawn card is redacted; check_view is a loader's
+# check; a playout's apply, is_over and legal_moves are a call or two shallower
+# (benchmarks/ab_playout.py).
 OWN = (
     "apply", "is_over", "legal_moves",
-    "num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text",
     "parse_move", "redact", "check_view",
 )  # fmt: skip
 

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
-from . import bots, cards, codec, config, events, moves, notation, observation, rules, state
+from . import bots, cards, config, events, moves, notation, observation, rules, state
 from . import display as display_module
 from . import view as view_module
 from .bots import *
 from .cards import *
-from .codec import *
 from .config import *
 from .display import *
 from .events import *
@@ -39,19 +38,25 @@ from .view import *
 __all__ = [
     "CHANCE",
     "RULES",
+    "action_text",
     "apply",
     "apply_with_events",
     "canonical",
+    "chance_offset",
     "chance_probabilities",
     "check_state",
     "current_player",
+    "decode",
     "determinize",
     "display",
+    "encode",
     "format_move",
     "is_over",
+    "legal_mask",
     "legal_moves",
     "max_moves",
     "new_game",
+    "num_actions",
     "observation_spec",
     "observe",
     "score",
@@ -60,7 +65,6 @@ __all__ = [
 ]
 __all__ += bots.__all__
 __all__ += cards.__all__
-__all__ += codec.__all__
 __all__ += config.__all__
 __all__ += display_module.__all__
 __all__ += events.__all__
@@ -96,7 +100,7 @@ KERNEL = kit.Kernel(
     encode_view=observation.encode_view,
     check_state=check_invariants,
     max_moves=rules.max_moves,
-    moves=None,  # a number stands for a class of plays (rank and count), whatever the suits
+    moves=moves.MOVE_TABLE,
     winners=rules.winners,
     display=display_module.display,
     json_hooks=json_hooks,
@@ -104,6 +108,9 @@ KERNEL = kit.Kernel(
     bots={"lowcard": kit.Unseeded(LowCardBot)},
     own_move=rules.own_move,
     canonical=rules.canonical,
+    action_key=moves.action_key,
+    num_actions=moves.num_actions,
+    action_text=moves.action_text,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -114,12 +121,6 @@ RULES: GameRules[Config, State, Move, View, Event] = kit.build(
     apply=rules.apply,
     is_over=rules.is_over,
     legal_moves=rules.legal_moves,
-    num_actions=num_actions,
-    encode=encode,
-    decode=decode,
-    legal_mask=legal_mask,
-    chance_offset=chance_offset,
-    action_text=action_text,
     # The notation reads ranks-only plays ("play 7 7") and other suits of a listed play.
     parse_move=parse_move,
     # A drawn card is private: another seat sees how many were drawn.
@@ -152,6 +153,12 @@ winners = RULES.winners
 score = RULES.score
 chance_probabilities = RULES.chance_probabilities
 max_moves = RULES.max_moves
+num_actions = RULES.num_actions
+encode = RULES.encode
+decode = RULES.decode
+legal_mask = RULES.legal_mask
+chance_offset = RULES.chance_offset
+action_text = RULES.action_text
 determinize = RULES.determinize
 check_state = RULES.check_state
 observe = RULES.observe

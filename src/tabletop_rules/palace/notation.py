@@ -4,14 +4,12 @@
 
 from __future__ import annotations
 
-from itertools import cycle, islice
-
 from .._messages import short_repr
 from .._seats import check_on_turn
 from ..errors import IllegalMoveError, NotationError
 from ..rng import Rng
-from .cards import RANK_TEXT, SUITS, Card, Rank
-from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap
+from .cards import RANK_TEXT, Card, Rank
+from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, stand_in
 from .rules import _source, canonical, transition
 from .state import State, View
 from .view import determinize
@@ -70,13 +68,6 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
     return Play(_cards(words, text))
 
 
-def _stand_in(rank: Rank, count: int) -> Play:
-    """A play of ``count`` cards of ``rank``, the lowest suits first, each suit as often
-    as needed (``7C 7D`` for two 7s): what ``play 7 7`` names without a state.
-    """
-    return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
-
-
 def read_move(text: str) -> Move:
     """The move ``text`` names, without a state: a ranks-only play (``play 7 7``) reads as
     the lowest suits (``7C 7D``). ``NotationError`` for text that names no move.
@@ -88,7 +79,7 @@ def read_move(text: str) -> Move:
     verb, rest = _words(text)
     if verb == "play":
         play = _play_words(rest, text)
-        return play if isinstance(play, Play) else _stand_in(*play)
+        return play if isinstance(play, Play) else stand_in(*play)
     return _other(verb, rest, text)
 
 
@@ -156,10 +147,10 @@ def _parse(state: State, text: str) -> Move:
         return canonical(state, play)
     rank, count = play
     if state.phase != "play" or state.pending == "take":
-        return canonical(state, _stand_in(rank, count))  # refused, naming the rule
+        return canonical(state, stand_in(rank, count))  # refused, naming the rule
     source, where = _source(state, state.seat)
     if where == "face_down":
-        return canonical(state, _stand_in(rank, count))  # refused, naming the rule
+        return canonical(state, stand_in(rank, count))  # refused, naming the rule
     held = tuple(card for card in source if card.rank == rank)
     if len(held) >= count:
         return canonical(state, Play(held[:count]))
