@@ -6,16 +6,15 @@ from tabletop_rules import palace as p
 
 DERIVED = (
     "apply_with_events", "canonical", "winners", "score", "current_player", "view",
-    "determinize", "chance_probabilities", "format_move", "check_state", "max_moves",
-    "display", "observe", "observation_spec",
+    "determinize", "chance_probabilities", "format_move", "check_state", "check_view",
+    "max_moves", "display", "observe", "observation_spec",
     "num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text",
 )  # fmt: skip
-# The notation reads ranks-only plays; a drawn card is redacted; check_view is a loader's
-# check; a playout's apply, is_over and legal_moves are a call or two shallower
-# (benchmarks/ab_playout.py).
+# The notation reads ranks-only plays; a drawn card is redacted; a playout's apply, is_over
+# and legal_moves are a call or two shallower (benchmarks/ab_playout.py).
 OWN = (
     "apply", "is_over", "legal_moves",
-    "parse_move", "redact", "check_view",
+    "parse_move", "redact",
 )  # fmt: skip
 
 

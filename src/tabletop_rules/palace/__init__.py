@@ -45,6 +45,7 @@ __all__ = [
     "chance_offset",
     "chance_probabilities",
     "check_state",
+    "check_view",
     "current_player",
     "decode",
     "determinize",
@@ -125,8 +126,6 @@ RULES: GameRules[Config, State, Move, View, Event] = kit.build(
     parse_move=parse_move,
     # A drawn card is private: another seat sees how many were drawn.
     redact=redact,
-    # A loader's check: what is not a view is an InvalidStateError, not a TypeError.
-    check_view=check_view,
 )
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`: the kernel above and what
 :func:`tabletop_rules.kit.build` derives from it."""
@@ -161,6 +160,7 @@ chance_offset = RULES.chance_offset
 action_text = RULES.action_text
 determinize = RULES.determinize
 check_state = RULES.check_state
+check_view = RULES.check_view
 observe = RULES.observe
 observation_spec = RULES.observation_spec
 display = RULES.display
