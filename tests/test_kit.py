@@ -8,7 +8,7 @@ chance points.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import pytest
@@ -480,3 +480,14 @@ def test_a_codec_numbers_classes_of_moves_by_the_kernels_action_key() -> None:
         rules.decode(State(Config(pile=3), 0, 1), 1)
     with pytest.raises(IllegalMoveError, match="is not a take away move"):
         rules.encode(Take(0))
+
+
+def test_unseen_cards_are_the_deck_less_what_a_view_shows_once_the_counts_add_up() -> None:
+    def fail(why: str) -> NoReturn:
+        raise InvalidStateError(why)
+
+    assert kit.unseen_cards((3, 1, 2, 2), (2,), 3, fail) == [1, 2, 3]
+    with pytest.raises(InvalidStateError, match=r"more often than the deck holds them: \['2'\]"):
+        kit.unseen_cards((1, 2), (2, 2), 0, fail)
+    with pytest.raises(InvalidStateError, match="1 cards shown and 2 hidden, but 2 decks hold 2"):
+        kit.unseen_cards((1, 2), (2,), 2, fail, holds="2 decks hold")

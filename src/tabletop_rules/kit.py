@@ -29,7 +29,8 @@ re-exported here, so a game imports only this module.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import wraps
 from types import MappingProxyType
@@ -105,6 +106,7 @@ __all__ = [
     "seats_from",
     "short_repr",
     "top_seats",
+    "unseen_cards",
     "viewer_features",
     "whole",
 ]
@@ -770,3 +772,35 @@ def _fast_is_over(shell: _Shell) -> Callable[[Any], bool]:
 
     is_over.__doc__ = _Shell.is_over.__doc__
     return is_over
+
+
+def unseen_cards(
+    deck: Iterable[Any],
+    shown: Iterable[Any],
+    hidden: int,
+    fail: Fail,
+    *,
+    holds: str = "the deck holds",
+    key: Callable[[Any], Any] | None = None,
+) -> list[Any]:
+    """The cards of ``deck`` that a view does not show, sorted (by ``key``), once the
+    ``shown`` cards, each as often as the view shows it, are all cards of the deck and add
+    up to it with the ``hidden`` places; ``fail(why)`` otherwise. ``holds`` names the
+    deck in the messages (``"2 deck(s) hold"``). What a game's ``determinize`` deals.
+
+    >>> unseen_cards("AABC", "BA", 2, print)
+    ['A', 'C']
+    >>> _ = unseen_cards("AABC", "BBA", 1, print)
+    cards shown more often than the deck holds them: ['B']
+    """
+    full, seen = Counter(deck), Counter(shown)
+    extra = seen - full
+    if extra:
+        texts = [str(card) for card in sorted(extra.elements(), key=key)]
+        fail(f"cards shown more often than {holds} them: {short_repr(texts)}")
+    if seen.total() + hidden != full.total():
+        fail(
+            f"the counts do not add up: {seen.total()} cards shown and {hidden} hidden, but "
+            f"{holds} {full.total()}"
+        )
+    return sorted((full - seen).elements(), key=key)

@@ -22,6 +22,7 @@ from .._messages import short_repr
 from .._seats import check_seat
 from .._slots import maker
 from ..errors import InvalidStateError
+from ..kit import unseen_cards
 from ..protocol import Seat
 from ..rng import Rng
 from .cards import DECK, Card, deck_cards, is_card
@@ -75,10 +76,10 @@ def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
     return value
 
 
-def _hidden(seen: View) -> Counter[Card]:
-    """The cards ``seen`` does not show, once the view's shape and counts are checked."""
-    if type(seen) is not View:
-        _fail(f"expected a palace View, got {short_repr(seen)}")
+def _hidden(seen: View) -> list[Card]:
+    """The cards ``seen`` (a View: the kit checked) does not show, once the view's shape
+    and counts are checked.
+    """
     config = seen.config
     if type(config) is not Config:
         _fail(f"expected a palace Config, got {short_repr(config)}")
@@ -127,30 +128,18 @@ def _hidden(seen: View) -> Counter[Card]:
     if type(stock) is not int or stock < 0:
         _fail(f"the stock size must be a whole number, got {short_repr(stock)}")
     hidden += stock
-    decks = Counter(dict.fromkeys(DECK, config.decks))
-    too_many = visible - decks
-    if too_many:
-        _fail(
-            f"cards shown more often than {config.decks} deck(s) hold them: "
-            f"{short_repr([str(c) for c in sorted(too_many.elements())])}"
-        )
-    shown = visible.total()
-    if shown + hidden != config.cards:
-        _fail(
-            f"the counts do not add up: {shown} cards shown and {hidden} hidden, but "
-            f"{config.decks} deck(s) hold {config.cards}"
-        )
-    return decks - visible
+    holds = f"{config.decks} deck(s) hold"
+    return unseen_cards(DECK * config.decks, visible, hidden, _fail, holds=holds)
 
 
-def _deal(seen: View, unseen: Counter[Card], rng: Rng) -> State:
+def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
     """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
     into, in this order, each other seat's unknown hand cards, the occupied face-down
     slots and the stock; the seed is drawn from ``rng`` first, and the deal is one the
     state agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
     """
     seed, rng = rng.next_u64()
-    cards, _rng = rng.shuffled(sorted(unseen.elements()))
+    cards, _rng = rng.shuffled(unseen)
     deck = iter(cards)
     hands = tuple(
         seen.hand
