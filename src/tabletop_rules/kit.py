@@ -189,11 +189,15 @@ class Kernel:
     or ``IllegalMoveError`` for what is no move.
     A game whose ``legal_moves`` lists one move per class of equivalent moves (palace:
     which suits of a rank are played) also gives ``canonical(state, move)``, the listed
-    move of the class of an accepted one. Its codec numbers classes: ``action_key(move)``
-    is the table's move standing for ``move``'s class (``IllegalMoveError`` for a move of
-    no class), ``num_actions(config)`` how many of the table's numbers a config uses (the
-    table holds the largest config's), ``action_text(move)`` the text of a class from the
-    move standing for it (``format_move`` by default).
+    move of the class of an accepted one, and may give ``read_move_in(state, text)``, its
+    reading of text that names a move by what the state holds (palace's ``play 7 7``): the
+    listed move, or ``IllegalMoveError`` naming the rule (a view's text is read in the state
+    dealt from it, once ``read_move`` accepted it and the view's seat is on turn). Its
+    codec numbers classes: ``action_key(move)`` is the table's move standing for ``move``'s
+    class (``IllegalMoveError`` for a move of no class), ``num_actions(config)`` how many of
+    the table's numbers a config uses (the table holds the largest config's),
+    ``action_text(move)`` the text of a class from the move standing for it
+    (``format_move`` by default).
     """
 
     config_type: type[Any]
@@ -226,6 +230,7 @@ class Kernel:
     transition_checks: bool = False
     own_move: Callable[[object], Any] | None = None
     canonical: Callable[[Any, Any], Any] | None = None
+    read_move_in: Callable[[Any, str], Any] | None = None
     action_key: Callable[[object], Any] | None = None
     num_actions: Callable[[Any], int] | None = None
     action_text: Callable[[Any], str] | None = None
@@ -482,9 +487,22 @@ class _Shell:
         case aside, or as the kernel's ``read_move`` reads it); ``NotationError`` if it
         names no move, ``IllegalMoveError`` if the move it names is not legal now.
         """
-        self.expect(game, (self.k.state_type, self.k.view_type))
+        if type(game) is not self.k.state_type and type(game) is not self.k.view_type:
+            raise TypeError(f"parse_move needs {self.a_noun} State or View, got {short_repr(game)}")
         is_view = type(game) is self.k.view_type
         legal = game.legal_moves if is_view else self.legal_moves(game)
+        if self.k.read_move_in is not None:  # text naming no move is refused first, then turns
+            if self.k.read_move is not None:
+                self.k.read_move(text)
+            if is_view:
+                check_on_turn(game.seat, game.current_player)
+            named = self.k.read_move_in(
+                self.dealt(game, Rng.from_seed(0)) if is_view else game, text
+            )
+            for move in legal:
+                if move == named:
+                    return move
+            raise AssertionError(f"read_move_in named {named!r}, which legal_moves does not list")
         if self.k.read_move is not None:  # the game's reader says what is wrong with the text
             named = self.known(self.k.read_move(text), rebuilt=self.k.why_illegal is not None)
             for move in legal:

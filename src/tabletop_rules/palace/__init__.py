@@ -60,6 +60,7 @@ __all__ = [
     "num_actions",
     "observation_spec",
     "observe",
+    "parse_move",
     "score",
     "view",
     "winners",
@@ -109,6 +110,8 @@ KERNEL = kit.Kernel(
     bots={"lowcard": kit.Unseeded(LowCardBot)},
     own_move=rules.own_move,
     canonical=rules.canonical,
+    read_move=notation.read_move,
+    read_move_in=notation.read_move_in,
     action_key=moves.action_key,
     num_actions=moves.num_actions,
     action_text=moves.action_text,
@@ -122,8 +125,6 @@ RULES: GameRules[Config, State, Move, View, Event] = kit.build(
     apply=rules.apply,
     is_over=rules.is_over,
     legal_moves=rules.legal_moves,
-    # The notation reads ranks-only plays ("play 7 7") and other suits of a listed play.
-    parse_move=parse_move,
     # A drawn card is private: another seat sees how many were drawn.
     redact=redact,
 )
@@ -145,6 +146,7 @@ apply = RULES.apply
 apply_with_events = RULES.apply_with_events
 legal_moves = RULES.legal_moves
 format_move = RULES.format_move
+parse_move = RULES.parse_move
 canonical = RULES.canonical
 current_player = RULES.current_player
 is_over = RULES.is_over
