@@ -120,9 +120,8 @@ KERNEL = kit.Kernel(
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
     DECLARATION,
     KERNEL,
-    # ab_playout: a playout calls these on every move, the derived ones a call or two deeper
+    # ab_playout: a playout calls these on every move, the derived ones a call deeper
     # (best of nine plain playouts: 0.90 of 35305bf derived, 0.92 own, as at 0c18b10).
-    apply=rules.apply,
     is_over=rules.is_over,
     legal_moves=rules.legal_moves,
     # A drawn card is private: another seat sees how many were drawn.

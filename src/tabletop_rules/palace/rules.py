@@ -436,13 +436,6 @@ class _Work:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
 
 
-def apply(state: State, move: Move) -> State:
-    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
-    if type(state) is not State:
-        _refuse(state)
-    return transition(state, own_move(move), None)
-
-
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move`` (as :func:`own_move` gives it), its events appended to
     ``events``; :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule that
