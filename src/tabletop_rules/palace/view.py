@@ -33,29 +33,23 @@ from .state import State, View, _fitting_deal
 __all__: list[str] = []
 
 _make_view = maker(View)
+_SHARED = set(attrs.fields_dict(State)) & set(attrs.fields_dict(View)) - {"seat", "face_down"}
+"""The fields a State and its View hold alike (a view's ``seat`` is its viewer, its
+``face_down`` where a card lies)."""
 
 
 def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
     to_move = current_player(state)
     return _make_view(
+        **{name: getattr(state, name) for name in _SHARED},
         seat=seat,
-        config=state.config,
-        phase=state.phase,
         current_player=to_move,
         on_turn=state.seat,
-        swaps=state.swaps,
-        pending=state.pending,
-        pile=state.pile,
-        burned=state.burned,
-        face_up=state.face_up,
         face_down=tuple(tuple(card is not None for card in row) for row in state.face_down),
         hand_sizes=tuple(map(len, state.hands)),
-        known=state.known,
         hand=() if seat is None else state.hands[seat],
         stock_size=len(state.stock),
-        turns=state.turns,
-        finished=state.finished,
         scores=score(state),
         winners=winners(state),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
@@ -149,21 +143,12 @@ def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
     )
     face_down = tuple(tuple(next(deck) if down else None for down in row) for row in seen.face_down)
     state = State(
-        config=seen.config,
+        **{name: getattr(seen, name) for name in _SHARED},
         seed=seed,
         hands=hands,
-        known=seen.known,
-        face_up=seen.face_up,
         face_down=face_down,
         stock=tuple(deck),
-        pile=seen.pile,
-        burned=seen.burned,
-        phase=seen.phase,
         seat=seen.on_turn,
-        turns=seen.turns,
-        swaps=seen.swaps,
-        pending=seen.pending,
-        finished=seen.finished,
         deal=None,
     )
     return attrs.evolve(state, deal=_fitting_deal(state))
