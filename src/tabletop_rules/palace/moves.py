@@ -185,7 +185,6 @@ SWAP_BASE = len(_SINGLETONS) + ROW
 come first."""
 PLAY_BASE = SWAP_BASE + len(DECK) * len(DECK)
 """The number of the first play (2710): one 2."""
-_INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
 MOVE_TABLE: MoveTable[Move] = MoveTable(
     "palace",
     MOVE_TYPES,
@@ -200,6 +199,10 @@ MOVE_TABLE: MoveTable[Move] = MoveTable(
 )
 """The move standing for each class of moves, in action order: a play stands for every
 play of its rank and count, whatever the suits."""
+SWAPS: dict[tuple[Card, Card], Swap] = {
+    (move.hand_card, move.face_up_card): move for move in MOVE_TABLE.moves if type(move) is Swap
+}
+"""The table's swap of each (hand card, face-up card)."""
 
 
 def action_key(move: object) -> Move:
@@ -208,9 +211,7 @@ def action_key(move: object) -> Move:
     """
     move = known_move(move)
     if type(move) is Swap:
-        return MOVE_TABLE.moves[
-            SWAP_BASE + len(DECK) * _INDEX[move.hand_card] + _INDEX[move.face_up_card]
-        ]
+        return SWAPS[move.hand_card, move.face_up_card]
     if type(move) is Play:
         rank = move.cards[0].rank
         if any(card.rank != rank for card in move.cards):
