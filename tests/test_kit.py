@@ -8,7 +8,7 @@ chance points.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 import pytest
@@ -444,3 +444,50 @@ def test_a_kernel_whose_transition_checks_every_move_gets_each_move_through_own_
     assert rules.canonical(state, Take(3)) is MOVES.moves[1]
     with pytest.raises(TypeError, match="expected a take away State"):
         rules.canonical(rules.view(state, 0), Take(1))
+
+
+def test_a_codec_numbers_classes_of_moves_by_the_kernels_action_key() -> None:
+    """Palace's plays: a number stands for a class of moves (here: one, two, or three and
+    more), the table holds the move standing for each, and a config uses some numbers.
+    """
+    takes = tuple(Take(count) for count in range(1, 6))
+    classes = kit.MoveTable[Take]("take away", (Take,), takes[:3])
+
+    def action_key(move: object) -> Take:
+        if type(move) is not Take or type(move.count) is not int or move.count < 1:
+            raise IllegalMoveError(f"{move!r} is not a take away move")
+        return classes.moves[min(move.count, 3) - 1]
+
+    kernel = attrs.evolve(
+        KERNEL,
+        moves=classes,
+        legal_moves=lambda state: takes[: state.pile],
+        action_key=action_key,
+        num_actions=lambda config: min(config.pile, 3),
+        action_text=lambda move: f"take {move.count}" + ("+" if move.count == 3 else ""),
+    )
+    rules = kit.build(DECLARATION, kernel)
+    state = rules.new_game(Config(pile=5), seed=0)
+    assert [rules.encode(move) for move in takes] == [0, 1, 2, 2, 2]
+    assert rules.decode(state, 2) is takes[2], "the first listed move of the class"
+    assert rules.legal_mask(state) == (True, True, True)
+    assert rules.legal_mask(rules.new_game(Config(pile=1), seed=0)) == (True,)
+    assert rules.num_actions(Config(pile=2)) == rules.chance_offset(Config(pile=2)) == 2
+    assert rules.action_text(Config(), 2) == "take 3+"
+    with pytest.raises(IllegalMoveError, match=r"outside the action space 0\.\.1"):
+        rules.action_text(Config(pile=2), 2)
+    with pytest.raises(IllegalMoveError, match=r"action 1 \('take 2'\) is not legal"):
+        rules.decode(State(Config(pile=3), 0, 1), 1)
+    with pytest.raises(IllegalMoveError, match="is not a take away move"):
+        rules.encode(Take(0))
+
+
+def test_unseen_cards_are_the_deck_less_what_a_view_shows_once_the_counts_add_up() -> None:
+    def fail(why: str) -> NoReturn:
+        raise InvalidStateError(why)
+
+    assert kit.unseen_cards((3, 1, 2, 2), (2,), 3, fail) == [1, 2, 3]
+    with pytest.raises(InvalidStateError, match=r"more often than the deck holds them: \['2'\]"):
+        kit.unseen_cards((1, 2), (2, 2), 0, fail)
+    with pytest.raises(InvalidStateError, match="1 cards shown and 2 hidden, but 2 decks hold 2"):
+        kit.unseen_cards((1, 2), (2,), 2, fail, holds="2 decks hold")

@@ -29,7 +29,8 @@ re-exported here, so a game imports only this module.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import wraps
 from types import MappingProxyType
@@ -106,6 +107,7 @@ __all__ = [
     "seats_from",
     "short_repr",
     "top_seats",
+    "unseen_cards",
     "viewer_features",
     "whole",
 ]
@@ -188,7 +190,15 @@ class Kernel:
     or ``IllegalMoveError`` for what is no move.
     A game whose ``legal_moves`` lists one move per class of equivalent moves (palace:
     which suits of a rank are played) also gives ``canonical(state, move)``, the listed
-    move of the class of an accepted one.
+    move of the class of an accepted one, and may give ``read_move_in(state, text)``, its
+    reading of text that names a move by what the state holds (palace's ``play 7 7``): the
+    listed move, or ``IllegalMoveError`` naming the rule (a view's text is read in the state
+    dealt from it, once ``read_move`` accepted it and the view's seat is on turn). Its
+    codec numbers classes: ``action_key(move)`` is the table's move standing for ``move``'s
+    class (``IllegalMoveError`` for a move of no class), ``num_actions(config)`` how many of
+    the table's numbers a config uses (the table holds the largest config's),
+    ``action_text(move)`` the text of a class from the move standing for it
+    (``format_move`` by default).
     """
 
     config_type: type[Any]
@@ -221,6 +231,10 @@ class Kernel:
     transition_checks: bool = False
     own_move: Callable[[object], Any] | None = None
     canonical: Callable[[Any, Any], Any] | None = None
+    read_move_in: Callable[[Any, str], Any] | None = None
+    action_key: Callable[[object], Any] | None = None
+    num_actions: Callable[[Any], int] | None = None
+    action_text: Callable[[Any], str] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -367,6 +381,8 @@ class _Shell:
         move of the game.
         """
         table = self.k.moves
+        if self.k.own_move is not None:  # the game's own idea of a move's instance
+            return self.k.own_move(move)
         if table is not None:
             try:
                 known = table.known(move)
@@ -484,9 +500,22 @@ class _Shell:
         case aside, or as the kernel's ``read_move`` reads it); ``NotationError`` if it
         names no move, ``IllegalMoveError`` if the move it names is not legal now.
         """
-        self.expect(game, (self.k.state_type, self.k.view_type))
+        if type(game) is not self.k.state_type and type(game) is not self.k.view_type:
+            raise TypeError(f"parse_move needs {self.a_noun} State or View, got {short_repr(game)}")
         is_view = type(game) is self.k.view_type
         legal = game.legal_moves if is_view else self.legal_moves(game)
+        if self.k.read_move_in is not None:  # text naming no move is refused first, then turns
+            if self.k.read_move is not None:
+                self.k.read_move(text)
+            if is_view:
+                check_on_turn(game.seat, game.current_player)
+            named = self.k.read_move_in(
+                self.dealt(game, Rng.from_seed(0)) if is_view else game, text
+            )
+            for move in legal:
+                if move == named:
+                    return move
+            raise AssertionError(f"read_move_in named {named!r}, which legal_moves does not list")
         if self.k.read_move is not None:  # the game's reader says what is wrong with the text
             named = self.known(self.k.read_move(text), rebuilt=self.k.why_illegal is not None)
             for move in legal:
@@ -516,19 +545,23 @@ class _Shell:
         assert self.k.moves is not None
         return self.k.moves
 
+    def size(self, config: Any) -> int:
+        own = self.k.num_actions
+        return own(config) if own is not None else len(self.table().moves)
+
     def num_actions(self, config: Any) -> int:
-        self.expect(config, (self.k.config_type,), ConfigError)
-        return len(self.table().moves)
+        return self.size(self.expect(config, (self.k.config_type,), ConfigError))
 
     def chance_offset(self, config: Any) -> int:
-        self.expect(config, (self.k.config_type,), ConfigError)
-        return self.offset
+        size = self.num_actions(config)
+        return size if self.k.chance_type is None else self.offset
 
     def encode(self, move: Any) -> int:
-        """The move's place in the move table."""
+        """The place in the move table of the move (or of the move standing for its class)."""
         number = self._numbers.get(id(move))
         if number is None:
-            known = self.table().known(move)
+            key = self.k.action_key
+            known = self.table().known(move) if key is None else key(move)
             number = self._numbers.get(id(known))
             if number is None:
                 text = self.k.format_move(known)
@@ -537,22 +570,27 @@ class _Shell:
 
     def decode(self, state: Any, action: int) -> Any:
         """The legal move numbered ``action``; ``IllegalMoveError`` otherwise."""
-        move = self.table().moves[check_action(action, len(self.table().moves))]
-        if not any(listed is move for listed in self.legal_moves(state)):
-            text = self.k.format_move(move)
-            raise IllegalMoveError(f"action {action} ('{text}') is not legal in this state")
-        return move
+        size = self.size(state.config)
+        move = self.table().moves[check_action(action, size)]
+        key = self.k.action_key
+        for listed in self.legal_moves(state):
+            if listed is move or (key is not None and key(listed) is move):
+                return listed
+        text = (self.k.action_text or self.k.format_move)(move)
+        raise IllegalMoveError(f"action {action} ('{text}') is not legal in this state")
 
     def legal_mask(self, state: Any) -> tuple[bool, ...]:
-        """For each action number, whether its move is legal in ``state``."""
-        mask = [False] * len(self.table().moves)
+        """For each action number, whether its move (or a move of its class) is legal."""
+        size = self.size(state.config)
+        mask = [False] * size
         for move in self.legal_moves(state):
-            mask[self._numbers[id(move)]] = True
+            mask[self.encode(move)] = True
         return tuple(mask)
 
     def action_text(self, config: Any, action: int) -> str:
         size = self.num_actions(config)
-        return self.k.format_move(self.table().moves[check_action(action, size)])
+        text = self.k.action_text or self.k.format_move
+        return text(self.table().moves[check_action(action, size)])
 
     # --- observation and checks -----------------------------------------------------
 
@@ -765,3 +803,35 @@ def _fast_is_over(shell: _Shell) -> Callable[[Any], bool]:
 
     is_over.__doc__ = _Shell.is_over.__doc__
     return is_over
+
+
+def unseen_cards(
+    deck: Iterable[Any],
+    shown: Iterable[Any],
+    hidden: int,
+    fail: Fail,
+    *,
+    holds: str = "the deck holds",
+    key: Callable[[Any], Any] | None = None,
+) -> list[Any]:
+    """The cards of ``deck`` that a view does not show, sorted (by ``key``), once the
+    ``shown`` cards, each as often as the view shows it, are all cards of the deck and add
+    up to it with the ``hidden`` places; ``fail(why)`` otherwise. ``holds`` names the
+    deck in the messages (``"2 deck(s) hold"``). What a game's ``determinize`` deals.
+
+    >>> unseen_cards("AABC", "BA", 2, print)
+    ['A', 'C']
+    >>> _ = unseen_cards("AABC", "BBA", 1, print)
+    cards shown more often than the deck holds them: ['B']
+    """
+    full, seen = Counter(deck), Counter(shown)
+    extra = seen - full
+    if extra:
+        texts = [str(card) for card in sorted(extra.elements(), key=key)]
+        fail(f"cards shown more often than {holds} them: {short_repr(texts)}")
+    if seen.total() + hidden != full.total():
+        fail(
+            f"the counts do not add up: {seen.total()} cards shown and {hidden} hidden, but "
+            f"{holds} {full.total()}"
+        )
+    return sorted((full - seen).elements(), key=key)

@@ -10,7 +10,7 @@ from hypothesis import given
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import IllegalMoveError
-from tabletop_rules.palace.codec import PLAY_BASE, SWAP_BASE
+from tabletop_rules.palace import PLAY_BASE, SWAP_BASE
 from tabletop_rules.testing.checks import check_codec
 
 from .helpers import cards, play, position
@@ -99,7 +99,7 @@ def test_encode_refuses_what_no_state_allows() -> None:
         (-1, r"outside the action space 0\.\.2761"),
         (2762, r"outside the action space 0\.\.2761"),
         (2**200, "outside the action space"),
-        (2, "action 2 is not legal in this state"),
+        (2, r"action 2 \('end'\) is not legal in this state"),
         (2710 + 13 * 3 + 5, "is not legal in this state"),  # four 7s: seat 0 holds three
     ],
 )

@@ -5,18 +5,14 @@ from __future__ import annotations
 from tabletop_rules import palace as p
 
 DERIVED = (
-    "apply_with_events", "canonical", "winners", "score", "current_player", "view",
-    "determinize", "chance_probabilities", "format_move", "check_state", "max_moves",
-    "display", "observe", "observation_spec",
-)  # fmt: skip
-# The codec numbers classes of plays (a MoveTable numbers moves); the notation reads
-# ranks-only plays; a drawn card is redacted; check_view is a loader's check; a playout's
-# apply, is_over and legal_moves are a call or two shallower (benchmarks/ab_playout.py).
-OWN = (
-    "apply", "is_over", "legal_moves",
+    "apply", "apply_with_events", "canonical", "winners", "score", "current_player", "view",
+    "determinize", "chance_probabilities", "format_move", "check_state", "check_view",
+    "max_moves", "display", "observe", "observation_spec", "parse_move",
     "num_actions", "encode", "decode", "legal_mask", "chance_offset", "action_text",
-    "parse_move", "redact", "check_view",
 )  # fmt: skip
+# A drawn card is redacted; a playout's is_over and legal_moves are a call shallower
+# (benchmarks/ab_playout.py).
+OWN = ("is_over", "legal_moves", "redact")
 
 
 def test_palace_is_built_by_the_kit_and_keeps_only_its_own_members() -> None:

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules
-from . import bots, cards, codec, config, events, moves, notation, observation, rules, state
+from . import bots, cards, config, events, moves, notation, observation, rules, state
 from . import display as display_module
 from . import view as view_module
 from .bots import *
 from .cards import *
-from .codec import *
 from .config import *
 from .display import *
 from .events import *
@@ -36,31 +35,10 @@ from .state import *
 from .state import check_invariants
 from .view import *
 
-__all__ = [
-    "CHANCE",
-    "RULES",
-    "apply",
-    "apply_with_events",
-    "canonical",
-    "chance_probabilities",
-    "check_state",
-    "current_player",
-    "determinize",
-    "display",
-    "format_move",
-    "is_over",
-    "legal_moves",
-    "max_moves",
-    "new_game",
-    "observation_spec",
-    "observe",
-    "score",
-    "view",
-    "winners",
-]
+__all__ = ["CHANCE", "RULES"]
+__all__ += kit.RULES_FUNCTIONS
 __all__ += bots.__all__
 __all__ += cards.__all__
-__all__ += codec.__all__
 __all__ += config.__all__
 __all__ += display_module.__all__
 __all__ += events.__all__
@@ -96,7 +74,7 @@ KERNEL = kit.Kernel(
     encode_view=observation.encode_view,
     check_state=check_invariants,
     max_moves=rules.max_moves,
-    moves=None,  # a number stands for a class of plays (rank and count), whatever the suits
+    moves=moves.MOVE_TABLE,
     winners=rules.winners,
     display=display_module.display,
     json_hooks=json_hooks,
@@ -104,59 +82,62 @@ KERNEL = kit.Kernel(
     bots={"lowcard": kit.Unseeded(LowCardBot)},
     own_move=rules.own_move,
     canonical=rules.canonical,
+    read_move=notation.read_move,
+    read_move_in=notation.read_move_in,
+    action_key=moves.action_key,
+    num_actions=moves.num_actions,
+    action_text=moves.action_text,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
     DECLARATION,
     KERNEL,
-    # ab_playout: a playout calls these on every move, the derived ones a call or two deeper
+    # ab_playout: a playout calls these on every move, the derived ones a call deeper
     # (best of nine plain playouts: 0.90 of 35305bf derived, 0.92 own, as at 0c18b10).
-    apply=rules.apply,
     is_over=rules.is_over,
     legal_moves=rules.legal_moves,
-    num_actions=num_actions,
-    encode=encode,
-    decode=decode,
-    legal_mask=legal_mask,
-    chance_offset=chance_offset,
-    action_text=action_text,
-    # The notation reads ranks-only plays ("play 7 7") and other suits of a listed play.
-    parse_move=parse_move,
     # A drawn card is private: another seat sees how many were drawn.
-    redact=redact,
-    # A loader's check: what is not a view is an InvalidStateError, not a TypeError.
-    check_view=check_view,
+    redact=events.redact,
 )
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`: the kernel above and what
 :func:`tabletop_rules.kit.build` derives from it."""
 
 if TYPE_CHECKING:  # the shared signatures, keywords included, that the ruleset's types drop
 
-    def new_game(  # noqa: D103
+    def new_game(
         config: Config | None = None, *, seed: int | None = None, deal: Deal = None
     ) -> State: ...
 
-    def view(state: State, seat: int | None) -> View: ...  # noqa: D103
+    def view(state: State, seat: int | None) -> View: ...
 
 else:
     new_game = RULES.new_game
     view = RULES.view
+action_text = RULES.action_text
 apply = RULES.apply
 apply_with_events = RULES.apply_with_events
-legal_moves = RULES.legal_moves
-format_move = RULES.format_move
 canonical = RULES.canonical
-current_player = RULES.current_player
-is_over = RULES.is_over
-winners = RULES.winners
-score = RULES.score
+chance_offset = RULES.chance_offset
 chance_probabilities = RULES.chance_probabilities
-max_moves = RULES.max_moves
-determinize = RULES.determinize
 check_state = RULES.check_state
-observe = RULES.observe
-observation_spec = RULES.observation_spec
+check_view = RULES.check_view
+current_player = RULES.current_player
+decode = RULES.decode
+determinize = RULES.determinize
 display = RULES.display
+encode = RULES.encode
+format_move = RULES.format_move
+is_over = RULES.is_over
+legal_mask = RULES.legal_mask
+legal_moves = RULES.legal_moves
+max_moves = RULES.max_moves
+num_actions = RULES.num_actions
+observation_spec = RULES.observation_spec
+observe = RULES.observe
+parse_move = RULES.parse_move
+redact = RULES.redact
+score = RULES.score
+winners = RULES.winners
 
 kit.register(RULES)
 

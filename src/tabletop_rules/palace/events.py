@@ -31,7 +31,6 @@ __all__ = [
     "TookPile",
     "TurnPassed",
     "TurnedBlind",
-    "redact",
 ]
 
 Source: TypeAlias = Literal["hand", "face_up", "face_down"]

@@ -13,18 +13,22 @@ tabletop_rules.errors.IllegalMoveError: no game holds 5 7H: the most decks a gam
 
 from __future__ import annotations
 
+from itertools import cycle, islice
 from typing import Any, TypeAlias, cast, get_args
 
 import attrs
 
 from .._messages import describe, short_repr, short_text
+from .._movetable import MoveTable
 from ..errors import IllegalMoveError, NotationError
-from .cards import Card, own_card
-from .config import MAX_DECKS, ROW
+from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, Rank, own_card
+from .config import MAX_DECKS, ROW, Config
 
 __all__ = [
     "MAX_PLAY",
     "MOVE_TYPES",
+    "PLAY_BASE",
+    "SWAP_BASE",
     "EndTurn",
     "Move",
     "Play",
@@ -167,6 +171,70 @@ def known_move(move: object) -> Move:
 
 
 _WORDS: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"}
+
+
+def stand_in(rank: Rank, count: int) -> Play:
+    """A play of ``count`` cards of ``rank``, the lowest suits first, each suit as often
+    as needed (``7C 7D`` for two 7s): the play that stands for its rank and count.
+    """
+    return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
+
+
+SWAP_BASE = len(_SINGLETONS) + ROW
+"""The number of the first swap (6): ``ready``, ``take``, ``end`` and the blind plays
+come first."""
+PLAY_BASE = SWAP_BASE + len(DECK) * len(DECK)
+"""The number of the first play (2710): one 2."""
+MOVE_TABLE: MoveTable[Move] = MoveTable(
+    "palace",
+    MOVE_TYPES,
+    (
+        READY,
+        TAKE_PILE,
+        END_TURN,
+        *BLIND,
+        *(Swap(hand, up) for hand in DECK for up in DECK),
+        *(stand_in(rank, count) for count in range(1, MAX_PLAY + 1) for rank in RANKS),
+    ),
+)
+"""The move standing for each class of moves, in action order: a play stands for every
+play of its rank and count, whatever the suits."""
+SWAPS: dict[tuple[Card, Card], Swap] = {
+    (move.hand_card, move.face_up_card): move for move in MOVE_TABLE.moves if type(move) is Swap
+}
+"""The table's swap of each (hand card, face-up card)."""
+
+
+def action_key(move: object) -> Move:
+    """The move of :data:`MOVE_TABLE` standing for ``move``'s class (no state needed);
+    ``IllegalMoveError`` for what is no palace move or a play of two ranks.
+    """
+    move = known_move(move)
+    if type(move) is Swap:
+        return SWAPS[move.hand_card, move.face_up_card]
+    if type(move) is Play:
+        rank = move.cards[0].rank
+        if any(card.rank != rank for card in move.cards):
+            raise IllegalMoveError(
+                f"'{format_move(move)}' has no action number: a play lays cards of one rank"
+            )
+        return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(move.cards) - 1) + rank - 2]
+    return move  # ready, take, end and the blind plays are the table's own
+
+
+def num_actions(config: Config) -> int:
+    """The size of the action space: 2710 plus 52 plays per deck (one per rank and count)."""
+    return PLAY_BASE + len(RANKS) * len(SUITS) * config.decks
+
+
+def action_text(move: Move) -> str:
+    """The notation of the class ``move`` stands for: a play as its ranks only
+    (``play 7 7``, which :func:`~tabletop_rules.palace.parse_move` reads as the player's
+    own cards), any other move as :func:`format_move` writes it.
+    """
+    if type(move) is Play:
+        return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
+    return format_move(move)
 
 
 def format_move(move: Move) -> str:

@@ -4,19 +4,14 @@
 
 from __future__ import annotations
 
-from itertools import cycle, islice
-
 from .._messages import short_repr
-from .._seats import check_on_turn
 from ..errors import IllegalMoveError, NotationError
-from ..rng import Rng
-from .cards import RANK_TEXT, SUITS, Card, Rank
-from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap
+from .cards import RANK_TEXT, Card, Rank
+from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, stand_in
 from .rules import _source, canonical, transition
-from .state import State, View
-from .view import determinize
+from .state import State
 
-__all__ = ["parse_move", "read_move"]
+__all__ = ["read_move"]
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
 _WORDS: dict[str, Move] = {"ready": READY, "take": TAKE_PILE, "end": END_TURN}
@@ -70,13 +65,6 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
     return Play(_cards(words, text))
 
 
-def _stand_in(rank: Rank, count: int) -> Play:
-    """A play of ``count`` cards of ``rank``, the lowest suits first, each suit as often
-    as needed (``7C 7D`` for two 7s): what ``play 7 7`` names without a state.
-    """
-    return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
-
-
 def read_move(text: str) -> Move:
     """The move ``text`` names, without a state: a ranks-only play (``play 7 7``) reads as
     the lowest suits (``7C 7D``). ``NotationError`` for text that names no move.
@@ -88,7 +76,7 @@ def read_move(text: str) -> Move:
     verb, rest = _words(text)
     if verb == "play":
         play = _play_words(rest, text)
-        return play if isinstance(play, Play) else _stand_in(*play)
+        return play if isinstance(play, Play) else stand_in(*play)
     return _other(verb, rest, text)
 
 
@@ -114,17 +102,13 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
     raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
 
 
-def parse_move(state: State | View, text: str) -> Move:
-    """The legal move ``text`` names in ``state`` (a State, or the view of the seat on
-    turn), as :func:`~tabletop_rules.palace.legal_moves` lists it; a ranks-only play
-    (``play 7 7``) names the player's own cards. :class:`~tabletop_rules.errors.NotationError`
-    for text that names no move, :class:`~tabletop_rules.errors.IllegalMoveError` naming
-    the rule for a move not allowed here (or a view's seat not on turn).
+def read_move_in(state: State, text: str) -> Move:
+    """The legal move ``text`` names in ``state``, as
+    :func:`~tabletop_rules.palace.legal_moves` lists it (palace's ``parse_move`` reads with
+    it): a ranks-only play (``play 7 7``) names the player's own cards, a play of other
+    suits the listed play of its rank and count; ``IllegalMoveError`` naming the rule.
 
-    A view's move is read in ``determinize(view, Rng.from_seed(0))``, and exactly: the legal
-    moves and every rule's refusal depend only on what the seat's view holds.
-
-    >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, view
+    >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, parse_move, view
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
     >>> format_move(parse_move(view(state, 0), "play 4 4"))
     'play 4D 4S'
@@ -133,20 +117,6 @@ def parse_move(state: State | View, text: str) -> Move:
     ...
     tabletop_rules.errors.IllegalMoveError: seat 1 has no move now: ... another seat is to move (0)
     """
-    if type(state) is View:
-        read_move(text)  # text that names no move is refused first, whoever types it
-        check_on_turn(state.seat, state.current_player)
-        return _parse(determinize(state, _ANY), text)
-    if type(state) is not State:
-        raise TypeError(f"parse_move needs a palace State or View, got {short_repr(state)}")
-    return _parse(state, text)
-
-
-_ANY = Rng.from_seed(0)
-"""The generator the hidden cards of a view are dealt with: any would do (see parse_move)."""
-
-
-def _parse(state: State, text: str) -> Move:
     text = _text(text)
     verb, rest = _words(text)
     if verb != "play":
@@ -156,10 +126,10 @@ def _parse(state: State, text: str) -> Move:
         return canonical(state, play)
     rank, count = play
     if state.phase != "play" or state.pending == "take":
-        return canonical(state, _stand_in(rank, count))  # refused, naming the rule
+        return canonical(state, stand_in(rank, count))  # refused, naming the rule
     source, where = _source(state, state.seat)
     if where == "face_down":
-        return canonical(state, _stand_in(rank, count))  # refused, naming the rule
+        return canonical(state, stand_in(rank, count))  # refused, naming the rule
     held = tuple(card for card in source if card.rank == rank)
     if len(held) >= count:
         return canonical(state, Play(held[:count]))

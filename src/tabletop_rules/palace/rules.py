@@ -58,6 +58,7 @@ from .moves import (
     BLIND,
     END_TURN,
     READY,
+    SWAPS,
     TAKE_PILE,
     Move,
     Play,
@@ -100,20 +101,14 @@ _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 """``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
 
 # The moves legal_moves lists are built once and kept, by their fields: apply and
-# canonical map a move equal to a listed one to that instance (own_move). Their number is
-# bounded: a play is a multiset of one rank's cards.
+# canonical map a move equal to a listed one to that instance (own_move; a swap is the move
+# table's, SWAPS). Their number is bounded: a play is a multiset of one rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
-_SWAPS: dict[tuple[Card, Card], Swap] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
 
 def _play(cards: tuple[Card, ...]) -> Play:
     return _PLAYS.get(cards) or _PLAYS.setdefault(cards, Play(cards))
-
-
-def _swap(hand_card: Card, face_up_card: Card) -> Swap:
-    key = (hand_card, face_up_card)
-    return _SWAPS.get(key) or _SWAPS.setdefault(key, Swap(hand_card, face_up_card))
 
 
 def own_move(move: object) -> Move:
@@ -134,7 +129,7 @@ def own_move(move: object) -> Move:
     elif cls is Swap:
         hand_card, up_card = getattr(move, "hand_card", None), getattr(move, "face_up_card", None)
         if type(hand_card) is Card and type(up_card) is Card:
-            swap = _SWAPS.get((hand_card, up_card))
+            swap = SWAPS.get((hand_card, up_card))
             if swap is not None:
                 return swap
     return known_move(move)
@@ -244,7 +239,6 @@ def deck(config: Config) -> tuple[Card, ...]:
     """The cards ``config`` deals, unshuffled: :data:`~tabletop_rules.palace.cards.DECK`
     once per deck.
     """
-    check_type(config, (Config,), ConfigError)
     return DECK * config.decks
 
 
@@ -341,7 +335,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
         ups = sorted({card for card in state.face_up[seat] if card is not None})
         return (
             *(
-                _swap(hand_card, up)
+                SWAPS[hand_card, up]
                 for hand_card in sorted(set(state.hands[seat]))
                 for up in ups
                 if hand_card != up
@@ -434,13 +428,6 @@ class _Work:
 
     def holds(self, seat: Seat) -> bool:
         return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
-
-
-def apply(state: State, move: Move) -> State:
-    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
-    if type(state) is not State:
-        _refuse(state)
-    return transition(state, own_move(move), None)
 
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:

@@ -21,41 +21,35 @@ import attrs
 from .._messages import short_repr
 from .._seats import check_seat
 from .._slots import maker
-from .._validation import check_dealt_view
 from ..errors import InvalidStateError
+from ..kit import unseen_cards
 from ..protocol import Seat
 from ..rng import Rng
 from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners
-from .state import State, View, _fitting_deal, checked
+from .state import State, View, _fitting_deal
 
-__all__ = ["check_view"]
+__all__: list[str] = []
 
 _make_view = maker(View)
+_SHARED = set(attrs.fields_dict(State)) & set(attrs.fields_dict(View)) - {"seat", "face_down"}
+"""The fields a State and its View hold alike (a view's ``seat`` is its viewer, its
+``face_down`` where a card lies)."""
 
 
 def view(state: State, seat: Seat | None) -> View:
     """``seat``'s view of ``state``; ``None`` views as a spectator."""
     to_move = current_player(state)
     return _make_view(
+        **{name: getattr(state, name) for name in _SHARED},
         seat=seat,
-        config=state.config,
-        phase=state.phase,
         current_player=to_move,
         on_turn=state.seat,
-        swaps=state.swaps,
-        pending=state.pending,
-        pile=state.pile,
-        burned=state.burned,
-        face_up=state.face_up,
         face_down=tuple(tuple(card is not None for card in row) for row in state.face_down),
         hand_sizes=tuple(map(len, state.hands)),
-        known=state.known,
         hand=() if seat is None else state.hands[seat],
         stock_size=len(state.stock),
-        turns=state.turns,
-        finished=state.finished,
         scores=score(state),
         winners=winners(state),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
@@ -76,10 +70,10 @@ def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
     return value
 
 
-def _hidden(seen: View) -> Counter[Card]:
-    """The cards ``seen`` does not show, once the view's shape and counts are checked."""
-    if type(seen) is not View:
-        _fail(f"expected a palace View, got {short_repr(seen)}")
+def _hidden(seen: View) -> list[Card]:
+    """The cards ``seen`` (a View: the kit checked) does not show, once the view's shape
+    and counts are checked.
+    """
     config = seen.config
     if type(config) is not Config:
         _fail(f"expected a palace Config, got {short_repr(config)}")
@@ -128,30 +122,18 @@ def _hidden(seen: View) -> Counter[Card]:
     if type(stock) is not int or stock < 0:
         _fail(f"the stock size must be a whole number, got {short_repr(stock)}")
     hidden += stock
-    decks = Counter(dict.fromkeys(DECK, config.decks))
-    too_many = visible - decks
-    if too_many:
-        _fail(
-            f"cards shown more often than {config.decks} deck(s) hold them: "
-            f"{short_repr([str(c) for c in sorted(too_many.elements())])}"
-        )
-    shown = visible.total()
-    if shown + hidden != config.cards:
-        _fail(
-            f"the counts do not add up: {shown} cards shown and {hidden} hidden, but "
-            f"{config.decks} deck(s) hold {config.cards}"
-        )
-    return decks - visible
+    holds = f"{config.decks} deck(s) hold"
+    return unseen_cards(DECK * config.decks, visible, hidden, _fail, holds=holds)
 
 
-def _deal(seen: View, unseen: Counter[Card], rng: Rng) -> State:
+def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
     """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
     into, in this order, each other seat's unknown hand cards, the occupied face-down
     slots and the stock; the seed is drawn from ``rng`` first, and the deal is one the
     state agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
     """
     seed, rng = rng.next_u64()
-    cards, _rng = rng.shuffled(sorted(unseen.elements()))
+    cards, _rng = rng.shuffled(unseen)
     deck = iter(cards)
     hands = tuple(
         seen.hand
@@ -161,32 +143,15 @@ def _deal(seen: View, unseen: Counter[Card], rng: Rng) -> State:
     )
     face_down = tuple(tuple(next(deck) if down else None for down in row) for row in seen.face_down)
     state = State(
-        config=seen.config,
+        **{name: getattr(seen, name) for name in _SHARED},
         seed=seed,
         hands=hands,
-        known=seen.known,
-        face_up=seen.face_up,
         face_down=face_down,
         stock=tuple(deck),
-        pile=seen.pile,
-        burned=seen.burned,
-        phase=seen.phase,
         seat=seen.on_turn,
-        turns=seen.turns,
-        swaps=seen.swaps,
-        pending=seen.pending,
-        finished=seen.finished,
         deal=None,
     )
     return attrs.evolve(state, deal=_fitting_deal(state))
-
-
-def check_view(seen: View) -> None:
-    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``seen`` is the view
-    of the state dealt from it (what is no view included, as loaders need): its fields'
-    shapes, its cards adding up to the decks, and every invariant of ``check_state``.
-    """
-    check_dealt_view("palace", seen, determinize(seen, Rng.from_seed(0)), view, checked)
 
 
 def determinize(seen: View, rng: Rng) -> State:
