@@ -572,9 +572,17 @@ class _Shell:
         """The legal move numbered ``action``; ``IllegalMoveError`` otherwise."""
         size = self.size(state.config)
         move = self.table().moves[check_action(action, size)]
-        key = self.k.action_key
+        key, kind, ids = self.k.action_key, type(move), self._ids
         for listed in self.legal_moves(state):
-            if listed is move or (key is not None and key(listed) is move):
+            if listed is move:
+                return listed
+            # a move of the class, not the table's own (a play of other suits): its key
+            if (
+                key is not None
+                and type(listed) is kind
+                and id(listed) not in ids
+                and key(listed) is move
+            ):
                 return listed
         text = (self.k.action_text or self.k.format_move)(move)
         raise IllegalMoveError(f"action {action} ('{text}') is not legal in this state")

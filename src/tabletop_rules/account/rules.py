@@ -346,23 +346,19 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     if events is not None:
         events.append(AccountChanged(seat, card, before, after))
     accounts = _with(state.accounts, seat, after)
-    if len(moved) < len(owned):
-        return _replace(
-            state,
-            field=field,
-            discard=discard,
-            markers=markers,
-            accounts=accounts,
-            roll=None,
-            moved=moved,
-        )
-    turns = state.turns + 1
-    if not turns % config.players and (state.ending or turns == config.max_rounds * config.players):
-        state = _replace(state, field=field, discard=discard, markers=markers, accounts=accounts)
-        return _end_turn(state, events)  # the game ends with this turn
-    seat = turns % config.players  # the turn passes
-    if events is not None:
-        events.append(TurnPassed(seat))
+    turns = state.turns
+    if len(moved) == len(owned):  # the turn ends
+        turns += 1
+        if not turns % config.players and (
+            state.ending or turns == config.max_rounds * config.players
+        ):
+            state = _replace(
+                state, field=field, discard=discard, markers=markers, accounts=accounts
+            )
+            return _end_turn(state, events)  # the game ends with this turn
+        seat, moved = turns % config.players, ()  # the turn passes
+        if events is not None:
+            events.append(TurnPassed(seat))
     return _replace(
         state,
         field=field,
@@ -370,7 +366,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
         markers=markers,
         accounts=accounts,
         roll=None,
-        moved=(),
+        moved=moved,
         turns=turns,
         seat=seat,
     )

@@ -21,7 +21,7 @@ import attrs
 from .._messages import describe, short_repr, short_text
 from .._movetable import MoveTable
 from ..errors import IllegalMoveError, NotationError
-from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, Rank, own_card
+from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, Rank, is_card, own_card
 from .config import MAX_DECKS, ROW, Config
 
 __all__ = [
@@ -209,6 +209,12 @@ def action_key(move: object) -> Move:
     """The move of :data:`MOVE_TABLE` standing for ``move``'s class (no state needed);
     ``IllegalMoveError`` for what is no palace move or a play of two ranks.
     """
+    if type(move) is Play:  # a listed play: its rank and count, read without rebuilding it
+        cards: object = getattr(move, "cards", None)
+        if type(cards) is tuple and 0 < len(cards) <= MAX_PLAY and all(map(is_card, cards)):
+            rank: Rank = cards[0].rank
+            if all(card.rank == rank for card in cards):
+                return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(cards) - 1) + rank - 2]
     move = known_move(move)
     if type(move) is Swap:
         return SWAPS[move.hand_card, move.face_up_card]
@@ -234,14 +240,18 @@ def action_text(move: Move) -> str:
     """
     if type(move) is Play:
         return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
-    return format_move(move)
+    return _notation(move)  # the table's own move: nothing to rebuild
 
 
 def format_move(move: Move) -> str:
     """The move's notation, a play with its exact cards (``play 7H 7S``): the text always
     names the very move (:func:`known_move`) it reads back to.
     """
-    move = known_move(move)
+    return _notation(known_move(move))
+
+
+def _notation(move: Move) -> str:
+    """The notation of a move built by the game."""
     if isinstance(move, Play):
         return "play " + " ".join(map(str, move.cards))
     if isinstance(move, Swap):
