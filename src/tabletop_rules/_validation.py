@@ -253,30 +253,17 @@ def check_type(
 
 
 def refuse_state(
-    state: object,
-    error: Exception | None,
-    *,
-    game: str,
-    state_type: type[Any],
-    view_type: type[Any],
-    check_state: Callable[[Any], None],
+    state: object, *, game: str, state_type: type[Any], view_type: type[Any]
 ) -> NoReturn:
-    """Raise why one of ``game``'s rule functions failed on ``state`` (``error``, or
-    ``None`` where it refused ``state`` before trying): ``TypeError`` for what is no
-    ``state_type``, saying what to pass instead of a view; for a state whose fields were
-    set around its checks, the :class:`~tabletop_rules.errors.InvalidStateError` of
-    ``check_state``; else ``error`` itself, the library's own failure.
+    """Raise the ``TypeError`` for a rule function of ``game`` handed ``state``, which is
+    no ``state_type``: a view is told what to pass instead.
     """
     if type(state) is view_type:
         raise TypeError(
             f"expected {game} State, got a View: a view is what one seat may see; "
             "pass the State, or determinize(view, rng) for a state consistent with it"
-        ) from error
-    if type(state) is not state_type:
-        raise TypeError(f"expected {game} State, got {short_repr(state)}") from error
-    check_state(state)  # raises InvalidStateError, naming the broken invariant
-    assert error is not None, "a valid State is refused only after a failure"
-    raise error
+        )
+    raise TypeError(f"expected {game} State, got {short_repr(state)}")
 
 
 def check_dealt_view(

@@ -336,18 +336,13 @@ class _Shell:
             raise ConfigError(f"{self.noun} has no deck to deal: deal must be None")
         return self.k.new_game(config, resolve_seed(seed), deal)
 
-    def refuse(self, state: object, error: Exception | None) -> NoReturn:
-        """Why ``state`` is refused: a ``TypeError`` for what is no state (a view is told
-        what to pass). The rules themselves run unwrapped: a state built by hand is
-        checked with ``check_state`` by whoever built it, and a bug surfaces as itself.
+    def refuse(self, state: object) -> NoReturn:
+        """The ``TypeError`` for what is no state (a view is told what to pass). The rules
+        themselves run unwrapped: a state built by hand is checked with ``check_state`` by
+        whoever built it, and a bug surfaces as itself.
         """
         refuse_state(
-            state,
-            error,
-            game=self.a_noun,
-            state_type=self.k.state_type,
-            view_type=self.k.view_type,
-            check_state=self.check_state,
+            state, game=self.a_noun, state_type=self.k.state_type, view_type=self.k.view_type
         )
 
     def guard(self, rule: Callable[..., Any]) -> Callable[..., Any]:
@@ -359,7 +354,7 @@ class _Shell:
             @wraps(rule)
             def guarded_one(state: Any) -> Any:
                 if type(state) is not state_type:
-                    refuse(state, None)
+                    refuse(state)
                 return rule(state)
 
             return guarded_one
@@ -367,7 +362,7 @@ class _Shell:
         @wraps(rule)
         def guarded(state: Any, *args: Any, **kwargs: Any) -> Any:
             if type(state) is not state_type:
-                refuse(state, None)
+                refuse(state)
             return rule(state, *args, **kwargs)
 
         return guarded
@@ -430,7 +425,7 @@ class _Shell:
 
     def transition(self, state: Any, move: Any, events: list[Any] | None) -> Any:
         if type(state) is not self.k.state_type:
-            self.refuse(state, None)
+            self.refuse(state)
         own = self.own  # the transition itself names the rule a move breaks
         return self.k.transition(state, own(move) if own else self.listed(state, move), events)
 
@@ -448,13 +443,13 @@ class _Shell:
     def canonical(self, state: Any, move: Any) -> Any:
         """The move ``legal_moves`` lists equal to ``move``; ``IllegalMoveError`` if none."""
         if type(state) is not self.k.state_type:
-            self.refuse(state, None)
+            self.refuse(state)
         return self.listed(state, move)
 
     def is_over(self, state: Any) -> bool:
         """Whether ``current_player(state)`` is ``None``."""
         if type(state) is not self.k.state_type:
-            self.refuse(state, None)
+            self.refuse(state)
         return self._current_player(state) is None
 
     def winners(self, state: Any) -> frozenset[int]:
@@ -784,7 +779,7 @@ def _fast_apply(shell: _Shell) -> Callable[[Any, Any], Any]:
 
         def apply(state: Any, move: Any) -> Any:
             if type(state) is not state_type:
-                refuse(state, None)
+                refuse(state)
             if id(move) not in ids:  # not the table's instance: find it, or refuse
                 move = known(move)
             return rule(state, move, None)
@@ -793,7 +788,7 @@ def _fast_apply(shell: _Shell) -> Callable[[Any, Any], Any]:
 
         def apply(state: Any, move: Any) -> Any:
             if type(state) is not state_type:
-                refuse(state, None)
+                refuse(state)
             return rule(state, own(move), None)
 
     apply.__doc__ = _Shell.apply.__doc__
@@ -806,7 +801,7 @@ def _fast_is_over(shell: _Shell) -> Callable[[Any], bool]:
 
     def is_over(state: Any) -> bool:
         if type(state) is not state_type:
-            refuse(state, None)
+            refuse(state)
         return current(state) is None
 
     is_over.__doc__ = _Shell.is_over.__doc__

@@ -102,9 +102,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 
 
 def _refuse(state: object) -> NoReturn:  # the entries the game guards itself (see RULES)
-    refuse_state(  # check_state runs only for a State, which is never refused here
-        state, None, game="an account", state_type=State, view_type=View, check_state=lambda _: None
-    )
+    refuse_state(state, game="an account", state_type=State, view_type=View)
 
 
 def is_over(state: State) -> bool:

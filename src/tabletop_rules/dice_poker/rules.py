@@ -188,14 +188,7 @@ def apply(state: State, move: Move) -> State:
 
 def _refuse(state: object) -> NoReturn:
     """The ``TypeError`` for what is no State (a View is told what to pass)."""
-    refuse_state(
-        state,
-        None,
-        game="a dice poker",
-        state_type=State,
-        view_type=View,
-        check_state=lambda _state: None,  # run only for a State, which is never refused here
-    )
+    refuse_state(state, game="a dice poker", state_type=State, view_type=View)
 
 
 def why_illegal(state: State, move: Move) -> str:

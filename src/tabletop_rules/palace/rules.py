@@ -69,7 +69,7 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, checked, shuffled_decks
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, shuffled_decks
 
 __all__ = ["EXTRA_PLAY_MOST", "first_player"]
 
@@ -204,9 +204,7 @@ def is_over(state: State) -> bool:
 
 def _refuse(state: object) -> NoReturn:
     """The ``TypeError`` for what is no palace State (a View is told what to pass)."""
-    refuse_state(
-        state, None, game="a palace", state_type=State, view_type=View, check_state=checked
-    )
+    refuse_state(state, game="a palace", state_type=State, view_type=View)
 
 
 def current_player(state: State) -> Seat | None:
