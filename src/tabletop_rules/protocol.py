@@ -44,8 +44,10 @@ __all__ = [
     "Bot",
     "BotFactory",
     "GameRules",
+    "NewGame",
     "Ruleset",
     "Seat",
+    "ViewOf",
     "check_ruleset",
     "get_ruleset",
     "register",
@@ -66,6 +68,11 @@ ViewT = DefaultedTypeVar("ViewT", default=Any)
 EventT = DefaultedTypeVar("EventT", default=Any)
 ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 MoveT_co = TypeVar("MoveT_co", covariant=True)
+ConfigT_contra = TypeVar("ConfigT_contra", contravariant=True)
+StateT_contra = TypeVar("StateT_contra", contravariant=True)
+StateT_co = TypeVar("StateT_co", covariant=True)
+ViewT_co = TypeVar("ViewT_co", covariant=True)
+DealT_contra = TypeVar("DealT_contra", contravariant=True)
 
 
 @runtime_checkable
@@ -316,6 +323,30 @@ class Bot(Protocol[ViewT_contra, MoveT_co]):
         ...
 
 
+class NewGame(Protocol[ConfigT_contra, StateT_co, DealT_contra]):
+    """A game's ``new_game(config=None, *, seed=None, deal=None)``, typed once for every
+    game; ``DealT`` is the game's ``Deal`` (``None`` for a game without a deck).
+    """
+
+    def __call__(
+        self,
+        config: ConfigT_contra | None = None,
+        *,
+        seed: int | None = None,
+        deal: DealT_contra = ...,
+    ) -> StateT_co:
+        """A new game of ``config`` (the defaults for ``None``), dealt from ``seed`` or ``deal``."""
+        ...
+
+
+class ViewOf(Protocol[StateT_contra, ViewT_co]):
+    """A game's ``view(state, seat)``, typed once for every game."""
+
+    def __call__(self, state: StateT_contra, seat: Seat | None) -> ViewT_co:
+        """What ``seat`` may know of ``state`` (``None``: a spectator)."""
+        ...
+
+
 BotFactory: TypeAlias = Callable[[int], Bot[Any, Any]]
 """Makes a new bot for one game from a seed (a bot that draws no random numbers ignores
 it). A class or a module-level function, so that it pickles and can be sent to worker
@@ -367,7 +398,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     move_types: tuple[type[Any], ...]
     event_types: tuple[type[Any], ...]
     view_type: type[ViewT]
-    new_game: Callable[..., StateT]
+    new_game: NewGame[ConfigT, StateT, Any]
     legal_moves: Callable[[StateT], tuple[MoveT, ...]]
     chance_probabilities: Callable[[StateT], Mapping[MoveT, Fraction]]
     apply: Callable[[StateT, MoveT], StateT]
@@ -377,7 +408,7 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     current_player: Callable[[StateT], int | None]
     is_over: Callable[[StateT], bool]
     winners: Callable[[StateT], frozenset[Seat]]
-    view: Callable[[StateT, int | None], ViewT]
+    view: ViewOf[StateT, ViewT]
     determinize: Callable[[ViewT, Rng], StateT]
     redact: Callable[[EventT, int | None], EventT]
     format_move: Callable[[MoveT], str]

@@ -15,10 +15,10 @@ seed:
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import kit
-from ..protocol import CHANCE, GameRules
+from ..protocol import CHANCE, GameRules, NewGame
 from . import bots, cards, config, events, moves, notation, observation, rules, state
 from . import display as display_module
 from . import view as view_module
@@ -102,17 +102,6 @@ RULES: GameRules[Config, State, Move, View, Event] = kit.build(
 """Palace's :class:`~tabletop_rules.protocol.Ruleset`: the kernel above and what
 :func:`tabletop_rules.kit.build` derives from it."""
 
-if TYPE_CHECKING:  # the shared signatures, keywords included, that the ruleset's types drop
-
-    def new_game(
-        config: Config | None = None, *, seed: int | None = None, deal: Deal = None
-    ) -> State: ...
-
-    def view(state: State, seat: int | None) -> View: ...
-
-else:
-    new_game = RULES.new_game
-    view = RULES.view
 action_text = RULES.action_text
 apply = RULES.apply
 apply_with_events = RULES.apply_with_events
@@ -131,12 +120,14 @@ is_over = RULES.is_over
 legal_mask = RULES.legal_mask
 legal_moves = RULES.legal_moves
 max_moves = RULES.max_moves
+new_game: NewGame[Config, State, Deal] = RULES.new_game
 num_actions = RULES.num_actions
 observation_spec = RULES.observation_spec
 observe = RULES.observe
 parse_move = RULES.parse_move
 redact = RULES.redact
 score = RULES.score
+view = RULES.view
 winners = RULES.winners
 
 kit.register(RULES)
