@@ -1,14 +1,5 @@
-"""The house rules of dice poker, as one validated, frozen :class:`Config`.
-
-``Config()`` is the seed's game: two players, three throws a turn, three stages played in
-free order, fences on and uncapped, +50 premium and -20 penalty, Yatzy scores.
-
->>> Config(players=3, stage_orders=("down", "free", "announce")).stage_order(2)
-'announce'
->>> Config(players=9)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.ConfigError: players must be 1 to 8, got 9
+"""The house rules of dice poker, as one validated, frozen :class:`Config`, each field bounded
+by a ``MAX_`` constant (the rules page lists them).
 """
 
 from __future__ import annotations
@@ -41,9 +32,6 @@ announced after the first throw."""
 
 STAGE_ORDERS: tuple[StageOrder, ...] = get_args(StageOrder)
 """Every :data:`StageOrder`, in the order the type lists them."""
-
-# Every number has an upper bound, generous for real house rules and small enough that no
-# config makes a game, a move or a replay cost more than milliseconds.
 
 MAX_PLAYERS = 8
 """Most seats at the table."""

@@ -1,12 +1,5 @@
-"""The five dice: every throw, what can be kept of it, how likely each outcome is, and
-what it scores in each box, in tables built once at import for the rules to look up.
-
->>> len(ALL_THROWS), len(OUTCOMES[5]), sum(PROBABILITIES[2].values()), KEEPS[(2, 2, 5, 6, 6)][:4]
-(252, 252, Fraction(1, 1), ((), (2,), (5,), (6,)))
->>> mountain_points(Box.FOURS, (4, 1, 2, 3, 5))
--8
->>> points(Box.PAIR, (1, 3, 3, 5, 5)), points(Box.FULL_HOUSE, (2, 2, 3, 3, 4))
-(10, None)
+"""The five dice: every throw, what can be kept of it, how likely each outcome is, and what it
+scores in each box, in tables built once at import.
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""A dice poker game at one moment, a seat's view of it, their invariants and JSON form.
-
-The JSON leaves out the derived ``open_masks`` and ``totals``; loading recomputes them:
-
->>> from tabletop_rules import dice_poker as dp
->>> from tabletop_rules.serialize import dumps, loads
->>> state = dp.new_game(seed=1)
->>> "open_masks" in dumps(state), "totals" in dumps(state), loads(dumps(state)) == state
-(False, False, True)
+"""A dice poker game at one moment, a seat's view of it, their invariants, and their JSON form
+(which leaves out the derived ``open_masks`` and ``totals``).
 """
 
 from __future__ import annotations

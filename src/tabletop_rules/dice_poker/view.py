@@ -1,15 +1,4 @@
-"""What one seat (or a spectator) may know of a game, and the score sheet drawn from it.
-
-Dice poker hides nothing from the players, but the generator predicts every future throw,
-so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the seed. Every
-path out of the library that a client sees goes through
-:func:`~tabletop_rules.dice_poker.view`.
-
->>> from tabletop_rules.dice_poker import new_game, view
->>> seen = view(new_game(seed=5), seat=1)
->>> seen.current_player, seen.stage, seen.throws_allowed, seen.scores
-(0, 0, 3, (0, 0))
-"""
+"""What one seat (or a spectator) may know of a game, and the score sheet drawn from it."""
 
 from __future__ import annotations
 
