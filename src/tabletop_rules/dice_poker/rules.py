@@ -1,13 +1,11 @@
-"""The rules of dice poker (the turn, the stage orders, the fences and the end), looking up
-the tables built at import.
-"""
+"""The rules of dice poker: the turn, the stage orders, the fences and the end."""
 
 from __future__ import annotations
 
 import types
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
 
 from .._seats import top_seats
 from .._slots import replacer
@@ -38,6 +36,8 @@ _KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in scoring.KEEPS.items()}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
 _fills_by_mask: dict[int, tuple[Write | moves.Scratch, ...]] = {}
 _replace = replacer(State)
+_Log: TypeAlias = list[events.Event] | None
+"""Where a transition appends its events (``None``: it makes none)."""
 
 
 def _fills(writes: int, scratches: int) -> tuple[Write | moves.Scratch, ...]:
@@ -53,9 +53,7 @@ def _fills(writes: int, scratches: int) -> tuple[Write | moves.Scratch, ...]:
 
 
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game: empty sheets, no fences, seat 0 to throw (``seed=None``: a fresh seed,
-    kept in the state so that the game replays).
-    """
+    """A new game: empty sheets, no fences, seat 0 to throw, the seed kept so the game replays."""
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
         config=config,
@@ -90,9 +88,7 @@ def score(state: State) -> tuple[int, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """Per turn every throw (and its outcome), an announcement and the box, plus every
-    fence a player can bank, spent.
-    """
+    """Per turn each throw and outcome, an announcement and the box; each fence banked, spent."""
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2
@@ -109,9 +105,7 @@ def _fillable(order: str, open_mask: int) -> int:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move in action-number order: rolls, writes, scratches, announcements;
-    at a chance point every distinct outcome of the dice in the air.
-    """
+    """Every legal move, in action-number order; at a chance point, each outcome of the throw."""
     pending = state.pending_keep
     if pending is not None:
         return OUTCOMES[DICE_COUNT - len(pending)]
@@ -138,9 +132,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
-    """Each outcome of the dice in the air with its exact probability (several dice are
-    not equally likely); empty but at a chance point.
-    """
+    """Each outcome of the throw with its exact probability (not uniform); empty elsewhere."""
     pending = state.pending_keep
     if pending is None:
         return _NO_PROBABILITIES
@@ -168,7 +160,7 @@ def why_illegal(state: State, move: Move) -> str:
     raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
 
 
-def transition(state: State, move: Move, log: list[events.Event] | None) -> State:
+def transition(state: State, move: Move, log: _Log) -> State:
     """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
     move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:
@@ -177,7 +169,7 @@ def transition(state: State, move: Move, log: list[events.Event] | None) -> Stat
                 f"the dice are in the air: the next move is their outcome ('dice' and the "
                 f"faces thrown), not '{format_move(move)}'"
             )
-        return _land(state, move.values, log)
+        return _land(state, move, log)
     config = state.config
     players = config.players
     turns = state.turns_played
@@ -189,7 +181,7 @@ def transition(state: State, move: Move, log: list[events.Event] | None) -> Stat
     stage = turns // players // BOXES_PER_STAGE
     order = config.orders_by_stage[stage]
     if isinstance(move, Roll):
-        return _roll(state, move.keep, seat, order, log)
+        return _roll(state, move, seat, order, log)
     if isinstance(move, Dice):
         raise IllegalMoveError(
             f"'{format_move(move)}' is a chance outcome, legal only while dice are in the air"
@@ -231,14 +223,9 @@ def transition(state: State, move: Move, log: list[events.Event] | None) -> Stat
     return _fill(state, move, seat, stage, log)
 
 
-def _roll(
-    state: State,
-    keep: tuple[moves.Face, ...],
-    seat: Seat,
-    order: str,
-    log: list[events.Event] | None,
-) -> State:
+def _roll(state: State, move: Roll, seat: Seat, order: str, log: _Log) -> State:
     """Throw the dice not kept; the throw counts now, its dice land now or at the chance point."""
+    keep = move.keep
     config = state.config
     throws_used = state.throws_used
     allowed = config.throws_allowed(state.fences[seat])
@@ -252,7 +239,7 @@ def _roll(
         if keep:
             raise IllegalMoveError(
                 f"the first throw of a turn rolls all five dice: it is 'roll', keeping "
-                f"nothing, not '{format_move(Roll(keep))}'"
+                f"nothing, not '{format_move(move)}'"
             )
     else:
         if order == "announce" and state.announced is None:
@@ -279,14 +266,15 @@ def _roll(
     return _replace(state, rng=rng, dice=landed, throws_used=throws_used + 1)
 
 
-def _land(state: State, thrown: tuple[moves.Face, ...], log: list[events.Event] | None) -> State:
+def _land(state: State, move: Dice, log: _Log) -> State:
     """The chance outcome: the thrown dice (sorted, as every Dice) join the kept ones."""
+    thrown = move.values
     keep = state.pending_keep
     assert keep is not None
     if len(thrown) != DICE_COUNT - len(keep):  # its faces are 1 to 6: it is a known move
         raise IllegalMoveError(
             f"{DICE_COUNT - len(keep)} dice are in the air: their outcome is 'dice' and that "
-            f"many faces 1 to 6, not '{format_move(Dice(thrown))}'"
+            f"many faces 1 to 6, not '{format_move(move)}'"
         )
     dice = tuple(sorted(keep + thrown))
     if log is not None:
@@ -294,16 +282,8 @@ def _land(state: State, thrown: tuple[moves.Face, ...], log: list[events.Event] 
     return _replace(state, dice=dice, pending_keep=None)
 
 
-def _fill(
-    state: State,
-    move: Write | moves.Scratch,
-    seat: Seat,
-    stage: int,
-    log: list[events.Event] | None,
-) -> State:
-    """Write the dice in the box (a poker box only when they fit it complete) or scratch a
-    poker box for 0; settle the fences, and pass the dice to the next seat.
-    """
+def _fill(state: State, move: Write | moves.Scratch, seat: Seat, stage: int, log: _Log) -> State:
+    """Write the dice in a box or scratch a poker box; settle the fences, pass the dice on."""
     config = state.config
     box = move.box
     dice = state.dice

@@ -127,12 +127,9 @@ def fewest_throws(state: State) -> int:
 
 
 def check_invariants(state: State, fail: Fail) -> None:
-    """Call ``fail(why)`` unless ``state`` is one the rules can reach (the kernel's
-    ``check_state``): besides each field's shape, a ``down`` stage fills a prefix of its
-    boxes and an ``up`` one a suffix; a bank holds at most ``throws_per_turn`` per poker box
-    scratched before throwing (it holds 0) and ``throws_per_turn - 1`` per other box; the
-    generator is the seed's while nothing was thrown or with ``auto_chance`` off, else
-    between the fewest throws made and twice the most draws past it (:meth:`Rng.below
+    """Call ``fail(why)`` unless the rules can reach ``state``: besides the fields' shapes, the
+    stage orders, the fences its sheet can have banked, and a generator between the fewest
+    throws made and twice the most draws past the seed's (:meth:`Rng.below
     <tabletop_rules.rng.Rng.below>` redraws with probability under ``2 ** -51.4``, so a
     state reached by play fails with probability below ``3.4e-16``).
     """
