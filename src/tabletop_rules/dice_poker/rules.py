@@ -23,6 +23,7 @@ from .state import State, View, mountain_total
 __all__: list[str] = []
 
 _own = MOVE_TABLE.own
+_LISTED = MOVE_TABLE.ids
 ROLL_ALL = _own(Roll())
 _WRITE = tuple(_own(Write(box)) for box in Box)
 _SCRATCH = {box: _own(moves.Scratch(box)) for box in moves.POKER_BOXES}
@@ -162,7 +163,8 @@ def why_illegal(state: State, move: Move) -> str:
 
 def transition(state: State, move: Move, log: _Log) -> State:
     """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
-    move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
+    if id(move) not in _LISTED:  # not the table's instance: find it, or say why it is no move
+        move = MOVE_TABLE.known(move)
     if state.pending_keep is not None:
         if not isinstance(move, Dice):
             raise IllegalMoveError(
@@ -197,12 +199,13 @@ def transition(state: State, move: Move, log: _Log) -> State:
         raise IllegalMoveError(
             f"{box.name} of stage {stage} is filled already; each box is filled once"
         )
-    fillable = _fillable(order, open_mask)
-    if not fillable >> box & 1:  # a stage played down or up fills its next box only
-        raise IllegalMoveError(
-            f"stage {stage} is played {order!r}: only its next box, "
-            f"{Box(fillable.bit_length() - 1).name}, may be filled, not {box.name}"
-        )
+    if order == "down" or order == "up":  # such a stage fills its next box only
+        fillable = _fillable(order, open_mask)
+        if not fillable >> box & 1:
+            raise IllegalMoveError(
+                f"stage {stage} is played {order!r}: only its next box, "
+                f"{Box(fillable.bit_length() - 1).name}, may be filled, not {box.name}"
+            )
     if isinstance(move, Announce):
         if state.throws_used != 1 or state.announced is not None:
             raise IllegalMoveError("a box is announced once per turn, right after the first throw")
