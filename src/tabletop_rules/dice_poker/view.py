@@ -12,16 +12,7 @@ from ..rng import Rng
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .rules import current_player, legal_moves
 from .scoring import stage_bonus
-from .state import (
-    Cell,
-    State,
-    View,
-    check_invariants,
-    fewest_throws,
-    open_mask,
-    sheet_total,
-    stage_total,
-)
+from .state import State, View, check_invariants, fewest_throws, open_mask, sheet_total, stage_total
 
 __all__: list[str] = []
 
@@ -117,30 +108,20 @@ def display(game: View | State) -> str:
         mountain = [cell for cell in cells[: len(MOUNTAIN)] if cell is not None]
         bonus = stage_bonus(sum(mountain), config.premium, config.penalty)
         column = [
-            *map(_cell, cells),
-            _cell(sum(mountain) if mountain else None),
-            _cell(bonus if len(mountain) == len(MOUNTAIN) else None),
+            *("" if cell is None else str(cell) for cell in cells),  # an open box is blank
+            str(sum(mountain)) if mountain else "",
+            str(bonus) if len(mountain) == len(MOUNTAIN) else "",
             str(stage_total(config, seen.sheets[seat], stage)),
         ]
         for row, text in zip(body, column, strict=True):
             row.append(text)
-    footer = [
-        ["fences", *_per_seat(seen.fences, config.stages)],
-        ["score", *_per_seat(seen.scores, config.stages)],
+    footer = [  # one value per seat, under its first stage's column
+        [name, *(text for value in values for text in (str(value), *[""] * (config.stages - 1)))]
+        for name, values in (("fences", seen.fences), ("score", seen.scores))
     ]
     boxes, sums = body[:BOXES_PER_STAGE], body[BOXES_PER_STAGE:]
     table = _render([header, None, *boxes, None, *sums, None, *footer])
     return "\n".join([*table, _status(seen)])
-
-
-def _cell(cell: Cell) -> str:
-    """A box as written: its points, or blank while it is open."""
-    return "" if cell is None else str(cell)
-
-
-def _per_seat(values: tuple[int, ...], stages: int) -> list[str]:
-    """One value per seat, under the seat's first stage column."""
-    return [text for value in values for text in (str(value), *[""] * (stages - 1))]
 
 
 def _render(rows: list[list[str] | None]) -> list[str]:
