@@ -51,8 +51,7 @@ MAX_POINTS = 1000
 
 @attrs.frozen
 class BoxScores:
-    """The fixed scores of SMALL_STRAIGHT (1-2-3-4-5), LARGE_STRAIGHT (2-3-4-5-6) and POKER
-    (five alike), the boxes that do not count the dice; Yatzy's by default, each 0 to
+    """The fixed scores of the boxes that do not count the dice, Yatzy's by default, each 0 to
     :data:`~tabletop_rules.dice_poker.config.MAX_POINTS`.
     """
 
@@ -166,5 +165,5 @@ class Config:
 
 
 Deal: TypeAlias = None
-"""What :func:`~tabletop_rules.dice_poker.new_game` takes as ``deal``: only ``None``, for
-dice poker has no deck (the alias keeps ``new_game``'s signature that of every game)."""
+"""What :func:`~tabletop_rules.dice_poker.new_game` takes as ``deal``: dice poker has no deck,
+so only ``None`` (the alias keeps the signature every game's ``new_game`` has)."""

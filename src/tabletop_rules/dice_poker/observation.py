@@ -51,18 +51,17 @@ def encode_view(seen: View, features: Features) -> None:
     features.flag("to_move[chance]", to_move == CHANCE)
     features.flag("over", to_move is None)
     features.one_hot("stage[", tuple(map(str, range(config.stages))), seen.stage)
-    stages = [
-        (number, seat, stage) for number, seat in enumerate(order) for stage in range(config.stages)
+    columns = [  # each seat's number from the viewer, each of its stages, the stage's boxes
+        (number, stage, seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)])
+        for number, seat in enumerate(order)
+        for stage in range(config.stages)
     ]
-    for number, seat, stage in stages:
-        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
+    for number, stage, cells in columns:
         filled = [cell is not None for cell in cells]
         features.counts(f"filled[P{number},s{stage},", _BOXES, filled, [1] * BOXES_PER_STAGE)
-    for number, seat, stage in stages:
-        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
-        features.group(
-            f"sheet[P{number},s{stage},", _BOXES, [cell or 0 for cell in cells], lows, highs
-        )
+    for number, stage, cells in columns:
+        points = [cell or 0 for cell in cells]
+        features.group(f"sheet[P{number},s{stage},", _BOXES, points, lows, highs)
     for number, seat in enumerate(order):
         features.scalar(f"fences[P{number}]", seen.fences[seat], 0, bank)
     for number, seat in enumerate(order):

@@ -80,7 +80,8 @@ def open_mask(sheet: Sheet) -> int:
     """Bit mask (bit ``box``) of the open boxes in the stage a sheet is filling."""
     filled = sum(cell is not None for cell in sheet)
     base = BOXES_PER_STAGE * min(filled // BOXES_PER_STAGE, len(sheet) // BOXES_PER_STAGE - 1)
-    return sum(1 << box for box in Box if sheet[base + box] is None)
+    cells = sheet[base : base + BOXES_PER_STAGE]  # none for a sheet too short: check_state says
+    return sum(1 << box for box, cell in enumerate(cells) if cell is None)
 
 
 def mountain_total(sheet: Sheet, stage: int) -> int | None:
@@ -292,13 +293,10 @@ def json_hooks(converter: Any) -> None:
 
     def structure(value: Any, kind: type[State]) -> State:
         if isinstance(value, dict) and not value.keys() & {"open_masks", "totals"}:
-            try:  # sheets of the wrong shape get masks check_state refuses with them
-                masks = [open_mask(tuple(sheet)) for sheet in value.get("sheets") or ()]
-            except (TypeError, IndexError):
-                masks = []
-            state: State = structure_base({**value, "open_masks": masks, "totals": []}, kind)
+            state: State = structure_base({**value, "open_masks": (), "totals": ()}, kind)
+            masks = tuple(open_mask(sheet) for sheet in state.sheets)
             totals = tuple(sheet_total(state.config, sheet) for sheet in state.sheets)
-            return attrs.evolve(state, totals=totals)
+            return attrs.evolve(state, open_masks=masks, totals=totals)
         return structure_base(value, kind)  # type: ignore[no-any-return]
 
     converter.register_unstructure_hook(State, unstructure)

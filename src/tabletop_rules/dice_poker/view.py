@@ -59,13 +59,8 @@ def check_view(seen: View, fail: Fail) -> None:
 
 def determinize(seen: View, rng: Rng) -> State:
     """The table ``seen`` shows, with a fresh seed drawn from ``rng`` and a generator as far
-    past it as the throws made require: dice poker hides only the generator.
-
-    >>> from tabletop_rules.dice_poker import Roll, apply, determinize, new_game, view
-    >>> state = apply(new_game(seed=5), Roll())
-    >>> sampled = determinize(view(state, 1), Rng.from_seed(99))
-    >>> view(sampled, 1) == view(state, 1), sampled.seed == state.seed
-    (True, False)
+    past it as the throws made require: dice poker hides only the generator (the
+    :doc:`/tutorial` samples one).
     """
     seed, _ = rng.next_u64()
     table = State(
@@ -82,20 +77,9 @@ def determinize(seen: View, rng: Rng) -> State:
 
 
 def display(game: View | State) -> str:
-    """Every seat's score sheet as a plain-text table: one row per box, named as in the
-    notation, then each stage's mountain sum, premium and total; one column per seat and
-    stage; the fences, the scores and who moves. A state is drawn as a spectator sees it.
-
-    >>> from tabletop_rules import dice_poker as dp
-    >>> state = dp.apply(dp.new_game(dp.Config(stages=1), seed=1), dp.Roll())
-    >>> for line in dp.display(dp.apply(state, dp.Write(dp.Box.CHANCE))).splitlines()[-6:]:
-    ...     print(line)
-    premium        |       |
-    total          |    15 |     0
-    ---------------+-------+------
-    fences         |     2 |     0
-    score          |    15 |     0
-    to move: P1, stage 1, throw 0 of 3
+    """Every seat's score sheet as a plain-text table: a row per box, then each stage's mountain
+    sum, premium and total, a column per seat and stage; the fences, the scores and who moves
+    (the :doc:`/tutorial` draws one). A state is drawn as a spectator sees it.
     """
     seen = view(game, None) if isinstance(game, State) else game
     config = seen.config
