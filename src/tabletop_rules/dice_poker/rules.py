@@ -23,7 +23,6 @@ from .state import State, View, mountain_total
 __all__: list[str] = []
 
 _own = MOVE_TABLE.own
-_LISTED = MOVE_TABLE.ids
 ROLL_ALL = _own(Roll())
 _WRITE = tuple(_own(Write(box)) for box in Box)
 _SCRATCH = {box: _own(moves.Scratch(box)) for box in moves.POKER_BOXES}
@@ -163,8 +162,7 @@ def why_illegal(state: State, move: Move) -> str:
 
 def transition(state: State, move: Move, log: _Log) -> State:
     """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
-    if id(move) not in _LISTED:  # not the table's instance: find it, or say why it is no move
-        move = MOVE_TABLE.known(move)
+    move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:
         if not isinstance(move, Dice):
             raise IllegalMoveError(
