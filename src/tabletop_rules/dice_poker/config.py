@@ -1,14 +1,5 @@
-"""The house rules of dice poker, as one validated, frozen :class:`Config`.
-
-``Config()`` is the seed's game: two players, three throws a turn, three stages played in
-free order, fences on and uncapped, +50 premium and -20 penalty, Yatzy scores.
-
->>> Config(players=3, stage_orders=("down", "free", "announce")).stage_order(2)
-'announce'
->>> Config(players=9)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.ConfigError: players must be 1 to 8, got 9
+"""The house rules of dice poker, as one validated, frozen :class:`Config`, each field bounded
+by a ``MAX_`` constant (the rules page lists them).
 """
 
 from __future__ import annotations
@@ -42,9 +33,6 @@ announced after the first throw."""
 STAGE_ORDERS: tuple[StageOrder, ...] = get_args(StageOrder)
 """Every :data:`StageOrder`, in the order the type lists them."""
 
-# Every number has an upper bound, generous for real house rules and small enough that no
-# config makes a game, a move or a replay cost more than milliseconds.
-
 MAX_PLAYERS = 8
 """Most seats at the table."""
 
@@ -63,8 +51,7 @@ MAX_POINTS = 1000
 
 @attrs.frozen
 class BoxScores:
-    """The fixed scores of SMALL_STRAIGHT (1-2-3-4-5), LARGE_STRAIGHT (2-3-4-5-6) and POKER
-    (five alike), the boxes that do not count the dice; Yatzy's by default, each 0 to
+    """The fixed scores of the boxes that do not count the dice, Yatzy's by default, each 0 to
     :data:`~tabletop_rules.dice_poker.config.MAX_POINTS`.
     """
 
@@ -178,5 +165,5 @@ class Config:
 
 
 Deal: TypeAlias = None
-"""What :func:`~tabletop_rules.dice_poker.new_game` takes as ``deal``: only ``None``, for
-dice poker has no deck (the alias keeps ``new_game``'s signature that of every game)."""
+"""What :func:`~tabletop_rules.dice_poker.new_game` takes as ``deal``: dice poker has no deck,
+so only ``None`` (the alias keeps the signature every game's ``new_game`` has)."""

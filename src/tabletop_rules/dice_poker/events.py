@@ -1,8 +1,5 @@
-"""What happens in a transition, as typed events for front ends to animate.
-
-:func:`~tabletop_rules.dice_poker.apply_with_events` returns them; dice poker has no hidden
-information, so every event is public and :func:`~tabletop_rules.dice_poker.redact` returns
-it unchanged.
+"""What happens in a transition, as typed events for front ends to animate; dice poker hides
+nothing, so every event is public.
 """
 
 from __future__ import annotations

@@ -1,13 +1,4 @@
-"""The boxes of the score sheet, the moves of dice poker and their action numbers.
-
->>> Roll(keep=(6, 2, 6)), Write(Box.FULL_HOUSE)
-(Roll(keep=(2, 6, 6)), Write(box=Box.FULL_HOUSE))
->>> Box.FULL_HOUSE.is_poker, Box.SIXES.face
-(True, 6)
->>> from tabletop_rules.dice_poker import encode, action_text, Config
->>> encode(Roll()), encode(Write(Box.ONES)), action_text(Config(), CHANCE_OFFSET)
-(0, 210, 'dice 1')
-"""
+"""The boxes of the score sheet, the moves of dice poker and their action numbers."""
 
 from __future__ import annotations
 
@@ -186,9 +177,8 @@ MOVE_TABLE: MoveTable[Move] = MoveTable("dice poker", MOVE_TYPES, ACTIONS)
 
 
 def known_move(move: object) -> Move:
-    """The game's own instance of ``move`` (from :data:`ACTIONS`), or a fresh, well-formed
-    move no state allows (a roll keeping five dice), for the rules to say why;
-    :class:`~tabletop_rules.errors.IllegalMoveError` for anything else.
+    """The game's own instance of ``move`` (one of :data:`ACTIONS`), or a fresh, well-formed move
+    no state allows (a roll keeping five dice), for the rules to say why; else ``IllegalMoveError``.
 
     >>> known_move(Roll(keep=(6, 6))) is known_move(Roll(keep=(6, 6)))
     True

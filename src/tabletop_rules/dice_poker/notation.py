@@ -1,14 +1,5 @@
-"""Short, typable text for moves: ``roll``, ``roll keep 6 6``, ``write full_house``,
-``scratch poker``, ``announce sixes``, and ``dice 2 5`` for a chance outcome.
-
-:func:`~tabletop_rules.dice_poker.read_move` forgives case, spaces, hyphens and
-run-together faces, and ``parse_move`` reads the legal move it names:
-
->>> from tabletop_rules.dice_poker import format_move, new_game, parse_move
->>> format_move(Roll(keep=(6, 6))), read_move("Roll keep 66")
-('roll keep 6 6', Roll(keep=(6, 6)))
->>> parse_move(new_game(seed=1), "scratch Full House")
-Scratch(box=Box.FULL_HOUSE)
+"""Short, typable text for moves (``roll``, ``roll keep 6 6``, ``write full_house``, ``dice 2 5``):
+:func:`~tabletop_rules.dice_poker.read_move` forgives case, spaces, hyphens and run-together faces.
 """
 
 from __future__ import annotations

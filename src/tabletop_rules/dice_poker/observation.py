@@ -1,33 +1,5 @@
-"""Dice poker views as numbers, for :func:`~tabletop_rules.dice_poker.observe` and
-:func:`~tabletop_rules.dice_poker.observation_spec`.
-
-The encoding reads a :class:`~tabletop_rules.dice_poker.View` only and has one length per
-config. Values are whole numbers as floats, never scaled: the spec's ``low`` and ``high``
-give each one's range. Per-seat fields list the seats from the viewer
-(:func:`~tabletop_rules.observation.seats_from`): ``P0`` is the viewer (seat 0 for a
-spectator), ``P1`` the next to play after it. In order: ``viewer[spectator]`` and
-``viewer[S0]`` … (the viewer's seat, one-hot); ``to_move[P0]`` … and ``to_move[chance]``
-(one-hot, all 0 once over); ``over``; ``stage[0]`` … (one-hot); ``filled[P0,s0,ones]`` …
-(1 where filled: seats, then stages, then boxes); ``sheet[P0,s0,ones]`` … (the points, 0
-while open); ``fences[P0]`` …; ``score[P0]`` …; ``throws_used``; ``throws_allowed`` (0 once
-over); ``dice[1]`` … ``dice[6]`` (the dice showing each face); ``pending`` (a throw's
-outcome is awaited) and ``pending_keep[1]`` … (the dice it keeps); ``announced[ones]`` …
-(one-hot).
-
-The default config (two players, three stages: 90 boxes, each filled flag and points)
-makes 224 elements:
-
->>> from tabletop_rules.dice_poker import Config, Roll, apply, new_game, observation_spec
->>> from tabletop_rules.dice_poker import observe, view
->>> spec = observation_spec(Config())
->>> spec.size, spec.names[:4]
-(224, ('viewer[spectator]', 'viewer[S0]', 'viewer[S1]', 'to_move[P0]'))
->>> state = apply(new_game(seed=42), Roll())
->>> seen = observe(view(state, 1))
->>> dict(zip(spec.names, seen))["to_move[P1]"]  # seat 0 is the next after seat 1
-1.0
->>> [seen[spec.names.index(f"dice[{face}]")] for face in range(1, 7)]
-[1.0, 1.0, 1.0, 0.0, 2.0, 0.0]
+"""Dice poker views as numbers, one length per config, for
+:func:`~tabletop_rules.dice_poker.observe`; the layout is on the API page.
 """
 
 from __future__ import annotations
@@ -79,18 +51,17 @@ def encode_view(seen: View, features: Features) -> None:
     features.flag("to_move[chance]", to_move == CHANCE)
     features.flag("over", to_move is None)
     features.one_hot("stage[", tuple(map(str, range(config.stages))), seen.stage)
-    stages = [
-        (number, seat, stage) for number, seat in enumerate(order) for stage in range(config.stages)
+    columns = [  # each seat's number from the viewer, each of its stages, the stage's boxes
+        (number, stage, seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)])
+        for number, seat in enumerate(order)
+        for stage in range(config.stages)
     ]
-    for number, seat, stage in stages:
-        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
+    for number, stage, cells in columns:
         filled = [cell is not None for cell in cells]
         features.counts(f"filled[P{number},s{stage},", _BOXES, filled, [1] * BOXES_PER_STAGE)
-    for number, seat, stage in stages:
-        cells = seen.sheets[seat][BOXES_PER_STAGE * stage : BOXES_PER_STAGE * (stage + 1)]
-        features.group(
-            f"sheet[P{number},s{stage},", _BOXES, [cell or 0 for cell in cells], lows, highs
-        )
+    for number, stage, cells in columns:
+        points = [cell or 0 for cell in cells]
+        features.group(f"sheet[P{number},s{stage},", _BOXES, points, lows, highs)
     for number, seat in enumerate(order):
         features.scalar(f"fences[P{number}]", seen.fences[seat], 0, bank)
     for number, seat in enumerate(order):

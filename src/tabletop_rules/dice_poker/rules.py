@@ -1,16 +1,11 @@
-"""The rules of dice poker: the turn, the stage orders, the fences and the end.
-
-A turn is ``Roll()`` (or scratching a poker box at once), then after each throw writing or
-scratching a box, or throwing again while throws remain. ``legal_moves`` and the
-transition look up the tables built at import.
-"""
+"""The rules of dice poker: the turn, the stage orders, the fences and the end."""
 
 from __future__ import annotations
 
 import types
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
 
 from .._seats import top_seats
 from .._slots import replacer
@@ -18,42 +13,11 @@ from .._validation import refuse_state
 from ..errors import IllegalMoveError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng
+from . import events, moves, scoring
 from .config import Config, Deal
-from .events import (
-    Announced,
-    Event,
-    FencesChanged,
-    GameOver,
-    MountainScored,
-    Rolled,
-    Scratched,
-    Wrote,
-)
-from .moves import (
-    BOXES_PER_STAGE,
-    DICE_COUNT,
-    MOVE_TABLE,
-    POKER_BOXES,
-    Announce,
-    Box,
-    Dice,
-    Face,
-    Move,
-    Roll,
-    Scratch,
-    Write,
-)
+from .moves import BOXES_PER_STAGE, DICE_COUNT, MOVE_TABLE, Announce, Box, Dice, Move, Roll, Write
 from .notation import format_move
-from .scoring import (
-    FITS,
-    KEEPS,
-    NEEDS,
-    OUTCOMES,
-    PROBABILITIES,
-    THROW_TABLES,
-    score_table,
-    stage_bonus,
-)
+from .scoring import FITS, OUTCOMES, PROBABILITIES, THROW_TABLES, score_table, stage_bonus
 from .state import State, View, mountain_total
 
 __all__: list[str] = []
@@ -61,33 +25,35 @@ __all__: list[str] = []
 _own = MOVE_TABLE.own
 ROLL_ALL = _own(Roll())
 _WRITE = tuple(_own(Write(box)) for box in Box)
-_SCRATCH = {box: _own(Scratch(box)) for box in POKER_BOXES}
+_SCRATCH = {box: _own(moves.Scratch(box)) for box in moves.POKER_BOXES}
 _ANNOUNCE = tuple(_own(Announce(box)) for box in Box)
-_POKER_MASK = sum(1 << box for box in POKER_BOXES)
+_POKER_MASK = sum(1 << box for box in moves.POKER_BOXES)
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
-_KEEP_ROLLS = {dice: tuple(_own(Roll(keep)) for keep in keeps) for dice, keeps in KEEPS.items()}
-_KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in KEEPS.items()}
+_KEEP_ROLLS = {
+    dice: tuple(_own(Roll(keep)) for keep in keeps) for dice, keeps in scoring.KEEPS.items()
+}
+_KEEP_SETS = {dice: frozenset(keeps) for dice, keeps in scoring.KEEPS.items()}
 _NO_PROBABILITIES: Mapping[Move, Fraction] = types.MappingProxyType({})
-_fills_by_mask: dict[int, tuple[Write | Scratch, ...]] = {}
+_fills_by_mask: dict[int, tuple[Write | moves.Scratch, ...]] = {}
 _replace = replacer(State)
+_Log: TypeAlias = list[events.Event] | None
+"""Where a transition appends its events (``None``: it makes none)."""
 
 
-def _fills(writes: int, scratches: int) -> tuple[Write | Scratch, ...]:
+def _fills(writes: int, scratches: int) -> tuple[Write | moves.Scratch, ...]:
     """The writes of the boxes in mask ``writes``, then the scratches of ``scratches``."""
     key = writes | scratches << BOXES_PER_STAGE
-    moves = _fills_by_mask.get(key)
-    if moves is None:
-        moves = _fills_by_mask[key] = (
-            *(_WRITE[box] for box in Box if writes >> box & 1),
-            *(_SCRATCH[box] for box in POKER_BOXES if scratches >> box & 1),
+    fills = _fills_by_mask.get(key)
+    if fills is None:
+        fills = _fills_by_mask[key] = (
+            *(write for box, write in enumerate(_WRITE) if writes >> box & 1),
+            *(scratch for box, scratch in _SCRATCH.items() if scratches >> box & 1),
         )
-    return moves
+    return fills
 
 
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game: empty sheets, no fences, seat 0 to throw (``seed=None``: a fresh seed,
-    kept in the state so that the game replays).
-    """
+    """A new game: empty sheets, no fences, seat 0 to throw, the seed kept so the game replays."""
     empty: tuple[None, ...] = (None,) * config.boxes_per_player
     return State(
         config=config,
@@ -122,9 +88,7 @@ def score(state: State) -> tuple[int, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """Per turn every throw (and its outcome), an announcement and the box, plus every
-    fence a player can bank, spent.
-    """
+    """Per turn each throw and outcome, an announcement and the box; each fence banked, spent."""
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2
@@ -141,9 +105,7 @@ def _fillable(order: str, open_mask: int) -> int:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move in action-number order: rolls, writes, scratches, announcements;
-    at a chance point every distinct outcome of the dice in the air.
-    """
+    """Every legal move, in action-number order; at a chance point, each outcome of the throw."""
     pending = state.pending_keep
     if pending is not None:
         return OUTCOMES[DICE_COUNT - len(pending)]
@@ -170,9 +132,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
-    """Each outcome of the dice in the air with its exact probability (several dice are
-    not equally likely); empty but at a chance point.
-    """
+    """Each outcome of the throw with its exact probability (not uniform); empty elsewhere."""
     pending = state.pending_keep
     if pending is None:
         return _NO_PROBABILITIES
@@ -200,7 +160,7 @@ def why_illegal(state: State, move: Move) -> str:
     raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
 
 
-def transition(state: State, move: Move, events: list[Event] | None) -> State:
+def transition(state: State, move: Move, log: _Log) -> State:
     """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
     move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:
@@ -209,7 +169,7 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
                 f"the dice are in the air: the next move is their outcome ('dice' and the "
                 f"faces thrown), not '{format_move(move)}'"
             )
-        return _land(state, move.values, events)
+        return _land(state, move, log)
     config = state.config
     players = config.players
     turns = state.turns_played
@@ -221,7 +181,7 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
     stage = turns // players // BOXES_PER_STAGE
     order = config.orders_by_stage[stage]
     if isinstance(move, Roll):
-        return _roll(state, move.keep, seat, order, events)
+        return _roll(state, move, seat, order, log)
     if isinstance(move, Dice):
         raise IllegalMoveError(
             f"'{format_move(move)}' is a chance outcome, legal only while dice are in the air"
@@ -237,46 +197,36 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
         raise IllegalMoveError(
             f"{box.name} of stage {stage} is filled already; each box is filled once"
         )
-    if order == "down" or order == "up":
-        _check_order(order, open_mask, box, stage)
+    if order == "down" or order == "up":  # such a stage fills its next box only
+        fillable = _fillable(order, open_mask)
+        if not fillable >> box & 1:
+            raise IllegalMoveError(
+                f"stage {stage} is played {order!r}: only its next box, "
+                f"{Box(fillable.bit_length() - 1).name}, may be filled, not {box.name}"
+            )
     if isinstance(move, Announce):
-        return _announce(state, box, seat, events)
-    if order == "announce" and state.dice:
-        _check_announced(state, box)
-    if isinstance(move, Write):
-        return _write(state, box, seat, stage, events)
-    return _scratch(state, box, seat, stage, events)
+        if state.throws_used != 1 or state.announced is not None:
+            raise IllegalMoveError("a box is announced once per turn, right after the first throw")
+        if log is not None:
+            log.append(events.Announced(seat, box))
+        return _replace(state, announced=box)
+    if order == "announce" and state.dice:  # after the first throw, the announced box only
+        if state.announced is None:
+            raise IllegalMoveError(
+                "in 'announce' order the first throw is followed by announcing a box "
+                "('announce' and the box), before anything else"
+            )
+        if box is not state.announced:
+            raise IllegalMoveError(
+                f"this turn announced {state.announced.name}: it may only end in that box, "
+                f"not {box.name}"
+            )
+    return _fill(state, move, seat, stage, log)
 
 
-def _check_order(order: str, open_mask: int, box: Box, stage: int) -> None:
-    """A stage in ``down`` or ``up`` order fills its next box only."""
-    if _fillable(order, open_mask) >> box & 1:
-        return
-    next_box = Box(_fillable(order, open_mask).bit_length() - 1)
-    raise IllegalMoveError(
-        f"stage {stage} is played {order!r}: only its next box, {next_box.name}, "
-        f"may be filled, not {box.name}"
-    )
-
-
-def _check_announced(state: State, box: Box) -> None:
-    """In ``announce`` order, after the first throw the turn ends in the announced box."""
-    if state.announced is None:
-        raise IllegalMoveError(
-            "in 'announce' order the first throw is followed by announcing a box ('announce' "
-            "and the box), before anything else"
-        )
-    if box is not state.announced:
-        raise IllegalMoveError(
-            f"this turn announced {state.announced.name}: it may only end in that box, "
-            f"not {box.name}"
-        )
-
-
-def _roll(
-    state: State, keep: tuple[Face, ...], seat: Seat, order: str, events: list[Event] | None
-) -> State:
+def _roll(state: State, move: Roll, seat: Seat, order: str, log: _Log) -> State:
     """Throw the dice not kept; the throw counts now, its dice land now or at the chance point."""
+    keep = move.keep
     config = state.config
     throws_used = state.throws_used
     allowed = config.throws_allowed(state.fences[seat])
@@ -290,7 +240,7 @@ def _roll(
         if keep:
             raise IllegalMoveError(
                 f"the first throw of a turn rolls all five dice: it is 'roll', keeping "
-                f"nothing, not '{format_move(Roll(keep))}'"
+                f"nothing, not '{format_move(move)}'"
             )
     else:
         if order == "announce" and state.announced is None:
@@ -312,68 +262,49 @@ def _roll(
     number, rng = state.rng.below(count)
     thrown = throws[number]
     landed = tuple(sorted(keep + thrown)) if keep else thrown
-    if events is not None:
-        events.append(Rolled(seat, throws_used + 1, keep, thrown, landed))
+    if log is not None:
+        log.append(events.Rolled(seat, throws_used + 1, keep, thrown, landed))
     return _replace(state, rng=rng, dice=landed, throws_used=throws_used + 1)
 
 
-def _land(state: State, thrown: tuple[Face, ...], events: list[Event] | None) -> State:
-    """The chance outcome: the thrown dice join the kept ones on the table."""
+def _land(state: State, move: Dice, log: _Log) -> State:
+    """The chance outcome: the thrown dice (sorted, as every Dice) join the kept ones."""
+    thrown = move.values
     keep = state.pending_keep
     assert keep is not None
     if len(thrown) != DICE_COUNT - len(keep):  # its faces are 1 to 6: it is a known move
         raise IllegalMoveError(
             f"{DICE_COUNT - len(keep)} dice are in the air: their outcome is 'dice' and that "
-            f"many faces 1 to 6, not '{format_move(Dice(thrown))}'"
+            f"many faces 1 to 6, not '{format_move(move)}'"
         )
     dice = tuple(sorted(keep + thrown))
-    if events is not None:
-        seat = state.turns_played % state.config.players
-        events.append(Rolled(seat, state.throws_used, keep, tuple(sorted(thrown)), dice))
+    if log is not None:
+        log.append(events.Rolled(state.seat, state.throws_used, keep, thrown, dice))
     return _replace(state, dice=dice, pending_keep=None)
 
 
-def _announce(state: State, box: Box, seat: Seat, events: list[Event] | None) -> State:
-    """In ``announce`` order the first throw is followed by naming an open box."""
-    if state.throws_used != 1 or state.announced is not None:
-        raise IllegalMoveError("a box is announced once per turn, right after the first throw")
-    if events is not None:
-        events.append(Announced(seat, box))
-    return _replace(state, announced=box)
-
-
-def _write(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
-    """Write the dice in ``box``: a poker box only when they fit it complete."""
+def _fill(state: State, move: Write | moves.Scratch, seat: Seat, stage: int, log: _Log) -> State:
+    """Write the dice in a box or scratch a poker box; settle the fences, pass the dice on."""
+    config = state.config
+    box = move.box
     dice = state.dice
-    if not dice:
-        raise IllegalMoveError(
-            "a box is written after a throw; before the first one only 'roll' or scratching a "
-            "poker box is allowed"
-        )
-    if not FITS[dice] >> box & 1:
-        raise IllegalMoveError(f"{box.name} needs {NEEDS[box]}; the dice show {list(dice)}")
-    scored = score_table(state.config.box_scores)[dice][box]
-    if events is not None:
-        events.append(Wrote(seat, stage, box, scored))
-    return _end_turn(state, box, scored, seat, stage, events)
-
-
-def _scratch(state: State, box: Box, seat: Seat, stage: int, events: list[Event] | None) -> State:
-    """Scratch a poker box: 0 points, before the first throw or after any throw."""
-    if not box.is_poker:
+    if type(move) is Write:
+        if not dice:
+            raise IllegalMoveError(
+                "a box is written after a throw; before the first one only 'roll' or "
+                "scratching a poker box is allowed"
+            )
+        if not FITS[dice] >> box & 1:
+            raise IllegalMoveError(
+                f"{box.name} needs {scoring.NEEDS[box]}; the dice show {list(dice)}"
+            )
+        points = score_table(config.box_scores)[dice][box]
+    elif box.is_poker:
+        points = 0
+    else:
         raise IllegalMoveError(
             f"{box.name} is a mountain box: mountain boxes cannot be scratched, they are written"
         )
-    if events is not None:
-        events.append(Scratched(seat, stage, box))
-    return _end_turn(state, box, 0, seat, stage, events)
-
-
-def _end_turn(
-    state: State, box: Box, points: int, seat: Seat, stage: int, events: list[Event] | None
-) -> State:
-    """Fill the box, settle the fences, and pass the dice to the next seat."""
-    config = state.config
     index = BOXES_PER_STAGE * stage + box
     sheet = state.sheets[seat]
     sheet = (*sheet[:index], points, *sheet[index + 1 :])
@@ -384,8 +315,6 @@ def _end_turn(
         kept, lost = config.settle_fences(bank, state.throws_used)
         if kept != bank:
             fences = (*fences[:seat], kept, *fences[seat + 1 :])
-        if events is not None:
-            events.append(FencesChanged(seat, kept - bank, kept, lost))
     open_mask = state.open_masks[seat] & ~(1 << box)
     if not open_mask and stage + 1 < config.stages:
         open_mask = _ALL_BOXES  # the next stage opens
@@ -408,9 +337,15 @@ def _end_turn(
         announced=None,
         pending_keep=None,
     )
-    if events is not None:
+    if log is not None:
+        if type(move) is Write:
+            log.append(events.Wrote(seat, stage, box, points))
+        else:
+            log.append(events.Scratched(seat, stage, box))
+        if config.fences:
+            log.append(events.FencesChanged(seat, kept - bank, kept, lost))
         if mountain is not None:
-            events.append(MountainScored(seat, stage, mountain, bonus))
+            log.append(events.MountainScored(seat, stage, mountain, bonus))
         if after.turns_played == config.turns_per_game:
-            events.append(GameOver(after.totals, top_seats(after.totals)))
+            log.append(events.GameOver(after.totals, top_seats(after.totals)))
     return after

@@ -1,12 +1,5 @@
-"""The five dice: every throw, what can be kept of it, how likely each outcome is, and
-what it scores in each box, in tables built once at import for the rules to look up.
-
->>> len(ALL_THROWS), len(OUTCOMES[5]), sum(PROBABILITIES[2].values()), KEEPS[(2, 2, 5, 6, 6)][:4]
-(252, 252, Fraction(1, 1), ((), (2,), (5,), (6,)))
->>> mountain_points(Box.FOURS, (4, 1, 2, 3, 5))
--8
->>> points(Box.PAIR, (1, 3, 3, 5, 5)), points(Box.FULL_HOUSE, (2, 2, 3, 3, 4))
-(10, None)
+"""The five dice: every throw, what can be kept of it, how likely each outcome is, and what it
+scores in each box, in tables built once at import.
 """
 
 from __future__ import annotations
@@ -16,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 from math import factorial, prod
 
 from .._messages import short_repr
@@ -31,16 +24,13 @@ ALL_THROWS: tuple[tuple[Face, ...], ...] = tuple(
 """Every sorted throw of five dice: 252 of them."""
 
 
-def _keeps(dice: tuple[Face, ...]) -> tuple[tuple[Face, ...], ...]:
-    """Every distinct sorted selection of fewer than five of ``dice``, shortest first."""
-    selections: list[tuple[Face, ...]] = [()]
-    for face, count in sorted(Counter(dice).items()):
-        selections = [kept + (face,) * n for kept in selections for n in range(count + 1)]
-    return tuple(sorted((k for k in selections if len(k) < DICE_COUNT), key=lambda k: (len(k), k)))
-
-
-KEEPS = {dice: _keeps(dice) for dice in ALL_THROWS}
-"""Sorted dice -> what a throw may keep of them (keeping all five is not a throw)."""
+KEEPS = {
+    dice: tuple(
+        kept for size in range(DICE_COUNT) for kept in sorted(set(combinations(dice, size)))
+    )
+    for dice in ALL_THROWS
+}
+"""Sorted dice -> what a throw may keep of them, shortest first (keeping all five is no throw)."""
 
 
 def throw_probability(values: tuple[Face, ...]) -> Fraction:
@@ -68,17 +58,11 @@ PROBABILITIES: dict[int, Mapping[Move, Fraction]] = {
 """Number of dice thrown -> each outcome's exact probability."""
 
 THROW_TABLES = {
-    count: (
-        6**count,
-        tuple(
-            tuple(sorted(number // 6**die % 6 + 1 for die in range(count)))
-            for number in range(6**count)
-        ),
-    )
+    count: (6**count, tuple(tuple(sorted(faces)) for faces in product(range(1, 7), repeat=count)))
     for count in range(1, DICE_COUNT + 1)
 }
 """Number of dice -> ``(6 ** count, faces)``: one draw ``n`` below ``6 ** count`` throws
-them all, ``faces[n]`` (its base-6 digits plus one, sorted)."""
+them all, ``faces[n]`` (the digits of ``n`` in base 6, plus one, sorted)."""
 
 _YATZY = BoxScores()
 _OF_A_KIND = {Box.PAIR: 2, Box.THREE_KIND: 3, Box.FOUR_KIND: 4}
@@ -129,16 +113,14 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
 
 @cache
 def score_table(box_scores: BoxScores = _YATZY) -> dict[tuple[Face, ...], tuple[int, ...]]:
-    """Sorted dice -> points in each box (0 where they do not fit), built once per
-    ``box_scores``.
-    """
+    """Sorted dice -> points in each box (0 where they do not fit), once per ``box_scores``."""
     return {dice: tuple(points(box, dice, box_scores) or 0 for box in Box) for dice in ALL_THROWS}
 
 
 @cache
 def possible_points(box_scores: BoxScores = _YATZY) -> tuple[frozenset[int], ...]:
-    """For each box, every value it can hold: what some throw scores there, and 0 for a
-    scratched poker box. Loaders use it to refuse sheets no game can reach.
+    """For each box every value it can hold (what a throw scores there, 0 for a scratch), so
+    that loaders refuse sheets no game can reach.
     """
     return tuple(
         frozenset(

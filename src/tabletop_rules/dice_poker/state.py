@@ -1,12 +1,5 @@
-"""A dice poker game at one moment, a seat's view of it, their invariants and JSON form.
-
-The JSON leaves out the derived ``open_masks`` and ``totals``; loading recomputes them:
-
->>> from tabletop_rules import dice_poker as dp
->>> from tabletop_rules.serialize import dumps, loads
->>> state = dp.new_game(seed=1)
->>> "open_masks" in dumps(state), "totals" in dumps(state), loads(dumps(state)) == state
-(False, False, True)
+"""A dice poker game at one moment, a seat's view of it, their invariants, and their JSON form
+(which leaves out the derived ``open_masks`` and ``totals``).
 """
 
 from __future__ import annotations
@@ -87,7 +80,8 @@ def open_mask(sheet: Sheet) -> int:
     """Bit mask (bit ``box``) of the open boxes in the stage a sheet is filling."""
     filled = sum(cell is not None for cell in sheet)
     base = BOXES_PER_STAGE * min(filled // BOXES_PER_STAGE, len(sheet) // BOXES_PER_STAGE - 1)
-    return sum(1 << box for box in Box if sheet[base + box] is None)
+    cells = sheet[base : base + BOXES_PER_STAGE]  # none for a sheet too short: check_state says
+    return sum(1 << box for box, cell in enumerate(cells) if cell is None)
 
 
 def mountain_total(sheet: Sheet, stage: int) -> int | None:
@@ -134,12 +128,9 @@ def fewest_throws(state: State) -> int:
 
 
 def check_invariants(state: State, fail: Fail) -> None:
-    """Call ``fail(why)`` unless ``state`` is one the rules can reach (the kernel's
-    ``check_state``): besides each field's shape, a ``down`` stage fills a prefix of its
-    boxes and an ``up`` one a suffix; a bank holds at most ``throws_per_turn`` per poker box
-    scratched before throwing (it holds 0) and ``throws_per_turn - 1`` per other box; the
-    generator is the seed's while nothing was thrown or with ``auto_chance`` off, else
-    between the fewest throws made and twice the most draws past it (:meth:`Rng.below
+    """Call ``fail(why)`` unless the rules can reach ``state``: besides the fields' shapes, the
+    stage orders, the fences its sheet can have banked, and a generator between the fewest
+    throws made and twice the most draws past the seed's (:meth:`Rng.below
     <tabletop_rules.rng.Rng.below>` redraws with probability under ``2 ** -51.4``, so a
     state reached by play fails with probability below ``3.4e-16``).
     """
@@ -302,13 +293,10 @@ def json_hooks(converter: Any) -> None:
 
     def structure(value: Any, kind: type[State]) -> State:
         if isinstance(value, dict) and not value.keys() & {"open_masks", "totals"}:
-            try:  # sheets of the wrong shape get masks check_state refuses with them
-                masks = [open_mask(tuple(sheet)) for sheet in value.get("sheets") or ()]
-            except (TypeError, IndexError):
-                masks = []
-            state: State = structure_base({**value, "open_masks": masks, "totals": []}, kind)
+            state: State = structure_base({**value, "open_masks": (), "totals": ()}, kind)
+            masks = tuple(open_mask(sheet) for sheet in state.sheets)
             totals = tuple(sheet_total(state.config, sheet) for sheet in state.sheets)
-            return attrs.evolve(state, totals=totals)
+            return attrs.evolve(state, open_masks=masks, totals=totals)
         return structure_base(value, kind)  # type: ignore[no-any-return]
 
     converter.register_unstructure_hook(State, unstructure)

@@ -1,15 +1,4 @@
-"""What one seat (or a spectator) may know of a game, and the score sheet drawn from it.
-
-Dice poker hides nothing from the players, but the generator predicts every future throw,
-so a :class:`~tabletop_rules.dice_poker.View` carries neither the RNG nor the seed. Every
-path out of the library that a client sees goes through
-:func:`~tabletop_rules.dice_poker.view`.
-
->>> from tabletop_rules.dice_poker import new_game, view
->>> seen = view(new_game(seed=5), seat=1)
->>> seen.current_player, seen.stage, seen.throws_allowed, seen.scores
-(0, 0, 3, (0, 0))
-"""
+"""What one seat (or a spectator) may know of a game, and the score sheet drawn from it."""
 
 from __future__ import annotations
 
@@ -23,16 +12,7 @@ from ..rng import Rng
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box
 from .rules import current_player, legal_moves
 from .scoring import stage_bonus
-from .state import (
-    Cell,
-    State,
-    View,
-    check_invariants,
-    fewest_throws,
-    open_mask,
-    sheet_total,
-    stage_total,
-)
+from .state import State, View, check_invariants, fewest_throws, open_mask, sheet_total, stage_total
 
 __all__: list[str] = []
 
@@ -79,13 +59,8 @@ def check_view(seen: View, fail: Fail) -> None:
 
 def determinize(seen: View, rng: Rng) -> State:
     """The table ``seen`` shows, with a fresh seed drawn from ``rng`` and a generator as far
-    past it as the throws made require: dice poker hides only the generator.
-
-    >>> from tabletop_rules.dice_poker import Roll, apply, determinize, new_game, view
-    >>> state = apply(new_game(seed=5), Roll())
-    >>> sampled = determinize(view(state, 1), Rng.from_seed(99))
-    >>> view(sampled, 1) == view(state, 1), sampled.seed == state.seed
-    (True, False)
+    past it as the throws made require: dice poker hides only the generator (the
+    :doc:`/tutorial` samples one).
     """
     seed, _ = rng.next_u64()
     table = State(
@@ -102,20 +77,9 @@ def determinize(seen: View, rng: Rng) -> State:
 
 
 def display(game: View | State) -> str:
-    """Every seat's score sheet as a plain-text table: one row per box, named as in the
-    notation, then each stage's mountain sum, premium and total; one column per seat and
-    stage; the fences, the scores and who moves. A state is drawn as a spectator sees it.
-
-    >>> from tabletop_rules import dice_poker as dp
-    >>> state = dp.apply(dp.new_game(dp.Config(stages=1), seed=1), dp.Roll())
-    >>> for line in dp.display(dp.apply(state, dp.Write(dp.Box.CHANCE))).splitlines()[-6:]:
-    ...     print(line)
-    premium        |       |
-    total          |    15 |     0
-    ---------------+-------+------
-    fences         |     2 |     0
-    score          |    15 |     0
-    to move: P1, stage 1, throw 0 of 3
+    """Every seat's score sheet as a plain-text table: a row per box, then each stage's mountain
+    sum, premium and total, a column per seat and stage; the fences, the scores and who moves
+    (the :doc:`/tutorial` draws one). A state is drawn as a spectator sees it.
     """
     seen = view(game, None) if isinstance(game, State) else game
     config = seen.config
@@ -128,30 +92,20 @@ def display(game: View | State) -> str:
         mountain = [cell for cell in cells[: len(MOUNTAIN)] if cell is not None]
         bonus = stage_bonus(sum(mountain), config.premium, config.penalty)
         column = [
-            *map(_cell, cells),
-            _cell(sum(mountain) if mountain else None),
-            _cell(bonus if len(mountain) == len(MOUNTAIN) else None),
+            *("" if cell is None else str(cell) for cell in cells),  # an open box is blank
+            str(sum(mountain)) if mountain else "",
+            str(bonus) if len(mountain) == len(MOUNTAIN) else "",
             str(stage_total(config, seen.sheets[seat], stage)),
         ]
         for row, text in zip(body, column, strict=True):
             row.append(text)
-    footer = [
-        ["fences", *_per_seat(seen.fences, config.stages)],
-        ["score", *_per_seat(seen.scores, config.stages)],
+    footer = [  # one value per seat, under its first stage's column
+        [name, *(text for value in values for text in (str(value), *[""] * (config.stages - 1)))]
+        for name, values in (("fences", seen.fences), ("score", seen.scores))
     ]
     boxes, sums = body[:BOXES_PER_STAGE], body[BOXES_PER_STAGE:]
     table = _render([header, None, *boxes, None, *sums, None, *footer])
     return "\n".join([*table, _status(seen)])
-
-
-def _cell(cell: Cell) -> str:
-    """A box as written: its points, or blank while it is open."""
-    return "" if cell is None else str(cell)
-
-
-def _per_seat(values: tuple[int, ...], stages: int) -> list[str]:
-    """One value per seat, under the seat's first stage column."""
-    return [text for value in values for text in (str(value), *[""] * (stages - 1))]
 
 
 def _render(rows: list[list[str] | None]) -> list[str]:
