@@ -165,13 +165,20 @@ def check_invariants(state: State, fail: Fail) -> None:
     _check_deal(state, fail)
 
 
-def _row(name: str, value: object, fail: Fail) -> Row:
+def row_cards(name: str, value: object, fail: Fail) -> Row:
+    """``value`` if it is a row of three slots, each a card or ``None``; else ``fail`` says why."""
     if type(value) is not tuple or len(value) != ROW:
         fail(f"{name} must be a tuple of {ROW} slots, got {short_repr(value)}")
     for card in value:
         if card is not None and not is_card(card):
             fail(f"{name} holds {short_repr(card)}, which is neither a card nor None")
     return value
+
+
+def per_seat(name: str, value: object, players: int, fail: Fail) -> None:
+    """``fail`` unless ``value`` is a tuple of one entry per seat."""
+    if type(value) is not tuple or len(value) != players:
+        fail(f"{name} must hold one entry for each of the {players} seats")
 
 
 def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
@@ -190,9 +197,7 @@ def _check_places(state: State, fail: Fail) -> None:
     if not is_valid_state(state.seed):
         fail(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(state.seed)}")
     for name in ("hands", "known", "face_up", "face_down"):
-        value = getattr(state, name)
-        if type(value) is not tuple or len(value) != players:
-            fail(f"{name} must hold one entry for each of the {players} seats")
+        per_seat(name, getattr(state, name), players, fail)
     everything: Counter[Card] = Counter()
     for seat in range(players):
         hand = deck_cards(f"seat {seat}'s hand", state.hands[seat], fail)
@@ -201,8 +206,8 @@ def _check_places(state: State, fail: Fail) -> None:
             fail(f"seat {seat}'s hand and known cards must be sorted")
         if Counter(known) - Counter(hand):
             fail(f"seat {seat}'s known cards {_texts(known)} are not all in its hand")
-        up = _row(f"seat {seat}'s face-up row", state.face_up[seat], fail)
-        down = _row(f"seat {seat}'s face-down row", state.face_down[seat], fail)
+        up = row_cards(f"seat {seat}'s face-up row", state.face_up[seat], fail)
+        down = row_cards(f"seat {seat}'s face-down row", state.face_down[seat], fail)
         everything.update(hand)
         everything.update(card for card in up + down if card is not None)
         if None in down and any(up):
