@@ -38,15 +38,12 @@ four of a kind another set or the end of the turn (``"extra"``); after a burn a 
 PENDINGS: tuple[Pending, ...] = get_args(Pending)
 
 MAX_SWAPS = 2 * ROW
-"""Swaps each seat may make in the swap phase, six (**[decided]** on the rules page): two
-swaps put any card into any face-up slot, so six reach every arrangement of hand and
-face-up row, and the cap keeps random play finite."""
+"""Swaps each seat may make in the swap phase: six, a **[decided]** point of the rules page."""
 
 
 @attrs.frozen
 class State:
-    """A palace game at one moment. Fields may be read freely; the package's functions
-    interpret them.
+    """A palace game at one moment; the package's functions interpret its fields.
 
     Attributes:
         seed: The seed the game was dealt from (kept, unused, with a given deal).
