@@ -72,16 +72,27 @@ class Config:
     """Palace house rules (:doc:`/rules/palace`); a bad value raises ``ConfigError``.
 
     Attributes:
-        players: Seats, 2 or as many as ``players x (6 + hand_size) <= 52 x decks`` allows.
-        decks: Standard 52-card decks shuffled together, 1 to 4.
-        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9.
-        must_beat: What a natural card must beat (:data:`~.config.MustBeat`).
-        quad: What four of a kind does (:data:`~.config.Quad`).
-        face_up_play: How face-up cards are played (:data:`~.config.FacePlay`).
-        voluntary_pickup: Whether a player who can play may take the pile all the same.
-        first_player: Who plays first (:data:`~.config.FirstPlayer`).
-        play_until: When the game ends (:data:`~.config.PlayUntil`).
-        max_turns: Passings of the turn after which the game ends, 1 to 100,000.
+        players: Seats at the table, 2 or more: as many as
+            ``players x (6 + hand_size) <= 52 x decks`` allows (5 with one deck and a hand
+            of three; never more than :data:`~tabletop_rules.palace.config.MAX_PLAYERS`).
+        decks: Standard 52-card decks shuffled together, 1 to 4
+            (:data:`~tabletop_rules.palace.config.MAX_DECKS`).
+        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9
+            (:data:`~tabletop_rules.palace.config.MAX_HAND_SIZE`).
+        must_beat: ``"equal_or_higher"``: a natural card goes on an equal or lower one;
+            ``"higher"``: only on a lower one.
+        quad: ``"extra_play"``: laying four or more of a rank in one play allows another
+            set in the same turn; ``"burn"``: four or more of a rank on top burn the pile.
+        face_up_play: ``"take_into_hand"``: face-up cards go into the hand once hand and
+            stock are empty; ``"from_table"``: they are played from the table.
+        voluntary_pickup: Whether a player may take a non-empty pile at the start of the
+            turn even when a play is possible.
+        first_player: ``"lowest_card"``: the lowest natural card in hand after the swaps
+            starts; ``"seat0"``: seat 0 always does.
+        play_until: ``"first_out"``: the first player out wins and the game ends;
+            ``"last"``: play goes on until one player holds cards.
+        max_turns: Passings of the turn after which the game ends, 1 to 100,000
+            (:data:`~tabletop_rules.palace.config.MAX_TURNS`).
 
     """
 
