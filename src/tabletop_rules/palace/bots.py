@@ -23,15 +23,13 @@ _BONUS_VALUE = {3: 15, 2: 16, 10: 17}
 
 
 def keep_value(card: Card) -> int:
-    """How much a card is worth keeping for later: its rank for a natural card (4 to
-    14), above every natural card for a bonus card (3, then 2, then 10 highest).
-    """
+    """How much a card is worth keeping: its rank, a bonus card above them (3, 2, then 10)."""
     return _BONUS_VALUE.get(card.rank, card.rank)
 
 
 class LowCardBot:
-    """Plays its lowest natural cards first and keeps its bonus cards for when it must;
-    deterministic, it reads only its view.
+    """Plays its lowest natural cards first and keeps its bonus cards for need; it reads
+    only its view.
 
     - Swap phase: swap the best hand card for the worst face-up card while the hand card
       is worth more to keep (:func:`~tabletop_rules.palace.bots.keep_value`); then ready.

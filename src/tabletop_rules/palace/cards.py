@@ -1,6 +1,5 @@
-"""Playing cards: :class:`Card`, the 52 of one deck (:data:`DECK`), and which ranks are
-bonus cards. A card with a rank or suit no card has is an ``IllegalMoveError``: cards are
-the fields of moves.
+"""Playing cards: :class:`Card`, the 52 of one deck (:data:`DECK`), and the bonus ranks. A
+card no deck has is an ``IllegalMoveError``: cards are the fields of moves.
 
 >>> Card.parse("10H"), str(Card(12, "S")), Card.parse("4S") < Card.parse("5C")
 (Card(rank=10, suit='H'), 'QS', True)
@@ -58,12 +57,9 @@ class _CardFields(NamedTuple):
 
 
 class Card(_CardFields):
-    """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades).
-
-    ``Card(rank, suit)`` returns one of the :data:`~tabletop_rules.palace.cards.DECK`
-    instances. A card is a named
-    tuple ``(rank, suit)``: it compares, hashes and sorts as that tuple, at C speed, and
-    cannot be changed, not even around its checks.
+    """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades):
+    ``Card(rank, suit)`` is one of the :data:`~tabletop_rules.palace.cards.DECK` instances,
+    a named tuple that compares, hashes and sorts at C speed and cannot be changed.
     """
 
     __slots__ = ()
@@ -123,9 +119,8 @@ _BY_FIELDS: dict[tuple[int, str], Card] = {(card.rank, card.suit): card for card
 
 
 def is_card(card: object) -> bool:
-    """Whether ``card`` is an exact :class:`Card` of a real rank and suit: plain checks of
-    type, length and field types come before the look-up (a card built around its checks
-    with ``tuple.__new__`` may hold anything).
+    """Whether ``card`` is an exact :class:`Card` of a real rank and suit (checked plainly
+    before the look-up: one built with ``tuple.__new__`` may hold anything).
     """
     return (
         type(card) is Card
@@ -137,8 +132,7 @@ def is_card(card: object) -> bool:
 
 
 def own_card(card: object) -> Card:
-    """The :data:`DECK` instance equal to ``card``; :class:`~tabletop_rules.errors.IllegalMoveError`
-    for anything else (:func:`is_card`).
+    """The :data:`DECK` instance equal to ``card``; ``IllegalMoveError`` for anything else.
 
     >>> own_card(Card(14, "S")) is Card.parse("AS")
     True

@@ -1,7 +1,5 @@
-"""The house rules of palace, as one validated, frozen :class:`Config`: ``Config()`` is the
-seed's game, :meth:`~tabletop_rules.palace.Config.pagat` pagat's Shithead where the
-switches reach. Every number is bounded, so no config makes a game too big to start, play
-or replay quickly.
+"""The house rules of palace as one validated, frozen :class:`Config`: ``Config()`` is the
+seed's game; every number is bounded, so no config makes a game too big to play quickly.
 
 >>> Config(players=6)
 Traceback (most recent call last):
@@ -71,7 +69,7 @@ game stays below about 21 million moves."""
 
 @attrs.frozen
 class Config:
-    """Palace house rules. Every field is validated; a bad value raises ``ConfigError``.
+    """Palace house rules (:doc:`/rules/palace`); a bad value raises ``ConfigError``.
 
     Attributes:
         players: Seats at the table, 2 or more: as many as
@@ -125,9 +123,7 @@ class Config:
 
     @classmethod
     def pagat(cls, **changes: Any) -> Config:
-        """Pagat's Shithead where these switches reach: four of a kind burns, face-up
-        cards are played from the table, the pile may be taken at will, and play goes on
-        to the last player. ``changes`` set other fields (``players=4``).
+        """Pagat's Shithead where the switches reach; ``changes`` set other fields.
 
         >>> Config.pagat().quad, Config.pagat(players=3).play_until
         ('burn', 'last')

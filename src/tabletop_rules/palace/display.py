@@ -24,9 +24,7 @@ _HIDDEN = "##"
 
 
 def display(game: View | State) -> str:
-    """Every seat's rows and hand, the pile, stock and burned cards, the finishing order,
-    and who moves or who won, as lines no wider than :data:`WIDTH`.
-    """
+    """The table as lines no wider than :data:`WIDTH` (the layout is on the API page)."""
     seen = view(game, None) if isinstance(game, State) else game
     lines = _seats(seen)
     lines += _pile(seen)
@@ -41,14 +39,11 @@ def display(game: View | State) -> str:
 
 
 def _label(seen: View, seat: Seat) -> str:
-    """``P1``, or ``P1 (you)`` for the viewer's seat."""
     return f"P{seat} (you)" if seat == seen.seat else f"P{seat}"
 
 
 def _seats(seen: View) -> list[str]:
-    """Each seat's rows and hand size on one line; the viewer's hand and each seat's
-    known cards on lines of their own, under the face-up row.
-    """
+    """Each seat's rows and hand size, then the viewer's hand and its known cards."""
     players = seen.config.players
     width = max(len(_label(seen, seat)) for seat in range(players))
     indent = " " * (2 + width + 2)
@@ -82,14 +77,11 @@ def _pile(seen: View) -> list[str]:
 
 
 def _card(card: Card) -> str:
-    """A card's text, right-aligned in the three characters of the widest (``10H``)."""
     return str(card).rjust(3)
 
 
 def _wrap(head: str, words: Sequence[str], separator: str = " ") -> list[str]:
-    """``head`` then ``words``, as many to a line as ``WIDTH`` allows; further lines
-    start under the first word.
-    """
+    """``head`` then ``words``, as many to a line as ``WIDTH`` allows, aligned under the first."""
     comma = separator.rstrip()
     items = [word + comma for word in words[:-1]] + list(words[-1:])
     indent = " " * (len(head) + 1)

@@ -1,7 +1,5 @@
-"""What happens in a palace transition, as typed events for front ends to animate, in the
-order they happen. Only a drawn card is private
-(:func:`~tabletop_rules.palace.redact`): every other card an event names is public the
-moment it moves.
+"""What happens in a palace transition, in order, as events for front ends to animate. Only
+a drawn card is private (:func:`~tabletop_rules.palace.redact`).
 """
 
 from __future__ import annotations
@@ -62,9 +60,7 @@ class Started:
 
 @attrs.frozen
 class Played:
-    """``seat`` laid ``cards`` on the pile from ``source`` (``slot``: the face-down slot
-    of a blind card, else ``None``).
-    """
+    """``seat`` laid ``cards`` from ``source`` (``slot``: a blind card's, else ``None``)."""
 
     seat: Seat
     cards: tuple[Card, ...]
@@ -74,9 +70,7 @@ class Played:
 
 @attrs.frozen
 class TurnedBlind:
-    """``seat`` turned ``card`` from face-down ``slot`` and could not play it: it goes into
-    the hand with the pile (a :class:`TookPile` follows).
-    """
+    """``seat`` turned ``card`` from ``slot`` and cannot play it (:class:`TookPile` follows)."""
 
     seat: Seat
     slot: Slot
@@ -101,9 +95,7 @@ def _check_count(drew: Drew, _attribute: object, count: int) -> None:
 
 @attrs.frozen
 class Drew:
-    """``seat`` drew ``count`` cards from the stock to refill its hand: ``cards`` (top
-    first), or ``None`` in the event as another seat sees it (:func:`redact`).
-    """
+    """``seat`` drew ``count`` cards: ``cards``, or ``None`` as another seat sees it."""
 
     seat: Seat
     cards: tuple[Card, ...] | None
@@ -137,9 +129,7 @@ class EndedTurn:
 
 @attrs.frozen
 class Finished:
-    """``seat`` holds no cards any more: it finished in ``place`` (0 first), with
-    ``score`` players still holding cards.
-    """
+    """``seat`` finished in ``place`` (0 first), with ``score`` players still holding cards."""
 
     seat: Seat
     place: int
@@ -148,9 +138,7 @@ class Finished:
 
 @attrs.frozen
 class TurnPassed:
-    """The turn passed to ``seat``; ``turns`` passings so far (the turn limit counts them).
-    ``must_take``: a 3 is on top, so ``seat`` must take the pile.
-    """
+    """The turn passed to ``seat``, the ``turns``-th passing; ``must_take``: a 3 is on top."""
 
     seat: Seat
     turns: int
@@ -159,9 +147,7 @@ class TurnPassed:
 
 @attrs.frozen
 class GameOver:
-    """The game is over (``reason``): final ``scores`` and the ``winners`` (empty when
-    the turn limit ends a game nobody finished).
-    """
+    """The game is over (``reason``), with the final ``scores`` and ``winners``."""
 
     reason: Literal["finished", "max_turns"]
     scores: tuple[int, ...]
@@ -190,9 +176,8 @@ EVENT_TYPES: tuple[type[Event], ...] = get_args(Event)
 
 
 def redact(event: Event, seat: Seat | None) -> Event:
-    """``event`` as ``seat`` may see it (``None``: a spectator). A :class:`Drew` shows its
-    cards to the drawer only: anyone else sees how many were drawn, ``cards=None``. Every
-    other event is public and returned unchanged.
+    """``event`` as ``seat`` (``None``: a spectator) may see it: another seat's
+    :class:`Drew` without its cards; every other event unchanged.
 
     >>> drew = Drew(1, (Card.parse("7H"), Card.parse("QS")))
     >>> redact(drew, 1) == drew

@@ -1,14 +1,9 @@
 """The moves of palace, their notation, and how they travel as JSON (a card as its text).
-
-A constructor checks only the shape of its fields and that its cards exist; whether the
-rules allow the move is :func:`~tabletop_rules.palace.apply`'s business, which names the rule.
+A constructor checks only its fields' shapes; whether the rules allow the move is
+:func:`~tabletop_rules.palace.apply`'s business, which names the rule.
 
 >>> Play((Card.parse("7S"), Card.parse("7H")))
 Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
->>> Play((Card.parse("7H"),) * 5)
-Traceback (most recent call last):
-...
-tabletop_rules.errors.IllegalMoveError: no game holds 5 7H: the most decks a game has (4) hold 4
 """
 
 from __future__ import annotations
@@ -49,8 +44,8 @@ MAX_PLAY = 16
 
 
 def _play_cards(value: Any) -> tuple[Card, ...]:
-    """A tuple or list of 1 to 16 cards, as the sorted tuple of the deck's instances. Nothing
-    else is read: iterating an arbitrary object runs its code.
+    """1 to 16 cards in a tuple or list (nothing else is iterated: that runs its code),
+    sorted, as the deck's instances.
     """
     if type(value) is not tuple and type(value) is not list:
         raise IllegalMoveError(
@@ -78,9 +73,7 @@ def _check_slot(_instance: Any, _attribute: Any, slot: Any) -> None:
 
 @attrs.frozen
 class Swap:
-    """In the swap phase, exchange ``hand_card`` from the hand with ``face_up_card`` from
-    one's own face-up row.
-    """
+    """In the swap phase, exchange ``hand_card`` with ``face_up_card`` of one's own row."""
 
     hand_card: Card = attrs.field(converter=own_card)
     face_up_card: Card = attrs.field(converter=own_card)
@@ -93,9 +86,8 @@ class Ready:
 
 @attrs.frozen
 class Play:
-    """Lay ``cards``, one or more of one rank, from the hand (or, under
-    ``face_up_play="from_table"`` with an empty hand, from the face-up row). ``cards`` is
-    kept sorted.
+    """Lay ``cards`` (kept sorted), one or more of one rank, from the hand or, under
+    ``from_table`` with an empty hand, from the face-up row.
     """
 
     cards: tuple[Card, ...] = attrs.field(converter=_play_cards)
@@ -137,18 +129,9 @@ _SINGLETONS: dict[type[Any], Move] = {Ready: READY, TakePile: TAKE_PILE, EndTurn
 
 
 def known_move(move: object) -> Move:
-    """``move`` rebuilt from the deck's own cards through its class's constructor, so that
-    nothing a caller built reaches a state or its events; ``IllegalMoveError`` for an
-    object of no palace move class (a subclass is not one) and for a move whose fields
-    were set around its checks to values no move of its class holds.
-
-    >>> tampered = PlayBlind(0)
-    >>> object.__setattr__(tampered, "slot", 7)
-    >>> try:
-    ...     known_move(tampered)
-    ... except IllegalMoveError as error:
-    ...     print(error)
-    PlayBlind(slot=7) is not a palace move: a face-down slot is 0, 1 or 2, not 7
+    """``move`` rebuilt from the deck's own cards by its class's constructor, so that
+    nothing a caller built reaches a state or its events; ``IllegalMoveError`` for what is
+    no palace move (a subclass is not one) or holds fields set around its checks.
     """
     cls = type(move)
     if not any(cls is move_type for move_type in MOVE_TYPES):  # `is`: no subclass
@@ -174,8 +157,8 @@ _WORDS: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"
 
 
 def stand_in(rank: Rank, count: int) -> Play:
-    """A play of ``count`` cards of ``rank``, the lowest suits first, each suit as often
-    as needed (``7C 7D`` for two 7s): the play that stands for its rank and count.
+    """The play standing for its rank and count: the lowest suits first, each as often as
+    needed (``7C 7D`` for two 7s).
     """
     return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
 
@@ -209,23 +192,18 @@ def action_key(move: object) -> Move:
     """The move of :data:`MOVE_TABLE` standing for ``move``'s class (no state needed);
     ``IllegalMoveError`` for what is no palace move or a play of two ranks.
     """
-    if type(move) is Play:  # a listed play: its rank and count, read without rebuilding it
-        cards: object = getattr(move, "cards", None)
-        if type(cards) is tuple and 0 < len(cards) <= MAX_PLAY and all(map(is_card, cards)):
-            rank: Rank = cards[0].rank
-            if all(card.rank == rank for card in cards):
-                return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(cards) - 1) + rank - 2]
-    move = known_move(move)
-    if type(move) is Swap:
-        return SWAPS[move.hand_card, move.face_up_card]
-    if type(move) is Play:
-        rank = move.cards[0].rank
-        if any(card.rank != rank for card in move.cards):
-            raise IllegalMoveError(
-                f"'{format_move(move)}' has no action number: a play lays cards of one rank"
-            )
-        return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(move.cards) - 1) + rank - 2]
-    return move  # ready, take, end and the blind plays are the table's own
+    if type(move) is not Play:
+        move = known_move(move)
+        return SWAPS[move.hand_card, move.face_up_card] if type(move) is Swap else move
+    cards: object = getattr(move, "cards", None)  # a listed play's, read without rebuilding it
+    if not (type(cards) is tuple and 0 < len(cards) <= MAX_PLAY and all(map(is_card, cards))):
+        cards = cast(Play, known_move(move)).cards
+    rank: Rank = cards[0].rank
+    if any(card.rank != rank for card in cards):
+        raise IllegalMoveError(
+            f"'{format_move(move)}' has no action number: a play lays cards of one rank"
+        )
+    return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(cards) - 1) + rank - 2]
 
 
 def num_actions(config: Config) -> int:
@@ -234,9 +212,8 @@ def num_actions(config: Config) -> int:
 
 
 def action_text(move: Move) -> str:
-    """The notation of the class ``move`` stands for: a play as its ranks only
-    (``play 7 7``, which :func:`~tabletop_rules.palace.parse_move` reads as the player's
-    own cards), any other move as :func:`format_move` writes it.
+    """The notation of the class ``move`` stands for: a play as its ranks only (``play 7
+    7``, which :func:`~tabletop_rules.palace.parse_move` reads as the player's own cards).
     """
     if type(move) is Play:
         return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
@@ -244,14 +221,11 @@ def action_text(move: Move) -> str:
 
 
 def format_move(move: Move) -> str:
-    """The move's notation, a play with its exact cards (``play 7H 7S``): the text always
-    names the very move (:func:`known_move`) it reads back to.
-    """
+    """The move's notation, a play with its exact cards (``play 7H 7S``)."""
     return _notation(known_move(move))
 
 
 def _notation(move: Move) -> str:
-    """The notation of a move built by the game."""
     if isinstance(move, Play):
         return "play " + " ".join(map(str, move.cards))
     if isinstance(move, Swap):
@@ -270,9 +244,7 @@ def _card_from_text(value: Any, _kind: Any) -> Card:
 
 
 def json_hooks(converter: Any) -> None:
-    """Register palace's hooks on the shared converter: ``Card`` as its text, and a
-    ``Swap`` read only when its cards differ.
-    """
+    """Register palace's JSON hooks: ``Card`` as its text, a ``Swap`` only of two cards."""
     converter.register_unstructure_hook(Card, str)
     converter.register_structure_hook(Card, _card_from_text)
     read_swap = converter.get_structure_hook(Swap)

@@ -19,7 +19,6 @@ _FORMS = "play, take, blind, swap, ready or end"
 
 
 def _text(text: object) -> str:
-    """``text`` as a plain ``str``; ``NotationError`` for anything that is not a string."""
     if not isinstance(text, str):
         raise NotationError(f"move text is a string, not {short_repr(text)}")
     return str.__str__(text)  # a plain str, whatever a subclass overrides
@@ -66,8 +65,8 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
 
 
 def read_move(text: str) -> Move:
-    """The move ``text`` names, without a state: a ranks-only play (``play 7 7``) reads as
-    the lowest suits (``7C 7D``). ``NotationError`` for text that names no move.
+    """The move ``text`` names, without a state (``play 7 7`` as the lowest suits, ``7C
+    7D``); ``NotationError`` for text that names no move.
 
     >>> read_move("swap 4h qs")
     Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
@@ -103,10 +102,8 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
 
 
 def read_move_in(state: State, text: str) -> Move:
-    """The legal move ``text`` names in ``state``, as
-    :func:`~tabletop_rules.palace.legal_moves` lists it (palace's ``parse_move`` reads with
-    it): a ranks-only play (``play 7 7``) names the player's own cards, a play of other
-    suits the listed play of its rank and count; ``IllegalMoveError`` naming the rule.
+    """The listed legal move ``text`` names in ``state`` (``parse_move`` reads with it):
+    ``play 7 7`` names the player's own cards; ``IllegalMoveError`` naming the rule.
 
     >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, parse_move, view
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())

@@ -1,27 +1,5 @@
-"""The rules of palace: the deal, the swap phase, a turn, and the end.
-
-The turn structure at a glance (each rule a small function below):
-
-- :func:`~tabletop_rules.palace.new_game` deals three face-down, three face-up and
-  ``hand_size`` hand cards per seat; the rest is the stock.
-- Swap phase, seat by seat: :class:`~tabletop_rules.palace.Swap` as often as wanted (at most
-  :data:`~tabletop_rules.palace.state.MAX_SWAPS`), then
-  :class:`~tabletop_rules.palace.Ready`; the first player is then chosen
-  (:func:`~tabletop_rules.palace.first_player`).
-- A turn: :class:`~tabletop_rules.palace.Play` cards of one rank that beat the top of the
-  pile, or :class:`~tabletop_rules.palace.TakePile`; with hand and face-up row gone,
-  :class:`~tabletop_rules.palace.PlayBlind`. After a play the hand refills from the stock; a
-  10 (or four of a kind under ``quad="burn"``) burns the pile and the player plays again;
-  four of a kind under ``quad="extra_play"`` allow another set or
-  :class:`~tabletop_rules.palace.EndTurn`; a 3 left on top makes the next player take the
-  pile.
-- A player with no cards left has finished; the game ends as ``play_until`` says, or when
-  ``max_turns`` passings of the turn are reached.
-
->>> from tabletop_rules import palace
->>> state = palace.new_game(seed=7)
->>> state.phase, palace.current_player(state), len(palace.legal_moves(state))
-('swap', 0, 10)
+"""The rules of palace, in the order of a game: the deal, the swap phase, a turn and its
+effects, the end; :doc:`/rules/palace` says each rule in words.
 """
 
 from __future__ import annotations
@@ -35,25 +13,10 @@ from .._slots import replacer
 from .._validation import check_type, refuse_state
 from ..errors import ConfigError, IllegalMoveError
 from ..protocol import Seat
+from . import events as ev
 from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
 from .config import ROW, Config
-from .events import (
-    Burned,
-    Drew,
-    EndedTurn,
-    Event,
-    Finished,
-    GameOver,
-    Played,
-    Readied,
-    Source,
-    Started,
-    Swapped,
-    TookFaceUp,
-    TookPile,
-    TurnedBlind,
-    TurnPassed,
-)
+from .events import Event, Source
 from .moves import (
     BLIND,
     END_TURN,
@@ -69,7 +32,18 @@ from .moves import (
     format_move,
     known_move,
 )
-from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, shuffled_decks
+from .state import (
+    MAX_SWAPS,
+    Hand,
+    Pending,
+    Phase,
+    Row,
+    State,
+    View,
+    deal_places,
+    deck_difference,
+    shuffled_decks,
+)
 
 __all__ = ["EXTRA_PLAY_MOST", "first_player"]
 
@@ -79,24 +53,21 @@ says (with several decks a first play may lay more)."""
 
 # --- precomputed tables -------------------------------------------------------------
 
-_ALL = tuple(rank in RANKS for rank in range(15))
 
-
-def _allowed_ranks(top: int, strict: bool) -> tuple[bool, ...]:
-    """For a top card of rank ``top`` (0: an empty pile), whether each rank may go on it.
-    A 2 takes anything; so does a 3, which is only consulted when the 3 was laid in this
-    same turn (a 3 from an earlier turn makes the next player take the pile first).
+def _goes_on(rank: int, top: int, strict: bool) -> bool:
+    """Whether ``rank`` may go on a top card of rank ``top`` (0: an empty pile). A 2 takes
+    anything; so does a 3, consulted only when it was laid in this same turn (a 3 from an
+    earlier turn makes the next player take the pile first).
     """
-    if top in (0, 2, 3):
-        return _ALL
-    return tuple(
-        rank in RANKS and (rank in BONUS_RANKS or rank > top or (not strict and rank == top))
-        for rank in range(15)
-    )
+    return top in (0, 2, 3) or rank in BONUS_RANKS or rank > top or (not strict and rank == top)
 
 
 _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
-    strict: tuple(_allowed_ranks(top, strict) for top in range(15)) for strict in (False, True)
+    strict: tuple(
+        tuple(rank in RANKS and _goes_on(rank, top, strict) for rank in range(15))
+        for top in range(15)
+    )
+    for strict in (False, True)
 }
 """``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
 
@@ -107,14 +78,10 @@ _PLAYS: dict[tuple[Card, ...], Play] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
 
-def _play(cards: tuple[Card, ...]) -> Play:
-    return _PLAYS.get(cards) or _PLAYS.setdefault(cards, Play(cards))
-
-
 def own_move(move: object) -> Move:
-    """The instance :func:`legal_moves` lists that equals ``move``, else ``move`` rebuilt
-    by :func:`~tabletop_rules.palace.moves.known_move` (which refuses what is no move). A
-    field is hashed only once it has the type the constructor stores.
+    """The instance :func:`legal_moves` lists that equals ``move``, else
+    :func:`~tabletop_rules.palace.moves.known_move` of it. A field is hashed only once it
+    has the type the constructor stores.
     """
     cls = type(move)
     if cls is Play:
@@ -139,30 +106,21 @@ def own_move(move: object) -> Move:
 
 
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game in the swap phase, seat 0 to swap.
-
-    ``deal`` is a deck order, top card first: exactly the configured decks (else
-    :class:`~tabletop_rules.errors.ConfigError`); without it the decks are shuffled from
-    ``seed``. The cards are dealt one at a time in seat order: three rounds to the
-    face-down slots 0, 1, 2, three to the face-up slots, ``hand_size`` to the hands; the
-    rest is the stock, its first card drawn first.
+    """A new game in the swap phase, seat 0 to swap, dealt from ``deal`` (a deck order, top
+    card first: exactly the configured decks, else
+    :class:`~tabletop_rules.errors.ConfigError`) or from the decks shuffled by ``seed``, as
+    :doc:`/rules/palace` deals.
     """
     cards = shuffled_decks(config.decks, seed) if deal is None else _checked_deal(config, deal)
-    n = config.players
-    face_down = tuple(tuple(cards[r * n + s] for r in range(ROW)) for s in range(n))
-    face_up = tuple(tuple(cards[(ROW + r) * n + s] for r in range(ROW)) for s in range(n))
-    base = 2 * ROW * n
-    hands = tuple(
-        tuple(sorted(cards[base + r * n + s] for r in range(config.hand_size))) for s in range(n)
-    )
+    places = [deal_places(config, seat) for seat in range(config.players)]
     return State(
         config=config,
         seed=seed,
-        hands=hands,
-        known=((),) * n,
-        face_up=face_up,
-        face_down=face_down,
-        stock=tuple(cards[base + config.hand_size * n :]),
+        hands=tuple(tuple(sorted(cards[hand])) for _down, _up, hand in places),
+        known=((),) * config.players,
+        face_up=tuple(cards[up] for _down, up, _hand in places),
+        face_down=tuple(cards[down] for down, _up, _hand in places),
+        stock=cards[config.players * (2 * ROW + config.hand_size) :],
         deal=None if deal is None else cards,
     )
 
@@ -170,25 +128,16 @@ def new_game(config: Config, seed: int, deal: Deal) -> State:
 def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
     if type(deal) is not tuple and type(deal) is not list:
         raise ConfigError(f"a deal is a tuple or list of cards, got {short_repr(deal)}")
+    exactly = f"a deal must be exactly the configured {config.decks} deck(s)"
     if len(deal) != config.cards:
-        raise ConfigError(
-            f"a deal must be exactly the configured {config.decks} deck(s): "
-            f"{config.cards} cards, got {len(deal)}"
-        )
+        raise ConfigError(f"{exactly}: {config.cards} cards, got {len(deal)}")
     try:
         cards = tuple(own_card(card) for card in deal)
     except IllegalMoveError as error:
         raise ConfigError(f"a deal holds what is not a card: {error}") from None
-    counts = Counter(cards)
-    expected = Counter(dict.fromkeys(DECK, config.decks))
-    if counts != expected:
-        missing = sorted((expected - counts).elements())
-        extra = sorted((counts - expected).elements())
-        raise ConfigError(
-            f"a deal must be exactly the configured {config.decks} deck(s): missing "
-            f"{short_repr([str(c) for c in missing])}, too many "
-            f"{short_repr([str(c) for c in extra])}"
-        )
+    difference = deck_difference(Counter(cards), config.decks)
+    if difference:
+        raise ConfigError(f"{exactly}: {difference}")
     return cards
 
 
@@ -213,9 +162,7 @@ def current_player(state: State) -> Seat | None:
 
 
 def score(state: State) -> tuple[int, ...]:
-    """Each seat's score: the number of players still holding cards when it finished; 0
-    for a seat still holding cards.
-    """
+    """Each seat's score: the players still holding cards when it finished (0 until then)."""
     return _scores(state.config.players, state.finished)
 
 
@@ -227,30 +174,25 @@ def _scores(players: int, finished: tuple[Seat, ...]) -> tuple[int, ...]:
 
 
 def winners(state: State) -> frozenset[Seat]:
-    """Once the game is over, the first to finish; empty before, and empty when the turn
-    limit ended a game nobody finished.
-    """
+    """The first to finish, once the game is over (empty when nobody finished)."""
     return frozenset(state.finished[:1]) if state.phase == "over" else frozenset()
 
 
 def deck(config: Config) -> tuple[Card, ...]:
-    """The cards ``config`` deals, unshuffled: :data:`~tabletop_rules.palace.cards.DECK`
-    once per deck.
-    """
+    """The cards ``config`` deals, unshuffled: its decks of :data:`~.cards.DECK`."""
     return DECK * config.decks
 
 
 def max_moves(config: Config) -> int:
-    """An upper bound on the moves of a game: ``MAX_SWAPS`` swaps and a ``Ready`` per seat,
-    then per turn at most one play per card in the game and one move that ends it.
+    """A bound on a game's moves: per seat ``MAX_SWAPS`` swaps and ``Ready``; per turn one
+    play per card and one move that ends it.
     """
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 
 def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
-    """Who plays first once every seat is ready: with ``first_player="lowest_card"`` the
-    seat holding the lowest natural rank in hand (ties: the lowest seat), seat 0 if no hand
-    holds a natural card; with ``"seat0"`` seat 0.
+    """Who plays first once every seat holds ``hands``, as ``config.first_player`` says
+    (:doc:`/rules/palace`).
     """
     check_type(config, (Config,), ConfigError)
     if (type(hands) is not tuple and type(hands) is not list) or not all(
@@ -270,8 +212,8 @@ def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
 
 
 def _source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
-    """The cards the seat plays from: its hand; with an empty hand under
-    ``face_up_play="from_table"`` its face-up row (sorted); else none (a blind card).
+    """The cards the seat plays from: its hand, else under ``from_table`` its face-up row
+    (sorted), else none (a blind card).
     """
     hand = state.hands[seat]
     if hand:
@@ -301,25 +243,20 @@ def _plays(source: tuple[Card, ...], allowed: tuple[bool, ...], most: int) -> li
             j += 1
         if allowed[rank]:
             run = source[i:j]
-            listed = _RUN_PLAYS.get(run) or _run_plays(run)
+            listed = _RUN_PLAYS.get(run)
+            if listed is None:  # the run's first 1, 2, ... cards, built once and kept
+                listed = _RUN_PLAYS[run] = tuple(
+                    _PLAYS.setdefault(run[:count], Play(run[:count]))
+                    for count in range(1, j - i + 1)
+                )
             plays += listed if j - i <= most else listed[:most]
         i = j
     return plays
 
 
-def _run_plays(run: tuple[Card, ...]) -> tuple[Play, ...]:
-    """The plays of a run (all of a source's cards of one rank): its first 1, 2, …
-    cards, built once and kept.
-    """
-    return _RUN_PLAYS.setdefault(run, tuple(_play(run[:count]) for count in range(1, len(run) + 1)))
-
-
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """Every legal move, in a fixed order: in the swap phase a :class:`Swap` per pair of
-    distinct (hand card, face-up card), then :class:`Ready`; in play one :class:`Play` per
-    (rank, count) the pile allows, laying the lowest suits (an equivalent play of other suits
-    is accepted too), then :class:`TakePile` when allowed; with hand and face-up row gone a
-    :class:`PlayBlind` per occupied slot; after four of a kind, the plays and :class:`EndTurn`.
+    """Every legal move, in the order :doc:`/rules/palace` gives: one :class:`Play` per
+    (rank, count), laying the lowest suits (a play of other suits is accepted too).
     """
     if type(state) is not State:
         _refuse(state)
@@ -360,32 +297,12 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 
 _replace = replacer(State)
-"""A copy of a state with the named fields changed (:func:`~tabletop_rules.kit.replacer`)."""
 
 
 class _Work:
-    """The fields a transition changes, as a mutable scratch copy of a state: made into the
-    next state once by :meth:`next_state`.
+    """A mutable scratch copy of the fields a transition changes, made into the next state
+    once by :meth:`next_state`.
     """
-
-    __slots__ = (
-        "burned",
-        "config",
-        "events",
-        "face_down",
-        "face_up",
-        "finished",
-        "hands",
-        "known",
-        "pending",
-        "phase",
-        "pile",
-        "seat",
-        "state",
-        "stock",
-        "swaps",
-        "turns",
-    )
 
     def __init__(self, state: State, events: list[Event] | None) -> None:
         self.state = state
@@ -406,7 +323,6 @@ class _Work:
         self.finished = state.finished
 
     def next_state(self) -> State:
-        """The next state: the state moved from, with the fields a transition changes."""
         return _replace(
             self.state,
             hands=tuple(self.hands),
@@ -424,16 +340,11 @@ class _Work:
             finished=self.finished,
         )
 
-    def holds(self, seat: Seat) -> bool:
-        return bool(self.hands[seat] or any(self.face_up[seat]) or any(self.face_down[seat]))
-
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move`` (as :func:`own_move` gives it), its events appended to
-    ``events``; :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule that
-    forbids it. A :class:`Play` is legal when it lays cards the player holds that are
-    equivalent (same source, rank and count) to a listed play; the state records exactly
-    the cards laid.
+    ``events``; ``IllegalMoveError`` naming the rule that forbids it. A :class:`Play` of held
+    cards equivalent to a listed play is legal, and the state records the cards laid.
     """
     phase = state.phase
     if phase == "over":
@@ -489,8 +400,8 @@ def _without(cards: tuple[Card, ...], removed: tuple[Card, ...]) -> tuple[Card, 
 
 
 def _less_known(known: Hand, removed: Sequence[Card]) -> Hand:
-    """Known cards once ``removed`` left the hand: each leaving card removes one copy from
-    what is known (the public cannot tell which of equal cards left).
+    """Known cards once ``removed`` left the hand: one copy per card that left (the public
+    cannot tell which of equal cards left).
     """
     if not known:
         return known
@@ -527,13 +438,13 @@ def _do_swap(work: _Work, move: Swap) -> None:
     work.face_up[seat] = (*row[:slot], hand_card, *row[slot + 1 :])
     work.swaps += 1
     if work.events is not None:
-        work.events.append(Swapped(seat, hand_card, up_card))
+        work.events.append(ev.Swapped(seat, hand_card, up_card))
 
 
 def _do_ready(work: _Work) -> None:
     seat = work.seat
     if work.events is not None:
-        work.events.append(Readied(seat))
+        work.events.append(ev.Readied(seat))
     work.swaps = 0
     if seat + 1 < work.config.players:
         work.seat = seat + 1
@@ -541,7 +452,7 @@ def _do_ready(work: _Work) -> None:
     work.phase = "play"
     work.seat = first_player(work.config, work.hands)
     if work.events is not None:
-        work.events.append(Started(work.seat))
+        work.events.append(ev.Started(work.seat))
 
 
 # --- a turn ------------------------------------------------------------------------
@@ -585,7 +496,12 @@ def _do_play(work: _Work, move: Play) -> None:
             f"rank, not {len(cards)}"
         )
     if not _allowed(state)[rank]:
-        _refuse_rank(state, cards[0])
+        top = state.pile[-1]
+        if rank == top.rank:
+            raise IllegalMoveError(
+                f"{cards[0]} is not higher than the {top} on the pile: must_beat is 'higher'"
+            )
+        raise IllegalMoveError(f"{cards[0]} is lower than the {top} on the pile")
     if where == "hand":
         work.hands[seat] = rest
         work.known[seat] = _less_known(work.known[seat], cards)
@@ -597,15 +513,6 @@ def _do_play(work: _Work, move: Play) -> None:
     _lay(work, seat, cards, where, None)
 
 
-def _refuse_rank(state: State, card: Card) -> NoReturn:
-    top = state.pile[-1]
-    if card.rank == top.rank:
-        raise IllegalMoveError(
-            f"{card} is not higher than the {top} on the pile: must_beat is 'higher'"
-        )
-    raise IllegalMoveError(f"{card} is lower than the {top} on the pile")
-
-
 def _lay(work: _Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: int | None) -> None:
     """``cards`` go on the pile, with all their effects: burn, refill, face-up cards into
     the hand, finishing, a replay, an extra play, or the end of the turn.
@@ -614,7 +521,7 @@ def _lay(work: _Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: 
     pile = work.pile + cards
     events = work.events
     if events is not None:
-        events.append(Played(seat, cards, where, slot))
+        events.append(ev.Played(seat, cards, where, slot))
     rank = cards[0].rank
     burn = rank == 10
     if not burn and config.quad == "burn" and len(pile) >= 4:
@@ -628,11 +535,11 @@ def _lay(work: _Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: 
         work.burned += pile
         pile = ()
         if events is not None:
-            events.append(Burned(work.pile + cards))
+            events.append(ev.Burned(work.pile + cards))
     work.pile = pile
     _refill(work, seat)
     _face_up_into_hand(work, seat)
-    if not work.holds(seat):
+    if not (work.hands[seat] or any(work.face_up[seat]) or any(work.face_down[seat])):
         _finish(work, seat)
     elif burn:
         work.pending = "replay"
@@ -652,7 +559,7 @@ def _refill(work: _Work, seat: Seat) -> None:
         work.stock = stock[short:]
         work.hands[seat] = tuple(sorted(hand + drawn))
         if work.events is not None:
-            work.events.append(Drew(seat, drawn))
+            work.events.append(ev.Drew(seat, drawn))
 
 
 def _face_up_into_hand(work: _Work, seat: Seat) -> None:
@@ -667,7 +574,7 @@ def _face_up_into_hand(work: _Work, seat: Seat) -> None:
     work.hands[seat] = work.known[seat] = tuple(sorted(up))
     work.face_up[seat] = (None,) * ROW
     if work.events is not None:
-        work.events.append(TookFaceUp(seat, up))
+        work.events.append(ev.TookFaceUp(seat, up))
 
 
 def _finish(work: _Work, seat: Seat) -> None:
@@ -675,7 +582,7 @@ def _finish(work: _Work, seat: Seat) -> None:
     work.finished += (seat,)
     holding = work.config.players - len(work.finished)
     if work.events is not None:
-        work.events.append(Finished(seat, len(work.finished) - 1, holding))
+        work.events.append(ev.Finished(seat, len(work.finished) - 1, holding))
     if work.config.play_until == "first_out" or holding <= 1:
         _game_over(work, "finished")
     else:
@@ -698,7 +605,7 @@ def _pass_turn(work: _Work, seat: Seat) -> None:
     must_take = bool(work.pile) and work.pile[-1].rank == 3
     work.pending = "take" if must_take else "none"
     if work.events is not None:
-        work.events.append(TurnPassed(following, work.turns, must_take))
+        work.events.append(ev.TurnPassed(following, work.turns, must_take))
 
 
 def _game_over(work: _Work, reason: Literal["finished", "max_turns"]) -> None:
@@ -706,7 +613,7 @@ def _game_over(work: _Work, reason: Literal["finished", "max_turns"]) -> None:
     work.pending = "none"
     if work.events is not None:
         scores = _scores(work.config.players, work.finished)
-        work.events.append(GameOver(reason, scores, frozenset(work.finished[:1])))
+        work.events.append(ev.GameOver(reason, scores, frozenset(work.finished[:1])))
 
 
 def _do_take(work: _Work) -> None:
@@ -742,7 +649,7 @@ def _take_pile(work: _Work, seat: Seat, taken: tuple[Card, ...]) -> None:
     work.known[seat] = tuple(sorted(work.known[seat] + taken))
     work.pile = ()
     if work.events is not None:
-        work.events.append(TookPile(seat, taken))
+        work.events.append(ev.TookPile(seat, taken))
     _pass_turn(work, seat)
 
 
@@ -771,7 +678,7 @@ def _do_blind(work: _Work, slot: int) -> None:
         _lay(work, seat, (card,), "face_down", slot)
         return
     if work.events is not None:
-        work.events.append(TurnedBlind(seat, slot, card))
+        work.events.append(ev.TurnedBlind(seat, slot, card))
     _take_pile(work, seat, (*state.pile, card))
 
 
@@ -782,7 +689,7 @@ def _do_end_turn(work: _Work) -> None:
             "otherwise a turn ends by playing or taking the pile"
         )
     if work.events is not None:
-        work.events.append(EndedTurn(work.seat))
+        work.events.append(ev.EndedTurn(work.seat))
     _pass_turn(work, work.seat)
 
 
@@ -790,11 +697,9 @@ def _do_end_turn(work: _Work) -> None:
 
 
 def canonical(state: State, move: Move) -> Move:
-    """The move of :func:`legal_moves` equivalent to ``move``, as the instance listed: a
-    :class:`Play` of cards the player holds, of the rank and count of a listed play but
-    other suits, maps to that listed play; any other legal move to itself.
-    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, as ``apply`` would,
-    when no listed move is equivalent.
+    """The listed move equivalent to ``move``: a :class:`Play` of held cards of a listed
+    play's rank and count maps to that play; ``IllegalMoveError`` naming the rule, as
+    ``apply`` would, when none is.
 
     >>> from tabletop_rules.palace import Card, Play, Ready, apply, canonical, new_game
     >>> state = apply(apply(new_game(seed=1), Ready()), Ready())

@@ -1,11 +1,12 @@
-"""The state of a palace game (every card's place, whose turn it is, what is due), a seat's
-:class:`View` of it, and the invariants :func:`~tabletop_rules.palace.check_state` checks.
+"""The state of a palace game, a seat's :class:`View` of it, and the invariants that
+:func:`~tabletop_rules.palace.check_state` checks.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
+from itertools import pairwise
 from typing import Literal, TypeAlias, cast, get_args
 
 import attrs
@@ -37,22 +38,17 @@ four of a kind another set or the end of the turn (``"extra"``); after a burn a 
 PENDINGS: tuple[Pending, ...] = get_args(Pending)
 
 MAX_SWAPS = 2 * ROW
-"""Swaps each seat may make in the swap phase, six (**[decided]** on the rules page): two
-swaps put any card into any face-up slot, so six reach every arrangement of hand and
-face-up row, and the cap keeps random play finite."""
+"""Swaps each seat may make in the swap phase: six, a **[decided]** point of the rules page."""
 
 
 @attrs.frozen
 class State:
-    """A palace game at one moment. Fields may be read freely; the package's functions
-    interpret them.
+    """A palace game at one moment; the package's functions interpret its fields.
 
     Attributes:
-        seed: The seed the game was dealt from; with a given deal it is kept but dealt nothing.
+        seed: The seed the game was dealt from (kept, unused, with a given deal).
         hands: Each seat's hand, sorted.
-        known: Each seat's publicly known hand cards, sorted (taken with the pile, swapped
-            in or taken up from the face-up row, an unplayable blind card), until they
-            leave the hand.
+        known: Each seat's hand cards seen by all (:doc:`/rules/palace`), sorted.
         face_up: Each seat's face-up row: slot i covers face-down slot i (``None``: gone).
         stock: The cards left to draw, the next one first.
         pile: The discard pile, bottom first.
@@ -60,12 +56,10 @@ class State:
         seat: The seat on turn (swapping, in the swap phase); kept when the game ends.
         turns: Passings of the turn so far (the swap phase does not count).
         swaps: Swaps the seat on turn has made in the swap phase; 0 in play.
-        pending: What the seat on turn owes or may do
-            (:data:`~tabletop_rules.palace.state.Pending`).
+        pending: What the seat on turn owes (:data:`~tabletop_rules.palace.state.Pending`).
         finished: Seats that have finished, in finishing order.
-        deal: The deck order (top card first) given to ``new_game`` or chosen by
-            ``determinize``; ``None`` when the seed shuffled. It predicts the whole game,
-            so no view shows it.
+        deal: The deck order given to ``new_game`` or chosen by ``determinize``; ``None``
+            when the seed shuffled. It predicts the game, so no view shows it.
 
     """
 
@@ -92,43 +86,39 @@ class State:
         return self.pile[-1] if self.pile else None
 
 
-def _holds(state: State, seat: Seat) -> bool:
-    """Whether ``seat`` still holds a card: in hand, face up or face down."""
-    return bool(state.hands[seat] or any(state.face_up[seat]) or any(state.face_down[seat]))
-
-
 @functools.lru_cache(maxsize=256)
 def shuffled_decks(decks: int, seed: int) -> tuple[Card, ...]:
-    """The deck order, top card first, that ``seed`` deals with ``decks`` decks:
-    :meth:`~tabletop_rules.rng.Rng.shuffled` of :data:`~tabletop_rules.palace.cards.DECK`
-    repeated. Kept for the last games seen: checking every state of a replay shuffles once.
+    """The deck order, top card first, that ``seed`` deals with ``decks`` decks (kept for
+    the last games seen: checking every state of a replay shuffles once).
     """
     cards, _rng = Rng.from_seed(seed).shuffled(DECK * decks)
     return cards
 
 
-def _dealt(state: State) -> tuple[Card, ...]:
-    """The deck order ``state``'s game was dealt from: its ``deal``, or its seed's shuffle."""
-    return state.deal if state.deal is not None else shuffled_decks(state.config.decks, state.seed)
-
-
-def _at(players: int, seat: Seat, round_: int) -> int:
-    """Where in a deck order the card of dealing round ``round_`` to ``seat`` lies: rounds
-    0 to 2 go to the face-down slots, 3 to 5 to the face-up slots, then the hand.
+def deal_places(config: Config, seat: Seat) -> tuple[slice, ...]:
+    """Where a deck order puts ``seat``'s face-down row, face-up row and hand: one card at
+    a time in seat order, three rounds face down, three face up, then the hands.
     """
-    return round_ * players + seat
+    n = config.players
+    rounds = (0, ROW, 2 * ROW, 2 * ROW + config.hand_size)
+    return tuple(slice(first * n + seat, last * n, n) for first, last in pairwise(rounds))
+
+
+def deck_difference(cards: Counter[Card], decks: int) -> str:
+    """``"missing [...], extra [...]"``: how ``cards`` differ from ``decks`` decks ("" if not)."""
+    expected = Counter(dict.fromkeys(DECK, decks))
+    if cards == expected:
+        return ""
+    missing, extra = (sorted(diff.elements()) for diff in (expected - cards, cards - expected))
+    return f"missing {_texts(missing)}, extra {_texts(extra)}"
 
 
 def fitting_deal(state: State) -> tuple[Card, ...]:
-    """A deck order that ``state``'s rows, hands and stock agree with, as
-    :func:`~tabletop_rules.palace.check_state` checks them against the deal: every card
-    still where the deal put it (face-down and face-up cards in place, the stock its last
-    cards, in the swap phase the hands), the cards that have moved since filling the other
-    places in sorted order.
-
-    A position set up by hand gets a deal with ``attrs.evolve(state,
-    deal=fitting_deal(state))``. Raises :class:`~tabletop_rules.errors.InvalidStateError`
-    for a state that breaks another invariant (its ``deal`` is not read).
+    """A deck order that ``state`` agrees with as :func:`~tabletop_rules.palace.check_state`
+    checks it: every card still where the deal put it, the cards that have moved since in
+    the other places, sorted. A position set up by hand gets one with
+    ``attrs.evolve(state, deal=fitting_deal(state))``; ``InvalidStateError`` for a state
+    that breaks another invariant (its ``deal`` is not read).
     """
 
     def check(fail: Fail) -> tuple[Card, ...]:
@@ -142,15 +132,13 @@ def fitting_deal(state: State) -> tuple[Card, ...]:
 
 def _fitting_deal(state: State) -> tuple[Card, ...]:
     config = state.config
-    players = config.players
     order: list[Card | None] = [None] * config.cards
-    for seat in range(players):
-        for slot in range(ROW):
-            order[_at(players, seat, slot)] = state.face_down[seat][slot]
-            order[_at(players, seat, ROW + slot)] = state.face_up[seat][slot]
+    for seat in range(config.players):
+        down, up, hand = deal_places(config, seat)
+        order[down] = state.face_down[seat]
+        order[up] = state.face_up[seat]
         if state.phase == "swap":
-            for index, card in enumerate(state.hands[seat]):
-                order[_at(players, seat, 2 * ROW + index)] = card
+            order[hand] = state.hands[seat]
     if state.stock:
         order[-len(state.stock) :] = state.stock
     moved = state.pile + state.burned  # with the hands in play: every card not placed above
@@ -167,25 +155,27 @@ def _fitting_deal(state: State) -> tuple[Card, ...]:
 
 
 def check_invariants(state: State, fail: Fail) -> None:
-    """Every invariant of a palace state, each named in its message: the shape of each
-    field; card conservation (every card of the decks in exactly one place); the phases
-    (nothing played in the swap phase, the seat on turn holds cards, the game over only
-    as ``play_until`` or ``max_turns`` says); the rules' traces (refills, the face-down
-    row turned only once the face-up row is gone, no 10 on the pile, what is pending);
-    and agreement with the deal (``deal`` or the seed's shuffle): face-down cards and the
-    stock where it put them, face-up cards dealt to the row or swapped in from the hand.
+    """Every invariant of a palace state, each named in its message: the fields' shapes,
+    card conservation, the phases, the rules' traces, and agreement with the deal.
     """
     _check_places(state, fail)
     _check_deal(state, fail)
 
 
-def _row(name: str, value: object, fail: Fail) -> Row:
+def row_cards(name: str, value: object, fail: Fail) -> Row:
+    """``value`` if it is a row of three slots, each a card or ``None``; else ``fail`` says why."""
     if type(value) is not tuple or len(value) != ROW:
         fail(f"{name} must be a tuple of {ROW} slots, got {short_repr(value)}")
     for card in value:
         if card is not None and not is_card(card):
             fail(f"{name} holds {short_repr(card)}, which is neither a card nor None")
     return value
+
+
+def per_seat(name: str, value: object, players: int, fail: Fail) -> None:
+    """``fail`` unless ``value`` is a tuple of one entry per seat."""
+    if type(value) is not tuple or len(value) != players:
+        fail(f"{name} must hold one entry for each of the {players} seats")
 
 
 def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
@@ -198,20 +188,13 @@ def _texts(cards: object) -> str:
     return short_repr([str(card) for card in cast(tuple[Card, ...], cards)])
 
 
-def checked(state: State) -> None:
-    """:func:`check_invariants` behind :func:`~tabletop_rules.kit.run_checks`."""
-    run_checks("palace state", lambda fail: check_invariants(state, fail))
-
-
 def _check_places(state: State, fail: Fail) -> None:
     config = state.config
     players = config.players
     if not is_valid_state(state.seed):
         fail(f"seed must be an integer in [0, 2**{SEED_BITS}), got {short_repr(state.seed)}")
     for name in ("hands", "known", "face_up", "face_down"):
-        value = getattr(state, name)
-        if type(value) is not tuple or len(value) != players:
-            fail(f"{name} must hold one entry for each of the {players} seats")
+        per_seat(name, getattr(state, name), players, fail)
     everything: Counter[Card] = Counter()
     for seat in range(players):
         hand = deck_cards(f"seat {seat}'s hand", state.hands[seat], fail)
@@ -220,25 +203,28 @@ def _check_places(state: State, fail: Fail) -> None:
             fail(f"seat {seat}'s hand and known cards must be sorted")
         if Counter(known) - Counter(hand):
             fail(f"seat {seat}'s known cards {_texts(known)} are not all in its hand")
-        up = _row(f"seat {seat}'s face-up row", state.face_up[seat], fail)
-        down = _row(f"seat {seat}'s face-down row", state.face_down[seat], fail)
+        up = row_cards(f"seat {seat}'s face-up row", state.face_up[seat], fail)
+        down = row_cards(f"seat {seat}'s face-down row", state.face_down[seat], fail)
         everything.update(hand)
         everything.update(card for card in up + down if card is not None)
         if None in down and any(up):
             fail(f"seat {seat} turned a face-down card before its face-up row was gone")
         if config.face_up_play == "take_into_hand" and None in up and any(up):
             fail(f"seat {seat}'s face-up row is split, but face-up cards go into the hand at once")
-    expected = Counter(dict.fromkeys(DECK, config.decks))
-    if state.deal is not None and Counter(deck_cards("the deal", state.deal, fail)) != expected:
-        fail(f"the deal must be exactly the configured {config.decks} deck(s), or None")
+    if state.deal is not None:
+        wrong = deck_difference(Counter(deck_cards("the deal", state.deal, fail)), config.decks)
+        if wrong:
+            fail(
+                f"the deal must be exactly the configured {config.decks} deck(s), or None: {wrong}"
+            )
     stock = deck_cards("the stock", state.stock, fail)
     pile = deck_cards("the pile", state.pile, fail)
     everything.update(stock + pile + deck_cards("the burned cards", state.burned, fail))
-    if everything != expected:
+    wrong = deck_difference(everything, config.decks)
+    if wrong:
         fail(
             f"card conservation: every card of {config.decks} deck(s) must be in exactly one "
-            f"place; missing {_texts(sorted((expected - everything).elements()))}, extra "
-            f"{_texts(sorted((everything - expected).elements()))}"
+            f"place; {wrong}"
         )
     if type(state.phase) is not str or state.phase not in get_args(Phase):
         fail(f"phase must be one of {', '.join(get_args(Phase))}, got {short_repr(state.phase)}")
@@ -252,7 +238,11 @@ def _check_places(state: State, fail: Fail) -> None:
         fail(f"finished must be a tuple of distinct seats, got {short_repr(finished)}")
     for done in finished:
         _int("a finished seat", done, 0, players - 1, fail)
-    holding = [s for s in range(players) if _holds(state, s)]
+    holding = [
+        s
+        for s in range(players)
+        if state.hands[s] or any(state.face_up[s]) or any(state.face_down[s])
+    ]
     if sorted(set(range(players)) - set(holding)) != sorted(finished):
         fail(
             f"the finishing order {short_repr(finished)} must hold exactly the seats with no "
@@ -338,32 +328,27 @@ def _check_deal(state: State, fail: Fail) -> None:
     every other invariant holds).
     """
     config = state.config
-    players = config.players
-    dealt = _dealt(state)
+    dealt = shuffled_decks(config.decks, state.seed) if state.deal is None else state.deal
     source = "its deal" if state.deal is not None else f"the shuffle of its seed {state.seed}"
-    for seat in range(players):
-        for slot, card in enumerate(state.face_down[seat]):
-            expected = dealt[_at(players, seat, slot)]
+    places = [deal_places(config, seat) for seat in range(config.players)]
+    for seat, (down, _up, _hand) in enumerate(places):
+        for slot, (card, expected) in enumerate(
+            zip(state.face_down[seat], dealt[down], strict=True)
+        ):
             if card is not None and card != expected:
                 fail(
                     f"seat {seat}'s face-down slot {slot} holds {card}, but {source} put "
                     f"{expected} there, and a face-down card never moves until it is turned"
                 )
-    hand_size = config.hand_size
-    stock, left = state.stock, config.cards - players * (2 * ROW + hand_size)
+    stock, left = state.stock, config.cards - config.players * (2 * ROW + config.hand_size)
     if len(stock) > left or (stock and stock != dealt[-len(stock) :]):
         fail(
             f"the stock {_texts(stock)} is not what is left of the stock {source} dealt "
             f"({_texts(dealt[-left:] if left else ())}): the stock only shrinks from the top"
         )
-    for seat in range(players):
+    for seat, (_down, up_at, hand_at) in enumerate(places):
         up = [card for card in state.face_up[seat] if card is not None]
-        if state.phase != "swap" and not up:
-            continue
-        hand = tuple(
-            sorted(dealt[_at(players, seat, 2 * ROW + i)] for i in range(config.hand_size))
-        )
-        row = tuple(dealt[_at(players, seat, ROW + slot)] for slot in range(ROW))
+        hand, row = tuple(sorted(dealt[hand_at])), dealt[up_at]
         if state.phase == "swap":
             _check_swaps(state, seat, hand, row, source, fail)
         elif Counter(up) - Counter(hand + row):

@@ -1,8 +1,5 @@
-"""What one seat (or a spectator) may know of a palace game, and states consistent with it.
-
-A :class:`~tabletop_rules.palace.View` holds what the rules page's "Hidden information"
-makes public, plus the viewer's own hand: never the face-down cards, the stock's order,
-another seat's unseen hand cards, the seed or the deal.
+"""What one seat (or a spectator) may know of a palace game, and states consistent with it:
+what the rules page's "Hidden information" makes public, plus the viewer's own hand.
 
 >>> from tabletop_rules.palace import new_game, view
 >>> seen = view(new_game(seed=7), seat=1)
@@ -25,10 +22,10 @@ from ..errors import InvalidStateError
 from ..kit import unseen_cards
 from ..protocol import Seat
 from ..rng import Rng
-from .cards import DECK, Card, deck_cards, is_card
+from .cards import DECK, Card, deck_cards
 from .config import ROW, Config
 from .rules import current_player, legal_moves, score, winners
-from .state import State, View, _fitting_deal
+from .state import State, View, _fitting_deal, per_seat, row_cards
 
 __all__: list[str] = []
 
@@ -64,15 +61,9 @@ def _cards(name: str, value: object) -> tuple[Card, ...]:
     return deck_cards(name, value, _fail)
 
 
-def _per_seat(name: str, value: object, players: int) -> tuple[object, ...]:
-    if type(value) is not tuple or len(value) != players:
-        _fail(f"{name} must hold one entry for each of the {players} seats")
-    return value
-
-
 def _hidden(seen: View) -> list[Card]:
-    """The cards ``seen`` (a View: the kit checked) does not show, once the view's shape
-    and counts are checked.
+    """The cards ``seen`` (a View: the kit checked) does not show, once its shape and
+    counts are checked.
     """
     config = seen.config
     if type(config) is not Config:
@@ -84,13 +75,11 @@ def _hidden(seen: View) -> list[Card]:
     except ValueError as error:
         _fail(str(error))
     for name in ("face_up", "face_down", "hand_sizes", "known"):
-        _per_seat(name, getattr(seen, name), players)
-    visible: Counter[Card] = Counter()
-    visible.update(_cards("the pile", seen.pile))
-    visible.update(_cards("the burned cards", seen.burned))
+        per_seat(name, getattr(seen, name), players, _fail)
     hand = _cards("the viewer's hand", seen.hand)
     if viewer is None and hand:
         _fail("a spectator holds no hand")
+    visible = Counter(_cards("the pile", seen.pile) + _cards("the burned cards", seen.burned))
     visible.update(hand)
     hidden = 0
     for seat in range(players):
@@ -106,12 +95,7 @@ def _hidden(seen: View) -> list[Card]:
         else:
             visible.update(known)
             hidden += size - len(known)
-        up = seen.face_up[seat]
-        if type(up) is not tuple or len(up) != ROW:
-            _fail(f"seat {seat}'s face-up row must be a tuple of {ROW} slots")
-        for card in up:
-            if card is not None and not is_card(card):
-                _fail(f"seat {seat}'s face-up row holds {short_repr(card)}, not a card or None")
+        up = row_cards(f"seat {seat}'s face-up row", seen.face_up[seat], _fail)
         visible.update(card for card in up if card is not None)
     for seat in range(players):
         down = seen.face_down[seat]
@@ -127,10 +111,9 @@ def _hidden(seen: View) -> list[Card]:
 
 
 def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
-    """A state with ``seen``'s public part and the ``unseen`` cards shuffled by ``rng``
-    into, in this order, each other seat's unknown hand cards, the occupied face-down
-    slots and the stock; the seed is drawn from ``rng`` first, and the deal is one the
-    state agrees with (:func:`~tabletop_rules.palace.fitting_deal`).
+    """A state with ``seen``'s public part, a seed drawn from ``rng``, and the ``unseen``
+    cards shuffled by ``rng`` into the other seats' unknown hand cards, the face-down slots
+    and the stock, in that order; its deal is :func:`~tabletop_rules.palace.fitting_deal`.
     """
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(unseen)
