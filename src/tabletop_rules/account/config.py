@@ -1,11 +1,5 @@
-"""The house rules of the account game, as one validated, frozen :class:`Config`.
-
-Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
-
->>> Config(rows=10, columns=8)  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
+"""The house rules of the account game (:doc:`/rules/account`, "House rules"), as one
+validated, frozen :class:`Config`; every number has an upper bound (``MAX_...``).
 """
 
 from __future__ import annotations
