@@ -31,8 +31,7 @@ class BestCardBot:
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
-        legal_moves_of(view)  # the seat must be on turn
-        moves = view.legal_moves
+        moves = legal_moves_of(view)  # the seat must be on turn
         if len(moves) == 1:
             return moves[0]
         table = _Table(view)

@@ -325,7 +325,7 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
     turns = state.turns
     if len(moved) == len(owned):  # the turn ends
         turns += 1
-        if not turns % config.players and (
+        if not turns % config.players and (  # as in _end_turn
             state.ending or turns == config.max_rounds * config.players
         ):
             state = _replace(
@@ -348,18 +348,12 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
     )
 
 
-def _last_turn(state: State, turns: int) -> bool:
-    """Whether the game ends after ``turns`` turns: End scored, or the last round is over."""
-    players = state.config.players
-    return turns % players == 0 and (state.ending or turns == state.config.max_rounds * players)
-
-
 def _end_turn(state: State, events: _Events) -> State:
-    turns = state.turns + 1
-    if _last_turn(state, turns):
-        state = _replace(state, turns=turns, moved=(), roll=None)
+    turns, players = state.turns + 1, state.config.players
+    if not turns % players and (state.ending or turns == state.config.max_rounds * players):
+        state = _replace(state, turns=turns, moved=(), roll=None)  # End scored, or the last round
         return _over(state, "end" if state.ending else "max_rounds", events)
-    seat = turns % state.config.players
+    seat = turns % players
     if events is not None:
         events.append(ev.TurnPassed(seat))
     return _replace(state, turns=turns, moved=(), roll=None, seat=seat)

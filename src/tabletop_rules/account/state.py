@@ -169,10 +169,7 @@ def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
 
 
 def invariants(state: State, fail: Fail) -> None:
-    """Call ``fail`` unless ``state`` keeps the rules (the shell checks config, seed and
-    generator): every field's shape, the deck's cards all there and laid as dealt, and the
-    markers, accounts, turn and phase as play leaves them.
-    """
+    """Call ``fail`` unless ``state`` is one play reaches (:doc:`/rules/account`)."""
     config = state.config
     players = config.players
     if type(state.field) is not tuple or len(state.field) != config.columns:
@@ -261,9 +258,7 @@ def _check_turn(state: State, fail: Fail) -> None:
 
 
 def _check_laid(state: State, fail: Fail) -> None:
-    """The field is what the deal, or else the seed's shuffle, laid, less (under
-    ``collapse``) the bottom cards of a column.
-    """
+    """The field is as the deal, or else the seed's shuffle, laid it (less collapsed cards)."""
     config = state.config
     if state.deal is None:
         cards, _rng = Rng.from_seed(state.seed).shuffled(config.deck_cards())
