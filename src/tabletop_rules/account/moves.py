@@ -1,8 +1,6 @@
-"""The moves of the account game, their action numbers and their notation.
-
-A move's constructor checks only the shape of its fields (``Advance(0, "up", 3)`` is an
-``IllegalMoveError``); whether the rules allow it in a position is
-:func:`~tabletop_rules.account.apply`'s business, which names the rule.
+"""The moves of the account game, their action numbers and their notation. A constructor
+checks only the shape of its fields (``Advance(0, "up", 3)`` is an ``IllegalMoveError``);
+whether the rules allow the move is :func:`~tabletop_rules.account.apply`'s business.
 """
 
 from __future__ import annotations
