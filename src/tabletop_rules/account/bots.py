@@ -31,7 +31,7 @@ class BestCardBot:
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
-        moves = legal_moves_of(view)  # the seat must be on turn
+        moves: tuple[Move, ...] = legal_moves_of(view)  # the seat must be on turn
         if len(moves) == 1:
             return moves[0]
         table = _Table(view)
