@@ -1,18 +1,5 @@
-"""An account-game bot that lands each roll on the best card it can reach.
-
-:class:`BestCardBot` won 981 of 1,000 seeded two-player games against
-:class:`~tabletop_rules.bots.RandomBot`, tied 18 and lost 1, by 3,914.7 points on average
-(``examples/tournament.py --game account --games 1000``).
-
->>> from tabletop_rules.account import Place, Roll, apply, new_game, view
->>> state = new_game(seed=5)
->>> [str(column[0]) for column in state.field]
-['-25', '+25', '+10', '-1', 'T', '+1', '-1']
->>> BestCardBot().choose(view(state, 0))
-Place(column=4)
->>> state = apply(apply(apply(state, Place(4)), Place(1)), Roll())
->>> state.roll, BestCardBot().choose(view(state, 0))  # the +1 beside T, not the +25
-(6, Advance(marker=0, direction='left', steps=6))
+"""An account-game bot that lands each roll on the best card it can reach; how it values
+cards, and how it fares against :class:`~tabletop_rules.bots.RandomBot`: :doc:`/bots`.
 """
 
 from __future__ import annotations
@@ -35,17 +22,8 @@ can change by."""
 
 class BestCardBot:
     """Lands each roll on the card worth most to its account, with an eye on the next
-    roll; ends the game only to win. The same view always gives the same move (among
-    equals, the first listed).
-
-    - A card's *worth* is the change it makes to the account (for B, the expected cost of
-      a card drawn from the pack's public contents); End is worth :data:`~.bots.DECISIVE`
-      when it surely leaves this seat alone on top, minus that otherwise.
-    - A column's *prospect* is the expected worth of the best card the next roll reaches
-      from it. Moves go where worth plus prospect is highest (under ``collapse``, on the
-      line as the move leaves it).
-    - It buys when the marker is expected to earn its cost in the rounds left, unless
-      paying would hand the lead to another seat.
+    roll; ends the game only to win (:doc:`/bots` says how it values cards). The same view
+    always gives the same move (among equals, the first listed).
     """
 
     def __repr__(self) -> str:
@@ -53,8 +31,7 @@ class BestCardBot:
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
-        legal_moves_of(view)  # the seat must be on turn
-        moves = view.legal_moves
+        moves: tuple[Move, ...] = legal_moves_of(view)  # the seat must be on turn
         if len(moves) == 1:
             return moves[0]
         table = _Table(view)

@@ -1,14 +1,4 @@
-"""The thirteen kinds of card of the account game, one instance per kind.
-
->>> Card.parse("+10"), str(Card.parse("-25")), Card.parse("End") is END
-(Card(kind='+10'), '-25', True)
->>> [card.points for card in (Card.parse("-15"), P, T, B)]
-[-15, 100, 1000, 0]
->>> Card.parse("+2")  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-tabletop_rules.errors.NotationError: a card is one of +1, +10, ..., Z, End, not '+2'
-"""
+"""The thirteen kinds of card of the account game, one instance per kind."""
 
 from __future__ import annotations
 

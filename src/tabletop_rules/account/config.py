@@ -1,11 +1,5 @@
-"""The house rules of the account game, as one validated, frozen :class:`Config`.
-
-Every number has an upper bound (``MAX_...``), so no game is too big to play quickly.
-
->>> Config(rows=10, columns=8)  # doctest: +ELLIPSIS
-Traceback (most recent call last):
-...
-tabletop_rules.errors.ConfigError: a field of 10 x 8 = 80 cards needs ... deck holds 70
+"""The house rules of the account game (:doc:`/rules/account`, "House rules"), as one
+validated, frozen :class:`Config`; every number has an upper bound (``MAX_...``).
 """
 
 from __future__ import annotations
@@ -67,41 +61,27 @@ MAX_ROUNDS = 1000
 """Largest ``max_rounds`` **[decided]**: a game stays below about 200,000 moves."""
 
 DEFAULT_DECK: Deck = tuple(zip(CARDS, (8, 8, 7, 6, 8, 8, 7, 6, 3, 1, 4, 2, 2), strict=True))
-"""The rules page's 70 cards: eight each of +1 and -1, eight each of +10 and -10, seven
-each of +15 and -15, six each of +25 and -25, three P, one T, four B, two Z, two End."""
+"""The rules page's 70 cards (:doc:`/rules/account`, "Cards")."""
 
 
-def _to_deck(value: Any) -> Any:
-    """A mapping (or pairs) from cards or card texts to counts as a :data:`Deck`; any
-    other value as it is, for the validator to name.
-    """
-    if isinstance(value, Mapping):
-        items = list(value.items())
-    elif type(value) in (tuple, list):
-        items = list(value)
-        if not all(type(item) is tuple and len(item) == 2 for item in items):
-            return value
-    else:
-        return value
-    counts: dict[Card, Any] = {}
-    for key, count in items:
+def _to_deck(value: Any) -> Deck:
+    """A mapping (or pairs) from cards or card texts to counts as a :data:`Deck`."""
+    pairs = list(value.items()) if isinstance(value, Mapping) else value
+    if type(pairs) not in (tuple, list) or any(type(p) is not tuple or len(p) != 2 for p in pairs):
+        raise ConfigError(
+            f"deck must be a mapping from card kinds to counts, got {short_repr(value)}"
+        )
+    counts: dict[Card, int] = {}
+    for key, count in pairs:
         try:
             card = own_card(key)
         except NotationError as error:
             raise ConfigError(f"deck: {error}") from None
         if card in counts:
             raise ConfigError(f"deck names {card} twice")
+        check_whole(f"deck count of {card}", count, 0, MAX_COUNT)
         counts[card] = count
     return tuple((card, counts.get(card, 0)) for card in CARDS)
-
-
-def _check_deck(_instance: Any, _attribute: Any, value: Any) -> None:
-    if type(value) is not tuple or len(value) != len(CARDS):
-        raise ConfigError(
-            f"deck must be a mapping from card kinds to counts, got {short_repr(value)}"
-        )
-    for card, count in value:
-        check_whole(f"deck count of {card}", count, 0, MAX_COUNT)
 
 
 @attrs.frozen
@@ -112,8 +92,7 @@ class Config:
     Attributes:
         players: Seats.
         deck: The composition (:data:`~.config.Deck`; a mapping from cards or card texts
-            to counts is converted, kinds left out count 0); at least ``rows x columns``
-            cards.
+            to counts is converted, kinds left out count 0), at least ``rows x columns``.
         rows: Rows of the field.
         columns: Columns of the field.
         starting_markers: Markers each player places in setup, at most ``max_markers``.
@@ -124,13 +103,12 @@ class Config:
         collapse: Whether a card leaves the field when its last marker leaves it.
         end: ``"immediate"`` or ``"finish_round"``.
         max_rounds: Rounds after which the game stops.
-        auto_chance: Whether ``Roll()`` throws the die itself or waits for a chance
-            outcome ``Die(value)``.
+        auto_chance: Whether ``Roll()`` throws the die, or stops for a ``Die`` outcome.
 
     """
 
     players: int = attrs.field(default=2, validator=whole(1, MAX_PLAYERS))
-    deck: Deck = attrs.field(default=DEFAULT_DECK, converter=_to_deck, validator=_check_deck)
+    deck: Deck = attrs.field(default=DEFAULT_DECK, converter=_to_deck)
     rows: int = attrs.field(default=5, validator=whole(1, MAX_ROWS))
     columns: int = attrs.field(default=7, validator=whole(1, MAX_COLUMNS))
     starting_markers: int = attrs.field(default=1, validator=whole(1, MAX_MARKERS))

@@ -21,16 +21,15 @@ _NO_CARD = "."
 def display(game: View | State) -> str:
     seen = view(game, None) if isinstance(game, State) else game
     field = seen.field
-    above = [
+    rows = [  # the top row first, the bottom line last
         [column[row] if row < len(column) else _NO_CARD for column in field]
-        for row in range(seen.config.rows - 1, 0, -1)
+        for row in range(seen.config.rows - 1, -1, -1)
     ]
-    bottom = [column[0] if column else _NO_CARD for column in field]
     lines = [
         _line(range(len(field))),
-        *map(_line, above),
+        *map(_line, rows[:-1]),
         "-" * ((_WIDTH + 1) * len(field) - 1),
-        _line(bottom),
+        _line(rows[-1]),
         *map(_line, _standing(seen)),
         *_accounts(seen),
         f"pack {seen.pack_size}, discard pile {len(seen.discard)}",

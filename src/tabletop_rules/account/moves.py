@@ -1,12 +1,11 @@
-"""The moves of the account game, their action numbers and their notation.
-
-A move's constructor checks only the shape of its fields (``Advance(0, "up", 3)`` is an
-``IllegalMoveError``); whether the rules allow it in a position is
-:func:`~tabletop_rules.account.apply`'s business, which names the rule.
+"""The moves of the account game, their action numbers and their notation. A constructor
+checks only the shape of its fields (``Advance(0, "up", 3)`` is an ``IllegalMoveError``);
+whether the rules allow the move is :func:`~tabletop_rules.account.apply`'s business.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
@@ -141,39 +140,41 @@ CHANCE_OFFSET = MOVE_TABLE.moves.index(DICE[0])
 """137: the chance outcomes (:class:`Die`) are numbered last, from here to the end."""
 
 
-def format_move(move: Move) -> str:
-    """The notation of one of the move table's moves, as the rules name it in messages."""
-    if isinstance(move, Place):
-        return f"place {move.column}"
-    if isinstance(move, Buy):
-        return f"buy {move.column}"
-    if isinstance(move, Advance):
-        return f"move {move.marker} {move.direction} {move.steps}"
-    if isinstance(move, Die):
-        return f"die {move.value}"
-    return "roll"
+_NOTATION: dict[str, tuple[Callable[..., Move], tuple[str, ...], str]] = {
+    "place": (Place, ("a column",), "a column, e.g. 'place 3'"),
+    "buy": (Buy, ("a column",), "a column, e.g. 'buy 3'"),
+    "roll": (Roll, (), "nothing after it"),
+    "move": (
+        Advance,
+        ("a marker", "a direction", "a distance"),
+        "a marker, a direction and a distance, e.g. 'move 0 left 3'",
+    ),
+    "die": (Die, ("a face",), "the face shown, e.g. 'die 4'"),
+}
+"""Each verb: its move, what the words after it are (the move's fields, in order) and what
+the verb needs, in a message. :func:`format_move` and :func:`read_move` both read it."""
 
-
-# --- notation: short, typable text for moves ------------------------------------------
+_VERBS = {kind: verb for verb, (kind, _words, _needs) in _NOTATION.items()}
 
 _FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
 
 
-def _text(text: object) -> str:
-    if not isinstance(text, str):
-        raise NotationError(f"move text is a string, not {short_repr(text)}")
-    return str.__str__(text)  # a plain str, whatever a subclass overrides
+def format_move(move: Move) -> str:
+    """The notation of one of the move table's moves, as the rules name it in messages."""
+    return " ".join((_VERBS[type(move)], *map(str, attrs.astuple(move))))
 
 
-def _number(word: str, what: str, text: str) -> int:
-    if not (word.isascii() and word.isdigit()) or len(word.lstrip("0")) > 4:
-        raise NotationError(f"{what} is a number, not {short_repr(word)}, in {short_repr(text)}")
-    return int(word)
-
-
-def _shape(verb: str, rest: list[str], count: int, example: str, text: str) -> None:
-    if len(rest) != count:
-        raise NotationError(f"{verb!r} needs {example}; got {short_repr(text)}")
+def _word(word: str, what: str, text: str) -> int | str:
+    """A word after the verb: a direction as it is, else a number."""
+    if what == "a direction":
+        if word in DIRECTIONS:
+            return word
+        kind = "'left' or 'right'"
+    elif word.isascii() and word.isdigit() and len(word.lstrip("0")) <= 4:
+        return int(word)
+    else:
+        kind = "a number"
+    raise NotationError(f"{what} is {kind}, not {short_repr(word)}, in {short_repr(text)}")
 
 
 def read_move(text: str) -> Move:
@@ -183,37 +184,19 @@ def read_move(text: str) -> Move:
     >>> read_move("die 4")
     Die(value=4)
     """
-    text = _text(text)
+    if not isinstance(text, str):
+        raise NotationError(f"move text is a string, not {short_repr(text)}")
+    text = str.__str__(text)  # a plain str, whatever a subclass overrides
     words = text.strip().lower().split()
     if not words:
         raise NotationError(f"empty move text: moves are {_FORMS}")
-    verb, rest = words[0], words[1:]
+    if words[0] not in _NOTATION:
+        raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
+    kind, names, needs = _NOTATION[words[0]]
+    if len(words) != 1 + len(names):
+        raise NotationError(f"{words[0]!r} needs {needs}; got {short_repr(text)}")
+    values = [_word(word, what, text) for word, what in zip(words[1:], names, strict=True)]
     try:
-        if verb == "roll":
-            _shape(verb, rest, 0, "nothing after it", text)
-            return ROLL
-        if verb in ("place", "buy"):
-            _shape(verb, rest, 1, f"a column, e.g. '{verb} 3'", text)
-            column = _number(rest[0], "a column", text)
-            return MOVE_TABLE.own(Place(column) if verb == "place" else Buy(column))
-        if verb == "die":
-            _shape(verb, rest, 1, "the face shown, e.g. 'die 4'", text)
-            return MOVE_TABLE.own(Die(_number(rest[0], "a face", text)))
-        if verb == "move":
-            _shape(
-                verb, rest, 3, "a marker, a direction and a distance, e.g. 'move 0 left 3'", text
-            )
-            marker = _number(rest[0], "a marker", text)
-            direction = rest[1]
-            if direction not in DIRECTIONS:
-                raise NotationError(
-                    f"a direction is 'left' or 'right', not {short_repr(direction)}, "
-                    f"in {short_repr(text)}"
-                )
-            steps = _number(rest[2], "a distance", text)
-            return MOVE_TABLE.own(
-                Advance(marker, "left" if direction == "left" else "right", steps)
-            )
+        return MOVE_TABLE.own(kind(*values))
     except IllegalMoveError as error:  # a constructor's range check: no game has the move
         raise NotationError(f"{error}, in {short_repr(text)}") from None
-    raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")

@@ -24,11 +24,6 @@ _EMPTY = len(KINDS)
 _ROLLS = tuple(str(face) for face in range(1, SIDES + 1))
 
 
-def _signed_log(value: int) -> float:
-    magnitude = min(math.log10(1 + abs(value)), LOG_CLIP)
-    return -magnitude if value < 0 else magnitude
-
-
 def encode_view(seen: View, features: Features) -> None:
     """Write ``seen`` into ``features``."""
     config = seen.config
@@ -57,9 +52,9 @@ def encode_view(seen: View, features: Features) -> None:
         clipped = max(-ACCOUNT_CLIP, min(account, ACCOUNT_CLIP))
         features.scalar(f"account[P{number}]", clipped, -ACCOUNT_CLIP, ACCOUNT_CLIP)
     for number, seat in enumerate(order):
-        features.scalar(
-            f"account_log[P{number}]", _signed_log(seen.accounts[seat]), -LOG_CLIP, LOG_CLIP
-        )
+        account = seen.accounts[seat]
+        signed_log = math.copysign(min(math.log10(1 + abs(account)), LOG_CLIP), account)
+        features.scalar(f"account_log[P{number}]", signed_log, -LOG_CLIP, LOG_CLIP)
     features.scalar("rounds", seen.rounds, 0, config.max_rounds)
     features.one_hot("roll[", _ROLLS, None if seen.roll is None else seen.roll - 1)
     moved = set(seen.moved)

@@ -1,38 +1,19 @@
-"""The rules of the account game: setting up, the legal moves, the transition and the end.
-A turn: buy markers (before the first roll), then ``Roll()`` and ``Advance`` each marker
-once; the card a marker lands on changes its player's account.
-
->>> from tabletop_rules.account import apply, new_game
->>> state = apply(apply(new_game(seed=3), Place(2)), Place(4))
->>> state.phase, current_player(state), legal_moves(state)[0]
-('play', 0, Roll())
+"""The rules of the account game (:doc:`/rules/account`): setting up, the legal moves,
+the transition and the end.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal, NoReturn
+from typing import Literal, NoReturn, TypeAlias
 
 from .._validation import refuse_state
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..kit import CHANCE, Rng, replacer, short_repr, top_seats
 from ..protocol import Seat
+from . import events as ev
 from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
 from .config import MAX_MARKERS, Config
-from .events import (
-    AccountChanged,
-    Bought,
-    Collapsed,
-    Drew,
-    EndHit,
-    Event,
-    GameOver,
-    Moved,
-    Placed,
-    Reshuffled,
-    Rolled,
-    TurnPassed,
-)
 from .moves import ADVANCES, BUYS, DICE, PLACES, ROLL, SIDES, Advance, Buy, Die, Move, Place, Roll
 from .moves import format_move as _text
 from .state import _EVERY_COLUMN, State, View, _line, lay
@@ -54,6 +35,8 @@ _ADDED_POINTS: dict[Card, int] = {card: card.points for card in CARDS if card.va
 """What each number, P and T adds to the account, in one look-up."""
 
 _replace = replacer(State)
+
+_Events: TypeAlias = list[ev.Event] | None  # where a transition appends its events, if anywhere
 
 
 # --- setting up and asking --------------------------------------------------------------
@@ -131,10 +114,7 @@ def max_moves(config: Config) -> int:
 
 
 def legal_moves(state: State) -> tuple[Move, ...]:
-    """In setup ``Place`` by column; at a chance point the ``Die`` outcomes; with a roll
-    pending ``Advance`` by unmoved marker, left before right, by distance; else ``Roll()``
-    and, before the turn's first roll, ``Buy`` by column when the player may buy.
-    """
+    """The legal moves, in the order the rules page decides (:doc:`/rules/account`)."""
     if type(state) is not State:
         _refuse(state)
     phase = state.phase
@@ -169,10 +149,8 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 # --- moving -----------------------------------------------------------------------------
 
 
-def transition(state: State, move: Move, events: list[Event] | None) -> State:
-    """The state after ``move`` (of the move table), its events appended to ``events``;
-    ``IllegalMoveError`` naming the rule when the rules forbid it.
-    """
+def transition(state: State, move: Move, events: _Events) -> State:
+    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
     if state.phase == "play" and not state.awaiting_die:  # a turn's moves: most moves
         if type(move) is Advance:
             return _advance(state, move, events)
@@ -189,7 +167,7 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
                 f"shown), not '{_text(move)}'"
             )
         if events is not None:
-            events.append(Rolled(state.seat, move.value))
+            events.append(ev.Rolled(state.seat, move.value))
         return _replace(state, roll=move.value, awaiting_die=False)
     if type(move) is Die:
         raise IllegalMoveError(
@@ -220,13 +198,13 @@ def _check_column(state: State, column: int) -> None:
         )
 
 
-def _place(state: State, column: int, events: list[Event] | None) -> State:
+def _place(state: State, column: int, events: _Events) -> State:
     _check_column(state, column)
     config, seat = state.config, state.seat
     owned = state.markers[seat]
     card = state.field[column][0]
     if events is not None:
-        events.append(Placed(seat, len(owned), column, card))
+        events.append(ev.Placed(seat, len(owned), column, card))
     state = _replace(state, markers=_with(state.markers, seat, (*owned, column)))
     if config.placement_scores:
         state, ended = _score(state, seat, card, events)
@@ -239,11 +217,11 @@ def _place(state: State, column: int, events: list[Event] | None) -> State:
     if state.ending:  # End scored in setup under finish_round: setup is complete now
         return _over(state, "end", events)
     if events is not None:
-        events.append(TurnPassed(0))
+        events.append(ev.TurnPassed(0))
     return _replace(state, phase="play", seat=0)
 
 
-def _buy(state: State, column: int, events: list[Event] | None) -> State:
+def _buy(state: State, column: int, events: _Events) -> State:
     config, seat = state.config, state.seat
     if state.rolled:
         raise IllegalMoveError("buying is only allowed before the first roll of the turn")
@@ -260,8 +238,8 @@ def _buy(state: State, column: int, events: list[Event] | None) -> State:
     after = account - config.marker_cost
     card = state.field[column][0]
     if events is not None:
-        events.append(Bought(seat, len(owned), column, card, config.marker_cost))
-        events.append(AccountChanged(seat, None, account, after, "buy"))
+        events.append(ev.Bought(seat, len(owned), column, card, config.marker_cost))
+        events.append(ev.AccountChanged(seat, None, account, after, "buy"))
     state = _replace(
         state,
         markers=_with(state.markers, seat, (*owned, column)),
@@ -271,7 +249,7 @@ def _buy(state: State, column: int, events: list[Event] | None) -> State:
     return _over(state, "end", events) if ended else state
 
 
-def _roll(state: State, events: list[Event] | None) -> State:
+def _roll(state: State, events: _Events) -> State:
     if state.roll is not None:
         raise IllegalMoveError(
             f"a roll of {state.roll} waits for its move: move a marker ('move') before "
@@ -281,11 +259,11 @@ def _roll(state: State, events: list[Event] | None) -> State:
         return _replace(state, awaiting_die=True)
     face, rng = state.rng.below(SIDES)
     if events is not None:
-        events.append(Rolled(state.seat, face + 1))
+        events.append(ev.Rolled(state.seat, face + 1))
     return _replace(state, rng=rng, roll=face + 1)
 
 
-def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
+def _advance(state: State, move: Advance, events: _Events) -> State:
     roll = state.roll
     if roll is None:
         raise IllegalMoveError(
@@ -317,7 +295,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     card = field[landed][0]
     if events is not None:
         passed = tuple(ring[(at + sign * step) % len(ring)] for step in range(1, steps))
-        events.append(Moved(seat, marker, move.direction, steps, start, passed, landed, card))
+        events.append(ev.Moved(seat, marker, move.direction, steps, start, passed, landed, card))
     positions = (landed,) if len(owned) == 1 else _with(owned, marker, landed)
     markers = _with(state.markers, seat, positions)
     discard = state.discard
@@ -326,7 +304,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
         field = _with(field, start, field[start][1:])
         discard = (*discard, left)
         if events is not None:
-            events.append(Collapsed(start, left))
+            events.append(ev.Collapsed(start, left))
     moved = (*state.moved, marker)
     if card is B or card is END:
         state = _replace(
@@ -342,12 +320,12 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     if after < 0 and config.floor_at_zero:
         after = 0
     if events is not None:
-        events.append(AccountChanged(seat, card, before, after))
+        events.append(ev.AccountChanged(seat, card, before, after))
     accounts = _with(state.accounts, seat, after)
     turns = state.turns
     if len(moved) == len(owned):  # the turn ends
         turns += 1
-        if not turns % config.players and (
+        if not turns % config.players and (  # as in _end_turn
             state.ending or turns == config.max_rounds * config.players
         ):
             state = _replace(
@@ -356,7 +334,7 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
             return _end_turn(state, events)  # the game ends with this turn
         seat, moved = turns % config.players, ()  # the turn passes
         if events is not None:
-            events.append(TurnPassed(seat))
+            events.append(ev.TurnPassed(seat))
     return _replace(
         state,
         field=field,
@@ -370,37 +348,31 @@ def _advance(state: State, move: Advance, events: list[Event] | None) -> State:
     )
 
 
-def _last_turn(state: State, turns: int) -> bool:
-    """Whether the game ends after ``turns`` turns: End scored, or the last round is over."""
-    players = state.config.players
-    return turns % players == 0 and (state.ending or turns == state.config.max_rounds * players)
-
-
-def _end_turn(state: State, events: list[Event] | None) -> State:
-    turns = state.turns + 1
-    if _last_turn(state, turns):
-        state = _replace(state, turns=turns, moved=(), roll=None)
+def _end_turn(state: State, events: _Events) -> State:
+    turns, players = state.turns + 1, state.config.players
+    if not turns % players and (state.ending or turns == state.config.max_rounds * players):
+        state = _replace(state, turns=turns, moved=(), roll=None)  # End scored, or the last round
         return _over(state, "end" if state.ending else "max_rounds", events)
-    seat = turns % state.config.players
+    seat = turns % players
     if events is not None:
-        events.append(TurnPassed(seat))
+        events.append(ev.TurnPassed(seat))
     return _replace(state, turns=turns, moved=(), roll=None, seat=seat)
 
 
-def _over(state: State, reason: Literal["end", "max_rounds"], events: list[Event] | None) -> State:
+def _over(state: State, reason: Literal["end", "max_rounds"], events: _Events) -> State:
     if events is not None:
-        events.append(GameOver(reason, top_seats(state.accounts)))
+        events.append(ev.GameOver(reason, top_seats(state.accounts)))
     return _replace(state, phase="over", roll=None, awaiting_die=False)
 
 
-def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> tuple[State, bool]:
+def _score(state: State, seat: Seat, card: Card, events: _Events) -> tuple[State, bool]:
     """``card`` scores for ``seat``; and whether End stops the game now."""
     if card is END:
         if state.ending:
             return state, False
         immediate = state.config.end == "immediate"
         if events is not None:
-            events.append(EndHit(seat, immediate))
+            events.append(ev.EndHit(seat, immediate))
         return (state, True) if immediate else (_replace(state, ending=True), False)
     before = state.accounts[seat]
     if card is B:
@@ -412,11 +384,11 @@ def _score(state: State, seat: Seat, card: Card, events: list[Event] | None) -> 
     if after < 0 and state.config.floor_at_zero:
         after = 0
     if events is not None:
-        events.append(AccountChanged(seat, card, before, after))
+        events.append(ev.AccountChanged(seat, card, before, after))
     return _replace(state, accounts=_with(state.accounts, seat, after)), False
 
 
-def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[int, State]:
+def _draw_for_b(state: State, seat: Seat, events: _Events) -> tuple[int, State]:
     """B draws onto the discard pile until it draws a number, P or T (an empty pack is the
     discard pile shuffled): the charge and the state after the draws, found in one pass.
     """
@@ -428,12 +400,12 @@ def _draw_for_b(state: State, seat: Seat, events: list[Event] | None) -> tuple[i
         pack, rng = rng.shuffled((*discard, *pack))  # the pack drawn onto the pile, which runs out
         discard = ()
         if events is not None:
-            events.append(Reshuffled(len(pack)))
+            events.append(ev.Reshuffled(len(pack)))
         top = _first_charged(pack)
     card = pack[top]
     drawn = pack[: top + 1]  # put on the discard pile by this B, since any reshuffle
     if events is not None:
-        events.append(Drew(seat, card, tuple(sorted(drawn, key=CARD_ORDER))))
+        events.append(ev.Drew(seat, card, tuple(sorted(drawn, key=CARD_ORDER))))
     return card.cost, _replace(state, pack=pack[top + 1 :], discard=(*discard, *drawn), rng=rng)
 
 

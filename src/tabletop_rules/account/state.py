@@ -1,6 +1,4 @@
-"""The state of an account game, a seat's view of it, and the invariants ``check_state``
-checks.
-"""
+"""The state of an account game, a seat's view of it, and the invariants ``check_state`` checks."""
 
 from __future__ import annotations
 
@@ -10,6 +8,7 @@ from typing import Literal, TypeAlias, get_args
 
 import attrs
 
+from .._validation import check_own
 from ..kit import Fail, Rng, check_type, short_repr
 from ..protocol import Seat
 from .cards import CARDS, Card
@@ -154,13 +153,13 @@ def account_bound(state: State, seat: Seat) -> int:
 # --- the invariants -----------------------------------------------------------------------
 
 
+_OWN_CARDS = frozenset(map(id, CARDS))
+
+
 def cards_of(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
-    if type(value) is not tuple:
-        fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
-    for item in value:
-        if not any(item is card for card in CARDS):
-            fail(f"{name} holds {short_repr(item)}, which is not one of the package's cards")
-    return value
+    """``value``, a tuple of the package's own cards; else ``fail`` says what it holds."""
+    cards: tuple[Card, ...] = check_own(name, value, _OWN_CARDS, "the package's cards", fail)
+    return cards
 
 
 def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
@@ -170,10 +169,7 @@ def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
 
 
 def invariants(state: State, fail: Fail) -> None:
-    """Call ``fail`` unless ``state`` keeps the rules (the shell checks config, seed and
-    generator): every field's shape, the deck's cards all there and laid as dealt, and the
-    markers, accounts, turn and phase as play leaves them.
-    """
+    """Call ``fail`` unless ``state`` is one play reaches (:doc:`/rules/account`)."""
     config = state.config
     players = config.players
     if type(state.field) is not tuple or len(state.field) != config.columns:
@@ -262,9 +258,7 @@ def _check_turn(state: State, fail: Fail) -> None:
 
 
 def _check_laid(state: State, fail: Fail) -> None:
-    """The field is what the deal, or else the seed's shuffle, laid, less (under
-    ``collapse``) the bottom cards of a column.
-    """
+    """The field is as the deal, or else the seed's shuffle, laid it (less collapsed cards)."""
     config = state.config
     if state.deal is None:
         cards, _rng = Rng.from_seed(state.seed).shuffled(config.deck_cards())

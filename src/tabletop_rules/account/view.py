@@ -1,7 +1,5 @@
-"""What one seat (or a spectator) may know of an account game, and states consistent
-with it. Hidden from everyone are the order of the pack and of the discard pile, and the
-seed; the discard pile's *contents* are public **[decided]** (each card on it was shown
-face up), so the pack's contents follow.
+"""What one seat (or a spectator) may know of an account game (:doc:`/rules/account`,
+"Hidden information"), and states consistent with it.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from itertools import islice
 
 import attrs
 
-from ..kit import Fail, Rng, check_seat, maker, short_repr, top_seats
+from ..kit import Fail, Rng, check_seat, maker, short_repr, top_seats, unseen_cards
 from ..protocol import Seat
 from .cards import CARD_ORDER, Card
 from .config import Config
@@ -54,24 +52,16 @@ def check_view(seen: View, fail: Fail) -> None:
     check_seat(seen.seat, config.players)
     if type(seen.field) is not tuple or len(seen.field) != config.columns:
         fail(f"field must hold {config.columns} columns, got {short_repr(seen.field)}")
-    visible: Counter[Card] = Counter()
+    shown: list[Card] = []
     for column, cards in enumerate(seen.field):
-        visible.update(cards_of(f"column {column}", cards, fail))
-    visible.update(cards_of("the discard pile", seen.discard, fail))
+        shown += cards_of(f"column {column}", cards, fail)
+    shown += cards_of("the discard pile", seen.discard, fail)
     if list(seen.discard) != sorted(seen.discard, key=CARD_ORDER):
         fail("the discard pile must be sorted by kind (its order is hidden)")
     pack = seen.pack_size
     if type(pack) is not int or pack < 0:
         fail(f"the pack size must be a whole number, got {short_repr(pack)}")
-    too_many = visible - Counter(config.deck_counts())
-    if too_many:
-        shown = [str(card) for card in sorted(too_many.elements(), key=CARD_ORDER)]
-        fail(f"cards shown more often than the deck holds them: {short_repr(shown)}")
-    if visible.total() + pack != config.deck_size:
-        fail(
-            f"the counts do not add up: {visible.total()} cards in the field and discard pile "
-            f"and {pack} in the pack, but the deck holds {config.deck_size}"
-        )
+    unseen_cards(config.deck_cards(), shown, pack, fail, key=CARD_ORDER)
 
 
 def pack_contents(seen: View) -> tuple[Card, ...]:
