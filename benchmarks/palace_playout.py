@@ -198,11 +198,11 @@ def _next_state(state: palace.State) -> palace.State:
 
 def _scaffolded_state(state: palace.State) -> palace.State:
     """The next state as palace's ``apply`` builds it: its scratch copy of ``state``, the
-    turn counter advanced, frozen through the slots.
+    turn counter advanced, made the next state.
     """
     work = palace_rules._Work(state, None)
     work.turns += 1
-    return work.freeze()
+    return work.next_state()
 
 
 def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
@@ -214,7 +214,7 @@ def palace_floor(budget: float, seed: int, clock: Clock) -> Sample:
 
 def palace_scaffolding(budget: float, seed: int, clock: Clock) -> Sample:
     """The floor of palace's own ``apply``: the loop with no rules, each state built as
-    palace's ``apply`` builds it (scratch copy, freeze).
+    palace's ``apply`` builds it (scratch copy, next state).
     """
     return _no_rules_loop(_scaffolded_state, budget, seed, clock)
 
