@@ -1,0 +1,241 @@
+"""What every batched kernel shares: the :class:`Games` record, the :class:`Engine` that
+checks what comes in, and the registry :func:`engine` finds a kernel in.
+
+A kernel subclasses :class:`Engine` and writes ``_reset``, ``_step``, ``_observe`` and
+``_state``; the checks at the entry (shapes, dtypes, sizes, legality) are written here once.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from .._messages import short_repr
+from ..errors import ConfigError, IllegalMoveError, UnknownGameError
+from ..protocol import Ruleset, get_ruleset
+
+__all__ = ["MAX_SIZE", "NOBODY", "Engine", "Games", "engine", "engines", "random_actions"]
+
+MAX_SIZE = 1 << 20
+"""The most games one batch holds."""
+
+NOBODY = -2
+"""``current_player`` of a game that is over (the rules say ``None``)."""
+
+
+def _frozen(value: NDArray[Any]) -> NDArray[Any]:
+    value.flags.writeable = False
+    return value
+
+
+def _frozen_arrays(arrays: Mapping[str, NDArray[Any]]) -> Mapping[str, NDArray[Any]]:
+    return MappingProxyType({name: _frozen(value) for name, value in arrays.items()})
+
+
+@attrs.frozen(eq=False)
+class Games:
+    """A batch of games at one moment: arrays with one row per game, read-only.
+
+    Attributes:
+        current_player: ``(size,)`` the seat to move, :data:`NOBODY` once over.
+        legal_mask: ``(size, num_actions)`` the rules' ``legal_mask`` of each game.
+        scores: ``(size, players)`` the rules' ``score`` of each game.
+        over: ``(size,)`` whether each game is over.
+        data: The kernel's own arrays (each with the batch axis first), by name.
+
+    """
+
+    current_player: NDArray[np.int64] = attrs.field(converter=_frozen)
+    legal_mask: NDArray[np.bool_] = attrs.field(converter=_frozen)
+    scores: NDArray[np.int64] = attrs.field(converter=_frozen)
+    over: NDArray[np.bool_] = attrs.field(converter=_frozen)
+    data: Mapping[str, NDArray[Any]] = attrs.field(converter=_frozen_arrays)
+
+    @property
+    def size(self) -> int:
+        """The number of games."""
+        return int(self.over.shape[0])
+
+
+class Engine:
+    """A batched kernel of one game under one config: ``size`` games per call.
+
+    >>> import numpy as np
+    >>> from tabletop_rules import batch, dice_poker
+    >>> engine = batch.engine("dice-poker", dice_poker.Config(), size=3)
+    >>> games = engine.reset(np.array([1, 2, 3], dtype=np.uint64))
+    >>> games.current_player.tolist(), games.over.tolist()
+    ([0, 0, 0], [False, False, False])
+    >>> engine.state(games, 1) == dice_poker.new_game(dice_poker.Config(), seed=2)
+    True
+    """
+
+    game: ClassVar[str]
+    """The ruleset name of the game the kernel plays."""
+
+    def __init__(self, config: Any, size: int) -> None:
+        self.rules: Ruleset[Any, Any, Any] = get_ruleset(self.game)
+        if type(config) is not self.rules.config_type:
+            raise ConfigError(
+                f"a {self.rules.title} batch takes a {self.rules.config_type.__name__}, "
+                f"got {short_repr(config)}"
+            )
+        if type(size) is not int or not 1 <= size <= MAX_SIZE:
+            raise ConfigError(
+                f"size must be a whole number 1 to {MAX_SIZE}, got {short_repr(size)}"
+            )
+        self.config = config
+        self.size = size
+        self.num_actions = self.rules.num_actions(config)
+        self.players = self.rules.players(config)
+        self._prepare()
+
+    def __repr__(self) -> str:
+        return f"batch.engine({self.game!r}, {self.config!r}, size={self.size})"
+
+    def reset(self, seeds: NDArray[np.uint64]) -> Games:
+        """New games, game ``i`` dealt as ``new_game(config, seed=seeds[i])`` deals it."""
+        return self._reset(self._seeds(seeds))
+
+    def step(
+        self,
+        games: Games,
+        actions: NDArray[np.integer[Any]],
+        *,
+        reset: NDArray[np.uint64] | None = None,
+    ) -> Games:
+        """Every game not over plays its action (``decode``'s numbering); an over game
+        ignores its own. With ``reset`` (seeds), a game over after the step starts again
+        from its seed there. ``IllegalMoveError`` naming the first game whose action is
+        not legal; nothing is played then.
+        """
+        self._games(games)
+        actions = self._actions(actions)
+        playing = ~games.over
+        legal = games.legal_mask[np.arange(self.size), actions]
+        wrong = np.flatnonzero(playing & ~legal)
+        if wrong.size:
+            i = int(wrong[0])
+            text = self.rules.action_text(self.config, int(actions[i]))
+            raise IllegalMoveError(f"game {i}: action {int(actions[i])} ('{text}') is not legal")
+        after = self._step(games, np.where(playing, actions, 0), playing)
+        if reset is None:
+            return after
+        return self._merged(after, self._reset(self._seeds(reset)), after.over)
+
+    def observe(self, games: Games) -> NDArray[np.float32]:
+        """``(size, observation size)``: the rules' ``observe`` of each game's view for its
+        seat to move (a spectator's view once over).
+        """
+        self._games(games)
+        return self._observe(games)
+
+    def state(self, games: Games, i: int) -> Any:
+        """Game ``i`` as the rules engine's ``State``: equal, by ``==``, to the state the
+        same moves reach from the same seed.
+        """
+        self._games(games)
+        if type(i) not in (int, np.int64, np.intp) or not 0 <= i < self.size:
+            raise IndexError(f"a game index is 0 to {self.size - 1}, got {short_repr(i)}")
+        return self._state(games, int(i))
+
+    # --- what a kernel writes -------------------------------------------------------
+
+    def _prepare(self) -> None:
+        """Tables for the config, made once; ``ConfigError`` naming a field not taken yet."""
+
+    def _reset(self, seeds: NDArray[np.uint64]) -> Games:
+        raise NotImplementedError
+
+    def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
+        raise NotImplementedError
+
+    def _observe(self, games: Games) -> NDArray[np.float32]:
+        raise NotImplementedError
+
+    def _state(self, games: Games, i: int) -> Any:
+        raise NotImplementedError
+
+    # --- the checks at the entry ----------------------------------------------------
+
+    def _seeds(self, seeds: object) -> NDArray[np.uint64]:
+        if not isinstance(seeds, np.ndarray):
+            raise TypeError(f"seeds are a NumPy array of uint64, got {short_repr(seeds)}")
+        if seeds.dtype != np.uint64:
+            raise TypeError(f"seeds are uint64, got an array of {seeds.dtype}")
+        if seeds.shape != (self.size,):
+            raise ValueError(f"seeds have shape ({self.size},), got {seeds.shape}")
+        return seeds
+
+    def _actions(self, actions: object) -> NDArray[np.int64]:
+        if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu":
+            raise TypeError(f"actions are a NumPy array of integers, got {short_repr(actions)}")
+        if actions.shape != (self.size,):
+            raise ValueError(f"actions have shape ({self.size},), got {actions.shape}")
+        if actions.size and (actions.min() < 0 or actions.max() >= self.num_actions):
+            raise ValueError(f"actions are 0 to {self.num_actions - 1}")
+        return actions.astype(np.int64)
+
+    def _games(self, games: object) -> None:
+        if type(games) is not Games or games.size != self.size:
+            raise TypeError(
+                f"expected this engine's Games of size {self.size}, got {short_repr(games)}"
+            )
+
+    @staticmethod
+    def _merged(games: Games, fresh: Games, where: NDArray[np.bool_]) -> Games:
+        """``fresh``'s rows where ``where``, ``games``' elsewhere."""
+
+        def pick(old: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
+            return np.where(where.reshape((-1,) + (1,) * (old.ndim - 1)), new, old)
+
+        return Games(
+            current_player=pick(games.current_player, fresh.current_player),
+            legal_mask=pick(games.legal_mask, fresh.legal_mask),
+            scores=pick(games.scores, fresh.scores),
+            over=pick(games.over, fresh.over),
+            data={name: pick(value, fresh.data[name]) for name, value in games.data.items()},
+        )
+
+
+def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
+    """A uniformly random legal action for each game (0 for a game over)."""
+    weights = generator.random(games.legal_mask.shape) * games.legal_mask
+    actions: NDArray[np.int64] = weights.argmax(axis=1).astype(np.int64)
+    return actions
+
+
+_KERNELS: dict[str, str | Callable[..., Engine]] = {
+    "dice-poker": "tabletop_rules.batch.dice_poker:DicePokerEngine",
+    "palace": "tabletop_rules.batch.palace:PalaceEngine",
+    "account": "tabletop_rules.batch.account:AccountEngine",
+}
+
+
+def engines() -> tuple[str, ...]:
+    """The ruleset names that have a batched kernel."""
+    return tuple(sorted(_KERNELS))
+
+
+def register(name: str, kernel: Callable[..., Engine]) -> None:
+    """Make ``kernel`` (an :class:`Engine` subclass) the batched kernel of ``name``."""
+    _KERNELS[name] = kernel
+
+
+def engine(name: str, config: Any, size: int) -> Engine:
+    """The batched kernel of the game ``name`` for ``config``, ``size`` games a call."""
+    kernel = _KERNELS.get(name) if type(name) is str else None
+    if kernel is None:
+        raise UnknownGameError(
+            f"no batched engine for {short_repr(name)}; there is one for {', '.join(engines())}"
+        )
+    if isinstance(kernel, str):
+        module, _, attribute = kernel.partition(":")
+        kernel = getattr(importlib.import_module(module), attribute)
+    return kernel(config, size)
