@@ -136,6 +136,11 @@ class Engine:
         self._games(games)
         return self._observe(games)
 
+    def winners(self, games: Games) -> NDArray[np.bool_]:
+        """``(size, players)``: the rules' ``winners`` of each game, seat by seat."""
+        self._games(games)
+        return self._winners(games)
+
     def state(self, games: Games, i: int) -> Any:
         """Game ``i`` as the rules engine's ``State``: equal, by ``==``, to the state the
         same moves reach from the same seed.
@@ -161,6 +166,14 @@ class Engine:
 
     def _state(self, games: Games, i: int) -> Any:
         raise NotImplementedError
+
+    def _winners(self, games: Games) -> NDArray[np.bool_]:
+        """The rules' ``winners`` of each game's state; a kernel may compute it in arrays."""
+        won = np.zeros((self.size, self.players), dtype=bool)
+        for i in range(self.size):
+            for seat in self.rules.winners(self._state(games, i)):
+                won[i, seat] = True
+        return won
 
     # --- the checks at the entry ----------------------------------------------------
 

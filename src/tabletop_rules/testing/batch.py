@@ -3,7 +3,8 @@
 :func:`check_lockstep` plays a batch with random legal actions and, game by game and step
 by step, plays the same moves on the reference :class:`~tabletop_rules.protocol.Ruleset`:
 the masks, scores, seats to move, ends, observations and ``engine.state(games, i)`` must be
-the reference's. A fourth game's kernel runs it as the three games' kernels do.
+the reference's, and the winners at the end. A fourth game's kernel runs it as the three
+games' kernels do.
 """
 
 from __future__ import annotations
@@ -63,6 +64,12 @@ def check_lockstep(
                 state = rules.new_game(config, seed=int(fresh[i]))
             states[i] = state
         step += 1
+    won = engine.winners(games)
+    for i, state in enumerate(states):
+        seats, expected = frozenset(np.flatnonzero(won[i]).tolist()), rules.winners(state)
+        assert seats == expected, (
+            f"game {i} at the end: winners {sorted(seats)}, the rules say {sorted(expected)}"
+        )
     return LockstepReport(games=engine.size, steps=step, states=compared)
 
 
