@@ -37,6 +37,7 @@ from .records import GameRecord
 from .rng import Rng
 
 __all__ = [
+    "BATCH_SIZE",
     "BotChoice",
     "BotStats",
     "GameResult",
@@ -557,12 +558,16 @@ class _Run:
     bots: tuple[BotChoice, ...]
     seed: int
     rotate: bool
+    kernel: Callable[..., Any] | None = None
+    """The batched kernel (a class, which pickles by name) of a batched run."""
 
 
 def _play_chunk(run: _Run, start: int, stop: int) -> tuple[GameResult, ...]:
     """Games ``start`` to ``stop - 1`` of ``run``; the first to fail stops the chunk with
     a :class:`SimulationError` naming it.
     """
+    if run.kernel is not None:
+        return _play_batch(run, run.kernel, start, stop)
     results = []
     for index in range(start, stop):
         try:
@@ -576,6 +581,42 @@ def _play_chunk(run: _Run, start: int, stop: int) -> tuple[GameResult, ...]:
             ) from error
         results.append(GameResult.of(game, index, seating(index, len(run.bots), rotate=run.rotate)))
     return tuple(results)
+
+
+def _play_batch(
+    run: _Run, kernel: Callable[..., Any], start: int, stop: int
+) -> tuple[GameResult, ...]:
+    """Games ``start`` to ``stop - 1`` of ``run`` as one batch of the batched engine, each
+    dealt from its seed as :func:`simulated_game` deals it, random legal moves drawn from a
+    generator seeded with the run's seed and ``start``.
+    """
+    import numpy as np  # the batch extra: only a batched run needs it
+
+    from .batch import random_actions
+
+    config = run.rules.config_type() if run.config is None else run.config
+    engine = kernel(config, stop - start)
+    seeds = [derived_seed(run.seed, index) for index in range(start, stop)]
+    generator = np.random.default_rng([run.seed, start])
+    games = engine.reset(np.array(seeds, dtype=np.uint64))
+    moves = np.zeros(engine.size, dtype=np.int64)
+    while not games.over.all():
+        moves += games.current_player >= 0  # a player's move, not a chance outcome
+        games = engine.step(games, random_actions(games, generator))
+    won = engine.winners(games)
+    bots = len(run.bots)
+    return tuple(
+        GameResult(
+            index,
+            seeds[row],
+            seating(index, bots, rotate=run.rotate),
+            tuple(games.scores[row].tolist()),
+            frozenset(np.flatnonzero(won[row]).tolist()),
+            int(moves[row]),
+            0,
+        )
+        for row, index in enumerate(range(start, stop))
+    )
 
 
 def _lost(run: _Run, chunks: Sequence[range], error: BaseException) -> SimulationError:
@@ -595,6 +636,10 @@ def _lost(run: _Run, chunks: Sequence[range], error: BaseException) -> Simulatio
     return SimulationError(
         f"no result for {len(games)} games; {why} {named} ({error!r})", games, seeds
     )
+
+
+BATCH_SIZE: Final = 4096
+"""The games of one batch in a batched :func:`simulate`, unless ``chunk_size`` says."""
 
 
 def default_chunk_size(games: int) -> int:
@@ -619,6 +664,7 @@ def simulate(
     progress: Callable[[int, int], object] | None = None,
     rotate: bool = True,
     chunk_size: int | None = None,
+    batched: bool = False,
 ) -> SimulationResult:
     """Play ``games`` games of ``rules`` with ``bots``, one bot per seat, and sum them up.
 
@@ -640,7 +686,12 @@ def simulate(
         rotate: Seat the bots rotated by the game's index (:func:`seating`), so that each
             takes each seat equally often and the first player's edge evens out; false
             keeps ``bots[i]`` at seat ``i``.
-        chunk_size: Games per task; :func:`default_chunk_size` when ``None``.
+        chunk_size: Games per task; :func:`default_chunk_size` when ``None``, and
+            :data:`BATCH_SIZE` for a batched run.
+        batched: Play on the batched engine (:mod:`tabletop_rules.batch`, the ``batch``
+            extra), one batch per task: every bot must be ``"random"``, its moves drawn
+            from the legal mask with NumPy, so the games are other games than an unbatched
+            run's (the deals are the same), and as reproducible.
 
     The result is the same for the same arguments whatever the executor: each game
     depends only on its index, and the results are put in game order. Raises
@@ -653,7 +704,10 @@ def simulate(
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     Rng.from_seed(seed)
-    size = default_chunk_size(games) if chunk_size is None else chunk_size
+    if chunk_size is None:
+        size = min(games, BATCH_SIZE) if batched else default_chunk_size(games)
+    else:
+        size = chunk_size
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     choices = tuple(bots)
@@ -664,7 +718,17 @@ def simulate(
             f"{rules.name} with these rules seats {players} players: "
             f"name {players} bots, got {len(choices)}"
         )
-    run = _Run(rules, config, choices, seed, rotate)
+    if batched and any(choice != "random" for choice in choices):
+        raise BotSelectionError(
+            f"the batched engine plays random bots only: name 'random' for every seat, got "
+            f"{', '.join(map(str, names))}"
+        )
+    kernel = None
+    if batched:
+        from .batch import kernel as batch_kernel  # the batch extra
+
+        kernel = batch_kernel(rules.name)
+    run = _Run(rules, config, choices, seed, rotate, kernel)
     chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
     results = _play_chunks(run, chunks, executor, progress, games)
     return SimulationResult.of(rules.name, seed, rotate, names, results)

@@ -5,7 +5,17 @@ game the rules engine plays from the same seed (``pip install 'tabletop-rules[ba
 from __future__ import annotations
 
 from . import rng
-from .engine import MAX_SIZE, NOBODY, Engine, Games, engine, engines, random_actions, register
+from .engine import (
+    MAX_SIZE,
+    NOBODY,
+    Engine,
+    Games,
+    engine,
+    engines,
+    kernel,
+    random_actions,
+    register,
+)
 
 __all__ = [
     "MAX_SIZE",
@@ -14,6 +24,7 @@ __all__ = [
     "Games",
     "engine",
     "engines",
+    "kernel",
     "random_actions",
     "register",
     "rng",

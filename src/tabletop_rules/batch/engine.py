@@ -20,7 +20,17 @@ from .._messages import short_repr
 from ..errors import ConfigError, IllegalMoveError, UnknownGameError
 from ..protocol import Ruleset, get_ruleset
 
-__all__ = ["MAX_SIZE", "NOBODY", "Engine", "Games", "engine", "engines", "random_actions"]
+__all__ = [
+    "MAX_SIZE",
+    "NOBODY",
+    "Engine",
+    "Games",
+    "engine",
+    "engines",
+    "kernel",
+    "random_actions",
+    "register",
+]
 
 MAX_SIZE = 1 << 20
 """The most games one batch holds."""
@@ -79,8 +89,12 @@ class Engine:
     game: ClassVar[str]
     """The ruleset name of the game the kernel plays."""
 
+    ruleset: ClassVar[Ruleset[Any, Any, Any] | None] = None
+    """The game's ruleset itself, for a game :func:`~tabletop_rules.get_ruleset` may not
+    find by name (one of another package, not installed); ``None``: found by :attr:`game`."""
+
     def __init__(self, config: Any, size: int) -> None:
-        self.rules: Ruleset[Any, Any, Any] = get_ruleset(self.game)
+        self.rules: Ruleset[Any, Any, Any] = self.ruleset or get_ruleset(self.game)
         if type(config) is not self.rules.config_type:
             raise ConfigError(
                 f"a {self.rules.title} batch takes a {self.rules.config_type.__name__}, "
@@ -101,7 +115,7 @@ class Engine:
 
     def reset(self, seeds: NDArray[np.uint64]) -> Games:
         """New games, game ``i`` dealt as ``new_game(config, seed=seeds[i])`` deals it."""
-        return self._reset(self._seeds(seeds))
+        return self._reset(self._checked_seeds(seeds))
 
     def step(
         self,
@@ -115,8 +129,8 @@ class Engine:
         from its seed there. ``IllegalMoveError`` naming the first game whose action is
         not legal; nothing is played then.
         """
-        self._games(games)
-        actions = self._actions(actions)
+        self._check_games(games)
+        actions = self._checked_actions(actions)
         playing = ~games.over
         legal = games.legal_mask[np.arange(self.size), actions]
         wrong = np.flatnonzero(playing & ~legal)
@@ -127,25 +141,25 @@ class Engine:
         after = self._step(games, np.where(playing, actions, 0), playing)
         if reset is None:
             return after
-        return self._merged(after, self._reset(self._seeds(reset)), after.over)
+        return self._merged(after, self._reset(self._checked_seeds(reset)), after.over)
 
     def observe(self, games: Games) -> NDArray[np.float32]:
         """``(size, observation size)``: the rules' ``observe`` of each game's view for its
         seat to move (a spectator's view once over).
         """
-        self._games(games)
+        self._check_games(games)
         return self._observe(games)
 
     def winners(self, games: Games) -> NDArray[np.bool_]:
         """``(size, players)``: the rules' ``winners`` of each game, seat by seat."""
-        self._games(games)
+        self._check_games(games)
         return self._winners(games)
 
     def state(self, games: Games, i: int) -> Any:
         """Game ``i`` as the rules engine's ``State``: equal, by ``==``, to the state the
         same moves reach from the same seed.
         """
-        self._games(games)
+        self._check_games(games)
         if type(i) not in (int, np.int64, np.intp) or not 0 <= i < self.size:
             raise IndexError(f"a game index is 0 to {self.size - 1}, got {short_repr(i)}")
         return self._state(games, int(i))
@@ -177,7 +191,7 @@ class Engine:
 
     # --- the checks at the entry ----------------------------------------------------
 
-    def _seeds(self, seeds: object) -> NDArray[np.uint64]:
+    def _checked_seeds(self, seeds: object) -> NDArray[np.uint64]:
         if not isinstance(seeds, np.ndarray):
             raise TypeError(f"seeds are a NumPy array of uint64, got {short_repr(seeds)}")
         if seeds.dtype != np.uint64:
@@ -186,7 +200,7 @@ class Engine:
             raise ValueError(f"seeds have shape ({self.size},), got {seeds.shape}")
         return seeds
 
-    def _actions(self, actions: object) -> NDArray[np.int64]:
+    def _checked_actions(self, actions: object) -> NDArray[np.int64]:
         if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu":
             raise TypeError(f"actions are a NumPy array of integers, got {short_repr(actions)}")
         if actions.shape != (self.size,):
@@ -195,7 +209,7 @@ class Engine:
             raise ValueError(f"actions are 0 to {self.num_actions - 1}")
         return actions.astype(np.int64)
 
-    def _games(self, games: object) -> None:
+    def _check_games(self, games: object) -> None:
         if type(games) is not Games or games.size != self.size:
             raise TypeError(
                 f"expected this engine's Games of size {self.size}, got {short_repr(games)}"
@@ -241,14 +255,21 @@ def register(name: str, kernel: Callable[..., Engine]) -> None:
     _KERNELS[name] = kernel
 
 
-def engine(name: str, config: Any, size: int) -> Engine:
-    """The batched kernel of the game ``name`` for ``config``, ``size`` games a call."""
-    kernel = _KERNELS.get(name) if type(name) is str else None
-    if kernel is None:
+def kernel(name: str) -> Callable[..., Engine]:
+    """The batched kernel (an :class:`Engine` subclass) registered for the game ``name``;
+    :class:`~tabletop_rules.errors.UnknownGameError` naming those there are.
+    """
+    found = _KERNELS.get(name) if type(name) is str else None
+    if found is None:
         raise UnknownGameError(
             f"no batched engine for {short_repr(name)}; there is one for {', '.join(engines())}"
         )
-    if isinstance(kernel, str):
-        module, _, attribute = kernel.partition(":")
-        kernel = getattr(importlib.import_module(module), attribute)
-    return kernel(config, size)
+    if isinstance(found, str):
+        module, _, attribute = found.partition(":")
+        found = _KERNELS[name] = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+def engine(name: str, config: Any, size: int) -> Engine:
+    """The batched kernel of the game ``name`` for ``config``, ``size`` games a call."""
+    return kernel(name)(config, size)
