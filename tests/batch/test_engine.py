@@ -1,0 +1,127 @@
+"""The batched engine's entry checks, written once for every kernel (shown on Pig's)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tabletop_rules import batch, dice_poker
+from tabletop_rules.errors import ConfigError, IllegalMoveError, UnknownGameError
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "pig" / "src"))
+
+import tabletop_pig as pig
+import tabletop_pig.batched  # registers the kernel
+
+
+@pytest.fixture
+def engine() -> batch.Engine:
+    return batch.engine("pig", pig.Config(target=10), size=4)
+
+
+def seeds(size: int = 4) -> np.ndarray:
+    return np.arange(size, dtype=np.uint64)
+
+
+def test_an_unknown_game_names_the_games_that_have_a_batched_engine() -> None:
+    with pytest.raises(UnknownGameError, match="no batched engine for 'chess'; there is one for"):
+        batch.engine("chess", pig.Config(), size=4)
+
+
+def test_a_config_of_another_game_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="a Pig batch takes a Config, got"):
+        batch.engine("pig", dice_poker.Config(), size=4)
+
+
+@pytest.mark.parametrize("size", [0, -1, batch.MAX_SIZE + 1, 2.0, True])
+def test_a_size_of_zero_or_beyond_the_bound_is_a_config_error(size: object) -> None:
+    with pytest.raises(ConfigError, match=f"size must be a whole number 1 to {batch.MAX_SIZE}"):
+        batch.engine("pig", pig.Config(), size=size)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        ([0, 1, 2, 3], TypeError, "seeds are a NumPy array of uint64"),
+        (np.arange(4), TypeError, "seeds are uint64, got an array of int64"),
+        (np.arange(5, dtype=np.uint64), ValueError, r"seeds have shape \(4,\), got \(5,\)"),
+        (np.zeros((4, 1), dtype=np.uint64), ValueError, r"seeds have shape \(4,\)"),
+    ],
+)
+def test_seeds_of_the_wrong_type_dtype_or_shape_are_refused(
+    engine: batch.Engine, value: object, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        engine.reset(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "error", "message"),
+    [
+        ([0, 0, 0, 0], TypeError, "actions are a NumPy array of integers"),
+        (np.zeros(4), TypeError, "actions are a NumPy array of integers"),
+        (np.zeros(3, dtype=np.int64), ValueError, r"actions have shape \(4,\), got \(3,\)"),
+        (np.array([0, 0, 8, 0]), ValueError, "actions are 0 to 7"),
+        (np.array([0, -1, 0, 0]), ValueError, "actions are 0 to 7"),
+    ],
+)
+def test_actions_of_the_wrong_type_shape_or_range_are_refused(
+    engine: batch.Engine, value: object, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        engine.step(engine.reset(seeds()), value)  # type: ignore[arg-type]
+
+
+def test_an_illegal_action_names_its_game_and_the_batch_stays_as_it_was(
+    engine: batch.Engine,
+) -> None:
+    games = engine.reset(seeds())
+    before = [engine.state(games, i) for i in range(4)]
+    with pytest.raises(IllegalMoveError, match=r"game 2: action 2 \('die 1'\) is not legal"):
+        engine.step(games, np.array([0, 0, 2, 0]))
+    assert [engine.state(games, i) for i in range(4)] == before
+
+
+def test_a_game_over_ignores_its_action(engine: batch.Engine) -> None:
+    games = engine.reset(seeds())
+    while not games.over.any():
+        games = engine.step(games, batch.random_actions(games, np.random.default_rng(1)))
+    over = int(np.flatnonzero(games.over)[0])
+    state = engine.state(games, over)
+    actions = batch.random_actions(games, np.random.default_rng(2))
+    actions[over] = 7  # illegal anywhere now, and ignored
+    assert engine.state(engine.step(games, actions), over) == state
+
+
+def test_games_are_read_only(engine: batch.Engine) -> None:
+    games = engine.reset(seeds())
+    with pytest.raises(ValueError, match="read-only"):
+        games.scores[0, 0] = 5
+    with pytest.raises(ValueError, match="read-only"):
+        games.data["scores"][0, 0] = 5
+    with pytest.raises(TypeError):
+        games.data["scores"] = np.zeros(4)  # type: ignore[index]
+
+
+def test_games_of_another_batch_are_refused(engine: batch.Engine) -> None:
+    other = batch.engine("pig", pig.Config(), size=3).reset(seeds(3))
+    with pytest.raises(TypeError, match="expected this engine's Games of size 4"):
+        engine.step(other, np.zeros(4, dtype=np.int64))
+    with pytest.raises(TypeError, match="expected this engine's Games"):
+        engine.observe("games")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("index", [-1, 4, 1.0, "0"])
+def test_a_game_index_outside_the_batch_is_an_index_error(
+    engine: batch.Engine, index: object
+) -> None:
+    with pytest.raises(IndexError, match="a game index is 0 to 3"):
+        engine.state(engine.reset(seeds()), index)  # type: ignore[arg-type]
+
+
+def test_the_registry_lists_the_games_with_a_kernel() -> None:
+    assert {"dice-poker", "palace", "account", "pig"} <= set(batch.engines())
+    assert batch.kernel("pig") is tabletop_pig.batched.PigEngine
