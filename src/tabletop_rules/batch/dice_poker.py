@@ -76,8 +76,8 @@ def _tables() -> dict[str, NDArray[Any]]:
     keep_size = np.array([len(roll.keep) for roll in _ROLLS], dtype=np.int64)
     outcome_index = {values: index for index, values in enumerate(_OUTCOMES)}
     drawn = np.zeros((DICE_COUNT + 1, 6**DICE_COUNT), dtype=np.int16)
-    for count, (_bound, faces) in scoring.THROW_TABLES.items():
-        drawn[count, : len(faces)] = [outcome_index[thrown] for thrown in faces]
+    for count, (_bound, throws) in scoring.THROW_TABLES.items():
+        drawn[count, : len(throws)] = [outcome_index[thrown] for thrown in throws]
     landed = np.full((len(_ROLLS) + 1, len(_OUTCOMES)), -1, dtype=np.int16)  # + none pending
     for row, roll in enumerate(_ROLLS):
         for column, values in enumerate(_OUTCOMES):
@@ -191,13 +191,11 @@ class DicePokerEngine(Engine):
         if not self.auto_chance:
             legal[:, CHANCE_OFFSET:] = _TABLES["chance"][pending]
         player = np.where(over, NOBODY, np.where(pending >= 0, CHANCE, seat))
-        return Games(
-            current_player=player, legal_mask=legal, scores=scores, over=over, data=data
-        )
+        return Games(current_player=player, legal_mask=legal, scores=scores, over=over, data=data)
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
         size, players = self.size, self.players
-        data = {
+        data: dict[str, NDArray[Any]] = {
             "seed": seeds.copy(),
             "rng": seeds.copy(),
             "sheets": np.full((size, players, self.boxes), OPEN, dtype=np.int16),
@@ -205,7 +203,7 @@ class DicePokerEngine(Engine):
             "fences": np.zeros((size, players), dtype=np.int16),
             "turns": np.zeros(size, dtype=np.int16),
             "dice": np.full(size, -1, dtype=np.int16),
-            "throws_used": np.zeros(size, dtype=np.int8),
+            "throws_used": np.zeros(size, dtype=np.int16),
             "announced": np.full(size, -1, dtype=np.int8),
             "pending": np.full(size, -1, dtype=np.int16),
         }
@@ -239,7 +237,7 @@ class DicePokerEngine(Engine):
             throws_used = np.where(filling, 0, throws_used)
             data["announced"] = np.where(filling, -1, data["announced"]).astype(np.int8)
         data["dice"] = dice.astype(np.int16)
-        data["throws_used"] = throws_used.astype(np.int8)
+        data["throws_used"] = throws_used.astype(np.int16)
         return self._record(data, scores)
 
     def _fill(
