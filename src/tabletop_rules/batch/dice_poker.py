@@ -117,8 +117,20 @@ def _bit_length(values: NDArray[np.int64]) -> NDArray[np.int64]:
     return length
 
 
+def _lookup(table: NDArray[Any], row: NDArray[Any], column: NDArray[Any]) -> NDArray[Any]:
+    """``table[row, column]`` for each game (row -1: the last row), by a flat take, which
+    costs a fraction of a two-array fancy index.
+    """
+    return table.ravel().take(row * table.shape[1] + column)
+
+
+def _unpacked(bits: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """``(size, 39)``: bit ``k`` of each game's ``bits``, the legality of action 210 + k."""
+    octets = bits.astype("<u8").view(np.uint8).reshape(bits.shape[0], 8)
+    return np.unpackbits(octets, axis=1, count=_FILL_BITS, bitorder="little").view(bool)
+
+
 _TABLES = _tables()
-_FILL_SHIFTS = np.arange(_FILL_BITS, dtype=np.int64)
 
 
 class DicePokerEngine(Engine):
@@ -157,6 +169,12 @@ class DicePokerEngine(Engine):
             allowed += spendable
         return allowed
 
+    def _at_seat(self, values: NDArray[Any], seat: NDArray[np.int64]) -> NDArray[Any]:
+        """Each game's entry of ``(size, players)`` ``values`` for its ``seat`` (a flat
+        take: a two-array fancy index costs several times as much).
+        """
+        return values.ravel().take(self.rows * self.players + seat)
+
     def _record(self, data: dict[str, NDArray[Any]], scores: NDArray[np.int64]) -> Games:
         """The record of ``data``: the seat to move, the legal mask, the scores, the end."""
         players = self.players
@@ -168,8 +186,8 @@ class DicePokerEngine(Engine):
         dice = data["dice"].astype(np.int64)
         pending = data["pending"].astype(np.int64)
         deciding = ~over & (pending < 0)
-        open_mask = data["open_masks"][self.rows, seat].astype(np.int64)
-        fillable = _TABLES["fillable"][order, open_mask]
+        open_mask = self._at_seat(data["open_masks"], seat).astype(np.int64)
+        fillable = _lookup(_TABLES["fillable"], order, open_mask)
         thrown = dice >= 0
         announcing = (order == _ANNOUNCE) & thrown
         announced = data["announced"].astype(np.int64)
@@ -179,17 +197,17 @@ class DicePokerEngine(Engine):
         writes = np.where(thrown & ~to_announce, fillable & self.fits[dice], 0)
         scratches = np.where(to_announce, 0, fillable & _POKER_MASK)
         announcements = np.where(to_announce, fillable, 0)
-        bank = data["fences"][self.rows, seat]
+        bank = self._at_seat(data["fences"], seat)
         can_throw = data["throws_used"] < self._throws_allowed(bank)
         roll_row = np.where(thrown, dice, _NO_DICE)
         roll_row = np.where(deciding & can_throw & ~to_announce, roll_row, _NO_ROLL)
-        legal = np.zeros((self.size, self.num_actions), dtype=bool)
-        legal[:, :_FIRST_WRITE] = _TABLES["rolls"][roll_row]
         bits = writes | (scratches >> len(moves.MOUNTAIN)) << BOXES_PER_STAGE
         bits |= announcements << (_FIRST_ANNOUNCE - _FIRST_WRITE)
-        legal[:, _FIRST_WRITE:CHANCE_OFFSET] = (bits[:, None] >> _FILL_SHIFTS) & 1
+        legal = np.zeros((self.size, self.num_actions), dtype=bool)
+        legal[:, :_FIRST_WRITE] = _TABLES["rolls"].take(roll_row, axis=0)
+        legal[:, _FIRST_WRITE:CHANCE_OFFSET] = _unpacked(bits)
         if not self.auto_chance:
-            legal[:, CHANCE_OFFSET:] = _TABLES["chance"][pending]
+            legal[:, CHANCE_OFFSET:] = _TABLES["chance"].take(pending, axis=0)
         player = np.where(over, NOBODY, np.where(pending >= 0, CHANCE, seat))
         return Games(current_player=player, legal_mask=legal, scores=scores, over=over, data=data)
 
@@ -220,12 +238,12 @@ class DicePokerEngine(Engine):
             keep = np.where(rolling, actions, 0)  # a Roll action names what it keeps
             number, data["rng"] = batch_rng.below(data["rng"], _TABLES["bound"][keep], rolling)
             count = DICE_COUNT - _TABLES["keep_size"][keep]
-            outcome = _TABLES["drawn"][count, number.astype(np.intp)]
-            dice = np.where(rolling, _TABLES["landed"][keep, outcome], data["dice"])
+            outcome = _lookup(_TABLES["drawn"], count, number.astype(np.int64))
+            dice = np.where(rolling, _lookup(_TABLES["landed"], keep, outcome), data["dice"])
         else:
             pending = data["pending"].astype(np.int64)
             outcome = np.maximum(actions - CHANCE_OFFSET, 0)
-            dice = np.where(landing, _TABLES["landed"][pending, outcome], data["dice"])
+            dice = np.where(landing, _lookup(_TABLES["landed"], pending, outcome), data["dice"])
             pending = np.where(rolling, actions, np.where(landing, -1, pending))
             data["pending"] = pending.astype(np.int16)
         box = _TABLES["box_of"][actions]
@@ -259,29 +277,33 @@ class DicePokerEngine(Engine):
         stage = turns // (players * BOXES_PER_STAGE)
         box = box[games]
         dice = data["dice"][games].astype(np.int64)
-        points = np.where(actions[games] < _FIRST_SCRATCH, self.points[dice, box], 0)
+        points = np.where(actions[games] < _FIRST_SCRATCH, _lookup(self.points, dice, box), 0)
+        at_seat = games * players + seat  # flat indices into (size, players) arrays
         sheets = data["sheets"].copy()
-        base = stage * BOXES_PER_STAGE
-        sheets[games, seat, base + box] = points
+        cells = sheets.reshape(-1)
+        base = at_seat * self.boxes + stage * BOXES_PER_STAGE  # the stage's first cell
+        cells[base + box] = points
         data["sheets"] = sheets
         if config.fences:
             fences = data["fences"].copy()
-            earned = fences[games, seat] + config.throws_per_turn - data["throws_used"][games]
+            banks = fences.reshape(-1)
+            earned = banks[at_seat] + config.throws_per_turn - data["throws_used"][games]
             if self.max_fences is not None:
                 earned = np.minimum(earned, self.max_fences)
-            fences[games, seat] = earned
+            banks[at_seat] = earned
             data["fences"] = fences
         open_masks = data["open_masks"].copy()
-        left = open_masks[games, seat] & ~(1 << box)
+        masks = open_masks.reshape(-1)
+        left = masks[at_seat] & ~(1 << box)
         next_stage = (left == 0) & (stage + 1 < config.stages)
-        open_masks[games, seat] = np.where(next_stage, _ALL_BOXES, left)
+        masks[at_seat] = np.where(next_stage, _ALL_BOXES, left)
         data["open_masks"] = open_masks
-        mountain = sheets[games[:, None], seat[:, None], base[:, None] + np.arange(6)]
+        mountain = cells[base[:, None] + np.arange(len(moves.MOUNTAIN))]
         complete = (box < len(moves.MOUNTAIN)) & (mountain != OPEN).all(axis=1)
         height = mountain.astype(np.int64).sum(axis=1)
         bonus = np.where(height > 0, config.premium, np.where(height < 0, -config.penalty, 0))
         scores = scores.copy()
-        scores[games, seat] += points + np.where(complete, bonus, 0)
+        scores.reshape(-1)[at_seat] += points + np.where(complete, bonus, 0)
         turns_after = data["turns"].copy()
         turns_after[games] += 1
         data["turns"] = turns_after
