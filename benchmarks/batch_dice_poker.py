@@ -5,7 +5,8 @@ The batched contender holds ``--size`` games (default 4096): it steps them all w
 :func:`tabletop_rules.batch.random_actions` until every game is over, then resets the batch
 with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
 end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
-last) is paid as often as it happens. Its turns are the boxes filled in the slot. A second
+last) is paid as often as it happens. Its turns are the boxes filled in the slot, its
+games those that ended in it (so turns/game is near 90, not exactly). A second
 batched row draws the same uniform legal actions with ``np.flatnonzero`` instead of
 ``random_actions`` (which draws a float per action of every game), to show the kernel
 with a cheaper drawer. The reference is ``playout.py``'s plain loop
@@ -72,21 +73,23 @@ def make_batched(size: int, draw: Drawer) -> Runner:
         generator = np.random.default_rng(seed)
         games = held.get("games")
         turns_before = 0 if games is None else int(games.data["turns"].sum(dtype=np.int64))
+        over_before = 0 if games is None else int(games.over.sum())
         finished = turns = 0
         start = clock()
         stop = start + budget
         while True:
             if games is None or games.over.all():
-                if games is not None:
-                    finished += size
+                if games is not None:  # the batch's last games and turns since the slot began
+                    finished += size - over_before
                     turns += int(games.data["turns"].sum(dtype=np.int64)) - turns_before
-                    turns_before = 0
+                    turns_before = over_before = 0
                 seeds = generator.integers(0, 2**64, size=size, dtype=np.uint64)
                 games = engine.reset(seeds)
             games = engine.step(games, draw(games, generator))
             now = clock()
             if now >= stop:
                 held["games"] = games
+                finished += int(games.over.sum()) - over_before
                 turns += int(games.data["turns"].sum(dtype=np.int64)) - turns_before
                 return Sample(finished, turns, now - start)
 
