@@ -121,7 +121,8 @@ def _lookup(table: NDArray[Any], row: NDArray[Any], column: NDArray[Any]) -> NDA
     """``table[row, column]`` for each game (row -1: the last row), by a flat take, which
     costs a fraction of a two-array fancy index.
     """
-    return table.ravel().take(row * table.shape[1] + column)
+    values: NDArray[Any] = table.ravel().take(row * table.shape[1] + column)
+    return values
 
 
 def _unpacked(bits: NDArray[np.int64]) -> NDArray[np.bool_]:
