@@ -1,0 +1,174 @@
+"""Batched dice poker: random legal play of a whole batch at a time beside the reference
+per-state loop and OpenSpiel's yacht, in turns per second (a turn is a box filled).
+
+The batched contender holds ``--size`` games (default 4096): it steps them all with
+:func:`tabletop_rules.batch.random_actions` until every game is over, then resets the batch
+with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
+end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
+last) is paid as often as it happens. Its turns are the boxes filled in the slot, its
+games those that ended in it (so turns/game is near 90, not exactly). A second
+batched row draws the same uniform legal actions with ``np.flatnonzero`` instead of
+``random_actions`` (which draws a float per action of every game), to show the kernel
+with a cheaper drawer. The reference is ``playout.py``'s plain loop
+(``legal_moves``/``apply`` with ``random.Random.choice``), and with OpenSpiel installed
+yacht's C++ loop (``pyspiel.evaluate_bots``), both counted as ``playout.py`` counts them.
+
+Run::
+
+    PYTHONPATH=src python benchmarks/batch_dice_poker.py [--size 4096] [--seconds 1] [--rounds 5]
+
+After the table: bytes per game in a batch, the time of ``reset``, and one step's time
+split between drawing the actions and the kernel.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from harness import Anchor, Clock, Contender, Runner, Sample, run_and_report, timing_arguments
+from playout import dice_poker_loop, make_yacht_cpp_loop, yacht_turns_per_game
+
+from tabletop_rules import batch
+from tabletop_rules import dice_poker as dp
+
+try:
+    import pyspiel
+except ImportError:  # the optional `bench` extra
+    pyspiel = None
+
+Drawer = Callable[[batch.Games, np.random.Generator], np.ndarray]
+
+ANCHORS = [
+    Anchor("yacht_cpp", "vs OpenSpiel yacht C++"),
+    Anchor("dice_poker_loop", "vs per-state loop"),
+]
+
+
+def nonzero_actions(games: batch.Games, generator: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action of each game (0 for a game over), as
+    :func:`~tabletop_rules.batch.random_actions` draws it, from the positions of the legal
+    actions: one float per game instead of one per action.
+    """
+    mask = games.legal_mask
+    size, width = mask.shape
+    legal = np.flatnonzero(mask)  # row by row
+    bounds = np.searchsorted(legal, np.arange(size + 1) * width)  # each row's first
+    counts = np.diff(bounds)
+    picked = bounds[:-1] + (generator.random(size) * counts).astype(np.int64)
+    actions = legal[np.minimum(picked, legal.size - 1)] - np.arange(size) * width
+    return np.where(counts > 0, actions, 0)
+
+
+def make_batched(size: int, draw: Drawer) -> Runner:
+    """Whole batches of ``size`` default games, stepped with ``draw``'s actions."""
+    engine = batch.engine("dice-poker", dp.Config(), size=size)
+    held: dict[str, Any] = {}
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        generator = np.random.default_rng(seed)
+        games = held.get("games")
+        turns_before = 0 if games is None else int(games.data["turns"].sum(dtype=np.int64))
+        over_before = 0 if games is None else int(games.over.sum())
+        finished = turns = 0
+        start = clock()
+        stop = start + budget
+        while True:
+            if games is None or games.over.all():
+                if games is not None:  # the batch's last games and turns since the slot began
+                    finished += size - over_before
+                    turns += int(games.data["turns"].sum(dtype=np.int64)) - turns_before
+                    turns_before = over_before = 0
+                seeds = generator.integers(0, 2**64, size=size, dtype=np.uint64)
+                games = engine.reset(seeds)
+            games = engine.step(games, draw(games, generator))
+            now = clock()
+            if now >= stop:
+                held["games"] = games
+                finished += int(games.over.sum()) - over_before
+                turns += int(games.data["turns"].sum(dtype=np.int64)) - turns_before
+                return Sample(finished, turns, now - start)
+
+    return run
+
+
+def bytes_per_game(games: batch.Games) -> float:
+    """The bytes of a batch's arrays (the record's and the kernel's) per game."""
+    arrays = [games.current_player, games.legal_mask, games.scores, games.over]
+    arrays += list(games.data.values())
+    return sum(array.nbytes for array in arrays) / games.size
+
+
+def profile(size: int, repeats: int = 30) -> None:
+    """Bytes per game, the median time of ``reset`` and of a step's two halves."""
+    engine = batch.engine("dice-poker", dp.Config(), size=size)
+    generator = np.random.default_rng(0)
+    seeds = np.arange(size, dtype=np.uint64)
+    resets, drawn, stepped, nonzero = [], [], [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        games = engine.reset(seeds)
+        resets.append(time.perf_counter() - start)
+    for _ in range(repeats):
+        start = time.perf_counter()
+        actions = batch.random_actions(games, generator)
+        middle = time.perf_counter()
+        nonzero_actions(games, generator)
+        after = time.perf_counter()
+        games = engine.step(games, actions)
+        stepped.append(time.perf_counter() - after)
+        drawn.append(middle - start)
+        nonzero.append(after - middle)
+    data = sum(array.nbytes for array in games.data.values()) / size
+    print(
+        f"\nsize {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of them the "
+        f"kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
+        f"reset {1e3 * statistics.median(resets):.2f} ms; a step: random_actions "
+        f"{1e3 * statistics.median(drawn):.2f} ms, nonzero drawer "
+        f"{1e3 * statistics.median(nonzero):.2f} ms, engine.step "
+        f"{1e3 * statistics.median(stepped):.2f} ms (medians of {repeats})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the table and the profile, optionally write JSON."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    size = 4096
+    if "--size" in arguments:
+        at = arguments.index("--size")
+        size = int(arguments[at + 1])
+        del arguments[at : at + 2]
+    if not 1 <= size <= batch.MAX_SIZE:
+        raise SystemExit(f"--size must be 1 to {batch.MAX_SIZE}")
+    args = timing_arguments(__doc__.splitlines()[0], arguments)
+    entries = [
+        Contender(
+            "batched",
+            f"dice poker, batched ({size}), random_actions",
+            make_batched(size, batch.random_actions),
+        ),
+        Contender(
+            "batched_nonzero",
+            f"dice poker, batched ({size}), nonzero drawer",
+            make_batched(size, nonzero_actions),
+        ),
+        Contender("dice_poker_loop", "dice poker, per-state loop", dice_poker_loop),
+    ]
+    if pyspiel is not None:
+        game = pyspiel.load_game("yacht")
+        cpp = make_yacht_cpp_loop(game, yacht_turns_per_game(game))
+        entries.append(Contender("yacht_cpp", "OpenSpiel yacht, C++ evaluate_bots", cpp))
+    else:
+        print("note: pyspiel is missing, so there is no yacht row ('.[bench]')", file=sys.stderr)
+    packages = ("tabletop-rules", "numpy", "open-spiel")
+    run_and_report(args, entries, packages, ANCHORS, "turn", "turn = box filled", size=size)
+    profile(size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
