@@ -6,12 +6,10 @@ The batched contender holds ``--size`` games (default 4096): it steps them all w
 with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
 end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
 last) is paid as often as it happens. Its turns are the boxes filled in the slot, its
-games those that ended in it (so turns/game is near 90, not exactly). A second
-batched row draws the same uniform legal actions with ``np.flatnonzero`` instead of
-``random_actions`` (which draws a float per action of every game), to show the kernel
-with a cheaper drawer. The reference is ``playout.py``'s plain loop
-(``legal_moves``/``apply`` with ``random.Random.choice``), and with OpenSpiel installed
-yacht's C++ loop (``pyspiel.evaluate_bots``), both counted as ``playout.py`` counts them.
+games those that ended in it (so turns/game is near 90, not exactly). The reference is
+``playout.py``'s plain loop (``legal_moves``/``apply`` with ``random.Random.choice``), and
+with OpenSpiel installed yacht's C++ loop (``pyspiel.evaluate_bots``), both counted as
+``playout.py`` counts them.
 
 Run::
 
@@ -47,21 +45,6 @@ ANCHORS = [
     Anchor("yacht_cpp", "vs OpenSpiel yacht C++"),
     Anchor("dice_poker_loop", "vs per-state loop"),
 ]
-
-
-def nonzero_actions(games: batch.Games, generator: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action of each game (0 for a game over), as
-    :func:`~tabletop_rules.batch.random_actions` draws it, from the positions of the legal
-    actions: one float per game instead of one per action.
-    """
-    mask = games.legal_mask
-    size, width = mask.shape
-    legal = np.flatnonzero(mask)  # row by row
-    bounds = np.searchsorted(legal, np.arange(size + 1) * width)  # each row's first
-    counts = np.diff(bounds)
-    picked = bounds[:-1] + (generator.random(size) * counts).astype(np.int64)
-    actions = legal[np.minimum(picked, legal.size - 1)] - np.arange(size) * width
-    return np.where(counts > 0, actions, 0)
 
 
 def make_batched(size: int, draw: Drawer) -> Runner:
@@ -108,7 +91,7 @@ def profile(size: int, repeats: int = 30) -> None:
     engine = batch.engine("dice-poker", dp.Config(), size=size)
     generator = np.random.default_rng(0)
     seeds = np.arange(size, dtype=np.uint64)
-    resets, drawn, stepped, nonzero = [], [], [], []
+    resets, drawn, stepped = [], [], []
     for _ in range(repeats):
         start = time.perf_counter()
         games = engine.reset(seeds)
@@ -117,19 +100,15 @@ def profile(size: int, repeats: int = 30) -> None:
         start = time.perf_counter()
         actions = batch.random_actions(games, generator)
         middle = time.perf_counter()
-        nonzero_actions(games, generator)
-        after = time.perf_counter()
         games = engine.step(games, actions)
-        stepped.append(time.perf_counter() - after)
+        stepped.append(time.perf_counter() - middle)
         drawn.append(middle - start)
-        nonzero.append(after - middle)
     data = sum(array.nbytes for array in games.data.values()) / size
     print(
         f"\nsize {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of them the "
         f"kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
         f"reset {1e3 * statistics.median(resets):.2f} ms; a step: random_actions "
-        f"{1e3 * statistics.median(drawn):.2f} ms, nonzero drawer "
-        f"{1e3 * statistics.median(nonzero):.2f} ms, engine.step "
+        f"{1e3 * statistics.median(drawn):.2f} ms, engine.step "
         f"{1e3 * statistics.median(stepped):.2f} ms (medians of {repeats})"
     )
 
@@ -150,11 +129,6 @@ def main(argv: list[str] | None = None) -> int:
             "batched",
             f"dice poker, batched ({size}), random_actions",
             make_batched(size, batch.random_actions),
-        ),
-        Contender(
-            "batched_nonzero",
-            f"dice poker, batched ({size}), nonzero drawer",
-            make_batched(size, nonzero_actions),
         ),
         Contender("dice_poker_loop", "dice poker, per-state loop", dice_poker_loop),
     ]

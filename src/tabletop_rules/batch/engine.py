@@ -232,10 +232,18 @@ class Engine:
 
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
-    """A uniformly random legal action for each game (0 for a game over)."""
-    weights = generator.random(games.legal_mask.shape) * games.legal_mask
-    actions: NDArray[np.int64] = weights.argmax(axis=1).astype(np.int64)
-    return actions
+    """A uniformly random legal action for each game (0 for a game over): one draw per
+    game, among the positions of its legal actions.
+    """
+    mask = games.legal_mask
+    size, width = mask.shape
+    legal = np.flatnonzero(mask)  # row by row, ascending
+    first = np.searchsorted(legal, np.arange(size + 1) * width)
+    counts = np.diff(first)
+    picked = first[:-1] + (generator.random(size) * counts).astype(np.int64)
+    actions = legal[np.minimum(picked, max(legal.size - 1, 0))] if legal.size else first[:-1]
+    chosen: NDArray[np.int64] = np.where(counts > 0, actions - np.arange(size) * width, 0)
+    return chosen
 
 
 _KERNELS: dict[str, str | Callable[..., Engine]] = {
