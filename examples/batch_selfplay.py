@@ -1,7 +1,8 @@
 """Self-play on the batched engine: a policy learns a game from batched rollouts, in plain NumPy.
 
-    python examples/batch_selfplay.py
-    python examples/batch_selfplay.py --game palace --iterations 30 --games 1024
+    python examples/batch_selfplay.py                  # about a minute
+    python examples/batch_selfplay.py --iterations 20 --games 512
+    python examples/batch_selfplay.py --game account
 
 The policy is linear and softmax over the legal actions: ``logits = features @ weights``,
 illegal actions masked out, the features being the observation scaled to 0..1 by the
@@ -25,7 +26,7 @@ from numpy.typing import NDArray
 from tabletop_rules import batch, get_ruleset
 from tabletop_rules.simulate import wilson_interval
 
-Array = NDArray[np.float64]
+Array = NDArray[np.float32]
 
 
 @attrs.define
@@ -41,14 +42,14 @@ class Policy:
     def zero(cls, engine: batch.Engine) -> Policy:
         """The uniform policy over the legal actions (all weights 0)."""
         spec = engine.rules.observation_spec(engine.config)
-        low, high = np.array(spec.low), np.array(spec.high)
-        weights = np.zeros((len(low) + 1, engine.num_actions))
-        return cls(engine, low, np.where(high > low, high - low, 1.0), weights)
+        low, high = np.array(spec.low, dtype=np.float32), np.array(spec.high, dtype=np.float32)
+        weights = np.zeros((len(low) + 1, engine.num_actions), dtype=np.float32)
+        return cls(engine, low, np.where(high > low, high - low, np.float32(1)), weights)
 
     def features(self, games: batch.Games) -> Array:
         """Each game's observation scaled to 0..1, and a constant 1."""
         scaled = (self.engine.observe(games) - self.low) / self.span
-        return np.column_stack([scaled, np.ones(games.size)])
+        return np.column_stack([scaled, np.ones(games.size, dtype=np.float32)])
 
     def probabilities(self, features: Array, games: batch.Games) -> Array:
         """Each game's probability of each action (a game over: of any action)."""
@@ -81,13 +82,13 @@ def self_play_step(
         actions = policy.choose(probabilities, generator)
         played.append((features, probabilities, actions, games.current_player, ~games.over))
         games = engine.step(games, actions)
-    scores = games.scores.astype(np.float64)
+    scores = games.scores.astype(np.float32)
     advantage = (scores - scores.mean(axis=1, keepdims=True)) / (scores.std() + 1e-9)
     gradient = np.zeros_like(policy.weights)
     for features, probabilities, actions, seats, playing in played:
         chosen = np.zeros_like(probabilities)
-        chosen[rows, actions] = 1.0
-        credit = np.where(playing, advantage[rows, np.maximum(seats, 0)], 0.0)
+        chosen[rows, actions] = 1
+        credit = np.where(playing, advantage[rows, np.maximum(seats, 0)], np.float32(0))
         gradient += features.T @ ((chosen - probabilities) * credit[:, None])
     policy.weights += rate * gradient / (engine.size * len(played))
 
@@ -113,8 +114,8 @@ def wins_against_random(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--game", default="dice-poker", help=f"one of {', '.join(batch.engines())}")
-    parser.add_argument("--iterations", type=int, default=20, help="self-play batches (default 20)")
-    parser.add_argument("--games", type=int, default=512, help="games a batch (default 512)")
+    parser.add_argument("--iterations", type=int, default=10, help="self-play batches (default 10)")
+    parser.add_argument("--games", type=int, default=256, help="games a batch (default 256)")
     parser.add_argument("--rate", type=float, default=1.0, help="the step size (default 1.0)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     args = parser.parse_args(argv)

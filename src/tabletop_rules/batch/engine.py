@@ -141,7 +141,10 @@ class Engine:
         after = self._step(games, np.where(playing, actions, 0), playing)
         if reset is None:
             return after
-        return self._merged(after, self._reset(self._checked_seeds(reset)), after.over)
+        seeds = self._checked_seeds(reset)
+        if not after.over.any():
+            return after
+        return self._merged(after, self._reset(seeds), after.over)
 
     def observe(self, games: Games) -> NDArray[np.float32]:
         """``(size, observation size)``: the rules' ``observe`` of each game's view for its
