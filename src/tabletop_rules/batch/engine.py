@@ -127,7 +127,8 @@ class Engine:
         after = self._step(games, np.where(playing, actions, 0), playing)
         if reset is None:
             return after
-        return self._merged(after, self._reset(self._seeds(reset)), after.over)
+        seeds = self._seeds(reset)
+        return self._restart(after, seeds, after.over) if after.over.any() else after
 
     def observe(self, games: Games) -> NDArray[np.float32]:
         """``(size, observation size)``: the rules' ``observe`` of each game's view for its
@@ -161,6 +162,12 @@ class Engine:
 
     def _state(self, games: Games, i: int) -> Any:
         raise NotImplementedError
+
+    def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
+        """``games`` with the games ``where`` dealt again from their ``seeds``: by default
+        a whole new batch merged in; a kernel whose deal is dear may deal the few alone.
+        """
+        return self._merged(games, self._reset(seeds), where)
 
     # --- the checks at the entry ----------------------------------------------------
 
