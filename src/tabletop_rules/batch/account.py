@@ -232,6 +232,7 @@ class AccountEngine(Engine):
         step = decoded["sign"][actions].astype(np.intp) * decoded["steps"][actions]
         markers = work.write("markers")
         start = markers[g, seat, marker].astype(np.intp)
+        landed: NDArray[np.intp]
         if self.config.collapse:
             line = work.read("bottom")[g] != EMPTY
             rank = np.cumsum(line, axis=1) - line  # place on the ring, of each column
@@ -273,9 +274,9 @@ class AccountEngine(Engine):
     ) -> NDArray[np.bool_]:
         """``card`` scores for ``seat`` where ``scoring``; whether End stops the game now."""
         ending = work.read("ending")
-        end_hit = scoring & (card == _END) & ~ending[g]
+        end_hit: NDArray[np.bool_] = scoring & (card == _END) & ~ending[g]
         if self.config.end == "immediate":
-            ended = end_hit
+            ended: NDArray[np.bool_] = end_hit
         else:
             ended = np.zeros(g.size, dtype=bool)
             if end_hit.any():
@@ -409,8 +410,9 @@ class AccountEngine(Engine):
             & (owned < config.max_markers)
             & (data["accounts"][rows, seat] >= config.marker_cost)
         )
-        key = np.where(roll > 0, _KEY_ADVANCE + (roll.astype(np.int32) - 1) * 256 + free,
-                       _KEY_ROLL + buy)
+        key = np.where(
+            roll > 0, _KEY_ADVANCE + (roll.astype(np.int32) - 1) * 256 + free, _KEY_ROLL + buy
+        )
         key = np.where(awaiting, _KEY_DIE, key)
         key = np.where(phase == _PHASE_SETUP, _KEY_SETUP, key)
         key = np.where(phase == _PHASE_OVER, _KEY_OVER, key)
@@ -424,7 +426,7 @@ class AccountEngine(Engine):
         size, players, most, columns = self.size, self.players, self.max_markers, self.columns
         rows = self._rows
         phase, on_turn = data["phase"].astype(np.intp), data["seat"].astype(np.intp)
-        spectator = (games.current_player < 0)
+        spectator = games.current_player < 0
         viewer = np.where(spectator, 0, games.current_player)
         order = (viewer[:, None] + np.arange(players)) % players  # P0 is the viewer
         parts: list[NDArray[Any]] = [
