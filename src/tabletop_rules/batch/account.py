@@ -14,8 +14,9 @@ The layout, one row per game (``EMPTY`` pads, the kind index of no card):
 - ``field`` ``(C, R)`` the cards as laid, bottom line first (never changes), with
   ``collapsed`` ``(C,)`` how many cards each column lost from its bottom and ``bottom``
   ``(C,)`` the card now on the bottom line (``EMPTY`` once a column is gone);
-- ``pack`` ``(N,)`` with the pack at ``pack[pack_top:pack_end]``, top card first, and
-  ``discard`` ``(N,)`` with the pile at ``discard[:discard_size]``, oldest first;
+- ``cards`` ``(N,)`` the cards off the field: the discard pile at ``cards[:discard_size]``,
+  oldest first, and the pack at ``cards[pack_top:]``, top card first (a B moves cards from
+  the one to the other, so the pile never reaches the pack: the field holds a card);
 - ``markers`` ``(P, M)`` the column of each seat's markers in the order got (-1 unowned),
   ``owned`` ``(P,)``, ``accounts`` ``(P,)``;
 - ``moved`` ``(M,)`` the markers moved this turn in order (``moved_count`` of them, also
@@ -135,22 +136,41 @@ class AccountEngine(Engine):
     # --- reset ------------------------------------------------------------------------
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        size, columns, rows = self.size, self.columns, self.rows
+        return self._games_of(self._dealt(seeds))
+
+    def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
+        """Deals only the games that are over, and writes them into copies of the rows."""
+        rows = np.flatnonzero(where)
+        fresh = self._games_of(self._dealt(seeds[rows]))
+
+        def merged(old: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
+            value = old.copy()
+            value[rows] = new
+            return value
+
+        return Games(
+            current_player=merged(games.current_player, fresh.current_player),
+            legal_mask=merged(games.legal_mask, fresh.legal_mask),
+            scores=merged(games.scores, fresh.scores),
+            over=merged(games.over, fresh.over),
+            data={name: merged(value, fresh.data[name]) for name, value in games.data.items()},
+        )
+
+    def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, NDArray[Any]]:
+        """New games in setup, each laid from its seed's shuffle of the deck."""
+        size, columns, rows = len(seeds), self.columns, self.rows
         players, most = self.players, self.max_markers
         deck = np.broadcast_to(self.deck, (size, self.deck_size))
         cards, states = batch_rng.shuffled(seeds.copy(), deck)
         laid = rows * columns
         field = cards[:, :laid].reshape(size, rows, columns).transpose(0, 2, 1).copy()
-        pack = np.full((size, self.deck_size), EMPTY, dtype=np.int8)
-        pack[:, : self.deck_size - laid] = cards[:, laid:]
-        data: dict[str, NDArray[Any]] = {
+        cards[:, :laid] = EMPTY  # the pack is the rest, its top card first
+        return {
             "field": field,
             "collapsed": np.zeros((size, columns), dtype=np.int8),
             "bottom": field[:, :, 0].copy(),
-            "pack": pack,
-            "pack_top": np.zeros(size, dtype=np.int16),
-            "pack_end": np.full(size, self.deck_size - laid, dtype=np.int16),
-            "discard": np.full((size, self.deck_size), EMPTY, dtype=np.int8),
+            "cards": cards,
+            "pack_top": np.full(size, laid, dtype=np.int16),
             "discard_size": np.zeros(size, dtype=np.int16),
             "markers": np.full((size, players, most), -1, dtype=np.int8),
             "owned": np.zeros((size, players), dtype=np.int8),
@@ -167,7 +187,6 @@ class AccountEngine(Engine):
             "rng": states,
             "seed": seeds.copy(),
         }
-        return self._games_of(data)
 
     # --- step -------------------------------------------------------------------------
 
@@ -257,7 +276,7 @@ class AccountEngine(Engine):
         """The bottom card of ``column`` goes onto the discard pile; the one above moves down."""
         bottom, collapsed = work.write("bottom"), work.write("collapsed")
         size = work.write("discard_size")
-        work.write("discard")[g, size[g]] = bottom[g, column]
+        work.write("cards")[g, size[g]] = bottom[g, column]
         size[g] += 1
         gone = collapsed[g, column] + 1
         collapsed[g, column] = gone
@@ -300,38 +319,53 @@ class AccountEngine(Engine):
         """B draws onto the discard pile until a number, P or T (an empty pack is the
         discard pile shuffled, pack below it); the charges.
         """
-        pack, discard = work.write("pack")[g], work.write("discard")[g]
-        top, end = work.write("pack_top")[g], work.write("pack_end")[g]
-        size = work.write("discard_size")[g]
-        places = np.arange(self.deck_size)
-        valued = _VALUED[pack] & (places >= top[:, None]) & (places < end[:, None])
-        found = valued.any(axis=1)
-        out = np.flatnonzero(~found & (_VALUED[discard] & (places < size[:, None])).any(axis=1))
-        if out.size:  # reshuffle (*discard, *pack) as the pack
-            length = size[out] + end[out] - top[out]
-            at_pack = np.clip(places - size[out, None] + top[out, None], 0, self.deck_size - 1)
-            both = np.where(
-                places < size[out, None], discard[out], np.take_along_axis(pack[out], at_pack, 1)
-            )
-            both = np.where(places < length[:, None], both, EMPTY).astype(np.int8)
-            both, states = _shuffled(work.read("rng")[g[out]], both, length)
-            work.write("rng")[g[out]] = states
-            pack[out], top[out], end[out] = both, 0, length
-            discard[out], size[out] = EMPTY, 0
-            valued[out] = _VALUED[both] & (places < length[:, None])
+        cards, top = work.write("cards"), work.write("pack_top")
+        size, last = work.write("discard_size"), self.deck_size
+        first = top[g].astype(np.intp)  # each game's first number, P or T from the top
+        found = np.zeros(g.size, dtype=bool)
+        look = np.arange(g.size)
+        while look.size:  # a card at a time, for the games still looking
+            look = look[first[look] < last]
+            hit = _VALUED[cards[g[look], first[look]]]
+            found[look[hit]] = True
+            look = look[~hit]
+            first[look] += 1
+        places = np.arange(last)
+        out = np.flatnonzero(~found)
+        if out.size:
+            pile = cards[g[out]]
+            out = out[(_VALUED[pile] & (places < size[g[out], None])).any(axis=1)]
+        if out.size:  # the pack runs out: (*discard, *pack) shuffled is the pack
+            o = g[out]
+            length = (size[o] + last - top[o]).astype(np.intp)
+            pile = cards[o]
+            at = np.clip(places - size[o, None] + top[o, None], 0, last - 1)
+            both = np.where(places < size[o, None], pile, np.take_along_axis(pile, at, 1))
+            both, states = _shuffled(work.read("rng")[o], both, length)
+            work.write("rng")[o] = states
+            at = np.clip(places - (last - length)[:, None], 0, last - 1)
+            put = np.take_along_axis(both, at, 1)
+            cards[o] = np.where(places >= (last - length)[:, None], put, EMPTY)
+            top[o], size[o] = last - length, 0
+            first[out] = top[o]
+            while True:  # a valued card is in it now
+                looking = ~_VALUED[cards[o, first[out]]]
+                if not looking.any():
+                    break
+                first[out[looking]] += 1
             found[out] = True
-        first = np.argmax(valued, axis=1)
-        rows = np.arange(g.size)
-        charge = np.where(found, _COST[pack[rows, first]], 0).astype(np.int32)
-        drawn = found[:, None] & (places >= top[:, None]) & (places <= first[:, None])
-        row, place = np.nonzero(drawn)
-        discard[row, size[row] + place - top[row]] = pack[row, place]
-        pack[drawn] = EMPTY
-        size += np.where(found, first + 1 - top, 0).astype(np.int16)
-        top = np.where(found, first + 1, top).astype(np.int16)
-        work.write("pack")[g], work.write("discard")[g] = pack, discard
-        work.write("pack_top")[g], work.write("discard_size")[g] = top, size
-        work.write("pack_end")[g] = end
+        g, first = g[found], first[found]
+        charge = np.zeros(found.size, dtype=np.int32)
+        charge[found] = _COST[cards[g, first]]
+        drawn = first + 1 - top[g]
+        for offset in range(int(drawn.max(initial=0))):  # onto the pile, in drawing order
+            d = drawn > offset
+            gd = g[d]
+            card = cards[gd, top[gd] + offset]
+            cards[gd, top[gd] + offset] = EMPTY
+            cards[gd, size[gd] + offset] = card
+        size[g] += drawn.astype(np.int16)
+        top[g] = first + 1
         return charge
 
     def _after(
@@ -402,7 +436,7 @@ class AccountEngine(Engine):
         awaiting: NDArray[np.bool_],
     ) -> NDArray[np.bool_]:
         config: Config = self.config
-        rows = self._rows
+        rows = np.arange(len(seat))
         owned = data["owned"][rows, seat]
         free = ((1 << owned.astype(np.int32)) - 1) & ~data["moved_bits"].astype(np.int32)
         buy = (
@@ -452,9 +486,11 @@ class AccountEngine(Engine):
         bits = data["moved_bits"][:, None] >> np.arange(most, dtype=np.uint8) & 1
         parts.append(bits)
         parts.append(data["ending"][:, None])
-        parts.append((data["pack_end"] - data["pack_top"])[:, None])
-        discard = data["discard"]
-        parts.append((discard[:, :, None] == np.arange(len(KINDS))).sum(axis=1))
+        parts.append((self.deck_size - data["pack_top"])[:, None])
+        pile = np.where(
+            np.arange(self.deck_size) < data["discard_size"][:, None], data["cards"], EMPTY
+        )
+        parts.append((pile[:, :, None] == np.arange(len(KINDS))).sum(axis=1))
         return np.concatenate([part.astype(np.float32) for part in parts], axis=1)
 
     def _state(self, games: Games, i: int) -> State:
@@ -463,8 +499,8 @@ class AccountEngine(Engine):
             tuple(CARDS[kind] for kind in data["field"][column, data["collapsed"][column] :])
             for column in range(self.columns)
         )
-        pack = data["pack"][data["pack_top"] : data["pack_end"]]
-        discard = data["discard"][: data["discard_size"]]
+        pack = data["cards"][data["pack_top"] :]
+        discard = data["cards"][: data["discard_size"]]
         owned = data["owned"]
         roll = int(data["roll"])
         return State(
