@@ -29,6 +29,7 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+
 import numpy as np
 from account_playout import PLAYERS, account_loop
 from harness import (
@@ -137,7 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         print("note: pyspiel is not installed, so there is no backgammon row", file=sys.stderr)
     seconds, held = reset_seconds(size)
     packages = ("tabletop-rules", "numpy", "open-spiel")
-    what = f"move = a player's decision (Roll() and backgammon's chance not counted), {PLAYERS} players"
+    what = (
+        f"move = a player's decision (Roll() and backgammon's chance not counted), "
+        f"{PLAYERS} players; a batch's moves/game counts the moves of games still playing"
+    )
     run_and_report(args, contenders(size), packages, ANCHORS, "move", what, size=size)
     print(f"\nbytes per game in a batch: {held}; reset of {size} games: {seconds * 1e3:.2f} ms")
     return 0

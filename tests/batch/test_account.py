@@ -148,7 +148,7 @@ def test_roll_waits_for_a_die_outcome_without_auto_chance() -> None:
 @pytest.mark.parametrize("field", [field.name for field in attrs.fields(account.Config)])
 def test_every_house_rule_is_taken(field: str) -> None:
     """No field is refused: the kernel builds under a non-default value of each."""
-    other = {
+    other: dict[str, Any] = {
         "players": 5,
         "deck": {str(card): count for card, count in account.DEFAULT_DECK} | {"B": 9},
         "rows": 2,
