@@ -142,19 +142,19 @@ class AccountEngine(Engine):
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Deals only the games that are over, and writes them into copies of the rows."""
         rows = np.flatnonzero(where)
-        fresh = self._games_of(self._dealt(seeds[rows]))
+        fresh = self._dealt(seeds[rows])
 
-        def merged(old: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
+        def merged(old: NDArray[Any], new: Any) -> NDArray[Any]:
             value = old.copy()
             value[rows] = new
             return value
 
-        return Games(
-            current_player=merged(games.current_player, fresh.current_player),
-            legal_mask=merged(games.legal_mask, fresh.legal_mask),
-            scores=merged(games.scores, fresh.scores),
-            over=merged(games.over, fresh.over),
-            data={name: merged(value, fresh.data[name]) for name, value in games.data.items()},
+        return Games(  # a new game: in setup, seat 0 to place, nothing scored
+            current_player=merged(games.current_player, 0),
+            legal_mask=merged(games.legal_mask, self._mask_table[_KEY_SETUP]),
+            scores=merged(games.scores, 0),
+            over=merged(games.over, False),
+            data={name: merged(value, fresh[name]) for name, value in games.data.items()},
         )
 
     def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, NDArray[Any]]:
@@ -550,12 +550,14 @@ def _deck_shuffled(
         high, low = _scaled(_mix(seeds + (count * _GAMMA)[:, None]), n[:, None])
         picks[first : first + n.size] = high
         rejected |= (low < ((np.uint64(0) - n) % n)[:, None]).any(axis=0)
-    rows = np.arange(size)
+    flat = cards.reshape(-1)  # the swaps by flat index: one take and two puts a draw
+    starts = np.arange(size) * length
+    picks += starts
     for draw, i in enumerate(range(length - 1, 0, -1)):
-        j = picks[draw]
-        picked = cards[rows, j]
-        cards[rows, j] = cards[:, i]
-        cards[:, i] = picked
+        j, at = picks[draw], starts + i
+        picked = flat.take(j)
+        flat.put(j, flat.take(at))
+        flat.put(at, picked)
     after = seeds + np.uint64((length - 1) * int(_GAMMA) % 2**64)
     if rejected.any():
         again = np.flatnonzero(rejected)
