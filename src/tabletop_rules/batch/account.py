@@ -525,7 +525,7 @@ class AccountEngine(Engine):
         )
 
 
-_DRAWS_AT_ONCE = 16
+_DRAWS_AT_ONCE = 1 << 15
 
 
 def _deck_shuffled(
@@ -544,8 +544,9 @@ def _deck_shuffled(
     bounds = np.arange(length, 1, -1, dtype=np.uint64)  # below(i + 1), i from the end
     picks = np.empty((length - 1, size), dtype=np.intp)  # a draw's picks contiguous
     rejected = np.zeros(size, dtype=bool)
-    for first in range(0, length - 1, _DRAWS_AT_ONCE):  # blocks of draws, kept in cache
-        n = bounds[first : first + _DRAWS_AT_ONCE]
+    block = max(1, _DRAWS_AT_ONCE // size)  # draws a block: its arrays stay in cache
+    for first in range(0, length - 1, block):
+        n = bounds[first : first + block]
         count = np.arange(first + 1, first + 1 + n.size, dtype=np.uint64)
         high, low = _scaled(_mix(seeds + (count * _GAMMA)[:, None]), n[:, None])
         picks[first : first + n.size] = high
