@@ -44,7 +44,7 @@ from numpy.typing import NDArray
 
 from ..account import CHANCE_OFFSET, Config, State
 from ..account.cards import CARDS, KINDS
-from ..account.moves import SIDES
+from ..account.moves import ADVANCES, BUYS, MOVE_TABLE, ROLL, SIDES
 from ..account.observation import ACCOUNT_CLIP, LOG_CLIP
 from ..account.state import PHASES
 from ..protocol import CHANCE
@@ -63,17 +63,17 @@ _CELLS = len(KINDS) + 1  # a field cell's one-hot: each kind, then empty
 
 # the action numbering of the move table: places, buys, roll, advances, dice
 _PLACE, _BUY, _ROLL, _ADVANCE, _DIE = range(5)
-_BUY_OFFSET = 20
-_ROLL_ACTION = 40
-_ADVANCE_OFFSET = 41
-_PER_MARKER = 2 * SIDES
+_BUY_OFFSET = MOVE_TABLE.moves.index(BUYS[0])
+_ROLL_ACTION = MOVE_TABLE.moves.index(ROLL)
+_ADVANCE_OFFSET = MOVE_TABLE.moves.index(ADVANCES[0][SIDES][0])
+_PER_MARKER = len(ADVANCES[0][SIDES])  # left 1 to 6, then right 1 to 6
 
 _VALUED = np.array([card.valued for card in CARDS] + [False])
 """Whether B charges a kind when it draws it (numbers, P, T), by kind index."""
 _POINTS = np.array([card.points for card in CARDS] + [0], dtype=np.int32)
 _COST = np.array([card.cost for card in CARDS] + [0], dtype=np.int32)
 
-_PHASE_SETUP, _PHASE_PLAY, _PHASE_OVER = range(3)
+_PHASE_SETUP, _PHASE_PLAY, _PHASE_OVER = map(PHASES.index, ("setup", "play", "over"))
 
 # the legal-mask table's rows: a game's row is its key (see _masks)
 _KEY_OVER, _KEY_SETUP, _KEY_DIE, _KEY_ROLL, _KEY_ROLL_OR_BUY, _KEY_ADVANCE = range(6)
@@ -127,7 +127,7 @@ class AccountEngine(Engine):
         for roll in range(1, SIDES + 1):
             for free in range(256):
                 row = table[_KEY_ADVANCE + (roll - 1) * 256 + free]
-                for marker in range(min(self.max_markers, 8)):
+                for marker in range(self.max_markers):
                     if free >> marker & 1:
                         first = _ADVANCE_OFFSET + marker * _PER_MARKER
                         row[first : first + roll] = True  # left, 1 to roll
