@@ -142,9 +142,7 @@ class Engine:
         if reset is None:
             return after
         seeds = self._checked_seeds(reset)
-        if not after.over.any():
-            return after
-        return self._merged(after, self._reset(seeds), after.over)
+        return self._restart(after, seeds, after.over) if after.over.any() else after
 
     def observe(self, games: Games) -> NDArray[np.float32]:
         """``(size, observation size)``: the rules' ``observe`` of each game's view for its
@@ -191,6 +189,12 @@ class Engine:
             for seat in self.rules.winners(self._state(games, i)):
                 won[i, seat] = True
         return won
+
+    def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
+        """``games`` with the games ``where`` dealt again from their ``seeds``: by default
+        a whole new batch merged in; a kernel whose deal is dear may deal the few alone.
+        """
+        return self._merged(games, self._reset(seeds), where)
 
     # --- the checks at the entry ----------------------------------------------------
 

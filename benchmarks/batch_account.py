@@ -1,0 +1,151 @@
+"""Batched random play of the account game beside the per-state loop and OpenSpiel's
+backgammon in C++.
+
+One process runs every contender in interleaved rounds (the order rotates each round) and
+reports medians, and the median of the per-round ratios against OpenSpiel's backgammon
+C++ loop (the goal of issue 18: at least 20x, per move) and against the rules engine's own
+per-state loop (``benchmarks/account_playout.py``'s ``account_loop``).
+
+A *move* is a player's decision, counted as the reference benchmarks count: ``Place``,
+``Buy`` and ``Advance``; ``Roll()`` is the account game's chance event (its die is rolled
+inside), played and timed but not counted, as backgammon's chance nodes are not.
+
+- **batch + random_actions**: ``engine.step(games, batch.random_actions(games, g),
+  reset=seeds)`` at ``--size`` games, every game that ends dealt again from a new seed in the
+  same call (a new game is timed, as ``new_game`` is in the loops).
+- **batch, step alone**: the same play, timing ``engine.step`` alone: what the kernel costs
+  without the mask sampler.
+
+Run::
+
+    PYTHONPATH=src python benchmarks/batch_account.py [--size 4096] [--seconds 1.0]
+        [--rounds 5] [--clock cpu] [--json out.json]
+
+It also prints the bytes a game holds in a batch and the time of ``reset``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+import numpy as np
+from account_playout import PLAYERS, account_loop
+from harness import (
+    Anchor,
+    Clock,
+    Contender,
+    Runner,
+    Sample,
+    openspiel_cpp_loop,
+    run_and_report,
+    timing_arguments,
+)
+
+from tabletop_rules import account, batch
+
+try:
+    import pyspiel
+except ImportError:  # the optional `bench` extra
+    pyspiel = None
+
+ANCHORS = [
+    Anchor("backgammon_cpp", "vs backgammon C++"),
+    Anchor("account_loop", "vs per-state loop"),
+]
+
+ROLL = account.encode(account.ROLL)
+
+
+def batched(size: int, step_alone: bool) -> Runner:
+    """Random legal play of ``size`` games at once, each game dealt again when it ends;
+    counts the moves (not ``Roll()``) of the games playing, and the games that ended.
+    """
+    engine = batch.engine("account", account.Config(players=PLAYERS), size)
+    step, random_actions = engine.step, batch.random_actions
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        generator = np.random.default_rng(seed)
+        next_seed = np.uint64(seed) << np.uint64(32)
+        counter = np.arange(size, dtype=np.uint64)
+        start = clock()
+        games = engine.reset(counter + next_seed)
+        moves = ended = 0
+        stepping = 0.0
+        while True:
+            next_seed += np.uint64(size)
+            fresh = counter + next_seed  # never drawn before: a changed seed is a new game
+            actions = random_actions(games, generator)
+            moves += int(np.count_nonzero((actions != ROLL) & ~games.over))
+            before = clock()
+            games = step(games, actions, reset=fresh)
+            now = clock()
+            stepping += now - before
+            ended += int(np.count_nonzero(games.data["seed"] == fresh))
+            if now - start >= budget:
+                return Sample(ended, moves, stepping if step_alone else now - start)
+
+    return run
+
+
+def bytes_per_game(engine: batch.Engine, games: batch.Games) -> float:
+    """What one game holds: its rows of the kernel's arrays and of the ``Games`` record."""
+    arrays = [games.current_player, games.legal_mask, games.scores, games.over]
+    total = sum(value.nbytes for value in [*arrays, *games.data.values()])
+    return total / engine.size
+
+
+def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
+    """The median time of ``reset`` at ``size`` games, and the bytes per game."""
+    engine = batch.engine("account", account.Config(players=PLAYERS), size)
+    seeds = np.arange(size, dtype=np.uint64)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        games = engine.reset(seeds)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), round(bytes_per_game(engine, games))
+
+
+def contenders(size: int) -> list[Contender]:
+    """The batch, its step alone, the per-state loop, and backgammon's C++ loop."""
+    entries = [
+        Contender("batch", f"batch of {size} + random_actions", batched(size, False)),
+        Contender("batch_step", f"batch of {size}, step alone", batched(size, True)),
+        Contender("account_loop", "account, per-state loop", account_loop),
+    ]
+    if pyspiel is not None:
+        game = pyspiel.load_game("backgammon")
+        entries.append(
+            Contender("backgammon_cpp", "OpenSpiel backgammon, C++", openspiel_cpp_loop(game))
+        )
+    return entries
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the table, the bytes per game and the reset time."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    size = 4096
+    if "--size" in argv:
+        at = argv.index("--size")
+        size = int(argv[at + 1])
+        del argv[at : at + 2]
+    if not 1 <= size <= batch.MAX_SIZE:
+        raise SystemExit(f"--size is 1 to {batch.MAX_SIZE}")
+    args = timing_arguments(__doc__.splitlines()[0], argv)
+    if pyspiel is None:
+        print("note: pyspiel is not installed, so there is no backgammon row", file=sys.stderr)
+    seconds, held = reset_seconds(size)
+    packages = ("tabletop-rules", "numpy", "open-spiel")
+    what = (
+        f"move = a player's decision (Roll() and backgammon's chance not counted), "
+        f"{PLAYERS} players; a batch's moves/game counts the moves of games still playing"
+    )
+    run_and_report(args, contenders(size), packages, ANCHORS, "move", what, size=size)
+    print(f"\nbytes per game in a batch: {held}; reset of {size} games: {seconds * 1e3:.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
