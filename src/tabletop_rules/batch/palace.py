@@ -1,0 +1,544 @@
+"""Palace's batched kernel: thousands of palace games a call over NumPy arrays, each the
+game :func:`tabletop_rules.palace.new_game` deals from the same seed and
+:func:`~tabletop_rules.palace.apply` plays from the same moves.
+
+Every house rule of :class:`~tabletop_rules.palace.Config` is taken: players, decks,
+hand_size, must_beat, quad, face_up_play, voluntary_pickup, first_player, play_until and
+max_turns (no config is refused beyond what ``Config`` itself refuses).
+
+A card is its place in :data:`~tabletop_rules.palace.cards.DECK` (0 to 51: rank by rank,
+suits in order); hands and known cards are counts of each card, so they are sorted as the
+rules keep them; rows, the pile and the burned cards are card numbers padded with -1.
+
+>>> import numpy as np
+>>> from tabletop_rules import batch, palace
+>>> engine = batch.engine("palace", palace.Config(), size=2)
+>>> games = engine.reset(np.array([7, 8], dtype=np.uint64))
+>>> engine.state(games, 0) == palace.new_game(palace.Config(), seed=7)
+True
+>>> games = engine.step(games, np.array([0, 0]))  # both seat 0s are ready
+>>> games.current_player.tolist(), games.legal_mask.sum(axis=1).tolist()
+([1, 1], [4, 7])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..palace import Config, State
+from ..palace import rules as palace_rules
+from ..palace.cards import DECK
+from ..palace.config import ROW
+from ..palace.moves import PLAY_BASE, SWAP_BASE
+from ..palace.rules import EXTRA_PLAY_MOST
+from ..palace.state import MAX_SWAPS, PENDINGS
+from . import rng
+from .engine import NOBODY, Engine, Games
+
+__all__ = ["PalaceEngine"]
+
+Array = NDArray[Any]
+Index = NDArray[np.intp]
+
+KINDS = len(DECK)
+"""Distinct cards (52): a card's number is its place in ``DECK``."""
+RANKS = 13
+SUITS = 4
+
+SWAP, PLAY, OVER = range(3)
+"""The phases, numbered as ``state.Phase`` lists them."""
+NONE, TAKE, EXTRA, REPLAY = (PENDINGS.index(name) for name in ("none", "take", "extra", "replay"))
+PHASES = ("swap", "play", "over")
+
+READY_ACTION, TAKE_ACTION, END_ACTION, BLIND_ACTION = range(4)
+"""``ready``, ``take`` and ``end``; the blind plays follow, slot by slot."""
+
+_CARD_NUMBERS = np.arange(KINDS, dtype=np.int8)
+_SUIT_NUMBERS = np.arange(SUITS)
+_NATURAL = np.array([rank not in (2, 3, 10) for rank in range(2, 15)])
+"""Per rank (2 first), whether it is a natural card."""
+_NOT_SELF = ~np.eye(KINDS, dtype=bool)
+"""A swap of a card for an equal one is no move."""
+
+
+def _allowed_table(strict: bool) -> NDArray[np.bool_]:
+    """``[top rank (0: an empty pile), rank - 2]``: may the rank go on the top card, as
+    the rules' own table says.
+    """
+    return np.array([row[2:] for row in palace_rules._ALLOWED[strict]], dtype=bool)
+
+
+def _card_counts(slots: Array) -> NDArray[np.int8]:
+    """``(..., 52)``: how often each card lies in ``slots`` (``(..., k)``, -1 for none)."""
+    counts: NDArray[np.int8] = (slots[..., None] == _CARD_NUMBERS).sum(axis=-2, dtype=np.int8)
+    return counts
+
+
+class _Work:
+    """A mutable copy of the arrays a step changes, made back into data by :meth:`data`."""
+
+    def __init__(self, data: Mapping[str, Array]) -> None:
+        self.seed: Array = data["seed"]
+        self.deal: Array = data["deal"]  # only the deal never changes
+        self.hands: Array = data["hands"].copy()
+        self.known: Array = data["known"].copy()
+        self.face_up: Array = data["face_up"].copy()
+        self.face_down: Array = data["face_down"].copy()
+        self.stock_from: Array = data["stock_from"].copy()
+        self.pile: Array = data["pile"].copy()
+        self.pile_size: Array = data["pile_size"].copy()
+        self.pile_counts: Array = data["pile_counts"].copy()
+        self.top: Array = data["top"].copy()
+        self.top_run: Array = data["top_run"].copy()
+        self.burned: Array = data["burned"].copy()
+        self.burned_size: Array = data["burned_size"].copy()
+        self.phase: Array = data["phase"].copy()
+        self.seat: Array = data["seat"].copy()
+        self.turns: Array = data["turns"].copy()
+        self.swaps: Array = data["swaps"].copy()
+        self.pending: Array = data["pending"].copy()
+        self.places: Array = data["places"].copy()
+
+    def data(self) -> dict[str, Array]:
+        return dict(vars(self))
+
+
+class PalaceEngine(Engine):
+    """Palace under one :class:`~tabletop_rules.palace.Config`, ``size`` games a call.
+
+    ``Games.data`` holds, per game: ``seed``; ``deal`` (the deck order, top card first);
+    ``hands`` and ``known`` (``(players, 52)`` counts); ``face_up`` and ``face_down``
+    (``(players, 3)``); ``stock_from`` (the stock is ``deal[stock_from:]``); ``pile`` and
+    ``burned`` (bottom first) with ``pile_size`` and ``burned_size``; ``pile_counts``;
+    ``top`` (the top card's rank, 0 for an empty pile) and ``top_run`` (cards of that rank
+    on top); ``phase``, ``seat``, ``turns``, ``swaps`` and ``pending`` as the state's; and
+    ``places`` (each seat's finishing place from 1, 0 while it holds cards).
+    """
+
+    game = "palace"
+    config: Config
+
+    def _prepare(self) -> None:
+        config = self.config
+        self.cards = config.cards
+        self.dealt = config.players * (2 * ROW + config.hand_size)
+        self.allowed = _allowed_table(config.must_beat == "higher")
+        self.counts = np.arange(1, SUITS * config.decks + 1)
+
+    # --- the deal ------------------------------------------------------------------
+
+    def _reset(self, seeds: NDArray[np.uint64]) -> Games:
+        config, n, players = self.config, self.size, self.config.players
+        deck = np.tile(np.tile(_CARD_NUMBERS, config.decks), (n, 1))
+        deal, _after = rng.shuffled(seeds.copy(), deck)
+        places = np.arange(players)
+        face_down = np.stack([deal[:, slot * players + places] for slot in range(ROW)], axis=2)
+        face_up = np.stack(
+            [deal[:, (ROW + slot) * players + places] for slot in range(ROW)], axis=2
+        )
+        hand_cards = np.stack(
+            [deal[:, (2 * ROW + k) * players + places] for k in range(config.hand_size)], axis=2
+        )
+        hands = _card_counts(hand_cards)
+        data: dict[str, Array] = {
+            "seed": seeds.copy(),
+            "deal": deal,
+            "hands": hands,
+            "known": np.zeros_like(hands),
+            "face_up": face_up,
+            "face_down": face_down,
+            "stock_from": np.full(n, self.dealt, dtype=np.int16),
+            "pile": np.full((n, self.cards), -1, dtype=np.int8),
+            "pile_size": np.zeros(n, dtype=np.int16),
+            "pile_counts": np.zeros((n, KINDS), dtype=np.int8),
+            "top": np.zeros(n, dtype=np.int8),
+            "top_run": np.zeros(n, dtype=np.int8),
+            "burned": np.full((n, self.cards), -1, dtype=np.int8),
+            "burned_size": np.zeros(n, dtype=np.int16),
+            "phase": np.full(n, SWAP, dtype=np.int8),
+            "seat": np.zeros(n, dtype=np.int8),
+            "turns": np.zeros(n, dtype=np.int32),
+            "swaps": np.zeros(n, dtype=np.int8),
+            "pending": np.full(n, NONE, dtype=np.int8),
+            "places": np.zeros((n, players), dtype=np.int8),
+        }
+        return self._record(data)
+
+    # --- a step --------------------------------------------------------------------
+
+    def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
+        work = _Work(games.data)
+        phase = games.data["phase"]
+        swapping = np.flatnonzero(playing & (phase == SWAP))
+        if swapping.size:
+            self._swap_phase(work, swapping, actions[swapping])
+        in_play = np.flatnonzero(playing & (phase == PLAY))
+        if in_play.size:
+            self._play(work, in_play, actions[in_play])
+        return self._record(work.data())
+
+    def _swap_phase(self, work: _Work, g: Index, actions: Array) -> None:
+        """Swaps (a hand card for a face-up card) and ``ready``."""
+        swap = actions >= SWAP_BASE
+        sg, seat, number = g[swap], work.seat[g[swap]], actions[swap] - SWAP_BASE
+        hand_card, up_card = number // KINDS, number % KINDS
+        work.hands[sg, seat, hand_card] -= 1
+        work.hands[sg, seat, up_card] += 1
+        known = work.known[sg, seat, hand_card]
+        work.known[sg, seat, hand_card] = np.maximum(known - 1, 0)
+        work.known[sg, seat, up_card] += 1
+        slot = (work.face_up[sg, seat] == up_card[:, None]).argmax(axis=1)  # the first equal
+        work.face_up[sg, seat, slot] = hand_card
+        work.swaps[sg] += 1
+        ready = g[~swap]
+        work.swaps[ready] = 0
+        last = work.seat[ready] + 1 >= self.config.players
+        work.seat[ready[~last]] += 1
+        starting = ready[last]
+        work.phase[starting] = PLAY
+        work.seat[starting] = self._first_player(work.hands[starting])
+
+    def _first_player(self, hands: Array) -> Array:
+        """Who plays first once every seat holds ``hands`` (``(k, players, 52)``)."""
+        if self.config.first_player == "seat0":
+            return np.zeros(hands.shape[0], dtype=np.int8)
+        naturals = hands.reshape(*hands.shape[:2], RANKS, SUITS).any(axis=3) & _NATURAL
+        lowest = np.where(naturals.any(axis=2), naturals.argmax(axis=2), RANKS)
+        seat: Array = lowest.argmin(axis=1)  # the first seat holding the lowest
+        return seat
+
+    def _play(self, work: _Work, g: Index, actions: Array) -> None:
+        """A play, a blind card, taking the pile or ending the turn, in each game of ``g``."""
+        passing = [g[(actions == TAKE_ACTION) | (actions == END_ACTION)]]
+        takers = [g[actions == TAKE_ACTION]]
+        plays = actions >= PLAY_BASE
+        pg, number = g[plays], actions[plays] - PLAY_BASE
+        rank_index, count = number % RANKS, number // RANKS + 1
+        hand = work.hands[pg, work.seat[pg]].any(axis=1)
+        lays = [(pg[hand], rank_index[hand], count[hand])]
+        laid = [self._from_hand(work, *lays[0])]
+        if self.config.face_up_play == "from_table":
+            lays.append((pg[~hand], rank_index[~hand], count[~hand]))
+            laid.append(self._from_table(work, *lays[-1]))
+        blinds = (actions >= BLIND_ACTION) & (actions < SWAP_BASE)
+        bg, slot = g[blinds], actions[blinds] - BLIND_ACTION
+        if bg.size:
+            seat = work.seat[bg]
+            card = work.face_down[bg, seat, slot].astype(np.intp)
+            work.face_down[bg, seat, slot] = -1
+            goes = self.allowed[work.top[bg], card // SUITS]
+            lays.append((bg[goes], card[goes] // SUITS, np.ones(int(goes.sum()), dtype=np.intp)))
+            laid.append((card[goes, None] % SUITS == _SUIT_NUMBERS).astype(np.intp))
+            turned, seat, card = bg[~goes], seat[~goes], card[~goes]
+            work.hands[turned, seat, card] += 1  # taken with the pile, below
+            work.known[turned, seat, card] += 1
+            takers.append(turned)
+            passing.append(turned)
+        lay_games, lay_ranks, lay_counts = (
+            np.concatenate(part) for part in zip(*lays, strict=True)
+        )
+        if lay_games.size:
+            passing.append(self._lay(work, lay_games, lay_ranks, lay_counts, np.concatenate(laid)))
+        self._take_pile(work, np.concatenate(takers))
+        self._pass_turn(work, np.concatenate(passing))
+
+    def _from_hand(self, work: _Work, g: Index, rank_index: Array, count: Array) -> Array:
+        """Take ``count`` cards of the rank from each hand, lowest suits first; ``(k, 4)``:
+        the cards of each suit laid.
+        """
+        seat = work.seat[g]
+        columns = SUITS * rank_index[:, None] + _SUIT_NUMBERS
+        held = work.hands[g[:, None], seat[:, None], columns].astype(np.int64)
+        before = held.cumsum(axis=1) - held
+        taken = np.clip(count[:, None] - before, 0, held)
+        work.hands[g[:, None], seat[:, None], columns] -= taken.astype(np.int8)
+        known = work.known[g[:, None], seat[:, None], columns]
+        work.known[g[:, None], seat[:, None], columns] = np.maximum(known - taken, 0)
+        return taken
+
+    def _from_table(self, work: _Work, g: Index, rank_index: Array, count: Array) -> Array:
+        """Take ``count`` face-up cards of the rank from each row, the lowest cards first
+        and, of equal ones, the lowest slot; ``(k, 4)``: the cards of each suit laid.
+        """
+        seat = work.seat[g]
+        row = work.face_up[g, seat].astype(np.int64)
+        of_rank = (row >= 0) & (row // SUITS == rank_index[:, None])
+        key = np.where(of_rank, row * ROW + np.arange(ROW), KINDS * ROW)
+        order = (key[:, None, :] < key[:, :, None]).sum(axis=2)  # each slot's place
+        taken = of_rank & (order < count[:, None])
+        work.face_up[g, seat] = np.where(taken, -1, row)
+        suits = row[:, :, None] % SUITS == _SUIT_NUMBERS
+        laid: Array = (taken[:, :, None] & suits).sum(axis=1)
+        return laid
+
+    def _lay(self, work: _Work, g: Index, rank_index: Array, count: Array, laid: Array) -> Index:
+        """The cards go on the pile with all their effects (burn, refill, face-up cards
+        into the hand, finishing, a replay, an extra play); the games whose turn passes.
+        """
+        config = self.config
+        seat = work.seat[g]
+        steps = np.arange(int(count.max()))
+        suit = (laid.cumsum(axis=1)[:, None, :] <= steps[None, :, None]).sum(axis=2)
+        written = steps < count[:, None]
+        size = work.pile_size[g].astype(np.int64)
+        rows = np.broadcast_to(g[:, None], written.shape)[written]
+        work.pile[rows, (size[:, None] + steps)[written]] = (SUITS * rank_index[:, None] + suit)[
+            written
+        ]
+        columns = SUITS * rank_index[:, None] + _SUIT_NUMBERS
+        work.pile_counts[g[:, None], columns] += laid.astype(np.int8)
+        size += count
+        rank = rank_index + 2
+        run = np.where(work.top[g] == rank, work.top_run[g], 0) + count
+        burn = rank == 10
+        if config.quad == "burn":
+            burn |= run >= 4
+        work.pile_size[g] = np.where(burn, 0, size)
+        work.top[g] = np.where(burn, 0, rank)
+        work.top_run[g] = np.where(burn, 0, run)
+        if burn.any():
+            self._burn(work, g[burn], size[burn])
+        self._refill(work, g, seat)
+        if config.face_up_play == "take_into_hand":
+            self._face_up_into_hand(work, g, seat)
+        out = (
+            ~work.hands[g, seat].any(axis=1)
+            & (work.face_up[g, seat] < 0).all(axis=1)
+            & (work.face_down[g, seat] < 0).all(axis=1)
+        )
+        passing = [self._finish(work, g[out], seat[out])]
+        extra = ~out & ~burn
+        if config.quad == "extra_play":
+            extra &= count >= 4
+            work.pending[g[extra]] = EXTRA
+        else:
+            extra[:] = False
+        work.pending[g[~out & burn]] = REPLAY
+        passing.append(g[~out & ~burn & ~extra])
+        return np.concatenate(passing)
+
+    def _burn(self, work: _Work, g: Index, size: Array) -> None:
+        """The whole pile leaves the game, bottom first."""
+        steps = np.arange(int(size.max()))
+        moved = steps < size[:, None]
+        rows = np.broadcast_to(g[:, None], moved.shape)[moved]
+        at = work.burned_size[g].astype(np.int64)[:, None] + steps
+        work.burned[rows, at[moved]] = work.pile[g, : steps.size][moved]
+        work.burned_size[g] += size.astype(np.int16)
+        work.pile[g] = -1
+        work.pile_counts[g] = 0
+
+    def _refill(self, work: _Work, g: Index, seat: Array) -> None:
+        """While the stock lasts, draw up to ``hand_size`` cards in hand."""
+        held = work.hands[g, seat].sum(axis=1)
+        left = self.cards - work.stock_from[g].astype(np.int64)
+        draw = np.clip(self.config.hand_size - held, 0, left)
+        drawing = draw > 0
+        if not drawing.any():
+            return
+        g, seat, draw = g[drawing], seat[drawing], draw[drawing]
+        steps = np.arange(int(draw.max()))
+        drawn = steps < draw[:, None]
+        at = np.minimum(work.stock_from[g].astype(np.int64)[:, None] + steps, self.cards - 1)
+        cards = work.deal[g[:, None], at][drawn]
+        rows = np.broadcast_to(g[:, None], drawn.shape)[drawn]
+        seats = np.broadcast_to(seat[:, None], drawn.shape)[drawn]
+        np.add.at(work.hands, (rows, seats, cards), 1)
+        work.stock_from[g] += draw.astype(np.int16)
+
+    def _face_up_into_hand(self, work: _Work, g: Index, seat: Array) -> None:
+        """With hand and stock empty, the face-up cards go into the hand, in view of all."""
+        up = work.face_up[g, seat]
+        taking = (
+            ~work.hands[g, seat].any(axis=1)
+            & (work.stock_from[g] == self.cards)
+            & (up >= 0).any(axis=1)
+        )
+        g, seat = g[taking], seat[taking]
+        counts = _card_counts(up[taking])
+        work.hands[g, seat] = counts
+        work.known[g, seat] = counts
+        work.face_up[g, seat] = -1
+
+    def _finish(self, work: _Work, g: Index, seat: Array) -> Index:
+        """The seats have no cards left; the games whose turn passes (the others end)."""
+        place = (work.places[g] > 0).sum(axis=1) + 1
+        work.places[g, seat] = place
+        ends = self.config.players - place <= 1
+        if self.config.play_until == "first_out":
+            ends[:] = True
+        self._game_over(work, g[ends])
+        passing: Index = g[~ends]
+        return passing
+
+    def _take_pile(self, work: _Work, g: Index) -> None:
+        """The pile goes into the hand in view of all (a turned blind card is in already)."""
+        seat = work.seat[g]
+        work.hands[g, seat] += work.pile_counts[g]
+        work.known[g, seat] += work.pile_counts[g]
+        work.pile[g] = -1
+        work.pile_size[g] = 0
+        work.pile_counts[g] = 0
+        work.top[g] = 0
+        work.top_run[g] = 0
+
+    def _pass_turn(self, work: _Work, g: Index) -> None:
+        """The turn passes to the next seat still holding cards, or the turns run out; a 3
+        on top makes that seat take the pile.
+        """
+        config = self.config
+        turns = work.turns[g] + 1
+        work.turns[g] = turns
+        ending = turns >= config.max_turns
+        self._game_over(work, g[ending])
+        g = g[~ending]
+        following = (work.seat[g] + 1) % config.players
+        if config.play_until == "last":
+            for _ in range(config.players - 2):  # at most players - 2 have finished
+                following = np.where(
+                    work.places[g, following] > 0, (following + 1) % config.players, following
+                )
+        work.seat[g] = following
+        work.pending[g] = np.where(work.top[g] == 3, TAKE, NONE)
+
+    @staticmethod
+    def _game_over(work: _Work, g: Index) -> None:
+        work.phase[g] = OVER
+        work.pending[g] = NONE
+
+    # --- the record ----------------------------------------------------------------
+
+    def _record(self, data: dict[str, Array]) -> Games:
+        over = data["phase"] == OVER
+        places = data["places"].astype(np.int64)
+        return Games(
+            current_player=np.where(over, NOBODY, data["seat"]).astype(np.int64),
+            legal_mask=self._legal_mask(data),
+            scores=np.where(places > 0, self.config.players - places, 0),
+            over=over,
+            data=data,
+        )
+
+    def _legal_mask(self, data: dict[str, Array]) -> NDArray[np.bool_]:
+        """Each game's ``legal_mask``, the moves ``legal_moves`` lists."""
+        config, n = self.config, self.size
+        rows = np.arange(n)
+        phase, pending, seat, top = data["phase"], data["pending"], data["seat"], data["top"]
+        mask = np.zeros((n, self.num_actions), dtype=bool)
+        swapping = phase == SWAP
+        mask[:, READY_ACTION] = swapping
+        choosing = np.flatnonzero(swapping & (data["swaps"] < MAX_SWAPS))
+        if choosing.size:
+            hand = data["hands"][choosing, seat[choosing]] > 0
+            up = _card_counts(data["face_up"][choosing, seat[choosing]]) > 0
+            swaps = hand[:, :, None] & up[:, None, :] & _NOT_SELF
+            mask[choosing, SWAP_BASE:PLAY_BASE] = swaps.reshape(choosing.size, -1)
+        playing = phase == PLAY
+        hand = data["hands"][rows, seat]
+        held = hand.reshape(n, RANKS, SUITS).sum(axis=2, dtype=np.int8)
+        if config.face_up_play == "from_table":
+            up = data["face_up"][rows, seat]
+            on_table = (up[:, :, None] // SUITS == np.arange(RANKS)).sum(axis=1, dtype=np.int8)
+            held = np.where(hand.any(axis=1)[:, None], held, on_table).astype(np.int8)
+        extra = pending == EXTRA
+        most = np.where(extra, EXTRA_PLAY_MOST, 127).astype(np.int8)
+        laying: NDArray[np.bool_] = playing & (pending != TAKE)
+        allowed = self.allowed[top] & laying[:, None]
+        reach = np.where(allowed, np.minimum(held, most[:, None]), 0)
+        plays = self.counts[None, :, None] <= reach[:, None, :]
+        mask[:, PLAY_BASE:] = plays.reshape(n, -1)
+        can_play = reach.any(axis=1)
+        holding = held.any(axis=1)
+        pile = data["pile_size"] > 0
+        mask[:, TAKE_ACTION] = playing & (
+            (pending == TAKE)
+            | ((pending == NONE) & pile & ((holding & ~can_play) | config.voluntary_pickup))
+        )
+        mask[:, END_ACTION] = extra
+        blind = playing & ~holding & (pending != TAKE) & ~extra
+        mask[:, BLIND_ACTION : BLIND_ACTION + ROW] = blind[:, None] & (
+            data["face_down"][rows, seat] >= 0
+        )
+        return mask
+
+    # --- what the rules read -------------------------------------------------------
+
+    def _winners(self, games: Games) -> NDArray[np.bool_]:
+        won: NDArray[np.bool_] = (games.data["places"] == 1) & games.over[:, None]
+        return won
+
+    def _observe(self, games: Games) -> NDArray[np.float32]:
+        config, n, players = self.config, self.size, self.config.players
+        data = games.data
+        over = games.over
+        rows = np.arange(n)[:, None]
+        seat = data["seat"].astype(np.int64)
+        viewer = np.where(over, 0, seat)
+        order = (viewer[:, None] + np.arange(players)) % players
+        seats = np.arange(players)
+        hands = data["hands"][rows, order]
+        top = data["top"].astype(np.int64)
+        burned = data["burned"].astype(np.int64) + 1 + (KINDS + 1) * np.arange(n)[:, None]
+        burned_counts = np.bincount(burned.ravel(), minlength=n * (KINDS + 1))
+        parts: list[Array] = [
+            over[:, None],
+            (seat[:, None] == seats) & ~over[:, None],
+            data["phase"][:, None] == np.arange(3),
+            data["pending"][:, None] == np.arange(len(PENDINGS)),
+            (seat - viewer)[:, None] % players == seats,
+            data["swaps"][:, None],
+            data["turns"][:, None],
+            hands[:, 0] * ~over[:, None],
+            _card_counts(data["face_up"][rows, order]).reshape(n, -1),
+            (data["face_down"][rows, order] >= 0).reshape(n, -1),
+            data["known"][rows, order].reshape(n, -1),
+            hands.sum(axis=2),
+            data["places"][rows, order],
+            data["pile_counts"],
+            data["pile_size"][:, None],
+            top[:, None] - 2 == np.arange(RANKS),
+            data["top_run"][:, None],
+            burned_counts.reshape(n, KINDS + 1)[:, 1:],
+            data["burned_size"][:, None],
+            (config.cards - data["stock_from"].astype(np.int64))[:, None],
+        ]
+        return np.concatenate([part.astype(np.float32) for part in parts], axis=1)
+
+    def _state(self, games: Games, i: int) -> State:
+        game = {name: value[i] for name, value in games.data.items()}
+
+        def held(counts: Array) -> tuple[Any, ...]:
+            return tuple(DECK[card] for card in np.repeat(np.arange(KINDS), counts).tolist())
+
+        def laid(cards: Array) -> tuple[Any, ...]:
+            return tuple(DECK[card] for card in cards.tolist())
+
+        def row(slots: Array) -> tuple[Any, ...]:
+            return tuple(DECK[card] if card >= 0 else None for card in slots.tolist())
+
+        places = game["places"].tolist()
+        finished = tuple(
+            sorted((s for s in range(len(places)) if places[s]), key=places.__getitem__)
+        )
+        return State(
+            config=self.config,
+            seed=int(game["seed"]),
+            hands=tuple(map(held, game["hands"])),
+            known=tuple(map(held, game["known"])),
+            face_up=tuple(map(row, game["face_up"])),
+            face_down=tuple(map(row, game["face_down"])),
+            stock=laid(game["deal"][int(game["stock_from"]) :]),
+            pile=laid(game["pile"][: int(game["pile_size"])]),
+            burned=laid(game["burned"][: int(game["burned_size"])]),
+            phase=PHASES[int(game["phase"])],  # type: ignore[arg-type]
+            seat=int(game["seat"]),
+            turns=int(game["turns"]),
+            swaps=int(game["swaps"]),
+            pending=PENDINGS[int(game["pending"])],
+            finished=finished,
+            deal=None,
+        )
