@@ -443,7 +443,7 @@ class PalaceEngine(Engine):
         if config.face_up_play == "from_table":
             up = data["face_up"][rows, seat]
             on_table = (up[:, :, None] // SUITS == np.arange(RANKS)).sum(axis=1, dtype=np.int8)
-            in_hand: NDArray[np.bool_] = hand.any(axis=1)
+            in_hand = hand.sum(axis=1) > 0
             held = np.where(in_hand[:, None], held, on_table).astype(np.int8)
         extra = pending == EXTRA
         most = np.where(extra, EXTRA_PLAY_MOST, 127).astype(np.int8)
