@@ -16,9 +16,12 @@ rules keep them; rows, the pile and the burned cards are card numbers padded wit
 >>> games = engine.reset(np.array([7, 8], dtype=np.uint64))
 >>> engine.state(games, 0) == palace.new_game(palace.Config(), seed=7)
 True
->>> games = engine.step(games, np.array([0, 0]))  # both seat 0s are ready
->>> games.current_player.tolist(), games.legal_mask.sum(axis=1).tolist()
-([1, 1], [4, 7])
+>>> games = engine.step(games, np.array([0, 0]))  # each seat 0 is ready (action 0)
+>>> games = engine.step(games, np.array([0, 0]))  # and each seat 1: play starts
+>>> games.current_player.tolist()
+[0, 0]
+>>> [engine.rules.action_text(engine.config, int(a)) for a in np.flatnonzero(games.legal_mask[0])]
+['play 5', 'play Q', 'play K']
 """
 
 from __future__ import annotations
