@@ -62,6 +62,7 @@ READY_ACTION, TAKE_ACTION, END_ACTION, BLIND_ACTION = range(4)
 
 _CARD_NUMBERS = np.arange(KINDS, dtype=np.int8)
 _SUIT_NUMBERS = np.arange(SUITS)
+_RANK_NUMBERS = np.arange(RANKS)
 _NATURAL = np.array([rank not in (2, 3, 10) for rank in range(2, 15)])
 """Per rank (2 first), whether it is a natural card."""
 _NOT_SELF = ~np.eye(KINDS, dtype=bool)
@@ -81,45 +82,61 @@ def _card_counts(slots: Array) -> NDArray[np.int8]:
     return counts
 
 
+def _rank_counts(cards: Array) -> NDArray[np.int8]:
+    """``(k, 13)``: the cards of each rank in ``(k, 52)`` card counts. A rank's four suits
+    are four bytes side by side: read as one 32-bit word, multiplying by ``0x01010101``
+    adds them into its top byte.
+    """
+    words = np.ascontiguousarray(cards).view(np.uint32)
+    counts: NDArray[np.int8] = ((words * np.uint32(0x01010101)) >> np.uint32(24)).astype(np.int8)
+    return counts
+
+
 class _Work:
-    """A mutable copy of the arrays a step changes, made back into data by :meth:`data`."""
+    """A mutable copy of the arrays a step changes, made back into data by :meth:`data`;
+    the per-seat arrays also as one row per (game, seat): row ``game * players + seat``.
+    """
 
-    def __init__(self, data: Mapping[str, Array]) -> None:
-        self.seed: Array = data["seed"]
-        self.deal: Array = data["deal"]  # only the deal never changes
-        self.hands: Array = data["hands"].copy()
-        self.known: Array = data["known"].copy()
-        self.face_up: Array = data["face_up"].copy()
-        self.face_down: Array = data["face_down"].copy()
-        self.stock_from: Array = data["stock_from"].copy()
-        self.pile: Array = data["pile"].copy()
-        self.pile_size: Array = data["pile_size"].copy()
-        self.pile_counts: Array = data["pile_counts"].copy()
-        self.top: Array = data["top"].copy()
-        self.top_run: Array = data["top_run"].copy()
-        self.burned: Array = data["burned"].copy()
-        self.burned_size: Array = data["burned_size"].copy()
-        self.phase: Array = data["phase"].copy()
-        self.seat: Array = data["seat"].copy()
-        self.turns: Array = data["turns"].copy()
-        self.swaps: Array = data["swaps"].copy()
-        self.pending: Array = data["pending"].copy()
-        self.places: Array = data["places"].copy()
-
-    def data(self) -> dict[str, Array]:
-        return dict(vars(self))
+    def __init__(self, data: Mapping[str, Array], players: int) -> None:
+        self.arrays = {
+            name: value if name in ("seed", "deal") else value.copy()
+            for name, value in data.items()
+        }
+        self.deal = self.arrays["deal"]  # only the seed and the deal never change
+        rows = data["seat"].shape[0] * players
+        self.hands = self.arrays["hands"].reshape(rows, KINDS)
+        self.known = self.arrays["known"].reshape(rows, KINDS)
+        self.hand_size = self.arrays["hand_size"].reshape(rows)
+        self.face_up = self.arrays["face_up"].reshape(rows, ROW)
+        self.face_down = self.arrays["face_down"].reshape(rows, ROW)
+        self.places = self.arrays["places"]
+        self.seated = self.places.reshape(rows)
+        self.stock_from = self.arrays["stock_from"]
+        self.pile = self.arrays["pile"]
+        self.pile_size = self.arrays["pile_size"]
+        self.pile_counts = self.arrays["pile_counts"]
+        self.top = self.arrays["top"]
+        self.top_run = self.arrays["top_run"]
+        self.burned = self.arrays["burned"]
+        self.burned_size = self.arrays["burned_size"]
+        self.phase = self.arrays["phase"]
+        self.seat = self.arrays["seat"]
+        self.turns = self.arrays["turns"]
+        self.swaps = self.arrays["swaps"]
+        self.pending = self.arrays["pending"]
 
 
 class PalaceEngine(Engine):
     """Palace under one :class:`~tabletop_rules.palace.Config`, ``size`` games a call.
 
     ``Games.data`` holds, per game: ``seed``; ``deal`` (the deck order, top card first);
-    ``hands`` and ``known`` (``(players, 52)`` counts); ``face_up`` and ``face_down``
-    (``(players, 3)``); ``stock_from`` (the stock is ``deal[stock_from:]``); ``pile`` and
-    ``burned`` (bottom first) with ``pile_size`` and ``burned_size``; ``pile_counts``;
-    ``top`` (the top card's rank, 0 for an empty pile) and ``top_run`` (cards of that rank
-    on top); ``phase``, ``seat``, ``turns``, ``swaps`` and ``pending`` as the state's; and
-    ``places`` (each seat's finishing place from 1, 0 while it holds cards).
+    ``hands`` and ``known`` (``(players, 52)`` counts) and ``hand_size``; ``face_up`` and
+    ``face_down`` (``(players, 3)``); ``stock_from`` (the stock is ``deal[stock_from:]``);
+    ``pile`` and ``burned`` (bottom first) with ``pile_size`` and ``burned_size``;
+    ``pile_counts``; ``top`` (the top card's rank, 0 for an empty pile) and ``top_run``
+    (cards of that rank on top); ``phase``, ``seat``, ``turns``, ``swaps`` and ``pending``
+    as the state's; and ``places`` (each seat's finishing place from 1, 0 while it holds
+    cards).
     """
 
     game = "palace"
@@ -130,7 +147,9 @@ class PalaceEngine(Engine):
         self.cards = config.cards
         self.dealt = config.players * (2 * ROW + config.hand_size)
         self.allowed = _allowed_table(config.must_beat == "higher")
-        self.counts = np.arange(1, SUITS * config.decks + 1)
+        self.counts = np.arange(1, SUITS * config.decks + 1, dtype=np.int8)
+        self.rows = np.arange(self.size)
+        self.first_rows = self.rows * config.players
 
     # --- the deal ------------------------------------------------------------------
 
@@ -152,6 +171,7 @@ class PalaceEngine(Engine):
             "deal": deal,
             "hands": hands,
             "known": np.zeros_like(hands),
+            "hand_size": np.full((n, players), config.hand_size, dtype=np.int16),
             "face_up": face_up,
             "face_down": face_down,
             "stock_from": np.full(n, self.dealt, dtype=np.int16),
@@ -174,7 +194,7 @@ class PalaceEngine(Engine):
     # --- a step --------------------------------------------------------------------
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
-        work = _Work(games.data)
+        work = _Work(games.data, self.config.players)
         phase = games.data["phase"]
         swapping = np.flatnonzero(playing & (phase == SWAP))
         if swapping.size:
@@ -182,28 +202,32 @@ class PalaceEngine(Engine):
         in_play = np.flatnonzero(playing & (phase == PLAY))
         if in_play.size:
             self._play(work, in_play, actions[in_play])
-        return self._record(work.data())
+        return self._record(work.arrays)
+
+    def _at(self, work: _Work, g: Index) -> Index:
+        """The row of each game's seat on turn in the per-seat arrays."""
+        at: Index = self.first_rows[g] + work.seat[g]
+        return at
 
     def _swap_phase(self, work: _Work, g: Index, actions: Array) -> None:
         """Swaps (a hand card for a face-up card) and ``ready``."""
         swap = actions >= SWAP_BASE
-        sg, seat, number = g[swap], work.seat[g[swap]], actions[swap] - SWAP_BASE
+        at, number = self._at(work, g[swap]), actions[swap] - SWAP_BASE
         hand_card, up_card = number // KINDS, number % KINDS
-        work.hands[sg, seat, hand_card] -= 1
-        work.hands[sg, seat, up_card] += 1
-        known = work.known[sg, seat, hand_card]
-        work.known[sg, seat, hand_card] = np.maximum(known - 1, 0)
-        work.known[sg, seat, up_card] += 1
-        slot = (work.face_up[sg, seat] == up_card[:, None]).argmax(axis=1)  # the first equal
-        work.face_up[sg, seat, slot] = hand_card
-        work.swaps[sg] += 1
+        work.hands[at, hand_card] -= 1
+        work.hands[at, up_card] += 1
+        work.known[at, hand_card] = np.maximum(work.known[at, hand_card] - 1, 0)
+        work.known[at, up_card] += 1
+        slot = (work.face_up[at] == up_card[:, None]).argmax(axis=1)  # the first equal card
+        work.face_up[at, slot] = hand_card
+        work.swaps[g[swap]] += 1
         ready = g[~swap]
         work.swaps[ready] = 0
         last = work.seat[ready] + 1 >= self.config.players
         work.seat[ready[~last]] += 1
         starting = ready[last]
         work.phase[starting] = PLAY
-        work.seat[starting] = self._first_player(work.hands[starting])
+        work.seat[starting] = self._first_player(work.arrays["hands"][starting])
 
     def _first_player(self, hands: Array) -> Array:
         """Who plays first once every seat holds ``hands`` (``(k, players, 52)``)."""
@@ -221,24 +245,26 @@ class PalaceEngine(Engine):
         plays = actions >= PLAY_BASE
         pg, number = g[plays], actions[plays] - PLAY_BASE
         rank_index, count = number % RANKS, number // RANKS + 1
-        hand = work.hands[pg, work.seat[pg]].any(axis=1)
+        at = self._at(work, pg)
+        hand = work.hand_size[at] > 0
         lays = [(pg[hand], rank_index[hand], count[hand])]
-        laid = [self._from_hand(work, *lays[0])]
-        if self.config.face_up_play == "from_table":
+        laid = [self._from_hand(work, at[hand], rank_index[hand], count[hand])]
+        if self.config.face_up_play == "from_table" and not hand.all():
             lays.append((pg[~hand], rank_index[~hand], count[~hand]))
-            laid.append(self._from_table(work, *lays[-1]))
+            laid.append(self._from_table(work, at[~hand], rank_index[~hand], count[~hand]))
         blinds = (actions >= BLIND_ACTION) & (actions < SWAP_BASE)
-        bg, slot = g[blinds], actions[blinds] - BLIND_ACTION
-        if bg.size:
-            seat = work.seat[bg]
-            card = work.face_down[bg, seat, slot].astype(np.intp)
-            work.face_down[bg, seat, slot] = -1
+        if blinds.any():
+            bg, slot = g[blinds], actions[blinds] - BLIND_ACTION
+            at = self._at(work, bg)
+            card = work.face_down[at, slot].astype(np.intp)
+            work.face_down[at, slot] = -1
             goes = self.allowed[work.top[bg], card // SUITS]
             lays.append((bg[goes], card[goes] // SUITS, np.ones(int(goes.sum()), dtype=np.intp)))
-            laid.append((card[goes, None] % SUITS == _SUIT_NUMBERS).astype(np.intp))
-            turned, seat, card = bg[~goes], seat[~goes], card[~goes]
-            work.hands[turned, seat, card] += 1  # taken with the pile, below
-            work.known[turned, seat, card] += 1
+            laid.append((card[goes, None] % SUITS == _SUIT_NUMBERS).astype(np.int8))
+            turned, at, card = bg[~goes], at[~goes], card[~goes]
+            work.hands[at, card] += 1  # taken with the pile, below
+            work.known[at, card] += 1
+            work.hand_size[at] += 1
             takers.append(turned)
             passing.append(turned)
         lay_games, lay_ranks, lay_counts = (
@@ -249,33 +275,34 @@ class PalaceEngine(Engine):
         self._take_pile(work, np.concatenate(takers))
         self._pass_turn(work, np.concatenate(passing))
 
-    def _from_hand(self, work: _Work, g: Index, rank_index: Array, count: Array) -> Array:
+    @staticmethod
+    def _from_hand(work: _Work, at: Index, rank_index: Array, count: Array) -> Array:
         """Take ``count`` cards of the rank from each hand, lowest suits first; ``(k, 4)``:
         the cards of each suit laid.
         """
-        seat = work.seat[g]
         columns = SUITS * rank_index[:, None] + _SUIT_NUMBERS
-        held = work.hands[g[:, None], seat[:, None], columns].astype(np.int64)
-        before = held.cumsum(axis=1) - held
-        taken = np.clip(count[:, None] - before, 0, held)
-        work.hands[g[:, None], seat[:, None], columns] -= taken.astype(np.int8)
-        known = work.known[g[:, None], seat[:, None], columns]
-        work.known[g[:, None], seat[:, None], columns] = np.maximum(known - taken, 0)
+        held = work.hands[at[:, None], columns]
+        before = held.cumsum(axis=1, dtype=np.int8) - held
+        taken: Array = np.minimum(np.maximum(count[:, None] - before, 0), held).astype(np.int8)
+        work.hands[at[:, None], columns] = held - taken
+        known = work.known[at[:, None], columns]
+        work.known[at[:, None], columns] = np.maximum(known - taken, 0)
+        work.hand_size[at] -= count.astype(np.int16)
         return taken
 
-    def _from_table(self, work: _Work, g: Index, rank_index: Array, count: Array) -> Array:
+    @staticmethod
+    def _from_table(work: _Work, at: Index, rank_index: Array, count: Array) -> Array:
         """Take ``count`` face-up cards of the rank from each row, the lowest cards first
         and, of equal ones, the lowest slot; ``(k, 4)``: the cards of each suit laid.
         """
-        seat = work.seat[g]
-        row = work.face_up[g, seat].astype(np.int64)
+        row = work.face_up[at].astype(np.int64)
         of_rank = (row >= 0) & (row // SUITS == rank_index[:, None])
         key = np.where(of_rank, row * ROW + np.arange(ROW), KINDS * ROW)
         order = (key[:, None, :] < key[:, :, None]).sum(axis=2)  # each slot's place
         taken = of_rank & (order < count[:, None])
-        work.face_up[g, seat] = np.where(taken, -1, row)
+        work.face_up[at] = np.where(taken, -1, row)
         suits = row[:, :, None] % SUITS == _SUIT_NUMBERS
-        laid: Array = (taken[:, :, None] & suits).sum(axis=1)
+        laid: Array = (taken[:, :, None] & suits).sum(axis=1, dtype=np.int8)
         return laid
 
     def _lay(self, work: _Work, g: Index, rank_index: Array, count: Array, laid: Array) -> Index:
@@ -283,18 +310,16 @@ class PalaceEngine(Engine):
         into the hand, finishing, a replay, an extra play); the games whose turn passes.
         """
         config = self.config
-        seat = work.seat[g]
         steps = np.arange(int(count.max()))
         suit = (laid.cumsum(axis=1)[:, None, :] <= steps[None, :, None]).sum(axis=2)
         written = steps < count[:, None]
-        size = work.pile_size[g].astype(np.int64)
+        size = work.pile_size[g]
         rows = np.broadcast_to(g[:, None], written.shape)[written]
-        work.pile[rows, (size[:, None] + steps)[written]] = (SUITS * rank_index[:, None] + suit)[
-            written
-        ]
+        places = (size[:, None] + steps)[written]
+        work.pile[rows, places] = (SUITS * rank_index[:, None] + suit)[written]
         columns = SUITS * rank_index[:, None] + _SUIT_NUMBERS
-        work.pile_counts[g[:, None], columns] += laid.astype(np.int8)
-        size += count
+        work.pile_counts[g[:, None], columns] += laid
+        size = size + count
         rank = rank_index + 2
         run = np.where(work.top[g] == rank, work.top_run[g], 0) + count
         burn = rank == 10
@@ -305,67 +330,64 @@ class PalaceEngine(Engine):
         work.top_run[g] = np.where(burn, 0, run)
         if burn.any():
             self._burn(work, g[burn], size[burn])
-        self._refill(work, g, seat)
-        if config.face_up_play == "take_into_hand":
-            self._face_up_into_hand(work, g, seat)
-        out = (
-            ~work.hands[g, seat].any(axis=1)
-            & (work.face_up[g, seat] < 0).all(axis=1)
-            & (work.face_down[g, seat] < 0).all(axis=1)
+        at = self._at(work, g)
+        self._refill(work, g, at)
+        empty = work.hand_size[at] == 0
+        if config.face_up_play == "take_into_hand" and empty.any():
+            self._face_up_into_hand(work, g[empty], at[empty])
+            empty = work.hand_size[at] == 0
+        out = empty
+        out[empty] = (work.face_up[at[empty]].max(axis=1) < 0) & (
+            work.face_down[at[empty]].max(axis=1) < 0
         )
-        passing = [self._finish(work, g[out], seat[out])]
-        extra = ~out & ~burn
+        passing = [self._finish(work, g[out], work.seat[g[out]])]
+        held = ~out & ~burn
         if config.quad == "extra_play":
-            extra &= count >= 4
+            extra = held & (count >= 4)
             work.pending[g[extra]] = EXTRA
-        else:
-            extra[:] = False
+            held &= ~extra
         work.pending[g[~out & burn]] = REPLAY
-        passing.append(g[~out & ~burn & ~extra])
+        passing.append(g[held])
         return np.concatenate(passing)
 
-    def _burn(self, work: _Work, g: Index, size: Array) -> None:
+    @staticmethod
+    def _burn(work: _Work, g: Index, size: Array) -> None:
         """The whole pile leaves the game, bottom first."""
         steps = np.arange(int(size.max()))
         moved = steps < size[:, None]
         rows = np.broadcast_to(g[:, None], moved.shape)[moved]
-        at = work.burned_size[g].astype(np.int64)[:, None] + steps
+        at = work.burned_size[g][:, None] + steps
         work.burned[rows, at[moved]] = work.pile[g, : steps.size][moved]
         work.burned_size[g] += size.astype(np.int16)
         work.pile[g] = -1
         work.pile_counts[g] = 0
 
-    def _refill(self, work: _Work, g: Index, seat: Array) -> None:
+    def _refill(self, work: _Work, g: Index, at: Index) -> None:
         """While the stock lasts, draw up to ``hand_size`` cards in hand."""
-        held = work.hands[g, seat].sum(axis=1)
-        left = self.cards - work.stock_from[g].astype(np.int64)
-        draw = np.clip(self.config.hand_size - held, 0, left)
+        left = self.cards - work.stock_from[g]
+        draw = np.minimum(np.maximum(self.config.hand_size - work.hand_size[at], 0), left)
         drawing = draw > 0
         if not drawing.any():
             return
-        g, seat, draw = g[drawing], seat[drawing], draw[drawing]
+        g, at, draw = g[drawing], at[drawing], draw[drawing]
         steps = np.arange(int(draw.max()))
         drawn = steps < draw[:, None]
-        at = np.minimum(work.stock_from[g].astype(np.int64)[:, None] + steps, self.cards - 1)
-        cards = work.deal[g[:, None], at][drawn]
-        rows = np.broadcast_to(g[:, None], drawn.shape)[drawn]
-        seats = np.broadcast_to(seat[:, None], drawn.shape)[drawn]
-        np.add.at(work.hands, (rows, seats, cards), 1)
-        work.stock_from[g] += draw.astype(np.int16)
+        places = np.minimum(work.stock_from[g][:, None] + steps, self.cards - 1)
+        cards = work.deal[g[:, None], places][drawn]
+        np.add.at(work.hands, (np.broadcast_to(at[:, None], drawn.shape)[drawn], cards), 1)
+        work.hand_size[at] += draw
+        work.stock_from[g] += draw
 
-    def _face_up_into_hand(self, work: _Work, g: Index, seat: Array) -> None:
+    def _face_up_into_hand(self, work: _Work, g: Index, at: Index) -> None:
         """With hand and stock empty, the face-up cards go into the hand, in view of all."""
-        up = work.face_up[g, seat]
-        taking = (
-            ~work.hands[g, seat].any(axis=1)
-            & (work.stock_from[g] == self.cards)
-            & (up >= 0).any(axis=1)
-        )
-        g, seat = g[taking], seat[taking]
-        counts = _card_counts(up[taking])
-        work.hands[g, seat] = counts
-        work.known[g, seat] = counts
-        work.face_up[g, seat] = -1
+        taking = work.stock_from[g] == self.cards
+        at = at[taking]
+        up = work.face_up[at]
+        counts = _card_counts(up)
+        work.hands[at] = counts
+        work.known[at] = counts
+        work.hand_size[at] = (up >= 0).sum(axis=1)
+        work.face_up[at] = -1
 
     def _finish(self, work: _Work, g: Index, seat: Array) -> Index:
         """The seats have no cards left; the games whose turn passes (the others end)."""
@@ -380,9 +402,12 @@ class PalaceEngine(Engine):
 
     def _take_pile(self, work: _Work, g: Index) -> None:
         """The pile goes into the hand in view of all (a turned blind card is in already)."""
-        seat = work.seat[g]
-        work.hands[g, seat] += work.pile_counts[g]
-        work.known[g, seat] += work.pile_counts[g]
+        if not g.size:
+            return
+        at = self._at(work, g)
+        work.hands[at] += work.pile_counts[g]
+        work.known[at] += work.pile_counts[g]
+        work.hand_size[at] += work.pile_size[g]
         work.pile[g] = -1
         work.pile_size[g] = 0
         work.pile_counts[g] = 0
@@ -397,14 +422,14 @@ class PalaceEngine(Engine):
         turns = work.turns[g] + 1
         work.turns[g] = turns
         ending = turns >= config.max_turns
-        self._game_over(work, g[ending])
-        g = g[~ending]
+        if ending.any():
+            self._game_over(work, g[ending])
+            g = g[~ending]
         following = (work.seat[g] + 1) % config.players
         if config.play_until == "last":
             for _ in range(config.players - 2):  # at most players - 2 have finished
-                following = np.where(
-                    work.places[g, following] > 0, (following + 1) % config.players, following
-                )
+                taken = work.seated[self.first_rows[g] + following] > 0
+                following = np.where(taken, (following + 1) % config.players, following)
         work.seat[g] = following
         work.pending[g] = np.where(work.top[g] == 3, TAKE, NONE)
 
@@ -429,34 +454,35 @@ class PalaceEngine(Engine):
     def _legal_mask(self, data: dict[str, Array]) -> NDArray[np.bool_]:
         """Each game's ``legal_mask``, the moves ``legal_moves`` lists."""
         config, n = self.config, self.size
-        rows = np.arange(n)
-        phase, pending, seat, top = data["phase"], data["pending"], data["seat"], data["top"]
+        phase, pending, top = data["phase"], data["pending"], data["top"]
+        at = self.first_rows + data["seat"]
         mask = np.zeros((n, self.num_actions), dtype=bool)
         swapping = phase == SWAP
         mask[:, READY_ACTION] = swapping
         choosing = np.flatnonzero(swapping & (data["swaps"] < MAX_SWAPS))
         if choosing.size:
-            hand = data["hands"][choosing, seat[choosing]] > 0
-            up = _card_counts(data["face_up"][choosing, seat[choosing]]) > 0
+            hand = data["hands"].reshape(-1, KINDS)[at[choosing]] > 0
+            up = _card_counts(data["face_up"].reshape(-1, ROW)[at[choosing]]) > 0
             swaps = hand[:, :, None] & up[:, None, :] & _NOT_SELF
             mask[choosing, SWAP_BASE:PLAY_BASE] = swaps.reshape(choosing.size, -1)
         playing = phase == PLAY
-        hand = data["hands"][rows, seat]
-        held = hand.reshape(n, RANKS, SUITS).sum(axis=2, dtype=np.int8)
+        held = _rank_counts(np.take(data["hands"].reshape(-1, KINDS), at, axis=0))
+        holding = np.take(data["hand_size"].reshape(-1), at) > 0
         if config.face_up_play == "from_table":
-            up = data["face_up"][rows, seat]
-            on_table = (up[:, :, None] // SUITS == np.arange(RANKS)).sum(axis=1, dtype=np.int8)
-            in_hand = hand.sum(axis=1) > 0
-            held = np.where(in_hand[:, None], held, on_table).astype(np.int8)
+            up = np.take(data["face_up"].reshape(-1, ROW), at, axis=0)
+            on_table = np.zeros((n, RANKS), dtype=np.int8)
+            for slot in range(ROW):
+                on_table += up[:, slot, None] // SUITS == _RANK_NUMBERS
+            held = np.where(holding[:, None], held, on_table)
+            holding |= up.max(axis=1) >= 0
         extra = pending == EXTRA
-        most = np.where(extra, EXTRA_PLAY_MOST, 127).astype(np.int8)
+        if extra.any():
+            held = np.where(extra[:, None], np.minimum(held, EXTRA_PLAY_MOST), held)
         laying: NDArray[np.bool_] = playing & (pending != TAKE)
-        allowed = self.allowed[top] & laying[:, None]
-        reach = np.where(allowed, np.minimum(held, most[:, None]), 0)
+        reach = held * (self.allowed[top] & laying[:, None])
         plays = self.counts[None, :, None] <= reach[:, None, :]
         mask[:, PLAY_BASE:] = plays.reshape(n, -1)
-        can_play = reach.any(axis=1)
-        holding = held.any(axis=1)
+        can_play = plays[:, 0].any(axis=1)
         pile = data["pile_size"] > 0
         mask[:, TAKE_ACTION] = playing & (
             (pending == TAKE)
@@ -464,9 +490,9 @@ class PalaceEngine(Engine):
         )
         mask[:, END_ACTION] = extra
         blind = playing & ~holding & (pending != TAKE) & ~extra
-        mask[:, BLIND_ACTION : BLIND_ACTION + ROW] = blind[:, None] & (
-            data["face_down"][rows, seat] >= 0
-        )
+        if blind.any():
+            down = np.take(data["face_down"].reshape(-1, ROW), at, axis=0) >= 0
+            mask[:, BLIND_ACTION : BLIND_ACTION + ROW] = blind[:, None] & down
         return mask
 
     # --- what the rules read -------------------------------------------------------
