@@ -63,6 +63,8 @@ READY_ACTION, TAKE_ACTION, END_ACTION, BLIND_ACTION = range(4)
 _CARD_NUMBERS = np.arange(KINDS, dtype=np.int8)
 _SUIT_NUMBERS = np.arange(SUITS)
 _RANK_NUMBERS = np.arange(RANKS)
+_RANK_WIDTH = 16
+"""Ranks padded to 16 bytes a row in the mask's arithmetic."""
 _NATURAL = np.array([rank not in (2, 3, 10) for rank in range(2, 15)])
 """Per rank (2 first), whether it is a natural card."""
 _NOT_SELF = ~np.eye(KINDS, dtype=bool)
@@ -76,6 +78,15 @@ def _allowed_table(strict: bool) -> NDArray[np.bool_]:
     return np.array([row[2:] for row in palace_rules._ALLOWED[strict]], dtype=bool)
 
 
+def _allowed_words(allowed: NDArray[np.bool_]) -> NDArray[np.uint64]:
+    """``[top rank]``: the table's row as two 64-bit words, a byte of ones per rank that
+    may go on it: a hand's rank counts masked by it in two operations.
+    """
+    rows = np.zeros((allowed.shape[0], _RANK_WIDTH), dtype=np.uint8)
+    rows[:, :RANKS] = np.where(allowed, 0xFF, 0)
+    return _words(rows)
+
+
 def _card_counts(slots: Array) -> NDArray[np.int8]:
     """``(..., 52)``: how often each card lies in ``slots`` (``(..., k)``, -1 for none)."""
     counts: NDArray[np.int8] = (slots[..., None] == _CARD_NUMBERS).sum(axis=-2, dtype=np.int8)
@@ -83,13 +94,21 @@ def _card_counts(slots: Array) -> NDArray[np.int8]:
 
 
 def _rank_counts(cards: Array) -> NDArray[np.int8]:
-    """``(k, 13)``: the cards of each rank in ``(k, 52)`` card counts. A rank's four suits
-    are four bytes side by side: read as one 32-bit word, multiplying by ``0x01010101``
-    adds them into its top byte.
+    """``(k, 16)``: the cards of each rank (2 first; the last three always 0, so that a
+    row reads as two 64-bit words) in ``(k, 52)`` card counts. A rank's four suits are four
+    bytes side by side: read as one 32-bit word, multiplying by ``0x01010101`` adds them
+    into its top byte.
     """
     words = np.ascontiguousarray(cards).view(np.uint32)
-    counts: NDArray[np.int8] = ((words * np.uint32(0x01010101)) >> np.uint32(24)).astype(np.int8)
+    counts = np.zeros((cards.shape[0], _RANK_WIDTH), dtype=np.int8)
+    counts[:, :RANKS] = (words * np.uint32(0x01010101)) >> np.uint32(24)
     return counts
+
+
+def _words(counts: Array) -> NDArray[np.uint64]:
+    """``(k, 16)`` bytes as ``(k, 2)`` 64-bit words: sixteen ranks tested at once."""
+    words: NDArray[np.uint64] = counts.view(np.uint64)
+    return words
 
 
 class _Work:
@@ -147,7 +166,8 @@ class PalaceEngine(Engine):
         self.cards = config.cards
         self.dealt = config.players * (2 * ROW + config.hand_size)
         self.allowed = _allowed_table(config.must_beat == "higher")
-        self.counts = np.arange(1, SUITS * config.decks + 1, dtype=np.int8)
+        self.allowed_words = _allowed_words(self.allowed)
+        self.duplicates = config.decks > 1  # equal cards: a scatter adds with np.add.at
         self.rows = np.arange(self.size)
         self.first_rows = self.rows * config.players
 
@@ -280,13 +300,13 @@ class PalaceEngine(Engine):
         """Take ``count`` cards of the rank from each hand, lowest suits first; ``(k, 4)``:
         the cards of each suit laid.
         """
-        columns = SUITS * rank_index[:, None] + _SUIT_NUMBERS
-        held = work.hands[at[:, None], columns]
+        cells = (at * KINDS + SUITS * rank_index)[:, None] + _SUIT_NUMBERS
+        hands, known = work.hands.reshape(-1), work.known.reshape(-1)
+        held = hands[cells]
         before = held.cumsum(axis=1, dtype=np.int8) - held
         taken: Array = np.minimum(np.maximum(count[:, None] - before, 0), held).astype(np.int8)
-        work.hands[at[:, None], columns] = held - taken
-        known = work.known[at[:, None], columns]
-        work.known[at[:, None], columns] = np.maximum(known - taken, 0)
+        hands[cells] = held - taken
+        known[cells] = np.maximum(known[cells] - taken, 0)
         work.hand_size[at] -= count.astype(np.int16)
         return taken
 
@@ -310,15 +330,13 @@ class PalaceEngine(Engine):
         into the hand, finishing, a replay, an extra play); the games whose turn passes.
         """
         config = self.config
-        steps = np.arange(int(count.max()))
-        suit = (laid.cumsum(axis=1)[:, None, :] <= steps[None, :, None]).sum(axis=2)
-        written = steps < count[:, None]
+        # the cards laid, game by game in suit order: each card of the rank as often as laid
+        rows = np.repeat(g, count)
+        cards = np.repeat((SUITS * rank_index[:, None] + _SUIT_NUMBERS).ravel(), laid.ravel())
         size = work.pile_size[g]
-        rows = np.broadcast_to(g[:, None], written.shape)[written]
-        places = (size[:, None] + steps)[written]
-        work.pile[rows, places] = (SUITS * rank_index[:, None] + suit)[written]
-        columns = SUITS * rank_index[:, None] + _SUIT_NUMBERS
-        work.pile_counts[g[:, None], columns] += laid
+        first = np.repeat(np.cumsum(count) - count - size, count)  # where each game's start
+        work.pile[rows, np.arange(rows.size) - first] = cards
+        self._add(work.pile_counts.reshape(-1), rows * KINDS + cards)
         size = size + count
         rank = rank_index + 2
         run = np.where(work.top[g] == rank, work.top_run[g], 0) + count
@@ -350,6 +368,15 @@ class PalaceEngine(Engine):
         passing.append(g[held])
         return np.concatenate(passing)
 
+    def _add(self, counts: Array, cells: Array) -> None:
+        """One more card in each of ``cells`` of the flat ``counts`` (a cell twice over
+        only with several decks).
+        """
+        if self.duplicates:
+            np.add.at(counts, cells, 1)
+        else:
+            counts[cells] += 1
+
     @staticmethod
     def _burn(work: _Work, g: Index, size: Array) -> None:
         """The whole pile leaves the game, bottom first."""
@@ -370,11 +397,10 @@ class PalaceEngine(Engine):
         if not drawing.any():
             return
         g, at, draw = g[drawing], at[drawing], draw[drawing]
-        steps = np.arange(int(draw.max()))
-        drawn = steps < draw[:, None]
-        places = np.minimum(work.stock_from[g][:, None] + steps, self.cards - 1)
-        cards = work.deal[g[:, None], places][drawn]
-        np.add.at(work.hands, (np.broadcast_to(at[:, None], drawn.shape)[drawn], cards), 1)
+        rows = np.repeat(g, draw)
+        first = np.repeat(np.cumsum(draw) - draw - work.stock_from[g], draw)
+        cards = work.deal[rows, np.arange(rows.size) - first]
+        self._add(work.hands.reshape(-1), np.repeat(at, draw) * KINDS + cards)
         work.hand_size[at] += draw
         work.stock_from[g] += draw
 
@@ -470,19 +496,22 @@ class PalaceEngine(Engine):
         holding = np.take(data["hand_size"].reshape(-1), at) > 0
         if config.face_up_play == "from_table":
             up = np.take(data["face_up"].reshape(-1, ROW), at, axis=0)
-            on_table = np.zeros((n, RANKS), dtype=np.int8)
+            on_table = np.zeros((n, _RANK_WIDTH), dtype=np.int8)
             for slot in range(ROW):
-                on_table += up[:, slot, None] // SUITS == _RANK_NUMBERS
+                on_table[:, :RANKS] += up[:, slot, None] // SUITS == _RANK_NUMBERS
             held = np.where(holding[:, None], held, on_table)
             holding |= up.max(axis=1) >= 0
         extra = pending == EXTRA
         if extra.any():
             held = np.where(extra[:, None], np.minimum(held, EXTRA_PLAY_MOST), held)
-        laying: NDArray[np.bool_] = playing & (pending != TAKE)
-        reach = held * (self.allowed[top] & laying[:, None])
-        plays = self.counts[None, :, None] <= reach[:, None, :]
-        mask[:, PLAY_BASE:] = plays.reshape(n, -1)
-        can_play = plays[:, 0].any(axis=1)
+        laying = playing & (pending != TAKE)
+        words = _words(held) & np.take(self.allowed_words, top, axis=0)
+        words[~laying] = 0
+        reach = words.view(np.int8)  # each rank's cards that may be laid, up to the most
+        for count in range(1, SUITS * config.decks + 1):
+            block = PLAY_BASE + RANKS * (count - 1)
+            mask[:, block : block + RANKS] = reach[:, :RANKS] >= count
+        can_play = (words[:, 0] | words[:, 1]) != 0
         pile = data["pile_size"] > 0
         mask[:, TAKE_ACTION] = playing & (
             (pending == TAKE)
