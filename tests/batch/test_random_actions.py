@@ -39,3 +39,12 @@ def test_each_legal_action_is_drawn_as_often_and_a_game_without_one_gets_0() -> 
 def test_no_game_with_a_legal_action_means_every_action_is_0() -> None:
     games = _games(np.zeros((4, 10), dtype=bool))
     assert random_actions(games, np.random.default_rng(0)).tolist() == [0, 0, 0, 0]
+
+
+def test_masks_of_any_width_draw_only_legal_actions() -> None:
+    generator = np.random.default_rng(1)
+    for width in (1, 3, 7, 8, 13, 2762):
+        mask = generator.random((5, width)) < 0.3
+        actions = random_actions(_games(mask), generator)
+        for game, action in enumerate(actions.tolist()):
+            assert mask[game, action] or (action == 0 and not mask[game].any())

@@ -222,9 +222,9 @@ def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.i
     game, the legal actions found in one pass over the masks (a draw per action costs a
     wide action space, palace's 2,762, fifty times a kernel's step).
     """
-    mask = games.legal_mask
+    mask = np.ascontiguousarray(games.legal_mask)
     size, width = mask.shape
-    legal = np.flatnonzero(mask)  # game by game, each game's actions ascending
+    legal = _true_places(mask.reshape(-1))  # game by game, each game's actions ascending
     counts = np.bincount(legal // width, minlength=size)
     if not legal.size:
         return np.zeros(size, dtype=np.int64)
@@ -234,6 +234,19 @@ def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.i
         counts > 0, legal[chosen] - np.arange(size, dtype=np.int64) * width, 0
     )
     return actions
+
+
+def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The places of the true flags, ascending: eight flags at a time read as one 64-bit
+    word, then the bytes of the words not zero (a mask is mostly false: four times
+    quicker than ``np.flatnonzero`` of the flags).
+    """
+    whole = flags.size - flags.size % 8
+    words = flags[:whole].view(np.uint64)
+    nonzero = np.flatnonzero(words != 0)
+    inside = np.flatnonzero(words[nonzero].view(np.uint8))
+    places = [8 * nonzero[inside // 8] + inside % 8, whole + np.flatnonzero(flags[whole:])]
+    return np.concatenate(places).astype(np.int64)
 
 
 _KERNELS: dict[str, str | Callable[..., Engine]] = {
