@@ -67,8 +67,6 @@ _RANK_WIDTH = 16
 """Ranks padded to 16 bytes a row in the mask's arithmetic."""
 _NATURAL = np.array([rank not in (2, 3, 10) for rank in range(2, 15)])
 """Per rank (2 first), whether it is a natural card."""
-_NOT_SELF = ~np.eye(KINDS, dtype=bool)
-"""A swap of a card for an equal one is no move."""
 
 
 def _allowed_table(strict: bool) -> NDArray[np.bool_]:
@@ -486,11 +484,14 @@ class PalaceEngine(Engine):
         swapping = phase == SWAP
         mask[:, READY_ACTION] = swapping
         choosing = np.flatnonzero(swapping & (data["swaps"] < MAX_SWAPS))
-        if choosing.size:
-            hand = data["hands"].reshape(-1, KINDS)[at[choosing]] > 0
-            up = _card_counts(data["face_up"].reshape(-1, ROW)[at[choosing]]) > 0
-            swaps = hand[:, :, None] & up[:, None, :] & _NOT_SELF
-            mask[choosing, SWAP_BASE:PLAY_BASE] = swaps.reshape(choosing.size, -1)
+        if choosing.size:  # a swap of each hand card for each other face-up card
+            game, hand_card = np.nonzero(data["hands"].reshape(-1, KINDS)[at[choosing]])
+            up = data["face_up"].reshape(-1, ROW)[at[choosing]][game].astype(np.intp)
+            row = choosing[game, None]
+            swaps = (row * self.num_actions + SWAP_BASE + KINDS * hand_card[:, None] + up)[
+                up != hand_card[:, None]
+            ]
+            mask.reshape(-1)[swaps] = True
         playing = phase == PLAY
         held = _rank_counts(np.take(data["hands"].reshape(-1, KINDS), at, axis=0))
         holding = np.take(data["hand_size"].reshape(-1), at) > 0
