@@ -4,7 +4,7 @@ game :func:`tabletop_rules.palace.new_game` deals from the same seed and
 
 Every house rule of :class:`~tabletop_rules.palace.Config` is taken: players, decks,
 hand_size, must_beat, quad, face_up_play, voluntary_pickup, first_player, play_until and
-max_turns (no config is refused beyond what ``Config`` itself refuses).
+max_turns: no config ``Config`` allows is refused.
 
 A card is its place in :data:`~tabletop_rules.palace.cards.DECK` (0 to 51: rank by rank,
 suits in order); hands and known cards are counts of each card, so they are sorted as the
@@ -27,18 +27,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..palace import Config, State
 from ..palace import rules as palace_rules
-from ..palace.cards import DECK
+from ..palace.cards import BONUS_RANKS, DECK
+from ..palace.cards import RANKS as RANK_LIST
+from ..palace.cards import SUITS as SUIT_LIST
 from ..palace.config import ROW
-from ..palace.moves import PLAY_BASE, SWAP_BASE
+from ..palace.moves import BLIND, END_TURN, MOVE_TABLE, PLAY_BASE, READY, SWAP_BASE, TAKE_PILE
 from ..palace.rules import EXTRA_PLAY_MOST
-from ..palace.state import MAX_SWAPS, PENDINGS
+from ..palace.state import MAX_SWAPS, PENDINGS, Phase
 from . import rng
 from .engine import NOBODY, Engine, Games
 
@@ -49,23 +51,26 @@ Index = NDArray[np.intp]
 
 KINDS = len(DECK)
 """Distinct cards (52): a card's number is its place in ``DECK``."""
-RANKS = 13
-SUITS = 4
+RANKS = len(RANK_LIST)
+SUITS = len(SUIT_LIST)
 
-SWAP, PLAY, OVER = range(3)
+PHASES: tuple[Phase, ...] = get_args(Phase)
+SWAP, PLAY, OVER = (PHASES.index(name) for name in ("swap", "play", "over"))
 """The phases, numbered as ``state.Phase`` lists them."""
 NONE, TAKE, EXTRA, REPLAY = (PENDINGS.index(name) for name in ("none", "take", "extra", "replay"))
-PHASES = ("swap", "play", "over")
+"""What the seat on turn owes, numbered as ``state.Pending`` lists it."""
 
-READY_ACTION, TAKE_ACTION, END_ACTION, BLIND_ACTION = range(4)
-"""``ready``, ``take`` and ``end``; the blind plays follow, slot by slot."""
+READY_ACTION, TAKE_ACTION, END_ACTION, BLIND_ACTION = map(
+    MOVE_TABLE.moves.index, (READY, TAKE_PILE, END_TURN, BLIND[0])
+)
+"""The action numbers of ``ready``, ``take``, ``end`` and ``blind 0`` (the other slots follow)."""
 
 _CARD_NUMBERS = np.arange(KINDS, dtype=np.int8)
 _SUIT_NUMBERS = np.arange(SUITS)
 _RANK_NUMBERS = np.arange(RANKS)
 _RANK_WIDTH = 16
 """Ranks padded to 16 bytes a row in the mask's arithmetic."""
-_NATURAL = np.array([rank not in (2, 3, 10) for rank in range(2, 15)])
+_NATURAL = np.array([rank not in BONUS_RANKS for rank in RANK_LIST])
 """Per rank (2 first), whether it is a natural card."""
 
 
@@ -594,7 +599,7 @@ class PalaceEngine(Engine):
             stock=laid(game["deal"][int(game["stock_from"]) :]),
             pile=laid(game["pile"][: int(game["pile_size"])]),
             burned=laid(game["burned"][: int(game["burned_size"])]),
-            phase=PHASES[int(game["phase"])],  # type: ignore[arg-type]
+            phase=PHASES[int(game["phase"])],
             seat=int(game["seat"]),
             turns=int(game["turns"]),
             swaps=int(game["swaps"]),
