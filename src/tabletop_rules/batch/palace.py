@@ -115,8 +115,9 @@ def _words(counts: Array) -> NDArray[np.uint64]:
 
 
 class _Work:
-    """A mutable copy of the arrays a step changes, made back into data by :meth:`data`;
-    the per-seat arrays also as one row per (game, seat): row ``game * players + seat``.
+    """A mutable copy of the arrays a step changes (``arrays``, named as in ``Games.data``),
+    each also an attribute; the per-seat ones as views with one row per (game, seat):
+    row ``game * players + seat``.
     """
 
     def __init__(self, data: Mapping[str, Array], players: int) -> None:
@@ -132,7 +133,7 @@ class _Work:
         self.face_up = self.arrays["face_up"].reshape(rows, ROW)
         self.face_down = self.arrays["face_down"].reshape(rows, ROW)
         self.places = self.arrays["places"]
-        self.seated = self.places.reshape(rows)
+        self.place = self.places.reshape(rows)
         self.stock_from = self.arrays["stock_from"]
         self.pile = self.arrays["pile"]
         self.pile_size = self.arrays["pile_size"]
@@ -337,8 +338,8 @@ class PalaceEngine(Engine):
         rows = np.repeat(g, count)
         cards = np.repeat((SUITS * rank_index[:, None] + _SUIT_NUMBERS).ravel(), laid.ravel())
         size = work.pile_size[g]
-        first = np.repeat(np.cumsum(count) - count - size, count)  # where each game's start
-        work.pile[rows, np.arange(rows.size) - first] = cards
+        shift = np.repeat(np.cumsum(count) - count - size, count)  # a card's place in rows
+        work.pile[rows, np.arange(rows.size) - shift] = cards  # ... less shift: on the pile
         self._add(work.pile_counts.reshape(-1), rows * KINDS + cards)
         size = size + count
         rank = rank_index + 2
@@ -362,13 +363,13 @@ class PalaceEngine(Engine):
             work.face_down[at[empty]].max(axis=1) < 0
         )
         passing = [self._finish(work, g[out], work.seat[g[out]])]
-        held = ~out & ~burn
+        passes = ~out & ~burn
         if config.quad == "extra_play":
-            extra = held & (count >= 4)
+            extra = passes & (count >= 4)
             work.pending[g[extra]] = EXTRA
-            held &= ~extra
+            passes &= ~extra
         work.pending[g[~out & burn]] = REPLAY
-        passing.append(g[held])
+        passing.append(g[passes])
         return np.concatenate(passing)
 
     def _add(self, counts: Array, cells: Array) -> None:
@@ -401,8 +402,8 @@ class PalaceEngine(Engine):
             return
         g, at, draw = g[drawing], at[drawing], draw[drawing]
         rows = np.repeat(g, draw)
-        first = np.repeat(np.cumsum(draw) - draw - work.stock_from[g], draw)
-        cards = work.deal[rows, np.arange(rows.size) - first]
+        shift = np.repeat(np.cumsum(draw) - draw - work.stock_from[g], draw)
+        cards = work.deal[rows, np.arange(rows.size) - shift]  # the stock's first cards
         self._add(work.hands.reshape(-1), np.repeat(at, draw) * KINDS + cards)
         work.hand_size[at] += draw
         work.stock_from[g] += draw
@@ -457,7 +458,7 @@ class PalaceEngine(Engine):
         following = (work.seat[g] + 1) % config.players
         if config.play_until == "last":
             for _ in range(config.players - 2):  # at most players - 2 have finished
-                taken = work.seated[self.first_rows[g] + following] > 0
+                taken = work.place[self.first_rows[g] + following] > 0
                 following = np.where(taken, (following + 1) % config.players, following)
         work.seat[g] = following
         work.pending[g] = np.where(work.top[g] == 3, TAKE, NONE)
@@ -533,10 +534,14 @@ class PalaceEngine(Engine):
     # --- what the rules read -------------------------------------------------------
 
     def _winners(self, games: Games) -> NDArray[np.bool_]:
+        """The first to finish, once the game is over."""
         won: NDArray[np.bool_] = (games.data["places"] == 1) & games.over[:, None]
         return won
 
     def _observe(self, games: Games) -> NDArray[np.float32]:
+        """Each game's view for its seat to move (a spectator's once over), feature by
+        feature in the order ``palace.observation.encode_view`` writes them.
+        """
         config, n, players = self.config, self.size, self.config.players
         data = games.data
         over = games.over
@@ -552,7 +557,7 @@ class PalaceEngine(Engine):
         parts: list[Array] = [
             over[:, None],
             (seat[:, None] == seats) & ~over[:, None],
-            data["phase"][:, None] == np.arange(3),
+            data["phase"][:, None] == np.arange(len(PHASES)),
             data["pending"][:, None] == np.arange(len(PENDINGS)),
             (seat - viewer)[:, None] % players == seats,
             data["swaps"][:, None],
@@ -561,7 +566,7 @@ class PalaceEngine(Engine):
             _card_counts(data["face_up"][rows, order]).reshape(n, -1),
             (data["face_down"][rows, order] >= 0).reshape(n, -1),
             data["known"][rows, order].reshape(n, -1),
-            hands.sum(axis=2),
+            data["hand_size"][rows, order],
             data["places"][rows, order],
             data["pile_counts"],
             data["pile_size"][:, None],
@@ -574,6 +579,7 @@ class PalaceEngine(Engine):
         return np.concatenate([part.astype(np.float32) for part in parts], axis=1)
 
     def _state(self, games: Games, i: int) -> State:
+        """Game ``i`` as the rules' ``State``, field by field."""
         game = {name: value[i] for name, value in games.data.items()}
 
         def held(counts: Array) -> tuple[Any, ...]:
