@@ -123,3 +123,17 @@ def test_random_house_rules_over_many_games_are_the_rules_games(
 ) -> None:
     engine = batch.engine("palace", config, size=64)
     check_lockstep(engine, seeds(64, first), action_seed=action_seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "config",
+    [
+        palace.Config(players=palace.MAX_PLAYERS, decks=4, hand_size=1, play_until="last"),
+        palace.Config.pagat(players=13, decks=4, hand_size=2, must_beat="higher"),
+        palace.Config(decks=4, hand_size=9, quad="burn", first_player="seat0"),
+    ],
+)
+def test_the_widest_tables_are_the_rules_games(config: palace.Config) -> None:
+    engine = batch.engine("palace", config, size=8)
+    check_lockstep(engine, seeds(8, first=99), action_seed=3)
