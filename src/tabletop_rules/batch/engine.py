@@ -240,17 +240,34 @@ class Engine:
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action for each game (0 for a game over): one draw per
-    game, among the positions of its legal actions.
+    game, the legal actions found in one pass over the masks (a draw per action costs a
+    wide action space, palace's 2,762, fifty times a kernel's step).
     """
-    mask = games.legal_mask
+    mask = np.ascontiguousarray(games.legal_mask)
     size, width = mask.shape
-    legal = np.flatnonzero(mask)  # row by row, ascending
-    first = np.searchsorted(legal, np.arange(size + 1) * width)
-    counts = np.diff(first)
-    picked = first[:-1] + (generator.random(size) * counts).astype(np.int64)
-    actions = legal[np.minimum(picked, max(legal.size - 1, 0))] if legal.size else first[:-1]
-    chosen: NDArray[np.int64] = np.where(counts > 0, actions - np.arange(size) * width, 0)
-    return chosen
+    legal = _true_places(mask.reshape(-1))  # game by game, each game's actions ascending
+    counts = np.bincount(legal // width, minlength=size)
+    if not legal.size:
+        return np.zeros(size, dtype=np.int64)
+    which = np.minimum((generator.random(size) * counts).astype(np.int64), counts - 1)
+    chosen = np.minimum(np.cumsum(counts) - counts + np.maximum(which, 0), legal.size - 1)
+    actions: NDArray[np.int64] = np.where(
+        counts > 0, legal[chosen] - np.arange(size, dtype=np.int64) * width, 0
+    )
+    return actions
+
+
+def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The places of the true flags, ascending: eight flags at a time read as one 64-bit
+    word, then the bytes of the words not zero (a mask is mostly false: four times
+    quicker than ``np.flatnonzero`` of the flags).
+    """
+    whole = flags.size - flags.size % 8
+    words = flags[:whole].view(np.uint64)
+    nonzero = np.flatnonzero(words != 0)
+    inside = np.flatnonzero(words[nonzero].view(np.uint8))
+    places = [8 * nonzero[inside // 8] + inside % 8, whole + np.flatnonzero(flags[whole:])]
+    return np.concatenate(places).astype(np.int64)
 
 
 _KERNELS: dict[str, str | Callable[..., Engine]] = {

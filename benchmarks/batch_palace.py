@@ -1,0 +1,217 @@
+"""Batched palace: random legal play of a whole batch at a time beside the reference
+per-state loop and OpenSpiel's crazy_eights, in moves per second (a move is a player's
+decision).
+
+Two batched contenders hold ``--size`` games (default 4096) of the default config and
+draw every action with :func:`tabletop_rules.batch.random_actions`: *whole batches* step
+until every game is over, then reset the batch with fresh seeds (the tail of a batch,
+games over and waiting for the last, is paid as often as it happens); *restarts* pass
+``reset=`` fresh seeds every 64 steps, so a finished game waits at most 64 steps for its
+next one. Resets are timed with the steps; a batch left unfinished at the end of a slot
+goes on in the next. A batched move is a game not over making its step's move. The
+reference is ``palace_playout.py``'s plain loop (``legal_moves``/``apply`` with
+``random.Random.choice``), and with OpenSpiel installed crazy_eights' C++ loop
+(``pyspiel.evaluate_bots``), both counted as ``palace_playout.py`` counts them.
+
+Run::
+
+    PYTHONPATH=src python benchmarks/batch_palace.py [--size 4096] [--seconds 1] [--rounds 5]
+
+After the table: bytes per game in a batch, the time of ``reset``, and one step's time
+split between drawing the actions and the kernel's step, beside the legal mask's floor
+(a new ``(size, 2762)`` mask with its plays written, and random_actions drawing from it):
+what any kernel pays for the mask the issue asks for, whatever its rules cost.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Any
+
+import attrs
+import numpy as np
+from harness import (
+    Anchor,
+    Clock,
+    Contender,
+    Runner,
+    Sample,
+    openspiel_cpp_loop,
+    run_and_report,
+    timing_arguments,
+)
+from palace_playout import PLAYERS, palace_loop
+
+from tabletop_rules import batch, palace
+from tabletop_rules.palace.moves import PLAY_BASE
+
+try:
+    import pyspiel
+except ImportError:  # the optional `bench` extra
+    pyspiel = None
+
+ANCHORS = [
+    Anchor("crazy_eights_cpp", "vs OpenSpiel crazy_eights C++"),
+    Anchor("palace_loop", "vs per-state loop"),
+]
+
+PLAYS = slice(PLAY_BASE, None)
+"""The plays' columns of the mask: written for every game at every step."""
+
+RESTART_EVERY = 64
+"""Steps between the restarts contender's ``reset=`` calls."""
+
+
+def make_whole_batches(size: int) -> Runner:
+    """Whole batches of ``size`` default games, each played until its last game ends."""
+    engine = batch.engine("palace", palace.Config(players=PLAYERS), size=size)
+    held: dict[str, Any] = {}
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        generator = np.random.default_rng(seed)
+        games = held.get("games")
+        finished = moves = 0
+        start = clock()
+        stop = start + budget
+        while True:
+            if games is None or games.over.all():
+                games = engine.reset(generator.integers(0, 2**64, size=size, dtype=np.uint64))
+            playing = size - int(games.over.sum())
+            games = engine.step(games, batch.random_actions(games, generator))
+            moves += playing
+            finished += playing - (size - int(games.over.sum()))
+            now = clock()
+            if now >= stop:
+                held["games"] = games
+                return Sample(finished, moves, now - start)
+
+    return run
+
+
+def make_restarts(size: int) -> Runner:
+    """``size`` default games, the finished ones restarted every :data:`RESTART_EVERY` steps."""
+    engine = batch.engine("palace", palace.Config(players=PLAYERS), size=size)
+    held: dict[str, Any] = {}
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        generator = np.random.default_rng(seed)
+        games = held.get("games")
+        if games is None:
+            games = engine.reset(generator.integers(0, 2**64, size=size, dtype=np.uint64))
+        finished = moves = 0
+        step = 0
+        start = clock()
+        stop = start + budget
+        while True:
+            playing = size - int(games.over.sum())
+            actions = batch.random_actions(games, generator)
+            step += 1
+            if step % RESTART_EVERY:
+                games = engine.step(games, actions)
+            else:
+                seeds = games.data["seed"]
+                fresh = generator.integers(0, 2**64, size=size, dtype=np.uint64)
+                games = engine.step(games, actions, reset=fresh)
+                finished += int((games.data["seed"] != seeds).sum())
+            moves += playing
+            now = clock()
+            if now >= stop:
+                held["games"] = games
+                return Sample(finished, moves, now - start)
+
+    return run
+
+
+def bytes_per_game(games: batch.Games) -> float:
+    """The bytes of a batch's arrays (the record's and the kernel's) per game."""
+    arrays = [games.current_player, games.legal_mask, games.scores, games.over]
+    arrays += list(games.data.values())
+    return sum(array.nbytes for array in arrays) / games.size
+
+
+def profile(size: int, repeats: int = 30) -> None:
+    """Bytes per game, the median time of ``reset`` and of a step's parts, 40 steps in
+    (play, past the swaps).
+    """
+    engine = batch.engine("palace", palace.Config(players=PLAYERS), size=size)
+    generator = np.random.default_rng(0)
+    seeds = np.arange(size, dtype=np.uint64)
+    resets, drawn, stepped, floor = [], [], [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        games = engine.reset(seeds)
+        resets.append(time.perf_counter() - start)
+    for _ in range(40):
+        games = engine.step(games, batch.random_actions(games, generator))
+    for _ in range(repeats):
+        start = time.perf_counter()
+        actions = batch.random_actions(games, generator)
+        middle = time.perf_counter()
+        games = engine.step(games, actions)
+        after = time.perf_counter()
+        mask = np.zeros(games.legal_mask.shape, dtype=bool)
+        mask[:, PLAYS] = games.legal_mask[:, PLAYS]  # touched
+        batch.random_actions(attrs.evolve(games, legal_mask=mask), generator)
+        floor.append(time.perf_counter() - after)
+        drawn.append(middle - start)
+        stepped.append(after - middle)
+    data = sum(array.nbytes for array in games.data.values()) / size
+    print(
+        f"\nsize {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of them the "
+        f"kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
+        f"reset {1e3 * statistics.median(resets):.2f} ms; a step in play: random_actions "
+        f"{1e3 * statistics.median(drawn):.2f} ms, engine.step "
+        f"{1e3 * statistics.median(stepped):.2f} ms; the mask's floor (a new mask with the "
+        f"plays written, and random_actions over it) {1e3 * statistics.median(floor):.2f} ms "
+        f"(medians of {repeats})"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, print the table and the profile, optionally write JSON."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    size = 4096
+    if "--size" in arguments:
+        at = arguments.index("--size")
+        size = int(arguments[at + 1])
+        del arguments[at : at + 2]
+    if not 1 <= size <= batch.MAX_SIZE:
+        raise SystemExit(f"--size must be 1 to {batch.MAX_SIZE}")
+    args = timing_arguments(__doc__.splitlines()[0], arguments)
+    entries = [
+        Contender(
+            "whole_batches", f"batched palace, whole batches of {size}", make_whole_batches(size)
+        ),
+        Contender(
+            "restarts",
+            f"batched palace, {size} games, restarts every {RESTART_EVERY} steps",
+            make_restarts(size),
+        ),
+        Contender("palace_loop", "palace, per-state plain loop", palace_loop),
+    ]
+    if pyspiel is None:
+        print(
+            "note: pyspiel (OpenSpiel) is not installed, so there is no crazy_eights row; "
+            "install it with `pip install -e '.[bench]'`.",
+            file=sys.stderr,
+        )
+    else:
+        game = pyspiel.load_game("crazy_eights", {"players": PLAYERS})
+        entries.append(
+            Contender(
+                "crazy_eights_cpp",
+                "OpenSpiel crazy_eights, C++ evaluate_bots",
+                openspiel_cpp_loop(game),
+            )
+        )
+    packages = ("tabletop-rules", "numpy", "open-spiel")
+    what = f"move = a player's decision, {PLAYERS} players, batch size {size}"
+    run_and_report(args, entries, packages, ANCHORS, "move", what, size=size, players=PLAYERS)
+    profile(size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

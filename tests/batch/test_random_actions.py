@@ -1,0 +1,50 @@
+"""``batch.random_actions`` draws each game's action uniformly from its legal ones."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from tabletop_rules.batch import Games, random_actions
+
+
+def _games(mask: np.ndarray) -> Games:
+    size = mask.shape[0]
+    return Games(
+        current_player=np.zeros(size, dtype=np.int64),
+        legal_mask=mask,
+        scores=np.zeros((size, 2), dtype=np.int64),
+        over=mask.sum(axis=1) == 0,
+        data={},
+    )
+
+
+def test_each_legal_action_is_drawn_as_often_and_a_game_without_one_gets_0() -> None:
+    mask = np.zeros((3, 2762), dtype=bool)
+    mask[0, [1, 2710, 2761]] = True
+    mask[2, [6, 7]] = True
+    games, generator = _games(mask), np.random.default_rng(0)
+    drawn = [Counter[int]() for _ in range(3)]
+    for _ in range(3000):
+        for game, action in enumerate(random_actions(games, generator).tolist()):
+            drawn[game][action] += 1
+    assert set(drawn[0]) == {1, 2710, 2761}
+    assert all(900 < times < 1100 for times in drawn[0].values())
+    assert drawn[1] == Counter({0: 3000})
+    assert set(drawn[2]) == {6, 7}
+    assert all(1350 < times < 1650 for times in drawn[2].values())
+
+
+def test_no_game_with_a_legal_action_means_every_action_is_0() -> None:
+    games = _games(np.zeros((4, 10), dtype=bool))
+    assert random_actions(games, np.random.default_rng(0)).tolist() == [0, 0, 0, 0]
+
+
+def test_masks_of_any_width_draw_only_legal_actions() -> None:
+    generator = np.random.default_rng(1)
+    for width in (1, 3, 7, 8, 13, 2762):
+        mask = generator.random((5, width)) < 0.3
+        actions = random_actions(_games(mask), generator)
+        for game, action in enumerate(actions.tolist()):
+            assert mask[game, action] or (action == 0 and not mask[game].any())
