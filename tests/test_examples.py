@@ -223,3 +223,15 @@ def test_house_rules_refuses_a_bad_config_and_plays_a_variant_of_each_game() -> 
     assert "Palace, pagat rules for three, two decks: finished in order P" in out
     assert "The account game on a crumbling 3 x 6 field" in out
     assert out.count("game over: winner") == 2
+
+
+def test_batch_selfplay_reports_the_policys_share_of_wins_each_iteration() -> None:
+    out = run("batch_selfplay.py", "--iterations", "2", "--games", "32", "--game", "account")
+    lines = out.stdout.splitlines()
+    assert lines[0] == "The account game: self-play in batches of 32, a linear softmax policy"
+    shares = [
+        re.match(r"iteration +(\d+): ([\d.]+)% of the wins against random \(", line)
+        for line in lines[1:]
+    ]
+    assert [int(match.group(1)) for match in shares if match] == [0, 1, 2]
+    assert all(0 <= float(match.group(2)) <= 100 for match in shares if match)
