@@ -53,7 +53,8 @@ class Games:
     """A batch of games at one moment: arrays with one row per game, read-only.
 
     Attributes:
-        current_player: ``(size,)`` the seat to move, :data:`NOBODY` once over.
+        current_player: ``(size,)`` the seat to move, :data:`~tabletop_rules.batch.engine.NOBODY`
+            once over.
         legal_mask: ``(size, num_actions)`` the rules' ``legal_mask`` of each game.
         scores: ``(size, players)`` the rules' ``score`` of each game.
         over: ``(size,)`` whether each game is over.
