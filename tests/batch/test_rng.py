@@ -90,3 +90,14 @@ def test_an_inactive_game_keeps_its_state_and_draws_nothing(
     assert (drawn[~active] == 0).all()
     assert (faces[~active] == 0).all()
     assert (rows[~active] == np.arange(5)).all()
+
+
+@pytest.mark.parametrize("length", [3, 27, 52, 208])
+def test_a_shuffle_with_a_rejected_draw_orders_as_rng_shuffled_does(length: int) -> None:
+    # the first draw of each of these seeds is rejected: the shuffle falls back draw by draw
+    values = [_seed_drawing(0), 12345, _seed_drawing(0) ^ 1]
+    rows, states = batch_rng.shuffled(_array(values), np.tile(np.arange(length), (3, 1)))
+    for seed, row, state in zip(values, rows.tolist(), states.tolist(), strict=True):
+        expected, after = Rng(seed).shuffled(range(length))
+        assert (tuple(row), state) == (expected, after.state)
+    assert Rng(states.tolist()[0]).draws_since(values[0]) == length  # one draw more

@@ -51,7 +51,6 @@ from ..protocol import CHANCE
 from ..rng import Rng
 from . import rng as batch_rng
 from .engine import NOBODY, Engine, Games
-from .rng import _GAMMA, _mix, _scaled  # the generator's own steps, for a deal at once
 
 __all__ = ["EMPTY", "AccountEngine"]
 
@@ -161,7 +160,9 @@ class AccountEngine(Engine):
         """New games in setup, each laid from its seed's shuffle of the deck."""
         size, columns, rows = len(seeds), self.columns, self.rows
         players, most = self.players, self.max_markers
-        cards, states = _deck_shuffled(seeds, self.deck)
+        cards, states = batch_rng.shuffled(
+            seeds, np.broadcast_to(self.deck, (len(seeds), len(self.deck)))
+        )
         laid = rows * columns
         field = cards[:, :laid].reshape(size, rows, columns).transpose(0, 2, 1).copy()
         cards[:, :laid] = EMPTY  # the pack is the rest, its top card first
@@ -523,49 +524,6 @@ class AccountEngine(Engine):
             moved=tuple(int(marker) for marker in data["moved"][: data["moved_count"]]),
             ending=bool(data["ending"]),
         )
-
-
-_DRAWS_AT_ONCE = 1 << 15
-
-
-def _deck_shuffled(
-    seeds: NDArray[np.uint64], deck: NDArray[np.int8]
-) -> tuple[NDArray[np.int8], NDArray[np.uint64]]:
-    """``deck`` shuffled from each seed as ``Rng.shuffled`` shuffles it, and the generators
-    after: every draw of every game at once (SplitMix64 is a counter), then the swaps.
-
-    A draw Lemire's method rejects (about one in ``2 ** 57`` here) would shift the draws
-    after it: a game that has one is shuffled draw by draw instead, as the rules do.
-    """
-    size, length = len(seeds), len(deck)
-    cards = np.broadcast_to(deck, (size, length)).copy()
-    if length < 2:
-        return cards, seeds.copy()
-    bounds = np.arange(length, 1, -1, dtype=np.uint64)  # below(i + 1), i from the end
-    picks = np.empty((length - 1, size), dtype=np.intp)  # a draw's picks contiguous
-    rejected = np.zeros(size, dtype=bool)
-    block = max(1, _DRAWS_AT_ONCE // size)  # draws a block: its arrays stay in cache
-    for first in range(0, length - 1, block):
-        n = bounds[first : first + block]
-        count = np.arange(first + 1, first + 1 + n.size, dtype=np.uint64)
-        high, low = _scaled(_mix(seeds + (count * _GAMMA)[:, None]), n[:, None])
-        picks[first : first + n.size] = high
-        rejected |= (low < ((np.uint64(0) - n) % n)[:, None]).any(axis=0)
-    flat = cards.reshape(-1)  # the swaps by flat index: one take and two puts a draw
-    starts = np.arange(size) * length
-    picks += starts
-    for draw, i in enumerate(range(length - 1, 0, -1)):
-        j, at = picks[draw], starts + i
-        picked = flat.take(j)
-        flat.put(j, flat.take(at))
-        flat.put(at, picked)
-    after = seeds + np.uint64((length - 1) * int(_GAMMA) % 2**64)
-    if rejected.any():
-        again = np.flatnonzero(rejected)
-        cards[again], after[again] = batch_rng.shuffled(
-            seeds[again].copy(), np.broadcast_to(deck, (again.size, length))
-        )
-    return cards, after
 
 
 def _shuffled(

@@ -91,6 +91,8 @@ def shuffled(
     :meth:`~tabletop_rules.rng.Rng.shuffled` gives it (Fisher-Yates from the end), and the
     states after; an inactive game's row stays.
     """
+    if active is None and items.shape[1] > 1:
+        return _shuffled_at_once(states, items)
     result = items.copy()
     rows = np.arange(items.shape[0])
     for i in range(items.shape[1] - 1, 0, -1):
@@ -100,3 +102,40 @@ def shuffled(
         result[rows, j.astype(np.intp)] = result[:, i]
         result[:, i] = picked
     return result, states
+
+
+_DRAWS_AT_ONCE = 1 << 15
+
+
+def _shuffled_at_once(states: U64, items: NDArray[Any]) -> tuple[NDArray[Any], U64]:
+    """:func:`shuffled` of every row: each game's draws at once (SplitMix64 is a counter),
+    then the swaps. A draw Lemire's method rejects (about one in ``2 ** 57`` for a deck)
+    would shift the draws after it: a game that has one is shuffled draw by draw instead.
+    """
+    size, length = items.shape
+    cards = np.ascontiguousarray(items).copy()
+    bounds = np.arange(length, 1, -1, dtype=np.uint64)  # below(i + 1), i from the end
+    picks = np.empty((length - 1, size), dtype=np.intp)  # a draw's picks contiguous
+    rejected = np.zeros(size, dtype=bool)
+    block = max(1, _DRAWS_AT_ONCE // max(size, 1))  # draws a block: its arrays stay in cache
+    for first in range(0, length - 1, block):
+        n = bounds[first : first + block]
+        count = np.arange(first + 1, first + 1 + n.size, dtype=np.uint64)
+        high, low = _scaled(_mix(states + (count * _GAMMA)[:, None]), n[:, None])
+        picks[first : first + n.size] = high
+        rejected |= (low < ((np.uint64(0) - n) % n)[:, None]).any(axis=0)
+    flat = cards.reshape(-1)  # the swaps by flat index: one take and two puts a draw
+    starts = np.arange(size) * length
+    picks += starts
+    for draw, i in enumerate(range(length - 1, 0, -1)):
+        j, at = picks[draw], starts + i
+        picked = flat.take(j)
+        flat.put(j, flat.take(at))
+        flat.put(at, picked)
+    after = states + np.uint64((length - 1) * int(_GAMMA) % 2**64)
+    if rejected.any():
+        again = np.flatnonzero(rejected)
+        cards[again], after[again] = shuffled(
+            states[again], items[again], np.ones(again.size, dtype=bool)
+        )
+    return cards, after
