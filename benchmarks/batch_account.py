@@ -36,6 +36,7 @@ import time
 
 import numpy as np
 from account_playout import PLAYERS, account_loop
+from batch_harness import bytes_per_game, size_argument
 from harness import (
     Anchor,
     Clock,
@@ -124,19 +125,12 @@ def pgx_backgammon(size: int) -> Runner:
             key, pick, roll = jax.random.split(key, 3)
             state = step(state, act(pick, state.legal_action_mask), jax.random.split(roll, size))
             moves += size
-            ended += int(state.terminated.sum())
+            ended += int((state._step_count == 0).sum())  # auto_reset dealt these again
             if clock() - start >= budget:
                 return Sample(ended, moves, clock() - start)
 
     run(0.0, 0, time.perf_counter)  # compile outside the timed rounds
     return run
-
-
-def bytes_per_game(engine: batch.Engine, games: batch.Games) -> float:
-    """What one game holds: its rows of the kernel's arrays and of the ``Games`` record."""
-    arrays = [games.current_player, games.legal_mask, games.scores, games.over]
-    total = sum(value.nbytes for value in [*arrays, *games.data.values()])
-    return total / engine.size
 
 
 def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
@@ -148,7 +142,7 @@ def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
         start = time.perf_counter()
         games = engine.reset(seeds)
         times.append(time.perf_counter() - start)
-    return statistics.median(times), round(bytes_per_game(engine, games))
+    return statistics.median(times), round(bytes_per_game(games))
 
 
 def contenders(size: int) -> list[Contender]:
@@ -171,13 +165,7 @@ def contenders(size: int) -> list[Contender]:
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table, the bytes per game and the reset time."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    size = 4096
-    if "--size" in argv:
-        at = argv.index("--size")
-        size = int(argv[at + 1])
-        del argv[at : at + 2]
-    if not 1 <= size <= batch.MAX_SIZE:
-        raise SystemExit(f"--size is 1 to {batch.MAX_SIZE}")
+    size = size_argument(argv)
     args = timing_arguments(__doc__.splitlines()[0], argv)
     if pyspiel is None:
         print("note: pyspiel is not installed, so there is no backgammon row", file=sys.stderr)

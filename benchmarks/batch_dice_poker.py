@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from batch_harness import bytes_per_game, size_argument
 from harness import Anchor, Clock, Contender, Runner, Sample, run_and_report, timing_arguments
 from playout import dice_poker_loop, make_yacht_cpp_loop, yacht_turns_per_game
 
@@ -79,13 +80,6 @@ def make_batched(size: int, draw: Drawer) -> Runner:
     return run
 
 
-def bytes_per_game(games: batch.Games) -> float:
-    """The bytes of a batch's arrays (the record's and the kernel's) per game."""
-    arrays = [games.current_player, games.legal_mask, games.scores, games.over]
-    arrays += list(games.data.values())
-    return sum(array.nbytes for array in arrays) / games.size
-
-
 def profile(size: int, repeats: int = 30) -> None:
     """Bytes per game, the median time of ``reset`` and of a step's two halves."""
     engine = batch.engine("dice-poker", dp.Config(), size=size)
@@ -116,13 +110,7 @@ def profile(size: int, repeats: int = 30) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table and the profile, optionally write JSON."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    size = 4096
-    if "--size" in arguments:
-        at = arguments.index("--size")
-        size = int(arguments[at + 1])
-        del arguments[at : at + 2]
-    if not 1 <= size <= batch.MAX_SIZE:
-        raise SystemExit(f"--size must be 1 to {batch.MAX_SIZE}")
+    size = size_argument(arguments)
     args = timing_arguments(__doc__.splitlines()[0], arguments)
     entries = [
         Contender(

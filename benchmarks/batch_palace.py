@@ -32,6 +32,7 @@ from typing import Any
 
 import attrs
 import numpy as np
+from batch_harness import bytes_per_game, size_argument
 from harness import (
     Anchor,
     Clock,
@@ -124,13 +125,6 @@ def make_restarts(size: int) -> Runner:
     return run
 
 
-def bytes_per_game(games: batch.Games) -> float:
-    """The bytes of a batch's arrays (the record's and the kernel's) per game."""
-    arrays = [games.current_player, games.legal_mask, games.scores, games.over]
-    arrays += list(games.data.values())
-    return sum(array.nbytes for array in arrays) / games.size
-
-
 def profile(size: int, repeats: int = 30) -> None:
     """Bytes per game, the median time of ``reset`` and of a step's parts, 40 steps in
     (play, past the swaps).
@@ -172,13 +166,7 @@ def profile(size: int, repeats: int = 30) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table and the profile, optionally write JSON."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    size = 4096
-    if "--size" in arguments:
-        at = arguments.index("--size")
-        size = int(arguments[at + 1])
-        del arguments[at : at + 2]
-    if not 1 <= size <= batch.MAX_SIZE:
-        raise SystemExit(f"--size must be 1 to {batch.MAX_SIZE}")
+    size = size_argument(arguments)
     args = timing_arguments(__doc__.splitlines()[0], arguments)
     entries = [
         Contender(

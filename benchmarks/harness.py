@@ -16,6 +16,7 @@ import datetime
 import gc
 import importlib.metadata
 import json
+import math
 import os
 import platform
 import statistics
@@ -244,7 +245,9 @@ def summarize(
                 "games": sum(s.games for s in mine),
                 "games_per_second": statistics.median(s.games_per_second for s in mine),
                 f"{unit}s_per_second": statistics.median(s.units_per_second for s in mine),
-                f"{unit}s_per_game": sum(s.units for s in mine) / sum(s.games for s in mine),
+                # nan when no game ended in the slots (a long game, a short --seconds)
+                f"{unit}s_per_game": sum(s.units for s in mine)
+                / (sum(s.games for s in mine) or math.nan),
                 "ratios": ratios,
                 "rounds": [
                     {"games": s.games, f"{unit}s": s.units, "seconds": s.seconds} for s in mine

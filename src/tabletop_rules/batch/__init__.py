@@ -5,7 +5,7 @@ game the rules engine plays from the same seed (``pip install 'tabletop-rules[ba
 from __future__ import annotations
 
 from . import rng
-from .engine import (
+from .frame import (
     MAX_SIZE,
     NOBODY,
     Engine,

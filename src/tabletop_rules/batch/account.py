@@ -50,7 +50,7 @@ from ..account.state import PHASES
 from ..protocol import CHANCE
 from ..rng import Rng
 from . import rng as batch_rng
-from .engine import NOBODY, Engine, Games
+from .frame import NOBODY, Engine, Games
 
 __all__ = ["EMPTY", "AccountEngine"]
 

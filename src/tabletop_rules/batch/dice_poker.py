@@ -43,7 +43,7 @@ from ..dice_poker.state import State
 from ..protocol import CHANCE
 from ..rng import Rng
 from . import rng as batch_rng
-from .engine import NOBODY, Engine, Games
+from .frame import NOBODY, Engine, Games
 
 __all__ = ["OPEN", "DicePokerEngine"]
 

@@ -42,7 +42,7 @@ from ..palace.moves import BLIND, END_TURN, MOVE_TABLE, PLAY_BASE, READY, SWAP_B
 from ..palace.rules import EXTRA_PLAY_MOST
 from ..palace.state import MAX_SWAPS, PENDINGS, Phase
 from . import rng
-from .engine import NOBODY, Engine, Games
+from .frame import NOBODY, Engine, Games
 
 __all__ = ["PalaceEngine"]
 

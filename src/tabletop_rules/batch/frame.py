@@ -1,7 +1,8 @@
-"""What every batched kernel shares: the :class:`Games` record, the :class:`Engine` that
-checks what comes in, and the registry :func:`engine` finds a kernel in.
+"""The frame every batched kernel shares: the :class:`~tabletop_rules.batch.Games` record,
+the :class:`~tabletop_rules.batch.Engine` that checks what comes in, and the registry
+:func:`~tabletop_rules.batch.engine` finds a kernel in.
 
-A kernel subclasses :class:`Engine` and writes ``_reset``, ``_step``, ``_observe`` and
+A kernel subclasses ``Engine`` and writes ``_reset``, ``_step``, ``_observe`` and
 ``_state``; the checks at the entry (shapes, dtypes, sizes, legality) are written here once.
 """
 
@@ -53,7 +54,7 @@ class Games:
     """A batch of games at one moment: arrays with one row per game, read-only.
 
     Attributes:
-        current_player: ``(size,)`` the seat to move, :data:`~tabletop_rules.batch.engine.NOBODY`
+        current_player: ``(size,)`` the seat to move, :data:`~tabletop_rules.batch.frame.NOBODY`
             once over.
         legal_mask: ``(size, num_actions)`` the rules' ``legal_mask`` of each game.
         scores: ``(size, players)`` the rules' ``score`` of each game.
