@@ -4,28 +4,8 @@ game the rules engine plays from the same seed (``pip install 'tabletop-rules[ba
 
 from __future__ import annotations
 
-from . import rng
-from .frame import (
-    MAX_SIZE,
-    NOBODY,
-    Engine,
-    Games,
-    engine,
-    engines,
-    kernel,
-    random_actions,
-    register,
-)
+from . import frame, rng
+from .frame import *
 
-__all__ = [
-    "MAX_SIZE",
-    "NOBODY",
-    "Engine",
-    "Games",
-    "engine",
-    "engines",
-    "kernel",
-    "random_actions",
-    "register",
-    "rng",
-]
+__all__ = ["rng"]
+__all__ += frame.__all__
