@@ -31,7 +31,7 @@ from typing import Any, Final, Protocol, TypeAlias, TypeVar
 import attrs
 
 from ._messages import short_repr
-from .errors import BotSelectionError, SimulationError
+from .errors import BotSelectionError, ConfigError, SimulationError
 from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat, check_ruleset
 from .records import GameRecord
 from .rng import Rng
@@ -601,7 +601,12 @@ def _play_batch(
     games = engine.reset(np.array(seeds, dtype=np.uint64))
     moves = np.zeros(engine.size, dtype=np.int64)
     while not games.over.all():
-        moves += games.current_player >= 0  # a player's move, not a chance outcome
+        if (games.current_player == CHANCE).any():  # its outcomes are not equally likely
+            raise ConfigError(
+                "the batched simulate plays games whose rules draw their own chance "
+                "(auto_chance=True); a game stopped at a chance point"
+            )
+        moves += games.current_player >= 0
         games = engine.step(games, random_actions(games, generator))
     won = engine.winners(games)
     bots = len(run.bots)
@@ -691,7 +696,9 @@ def simulate(
         batched: Play on the batched engine (:mod:`tabletop_rules.batch`, the ``batch``
             extra), one batch per task: every bot must be ``"random"``, its moves drawn
             from the legal mask with NumPy, so the games are other games than an unbatched
-            run's (the deals are the same), and as reproducible.
+            run's (the deals are the same), and as reproducible. A game that stops at
+            chance points (``auto_chance=False``) raises ``ConfigError``: a uniform draw
+            from the mask is not the outcomes' odds.
 
     The result is the same for the same arguments whatever the executor: each game
     depends only on its index, and the results are put in game order. Raises

@@ -125,3 +125,22 @@ def test_a_game_index_outside_the_batch_is_an_index_error(
 def test_the_registry_lists_the_games_with_a_kernel() -> None:
     assert {"dice-poker", "palace", "account", "pig"} <= set(batch.engines())
     assert batch.kernel("pig") is tabletop_pig.batched.PigEngine
+
+
+def test_the_callers_seeds_stay_the_callers(engine: batch.Engine) -> None:
+    mine = seeds()
+    games = engine.reset(mine)
+    mine[0] = 99  # still writable, and the batch keeps its own copy
+    assert engine.state(games, 0) == pig.RULES.new_game(pig.Config(target=10), seed=0)
+
+
+def test_a_game_index_may_be_any_numpy_integer(engine: batch.Engine) -> None:
+    games = engine.reset(seeds())
+    assert engine.state(games, np.int32(2)) == engine.state(games, 2)
+
+
+def test_register_takes_a_name_and_an_engine_subclass() -> None:
+    with pytest.raises(
+        TypeError, match="register\\(\\) takes a game's name and an Engine subclass"
+    ):
+        batch.register("pig", pig.RULES)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ import pytest
 
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.errors import BotSelectionError
+from tabletop_rules.errors import BotSelectionError, ConfigError
 from tabletop_rules.simulate import derived_seed, seating, simulate
 
 ONE_STAGE = dp.Config(stages=1)
@@ -102,3 +102,9 @@ def test_the_command_line_simulates_on_the_batched_engine() -> None:
     )
     expected = simulate(dp.RULES, ["random", "random"], 200, seed=0, config=ONE_STAGE, batched=True)
     assert json.loads(done.stdout) == json.loads(json.dumps(expected.to_data()))
+
+
+def test_a_game_that_stops_at_chance_points_is_refused() -> None:
+    given_dice = dp.Config(stages=1, auto_chance=False)
+    with pytest.raises(ConfigError, match="a game stopped at a chance point"):
+        simulate(dp.RULES, ["random", "random"], 4, seed=1, config=given_dice, batched=True)

@@ -158,12 +158,12 @@ class Engine:
         self._check_games(games)
         return self._winners(games)
 
-    def state(self, games: Games, i: int) -> Any:
+    def state(self, games: Games, i: int | np.integer[Any]) -> Any:
         """Game ``i`` as the rules engine's ``State``: equal, by ``==``, to the state the
         same moves reach from the same seed.
         """
         self._check_games(games)
-        if type(i) not in (int, np.int64, np.intp) or not 0 <= i < self.size:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.size:
             raise IndexError(f"a game index is 0 to {self.size - 1}, got {short_repr(i)}")
         return self._state(games, int(i))
 
@@ -207,7 +207,7 @@ class Engine:
             raise TypeError(f"seeds are uint64, got an array of {seeds.dtype}")
         if seeds.shape != (self.size,):
             raise ValueError(f"seeds have shape ({self.size},), got {seeds.shape}")
-        return seeds
+        return seeds.copy()  # a kernel may keep it in the read-only Games: not the caller's
 
     def _checked_actions(self, actions: object) -> NDArray[np.int64]:
         if not isinstance(actions, np.ndarray) or actions.dtype.kind not in "iu":
@@ -215,7 +215,10 @@ class Engine:
         if actions.shape != (self.size,):
             raise ValueError(f"actions have shape ({self.size},), got {actions.shape}")
         if actions.size and (actions.min() < 0 or actions.max() >= self.num_actions):
-            raise ValueError(f"actions are 0 to {self.num_actions - 1}")
+            wrong = int(np.flatnonzero((actions < 0) | (actions >= self.num_actions))[0])
+            raise ValueError(
+                f"actions are 0 to {self.num_actions - 1}; game {wrong} got {int(actions[wrong])}"
+            )
         return actions.astype(np.int64)
 
     def _check_games(self, games: object) -> None:
@@ -291,6 +294,11 @@ def engines() -> tuple[str, ...]:
 
 def register(name: str, kernel: Callable[..., Engine]) -> None:
     """Make ``kernel`` (an :class:`Engine` subclass) the batched kernel of ``name``."""
+    if type(name) is not str or not (isinstance(kernel, type) and issubclass(kernel, Engine)):
+        raise TypeError(
+            f"register() takes a game's name and an Engine subclass, got {short_repr(name)} "
+            f"and {short_repr(kernel)}"
+        )
     _KERNELS[name] = kernel
 
 

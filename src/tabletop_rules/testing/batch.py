@@ -42,6 +42,8 @@ def check_lockstep(
     steps (default: until every game is over); ``reset_over`` restarts each finished game
     from a fresh seed through ``step(..., reset=...)`` and checks the new game as well.
     """
+    if reset_over and max_steps is None:
+        raise ValueError("reset_over needs max_steps: restarted games never all end")
     rules, config = engine.rules, engine.config
     generator = np.random.default_rng(action_seed)
     games = engine.reset(seeds)
@@ -52,8 +54,6 @@ def check_lockstep(
         compared += _compare(engine, games, states, step)
         if (max_steps is not None and step >= max_steps) or (games.over.all() and not reset_over):
             break
-        if reset_over and max_steps is None:
-            raise ValueError("reset_over needs max_steps: restarted games never all end")
         actions = random_actions(games, generator)
         fresh = generator.integers(0, 2**64, size=engine.size, dtype=np.uint64)
         games = engine.step(games, actions, reset=fresh if reset_over else None)
