@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..dice_poker import moves, scoring
-from ..dice_poker.config import Config
+from ..dice_poker.config import STAGE_ORDERS, Config
 from ..dice_poker.moves import ACTIONS, BOXES_PER_STAGE, CHANCE_OFFSET, DICE_COUNT, Box
 from ..dice_poker.state import State
 from ..protocol import CHANCE
@@ -60,7 +60,7 @@ _FIRST_ANNOUNCE = _FIRST_SCRATCH + len(moves.POKER_BOXES)  # 234
 _FILL_BITS = CHANCE_OFFSET - _FIRST_WRITE  # 39 actions: writes, scratches, announcements
 _ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
 _POKER_MASK = sum(1 << box for box in moves.POKER_BOXES)
-_ORDERS = {"free": 0, "down": 1, "up": 2, "announce": 3}
+_ORDERS = {order: number for number, order in enumerate(STAGE_ORDERS)}
 _ANNOUNCE = _ORDERS["announce"]
 _NO_DICE = len(_THROWS)  # the table row of a turn not thrown yet (dice index -1)
 _NO_ROLL = _NO_DICE + 1  # the row that allows no roll
@@ -85,7 +85,13 @@ def _tables() -> dict[str, NDArray[Any]]:
                 landed[row, column] = _THROW_INDEX[tuple(sorted(roll.keep + values))]
     open_masks = np.arange(1 << BOXES_PER_STAGE)
     highest = np.where(open_masks > 0, 1 << np.maximum(_bit_length(open_masks) - 1, 0), 0)
-    fillable = np.stack([open_masks, open_masks & -open_masks, highest, open_masks])
+    by_order = {  # the boxes each stage order lets a seat fill, by its open boxes
+        "free": open_masks,
+        "down": open_masks & -open_masks,
+        "up": highest,
+        "announce": open_masks,
+    }
+    fillable = np.stack([by_order[order] for order in STAGE_ORDERS])
     faces = np.arange(1, 7)
     counts = np.zeros((len(_THROWS) + 1, 6), dtype=np.float32)  # + no dice
     counts[: len(_THROWS)] = (np.array(_THROWS)[:, :, None] == faces).sum(axis=1)
