@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules.rng import Rng
@@ -17,6 +17,7 @@ from tabletop_rules.batch.compiled import rng as compiled_rng
 from .test_rng import _seed_drawing
 
 
+@settings(deadline=None)  # the first example compiles
 @given(st.integers(0, 2**64 - 1), st.integers(1, batch_rng.MAX_BOUND))
 def test_below_draws_what_rng_below_draws(seed: int, bound: int) -> None:
     value, state = compiled_rng.below(np.uint64(seed), np.uint64(bound))
@@ -33,6 +34,7 @@ def test_below_redraws_a_rejected_draw_as_rng_below_does(bound: int) -> None:
     assert after.draws_since(seed) == 2
 
 
+@settings(deadline=None)
 @given(st.integers(0, 2**64 - 1), st.integers(1, 60))
 def test_shuffle_orders_as_rng_shuffled_does(seed: int, length: int) -> None:
     items = np.arange(length, dtype=np.int16)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from tabletop_rules import batch, dice_poker
+from tabletop_rules.batch import frame
 from tabletop_rules.errors import ConfigError, IllegalMoveError, UnknownGameError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "pig" / "src"))
@@ -144,3 +146,39 @@ def test_register_takes_a_name_and_an_engine_subclass() -> None:
         TypeError, match="register\\(\\) takes a game's name and an Engine subclass"
     ):
         batch.register("pig", pig.RULES)  # type: ignore[arg-type]
+
+
+def test_the_numpy_backend_is_asked_for_by_name() -> None:
+    assert (
+        type(batch.engine("pig", pig.Config(), 2, backend="numpy"))
+        is tabletop_pig.batched.PigEngine
+    )
+    assert batch.kernel("pig", "auto") is tabletop_pig.batched.PigEngine  # it has no other
+
+
+@pytest.mark.parametrize("backend", ["cuda", "NUMBA", None, 1])
+def test_a_backend_not_known_is_a_config_error(backend: object) -> None:
+    with pytest.raises(ConfigError, match="backend is one of 'auto', 'numpy', 'numba'"):
+        batch.engine("pig", pig.Config(), 2, backend=backend)  # type: ignore[arg-type]
+
+
+def test_a_game_without_a_compiled_kernel_says_so_on_the_numba_backend() -> None:
+    pytest.importorskip("numba")
+    with pytest.raises(ConfigError, match="pig has no numba kernel"):
+        batch.kernel("pig", "numba")
+
+
+def test_a_kernel_is_registered_for_the_backend_it_is_given() -> None:
+    class CompiledPig(tabletop_pig.batched.PigEngine):
+        pass
+
+    batch.register("pig", CompiledPig, backend="numba")
+    try:
+        assert "pig" in batch.engines("numba")
+        assert batch.kernel("pig", "numpy") is tabletop_pig.batched.PigEngine
+        if importlib.util.find_spec("numba") is not None:
+            assert batch.kernel("pig") is CompiledPig  # auto: compiled where it can run
+    finally:
+        del frame._KERNELS["numba"]["pig"]
+    with pytest.raises(ConfigError, match="backend is one of 'numpy', 'numba'"):
+        batch.register("pig", CompiledPig, backend="auto")

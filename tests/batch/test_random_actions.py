@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tabletop_rules.batch import Games, random_actions
+from tabletop_rules.batch import Games, nth_legal, random_actions
 
 
 def _games(mask: np.ndarray) -> Games:
@@ -48,3 +51,15 @@ def test_masks_of_any_width_draw_only_legal_actions() -> None:
         actions = random_actions(_games(mask), generator)
         for game, action in enumerate(actions.tolist()):
             assert mask[game, action] or (action == 0 and not mask[game].any())
+
+
+@settings(max_examples=200, deadline=None)  # the first example compiles
+@given(st.integers(1, 40), st.integers(1, 300), st.floats(0, 1), st.integers(0, 2**32))
+def test_the_compiled_pass_picks_the_actions_the_numpy_pass_picks(
+    size: int, width: int, density: float, seed: int
+) -> None:
+    compiled = pytest.importorskip("tabletop_rules.batch.compiled.masks")
+    generator = np.random.default_rng(seed)
+    mask = generator.random((size, width)) < density
+    draws = np.append(generator.random(size - 1), np.nextafter(1.0, 0.0))  # the highest draw
+    assert compiled.nth_legal(mask, draws).tolist() == nth_legal(mask, draws).tolist()

@@ -8,7 +8,9 @@ A kernel subclasses ``Engine`` and writes ``_reset``, ``_step``, ``_observe`` an
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -22,6 +24,7 @@ from ..errors import ConfigError, IllegalMoveError, UnknownGameError
 from ..protocol import Ruleset, get_ruleset
 
 __all__ = [
+    "BACKENDS",
     "MAX_SIZE",
     "NOBODY",
     "Engine",
@@ -29,6 +32,7 @@ __all__ = [
     "engine",
     "engines",
     "kernel",
+    "nth_legal",
     "random_actions",
     "register",
 ]
@@ -245,23 +249,43 @@ class Engine:
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action for each game (0 for a game over): one draw per
-    game, the legal actions found in one pass over the masks (a draw per action costs a
-    wide action space, palace's 2,762, fifty times a kernel's step).
+    game, then its legal action of that rank, read off the masks in one pass (a draw per
+    action costs a wide action space, palace's 2,762, fifty times a kernel's step). With
+    numba installed the pass is compiled; the actions are the same.
     """
-    mask = np.ascontiguousarray(games.legal_mask)
+    draws = generator.random(games.size)
+    return (_compiled_nth_legal() or nth_legal)(games.legal_mask, draws)
+
+
+def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
+    """For each game (a row of ``mask``) its legal action of rank ``floor(draw * count)``
+    in ascending order, ``count`` its legal actions; 0 for a game with none.
+    """
+    mask = np.ascontiguousarray(mask)
     size, width = mask.shape
     legal = _true_places(mask.reshape(-1))  # game by game, each game's actions ascending
     if not legal.size:
         return np.zeros(size, dtype=np.int64)
     first = np.searchsorted(legal, np.arange(size + 1, dtype=np.int64) * width)
     counts = np.diff(first)
-    chosen = np.minimum(
-        first[:-1] + (generator.random(size) * counts).astype(np.int64), legal.size - 1
-    )
+    rank = np.minimum((draws * counts).astype(np.int64), np.maximum(counts - 1, 0))
+    chosen = np.minimum(first[:-1] + rank, legal.size - 1)
     actions: NDArray[np.int64] = np.where(
         counts > 0, legal[chosen] - np.arange(size, dtype=np.int64) * width, 0
     )
     return actions
+
+
+@functools.cache
+def _compiled_nth_legal() -> Callable[[NDArray[np.bool_], NDArray[np.float64]], Any] | None:
+    """:func:`nth_legal` compiled (:mod:`tabletop_rules.batch.compiled.masks`), or ``None``
+    without numba.
+    """
+    try:
+        from .compiled import masks
+    except ImportError:
+        return None
+    return masks.nth_legal
 
 
 def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
@@ -280,43 +304,80 @@ def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
     return np.concatenate(places).astype(np.int64, copy=False)
 
 
-_KERNELS: dict[str, str | Callable[..., Engine]] = {
-    "dice-poker": "tabletop_rules.batch.dice_poker:DicePokerEngine",
-    "palace": "tabletop_rules.batch.palace:PalaceEngine",
-    "account": "tabletop_rules.batch.account:AccountEngine",
+BACKENDS = ("auto", "numpy", "numba")
+"""What :func:`engine` may be asked to run on: ``"numpy"``, the kernels over arrays;
+``"numba"``, the same kernels compiled (the ``numba`` extra); ``"auto"``, the compiled one
+where the game has one and numba is installed, else NumPy's."""
+
+_KERNELS: dict[str, dict[str, str | Callable[..., Engine]]] = {
+    "numpy": {
+        "dice-poker": "tabletop_rules.batch.dice_poker:DicePokerEngine",
+        "palace": "tabletop_rules.batch.palace:PalaceEngine",
+        "account": "tabletop_rules.batch.account:AccountEngine",
+    },
+    "numba": {},
 }
 
 
-def engines() -> tuple[str, ...]:
-    """The ruleset names that have a batched kernel."""
-    return tuple(sorted(_KERNELS))
+def engines(backend: str = "numpy") -> tuple[str, ...]:
+    """The ruleset names that have a batched kernel on ``backend`` (``"numpy"``: all)."""
+    return tuple(sorted(_KERNELS[_checked_backend(backend, auto=False)]))
 
 
-def register(name: str, kernel: Callable[..., Engine]) -> None:
-    """Make ``kernel`` (an :class:`Engine` subclass) the batched kernel of ``name``."""
+def register(name: str, kernel: Callable[..., Engine], *, backend: str = "numpy") -> None:
+    """Make ``kernel`` (an :class:`Engine` subclass) the batched kernel of ``name`` on
+    ``backend`` (``"numba"`` for a compiled one).
+    """
     if type(name) is not str or not (isinstance(kernel, type) and issubclass(kernel, Engine)):
         raise TypeError(
             f"register() takes a game's name and an Engine subclass, got {short_repr(name)} "
             f"and {short_repr(kernel)}"
         )
-    _KERNELS[name] = kernel
+    _KERNELS[_checked_backend(backend, auto=False)][name] = kernel
 
 
-def kernel(name: str) -> Callable[..., Engine]:
-    """The batched kernel (an :class:`Engine` subclass) registered for the game ``name``;
-    :class:`~tabletop_rules.errors.UnknownGameError` naming those there are.
+def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
+    """The batched kernel (an :class:`Engine` subclass) registered for the game ``name`` on
+    ``backend``; :class:`~tabletop_rules.errors.UnknownGameError` naming those there are,
+    :class:`~tabletop_rules.errors.ConfigError` for a backend that cannot run here.
     """
-    found = _KERNELS.get(name) if type(name) is str else None
-    if found is None:
+    backend = _checked_backend(backend, auto=True)
+    known = _KERNELS["numpy"].keys() | _KERNELS["numba"].keys()
+    if type(name) is not str or name not in known:
         raise UnknownGameError(
             f"no batched engine for {short_repr(name)}; there is one for {', '.join(engines())}"
         )
+    if backend == "auto":
+        backend = "numba" if name in _KERNELS["numba"] and _numba_installed() else "numpy"
+    if backend == "numba" and not _numba_installed():
+        raise ConfigError("the numba backend needs numba: pip install 'tabletop-rules[numba]'")
+    found = _KERNELS[backend].get(name)
+    if found is None:
+        raise ConfigError(
+            f"{name} has no {backend} kernel; there is one for {', '.join(engines(backend))}"
+        )
     if isinstance(found, str):
         module, _, attribute = found.partition(":")
-        found = _KERNELS[name] = getattr(importlib.import_module(module), attribute)
+        found = _KERNELS[backend][name] = getattr(importlib.import_module(module), attribute)
     return found
 
 
-def engine(name: str, config: Any, size: int) -> Engine:
-    """The batched kernel of the game ``name`` for ``config``, ``size`` games a call."""
-    return kernel(name)(config, size)
+def engine(name: str, config: Any, size: int, *, backend: str = "auto") -> Engine:
+    """The batched kernel of the game ``name`` for ``config``, ``size`` games a call, on
+    ``backend`` (one of :data:`BACKENDS`): the same games on each.
+    """
+    return kernel(name, backend)(config, size)
+
+
+def _checked_backend(backend: object, *, auto: bool) -> str:
+    allowed = BACKENDS if auto else BACKENDS[1:]
+    if type(backend) is not str or backend not in allowed:
+        raise ConfigError(
+            f"backend is one of {', '.join(map(repr, allowed))}, got {short_repr(backend)}"
+        )
+    return backend
+
+
+@functools.cache
+def _numba_installed() -> bool:
+    return importlib.util.find_spec("numba") is not None
