@@ -101,6 +101,7 @@ class AccountEngine(Engine):
     """The account game over arrays: ``size`` games under one :class:`~.account.Config`."""
 
     game = "account"
+    _winners = Engine._top_scorers  # the rules' winners: the top scores
 
     def _prepare(self) -> None:
         config: Config = self.config

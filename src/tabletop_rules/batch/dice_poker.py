@@ -146,6 +146,7 @@ class DicePokerEngine(Engine):
     """
 
     game = "dice-poker"
+    _winners = Engine._top_scorers  # the rules' winners: the top scores
 
     def _prepare(self) -> None:
         config: Config = self.config

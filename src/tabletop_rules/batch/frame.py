@@ -196,6 +196,14 @@ class Engine:
                 won[i, seat] = True
         return won
 
+    def _top_scorers(self, games: Games) -> NDArray[np.bool_]:
+        """The seats with the top score of each game over (ties share it): the rules'
+        ``winners`` of a game that wins by score, for a kernel to take as its ``_winners``.
+        """
+        top = games.scores == games.scores.max(axis=1, keepdims=True)
+        won: NDArray[np.bool_] = top & games.over[:, None]
+        return won
+
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """``games`` with the games ``where`` dealt again from their ``seeds``: by default
         a whole new batch merged in; a kernel whose deal is dear may deal the few alone.
