@@ -37,6 +37,7 @@ from .records import GameRecord
 from .rng import Rng
 
 __all__ = [
+    "BATCHED_CHUNK_SIZE",
     "BATCH_SIZE",
     "BotChoice",
     "BotStats",
@@ -586,41 +587,60 @@ def _play_chunk(run: _Run, start: int, stop: int) -> tuple[GameResult, ...]:
 def _play_batch(
     run: _Run, kernel: Callable[..., Any], start: int, stop: int
 ) -> tuple[GameResult, ...]:
-    """Games ``start`` to ``stop - 1`` of ``run`` as one batch of the batched engine, each
-    dealt from its seed as :func:`simulated_game` deals it, random legal moves drawn from a
-    generator seeded with the run's seed and ``start``.
+    """Games ``start`` to ``stop - 1`` of ``run`` on the batched engine, at most
+    :data:`BATCH_SIZE` at a time, each dealt from its seed as :func:`simulated_game` deals
+    it and random legal moves drawn from a generator seeded with the run's seed and
+    ``start``. A finished game's row waits for the next game until an eighth of the batch
+    waits (or every game left can start), so the batch stays full at a deal's cost a few.
     """
     import numpy as np  # the batch extra: only a batched run needs it
 
     from .batch import random_actions
 
     config = run.rules.config_type() if run.config is None else run.config
-    engine = kernel(config, stop - start)
-    seeds = [derived_seed(run.seed, index) for index in range(start, stop)]
+    count = stop - start
+    engine = kernel(config, min(count, BATCH_SIZE))
+    seeds = np.array([derived_seed(run.seed, index) for index in range(start, stop)], np.uint64)
+    scores = np.zeros((count, engine.players), dtype=np.int64)
+    won = np.zeros((count, engine.players), dtype=bool)
+    moves = np.zeros(count, dtype=np.int64)
+    game = np.arange(engine.size)  # the game (of the chunk) each row plays; -1: none
+    dealt = engine.size
     generator = np.random.default_rng([run.seed, start])
-    games = engine.reset(np.array(seeds, dtype=np.uint64))
-    moves = np.zeros(engine.size, dtype=np.int64)
-    while not games.over.all():
+    games = engine.reset(seeds[:dealt])
+    while dealt < count or (game >= 0).any():
         if (games.current_player == CHANCE).any():  # its outcomes are not equally likely
             raise ConfigError(
                 "the batched simulate plays games whose rules draw their own chance "
                 "(auto_chance=True); a game stopped at a chance point"
             )
-        moves += games.current_player >= 0
+        moves[game[~games.over]] += 1
         games = engine.step(games, random_actions(games, generator))
-    won = engine.winners(games)
+        ended = np.flatnonzero(games.over & (game >= 0))
+        if ended.size:
+            scores[game[ended]] = games.scores[ended]
+            won[game[ended]] = engine.winners(games)[ended]
+            game[ended] = -1
+        waiting = np.flatnonzero(game < 0)
+        if dealt < count and waiting.size >= min(engine.size // 8, count - dealt):
+            rows = waiting[: count - dealt]
+            next_seeds = np.zeros(engine.size, dtype=np.uint64)
+            next_seeds[rows] = seeds[dealt : dealt + rows.size]
+            games = engine.restart(games, next_seeds, np.isin(np.arange(engine.size), rows))
+            game[rows] = np.arange(dealt, dealt + rows.size)
+            dealt += rows.size
     bots = len(run.bots)
     return tuple(
         GameResult(
             index,
-            seeds[row],
+            int(seeds[j]),
             seating(index, bots, rotate=run.rotate),
-            tuple(games.scores[row].tolist()),
-            frozenset(np.flatnonzero(won[row]).tolist()),
-            int(moves[row]),
+            tuple(scores[j].tolist()),
+            frozenset(np.flatnonzero(won[j]).tolist()),
+            int(moves[j]),
             0,
         )
-        for row, index in enumerate(range(start, stop))
+        for j, index in enumerate(range(start, stop))
     )
 
 
@@ -644,7 +664,11 @@ def _lost(run: _Run, chunks: Sequence[range], error: BaseException) -> Simulatio
 
 
 BATCH_SIZE: Final = 4096
-"""The games of one batch in a batched :func:`simulate`, unless ``chunk_size`` says."""
+"""The most games a batched :func:`simulate` plays at a time in one task."""
+
+BATCHED_CHUNK_SIZE: Final = 8 * BATCH_SIZE
+"""The games of one task in a batched :func:`simulate`, unless ``chunk_size`` says: a
+batch plays them by turns, a finished game's row taking the next."""
 
 
 def default_chunk_size(games: int) -> int:
@@ -692,7 +716,7 @@ def simulate(
             takes each seat equally often and the first player's edge evens out; false
             keeps ``bots[i]`` at seat ``i``.
         chunk_size: Games per task; :func:`default_chunk_size` when ``None``, and
-            :data:`BATCH_SIZE` for a batched run.
+            :data:`BATCHED_CHUNK_SIZE` for a batched run.
         batched: Play on the batched engine (:mod:`tabletop_rules.batch`, the ``batch``
             extra), one batch per task: every bot must be ``"random"``, its moves drawn
             from the legal mask with NumPy, so the games are other games than an unbatched
@@ -712,7 +736,7 @@ def simulate(
         raise ValueError(f"games must be a positive integer, got {games!r}")
     Rng.from_seed(seed)
     if chunk_size is None:
-        size = min(games, BATCH_SIZE) if batched else default_chunk_size(games)
+        size = min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
     else:
         size = chunk_size
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:

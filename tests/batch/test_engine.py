@@ -182,3 +182,31 @@ def test_a_kernel_is_registered_for_the_backend_it_is_given() -> None:
         del frame._KERNELS["numba"]["pig"]
     with pytest.raises(ConfigError, match="backend is one of 'numpy', 'numba'"):
         batch.register("pig", CompiledPig, backend="auto")
+
+
+def test_restart_deals_the_games_asked_for_and_keeps_the_others(engine: batch.Engine) -> None:
+    games = engine.step(engine.reset(seeds()), np.zeros(4, dtype=np.int64))
+    fresh = np.arange(10, 14, dtype=np.uint64)
+    where = np.array([False, True, False, True])
+    again = engine.restart(games, fresh, where)
+    config = pig.Config(target=10)
+    for i in range(4):
+        expected = pig.RULES.new_game(config, seed=10 + i) if where[i] else engine.state(games, i)
+        assert engine.state(again, i) == expected
+    assert engine.restart(games, fresh) is games  # none over: nothing to deal
+
+
+@pytest.mark.parametrize(
+    ("where", "error", "message"),
+    [
+        ([True] * 4, TypeError, "where is a NumPy array of bool"),
+        (np.ones(4, dtype=np.int8), TypeError, "where is a NumPy array of bool"),
+        (np.ones(3, dtype=bool), ValueError, "where has shape \\(4,\\), got \\(3,\\)"),
+    ],
+)
+def test_restart_refuses_a_where_not_one_flag_per_game(
+    engine: batch.Engine, where: object, error: type[Exception], message: str
+) -> None:
+    games = engine.reset(seeds())
+    with pytest.raises(error, match=message):
+        engine.restart(games, seeds(), where)  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ import pytest
 
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
+from tabletop_rules import simulate as simulate_module
 from tabletop_rules.errors import BotSelectionError, ConfigError
 from tabletop_rules.simulate import derived_seed, seating, simulate
 
@@ -42,6 +43,47 @@ def test_the_scores_winners_and_lengths_are_those_of_the_rules_playing_the_batch
         games = engine.step(games, actions)
     assert [game.scores for game in result.games] == [dp.score(state) for state in states]
     assert [game.winners for game in result.games] == [dp.winners(state) for state in states]
+    assert [game.moves for game in result.games] == moves
+
+
+def test_a_finished_games_row_takes_the_next_game_once_an_eighth_of_the_batch_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(simulate_module, "BATCH_SIZE", 16)  # rows wait for 2 to finish
+    result = simulate(dp.RULES, ["random", "random"], 40, seed=3, config=ONE_STAGE, batched=True)
+    # the same run beside the rules: each row's game played by the rules, rows dealt again
+    engine = batch.engine("dice-poker", ONE_STAGE, size=16)
+    generator = np.random.default_rng([3, 0])
+    seeds = [derived_seed(3, i) for i in range(40)]
+    states: list[dp.State | None] = [dp.new_game(ONE_STAGE, seed=seed) for seed in seeds[:16]]
+    game_of_row = list(range(16))
+    finished: dict[int, tuple[tuple[int, ...], frozenset[int]]] = {}
+    moves = [0] * 40
+    games = engine.reset(np.array(seeds[:16], dtype=np.uint64))
+    while len(finished) < 40:
+        actions = batch.random_actions(games, generator)
+        for row, state in enumerate(states):
+            if state is not None:
+                states[row] = state = dp.apply(state, dp.decode(state, int(actions[row])))
+                moves[game_of_row[row]] += 1
+                if dp.is_over(state):
+                    finished[game_of_row[row]] = (dp.score(state), dp.winners(state))
+                    states[row] = None
+        games = engine.step(games, actions)
+        waiting = [row for row, state in enumerate(states) if state is None]
+        left = 40 - (max(game_of_row) + 1)
+        if left and len(waiting) >= min(2, left):
+            where = np.zeros(16, dtype=bool)
+            fresh = np.zeros(16, dtype=np.uint64)
+            for row in waiting[:left]:
+                game_of_row[row] = max(game_of_row) + 1
+                states[row] = dp.new_game(ONE_STAGE, seed=seeds[game_of_row[row]])
+                where[row], fresh[row] = True, seeds[game_of_row[row]]
+            games = engine.restart(games, fresh, where)
+    assert [game.seed for game in result.games] == seeds
+    assert [(game.scores, game.winners) for game in result.games] == [
+        finished[i] for i in range(40)
+    ]
     assert [game.moves for game in result.games] == moves
 
 

@@ -150,6 +150,22 @@ class Engine:
         seeds = self._checked_seeds(reset)
         return self._restart(after, seeds, after.over) if after.over.any() else after
 
+    def restart(
+        self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_] | None = None
+    ) -> Games:
+        """``games`` with those ``where`` (by default those over) dealt again, game ``i``
+        from ``seeds[i]``; the others as they were.
+        """
+        self._check_games(games)
+        seeds = self._checked_seeds(seeds)
+        if where is None:
+            where = games.over
+        elif not isinstance(where, np.ndarray) or where.dtype != np.bool_:
+            raise TypeError(f"where is a NumPy array of bool, got {short_repr(where)}")
+        elif where.shape != (self.size,):
+            raise ValueError(f"where has shape ({self.size},), got {where.shape}")
+        return self._restart(games, seeds, where.copy()) if where.any() else games
+
     def observe(self, games: Games) -> NDArray[np.float32]:
         """``(size, observation size)``: the rules' ``observe`` of each game's view for its
         seat to move (a spectator's view once over).
