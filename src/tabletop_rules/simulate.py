@@ -716,7 +716,7 @@ def simulate(
             takes each seat equally often and the first player's edge evens out; false
             keeps ``bots[i]`` at seat ``i``.
         chunk_size: Games per task; :func:`default_chunk_size` when ``None``, and
-            :data:`BATCHED_CHUNK_SIZE` for a batched run.
+            :data:`~tabletop_rules.simulate.BATCHED_CHUNK_SIZE` for a batched run.
         batched: Play on the batched engine (:mod:`tabletop_rules.batch`, the ``batch``
             extra), one batch per task: every bot must be ``"random"``, its moves drawn
             from the legal mask with NumPy, so the games are other games than an unbatched

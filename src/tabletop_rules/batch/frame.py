@@ -329,9 +329,9 @@ def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
 
 
 BACKENDS = ("auto", "numpy", "numba")
-"""What :func:`engine` may be asked to run on: ``"numpy"``, the kernels over arrays;
-``"numba"``, the same kernels compiled (the ``numba`` extra); ``"auto"``, the compiled one
-where the game has one and numba is installed, else NumPy's."""
+"""What :func:`~tabletop_rules.batch.engine` may run a game on: ``"numpy"``, the kernels
+over arrays; ``"numba"``, the same kernels compiled (the ``numba`` extra); ``"auto"``, the
+compiled one where the game has one and numba is installed, else NumPy's."""
 
 _KERNELS: dict[str, dict[str, str | Callable[..., Engine]]] = {
     "numpy": {
@@ -388,7 +388,8 @@ def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
 
 def engine(name: str, config: Any, size: int, *, backend: str = "auto") -> Engine:
     """The batched kernel of the game ``name`` for ``config``, ``size`` games a call, on
-    ``backend`` (one of :data:`BACKENDS`): the same games on each.
+    ``backend`` (one of :data:`~tabletop_rules.batch.frame.BACKENDS`): the same games on
+    each.
     """
     return kernel(name, backend)(config, size)
 

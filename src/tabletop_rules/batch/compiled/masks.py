@@ -1,4 +1,4 @@
-""":func:`~tabletop_rules.batch.frame.nth_legal` compiled, for
+""":func:`~tabletop_rules.batch.nth_legal` compiled, for
 :func:`~tabletop_rules.batch.random_actions`: the masks read eight flags to a 64-bit word.
 """
 
@@ -58,7 +58,7 @@ def _fill(flags: Any, words: Any, width: int, draws: Any, actions: Any) -> None:
 
 
 def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
-    """:func:`~tabletop_rules.batch.frame.nth_legal`, the same actions."""
+    """:func:`~tabletop_rules.batch.nth_legal`, the same actions."""
     flags = np.ascontiguousarray(mask).reshape(-1).view(np.uint8)
     words = flags[: flags.size - flags.size % 8].view(np.uint64)
     actions = np.empty(mask.shape[0], dtype=np.int64)
