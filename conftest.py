@@ -1,5 +1,5 @@
-"""Collection settings for the whole repository: an adapter's doctests are collected only
-where its extra is installed (its tests skip themselves, with the install command); and
+"""Collection settings for the whole repository: an adapter's or the batched engine's
+doctests are collected only where its extra is installed (its tests skip themselves, with the install command); and
 the hypothesis profile of CI's fuzz run.
 """
 
@@ -34,6 +34,8 @@ collect_ignore = [
     for path, module in [
         ("src/tabletop_rules/adapters/openspiel.py", "pyspiel"),
         ("src/tabletop_rules/adapters/pettingzoo.py", "pettingzoo"),
+        ("src/tabletop_rules/batch", "numpy"),
+        ("src/tabletop_rules/batch/compiled", "numba"),
     ]
     if not _installed(module)
 ]
