@@ -1,6 +1,6 @@
 """Collection settings for the whole repository: an adapter's or the batched engine's
-doctests are collected only where its extra is installed (its tests skip themselves, with the install command); and
-the hypothesis profile of CI's fuzz run.
+doctests are collected only where its extra is installed (its tests skip themselves, with
+the install command); and the hypothesis profile of CI's fuzz run.
 """
 
 from __future__ import annotations
