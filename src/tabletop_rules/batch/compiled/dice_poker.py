@@ -254,4 +254,5 @@ class CompiledDicePokerEngine(DicePokerEngine):
         scores = games.scores.copy()
         scores[rows] = 0
         record = (games.legal_mask.copy(), games.current_player.copy(), games.over.copy())
-        return self._advanced(data, scores, record, self.no_actions, self.nobody, where)
+        recording = where.copy()  # writable: a read-only array would compile a second loop
+        return self._advanced(data, scores, record, self.no_actions, self.nobody, recording)
