@@ -172,9 +172,12 @@ def _advance(
             legal[i, k] = rolls[roll_row, k]
         for k in range(_FILL_BITS):
             legal[i, _FIRST_WRITE + k] = (bits >> k) & 1 != 0
-        outcomes = keep if keep >= 0 else chance.shape[0] - 1
-        for k in range(chance.shape[1]):
-            legal[i, CHANCE_OFFSET + k] = chance[outcomes, k]
+        if keep < 0:  # no dice in the air: no outcome (stores alone, no table read)
+            for k in range(chance.shape[1]):
+                legal[i, CHANCE_OFFSET + k] = False
+        else:
+            for k in range(chance.shape[1]):
+                legal[i, CHANCE_OFFSET + k] = chance[keep, k]
         over[i] = done
         player[i] = NOBODY if done else (CHANCE if keep >= 0 else seat)
 
