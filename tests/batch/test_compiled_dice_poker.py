@@ -125,7 +125,10 @@ def test_a_mountain_above_below_and_at_zero_earns_premium_penalty_and_nothing() 
         face, other = box.face, box.face % 6 + 1
         counts = [5, 0, 3, 4 if face == 1 else 3, 2 if face == 1 else 3]
         thrown = [tuple(sorted((face,) * count + (other,) * (5 - count))) for count in counts]
-        for moves in ([dp.Roll()] * 5, [dp.Dice(dice) for dice in thrown], [dp.Write(box)] * 5):
+        rolls: list[dp.Move] = [dp.Roll()] * 5
+        outcomes: list[dp.Move] = [dp.Dice(dice) for dice in thrown]
+        writes: list[dp.Move] = [dp.Write(box)] * 5
+        for moves in (rolls, outcomes, writes):
             actions = np.array([dp.encode(move) for move in moves])
             expected, got = engines[0].step(expected, actions), engines[1].step(got, actions)
             states = [dp.apply(state, move) for state, move in zip(states, moves, strict=True)]

@@ -35,7 +35,7 @@ __all__ = ["CompiledDicePokerEngine"]
 _MOUNTAIN = len(MOUNTAIN)
 _ANNOUNCE_SHIFT = _FIRST_ANNOUNCE - _FIRST_WRITE
 
-_HOUSE: tuple[str, ...] = (
+_HOUSE = (
     "players",
     "stages",
     "turns",
@@ -43,14 +43,27 @@ _HOUSE: tuple[str, ...] = (
     "fences",
     "max_fences",
     "max_per_turn",
+    "premium",
+    "penalty",
+    "auto_chance",
 )
-_HOUSE += ("premium", "penalty", "auto_chance")
 """The house rules the compiled loop reads, in this order in one int64 array (no cap: -1)."""
-_PLAYERS, _STAGES, _TURNS, _THROWS, _FENCES, _MAX_FENCES, _MAX_PER_TURN = range(7)
-_PREMIUM, _PENALTY, _AUTO_CHANCE = range(7, 10)
+(
+    _PLAYERS,
+    _STAGES,
+    _TURNS,
+    _THROWS,
+    _FENCES,
+    _MAX_FENCES,
+    _MAX_PER_TURN,
+    _PREMIUM,
+    _PENALTY,
+    _AUTO_CHANCE,
+) = range(len(_HOUSE))
 
 _TABLE_NAMES = ("rolls", "keep_size", "bound", "drawn", "landed", "chance", "fillable", "box_of")
-_DATA_NAMES: tuple[str, ...] = (
+"""The NumPy kernel's config-free tables the loop reads, in its arguments' order."""
+_DATA_NAMES = (
     "rng",
     "sheets",
     "open_masks",
@@ -58,8 +71,10 @@ _DATA_NAMES: tuple[str, ...] = (
     "turns",
     "dice",
     "throws_used",
+    "announced",
+    "pending",
 )
-_DATA_NAMES += ("announced", "pending")
+"""The arrays of a game the loop reads and writes (not the seed), in its arguments' order."""
 
 
 @jit
@@ -98,11 +113,8 @@ def _advance(
     ``_record``, game by game.
     """
     players, stages, turns_per_game = house[_PLAYERS], house[_STAGES], house[_TURNS]
-    throws_per_turn, max_fences, max_per_turn = (
-        house[_THROWS],
-        house[_MAX_FENCES],
-        house[_MAX_PER_TURN],
-    )
+    throws_per_turn = house[_THROWS]
+    max_fences, max_per_turn = house[_MAX_FENCES], house[_MAX_PER_TURN]
     per_stage = players * BOXES_PER_STAGE
     for i in range(turns.shape[0]):
         if playing[i]:
