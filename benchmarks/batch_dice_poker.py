@@ -1,7 +1,9 @@
 """Batched dice poker: random legal play of a whole batch at a time beside the reference
 per-state loop and OpenSpiel's yacht, in turns per second (a turn is a box filled).
 
-The batched contender holds ``--size`` games (default 4096): it steps them all with
+Each batched contender (the NumPy kernel, and with numba installed the compiled one,
+:class:`~tabletop_rules.batch.compiled.dice_poker.CompiledDicePokerEngine`) holds
+``--size`` games (default 4096): it steps them all with
 :func:`tabletop_rules.batch.random_actions` until every game is over, then resets the batch
 with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
 end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
@@ -15,8 +17,8 @@ Run::
 
     PYTHONPATH=src python benchmarks/batch_dice_poker.py [--size 4096] [--seconds 1] [--rounds 5]
 
-After the table: bytes per game in a batch, the time of ``reset``, and one step's time
-split between drawing the actions and the kernel.
+After the table, for each kernel: bytes per game in a batch, the time of ``reset``, and
+one step's time split between drawing the actions and the kernel.
 """
 
 from __future__ import annotations
@@ -34,13 +36,20 @@ from playout import dice_poker_loop, make_yacht_cpp_loop, yacht_turns_per_game
 
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.batch.dice_poker import DicePokerEngine
 
 try:
     import pyspiel
 except ImportError:  # the optional `bench` extra
     pyspiel = None
 
+try:
+    from tabletop_rules.batch.compiled.dice_poker import CompiledDicePokerEngine
+except ImportError:  # the optional `numba` extra
+    CompiledDicePokerEngine = None
+
 Drawer = Callable[[batch.Games, np.random.Generator], np.ndarray]
+Kernel = Callable[[dp.Config, int], batch.Engine]
 
 ANCHORS = [
     Anchor("yacht_cpp", "vs OpenSpiel yacht C++"),
@@ -48,9 +57,9 @@ ANCHORS = [
 ]
 
 
-def make_batched(size: int, draw: Drawer) -> Runner:
-    """Whole batches of ``size`` default games, stepped with ``draw``'s actions."""
-    engine = batch.engine("dice-poker", dp.Config(), size=size)
+def make_batched(size: int, draw: Drawer, kernel: Kernel = DicePokerEngine) -> Runner:
+    """Whole batches of ``size`` default games in ``kernel``, stepped with ``draw``'s actions."""
+    engine = kernel(dp.Config(), size)
     held: dict[str, Any] = {}
 
     def run(budget: float, seed: int, clock: Clock) -> Sample:
@@ -80,9 +89,9 @@ def make_batched(size: int, draw: Drawer) -> Runner:
     return run
 
 
-def profile(size: int, repeats: int = 30) -> None:
-    """Bytes per game, the median time of ``reset`` and of a step's two halves."""
-    engine = batch.engine("dice-poker", dp.Config(), size=size)
+def profile(size: int, kernel: Kernel, repeats: int = 30) -> None:
+    """Bytes per game, the median time of ``reset`` and of a step's two halves in ``kernel``."""
+    engine = kernel(dp.Config(), size)
     generator = np.random.default_rng(0)
     seeds = np.arange(size, dtype=np.uint64)
     resets, drawn, stepped = [], [], []
@@ -99,8 +108,9 @@ def profile(size: int, repeats: int = 30) -> None:
         drawn.append(middle - start)
     data = sum(array.nbytes for array in games.data.values()) / size
     print(
-        f"\nsize {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of them the "
-        f"kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
+        f"\n{type(engine).__name__}, size {size}: {bytes_per_game(games):.0f} bytes per game "
+        f"({data:.0f} of them the kernel's own arrays, "
+        f"{games.legal_mask.nbytes / size:.0f} the legal mask); "
         f"reset {1e3 * statistics.median(resets):.2f} ms; a step: random_actions "
         f"{1e3 * statistics.median(drawn):.2f} ms, engine.step "
         f"{1e3 * statistics.median(stepped):.2f} ms (medians of {repeats})"
@@ -120,15 +130,24 @@ def main(argv: list[str] | None = None) -> int:
         ),
         Contender("dice_poker_loop", "dice poker, per-state loop", dice_poker_loop),
     ]
+    kernels: list[Kernel] = [DicePokerEngine]
+    if CompiledDicePokerEngine is not None:
+        kernels.append(CompiledDicePokerEngine)
+        compiled = make_batched(size, batch.random_actions, CompiledDicePokerEngine)
+        label = f"dice poker, batched compiled ({size}), random_actions"
+        entries.insert(1, Contender("compiled", label, compiled))
+    else:
+        print("note: numba is missing, so there is no compiled row ('.[numba]')", file=sys.stderr)
     if pyspiel is not None:
         game = pyspiel.load_game("yacht")
         cpp = make_yacht_cpp_loop(game, yacht_turns_per_game(game))
         entries.append(Contender("yacht_cpp", "OpenSpiel yacht, C++ evaluate_bots", cpp))
     else:
         print("note: pyspiel is missing, so there is no yacht row ('.[bench]')", file=sys.stderr)
-    packages = ("tabletop-rules", "numpy", "open-spiel")
+    packages = ("tabletop-rules", "numpy", "numba", "open-spiel")
     run_and_report(args, entries, packages, ANCHORS, "turn", "turn = box filled", size=size)
-    profile(size)
+    for kernel in kernels:
+        profile(size, kernel)
     return 0
 
 

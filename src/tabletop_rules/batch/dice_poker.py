@@ -220,8 +220,12 @@ class DicePokerEngine(Engine):
         return Games(current_player=player, legal_mask=legal, scores=scores, over=over, data=data)
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        size, players = self.size, self.players
-        data: dict[str, NDArray[Any]] = {
+        return self._record(self._dealt(seeds), np.zeros((self.size, self.players), dtype=np.int64))
+
+    def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, NDArray[Any]]:
+        """The arrays of new games, one per seed: empty sheets, no dice (the scores are 0)."""
+        size, players = len(seeds), self.players
+        return {
             "seed": seeds.copy(),
             "rng": seeds.copy(),
             "sheets": np.full((size, players, self.boxes), OPEN, dtype=np.int16),
@@ -233,7 +237,6 @@ class DicePokerEngine(Engine):
             "announced": np.full(size, -1, dtype=np.int8),
             "pending": np.full(size, -1, dtype=np.int16),
         }
-        return self._record(data, np.zeros((size, players), dtype=np.int64))
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
         data = dict(games.data)
