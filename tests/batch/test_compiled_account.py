@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,7 +20,7 @@ from tabletop_rules.batch.compiled.account import CompiledAccountEngine
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
 
-from .test_account import ROLL, _same, _seeds, _snapshot, configs
+from .test_account import OTHER_VALUES, ROLL, _same, _seeds, _snapshot, configs
 
 
 def _arrays(games: batch.Games) -> dict[str, np.ndarray[Any, Any]]:
@@ -130,6 +131,12 @@ def test_a_game_over_ignores_its_action_and_stays_as_it_was() -> None:
     games = engine.step(games, batch.random_actions(games, generator))
     assert _same(before, games, over)
     assert (games.current_player[over] == batch.NOBODY).all()
+
+
+@pytest.mark.parametrize("field", sorted(OTHER_VALUES))
+def test_every_house_rule_is_taken_as_the_numpy_kernel_takes_it(field: str) -> None:
+    config = attrs.evolve(account.Config(), **{field: OTHER_VALUES[field]})
+    _play_both(config, 8, 0, 60)
 
 
 def test_the_default_game_gives_the_numpy_kernels_arrays_step_for_step() -> None:
