@@ -82,6 +82,14 @@ def test_collapse_with_b_heavy_decks_reshuffles_as_the_rules() -> None:
     check_lockstep(CompiledAccountEngine(config, 12), _seeds(12, 1000))
 
 
+def test_a_b_with_no_number_p_or_t_left_anywhere_charges_nothing_as_the_rules() -> None:
+    config = account.Config(
+        rows=2, columns=3, deck={"B": 6, "Z": 2, "End": 1}, collapse=True, marker_cost=0
+    )
+    check_lockstep(CompiledAccountEngine(config, 8), _seeds(8, 3), reset_over=True, max_steps=80)
+    _play_both(config, 8, 3, 80)
+
+
 @settings(max_examples=15, deadline=None)
 @given(config=configs(), first=st.integers(0, 2**32))
 def test_every_house_rule_plays_as_the_rules(config: account.Config, first: int) -> None:
