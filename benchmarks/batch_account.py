@@ -15,6 +15,10 @@ inside), played and timed but not counted, as backgammon's chance nodes are not.
   same call (a new game is timed, as ``new_game`` is in the loops).
 - **batch, step alone**: the same play, timing ``engine.step`` alone: what the kernel costs
   without the mask sampler.
+- **compiled batch + random_actions**, **compiled batch, step alone** (with ``numba``
+  installed, the ``numba`` extra): the same two with ``CompiledAccountEngine``, the kernel
+  whose step and restart are each one compiled loop over the games; compiled before the
+  timed rounds.
 - **pgx backgammon** (with ``pgx`` installed, the ``bench`` extra): pgx's backgammon on
   this CPU at the same batch size, jitted and vmapped, uniform legal actions drawn with
   ``jax.random``, finished games reset by ``pgx.experimental.auto_reset``; a step is a
@@ -57,6 +61,11 @@ except ImportError:  # the optional `bench` extra
     pyspiel = None
 
 try:
+    from tabletop_rules.batch.compiled.account import CompiledAccountEngine
+except ImportError:  # the optional `numba` extra
+    CompiledAccountEngine = None
+
+try:
     import jax
     import pgx
     import pgx.experimental
@@ -71,11 +80,18 @@ ANCHORS = [
 ROLL = account.encode(account.ROLL)
 
 
-def batched(size: int, step_alone: bool) -> Runner:
+def batched(size: int, step_alone: bool, compiled: bool = False) -> Runner:
     """Random legal play of ``size`` games at once, each game dealt again when it ends;
     counts the moves (not ``Roll()``) of the games playing, and the games that ended.
+    ``compiled``: by the numba kernel, compiled here (or loaded from numba's cache).
     """
-    engine = batch.engine("account", account.Config(players=PLAYERS), size)
+    config = account.Config(players=PLAYERS)
+    if compiled:
+        engine = CompiledAccountEngine(config, size)
+        games = engine.reset(np.arange(size, dtype=np.uint64))
+        engine.step(games, np.zeros(size, dtype=np.int64), reset=games.data["seed"])
+    else:
+        engine = batch.engine("account", config, size)
     step, random_actions = engine.step, batch.random_actions
 
     def run(budget: float, seed: int, clock: Clock) -> Sample:
@@ -151,12 +167,18 @@ def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
 
 
 def contenders(size: int) -> list[Contender]:
-    """The batch, its step alone, the per-state loop, and backgammon's C++ loop."""
+    """The batch, its step alone, the same compiled, the per-state loop, and backgammon's
+    C++ loop.
+    """
     entries = [
         Contender("batch", f"batch of {size} + random_actions", batched(size, False)),
         Contender("batch_step", f"batch of {size}, step alone", batched(size, True)),
-        Contender("account_loop", "account, per-state loop", account_loop),
     ]
+    if CompiledAccountEngine is not None:
+        jit, jit_step = batched(size, False, True), batched(size, True, True)
+        entries.append(Contender("jit", f"compiled batch of {size} + random_actions", jit))
+        entries.append(Contender("jit_step", f"compiled batch of {size}, step alone", jit_step))
+    entries.append(Contender("account_loop", "account, per-state loop", account_loop))
     if pyspiel is not None:
         game = pyspiel.load_game("backgammon")
         entries.append(
@@ -174,8 +196,10 @@ def main(argv: list[str] | None = None) -> int:
     args = timing_arguments(__doc__.splitlines()[0], argv)
     if pyspiel is None:
         print("note: pyspiel is not installed, so there is no backgammon row", file=sys.stderr)
+    if CompiledAccountEngine is None:
+        print("note: numba is not installed, so there are no compiled rows", file=sys.stderr)
     seconds, held = reset_seconds(size)
-    packages = ("tabletop-rules", "numpy", "open-spiel")
+    packages = ("tabletop-rules", "numpy", "numba", "open-spiel")
     what = (
         f"move = a player's decision (Roll() and backgammon's chance not counted), "
         f"{PLAYERS} players; a batch's moves/game counts the moves of games still playing"

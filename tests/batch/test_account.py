@@ -145,25 +145,28 @@ def test_roll_waits_for_a_die_outcome_without_auto_chance() -> None:
     assert engine.state(games, 0).roll == 4
 
 
+OTHER_VALUES: dict[str, Any] = {
+    "players": 5,
+    "deck": {str(card): count for card, count in account.DEFAULT_DECK} | {"B": 9},
+    "rows": 2,
+    "columns": 3,
+    "starting_markers": 2,
+    "max_markers": 8,
+    "marker_cost": 0,
+    "placement_scores": False,
+    "floor_at_zero": True,
+    "collapse": True,
+    "end": "finish_round",
+    "max_rounds": 2,
+    "auto_chance": False,
+}
+"""A value other than the default for each field of the config."""
+
+
 @pytest.mark.parametrize("field", [field.name for field in attrs.fields(account.Config)])
 def test_every_house_rule_is_taken(field: str) -> None:
     """No field is refused: the kernel builds under a non-default value of each."""
-    other: dict[str, Any] = {
-        "players": 5,
-        "deck": {str(card): count for card, count in account.DEFAULT_DECK} | {"B": 9},
-        "rows": 2,
-        "columns": 3,
-        "starting_markers": 2,
-        "max_markers": 8,
-        "marker_cost": 0,
-        "placement_scores": False,
-        "floor_at_zero": True,
-        "collapse": True,
-        "end": "finish_round",
-        "max_rounds": 2,
-        "auto_chance": False,
-    }
-    config = attrs.evolve(account.Config(), **{field: other[field]})
+    config = attrs.evolve(account.Config(), **{field: OTHER_VALUES[field]})
     engine = batch.engine("account", config, size=3)
     assert isinstance(engine, AccountEngine)
     check_lockstep(engine, _seeds(3), max_steps=40)
