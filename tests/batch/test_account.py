@@ -57,7 +57,7 @@ def configs(draw: st.DrawFn) -> account.Config:
 
 
 def test_the_default_game_plays_as_the_rules_to_the_end() -> None:
-    engine = batch.engine("account", account.Config(), size=48)
+    engine = batch.engine("account", account.Config(), size=48, backend="numpy")
     report = check_lockstep(engine, _seeds(48))
     assert report.states == 48 * (report.steps + 1)
     assert report.steps > 100  # whole games: 30 rounds of two players at most
@@ -73,25 +73,32 @@ def test_collapse_with_b_heavy_decks_reshuffles_as_the_rules() -> None:
         max_markers=8,
         end="finish_round",
     )
-    check_lockstep(batch.engine("account", config, size=16), _seeds(16, 1000))
+    check_lockstep(batch.engine("account", config, size=16, backend="numpy"), _seeds(16, 1000))
 
 
 @settings(max_examples=25, deadline=None)
 @given(config=configs(), first=st.integers(0, 2**32))
 def test_every_house_rule_plays_as_the_rules(config: account.Config, first: int) -> None:
-    check_lockstep(batch.engine("account", config, size=12), _seeds(12, first), action_seed=first)
+    check_lockstep(
+        batch.engine("account", config, size=12, backend="numpy"),
+        _seeds(12, first),
+        action_seed=first,
+    )
 
 
 def test_reset_restarts_finished_games_from_the_seeds_given() -> None:
     config = account.Config(max_rounds=3, marker_cost=10)
     report = check_lockstep(
-        batch.engine("account", config, size=24), _seeds(24, 7), reset_over=True, max_steps=150
+        batch.engine("account", config, size=24, backend="numpy"),
+        _seeds(24, 7),
+        reset_over=True,
+        max_steps=150,
     )
     assert report.states == 24 * 151
 
 
 def test_reset_deals_what_new_game_deals() -> None:
-    engine = batch.engine("account", account.Config(players=3), size=5)
+    engine = batch.engine("account", account.Config(players=3), size=5, backend="numpy")
     seeds = _seeds(5, 3)
     games = engine.reset(seeds)
     for i, seed in enumerate(seeds.tolist()):
@@ -110,7 +117,7 @@ def _same(before: dict[str, np.ndarray[Any, Any]], games: batch.Games, rows: Any
 
 
 def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
-    engine = batch.engine("account", account.Config(), size=4)
+    engine = batch.engine("account", account.Config(), size=4, backend="numpy")
     games = engine.reset(_seeds(4))
     before = _snapshot(games)
     actions = np.zeros(4, dtype=np.int64)
@@ -122,7 +129,7 @@ def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
 
 
 def test_a_game_over_ignores_its_action_and_stays_as_it_was() -> None:
-    engine = batch.engine("account", account.Config(max_rounds=1), size=16)
+    engine = batch.engine("account", account.Config(max_rounds=1), size=16, backend="numpy")
     games = engine.reset(_seeds(16))
     generator = np.random.default_rng(1)
     while not games.over.any():
@@ -136,7 +143,7 @@ def test_a_game_over_ignores_its_action_and_stays_as_it_was() -> None:
 
 def test_roll_waits_for_a_die_outcome_without_auto_chance() -> None:
     config = account.Config(players=1, auto_chance=False)
-    engine = batch.engine("account", config, size=1)
+    engine = batch.engine("account", config, size=1, backend="numpy")
     games = engine.step(engine.reset(_seeds(1)), np.array([0]))  # place on column 0
     games = engine.step(games, np.array([ROLL]))
     assert games.current_player.tolist() == [account.CHANCE]
@@ -167,7 +174,7 @@ OTHER_VALUES: dict[str, Any] = {
 def test_every_house_rule_is_taken(field: str) -> None:
     """No field is refused: the kernel builds under a non-default value of each."""
     config = attrs.evolve(account.Config(), **{field: OTHER_VALUES[field]})
-    engine = batch.engine("account", config, size=3)
+    engine = batch.engine("account", config, size=3, backend="numpy")
     assert isinstance(engine, AccountEngine)
     check_lockstep(engine, _seeds(3), max_steps=40)
 
@@ -176,12 +183,12 @@ def test_a_config_of_another_game_is_a_config_error() -> None:
     from tabletop_rules import dice_poker
 
     with pytest.raises(ConfigError, match="takes a Config"):
-        batch.engine("account", dice_poker.Config(), size=2)
+        batch.engine("account", dice_poker.Config(), size=2, backend="numpy")
 
 
 def test_observations_have_the_spec_size() -> None:
     config = account.Config(players=3, collapse=True)
-    engine = batch.engine("account", config, size=2)
+    engine = batch.engine("account", config, size=2, backend="numpy")
     observed = engine.observe(engine.reset(_seeds(2)))
     assert observed.shape == (2, account.observation_spec(config).size)
     assert observed.dtype == np.float32
@@ -193,11 +200,11 @@ def test_observations_have_the_spec_size() -> None:
 def test_random_house_rules_over_a_thousand_games_play_as_the_rules(
     config: account.Config, first: int
 ) -> None:
-    check_lockstep(batch.engine("account", config, size=128), _seeds(128, first))
+    check_lockstep(batch.engine("account", config, size=128, backend="numpy"), _seeds(128, first))
 
 
 @pytest.mark.slow
 def test_a_thousand_default_games_play_as_the_rules() -> None:
-    engine = batch.engine("account", account.Config(), size=1024)
+    engine = batch.engine("account", account.Config(), size=1024, backend="numpy")
     report = check_lockstep(engine, _seeds(1024, 5))
     assert report.games == 1024
