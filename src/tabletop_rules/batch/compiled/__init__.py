@@ -5,7 +5,10 @@ plays a step as one compiled loop over the games, so that both play the same gam
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 try:
@@ -19,7 +22,50 @@ __all__ = ["jit"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_STAMP = "tabletop_rules-sources.sha256"
+"""The file, beside numba's cache of this package, naming the sources it was compiled from."""
+
 
 def jit(function: F) -> F:
     """``function`` compiled in numba's nopython mode, cached on disk, the GIL released."""
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
+    compiled = numba.njit(cache=True, nogil=True)(function)
+    cache = getattr(compiled, "_cache", None)
+    forget_stale_cache(getattr(cache, "_cache_path", None), sources_digest())
+    return cast(F, compiled)
+
+
+@functools.cache
+def sources_digest() -> str:
+    """A digest of the library's Python sources. numba checks a cached function against
+    its own file alone, not the functions and constants of other files compiled into it
+    (the generator, the NumPy kernels' numbers), so the cache is keyed on all of them.
+    """
+    root = Path(__file__).parents[2]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.cache
+def forget_stale_cache(directory: str | None, digest: str) -> None:
+    """Remove numba's cached code in ``directory`` unless it was compiled from the sources
+    of ``digest``; best effort, as numba's own cache is (a directory it cannot write it
+    does not use).
+    """
+    if directory is None:
+        return
+    folder = Path(directory)
+    try:
+        if (folder / _STAMP).read_text() == digest:
+            return
+    except OSError:
+        pass
+    try:
+        for stale in folder.glob("*.nb[ic]"):
+            stale.unlink(missing_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / _STAMP).write_text(digest)
+    except OSError:
+        pass
