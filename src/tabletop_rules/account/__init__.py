@@ -12,6 +12,7 @@ from typing import Any
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
 from . import bots, cards, config, events, moves, observation, rules, state
+from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
 from .bots import *
@@ -70,6 +71,7 @@ KERNEL = kit.Kernel(
     bots={"bestcard": kit.Unseeded(BestCardBot)},
     read_move=read_move,
     transition_checks=True,
+    describe=describe_module.sentence,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -93,6 +95,7 @@ check_state = RULES.check_state
 check_view = RULES.check_view
 current_player = RULES.current_player
 decode = RULES.decode
+describe = RULES.describe
 determinize = RULES.determinize
 display = RULES.display
 encode = RULES.encode

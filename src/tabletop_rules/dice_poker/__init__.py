@@ -21,6 +21,7 @@ from typing import Any
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
 from . import bots, config, events, moves, notation, rules, scoring, state
+from . import describe as describe_module
 from . import view as view_module
 from .bots import *
 from .config import *
@@ -72,6 +73,7 @@ KERNEL = kit.Kernel(
     json_hooks=json_hooks,
     bots={"greedy": kit.Unseeded(GreedyBot)},
     read_move=read_move,
+    describe=describe_module.sentence,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -95,6 +97,7 @@ check_state = RULES.check_state
 check_view = RULES.check_view
 current_player = RULES.current_player
 decode = RULES.decode
+describe = RULES.describe
 determinize = RULES.determinize
 display = RULES.display
 encode = RULES.encode

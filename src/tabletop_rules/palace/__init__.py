@@ -20,6 +20,7 @@ from typing import Any
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
 from . import bots, cards, config, events, moves, notation, observation, rules, state
+from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
 from .bots import *
@@ -87,6 +88,7 @@ KERNEL = kit.Kernel(
     action_key=moves.action_key,
     num_actions=moves.num_actions,
     action_text=moves.action_text,
+    describe=describe_module.sentence,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -112,6 +114,7 @@ check_state = RULES.check_state
 check_view = RULES.check_view
 current_player = RULES.current_player
 decode = RULES.decode
+describe = RULES.describe
 determinize = RULES.determinize
 display = RULES.display
 encode = RULES.encode
