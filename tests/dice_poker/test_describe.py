@@ -58,7 +58,7 @@ def test_game_over_names_the_winners_and_every_score() -> None:
 
 
 def test_every_event_of_a_whole_game_is_told_to_every_seat() -> None:
-    match_events = []
+    match_events: list[dp.Event] = []
     state = dp.new_game(dp.Config(stages=1), seed=3)
     while not dp.is_over(state):
         state, events = dp.apply_with_events(state, dp.legal_moves(state)[-1])

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, moves, notation, observation, rules, state
+from . import bots, cards, config, events, hints, moves, notation, observation, rules, state
 from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
@@ -28,6 +28,7 @@ from .cards import *
 from .config import *
 from .display import *
 from .events import *
+from .hints import *
 from .moves import *
 from .moves import json_hooks
 from .notation import *
@@ -43,6 +44,7 @@ __all__ += cards.__all__
 __all__ += config.__all__
 __all__ += display_module.__all__
 __all__ += events.__all__
+__all__ += hints.__all__
 __all__ += moves.__all__
 __all__ += notation.__all__
 __all__ += rules.__all__
