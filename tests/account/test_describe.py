@@ -66,8 +66,10 @@ def test_turn_passed_names_whose_turn() -> None:
     assert a.describe(a.TurnPassed(1), 0) == "P1's turn"
 
 
-def test_game_over_names_why_and_the_winners() -> None:
+def test_game_over_names_the_winners_and_the_round_limit() -> None:
+    # The End that stopped the game was told as it scored; by the time a finished round
+    # ends the game, its card may be back in the pack, hidden.
     ended = a.GameOver("end", frozenset({1}))
-    assert a.describe(ended, 1) == "Game over, End scored: you won"
+    assert a.describe(ended, 1) == "Game over: you won"
     rounds = a.GameOver("max_rounds", frozenset({0, 2}))
-    assert a.describe(rounds, None) == "Game over, the last round is played: P0 and P2 won"
+    assert a.describe(rounds, None) == "Game over after the last round: P0 and P2 won"

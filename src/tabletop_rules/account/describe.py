@@ -64,8 +64,10 @@ def sentence(event: Event, seat: Seat | None) -> str:
         stops = "the game stops" if event.immediate else "the game stops once the round is over"
         return f"End scored for {who(event.seat, seat, start=False)}: {stops}"
     assert isinstance(event, GameOver)
-    reason = "End scored" if event.reason == "end" else "the last round is played"
-    return game_over(event.winners, seat).replace("Game over:", f"Game over, {reason}:", 1)
+    text = game_over(event.winners, seat)  # an End that stopped it was told as it scored
+    if event.reason == "max_rounds":
+        return text.replace("Game over:", "Game over after the last round:", 1)
+    return text
 
 
 def _drew(event: Drew, seat: Seat | None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import attrs
 
+from ..kit import check_type
 from .cards import END, B, Card, Z
 from .moves import DIRECTIONS, Direction
 from .state import View
@@ -51,7 +52,7 @@ def landings(seen: View) -> tuple[Landing, ...]:
     right 1 +15 1 16
     right 2 +10 1 11
     """
-    roll, seat = seen.roll, seen.current_player
+    roll, seat = check_type(seen, (View,)).roll, seen.current_player
     if roll is None or seat is None or seat < 0:
         return ()
     ring = tuple(column for column, cards in enumerate(seen.field) if cards)

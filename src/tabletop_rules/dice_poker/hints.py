@@ -4,6 +4,7 @@ of the stage would score with the dice on the table.
 
 from __future__ import annotations
 
+from .._validation import check_type
 from .moves import BOXES_PER_STAGE, Box
 from .scoring import points
 from .state import View
@@ -26,6 +27,7 @@ def open_box_points(seen: View) -> dict[Box, int | None]:
     >>> hints[Box.FIVES], hints[Box.PAIR], hints[Box.FULL_HOUSE], hints[Box.CHANCE]
     (-5, 10, None, 16)
     """
+    check_type(seen, (View,))
     seat = seen.current_player
     if seat is None or seat < 0 or seen.pending_keep is not None or not seen.dice:
         return {}

@@ -4,6 +4,7 @@ the pile now.
 
 from __future__ import annotations
 
+from .._validation import check_type
 from .cards import RANKS, Rank
 from .rules import _ALLOWED
 from .state import View
@@ -27,6 +28,7 @@ def playable_ranks(seen: View) -> tuple[Rank, ...]:
     >>> playable_ranks(view(strict, None))
     (2, 3, 10, 12, 13, 14)
     """
+    check_type(seen, (View,))
     if seen.phase != "play" or seen.pending == "take" or seen.current_player is None:
         return ()
     allowed = _ALLOWED[seen.config.must_beat == "higher"][seen.pile[-1].rank if seen.pile else 0]
