@@ -447,7 +447,9 @@ def check_events_described(rules: Rules, state: Any, move: Any) -> None:
     leaves it for that seat, and names no card hidden from that seat: no word of the
     sentence is a text of the states' JSON before and after the move (cards travel as
     their text, ``"10H"``) that neither of the seat's views shows. A game whose sentences
-    read a hidden card, or whose ``redact`` leaves one in, fails here.
+    read a hidden card, or whose ``redact`` leaves one in, fails here. Dice travel as
+    numbers, which sentences use for counts too, so a game that hid a die's value would
+    be held to its ``redact`` alone.
     """
     after, events = rules.apply_with_events(state, move)
     every = _texts(to_data(state), set()) | _texts(to_data(after), set())
