@@ -21,6 +21,7 @@ GAME_SECTIONS = (
     "Moves",
     "Events",
     "Views",
+    "Hints",
     "Notation",
     "Codec and observation",
     "Bots",

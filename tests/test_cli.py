@@ -172,7 +172,7 @@ def test_play_through_stdin_to_the_end_with_physical_dice() -> None:
     done = run(*manual_account("--rule", "max_rounds=1"), stdin="\n".join(moves) + "\n")
     out = done.stdout
     assert out.startswith("The account game, seed 4. Seats: you, bestcard bot.")
-    assert "P1: place " in out
+    assert "P1 placed marker m0 on column " in out, "the bot's move is told in words"
     assert "outcome> " in out
     assert "Game over: " in out
     assert "pack 35, discard pile 0" in out, "the table is drawn from the person's view"
@@ -204,7 +204,35 @@ def test_undo_at_the_table_refuses_to_take_back_a_roll_whose_dice_were_seen() ->
         "generator (dice, a shuffle)"
     ) in out
     assert "Took back" not in out
-    assert "P1: roll" in out, "the person's write was played after the refusal"
+    assert "You wrote " in out, "the person's write was played after the refusal"
+    assert "P1 threw " in out
+
+
+def test_play_tells_the_bots_moves_and_draws_as_the_persons_seat_sees_them() -> None:
+    """Issue 19: the log is the events' sentences, as they happen: the bot's swap, play
+    and draw (its drawn cards counted, not named), and the person's own play and draw.
+    """
+    out = run("play", "palace", "--seed", "2", stdin="ready\nplay 7D 7S\n").stdout
+    lines = out.splitlines()
+    assert "P1 put 3C face up and took 4C in hand" in lines
+    assert (
+        lines.index("P1 plays first") < lines.index("P1 played 4C") < lines.index("P1 drew 1 card")
+    )
+    assert "move> You played 7D 7S" in lines, "piped, the sentence follows the prompt"
+    assert any(re.fullmatch(r"You drew \w+ \w+", line) for line in lines), out
+    drawn = [line for line in lines if line.startswith("P1 drew")]
+    assert drawn, out
+    assert all(re.fullmatch(r"P1 drew \d+ cards?", line) for line in drawn), drawn
+
+
+def test_a_bots_move_that_shows_nothing_yet_is_printed_in_notation() -> None:
+    moves = ["roll", "dice 1 2 3 4 5", "write small_straight"]
+    args = ("play", "dice-poker", "--seed", "2", "--rule", "auto_chance=false")
+    out = run(*args, stdin="\n".join(moves) + "\n").stdout
+    lines = out.splitlines()
+    assert "outcome> You threw 1 2 3 4 5 (throw 1)" in lines, "typed dice are told too"
+    assert "move> You wrote 15 in small straight (stage 1)" in lines
+    assert "P1: roll" in lines, "the bot's roll waits for the person's dice"
 
 
 def test_input_that_ends_leaves_the_game_unfinished() -> None:

@@ -160,7 +160,7 @@ def test_the_command_line_plays_simulates_and_lists_a_game_of_another_package(
     code, out, err = run_cli("play", "toy-dice", "--seed", "7", stdin="roll\nwrite chance\n")
     assert (code, err) == (0, "")
     assert "Toy dice, seed 7. Seats: you, greedy bot." in out
-    assert "P1: " in out, "the bot of the other seat played"
+    assert "P1 threw " in out, "the bot of the other seat played, told in words"
     assert "Game left unfinished." in out
     code, out, err = run_cli("simulate", "toy-dice", "--games", "3", "--json")
     assert (code, err) == (0, "")

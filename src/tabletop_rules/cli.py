@@ -237,8 +237,8 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         player = match.current_player
         if player in bots:
             move = bots[player].choose(match.view(player))
-            match.play(move, seat=player)
-            console.print(Text(f"P{player}: {rules.format_move(move)}", style="cyan"))
+            events = match.play(move, seat=player)
+            _tell(console, rules, events, person, f"P{player}: {rules.format_move(move)}")
             continue
         chance = player == CHANCE
         if not _prompt(console, stdin, match, person, chance):
@@ -282,14 +282,30 @@ def _prompt(
                 return True
             continue
         try:
-            if chance:
-                match.play(text)
-            else:
-                match.play(text, seat=person)
+            events = match.play(text) if chance else match.play(text, seat=person)
         except TabletopError as error:
             console.print(Text(f"Not played: {error}", style="red"))
             continue
+        _tell(console, rules, events, person)
         return True
+
+
+def _tell(
+    console: Console,
+    rules: Ruleset[Any, Any, Any],
+    events: Sequence[Any],
+    person: int,
+    silent: str | None = None,
+) -> None:
+    """The events of a move as the person's seat reads them, one sentence a line, as they
+    happen; ``silent`` (a bot's move in notation) for a move that had none, as a roll that
+    waits for the person's dice.
+    """
+    lines = [rules.describe(event, person) for event in events]
+    if not lines and silent is not None:
+        lines = [silent]
+    for line in lines:
+        console.print(Text(line, style="cyan"))
 
 
 def _read_line(stdin: IO[str]) -> str:

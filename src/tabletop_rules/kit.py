@@ -5,8 +5,8 @@ rules, and :func:`build`, the shell written once, which derives the rest of the
 The kernel holds only what is the game's own: its types, ``new_game``, ``legal_moves``,
 the ``transition`` (which may assume a legal, listed move and appends its events to a
 list when it is given one), ``score``, ``current_player``, ``view``, ``determinize``,
-notation, observation, display and bots. :func:`build` derives, with the library's
-entry guards and error translation:
+notation, observation, display, the sentences of its events (``describe``) and bots.
+:func:`build` derives, with the library's entry guards and error translation:
 
 - ``apply`` / ``apply_with_events``: the state's type is checked first (a view gets a
   ``TypeError`` saying what to pass), the move becomes the instance ``legal_moves``
@@ -17,6 +17,7 @@ entry guards and error translation:
   ``chance_probabilities`` (uniform over the chance outcomes);
 - the action codec from the kernel's :class:`~tabletop_rules.kit.MoveTable`;
 - ``parse_move`` (the legal move whose notation the text is), ``redact`` (identity),
+  ``describe`` (the kernel's sentence of the event as ``redact`` leaves it for the seat),
   ``check_state`` / ``check_view`` (the kernel's invariants inside
   :func:`~tabletop_rules.kit.run_checks`; a view must be the view of the state
   dealt from it), ``observe`` / ``observation_spec`` from one encoder.
@@ -67,7 +68,7 @@ from .errors import (
 from .observation import Encoder, Features, ObservationSpec, encoded, encoding_spec
 from .observation import seats_from as seats_from
 from .observation import viewer_features as viewer_features
-from .protocol import CHANCE, BotFactory, GameRules, register
+from .protocol import CHANCE, BotFactory, GameRules, event_fields, register
 from .rng import Rng, is_valid_state, resolve_seed
 
 __all__ = [
@@ -198,7 +199,10 @@ class Kernel:
     class (``IllegalMoveError`` for a move of no class), ``num_actions(config)`` how many of
     the table's numbers a config uses (the table holds the largest config's),
     ``action_text(move)`` the text of a class from the move standing for it
-    (``format_move`` by default).
+    (``format_move`` by default). ``describe(event, seat)`` tells an event in one
+    sentence as ``seat`` sees it; it is handed the event as ``redact`` leaves it for that
+    seat, so it cannot name what the seat may not see (without it, the sentence is the
+    event's class and fields).
     """
 
     config_type: type[Any]
@@ -235,6 +239,7 @@ class Kernel:
     action_key: Callable[[object], Any] | None = None
     num_actions: Callable[[Any], int] | None = None
     action_text: Callable[[Any], str] | None = None
+    describe: Callable[[Any, int | None], str] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -246,7 +251,7 @@ _DERIVED: Final = frozenset(
         "redact", "parse_move", "format_move", "num_actions", "encode", "decode",
         "legal_mask", "chance_offset", "action_text", "observe", "observation_spec",
         "check_state", "check_view", "max_moves", "display", "players", "config_of",
-        "seed_of", "deal_of", "deck",
+        "seed_of", "deal_of", "deck", "describe",
     }
 )  # fmt: skip
 """The members :func:`build` derives and a game may replace by keyword."""
@@ -254,7 +259,7 @@ _DERIVED: Final = frozenset(
 
 RULES_FUNCTIONS: Final[list[str]] = [
     "action_text", "apply", "apply_with_events", "canonical", "chance_offset",
-    "chance_probabilities", "check_state", "check_view", "current_player", "decode",
+    "chance_probabilities", "check_state", "check_view", "current_player", "decode", "describe",
     "determinize", "display", "encode", "format_move", "is_over", "legal_mask", "legal_moves",
     "max_moves", "new_game", "num_actions", "observation_spec", "observe", "parse_move",
     "redact", "score", "view", "winners",
@@ -478,6 +483,25 @@ class _Shell:
         """``event`` itself: by default no event hides anything."""
         self.expect(event, self.k.event_types)
         return event
+
+    def describer(self, redact: Callable[[Any, int | None], Any]) -> Callable[[Any, Any], str]:
+        """``describe(event, seat)``: the kernel's sentence of ``redact(event, seat)``,
+        once the event is one of the game's and the seat a seat or ``None``.
+        """
+        own, kinds, noun = self.k.describe, self.k.event_types, self.a_noun
+
+        def describe(event: Any, seat: int | None) -> str:
+            """``event`` in one sentence as ``seat`` sees it (``None``: a spectator); the
+            event is redacted for the seat first.
+            """
+            if not any(type(event) is kind for kind in kinds):
+                raise TypeError(f"expected {noun} event, got {short_repr(event)}")
+            if seat is not None and (type(seat) is not int or seat < 0):
+                raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")
+            seen = redact(event, seat)
+            return own(seen, seat) if own is not None else event_fields(seen)
+
+        return describe
 
     def display(self, game: Any) -> str:
         return self.k.display(self.expect(game, (self.k.state_type, self.k.view_type)))
@@ -750,6 +774,8 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
     if kernel.deck is not None:
         members["deck"] = shell.deck
     members.update(overrides)
+    if "describe" not in overrides:
+        members["describe"] = shell.describer(members["redact"])
     return GameRules(
         name=declaration.name,
         title=declaration.title,

@@ -49,6 +49,7 @@ __all__ = [
     "Seat",
     "ViewOf",
     "check_ruleset",
+    "event_fields",
     "get_ruleset",
     "register",
     "registered",
@@ -229,6 +230,13 @@ class Ruleset(Protocol[ConfigT, StateT, MoveT, ViewT, EventT]):
         """``event`` as ``seat`` may see it."""
         ...
 
+    def describe(self, event: EventT, seat: Seat | None) -> str:
+        """``event`` in one plain English sentence as ``seat`` sees it (``None``: a
+        spectator): ``"You played 7H 7S"``, ``"P1 drew 2 cards"``. The event is redacted
+        for ``seat`` first, so the sentence never names what the seat may not see.
+        """
+        ...
+
     def format_move(self, move: MoveT) -> str:
         """The move's short text notation."""
         ...
@@ -387,6 +395,32 @@ class _FieldReader:
         return None if self.field is None else getattr(checked, self.field)
 
 
+def event_fields(event: object) -> str:
+    """An event told by its class and fields, ``"Rolled: seat 0, value 3"``: the sentence
+    of a game that writes none of its own.
+    """
+    kind = type(event)
+    if not attrs.has(kind):
+        return kind.__name__
+    fields = ", ".join(
+        f"{field.name.replace('_', ' ')} {getattr(event, field.name)!s}"
+        for field in attrs.fields(kind)
+    )
+    return f"{kind.__name__}: {fields}" if fields else kind.__name__
+
+
+@attrs.frozen
+class _EventFields:
+    """The default of :class:`GameRules`' ``describe``: :func:`event_fields` of the event
+    as ``redact`` leaves it for the seat.
+    """
+
+    redact: Callable[[Any, int | None], Any]
+
+    def __call__(self, event: Any, seat: Seat | None) -> str:
+        return event_fields(self.redact(event, seat))
+
+
 @attrs.frozen
 class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """The concrete :class:`Ruleset` a game package builds from its functions."""
@@ -459,6 +493,11 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """Registers the game's own JSON hooks; by default it has none."""
     display: Callable[[Any], str] = attrs.field(default=lambda game: repr(game))
     """Draws a view or a state as text; by default its ``repr``."""
+    describe: Callable[[EventT, int | None], str] = attrs.field(
+        default=attrs.Factory(lambda rules: _EventFields(rules.redact), takes_self=True)
+    )
+    """Tells an event in words as a seat sees it; by default the redacted event's class
+    and fields."""
     own_bots: Mapping[str, BotFactory] = attrs.field(
         factory=dict, converter=_frozen_bots, hash=False
     )
@@ -621,6 +660,7 @@ GAME_EXPORTS: Final[tuple[str, ...]] = (
     "view",
     "determinize",
     "redact",
+    "describe",
     "check_state",
     "check_view",
     "format_move",

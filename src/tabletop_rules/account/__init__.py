@@ -11,7 +11,8 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, moves, observation, rules, state
+from . import bots, cards, config, events, hints, moves, observation, rules, state
+from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
 from .bots import *
@@ -19,6 +20,7 @@ from .cards import *
 from .config import *
 from .config import json_hooks
 from .events import *
+from .hints import *
 from .moves import *
 from .observation import *
 from .observation import encode_view
@@ -33,6 +35,7 @@ __all__ += config.__all__
 __all__ += moves.__all__
 __all__ += observation.__all__
 __all__ += events.__all__
+__all__ += hints.__all__
 __all__ += state.__all__
 
 DECLARATION = kit.Declaration(
@@ -70,6 +73,7 @@ KERNEL = kit.Kernel(
     bots={"bestcard": kit.Unseeded(BestCardBot)},
     read_move=read_move,
     transition_checks=True,
+    describe=describe_module.sentence,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -93,6 +97,7 @@ check_state = RULES.check_state
 check_view = RULES.check_view
 current_player = RULES.current_player
 decode = RULES.decode
+describe = RULES.describe
 determinize = RULES.determinize
 display = RULES.display
 encode = RULES.encode

@@ -20,11 +20,13 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, config, events, moves, notation, rules, scoring, state
+from . import bots, config, events, hints, moves, notation, rules, scoring, state
+from . import describe as describe_module
 from . import view as view_module
 from .bots import *
 from .config import *
 from .events import *
+from .hints import *
 from .moves import *
 from .notation import *
 from .observation import encode_view
@@ -37,6 +39,7 @@ __all__ += kit.RULES_FUNCTIONS
 __all__ += bots.__all__
 __all__ += config.__all__
 __all__ += events.__all__
+__all__ += hints.__all__
 __all__ += moves.__all__
 __all__ += notation.__all__
 __all__ += scoring.__all__
@@ -72,6 +75,7 @@ KERNEL = kit.Kernel(
     json_hooks=json_hooks,
     bots={"greedy": kit.Unseeded(GreedyBot)},
     read_move=read_move,
+    describe=describe_module.sentence,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -95,6 +99,7 @@ check_state = RULES.check_state
 check_view = RULES.check_view
 current_player = RULES.current_player
 decode = RULES.decode
+describe = RULES.describe
 determinize = RULES.determinize
 display = RULES.display
 encode = RULES.encode

@@ -19,7 +19,8 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, moves, notation, observation, rules, state
+from . import bots, cards, config, events, hints, moves, notation, observation, rules, state
+from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
 from .bots import *
@@ -27,6 +28,7 @@ from .cards import *
 from .config import *
 from .display import *
 from .events import *
+from .hints import *
 from .moves import *
 from .moves import json_hooks
 from .notation import *
@@ -42,6 +44,7 @@ __all__ += cards.__all__
 __all__ += config.__all__
 __all__ += display_module.__all__
 __all__ += events.__all__
+__all__ += hints.__all__
 __all__ += moves.__all__
 __all__ += notation.__all__
 __all__ += rules.__all__
@@ -87,6 +90,7 @@ KERNEL = kit.Kernel(
     action_key=moves.action_key,
     num_actions=moves.num_actions,
     action_text=moves.action_text,
+    describe=describe_module.sentence,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
@@ -112,6 +116,7 @@ check_state = RULES.check_state
 check_view = RULES.check_view
 current_player = RULES.current_player
 decode = RULES.decode
+describe = RULES.describe
 determinize = RULES.determinize
 display = RULES.display
 encode = RULES.encode

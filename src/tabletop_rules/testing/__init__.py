@@ -11,7 +11,8 @@ The checks are the same idea as OpenSpiel's ``RandomSimTest``: random playouts e
 the game's bound; the same seed and moves give equal states; ``apply`` never changes its
 argument; every legal move applies and every other move raises ``IllegalMoveError``;
 chance probabilities are exact and sum to 1; JSON, notation and the action codec round-trip;
-observations fit their spec and come from the view alone;
+observations fit their spec and come from the view alone; every event is told in words
+(``describe``) that name no card hidden from the reader;
 views never contain the RNG. Fuzzing (:mod:`tabletop_rules.testing.fuzz`) feeds every
 loader mutated JSON and ``apply`` odd objects: each must return a valid value or raise the
 library's own error. The suite also holds the limits a hostile client tests: loaders read
@@ -36,6 +37,7 @@ from .checks import (
     check_chance_offset,
     check_codec,
     check_errors_hide_secrets,
+    check_events_described,
     check_events_hide_secrets,
     check_illegal_moves_rejected,
     check_json_round_trip,
@@ -67,6 +69,7 @@ __all__ = [
     "check_chance_offset",
     "check_codec",
     "check_errors_hide_secrets",
+    "check_events_described",
     "check_events_hide_secrets",
     "check_illegal_moves_rejected",
     "check_json_round_trip",

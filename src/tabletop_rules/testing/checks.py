@@ -422,6 +422,58 @@ def check_events_hide_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> 
             )
 
 
+__all__ += ["check_events_described"]
+
+_AROUND_A_WORD = "()[]{},.:;!?\"'"
+"""What may stand around a word of a sentence: ``(5 cards)``, ``7H,``."""
+
+
+def _texts(value: Any, found: set[str]) -> set[str]:
+    """Every string of ``value``'s JSON data (not the keys): cards travel as their text."""
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _texts(item, found)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _texts(item, found)
+    return found
+
+
+def check_events_described(rules: Rules, state: Any, move: Any) -> None:
+    """Every event of ``move`` in ``state`` is told, for every seat and a spectator, in
+    one non-empty line (``describe``) that tells no more than the event as ``redact``
+    leaves it for that seat, and names no card hidden from that seat: no word of the
+    sentence is a text of the states' JSON before and after the move (cards travel as
+    their text, ``"10H"``) that neither of the seat's views shows. A game whose sentences
+    read a hidden card, or whose ``redact`` leaves one in, fails here. Dice travel as
+    numbers, which sentences use for counts too, so a game that hid a die's value would
+    be held to its ``redact`` alone.
+    """
+    after, events = rules.apply_with_events(state, move)
+    every = _texts(to_data(state), set()) | _texts(to_data(after), set())
+    for seat in _seats(rules, state):
+        shown = _texts(to_data(rules.view(state, seat)), set())
+        hidden = every - _texts(to_data(rules.view(after, seat)), shown)
+        for event in events:
+            text = rules.describe(event, seat)
+            told = f"{rules.name}: describe({event!r}, {seat}) is {text!r}, not a sentence"
+            assert type(text) is str, told
+            assert text.strip(), told
+            assert "\n" not in text, f"{rules.name}: the sentence of {event!r} is not one line"
+            redacted = rules.describe(rules.redact(event, seat), seat)
+            assert text == redacted, (
+                f"{rules.name}: seat {seat} reads {text!r} of {event!r}, but {redacted!r} of "
+                f"the event redacted for it"
+            )
+            named = sorted({word.strip(_AROUND_A_WORD) for word in text.split()} & hidden)
+            assert not named, (
+                f"{rules.name}: seat {seat} reads {text!r}, which names {named}: its views "
+                f"before and after {move!r} do not show them"
+            )
+
+
 def check_chance_offset(rules: Rules, state: Any) -> None:
     """Chance outcomes are numbered at or above ``chance_offset``, every player move
     below it, and the offset lies within the action space.

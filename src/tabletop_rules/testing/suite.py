@@ -26,6 +26,7 @@ from .checks import (
     check_entry_points_check_the_state_type_first,
     check_entry_points_refuse_odd_arguments,
     check_errors_hide_secrets,
+    check_events_described,
     check_events_hide_secrets,
     check_fair_take_back,
     check_illegal_moves_rejected,
@@ -195,6 +196,17 @@ class ConformanceSuite:
         for _index, state in self._sample(self._playout(data)):
             check_view_hides_secrets(self.ruleset, state, rng)
             check_events_hide_secrets(self.ruleset, state, rng)
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_events_are_told_in_words_that_hide_secrets(self, data: st.DataObject) -> None:
+        """Every event of every move of a random game, for every seat and a spectator, is
+        one line of words that tells no more than the redacted event and names no card the
+        seat's views before and after the move do not show.
+        """
+        playout = self._playout(data)
+        for before, move in zip(playout.states, playout.moves, strict=False):
+            check_events_described(self.ruleset, before, move)
 
     @_suite_settings
     @given(data=st.data())
