@@ -405,7 +405,8 @@ def _record(
     scores and end.
     """
     players = settings[PLAYERS]
-    for g in range(over.shape[0]):
+    ranks = hands.view(np.uint32)  # a rank's four suits, one word: its count in the top byte
+    for g in range(over.shape[0]):  # of the word times 0x01010101
         for p in range(players):
             scores[g, p] = players - places[g, p] if places[g, p] > 0 else 0
         mask[g] = False
@@ -438,8 +439,7 @@ def _record(
                     continue
                 held = 0
                 if in_hand:
-                    for card in range(SUITS * rank, SUITS * rank + SUITS):
-                        held += hands[g, s, card]
+                    held = (int(ranks[g, s, rank]) * 0x01010101 >> 24) & 0xFF
                 elif on_table:
                     for slot in range(ROW):
                         up = face_up[g, s, slot]
