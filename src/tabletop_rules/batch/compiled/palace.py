@@ -1,11 +1,22 @@
-"""Palace's batched kernel compiled: :class:`CompiledPalaceEngine` plays a step, and deals
-the games that restart, as one compiled loop over the games, into the very arrays
+"""Palace's batched kernel compiled: :class:`CompiledPalaceEngine` deals, plays a step and
+writes its record as compiled loops over the games, into the very arrays
 :class:`~tabletop_rules.batch.palace.PalaceEngine` writes.
+
+>>> import numpy as np
+>>> from tabletop_rules import palace
+>>> from tabletop_rules.batch.palace import PalaceEngine
+>>> compiled = CompiledPalaceEngine(palace.Config(), size=2)
+>>> engine = PalaceEngine(palace.Config(), size=2)
+>>> seeds = np.array([7, 8], dtype=np.uint64)
+>>> a, b = compiled.reset(seeds), engine.reset(seeds)
+>>> a, b = compiled.step(a, np.array([0, 0])), engine.step(b, np.array([0, 0]))
+>>> compiled.state(a, 1) == engine.state(b, 1)
+True
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,25 +25,8 @@ from ...palace.config import ROW
 from ...palace.moves import PLAY_BASE, SWAP_BASE
 from ...palace.rules import EXTRA_PLAY_MOST
 from ...palace.state import MAX_SWAPS
+from .. import palace as kernel
 from ..frame import NOBODY, Games
-from ..palace import (
-    _NATURAL,
-    BLIND_ACTION,
-    END_ACTION,
-    EXTRA,
-    KINDS,
-    NONE,
-    OVER,
-    PLAY,
-    RANKS,
-    READY_ACTION,
-    REPLAY,
-    SUITS,
-    SWAP,
-    TAKE,
-    TAKE_ACTION,
-    PalaceEngine,
-)
 from . import jit
 from .rng import shuffle
 
@@ -40,104 +34,176 @@ __all__ = ["CompiledPalaceEngine"]
 
 Array = NDArray[Any]
 
-CHANGING = (
-    "hands",
-    "known",
-    "hand_size",
-    "face_up",
-    "face_down",
-    "stock_from",
-    "pile",
-    "pile_size",
-    "pile_counts",
-    "top",
-    "top_run",
-    "burned",
-    "burned_size",
-    "phase",
-    "seat",
-    "turns",
-    "swaps",
-    "pending",
-    "places",
-)
-"""The ``Games.data`` arrays a step may change, in the order the compiled code unpacks them
-(the ``work`` tuple); ``seed`` and ``deal`` change only when a game is dealt."""
 
-(PLAYERS, HAND_SIZE, CARDS, QUAD_BURN, FROM_TABLE, VOLUNTARY, LOWEST_FIRST, UNTIL_LAST,
- MAX_TURNS) = range(9)  # fmt: skip
-"""The places of the config's numbers in the ``settings`` array the compiled code reads."""
+class _State(NamedTuple):
+    """A batch's ``data`` arrays by name (the NumPy kernel's layout)."""
+
+    seed: Array
+    deal: Array
+    hands: Array
+    known: Array
+    hand_size: Array
+    face_up: Array
+    face_down: Array
+    stock_from: Array
+    pile: Array
+    pile_size: Array
+    pile_counts: Array
+    top: Array
+    top_run: Array
+    burned: Array
+    burned_size: Array
+    phase: Array
+    seat: Array
+    turns: Array
+    swaps: Array
+    pending: Array
+    places: Array
 
 
-class CompiledPalaceEngine(PalaceEngine):
+class _Record(NamedTuple):
+    """The rest of a ``Games``: what a step shows of each game."""
+
+    legal: Array
+    player: Array
+    scores: Array
+    over: Array
+
+
+class _Numbers(NamedTuple):
+    """The config's house rules, and the numbers of the NumPy kernel and the rules the
+    compiled code compares with: arguments, not globals, which numba's cache (keyed on this
+    file alone) would keep from a former version of the files that define them.
+    """
+
+    players: int
+    hand_size: int
+    cards: int
+    quad_burns: int
+    from_table: int
+    voluntary: int
+    lowest_first: int
+    until_last: int
+    max_turns: int
+    kinds: int  # the deck's geometry
+    ranks: int
+    suits: int
+    row: int
+    phase_swap: int  # the phases and what the seat on turn owes
+    phase_play: int
+    phase_over: int
+    owes_none: int
+    owes_take: int
+    owes_extra: int
+    owes_replay: int
+    ready: int  # the action numbers
+    take: int
+    end: int
+    blind: int
+    swap_base: int
+    play_base: int
+    max_swaps: int
+    extra_most: int
+    nobody: int
+
+
+_FIXED = frozenset({"seed", "deal"})
+"""The arrays a step never writes: the new ``Games`` shares the old one's."""
+
+
+class CompiledPalaceEngine(kernel.PalaceEngine):
     """:class:`~tabletop_rules.batch.palace.PalaceEngine` with its deal, step and record
-    compiled: the same ``Games`` arrays, written game by game in one call.
+    compiled: the same ``Games``, array for array.
     """
 
     def _prepare(self) -> None:
         super()._prepare()
         config = self.config
-        self.settings = np.array(
-            [
-                config.players,
-                config.hand_size,
-                config.cards,
-                config.quad == "burn",
-                config.face_up_play == "from_table",
-                config.voluntary_pickup,
-                config.first_player == "lowest_card",
-                config.play_until == "last",
-                config.max_turns,
-            ],
-            dtype=np.int64,
+        self._numbers = _Numbers(
+            players=config.players,
+            hand_size=config.hand_size,
+            cards=config.cards,
+            quad_burns=int(config.quad == "burn"),
+            from_table=int(config.face_up_play == "from_table"),
+            voluntary=int(config.voluntary_pickup),
+            lowest_first=int(config.first_player == "lowest_card"),
+            until_last=int(config.play_until == "last"),
+            max_turns=config.max_turns,
+            kinds=kernel.KINDS,
+            ranks=kernel.RANKS,
+            suits=kernel.SUITS,
+            row=ROW,
+            phase_swap=kernel.SWAP,
+            phase_play=kernel.PLAY,
+            phase_over=kernel.OVER,
+            owes_none=kernel.NONE,
+            owes_take=kernel.TAKE,
+            owes_extra=kernel.EXTRA,
+            owes_replay=kernel.REPLAY,
+            ready=kernel.READY_ACTION,
+            take=kernel.TAKE_ACTION,
+            end=kernel.END_ACTION,
+            blind=kernel.BLIND_ACTION,
+            swap_base=SWAP_BASE,
+            play_base=PLAY_BASE,
+            max_swaps=MAX_SWAPS,
+            extra_most=EXTRA_PLAY_MOST,
+            nobody=NOBODY,
         )
         # the arrays' shapes and dtypes, as the NumPy kernel deals them
-        one = PalaceEngine(config, 1)._reset(np.zeros(1, dtype=np.uint64))
-        self.layout = {name: (value.shape[1:], value.dtype) for name, value in one.data.items()}
-        self.idle = np.zeros(self.size, dtype=bool)
-        self.no_actions = np.zeros(self.size, dtype=np.int64)
+        one = kernel.PalaceEngine(config, 1)._reset(np.zeros(1, dtype=np.uint64))
+        self._layout = {name: (value.shape[1:], value.dtype) for name, value in one.data.items()}
+        self._idle = np.zeros(self.size, dtype=bool)
+        self._no_actions = np.zeros(self.size, dtype=np.int64)
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
         data = {
             name: np.empty((self.size, *shape), dtype=dtype)
-            for name, (shape, dtype) in self.layout.items()
+            for name, (shape, dtype) in self._layout.items()
         }
         return self._dealt(data, seeds, np.ones(self.size, dtype=bool))
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
-        """Only the games ``where`` are dealt; the others' rows are copied as they are."""
+        """Only the games ``where`` are dealt; the others' rows are copied as they are (and
+        their records written again: as quick as copying the mask).
+        """
         data = {name: value.copy() for name, value in games.data.items()}
         return self._dealt(data, seeds, where.copy())
 
     def _dealt(
         self, data: dict[str, Array], seeds: NDArray[np.uint64], where: NDArray[np.bool_]
     ) -> Games:
-        work = tuple(data[name] for name in CHANGING)
-        _deal(seeds, where, self.settings, data["seed"], data["deal"], work)
-        data["deal"].flags.writeable = False  # as a step reads it: one compiled signature
-        return self._advanced(data, self.no_actions, self.idle)
+        _deal(seeds, where, self._numbers, _State(**data))
+        for name in _FIXED:  # read-only, as a step finds them: one compiled signature
+            data[name].flags.writeable = False
+        return self._advanced(data, self._no_actions, self._idle)
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
-        data = dict(games.data)  # the seed and the deal kept, the others copied
-        data.update((name, data[name].copy()) for name in CHANGING)
+        data = {
+            name: value if name in _FIXED else value.copy() for name, value in games.data.items()
+        }
         return self._advanced(data, actions, playing)
 
     def _advanced(
         self, data: dict[str, Array], actions: NDArray[np.int64], playing: NDArray[np.bool_]
     ) -> Games:
-        """``data`` (the copies) after the games ``playing`` play, and its new record."""
-        n = self.size
-        mask = np.empty((n, self.num_actions), dtype=bool)
-        current_player = np.empty(n, dtype=np.int64)
-        scores = np.empty((n, self.players), dtype=np.int64)
-        over = np.empty(n, dtype=bool)
-        work = tuple(data[name] for name in CHANGING)
-        record = (mask, current_player, scores, over)
+        """``data`` (new arrays) after the games ``playing`` play, and its new record."""
+        size = self.size
+        record = _Record(
+            legal=np.empty((size, self.num_actions), dtype=bool),
+            player=np.empty(size, dtype=np.int64),
+            scores=np.empty((size, self.players), dtype=np.int64),
+            over=np.empty(size, dtype=bool),
+        )
         _advance(
-            actions, playing, self.settings, self.allowed, _NATURAL, data["deal"], work, record
+            actions, playing, self._numbers, self.allowed, kernel._NATURAL, _State(**data), record
         )
         return Games(
-            current_player=current_player, legal_mask=mask, scores=scores, over=over, data=data
+            current_player=record.player,
+            legal_mask=record.legal,
+            scores=record.scores,
+            over=record.over,
+            data=data,
         )
 
 
@@ -145,114 +211,111 @@ class CompiledPalaceEngine(PalaceEngine):
 
 
 @jit
-def _deal(seeds: Any, where: Any, settings: Any, seed: Any, deal: Any, work: Any) -> None:
+def _deal(seeds: Array, where: Array, n: _Numbers, state: _State) -> None:
     """Each game ``where`` dealt from its seed, as ``new_game`` deals."""
-    (hands, known, hand_size, face_up, face_down, stock_from, pile, pile_size, pile_counts,
-     top, top_run, burned, burned_size, phase, seat, turns, swaps, pending, places) = work  # fmt: skip  # noqa: E501
-    players, held = settings[PLAYERS], settings[HAND_SIZE]
+    players, held, row = n.players, n.hand_size, n.row
+    hands, face_up, face_down = state.hands, state.face_up, state.face_down
+    kinds_of = np.arange(state.deal.shape[1]) % n.kinds
     for g in range(seeds.shape[0]):
         if not where[g]:
             continue
-        seed[g] = seeds[g]
-        cards = deal[g]
-        for k in range(cards.shape[0]):
-            cards[k] = k % KINDS
+        state.seed[g] = seeds[g]
+        cards = state.deal[g]
+        for k in range(cards.shape[0]):  # the decks in order, each card its number
+            cards[k] = kinds_of[k]
         shuffle(seeds[g], cards)
         hands[g] = 0
-        known[g] = 0
+        state.known[g] = 0
         for p in range(players):  # a card at a time in seat order: face down, face up, hand
-            for slot in range(ROW):
+            for slot in range(row):
                 face_down[g, p, slot] = cards[slot * players + p]
-                face_up[g, p, slot] = cards[(ROW + slot) * players + p]
+                face_up[g, p, slot] = cards[(row + slot) * players + p]
             for k in range(held):
-                hands[g, p, cards[(2 * ROW + k) * players + p]] += 1
-            hand_size[g, p] = held
-            places[g, p] = 0
-        stock_from[g] = players * (2 * ROW + held)
-        pile[g] = -1
-        pile_size[g] = 0
-        pile_counts[g] = 0
-        top[g] = 0
-        top_run[g] = 0
-        burned[g] = -1
-        burned_size[g] = 0
-        phase[g] = SWAP
-        seat[g] = 0
-        turns[g] = 0
-        swaps[g] = 0
-        pending[g] = NONE
+                hands[g, p, cards[(2 * row + k) * players + p]] += 1
+            state.hand_size[g, p] = held
+            state.places[g, p] = 0
+        state.stock_from[g] = players * (2 * row + held)
+        state.pile[g] = -1
+        state.pile_size[g] = 0
+        state.pile_counts[g] = 0
+        state.top[g] = 0
+        state.top_run[g] = 0
+        state.burned[g] = -1
+        state.burned_size[g] = 0
+        state.phase[g] = n.phase_swap
+        state.seat[g] = 0
+        state.turns[g] = 0
+        state.swaps[g] = 0
+        state.pending[g] = n.owes_none
 
 
 @jit
 def _advance(
-    actions: Any,
-    playing: Any,
-    settings: Any,
-    allowed: Any,
-    natural: Any,
-    deal: Any,
-    work: Any,
-    record: Any,
+    actions: Array,
+    playing: Array,
+    n: _Numbers,
+    allowed: Array,
+    natural: Array,
+    state: _State,
+    record: _Record,
 ) -> None:
-    """Each game ``playing`` makes its move; every game's record is written. The tuples
-    are unpacked once, and each helper loops over the games: an unpacking costs a reference
-    count per array, and a call not inlined passes every array's fields.
+    """Each game ``playing`` makes its move; then every game's record is written. Each
+    helper loops over the games itself: a call LLVM does not inline passes every array's
+    fields, too dear once a game.
     """
-    (hands, known, hand_size, face_up, face_down, stock_from, pile, pile_size, pile_counts,
-     top, top_run, burned, burned_size, phase, seat, turns, swaps, pending, places) = work  # fmt: skip  # noqa: E501
-    mask, current_player, scores, over = record
-    _play(
-        actions, playing, settings, allowed, natural, deal, hands, known, hand_size, face_up,
-        face_down, stock_from, pile, pile_size, pile_counts, top, top_run, burned, burned_size,
-        phase, seat, turns, swaps, pending, places,
-    )  # fmt: skip
-    _record(
-        settings, allowed, hands, hand_size, face_up, face_down, pile_size, top, phase, seat,
-        swaps, pending, places, mask, current_player, scores, over,
-    )  # fmt: skip
+    _play(actions, playing, n, allowed, natural, state)
+    _record(n, allowed, state, record)
 
 
 @jit
 def _play(
-    actions: Any, playing: Any, settings: Any, allowed: Any, natural: Any, deal: Any, hands: Any,
-    known: Any, hand_size: Any, face_up: Any, face_down: Any, stock_from: Any, pile: Any,
-    pile_size: Any, pile_counts: Any, top: Any, top_run: Any, burned: Any, burned_size: Any,
-    phase: Any, seat: Any, turns: Any, swaps: Any, pending: Any, places: Any,
-) -> None:  # fmt: skip
-    """Each game ``playing``'s seat on turn makes its move (legal), with all its
-    effects: a burn, the refill, face-up cards into the hand, finishing, a replay, an
-    extra play or the turn passing.
+    actions: Array, playing: Array, n: _Numbers, allowed: Array, natural: Array, state: _State
+) -> None:
+    """Each game ``playing``'s seat on turn makes its move (legal), with all its effects:
+    a burn, the refill, face-up cards into the hand, finishing, a replay, an extra play or
+    the turn passing.
     """
+    hands, known, hand_size, face_up = state.hands, state.known, state.hand_size, state.face_up
+    face_down, stock_from, pile, pile_size = (
+        state.face_down,
+        state.stock_from,
+        state.pile,
+        state.pile_size,
+    )
+    pile_counts, top, top_run, phase = state.pile_counts, state.top, state.top_run, state.phase
+    seat, turns, swaps, pending = state.seat, state.turns, state.swaps, state.pending
+    burned, burned_size, places, deal = state.burned, state.burned_size, state.places, state.deal
+    kinds, ranks, suits, row = n.kinds, n.ranks, n.suits, n.row
     for g in range(actions.shape[0]):
         if not playing[g]:
             continue
         action, s = actions[g], seat[g]
-        if phase[g] == SWAP:
-            if action >= SWAP_BASE:  # a hand card for a face-up card
-                hand_card, up_card = (action - SWAP_BASE) // KINDS, (action - SWAP_BASE) % KINDS
+        if phase[g] == n.phase_swap:
+            if action >= n.swap_base:  # a hand card for a face-up card
+                hand_card, up_card = (action - n.swap_base) // kinds, (action - n.swap_base) % kinds
                 hands[g, s, hand_card] -= 1
                 hands[g, s, up_card] += 1
                 known[g, s, hand_card] = max(known[g, s, hand_card] - 1, 0)
                 known[g, s, up_card] += 1
-                for slot in range(ROW):
+                for slot in range(row):
                     if face_up[g, s, slot] == up_card:  # the first equal card
                         face_up[g, s, slot] = hand_card
                         break
                 swaps[g] += 1
             else:  # ready
                 swaps[g] = 0
-                if s + 1 < settings[PLAYERS]:
+                if s + 1 < n.players:
                     seat[g] = s + 1
                 else:
-                    phase[g] = PLAY
-                    seat[g] = _first_player(g, settings, natural, hands)
+                    phase[g] = n.phase_play
+                    seat[g] = _first_player(g, n, natural, hands)
             continue
         at = pile_size[g]  # the cards laid go on the pile in card order
-        if action >= PLAY_BASE:
-            rank, count = (action - PLAY_BASE) % RANKS, (action - PLAY_BASE) // RANKS + 1
+        if action >= n.play_base:
+            rank, count = (action - n.play_base) % ranks, (action - n.play_base) // ranks + 1
             if hand_size[g, s] > 0:  # from the hand, the lowest suits first
                 left = count
-                for card in range(SUITS * rank, SUITS * rank + SUITS):
+                for card in range(suits * rank, suits * rank + suits):
                     taken = min(left, hands[g, s, card])
                     hands[g, s, card] -= taken
                     known[g, s, card] = max(known[g, s, card] - taken, 0)
@@ -264,19 +327,19 @@ def _play(
             else:  # from the face-up row: the lowest cards, of equal ones the lowest slot
                 for _ in range(count):
                     lowest = -1
-                    for slot in range(ROW):
+                    for slot in range(row):
                         card = face_up[g, s, slot]
-                        of_rank = card >= 0 and card // SUITS == rank
+                        of_rank = card >= 0 and card // suits == rank
                         if of_rank and (lowest < 0 or card < face_up[g, s, lowest]):
                             lowest = slot
                     pile[g, at] = face_up[g, s, lowest]
                     at += 1
                     face_up[g, s, lowest] = -1
-        elif action >= BLIND_ACTION:
-            slot = action - BLIND_ACTION
+        elif action >= n.blind:
+            slot = action - n.blind
             card = face_down[g, s, slot]
             face_down[g, s, slot] = -1
-            rank, count = card // SUITS, 1
+            rank, count = card // suits, 1
             if allowed[top[g], rank]:
                 pile[g, at] = card
                 at += 1
@@ -284,18 +347,18 @@ def _play(
                 hands[g, s, card] += 1
                 known[g, s, card] += 1
                 hand_size[g, s] += 1
-                action = TAKE_ACTION
-        if action == TAKE_ACTION:
+                action = n.take
+        if action == n.take:
             _take_pile(g, s, hands, known, hand_size, pile, pile_size, pile_counts, top, top_run)
-        if action in (TAKE_ACTION, END_ACTION):
-            _pass_turn(g, settings, phase, seat, turns, pending, places, top)
+        if action in (n.take, n.end):
+            _pass_turn(g, n, phase, seat, turns, pending, places, top)
             continue
         # the cards laid take effect
         size = at
         for k in range(pile_size[g], size):
             pile_counts[g, pile[g, k]] += 1
         run = (top_run[g] if top[g] == rank + 2 else 0) + count
-        burn = rank + 2 == 10 or (settings[QUAD_BURN] != 0 and run >= 4)
+        burn = rank + 2 == 10 or (n.quad_burns != 0 and run >= 4)
         if burn:  # the whole pile leaves the game, bottom first
             for k in range(size):
                 burned[g, burned_size[g] + k] = pile[g, k]
@@ -309,17 +372,17 @@ def _play(
             pile_size[g] = size
             top[g] = rank + 2
             top_run[g] = run
-        draw = min(max(settings[HAND_SIZE] - hand_size[g, s], 0), settings[CARDS] - stock_from[g])
+        draw = min(max(n.hand_size - hand_size[g, s], 0), n.cards - stock_from[g])
         for k in range(stock_from[g], stock_from[g] + draw):  # the refill from the stock
             hands[g, s, deal[g, k]] += 1
         hand_size[g, s] += draw
         stock_from[g] += draw
         face = 0  # the face-up and face-down cards left
-        for slot in range(ROW):
+        for slot in range(row):
             face += (face_up[g, s, slot] >= 0) + (face_down[g, s, slot] >= 0)
-        if hand_size[g, s] == 0 and settings[FROM_TABLE] == 0 and stock_from[g] == settings[CARDS]:
+        if hand_size[g, s] == 0 and n.from_table == 0 and stock_from[g] == n.cards:
             known[g, s] = 0  # the face-up cards go into the hand, in view of all
-            for slot in range(ROW):
+            for slot in range(row):
                 card = face_up[g, s, slot]
                 if card >= 0:
                     hands[g, s, card] += 1
@@ -328,30 +391,30 @@ def _play(
                     face_up[g, s, slot] = -1
         if hand_size[g, s] == 0 and face == 0:  # the seat finished
             place = 1
-            for p in range(settings[PLAYERS]):
+            for p in range(n.players):
                 place += places[g, p] > 0
             places[g, s] = place
-            if settings[UNTIL_LAST] == 0 or settings[PLAYERS] - place <= 1:
-                phase[g] = OVER
-                pending[g] = NONE
+            if n.until_last == 0 or n.players - place <= 1:
+                phase[g] = n.phase_over
+                pending[g] = n.owes_none
             else:
-                _pass_turn(g, settings, phase, seat, turns, pending, places, top)
+                _pass_turn(g, n, phase, seat, turns, pending, places, top)
         elif burn:
-            pending[g] = REPLAY
-        elif settings[QUAD_BURN] == 0 and count >= 4:
-            pending[g] = EXTRA
+            pending[g] = n.owes_replay
+        elif n.quad_burns == 0 and count >= 4:
+            pending[g] = n.owes_extra
         else:
-            _pass_turn(g, settings, phase, seat, turns, pending, places, top)
+            _pass_turn(g, n, phase, seat, turns, pending, places, top)
 
 
 @jit
-def _first_player(g: Any, settings: Any, natural: Any, hands: Any) -> Any:
+def _first_player(g: int, n: _Numbers, natural: Array, hands: Array) -> int:
     """Who plays first: the first seat holding the lowest natural card, or seat 0."""
-    lowest, first = RANKS, 0
-    if settings[LOWEST_FIRST]:
-        for p in range(settings[PLAYERS]):
+    lowest, first = n.ranks, 0
+    if n.lowest_first:
+        for p in range(n.players):
             for rank in range(lowest):
-                if natural[rank] and hands[g, p, SUITS * rank : SUITS * rank + SUITS].any():
+                if natural[rank] and hands[g, p, n.suits * rank : n.suits * (rank + 1)].any():
                     lowest, first = rank, p
                     break
     return first
@@ -359,11 +422,11 @@ def _first_player(g: Any, settings: Any, natural: Any, hands: Any) -> Any:
 
 @jit
 def _take_pile(
-    g: Any, s: Any, hands: Any, known: Any, hand_size: Any, pile: Any, pile_size: Any,
-    pile_counts: Any, top: Any, top_run: Any,
+    g: int, s: int, hands: Array, known: Array, hand_size: Array, pile: Array, pile_size: Array,
+    pile_counts: Array, top: Array, top_run: Array,
 ) -> None:  # fmt: skip
     """The pile goes into the hand in view of all."""
-    for card in range(KINDS):
+    for card in range(pile_counts.shape[1]):
         hands[g, s, card] += pile_counts[g, card]
         known[g, s, card] += pile_counts[g, card]
         pile_counts[g, card] = 0
@@ -377,85 +440,97 @@ def _take_pile(
 
 @jit
 def _pass_turn(
-    g: Any, settings: Any, phase: Any, seat: Any, turns: Any, pending: Any, places: Any, top: Any
-) -> None:
+    g: int, n: _Numbers, phase: Array, seat: Array, turns: Array, pending: Array,
+    places: Array, top: Array,
+) -> None:  # fmt: skip
     """The turn passes to the next seat still holding cards, or the turns run out; a 3 on
     top makes that seat take the pile.
     """
     turns[g] += 1
-    if turns[g] >= settings[MAX_TURNS]:
-        phase[g] = OVER
-        pending[g] = NONE
+    if turns[g] >= n.max_turns:
+        phase[g] = n.phase_over
+        pending[g] = n.owes_none
         return
-    players = settings[PLAYERS]
-    following = (seat[g] + 1) % players
+    following = (seat[g] + 1) % n.players
     while places[g, following] > 0:  # a seat that finished (play_until "last")
-        following = (following + 1) % players
+        following = (following + 1) % n.players
     seat[g] = following
-    pending[g] = TAKE if top[g] == 3 else NONE
+    pending[g] = n.owes_take if top[g] == 3 else n.owes_none
 
 
 @jit
-def _record(
-    settings: Any, allowed: Any, hands: Any, hand_size: Any, face_up: Any,
-    face_down: Any, pile_size: Any, top: Any, phase: Any, seat: Any, swaps: Any, pending: Any,
-    places: Any, mask: Any, current_player: Any, scores: Any, over: Any,
-) -> None:  # fmt: skip
+def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None:
     """Each game's ``legal_mask`` row (the moves ``legal_moves`` lists), seat to move,
     scores and end.
     """
-    players = settings[PLAYERS]
-    ranks = hands.view(np.uint32)  # a rank's four suits, one word: its count in the top byte
-    for g in range(over.shape[0]):  # of the word times 0x01010101
+    hands, hand_size, face_up, face_down = (
+        state.hands,
+        state.hand_size,
+        state.face_up,
+        state.face_down,
+    )
+    top, phase, seat, pending, places = (
+        state.top,
+        state.phase,
+        state.seat,
+        state.pending,
+        state.places,
+    )
+    mask, scores, over = record.legal, record.scores, record.over
+    players, kinds, ranks, row = n.players, n.kinds, n.ranks, n.row
+    counts = (mask.shape[1] - n.play_base) // ranks  # the most cards a play lays
+    # a rank's four suits as one word: the word times 0x01010101 has its count in the top byte
+    by_rank = hands.view(np.uint32)
+    for g in range(over.shape[0]):
         for p in range(players):
             scores[g, p] = players - places[g, p] if places[g, p] > 0 else 0
         mask[g] = False
-        over[g] = phase[g] == OVER
+        over[g] = phase[g] == n.phase_over
         if over[g]:
-            current_player[g] = NOBODY
+            record.player[g] = n.nobody
             continue
         s = seat[g]
-        current_player[g] = s
-        if phase[g] == SWAP:
-            mask[g, READY_ACTION] = True
-            if swaps[g] < MAX_SWAPS:  # a swap of each hand card for each other face-up card
-                for card in range(KINDS):
+        record.player[g] = s
+        if phase[g] == n.phase_swap:
+            mask[g, n.ready] = True
+            if state.swaps[g] < n.max_swaps:  # each hand card for each other face-up card
+                for card in range(kinds):
                     if hands[g, s, card] > 0:
-                        for slot in range(ROW):
+                        for slot in range(row):
                             up = face_up[g, s, slot]
                             if up != card:
-                                mask[g, SWAP_BASE + KINDS * card + up] = True
+                                mask[g, n.swap_base + kinds * card + up] = True
             continue
         owed = pending[g]
         in_hand = hand_size[g, s] > 0
         on_table = False  # cards to play from the face-up row (from_table, the hand empty)
-        if settings[FROM_TABLE] != 0 and not in_hand:
-            for slot in range(ROW):
+        if n.from_table != 0 and not in_hand:
+            for slot in range(row):
                 on_table |= face_up[g, s, slot] >= 0
         can_play = False
-        if owed != TAKE:
-            for rank in range(RANKS):
+        if owed != n.owes_take:
+            for rank in range(ranks):
                 if not allowed[top[g], rank]:
                     continue
                 held = 0
                 if in_hand:
-                    held = (int(ranks[g, s, rank]) * 0x01010101 >> 24) & 0xFF
+                    held = (int(by_rank[g, s, rank]) * 0x01010101 >> 24) & 0xFF
                 elif on_table:
-                    for slot in range(ROW):
+                    for slot in range(row):
                         up = face_up[g, s, slot]
-                        held += up >= 0 and up // SUITS == rank
-                if owed == EXTRA:
-                    held = min(held, EXTRA_PLAY_MOST)
-                for count in range(held):
-                    mask[g, PLAY_BASE + RANKS * count + rank] = True
+                        held += up >= 0 and up // n.suits == rank
+                if owed == n.owes_extra:
+                    held = min(held, n.extra_most)
+                for count in range(min(held, counts)):
+                    mask[g, n.play_base + ranks * count + rank] = True
                 can_play |= held > 0
         holding = in_hand or on_table
-        mask[g, TAKE_ACTION] = owed == TAKE or (
-            owed == NONE
-            and pile_size[g] > 0
-            and ((holding and not can_play) or settings[VOLUNTARY] != 0)
+        mask[g, n.take] = owed == n.owes_take or (
+            owed == n.owes_none
+            and state.pile_size[g] > 0
+            and ((holding and not can_play) or n.voluntary != 0)
         )
-        mask[g, END_ACTION] = owed == EXTRA
-        if not holding and owed != TAKE and owed != EXTRA:
-            for slot in range(ROW):
-                mask[g, BLIND_ACTION + slot] = face_down[g, s, slot] >= 0
+        mask[g, n.end] = owed == n.owes_extra
+        if not holding and owed != n.owes_take and owed != n.owes_extra:
+            for slot in range(row):
+                mask[g, n.blind + slot] = face_down[g, s, slot] >= 0
