@@ -116,6 +116,8 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
     compiled: the same ``Games``, array for array.
     """
 
+    game = "palace"
+
     def _prepare(self) -> None:
         super()._prepare()
         config = self.config
@@ -164,8 +166,8 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         return self._dealt(data, seeds, np.ones(self.size, dtype=bool))
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
-        """Only the games ``where`` are dealt; the others' rows are copied as they are (and
-        their records written again: as quick as copying the mask).
+        """Only the games ``where`` are dealt; the others' rows are copied as they are, and
+        every record written again (quicker than copying the mask).
         """
         data = {name: value.copy() for name, value in games.data.items()}
         return self._dealt(data, seeds, where.copy())
