@@ -2,8 +2,9 @@
 per-state loop and OpenSpiel's crazy_eights, in moves per second (a move is a player's
 decision).
 
-Two batched contenders hold ``--size`` games (default 4096) of the default config and
-draw every action with :func:`tabletop_rules.batch.random_actions`: *whole batches* step
+Two batched contenders per kernel (the NumPy one, and with numba installed the compiled
+one, ``CompiledPalaceEngine``) hold ``--size`` games (default 4096) of the default config
+and draw every action with :func:`tabletop_rules.batch.random_actions`: *whole batches* step
 until every game is over, then reset the batch with fresh seeds (the tail of a batch,
 games over and waiting for the last, is paid as often as it happens); *restarts* pass
 ``reset=`` fresh seeds every 64 steps, so a finished game waits at most 64 steps for its
@@ -17,8 +18,8 @@ Run::
 
     PYTHONPATH=src python benchmarks/batch_palace.py [--size 4096] [--seconds 1] [--rounds 5]
 
-After the table: bytes per game in a batch, the time of ``reset``, and one step's time
-split between drawing the actions and the kernel's step, beside the legal mask's floor
+After the table, per kernel: bytes per game in a batch, the time of ``reset``, and one
+step's time split between drawing the actions and the kernel's step, beside the legal mask's floor
 (a new ``(size, 2762)`` mask with its plays written, and random_actions drawing from it):
 what any kernel pays for the mask the issue asks for, whatever its rules cost.
 """
@@ -46,12 +47,18 @@ from harness import (
 from palace_playout import PLAYERS, palace_loop
 
 from tabletop_rules import batch, palace
+from tabletop_rules.batch.palace import PalaceEngine
 from tabletop_rules.palace.moves import PLAY_BASE
 
 try:
     import pyspiel
 except ImportError:  # the optional `bench` extra
     pyspiel = None
+
+try:
+    from tabletop_rules.batch.compiled.palace import CompiledPalaceEngine
+except ImportError:  # the optional `numba` extra
+    CompiledPalaceEngine = None
 
 ANCHORS = [
     Anchor("crazy_eights_cpp", "vs OpenSpiel crazy_eights C++"),
@@ -65,9 +72,21 @@ RESTART_EVERY = 64
 """Steps between the restarts contender's ``reset=`` calls."""
 
 
-def make_whole_batches(size: int) -> Runner:
-    """Whole batches of ``size`` default games, each played until its last game ends."""
-    engine = batch.engine("palace", palace.Config(players=PLAYERS), size=size)
+def kernels(size: int) -> dict[str, batch.Engine]:
+    """The kernels measured, by the name their rows carry: the NumPy one, and the compiled
+    one when numba is installed.
+    """
+    config = palace.Config(players=PLAYERS)
+    # each built directly, so that the rows are the kernels named whatever batch.engine picks
+    found: dict[str, batch.Engine] = {"numpy": PalaceEngine(config, size)}
+    if CompiledPalaceEngine is not None:
+        found["compiled"] = CompiledPalaceEngine(config, size)
+    return found
+
+
+def make_whole_batches(engine: batch.Engine) -> Runner:
+    """Whole batches of the engine's default games, each played until its last game ends."""
+    size = engine.size
     held: dict[str, Any] = {}
 
     def run(budget: float, seed: int, clock: Clock) -> Sample:
@@ -91,9 +110,11 @@ def make_whole_batches(size: int) -> Runner:
     return run
 
 
-def make_restarts(size: int) -> Runner:
-    """``size`` default games, the finished ones restarted every :data:`RESTART_EVERY` steps."""
-    engine = batch.engine("palace", palace.Config(players=PLAYERS), size=size)
+def make_restarts(engine: batch.Engine) -> Runner:
+    """The engine's default games, the finished ones restarted every :data:`RESTART_EVERY`
+    steps.
+    """
+    size = engine.size
     held: dict[str, Any] = {}
 
     def run(budget: float, seed: int, clock: Clock) -> Sample:
@@ -125,11 +146,11 @@ def make_restarts(size: int) -> Runner:
     return run
 
 
-def profile(size: int, repeats: int = 30) -> None:
+def profile(name: str, engine: batch.Engine, repeats: int = 30) -> None:
     """Bytes per game, the median time of ``reset`` and of a step's parts, 40 steps in
     (play, past the swaps).
     """
-    engine = batch.engine("palace", palace.Config(players=PLAYERS), size=size)
+    size = engine.size
     generator = np.random.default_rng(0)
     seeds = np.arange(size, dtype=np.uint64)
     resets, drawn, stepped, floor = [], [], [], []
@@ -153,8 +174,8 @@ def profile(size: int, repeats: int = 30) -> None:
         stepped.append(after - middle)
     data = sum(array.nbytes for array in games.data.values()) / size
     print(
-        f"\nsize {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of them the "
-        f"kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
+        f"\n{name}, size {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of "
+        f"them the kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
         f"reset {1e3 * statistics.median(resets):.2f} ms; a step in play: random_actions "
         f"{1e3 * statistics.median(drawn):.2f} ms, engine.step "
         f"{1e3 * statistics.median(stepped):.2f} ms; the mask's floor (a new mask with the "
@@ -168,17 +189,29 @@ def main(argv: list[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     size = size_argument(arguments)
     args = timing_arguments(__doc__.splitlines()[0], arguments)
-    entries = [
-        Contender(
-            "whole_batches", f"batched palace, whole batches of {size}", make_whole_batches(size)
-        ),
-        Contender(
-            "restarts",
-            f"batched palace, {size} games, restarts every {RESTART_EVERY} steps",
-            make_restarts(size),
-        ),
-        Contender("palace_loop", "palace, per-state plain loop", palace_loop),
-    ]
+    engines = kernels(size)
+    entries = []
+    for name, engine in engines.items():
+        prefix = "" if name == "numpy" else f"{name}_"
+        entries += [
+            Contender(
+                f"{prefix}whole_batches",
+                f"batched palace ({name}), whole batches of {size}",
+                make_whole_batches(engine),
+            ),
+            Contender(
+                f"{prefix}restarts",
+                f"batched palace ({name}), {size} games, restarts every {RESTART_EVERY} steps",
+                make_restarts(engine),
+            ),
+        ]
+    entries.append(Contender("palace_loop", "palace, per-state plain loop", palace_loop))
+    if CompiledPalaceEngine is None:
+        print(
+            "note: numba is not installed, so there are no compiled-kernel rows; install it "
+            "with `pip install -e '.[numba]'`.",
+            file=sys.stderr,
+        )
     if pyspiel is None:
         print(
             "note: pyspiel (OpenSpiel) is not installed, so there is no crazy_eights row; "
@@ -194,10 +227,11 @@ def main(argv: list[str] | None = None) -> int:
                 openspiel_cpp_loop(game),
             )
         )
-    packages = ("tabletop-rules", "numpy", "open-spiel")
+    packages = ("tabletop-rules", "numpy", "numba", "open-spiel")
     what = f"move = a player's decision, {PLAYERS} players, batch size {size}"
     run_and_report(args, entries, packages, ANCHORS, "move", what, size=size, players=PLAYERS)
-    profile(size)
+    for name, engine in engines.items():
+        profile(name, engine)
     return 0
 
 

@@ -1,0 +1,151 @@
+"""Palace's compiled kernel plays the rules' games as the NumPy kernel does, and writes the
+very arrays the NumPy kernel writes, step for step, under every house rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop_rules import batch, palace
+from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.testing.batch import check_lockstep
+
+pytest.importorskip("numba")
+
+from tabletop_rules.batch.compiled.palace import CompiledPalaceEngine
+from tabletop_rules.batch.palace import PalaceEngine
+
+from .test_palace import configs, seeds
+
+WIDEST = palace.Config(players=palace.MAX_PLAYERS, decks=palace.MAX_DECKS, hand_size=1)
+
+
+def assert_same_games(got: batch.Games, expected: batch.Games, where: str) -> None:
+    """Every field and every ``data`` array: the same names, dtypes, shapes and values."""
+    fields = ["current_player", "legal_mask", "scores", "over"]
+    pairs = [(name, getattr(got, name), getattr(expected, name)) for name in fields]
+    assert list(got.data) == list(expected.data), f"{where}: data names differ"
+    pairs += [(name, got.data[name], expected.data[name]) for name in expected.data]
+    for name, mine, theirs in pairs:
+        assert (mine.dtype, mine.shape) == (theirs.dtype, theirs.shape), f"{where}: {name}"
+        assert np.array_equal(mine, theirs), f"{where}: {name} differs"
+
+
+def test_the_default_game_is_the_rules_game_to_the_end() -> None:
+    engine = CompiledPalaceEngine(palace.Config(), size=24)
+    report = check_lockstep(engine, seeds(24))
+    assert report.steps > 500  # whole games: the swaps, then play to the end
+
+
+def test_pagats_rules_are_the_rules_games_to_the_end() -> None:
+    engine = CompiledPalaceEngine(palace.Config.pagat(players=3), size=12)
+    check_lockstep(engine, seeds(12, first=2**63), action_seed=1)
+
+
+@settings(max_examples=5, deadline=None)
+@given(configs(), st.integers(0, 2**64 - 16), st.integers(0, 2**32))
+def test_every_house_rule_plays_the_rules_games(
+    config: palace.Config, first: int, action_seed: int
+) -> None:
+    engine = CompiledPalaceEngine(config, size=8)
+    check_lockstep(engine, seeds(8, first), action_seed=action_seed)
+
+
+def test_finished_games_start_again_from_the_seeds_given_and_only_they_are_dealt() -> None:
+    config = palace.Config(max_turns=15)
+    engine = CompiledPalaceEngine(config, size=16)
+    check_lockstep(engine, seeds(16), reset_over=True, max_steps=150)
+    games, generator, restarted = engine.reset(seeds(16)), np.random.default_rng(0), 0
+    for _ in range(150):
+        fresh = generator.integers(0, 2**64, size=16, dtype=np.uint64)
+        after = engine.step(games, batch.random_actions(games, generator), reset=fresh)
+        again = np.flatnonzero(after.data["turns"] < games.data["turns"]).tolist()
+        for i in again:
+            assert engine.state(after, i) == palace.new_game(config, seed=int(fresh[i]))
+        kept = np.setdiff1d(np.arange(16), again)
+        assert np.array_equal(after.data["seed"][kept], games.data["seed"][kept])
+        assert not after.over.any()
+        restarted += len(again)
+        games = after
+    assert restarted >= 16  # each game of fifteen turns ends within 150 moves
+
+
+def test_the_widest_table_is_the_rules_game_to_the_end() -> None:
+    engine = CompiledPalaceEngine(WIDEST, size=2)
+    check_lockstep(engine, seeds(2, first=5), action_seed=2)
+
+
+def test_an_illegal_action_names_its_game_and_plays_nothing() -> None:
+    engine = CompiledPalaceEngine(palace.Config(), size=3)
+    games = engine.reset(seeds(3))
+    before = [engine.state(games, i) for i in range(3)]
+    take = palace.encode(palace.TakePile())  # nothing to take in the swap phase
+    with pytest.raises(IllegalMoveError, match=r"game 1: action 1 \('take'\) is not legal"):
+        engine.step(games, np.array([0, take, 0]))
+    assert [engine.state(games, i) for i in range(3)] == before
+    after = engine.step(games, np.array([0, 0, 0]))  # the same batch still plays on
+    assert after.current_player.tolist() == [1, 1, 1]
+
+
+def test_a_step_leaves_the_games_it_was_given_as_they_were() -> None:
+    engine = CompiledPalaceEngine(palace.Config(max_turns=5), size=4)
+    games, generator = engine.reset(seeds(4)), np.random.default_rng(3)
+    for _ in range(40):
+        copies = {name: value.copy() for name, value in games.data.items()}
+        mask = games.legal_mask.copy()
+        fresh = generator.integers(0, 2**64, size=4, dtype=np.uint64)
+        after = engine.step(games, batch.random_actions(games, generator), reset=fresh)
+        assert np.array_equal(games.legal_mask, mask)
+        assert all(np.array_equal(games.data[name], copies[name]) for name in copies)
+        games = after
+
+
+@settings(max_examples=10, deadline=None)
+@given(configs(most_players=8), st.integers(0, 2**64 - 16), st.integers(0, 2**32))
+def test_the_compiled_and_numpy_kernels_write_the_same_arrays_step_for_step(
+    config: palace.Config, first: int, action_seed: int
+) -> None:
+    compiled, numpy = CompiledPalaceEngine(config, size=16), PalaceEngine(config, size=16)
+    mine, theirs = compiled.reset(seeds(16, first)), numpy.reset(seeds(16, first))
+    assert_same_games(mine, theirs, "after the deal")
+    generator = np.random.default_rng(action_seed)
+    for step in range(300):
+        actions = batch.random_actions(mine, generator)
+        fresh = generator.integers(0, 2**64, size=16, dtype=np.uint64)
+        reset = fresh if step % 3 == 0 else None  # restarts, and games left over
+        mine = compiled.step(mine, actions, reset=reset)
+        theirs = numpy.step(theirs, actions, reset=reset)
+        assert_same_games(mine, theirs, f"step {step}")
+
+
+@pytest.mark.slow
+def test_hundreds_of_default_games_are_the_rules_games() -> None:
+    engine = CompiledPalaceEngine(palace.Config(), size=384)
+    check_lockstep(engine, seeds(384, first=10_000), action_seed=7)
+
+
+@pytest.mark.slow
+@settings(max_examples=8, deadline=None)
+@given(configs(most_players=8), st.integers(0, 2**64 - 64), st.integers(0, 2**32))
+def test_random_house_rules_over_many_games_are_the_rules_games(
+    config: palace.Config, first: int, action_seed: int
+) -> None:
+    engine = CompiledPalaceEngine(config, size=64)
+    check_lockstep(engine, seeds(64, first), action_seed=action_seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "config",
+    [
+        palace.Config(players=palace.MAX_PLAYERS, decks=4, hand_size=1, play_until="last"),
+        palace.Config.pagat(players=13, decks=4, hand_size=2, must_beat="higher"),
+        palace.Config(decks=4, hand_size=9, quad="burn", first_player="seat0"),
+    ],
+)
+def test_the_widest_tables_are_the_rules_games_to_the_end(config: palace.Config) -> None:
+    engine = CompiledPalaceEngine(config, size=8)
+    check_lockstep(engine, seeds(8, first=99), action_seed=3)
