@@ -343,6 +343,7 @@ _KERNELS: dict[str, dict[str, str | Callable[..., Engine]]] = {
     },
     "numba": {
         "dice-poker": "tabletop_rules.batch.compiled.dice_poker:CompiledDicePokerEngine",
+        "palace": "tabletop_rules.batch.compiled.palace:CompiledPalaceEngine",
         "account": "tabletop_rules.batch.compiled.account:CompiledAccountEngine",
     },
 }
