@@ -63,3 +63,47 @@ def test_the_compiled_pass_picks_the_actions_the_numpy_pass_picks(
     mask = generator.random((size, width)) < density
     draws = np.append(generator.random(size - 1), np.nextafter(1.0, 0.0))  # the highest draw
     assert compiled.nth_legal(mask, draws).tolist() == nth_legal(mask, draws).tolist()
+
+
+def _listed(mask: np.ndarray) -> np.ndarray:
+    """Each row's legal actions ascending, then -1, as a kernel's ``legal_actions``."""
+    width = max(1, int(mask.sum(axis=1).max()))
+    listed = np.full((mask.shape[0], width), -1, dtype=np.int16)
+    for game, row in enumerate(mask):
+        actions = np.flatnonzero(row)
+        listed[game, : actions.size] = actions
+    return listed
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 300), st.floats(0, 0.2), st.integers(0, 2**32))
+def test_a_record_of_legal_actions_draws_what_its_mask_draws(
+    size: int, width: int, density: float, seed: int
+) -> None:
+    generator = np.random.default_rng(seed)
+    mask = generator.random((size, width)) < density
+    listed = Games(
+        current_player=np.zeros(size, dtype=np.int64),
+        legal_actions=_listed(mask),
+        num_actions=width,
+        scores=np.zeros((size, 2), dtype=np.int64),
+        over=mask.sum(axis=1) == 0,
+        data={},
+    )
+    assert random_actions(listed, np.random.default_rng(seed)).tolist() == (
+        random_actions(_games(mask), np.random.default_rng(seed)).tolist()
+    )
+    assert (listed.legal_mask == mask).all()  # made on first read, the same mask
+    assert listed.legal_mask is listed.legal_mask
+    assert not listed.legal_mask.flags.writeable
+
+
+def test_a_record_needs_a_mask_or_its_legal_actions_and_width() -> None:
+    with pytest.raises(TypeError, match="takes a legal_mask, or legal_actions and num_actions"):
+        Games(
+            current_player=np.zeros(1, dtype=np.int64),
+            legal_actions=np.zeros((1, 1), dtype=np.int16),
+            scores=np.zeros((1, 2), dtype=np.int64),
+            over=np.zeros(1, dtype=bool),
+            data={},
+        )

@@ -53,25 +53,59 @@ def _frozen_arrays(arrays: Mapping[str, NDArray[Any]]) -> Mapping[str, NDArray[A
     return MappingProxyType({name: _frozen(value) for name, value in arrays.items()})
 
 
-@attrs.frozen(eq=False)
+def _frozen_or_none(value: NDArray[Any] | None) -> NDArray[Any] | None:
+    return None if value is None else _frozen(value)
+
+
+@attrs.frozen(eq=False, kw_only=True)
 class Games:
     """A batch of games at one moment: arrays with one row per game, read-only.
 
     Attributes:
         current_player: ``(size,)`` the seat to move, :data:`~tabletop_rules.batch.frame.NOBODY`
             once over.
-        legal_mask: ``(size, num_actions)`` the rules' ``legal_mask`` of each game.
+        legal_mask: ``(size, num_actions)`` the rules' ``legal_mask`` of each game; a
+            kernel that gives ``legal_actions`` may leave it to be made on first read.
         scores: ``(size, players)`` the rules' ``score`` of each game.
         over: ``(size,)`` whether each game is over.
         data: The kernel's own arrays (each with the batch axis first), by name.
+        legal_actions: ``(size, k)`` each game's legal action numbers ascending, then -1
+            (``None`` where the kernel gives the mask alone): what
+            :func:`random_actions` and ``step``'s check read when a mask is wide and its
+            actions few (palace's 2,762).
+        num_actions: The mask's width, given with ``legal_actions`` and no mask.
 
     """
 
     current_player: NDArray[np.int64] = attrs.field(converter=_frozen)
-    legal_mask: NDArray[np.bool_] = attrs.field(converter=_frozen)
     scores: NDArray[np.int64] = attrs.field(converter=_frozen)
     over: NDArray[np.bool_] = attrs.field(converter=_frozen)
     data: Mapping[str, NDArray[Any]] = attrs.field(converter=_frozen_arrays)
+    legal_actions: NDArray[np.int16] | None = attrs.field(default=None, converter=_frozen_or_none)
+    num_actions: int | None = None
+    _legal_mask: NDArray[np.bool_] | None = attrs.field(
+        default=None, alias="legal_mask", converter=_frozen_or_none
+    )
+
+    def __attrs_post_init__(self) -> None:
+        if self._legal_mask is None and (self.legal_actions is None or self.num_actions is None):
+            raise TypeError("a Games record takes a legal_mask, or legal_actions and num_actions")
+
+    @property
+    def legal_mask(self) -> NDArray[np.bool_]:
+        """``(size, num_actions)`` the rules' ``legal_mask`` of each game (made from
+        ``legal_actions`` on first read where the kernel gave no mask).
+        """
+        mask = self._legal_mask
+        if mask is None:
+            assert self.legal_actions is not None
+            assert self.num_actions is not None
+            listed = self.legal_actions
+            mask = np.zeros((listed.shape[0], self.num_actions), dtype=bool)
+            games, places = np.nonzero(listed >= 0)
+            mask[games, listed[games, places]] = True
+            object.__setattr__(self, "_legal_mask", _frozen(mask))  # a cache: the same value
+        return mask
 
     @property
     def size(self) -> int:
@@ -139,8 +173,10 @@ class Engine:
         self._check_games(games)
         actions = self._checked_actions(actions)
         playing = ~games.over
-        # a flat take costs half a two-array index
-        legal = games.legal_mask.reshape(-1).take(self._row_starts + actions)
+        if games.legal_actions is not None:
+            legal = (games.legal_actions == actions[:, None]).any(axis=1)
+        else:  # a flat take costs half a two-array index
+            legal = games.legal_mask.reshape(-1).take(self._row_starts + actions)
         wrong = np.flatnonzero(playing & ~legal)
         if wrong.size:
             i = int(wrong[0])
@@ -264,9 +300,15 @@ class Engine:
         def pick(old: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
             return np.where(where.reshape((-1,) + (1,) * (old.ndim - 1)), new, old)
 
+        listed = None
+        if games.legal_actions is not None and fresh.legal_actions is not None:
+            width = max(games.legal_actions.shape[1], fresh.legal_actions.shape[1])
+            listed = pick(_padded(games.legal_actions, width), _padded(fresh.legal_actions, width))
         return Games(
             current_player=pick(games.current_player, fresh.current_player),
-            legal_mask=pick(games.legal_mask, fresh.legal_mask),
+            legal_mask=None if listed is not None else pick(games.legal_mask, fresh.legal_mask),
+            legal_actions=listed,
+            num_actions=games.legal_mask.shape[1] if listed is None else games.num_actions,
             scores=pick(games.scores, fresh.scores),
             over=pick(games.over, fresh.over),
             data={name: pick(value, fresh.data[name]) for name, value in games.data.items()},
@@ -275,12 +317,26 @@ class Engine:
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action for each game (0 for a game over): one draw per
-    game, then its legal action of that rank, read off the masks in one pass (a draw per
-    action costs a wide action space, palace's 2,762, fifty times a kernel's step). With
-    numba installed the pass is compiled; the actions are the same.
+    game, then its legal action of that rank, read off the record's ``legal_actions``
+    where the kernel gives them, else off the masks in one pass (a draw per action costs a
+    wide action space, palace's 2,762, fifty times a kernel's step; with numba installed
+    the pass is compiled). The actions are the same whichever is read.
     """
     draws = generator.random(games.size)
-    return (_compiled_nth_legal() or nth_legal)(games.legal_mask, draws)
+    listed = games.legal_actions
+    if listed is None:
+        return (_compiled_nth_legal() or nth_legal)(games.legal_mask, draws)
+    counts = (listed >= 0).sum(axis=1)
+    rank = np.minimum((draws * counts).astype(np.int64), np.maximum(counts - 1, 0))
+    chosen = listed[np.arange(games.size), rank].astype(np.int64)
+    actions: NDArray[np.int64] = np.where(counts > 0, chosen, 0)
+    return actions
+
+
+def _padded(listed: NDArray[np.int16], width: int) -> NDArray[np.int16]:
+    """``listed`` with -1 columns added up to ``width``."""
+    extra = width - listed.shape[1]
+    return np.pad(listed, ((0, 0), (0, extra)), constant_values=-1) if extra else listed
 
 
 def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
