@@ -54,7 +54,7 @@ def test_masks_of_any_width_draw_only_legal_actions() -> None:
 
 
 @settings(max_examples=200, deadline=None)  # the first example compiles
-@given(st.integers(1, 40), st.integers(1, 300), st.floats(0, 1), st.integers(0, 2**32))
+@given(st.integers(1, 40), st.integers(1, 3000), st.floats(0, 1), st.integers(0, 2**32))
 def test_the_compiled_pass_picks_the_actions_the_numpy_pass_picks(
     size: int, width: int, density: float, seed: int
 ) -> None:

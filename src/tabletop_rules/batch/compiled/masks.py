@@ -23,7 +23,9 @@ def _flags_in(word: Any) -> int:
 
 
 @jit
-def _fill(flags: Any, words: Any, width: int, draws: Any, actions: Any) -> None:
+def _fill(
+    flags: Any, words: Any, width: int, draws: Any, actions: Any, found: Any, counts: Any
+) -> None:
     for game in range(actions.shape[0]):
         start = game * width
         end = start + width
@@ -32,9 +34,20 @@ def _fill(flags: Any, words: Any, width: int, draws: Any, actions: Any) -> None:
         count = 0
         for at in range(start, head):
             count += flags[at]
-        for word in range(head // 8, tail // 8):
+        listed = 0  # the words not zero, and their flags, in found and counts
+        word, last = head // 8, tail // 8
+        while word < last:
+            if word + 4 <= last and not (
+                words[word] | words[word + 1] | words[word + 2] | words[word + 3]
+            ):
+                word += 4  # most words of a wide mask are zero: four skipped at once
+                continue
             if words[word]:
-                count += _flags_in(words[word])
+                found[listed] = word
+                counts[listed] = _flags_in(words[word])
+                count += counts[listed]
+                listed += 1
+            word += 1
         for at in range(tail, end):
             count += flags[at]
         if count == 0:
@@ -46,11 +59,11 @@ def _fill(flags: Any, words: Any, width: int, draws: Any, actions: Any) -> None:
             left -= flags[at]
             at += 1
         if at == head:
-            word = head // 8
-            while word < tail // 8 and left >= _flags_in(words[word]):
-                left -= _flags_in(words[word])
-                word += 1
-            at = word * 8
+            k = 0
+            while k < listed and left >= counts[k]:
+                left -= counts[k]
+                k += 1
+            at = found[k] * 8 if k < listed else tail
             while not flags[at] or left > 0:
                 left -= flags[at]
                 at += 1
@@ -62,5 +75,7 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
     flags = np.ascontiguousarray(mask).reshape(-1).view(np.uint8)
     words = flags[: flags.size - flags.size % 8].view(np.uint64)
     actions = np.empty(mask.shape[0], dtype=np.int64)
-    _fill(flags, words, mask.shape[1], draws, actions)
+    room = mask.shape[1] // 8 + 1  # a row's words
+    found, counts = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
+    _fill(flags, words, mask.shape[1], draws, actions, found, counts)
     return actions
