@@ -108,8 +108,8 @@ def test_format_move_refuses_what_is_no_move() -> None:
         ("move 0 left 3 4", "'move' needs a marker"),
         ("move 0 up 3", "a direction is 'left' or 'right', not 'up'"),
         ("move 0 3 left", "a direction is 'left' or 'right', not '3'"),
-        ("move x left 3", "a marker is a number"),
-        ("move 8 left 3", "a marker is 0 to 7, not 8"),
+        ("move x left 3", "a marker is m0, m1, ..."),
+        ("move 8 left 3", "a marker is m0 to m7, not .8."),
         ("move 0 left 0", "a distance is 1 to 6"),
         ("move 0 left 7", "a distance is 1 to 6"),
     ],
@@ -154,7 +154,7 @@ def test_parse_move_returns_the_listed_instance() -> None:
         ("roll", "a roll of 4 waits for its move"),
         ("die 3", "'die 3' is a chance outcome"),
         ("place 1", "'place 1' is for the starting markers in setup"),
-        ("move 1 left 1", "there is no marker 1"),
+        ("move 1 left 1", "there is no marker m1"),
     ],
 )
 def test_an_illegal_move_names_the_rule(text: str, match: str) -> None:
