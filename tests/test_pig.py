@@ -166,7 +166,7 @@ def test_pig_plays_in_simulate_and_play_unchanged(capsys: pytest.CaptureFixture[
     script = io.StringIO("roll\ndie 6\nroll\ndie 6\nroll\ndie 6\nroll\ndie 6\n")
     assert cli.main(argv, stdin=script) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Pig, seed 3. Seats: you, hold20 bot.")
+    assert out.startswith("Pig, seed 3. Seats: P0 you, P1 hold20 bot.")
     assert "outcome> " in out
     assert "Not played" not in out
     assert "Pig to 20: S0 24  S1 0; game over" in out
