@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -294,7 +295,7 @@ def _prompt(
         if text in ("quit", "exit"):
             return False
         if text == "help":
-            console.print(Text(_help(rules, match.config)))
+            console.print(Text(_help(rules, match.config, console.width)))
             continue
         if text == "moves":
             console.print(Text(_columns(legal, console.width)))
@@ -361,19 +362,29 @@ def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
     return True
 
 
-def _help(rules: Ruleset[Any, Any, Any], config: Any) -> str:
+def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
     """``help`` at the ``play`` prompt: the game's rules in brief, its notation and the
-    commands. A game that gives no summary of its rules has that part left out; one that
-    gives no summary of its notation gets examples from its action texts.
+    commands, in lines that fit ``width``. A game that gives no summary of its rules has
+    that part left out; one that gives no summary of its notation gets examples from its
+    action texts.
     """
     lines: list[str] = []
+    fit = max(width, 40)
+
+    def item(text: str, indent: str = "    ") -> list[str]:
+        return textwrap.wrap(text, fit, initial_indent="  ", subsequent_indent=indent)
+
     summary = guide_lines(rules, "rules_summary", config)
     if summary:
-        lines += [f"{rules.title} in brief:", *(f"  {line}" for line in summary)]
+        lines.append(f"{rules.title} in brief:")
+        lines += [row for line in summary for row in item(line)]
     notation = guide_lines(rules, "notation_summary", config) or _examples(rules, config)
-    lines += ["Moves are typed in notation:", *(f"  {line}" for line in notation)]
-    width = max(map(len, COMMANDS))
-    lines += ["Commands:", *(f"  {name.ljust(width)}  {does}" for name, does in COMMANDS.items())]
+    lines.append("Moves are typed in notation:")
+    lines += [row for line in notation for row in item(line)]
+    names = max(map(len, COMMANDS))
+    lines.append("Commands:")
+    for name, does in COMMANDS.items():
+        lines += item(f"{name.ljust(names)}  {does}", " " * (names + 4))
     return "\n".join(lines)
 
 
