@@ -4,6 +4,7 @@ subprocesses, over pipes and through a pseudo-terminal.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import attrs
 import pytest
 
 from tabletop_rules import Match
@@ -171,7 +173,7 @@ def test_play_through_stdin_to_the_end_with_physical_dice() -> None:
     moves = ["place 0", "roll", "die 1", "move 0 right 1", "die 2"]
     done = run(*manual_account("--rule", "max_rounds=1"), stdin="\n".join(moves) + "\n")
     out = done.stdout
-    assert out.startswith("The account game, seed 4. Seats: you, bestcard bot.")
+    assert out.startswith("The account game, seed 4. Seats: P0 you, P1 bestcard bot.")
     assert "P1 placed marker m0 on column " in out, "the bot's move is told in words"
     assert "outcome> " in out
     assert "Game over: " in out
@@ -520,3 +522,178 @@ def test_replay_checks_the_size_of_a_file_before_reading_it(tmp_path: Path) -> N
     small_peak, _ = peak_memory_of_replay(small)
     assert f"is {300 * 2**20} bytes, more than {MAX_DOCUMENT_CHARS} bytes" in refusal
     assert huge_peak < 1.5 * small_peak, (huge_peak, small_peak)
+
+
+# --- help, hint and the table's counting at the prompt (issue 19, point 7) ---------------
+
+
+def play_in_process(capsys: pytest.CaptureFixture[str], *args: str, typed: str) -> str:
+    """``play`` run by ``main`` in this process, ``typed`` its input; what it printed."""
+    from tabletop_rules.cli import main
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "100")
+        assert main(["play", *args], stdin=io.StringIO(typed)) == 0
+    return capsys.readouterr().out
+
+
+def flat(out: str) -> str:
+    """``out`` with its lines joined and its runs of spaces one: help wraps its lines."""
+    return " ".join(out.split())
+
+
+def test_help_explains_dice_pokers_mountain_premium_scratches_and_fences(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "dice-poker", "--seed", "2", typed="help\n")
+    out = flat(out)
+    assert "Dice poker in brief:" in out
+    assert "(count - 3) x face" in out
+    assert "earns +50, below 0 costs -20" in out
+    assert "scratch it for 0" in out
+    assert "Fences: throws you do not use are banked" in out
+    assert "roll keep 6 6" in out
+
+
+def test_help_explains_palaces_2_3_10_four_of_a_kind_face_up_and_blind_cards(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "palace", "--seed", "2", typed="help\n")
+    out = flat(out)
+    assert "2, 3 and 10 go on anything" in out
+    assert "a 10 burns the pile" in out
+    assert "Four or more of a rank in one play" in out
+    assert "your face-up cards go into your hand" in out
+    assert "face-down cards blind" in out
+    assert "play 7 7: lay two 7s of your own" in out
+    assert "blind 0: turn face-down card 0" in out
+
+
+def test_help_follows_the_house_rules_in_force(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("palace", "--seed", "2", "--rule", "quad=burn", "--rule", "face_up_play=from_table")
+    out = play_in_process(capsys, *args, typed="help\n")
+    out = flat(out)
+    assert "Four or more of a rank on top of the pile burn it" in out
+    assert "play your face-up cards from the table" in out
+    assert "in one play" not in out
+
+
+def test_help_explains_the_account_cards_the_ring_and_the_markers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "account", "--seed", "4", typed="help\n")
+    out = flat(out)
+    assert "as a ring" in out
+    assert "B draws the pack top and subtracts it; Z: the account is 0" in out
+    assert "markers are m0, m1, ..." in out
+    assert "move m0 left 3: move marker m0 three cards left (move 0 left 3 is the same)" in out
+
+
+def test_help_lists_the_commands_with_undo_as_the_fair_take_back(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "account", "--seed", "4", typed="help\n")
+    lines = out.splitlines()
+    start = lines.index("Commands:")
+    commands = [line.split()[0] for line in lines[start + 1 :] if line[2:3] not in (" ", "")]
+    assert commands[:5] == [
+        "help",
+        "hint",
+        "moves",
+        "undo",
+        "quit",
+    ]
+    assert "never a move that showed what was hidden" in flat(out)
+    assert "Type a move in notation, or: help, hint, moves, undo, quit." in lines
+
+
+def test_help_of_a_game_without_summaries_gives_the_commands_and_notation_examples() -> None:
+    from tabletop_rules import cli, kit
+
+    bare = kit.build(
+        dp.DECLARATION,
+        attrs.evolve(dp.KERNEL, rules_summary=None, notation_summary=None, hint=None),
+    )
+    text = cli._help(bare, dp.Config(auto_chance=False))
+    assert "in brief" not in text
+    assert "for example: roll, write ones, scratch pair, announce ones" in text
+    assert "chance outcomes, at outcome>: dice 1" in text
+    assert "Commands:" in text
+    seen = dp.view(dp.new_game(seed=1), 0)
+    assert cli._hint(bare, seen) == "Dice poker gives no hints here."
+
+
+def test_moves_lists_the_legal_moves_again(capsys: pytest.CaptureFixture[str]) -> None:
+    out = play_in_process(capsys, "account", "--seed", "4", typed="moves\n")
+    assert out.count("place 0   place 1   place 2") == 2
+
+
+def test_hint_in_dice_poker_gives_what_each_open_box_would_score(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "dice-poker", "--seed", "2", typed="hint\nroll\nhint\n")
+    assert "Hints come after a throw" in out
+    assert "With 2 2 4 4 5 the boxes you may fill now would score:" in out
+    assert "  ones -3, twos -2, threes -9, fours -4, fives -10, sixes -18, pair 8, " in out
+    assert "  only scratched, for 0: three_kind, four_kind, full_house," in out
+
+
+def test_hint_in_palace_gives_the_playable_ranks_and_those_in_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "palace", "--seed", "2", typed="ready\nplay 7D 7S\nhint\n")
+    assert "move> Ranks that go on the pile now: 2 3 7 8 9 10 J Q K A." in out
+    assert "Of them you can lay: 2 3 K." in out
+
+
+def test_hint_in_the_account_game_gives_the_landings_after_a_roll(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "account", "--seed", "4", typed="place 0\nroll\nhint\n")
+    lines = out.splitlines()
+    assert "move> Rolled 3, account 10: distance: card landed on -> account after" in lines
+    assert "  m0 left   1: -10 -> 0, 2: -25 -> -15, 3: -1 -> 9" in lines
+    assert "  m0 right  1: -25 -> -15, 2: +15 -> 25, 3: +15 -> 25" in lines
+
+
+def test_the_account_prompt_takes_a_marker_as_the_field_draws_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(
+        capsys, "account", "--seed", "4", typed="place 0\nroll\nmove m0 right 3\n"
+    )
+    assert "to move: P0, round 1 of 30, rolled 3, move m0" in out
+    assert "Your marker m0 moved 3 right to +15 (column 3)" in out
+    assert "Not played" not in out
+
+
+def test_refusals_at_the_prompt_count_markers_as_the_field_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "account", "--seed", "4", typed="place 0\nroll\nmove m1 left 1\n")
+    assert "Not played: seat 0 owns 1 marker (m0): there is no marker m1" in out
+
+
+def test_refusals_at_the_prompt_count_stages_as_the_score_sheet_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ("dice-poker", "--seed", "2", "--rule", "stage_orders=down")
+    out = play_in_process(capsys, *args, typed="roll\nwrite chance\n")
+    assert "P0 s1" in out
+    assert "to move: P0, stage 1, throw 1 of 3" in out
+    assert "Not played: stage 1 is played 'down': only its next box, ONES, may be filled" in out
+
+
+def test_the_first_line_names_each_seat_as_the_table_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = play_in_process(capsys, "account", "--seat", "1", "--seed", "4", typed="")
+    assert out.startswith("The account game, seed 4. Seats: P0 bestcard bot, P1 you.")
+
+
+def test_the_last_line_gives_each_seats_score_by_its_name_on_the_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    typed = "place 0\nroll\nmove 0 right 3\n"
+    out = play_in_process(capsys, "account", "--seed", "4", "--rule", "max_rounds=1", typed=typed)
+    assert out.splitlines()[-1] == "Game over: winner P1. Scores: P0 25, P1 30."

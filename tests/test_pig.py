@@ -166,7 +166,7 @@ def test_pig_plays_in_simulate_and_play_unchanged(capsys: pytest.CaptureFixture[
     script = io.StringIO("roll\ndie 6\nroll\ndie 6\nroll\ndie 6\nroll\ndie 6\n")
     assert cli.main(argv, stdin=script) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Pig, seed 3. Seats: you, hold20 bot.")
+    assert out.startswith("Pig, seed 3. Seats: P0 you, P1 hold20 bot.")
     assert "outcome> " in out
     assert "Not played" not in out
     assert "Pig to 20: S0 24  S1 0; game over" in out
@@ -236,3 +236,20 @@ def test_pig_installs_with_pip_and_plays_from_its_entry_point(tmp_path: Path) ->
     played = run("play", "pig", "--seed", "3", "--rule", "target=20", stdin="roll\n" * 40)
     assert played.startswith("Pig, seed 3.")
     assert "Game over: " in played
+
+
+def test_help_for_pig_gives_the_commands_and_examples_of_its_notation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 19, point 7: a game of another package that gives no summaries of its own
+    gets the commands and an example of each verb of its notation; ``hint`` says it has
+    none.
+    """
+    argv = ["play", "pig", "--seed", "3", "--rule", "auto_chance=false"]
+    assert cli.main(argv, stdin=io.StringIO("help\nhint\n")) == 0
+    out = capsys.readouterr().out
+    assert "in brief" not in out
+    assert "Moves are typed in notation:\n  for example: roll, hold\n" in out
+    assert "  chance outcomes, at outcome>: die 1\n" in out
+    assert "Commands:\n  help " in out
+    assert "move> Pig gives no hints here." in out

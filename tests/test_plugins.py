@@ -159,7 +159,7 @@ def test_the_command_line_plays_simulates_and_lists_a_game_of_another_package(
     install("toy-dice")
     code, out, err = run_cli("play", "toy-dice", "--seed", "7", stdin="roll\nwrite chance\n")
     assert (code, err) == (0, "")
-    assert "Toy dice, seed 7. Seats: you, greedy bot." in out
+    assert "Toy dice, seed 7. Seats: P0 you, P1 greedy bot." in out
     assert "P1 threw " in out, "the bot of the other seat played, told in words"
     assert "Game left unfinished." in out
     code, out, err = run_cli("simulate", "toy-dice", "--games", "3", "--json")

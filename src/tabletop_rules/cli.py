@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +31,7 @@ from .errors import GamePluginError, IllegalMoveError, TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .plugins import GamePluginWarning
-from .protocol import CHANCE, Bot, Ruleset, get_ruleset, rulesets
+from .protocol import CHANCE, Bot, Ruleset, get_ruleset, guide_lines, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import SimulationResult, seat_bot, simulate
@@ -49,6 +50,20 @@ __all__ = ["main"]
 
 MOVES_SHOWN = 60
 """Legal moves listed at a prompt; the rest are counted (any may still be typed)."""
+
+COMMANDS: dict[str, str] = {
+    "help": "this help",
+    "hint": "what your moves would do now, where the game gives hints",
+    "moves": "your moves again",
+    "undo": "take back your last move and the bots' since; never a move that showed "
+    "what was hidden (dice, a card drawn or turned), yours or a bot's",
+    "quit": "leave the game unfinished (also exit, or the end of the input)",
+}
+"""The words the ``play`` prompt takes besides moves, and what each does."""
+
+EXAMPLES_SHOWN = 8
+"""Verbs of a game's notation shown with an example in ``help``, for a game without its
+own notation summary."""
 
 
 class UsageError(Exception):
@@ -120,7 +135,12 @@ def _parser() -> _Parser:
         return command
 
     play = game_command("play", "play a game in the terminal against bots", _play)
-    play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        help="your seat, from 0 as the table names it: P0 (default 0)",
+    )
     play.add_argument(
         "--bots",
         default=None,
@@ -227,11 +247,11 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         for seat, name in zip(others, names, strict=True)
     }
     cast_list = ", ".join(
-        "you" if seat == args.seat else f"{names[others.index(seat)]} bot"
+        f"P{seat} " + ("you" if seat == args.seat else f"{names[others.index(seat)]} bot")
         for seat in range(players)
     )
     console.print(Text(f"{rules.title}, seed {match.seed}. Seats: {cast_list}.", style="bold"))
-    console.print("Type a move in notation, or: help, undo, quit.")
+    console.print(Text(f"Type a move in notation, or: {', '.join(COMMANDS)}."))
     person = args.seat
     while not match.is_over:
         player = match.current_player
@@ -275,7 +295,13 @@ def _prompt(
         if text in ("quit", "exit"):
             return False
         if text == "help":
+            console.print(Text(_help(rules, match.config, console.width)))
+            continue
+        if text == "moves":
             console.print(Text(_columns(legal, console.width)))
+            continue
+        if text == "hint":
+            console.print(Text(_hint(rules, match.view(person))))
             continue
         if text == "undo":
             if _undo(console, match, person):
@@ -336,6 +362,63 @@ def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
     return True
 
 
+def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
+    """``help`` at the ``play`` prompt: the game's rules in brief, its notation and the
+    commands, in lines that fit ``width``. A game that gives no summary of its rules has
+    that part left out; one that gives no summary of its notation gets examples from its
+    action texts.
+    """
+    lines: list[str] = []
+    fit = max(width, 40)
+
+    def item(text: str, indent: str = "    ") -> list[str]:
+        return textwrap.wrap(text, fit, initial_indent="  ", subsequent_indent=indent)
+
+    summary = guide_lines(rules, "rules_summary", config)
+    if summary:
+        lines.append(f"{rules.title} in brief:")
+        lines += [row for line in summary for row in item(line)]
+    notation = guide_lines(rules, "notation_summary", config) or _examples(rules, config)
+    lines.append("Moves are typed in notation:")
+    lines += [row for line in notation for row in item(line)]
+    names = max(map(len, COMMANDS))
+    lines.append("Commands:")
+    for name, does in COMMANDS.items():
+        lines += item(f"{name.ljust(names)}  {does}", " " * (names + 4))
+    return "\n".join(lines)
+
+
+def _examples(rules: Ruleset[Any, Any, Any], config: Any) -> tuple[str, ...]:
+    """One move of each verb of the notation, from the action texts in action order (at
+    most :data:`EXAMPLES_SHOWN` verbs): what a game with no summary of its own shows.
+    """
+    players: list[str] = []
+    outcomes: list[str] = []
+    seen: set[str] = set()
+    chance = rules.chance_offset(config)
+    for action in range(rules.num_actions(config)):
+        text = rules.action_text(config, action)
+        verb = text.split(maxsplit=1)[0] if text.split() else text
+        if verb in seen:
+            continue
+        seen.add(verb)
+        (outcomes if action >= chance else players).append(text)
+        if len(seen) >= EXAMPLES_SHOWN:
+            break
+    lines = [f"for example: {', '.join(players)}"] if players else []
+    if outcomes:
+        lines.append(f"chance outcomes, at outcome>: {', '.join(outcomes)}")
+    return tuple(lines)
+
+
+def _hint(rules: Ruleset[Any, Any, Any], seen: Any) -> str:
+    """``hint`` at the ``play`` prompt: what the game says the moves of the person's
+    view would do now; a line saying there is none from a game without hints.
+    """
+    lines = guide_lines(rules, "hint", seen)
+    return "\n".join(lines) if lines else f"{rules.title} gives no hints here."
+
+
 def _columns(items: Sequence[str], width: int) -> str:
     """Moves in lines that fit ``width``, at most :data:`MOVES_SHOWN` of them; a move
     longer than the width gets a line of its own.
@@ -356,12 +439,14 @@ def _columns(items: Sequence[str], width: int) -> str:
 
 
 def _result_line(match: Match[Any, Any, Any]) -> str:
+    """Who won, and each seat's score named as the table names the seat."""
+    scores = ", ".join(f"P{seat} {points}" for seat, points in enumerate(match.score))
     winners = sorted(match.winners)
     if not winners:
-        return f"Game over: no winner. Scores {match.score}."
+        return f"Game over: no winner. Scores: {scores}."
     names = ", ".join(f"P{seat}" for seat in winners)
     won = "winners" if len(winners) > 1 else "winner"
-    return f"Game over: {won} {names}. Scores {match.score}."
+    return f"Game over: {won} {names}. Scores: {scores}."
 
 
 # --- simulate ----------------------------------------------------------------------------

@@ -202,7 +202,10 @@ class Kernel:
     (``format_move`` by default). ``describe(event, seat)`` tells an event in one
     sentence as ``seat`` sees it; it is handed the event as ``redact`` leaves it for that
     seat, so it cannot name what the seat may not see (without it, the sentence is the
-    event's class and fields).
+    event's class and fields). ``rules_summary(config)`` and ``notation_summary(config)``
+    give the game's rules and notation in a few lines each for a player's help, and
+    ``hint(view)`` what the moves open to the view's seat would do now (the terminal's
+    ``help`` and ``hint``); a kernel without them has none (``()``).
     """
 
     config_type: type[Any]
@@ -240,6 +243,9 @@ class Kernel:
     num_actions: Callable[[Any], int] | None = None
     action_text: Callable[[Any], str] | None = None
     describe: Callable[[Any, int | None], str] | None = None
+    rules_summary: Callable[[Any], tuple[str, ...]] | None = None
+    notation_summary: Callable[[Any], tuple[str, ...]] | None = None
+    hint: Callable[[Any], tuple[str, ...]] | None = None
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -502,6 +508,24 @@ class _Shell:
             return own(seen, seat) if own is not None else event_fields(seen)
 
         return describe
+
+    def by_config(self, own: Callable[[Any], tuple[str, ...]]) -> Callable[[Any], tuple[str, ...]]:
+        """``own(config)`` once ``config`` is the game's config (``ConfigError`` else)."""
+
+        @wraps(own)
+        def lines(config: Any) -> tuple[str, ...]:
+            return own(self.expect(config, (self.k.config_type,), ConfigError))
+
+        return lines
+
+    def by_view(self, own: Callable[[Any], tuple[str, ...]]) -> Callable[[Any], tuple[str, ...]]:
+        """``own(view)`` once ``view`` is the game's view (``TypeError`` else)."""
+
+        @wraps(own)
+        def lines(seen: Any) -> tuple[str, ...]:
+            return own(self.expect(seen, (self.k.view_type,)))
+
+        return lines
 
     def display(self, game: Any) -> str:
         return self.k.display(self.expect(game, (self.k.state_type, self.k.view_type)))
@@ -773,6 +797,12 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         )
     if kernel.deck is not None:
         members["deck"] = shell.deck
+    for name in ("rules_summary", "notation_summary"):
+        own = getattr(kernel, name)
+        if own is not None:
+            members[name] = shell.by_config(own)
+    if kernel.hint is not None:
+        members["hint"] = shell.by_view(kernel.hint)
     members.update(overrides)
     if "describe" not in overrides:
         members["describe"] = shell.describer(members["redact"])

@@ -51,6 +51,7 @@ __all__ = [
     "check_ruleset",
     "event_fields",
     "get_ruleset",
+    "guide_lines",
     "register",
     "registered",
     "rulesets",
@@ -421,6 +422,33 @@ class _EventFields:
         return event_fields(self.redact(event, seat))
 
 
+def _no_lines(_value: object) -> tuple[str, ...]:
+    """The default of :class:`GameRules`' ``rules_summary``, ``notation_summary`` and
+    ``hint``: a game that gives none has nothing to say.
+    """
+    return ()
+
+
+def guide_lines(ruleset: object, member: str, value: object) -> tuple[str, ...]:
+    """``ruleset.<member>(value)`` for ``member`` one of :class:`GameRules`' optional
+    ``rules_summary``, ``notation_summary`` and ``hint``; ``()`` for a ruleset without it
+    (one written by hand against :class:`Ruleset`, which does not require them).
+
+    >>> from tabletop_rules import get_ruleset
+    >>> palace = get_ruleset("palace")
+    >>> guide_lines(palace, "notation_summary", palace.config_type())[1]
+    'play 7 7: lay two 7s of your own, whichever suits'
+    >>> guide_lines(object(), "hint", None)
+    ()
+    """
+    if member not in ("rules_summary", "notation_summary", "hint"):
+        raise ValueError(f"no guide member {member!r}")
+    own = getattr(ruleset, member, None)
+    if own is None:
+        return ()
+    return tuple(str(line) for line in own(value))
+
+
 @attrs.frozen
 class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """The concrete :class:`Ruleset` a game package builds from its functions."""
@@ -498,6 +526,18 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     )
     """Tells an event in words as a seat sees it; by default the redacted event's class
     and fields."""
+    rules_summary: Callable[[ConfigT], tuple[str, ...]] = attrs.field(default=_no_lines)
+    """The game's own rules under a config's house rules, in a few lines for a player at
+    the table (the terminal's ``help``): what is special (a 10 burns the pile), not the
+    whole rules page; by default none, ``()``. Generic code reads it with
+    :func:`guide_lines`, so a hand-written ruleset need not have it."""
+    notation_summary: Callable[[ConfigT], tuple[str, ...]] = attrs.field(default=_no_lines)
+    """The game's move notation under a config, a form with an example a line (``play 7
+    7``: two 7s of your own); by default none, ``()``: the terminal then shows examples
+    from :meth:`~Ruleset.action_text`."""
+    hint: Callable[[ViewT], tuple[str, ...]] = attrs.field(default=_no_lines)
+    """What the moves open to a view's seat would do now, in a few lines (the terminal's
+    ``hint``; each game's ``hints`` module holds the numbers); by default none, ``()``."""
     own_bots: Mapping[str, BotFactory] = attrs.field(
         factory=dict, converter=_frozen_bots, hash=False
     )

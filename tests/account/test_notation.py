@@ -108,8 +108,8 @@ def test_format_move_refuses_what_is_no_move() -> None:
         ("move 0 left 3 4", "'move' needs a marker"),
         ("move 0 up 3", "a direction is 'left' or 'right', not 'up'"),
         ("move 0 3 left", "a direction is 'left' or 'right', not '3'"),
-        ("move x left 3", "a marker is a number"),
-        ("move 8 left 3", "a marker is 0 to 7, not 8"),
+        ("move x left 3", "a marker is m0, m1, ..."),
+        ("move 8 left 3", "a marker is m0 to m7, not .8."),
         ("move 0 left 0", "a distance is 1 to 6"),
         ("move 0 left 7", "a distance is 1 to 6"),
     ],
@@ -154,7 +154,7 @@ def test_parse_move_returns_the_listed_instance() -> None:
         ("roll", "a roll of 4 waits for its move"),
         ("die 3", "'die 3' is a chance outcome"),
         ("place 1", "'place 1' is for the starting markers in setup"),
-        ("move 1 left 1", "there is no marker 1"),
+        ("move 1 left 1", "there is no marker m1"),
     ],
 )
 def test_an_illegal_move_names_the_rule(text: str, match: str) -> None:
@@ -276,3 +276,42 @@ def test_format_move_of_a_move_built_around_its_checks_is_an_illegal_move_error(
 ) -> None:
     with pytest.raises(IllegalMoveError, match=re.escape(message)):
         a.format_move(move)  # type: ignore[arg-type]
+
+
+# --- a marker as the field draws it (issue 19, point 7) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("move m0 left 3", a.Advance(0, "left", 3)),
+        ("MOVE M2 right 1", a.Advance(2, "right", 1)),
+        ("move m07 left 6", a.Advance(7, "left", 6)),
+    ],
+)
+def test_the_notation_takes_a_marker_as_the_field_draws_it(text: str, move: a.Move) -> None:
+    assert a.read_move(text) == move
+
+
+def test_the_marker_as_a_bare_number_is_still_read_and_still_written() -> None:
+    assert a.read_move("move 1 right 2") == a.read_move("move m1 right 2")
+    assert a.format_move(a.Advance(1, "right", 2)) == "move 1 right 2"
+
+
+def test_parse_move_gives_the_listed_move_for_a_marker_as_drawn() -> None:
+    state = after_roll(4)
+    assert a.parse_move(state, "move m0 left 4") is a.parse_move(state, "move 0 left 4")
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("move m8 left 3", "a marker is m0 to m7, not 'm8'"),
+        ("move m left 3", "a marker is m0, m1, ... \\(or its number\\), not 'm'"),
+        ("move mm0 left 3", "a marker is m0, m1, ..."),
+        ("place m0", "a column is a number, not 'm0'"),
+    ],
+)
+def test_a_marker_that_no_field_draws_is_a_notation_error(text: str, match: str) -> None:
+    with pytest.raises(NotationError, match=match):
+        a.read_move(text)

@@ -88,9 +88,9 @@ def test_the_player_picks_any_marker_not_yet_moved() -> None:
     state = r.apply(state, Advance(1, "left", 2))
     state = rolled(state, 2)
     assert {m.marker for m in r.legal_moves(state) if isinstance(m, Advance)} == {0}
-    with pytest.raises(IllegalMoveError, match="marker 1 has moved this turn already"):
+    with pytest.raises(IllegalMoveError, match="marker m1 has moved this turn already"):
         r.apply(state, Advance(1, "left", 1))
-    with pytest.raises(IllegalMoveError, match="there is no marker 2"):
+    with pytest.raises(IllegalMoveError, match="there is no marker m2"):
         r.apply(state, Advance(2, "left", 1))
 
 

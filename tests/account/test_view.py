@@ -163,7 +163,7 @@ def test_check_view_accepts_every_seats_view_of_a_position() -> None:
         ("rounds", {"rounds": 3}),
         ("current_player", {"current_player": 0}),
         ("winners", {"winners": frozenset({1})}),
-        ("marker 0", {"markers": ((1,), (7,))}),
+        ("marker m0", {"markers": ((1,), (7,))}),
     ],
 )
 def test_check_view_refuses_a_view_that_does_not_add_up(match: str, change: dict[str, Any]) -> None:

@@ -102,19 +102,19 @@ SCENARIOS: list[tuple[str, Callable[[], dp.State], dp.Move, str]] = [
         "write-a-filled-box",
         chance_filled,
         dp.Write(B.CHANCE),
-        "CHANCE of stage 0 is filled already; each box is filled once",
+        "CHANCE of stage 1 is filled already; each box is filled once",
     ),
     (
         "down-order-skips-ahead",
         lambda: thrown(stage_orders="down"),
         dp.Write(B.CHANCE),
-        "stage 0 is played 'down': only its next box, ONES, may be filled, not CHANCE",
+        "stage 1 is played 'down': only its next box, ONES, may be filled, not CHANCE",
     ),
     (
         "up-order-skips-ahead",
         lambda: start(stage_orders="up"),
         dp.Scratch(B.PAIR),
-        "stage 0 is played 'up': only its next box, CHANCE, may be filled, not PAIR",
+        "stage 1 is played 'up': only its next box, CHANCE, may be filled, not PAIR",
     ),
     (
         "announce-order-write-before-announcing",
@@ -152,7 +152,7 @@ SCENARIOS: list[tuple[str, Callable[[], dp.State], dp.Move, str]] = [
         "announce-in-free-order",
         thrown,
         dp.Announce(B.CHANCE),
-        "'announce chance' is played only in 'announce' order; stage 0 is played 'free'",
+        "'announce chance' is played only in 'announce' order; stage 1 is played 'free'",
     ),
     (
         "outcome-without-a-throw",
@@ -215,7 +215,7 @@ def test_a_filled_box_cannot_be_filled_again() -> None:
     state = throw(position(config, [sheet(config, all_but(full_stage(), B.PAIR))]), (1, 1, 2, 3, 4))
     for box in dp.Box:
         if box is not B.PAIR:
-            assert_illegal(state, dp.Write(box), f"{box.name} of stage 0 is filled already")
+            assert_illegal(state, dp.Write(box), f"{box.name} of stage 1 is filled already")
 
 
 # Every move any state could see: throws by what they keep, every box verb, every outcome.

@@ -264,5 +264,5 @@ def test_a_filled_poker_box_cannot_be_written_or_scratched_again() -> None:
     thrown = throw(state, (6, 6, 6, 5, 5))
     assert B.CHANCE not in writes(thrown)
     assert B.CHANCE not in scratches(thrown)
-    assert_illegal(thrown, dp.Write(B.CHANCE), "CHANCE of stage 0 is filled already")
-    assert_illegal(thrown, dp.Scratch(B.CHANCE), "CHANCE of stage 0 is filled already")
+    assert_illegal(thrown, dp.Write(B.CHANCE), "CHANCE of stage 1 is filled already")
+    assert_illegal(thrown, dp.Scratch(B.CHANCE), "CHANCE of stage 1 is filled already")

@@ -166,7 +166,7 @@ def test_in_announce_order_only_an_open_box_may_be_announced() -> None:
     state = stage_with("announce", B.ONES, B.PAIR, B.CHANCE)
     thrown = throw(state, (1, 1, 3, 3, 4))
     assert announces(thrown) == {B.ONES, B.PAIR, B.CHANCE}
-    assert_illegal(thrown, dp.Announce(B.SIXES), "SIXES of stage 0 is filled already")
+    assert_illegal(thrown, dp.Announce(B.SIXES), "SIXES of stage 1 is filled already")
 
 
 def test_after_announcing_the_turn_may_only_end_in_that_box() -> None:
@@ -251,7 +251,7 @@ def test_announce_is_only_played_in_announce_order(order: str) -> None:
     assert_illegal(
         throw(state, (1, 2, 3, 4, 6)),
         dp.Announce(box),
-        f"'announce {box}' is played only in 'announce' order; stage 0 is played {order!r}",
+        f"'announce {box}' is played only in 'announce' order; stage 1 is played {order!r}",
     )
 
 

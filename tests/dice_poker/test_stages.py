@@ -102,7 +102,7 @@ def test_stage_two_opens_only_when_stage_one_is_full() -> None:
     thrown = throw(state, (2, 2, 2, 5, 5))
     # only the last box of stage 1 may be filled, though all of stage 2 is empty
     assert writes(thrown) == {dp.Box.FULL_HOUSE}
-    assert_illegal(thrown, dp.Write(dp.Box.CHANCE), "CHANCE of stage 0 is filled already")
+    assert_illegal(thrown, dp.Write(dp.Box.CHANCE), "CHANCE of stage 1 is filled already")
     after = dp.apply(thrown, dp.Write(dp.Box.FULL_HOUSE))
     assert after.cell(0, 0, dp.Box.FULL_HOUSE) == 16
     assert after.stage == 1

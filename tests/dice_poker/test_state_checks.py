@@ -99,7 +99,7 @@ def test_a_down_stage_with_chance_filled_before_ones_does_not_load() -> None:
     assert loads(dumps(state)) == state
     refused(
         edited(state, move_cell(0, Box.ONES, Box.CHANCE, 16)),
-        "seat 0 filled CHANCE of stage 0 before ONES, but stage 0 is played 'down'",
+        "seat 0 filled CHANCE of stage 1 before ONES, but stage 1 is played 'down'",
     )
 
 
@@ -109,12 +109,12 @@ def test_an_up_stage_with_ones_filled_before_chance_does_not_load() -> None:
     assert loads(dumps(state)) == state
     refused(
         edited(state, move_cell(0, Box.CHANCE, Box.ONES, -2)),
-        "seat 0 filled ONES of stage 0 before CHANCE, but stage 0 is played 'up'",
+        "seat 0 filled ONES of stage 1 before CHANCE, but stage 1 is played 'up'",
     )
 
 
 def second_stage_begun(order: dp.StageOrder) -> dp.State:
-    """One player, stage 0 free and full, stage 1 in ``order`` with three boxes filled."""
+    """One player, stage 1 free and full, stage 2 in ``order`` with three boxes filled."""
     state = dp.new_game(manual(players=1, stages=2, stage_orders=("free", order)), seed=2)
     for box in Box:
         state = fill_at_once(state, box)
@@ -129,7 +129,7 @@ def test_a_down_stage_in_progress_with_a_gap_does_not_load() -> None:
     assert loads(dumps(state)) == state
     refused(
         edited(state, move_cell(0, PER_STAGE + Box.THREES, PER_STAGE + Box.FOURS, -8)),
-        "seat 0 filled FOURS of stage 1 before THREES, but stage 1 is played 'down'",
+        "seat 0 filled FOURS of stage 2 before THREES, but stage 2 is played 'down'",
     )
 
 
@@ -138,7 +138,7 @@ def test_an_up_stage_in_progress_with_a_gap_does_not_load() -> None:
     assert loads(dumps(state)) == state
     refused(
         edited(state, move_cell(0, PER_STAGE + Box.POKER, PER_STAGE + Box.SMALL_STRAIGHT, 0)),
-        "seat 0 filled SMALL_STRAIGHT of stage 1 before POKER, but stage 1 is played 'up'",
+        "seat 0 filled SMALL_STRAIGHT of stage 2 before POKER, but stage 2 is played 'up'",
     )
 
 

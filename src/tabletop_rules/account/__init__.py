@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, hints, moves, observation, rules, state
+from . import bots, cards, config, events, guide, hints, moves, observation, rules, state
 from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
@@ -74,6 +74,9 @@ KERNEL = kit.Kernel(
     read_move=read_move,
     transition_checks=True,
     describe=describe_module.sentence,
+    rules_summary=guide.rules_summary,
+    notation_summary=guide.notation_summary,
+    hint=guide.hint,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(

@@ -147,7 +147,7 @@ _NOTATION: dict[str, tuple[Callable[..., Move], tuple[str, ...], str]] = {
     "move": (
         Advance,
         ("a marker", "a direction", "a distance"),
-        "a marker, a direction and a distance, e.g. 'move 0 left 3'",
+        "a marker, a direction and a distance, e.g. 'move m0 left 3'",
     ),
     "die": (Die, ("a face",), "the face shown, e.g. 'die 4'"),
 }
@@ -156,7 +156,7 @@ the verb needs, in a message. :func:`format_move` and :func:`read_move` both rea
 
 _VERBS = {kind: verb for verb, (kind, _words, _needs) in _NOTATION.items()}
 
-_FORMS = "'place 3', 'buy 5', 'roll', 'move 0 left 3' or 'die 4'"
+_FORMS = "'place 3', 'buy 5', 'roll', 'move m0 left 3' or 'die 4'"
 
 
 def format_move(move: Move) -> str:
@@ -165,24 +165,36 @@ def format_move(move: Move) -> str:
 
 
 def _word(word: str, what: str, text: str) -> int | str:
-    """A word after the verb: a direction as it is, else a number."""
+    """A word after the verb: a direction as it is, else a number; a marker as the field
+    draws it (``m0``) or as its number (``0``).
+    """
     if what == "a direction":
         if word in DIRECTIONS:
             return word
         kind = "'left' or 'right'"
-    elif word.isascii() and word.isdigit() and len(word.lstrip("0")) <= 4:
-        return int(word)
     else:
-        kind = "a number"
+        number = word[1:] if what == "a marker" and word[:1] == "m" else word
+        if number.isascii() and number.isdigit() and len(number.lstrip("0")) <= 4:
+            if what == "a marker" and int(number) >= MAX_MARKERS:
+                raise NotationError(
+                    f"a marker is m0 to m{MAX_MARKERS - 1}, not {short_repr(word)}, "
+                    f"in {short_repr(text)}"
+                )
+            return int(number)
+        kind = "m0, m1, ... (or its number)" if what == "a marker" else "a number"
     raise NotationError(f"{what} is {kind}, not {short_repr(word)}, in {short_repr(text)}")
 
 
 def read_move(text: str) -> Move:
     """The move ``text`` names, without checking it against a state;
-    :class:`~tabletop_rules.errors.NotationError` for text that names no move.
+    :class:`~tabletop_rules.errors.NotationError` for text that names no move. A marker
+    is written as the field draws it, ``m1``, or as its number, ``1`` (the form
+    :func:`format_move` writes, and records hold).
 
     >>> read_move("die 4")
     Die(value=4)
+    >>> read_move("move m1 right 2") == read_move("move 1 right 2")
+    True
     """
     if not isinstance(text, str):
         raise NotationError(f"move text is a string, not {short_repr(text)}")

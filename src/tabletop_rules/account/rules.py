@@ -263,6 +263,13 @@ def _roll(state: State, events: _Events) -> State:
     return _replace(state, rng=rng, roll=face + 1)
 
 
+def _markers(count: int) -> str:
+    """``1 marker (m0)``, ``3 markers (m0 to m2)``: counted as the field draws them."""
+    if count == 1:
+        return "1 marker (m0)"
+    return f"{count} markers (m0 to m{count - 1})"
+
+
 def _advance(state: State, move: Advance, events: _Events) -> State:
     roll = state.roll
     if roll is None:
@@ -274,11 +281,10 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
     marker = move.marker
     if marker >= len(owned):
         raise IllegalMoveError(
-            f"seat {seat} owns {len(owned)} markers (0 to {len(owned) - 1}): there is no "
-            f"marker {marker}"
+            f"seat {seat} owns {_markers(len(owned))}: there is no marker m{marker}"
         )
     if marker in state.moved:
-        raise IllegalMoveError(f"marker {marker} has moved this turn already: each moves once")
+        raise IllegalMoveError(f"marker m{marker} has moved this turn already: each moves once")
     steps = move.steps
     if steps > roll:
         raise IllegalMoveError(f"distance {steps} exceeds the roll of {roll}")

@@ -203,9 +203,9 @@ def invariants(state: State, fail: Fail) -> None:
         if type(owned) is not tuple or len(owned) > config.max_markers:
             fail(f"seat {who}'s markers must be at most {config.max_markers}: {owned!r}")
         for marker, column in enumerate(owned):
-            _int(f"seat {who}'s marker {marker}", column, 0, config.columns - 1, fail)
+            _int(f"seat {who}'s marker m{marker}", column, 0, config.columns - 1, fail)
             if not state.field[column]:
-                fail(f"seat {who}'s marker {marker} stands on column {column}, which is empty")
+                fail(f"seat {who}'s marker m{marker} stands on column {column}, which is empty")
         bound = account_bound(state, who)
         if abs(account) > bound:
             fail(

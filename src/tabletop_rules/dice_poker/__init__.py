@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, config, events, hints, moves, notation, rules, scoring, state
+from . import bots, config, events, guide, hints, moves, notation, rules, scoring, state
 from . import describe as describe_module
 from . import view as view_module
 from .bots import *
@@ -76,6 +76,9 @@ KERNEL = kit.Kernel(
     bots={"greedy": kit.Unseeded(GreedyBot)},
     read_move=read_move,
     describe=describe_module.sentence,
+    rules_summary=guide.rules_summary,
+    notation_summary=guide.notation_summary,
+    hint=guide.hint,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(

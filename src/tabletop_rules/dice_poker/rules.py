@@ -189,19 +189,19 @@ def transition(state: State, move: Move, log: _Log) -> State:
     box = move.box
     if isinstance(move, Announce) and order != "announce":
         raise IllegalMoveError(
-            f"'{format_move(move)}' is played only in 'announce' order; stage {stage} is "
+            f"'{format_move(move)}' is played only in 'announce' order; stage {stage + 1} is "
             f"played {order!r}"
         )
     open_mask = state.open_masks[seat]
     if not open_mask >> box & 1:
         raise IllegalMoveError(
-            f"{box.name} of stage {stage} is filled already; each box is filled once"
+            f"{box.name} of stage {stage + 1} is filled already; each box is filled once"
         )
     if order == "down" or order == "up":  # such a stage fills its next box only
         fillable = _fillable(order, open_mask)
         if not fillable >> box & 1:
             raise IllegalMoveError(
-                f"stage {stage} is played {order!r}: only its next box, "
+                f"stage {stage + 1} is played {order!r}: only its next box, "
                 f"{Box(fillable.bit_length() - 1).name}, may be filled, not {box.name}"
             )
     if isinstance(move, Announce):

@@ -167,7 +167,7 @@ def check_invariants(state: State, fail: Fail) -> None:
             cells = sheet[base : base + BOXES_PER_STAGE]
             stage_filled = min(max(filled - base, 0), BOXES_PER_STAGE)
             if sum(cell is not None for cell in cells) != stage_filled:
-                fail(f"seat {player} filled stage {stage} out of sequence")
+                fail(f"seat {player} filled stage {stage + 1} out of sequence")
             _check_order(config.stage_order(stage), cells, player, stage, fail)
         if not isinstance(bank, int) or bank < 0:
             fail(f"seat {player}'s fences must be a whole number >= 0, got {bank!r}")
@@ -252,8 +252,8 @@ def _check_order(order: str, cells: Sheet, player: int, stage: int, fail: Fail) 
     filled_early = next((box for box in later if cells[box] is not None), None)
     if filled_early is not None:
         fail(
-            f"seat {player} filled {filled_early.name} of stage {stage} before "
-            f"{first_open.name}, but stage {stage} is played {order!r}"
+            f"seat {player} filled {filled_early.name} of stage {stage + 1} before "
+            f"{first_open.name}, but stage {stage + 1} is played {order!r}"
         )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, hints, moves, notation, observation, rules, state
+from . import bots, cards, config, events, guide, hints, moves, notation, observation, rules, state
 from . import describe as describe_module
 from . import display as display_module
 from . import view as view_module
@@ -91,6 +91,9 @@ KERNEL = kit.Kernel(
     num_actions=moves.num_actions,
     action_text=moves.action_text,
     describe=describe_module.sentence,
+    rules_summary=guide.rules_summary,
+    notation_summary=guide.notation_summary,
+    hint=guide.hint,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(
