@@ -2,26 +2,34 @@
 per-state loop and OpenSpiel's crazy_eights, in moves per second (a move is a player's
 decision).
 
-Two batched contenders per kernel (the NumPy one, and with numba installed the compiled
-one, ``CompiledPalaceEngine``) hold ``--size`` games (default 4096) of the default config
-and draw every action with :func:`tabletop_rules.batch.random_actions`: *whole batches* step
-until every game is over, then reset the batch with fresh seeds (the tail of a batch,
-games over and waiting for the last, is paid as often as it happens); *restarts* pass
-``reset=`` fresh seeds every 64 steps, so a finished game waits at most 64 steps for its
-next one. Resets are timed with the steps; a batch left unfinished at the end of a slot
-goes on in the next. A batched move is a game not over making its step's move. The
-reference is ``palace_playout.py``'s plain loop (``legal_moves``/``apply`` with
-``random.Random.choice``), and with OpenSpiel installed crazy_eights' C++ loop
-(``pyspiel.evaluate_bots``), both counted as ``palace_playout.py`` counts them.
+Batched contenders per kernel (the NumPy one, and with numba installed the compiled one,
+``CompiledPalaceEngine``) hold ``--size`` games (default 4096) of the default config and
+draw every action with :func:`tabletop_rules.batch.random_actions`, which reads what the
+kernel writes: the NumPy kernel's dense ``(size, 2762)`` legal mask, the compiled kernel's
+short ``legal_actions`` lists (its mask is made only when read). *Whole batches* step until
+every game is over, then reset the batch with fresh seeds (the tail of a batch, games over
+and waiting for the last, is paid as often as it happens); *restarts* pass ``reset=``
+fresh seeds every 64 steps, so a finished game waits at most 64 steps for its next one;
+the compiled kernel's *whole batches, mask read* is its whole batches reading
+``games.legal_mask`` too at every step, so paying for the dense mask made from the lists,
+as an agent that reads masks would. Resets are timed with the steps; a batch left
+unfinished at the end of a slot goes on in the next. A batched move is a game not over
+making its step's move. The reference is ``palace_playout.py``'s plain loop
+(``legal_moves``/``apply`` with ``random.Random.choice``), and with OpenSpiel installed
+crazy_eights' C++ loop (``pyspiel.evaluate_bots``), both counted as ``palace_playout.py``
+counts them.
 
 Run::
 
     PYTHONPATH=src python benchmarks/batch_palace.py [--size 4096] [--seconds 1] [--rounds 5]
 
-After the table, per kernel: bytes per game in a batch, the time of ``reset``, and one
-step's time split between drawing the actions and the kernel's step, beside the legal mask's floor
-(a new ``(size, 2762)`` mask with its plays written, and random_actions drawing from it):
-what any kernel pays for the mask the issue asks for, whatever its rules cost.
+After the table, per kernel: bytes per game in a batch (the legal record as the kernel
+writes it: the mask, or the lists), the time of ``reset``, and one step's time split
+between drawing the actions and the kernel's step; then, for the kernel writing a mask,
+the legal mask's floor (a new ``(size, 2762)`` mask with its plays written, and
+random_actions drawing from it: what any kernel writing the mask pays for it, whatever its
+rules cost), and for the kernel writing lists, the time to make the mask from them on
+first read (what reading ``games.legal_mask`` adds to a step).
 """
 
 from __future__ import annotations
@@ -84,8 +92,11 @@ def kernels(size: int) -> dict[str, batch.Engine]:
     return found
 
 
-def make_whole_batches(engine: batch.Engine) -> Runner:
-    """Whole batches of the engine's default games, each played until its last game ends."""
+def make_whole_batches(engine: batch.Engine, *, read_mask: bool = False) -> Runner:
+    """Whole batches of the engine's default games, each played until its last game ends;
+    with ``read_mask``, each step's ``games.legal_mask`` read as well (made, for a kernel
+    that writes lists).
+    """
     size = engine.size
     held: dict[str, Any] = {}
 
@@ -99,6 +110,8 @@ def make_whole_batches(engine: batch.Engine) -> Runner:
             if games is None or games.over.all():
                 games = engine.reset(generator.integers(0, 2**64, size=size, dtype=np.uint64))
             playing = size - int(games.over.sum())
+            if read_mask:
+                games.legal_mask  # noqa: B018 (read for its cost, as an agent reading masks)
             games = engine.step(games, batch.random_actions(games, generator))
             moves += playing
             finished += playing - (size - int(games.over.sum()))
@@ -148,39 +161,54 @@ def make_restarts(engine: batch.Engine) -> Runner:
 
 def profile(name: str, engine: batch.Engine, repeats: int = 30) -> None:
     """Bytes per game, the median time of ``reset`` and of a step's parts, 40 steps in
-    (play, past the swaps).
+    (play, past the swaps); then the mask's floor (a kernel writing the mask) or the time
+    to make the mask from the lists (a kernel writing lists).
     """
     size = engine.size
     generator = np.random.default_rng(0)
     seeds = np.arange(size, dtype=np.uint64)
-    resets, drawn, stepped, floor = [], [], [], []
+    resets, drawn, stepped, extra = [], [], [], []
     for _ in range(repeats):
         start = time.perf_counter()
         games = engine.reset(seeds)
         resets.append(time.perf_counter() - start)
     for _ in range(40):
         games = engine.step(games, batch.random_actions(games, generator))
+    listed = games.legal_actions is not None
     for _ in range(repeats):
         start = time.perf_counter()
         actions = batch.random_actions(games, generator)
         middle = time.perf_counter()
         games = engine.step(games, actions)
         after = time.perf_counter()
-        mask = np.zeros(games.legal_mask.shape, dtype=bool)
-        mask[:, PLAYS] = games.legal_mask[:, PLAYS]  # touched
-        batch.random_actions(attrs.evolve(games, legal_mask=mask), generator)
-        floor.append(time.perf_counter() - after)
+        if listed:  # the first read makes the mask
+            games.legal_mask  # noqa: B018
+        else:
+            mask = np.zeros(games.legal_mask.shape, dtype=bool)
+            mask[:, PLAYS] = games.legal_mask[:, PLAYS]  # touched
+            batch.random_actions(attrs.evolve(games, legal_mask=mask), generator)
+        extra.append(time.perf_counter() - after)
         drawn.append(middle - start)
         stepped.append(after - middle)
     data = sum(array.nbytes for array in games.data.values()) / size
+    if games.legal_actions is not None:
+        record = (
+            f"{games.legal_actions.nbytes / size:.0f} the legal lists, "
+            f"{games.legal_actions.shape[1]} wide this step"
+        )
+        last = f"the mask made from the lists on first read {1e3 * statistics.median(extra):.2f} ms"
+    else:
+        record = f"{games.legal_mask.nbytes / size:.0f} the legal mask"
+        last = (
+            "the mask's floor (a new mask with the plays written, and random_actions over it) "
+            f"{1e3 * statistics.median(extra):.2f} ms"
+        )
     print(
         f"\n{name}, size {size}: {bytes_per_game(games):.0f} bytes per game ({data:.0f} of "
-        f"them the kernel's own arrays, {games.legal_mask.nbytes / size:.0f} the legal mask); "
-        f"reset {1e3 * statistics.median(resets):.2f} ms; a step in play: random_actions "
+        f"them the kernel's own arrays, {record}); reset "
+        f"{1e3 * statistics.median(resets):.2f} ms; a step in play: random_actions "
         f"{1e3 * statistics.median(drawn):.2f} ms, engine.step "
-        f"{1e3 * statistics.median(stepped):.2f} ms; the mask's floor (a new mask with the "
-        f"plays written, and random_actions over it) {1e3 * statistics.median(floor):.2f} ms "
-        f"(medians of {repeats})"
+        f"{1e3 * statistics.median(stepped):.2f} ms; {last} (medians of {repeats})"
     )
 
 
@@ -205,6 +233,14 @@ def main(argv: list[str] | None = None) -> int:
                 make_restarts(engine),
             ),
         ]
+        if engine.reset(np.zeros(size, dtype=np.uint64)).legal_actions is not None:
+            entries.append(
+                Contender(
+                    f"{prefix}whole_batches_mask_read",
+                    f"batched palace ({name}), whole batches of {size}, mask read each step",
+                    make_whole_batches(engine, read_mask=True),
+                )
+            )
     entries.append(Contender("palace_loop", "palace, per-state plain loop", palace_loop))
     if CompiledPalaceEngine is None:
         print(

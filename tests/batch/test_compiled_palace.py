@@ -24,7 +24,12 @@ WIDEST = palace.Config(players=palace.MAX_PLAYERS, decks=palace.MAX_DECKS, hand_
 
 
 def assert_same_games(got: batch.Games, expected: batch.Games, where: str) -> None:
-    """Every field and every ``data`` array: the same names, dtypes, shapes and values."""
+    """Every field and every ``data`` array: the same names, dtypes, shapes and values; the
+    compiled kernel's mask made from its lists (it writes no mask).
+    """
+    assert got.legal_actions is not None
+    assert got.num_actions == expected.legal_mask.shape[1]
+    assert_lists_are_the_masks(got)
     fields = ["current_player", "legal_mask", "scores", "over"]
     pairs = [(name, getattr(got, name), getattr(expected, name)) for name in fields]
     assert list(got.data) == list(expected.data), f"{where}: data names differ"
@@ -32,6 +37,23 @@ def assert_same_games(got: batch.Games, expected: batch.Games, where: str) -> No
     for name, mine, theirs in pairs:
         assert (mine.dtype, mine.shape) == (theirs.dtype, theirs.shape), f"{where}: {name}"
         assert np.array_equal(mine, theirs), f"{where}: {name} differs"
+
+
+def assert_lists_are_the_masks(games: batch.Games) -> None:
+    """Each game's ``legal_actions``: its mask's actions exactly, ascending, then -1 (at
+    least one column; none wider than the longest list needs).
+    """
+    listed = games.legal_actions
+    assert listed is not None
+    assert listed.dtype == np.int16
+    assert listed.ndim == 2
+    counts = (listed >= 0).sum(axis=1)
+    assert listed.shape == (games.size, max(int(counts.max()), 1))
+    for i, row in enumerate(listed.tolist()):
+        actions, padding = row[: counts[i]], row[counts[i] :]
+        assert padding == [-1] * len(padding), f"game {i}: {row}"
+        assert actions == sorted(set(actions)), f"game {i}: {row}"
+        assert actions == np.flatnonzero(games.legal_mask[i]).tolist(), f"game {i}"
 
 
 def test_the_default_game_is_the_rules_game_to_the_end() -> None:
@@ -78,11 +100,39 @@ def test_the_widest_table_is_the_rules_game_to_the_end() -> None:
     check_lockstep(engine, seeds(2, first=5), action_seed=2)
 
 
+@settings(max_examples=10, deadline=None)
+@given(configs(most_players=8), st.integers(0, 2**64 - 16), st.integers(0, 2**32))
+def test_the_legal_lists_are_ascending_padded_and_the_masks_actions(
+    config: palace.Config, first: int, action_seed: int
+) -> None:
+    engine = CompiledPalaceEngine(config, size=16)
+    games, generator = engine.reset(seeds(16, first)), np.random.default_rng(action_seed)
+    assert games.legal_mask.shape == (16, engine.num_actions)
+    for step in range(200):
+        assert_lists_are_the_masks(games)
+        fresh = generator.integers(0, 2**64, size=16, dtype=np.uint64)
+        reset = fresh if step % 5 == 0 else None
+        games = engine.step(games, batch.random_actions(games, generator), reset=reset)
+    assert_lists_are_the_masks(engine.restart(games, seeds(16), np.arange(16) % 2 == 0))
+
+
+def test_a_batch_all_over_lists_no_action_and_draws_zero() -> None:
+    engine = CompiledPalaceEngine(palace.Config(max_turns=1), size=4)
+    games, generator = engine.reset(seeds(4)), np.random.default_rng(0)
+    while not games.over.all():
+        games = engine.step(games, batch.random_actions(games, generator))
+    assert games.legal_actions is not None
+    assert games.legal_actions.tolist() == [[-1]] * 4
+    assert not games.legal_mask.any()
+    assert batch.random_actions(games, generator).tolist() == [0] * 4
+
+
 def test_an_illegal_action_names_its_game_and_plays_nothing() -> None:
     engine = CompiledPalaceEngine(palace.Config(), size=3)
     games = engine.reset(seeds(3))
     before = [engine.state(games, i) for i in range(3)]
     take = palace.encode(palace.TakePile())  # nothing to take in the swap phase
+    assert games.legal_actions is not None  # step's check reads the lists
     with pytest.raises(IllegalMoveError, match=r"game 1: action 1 \('take'\) is not legal"):
         engine.step(games, np.array([0, take, 0]))
     assert [engine.state(games, i) for i in range(3)] == before

@@ -64,7 +64,8 @@ class _State(NamedTuple):
 class _Record(NamedTuple):
     """The rest of a ``Games``: what a step shows of each game."""
 
-    legal: Array
+    listed: Array  # (size, most) each game's legal actions ascending, the rest unwritten
+    counts: Array  # (size,) how many each game has
     player: Array
     scores: Array
     over: Array
@@ -85,6 +86,7 @@ class _Numbers(NamedTuple):
     lowest_first: int
     until_last: int
     max_turns: int
+    num_actions: int
     kinds: int  # the deck's geometry
     ranks: int
     suits: int
@@ -131,6 +133,7 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
             lowest_first=int(config.first_player == "lowest_card"),
             until_last=int(config.play_until == "last"),
             max_turns=config.max_turns,
+            num_actions=self.num_actions,
             kinds=kernel.KINDS,
             ranks=kernel.RANKS,
             suits=kernel.SUITS,
@@ -155,6 +158,7 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         # the arrays' shapes and dtypes, as the NumPy kernel deals them
         one = kernel.PalaceEngine(config, 1)._reset(np.zeros(1, dtype=np.uint64))
         self._layout = {name: (value.shape[1:], value.dtype) for name, value in one.data.items()}
+        self._most = _most_legal(self.num_actions, PLAY_BASE, SWAP_BASE, kernel.KINDS, ROW)
         self._idle = np.zeros(self.size, dtype=bool)
         self._no_actions = np.zeros(self.size, dtype=np.int64)
 
@@ -167,7 +171,7 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Only the games ``where`` are dealt; the others' rows are copied as they are, and
-        every record written again (quicker than copying the mask).
+        every record written again.
         """
         data = {name: value.copy() for name, value in games.data.items()}
         return self._dealt(data, seeds, where.copy())
@@ -189,24 +193,38 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
     def _advanced(
         self, data: dict[str, Array], actions: NDArray[np.int64], playing: NDArray[np.bool_]
     ) -> Games:
-        """``data`` (new arrays) after the games ``playing`` play, and its new record."""
+        """``data`` (new arrays) after the games ``playing`` play, and its new record: the
+        legal actions as lists as wide as this batch's longest (the mask made on first read).
+        """
         size = self.size
         record = _Record(
-            legal=np.empty((size, self.num_actions), dtype=bool),
+            listed=np.empty((size, self._most), dtype=np.int16),
+            counts=np.empty(size, dtype=np.int64),
             player=np.empty(size, dtype=np.int64),
             scores=np.empty((size, self.players), dtype=np.int64),
             over=np.empty(size, dtype=bool),
         )
-        _advance(
+        legal_actions = _advance(
             actions, playing, self._numbers, self.allowed, kernel._NATURAL, _State(**data), record
         )
         return Games(
             current_player=record.player,
-            legal_mask=record.legal,
+            legal_actions=legal_actions,
+            num_actions=self.num_actions,
             scores=record.scores,
             over=record.over,
             data=data,
         )
+
+
+def _most_legal(num_actions: int, play_base: int, swap_base: int, kinds: int, row: int) -> int:
+    """The most actions a game can have legal at once, by the record's own construction
+    (each action it lists, it lists once): in the swap phase ``ready`` and swaps of a hand
+    card (at most ``kinds`` distinct ones) for a face-up card (at most ``row`` distinct),
+    no other; in play no swap, so at most the ``swap_base`` actions before the swaps and
+    every play. 214 at four decks; the lists handed on are as wide as a batch's longest.
+    """
+    return max(1 + kinds * row, swap_base + num_actions - play_base)
 
 
 # --- compiled: one call a batch; ``g`` is a game, ``s`` its seat on turn -----------------
@@ -260,13 +278,34 @@ def _advance(
     natural: Array,
     state: _State,
     record: _Record,
-) -> None:
-    """Each game ``playing`` makes its move; then every game's record is written. Each
-    helper loops over the games itself: a call LLVM does not inline passes every array's
-    fields, too dear once a game.
+) -> Array:
+    """Each game ``playing`` makes its move; then every game's record is written, and its
+    legal actions returned as ``(size, k)`` lists, ``k`` the longest (at least 1), -1
+    after each game's own. Each helper loops over the games itself: a call LLVM does not
+    inline passes every array's fields, too dear once a game.
     """
     _play(actions, playing, n, allowed, natural, state)
     _record(n, allowed, state, record)
+    return _packed(record.listed, record.counts)
+
+
+@jit
+def _packed(listed: Array, counts: Array) -> Array:
+    """``listed``'s first ``counts[g]`` actions of each game ``g``, then -1, as wide as the
+    longest list (at least 1: a list is read by rank even where there is none).
+    """
+    size = counts.shape[0]
+    width = 1
+    for g in range(size):
+        width = max(width, counts[g])
+    packed = np.empty((size, width), dtype=np.int16)
+    for g in range(size):  # element by element: a slice a row costs more than its copy
+        c = counts[g]
+        for k in range(c):
+            packed[g, k] = listed[g, k]
+        for k in range(c, width):
+            packed[g, k] = -1
+    return packed
 
 
 @jit
@@ -462,7 +501,7 @@ def _pass_turn(
 
 @jit
 def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None:
-    """Each game's ``legal_mask`` row (the moves ``legal_moves`` lists), seat to move,
+    """Each game's legal actions ascending (the moves ``legal_moves`` lists), seat to move,
     scores and end.
     """
     hands, hand_size, face_up, face_down = (
@@ -478,30 +517,47 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
         state.pending,
         state.places,
     )
-    mask, scores, over = record.legal, record.scores, record.over
+    listed, legal_counts, scores, over = record.listed, record.counts, record.scores, record.over
     players, kinds, ranks, row = n.players, n.kinds, n.ranks, n.row
-    counts = (mask.shape[1] - n.play_base) // ranks  # the most cards a play lays
+    counts = (n.num_actions - n.play_base) // ranks  # the most cards a play lays
     # a rank's four suits as one word: the word times 0x01010101 has its count in the top byte
     by_rank = hands.view(np.uint32)
+    held_of = np.zeros(ranks, dtype=np.int64)  # per rank, how many of it the seat may lay
+    ups = np.zeros(row, dtype=np.int64)  # the face-up cards, distinct, ascending
     for g in range(over.shape[0]):
         for p in range(players):
             scores[g, p] = players - places[g, p] if places[g, p] > 0 else 0
-        mask[g] = False
+        at = 0
         over[g] = phase[g] == n.phase_over
         if over[g]:
             record.player[g] = n.nobody
+            legal_counts[g] = 0
             continue
         s = seat[g]
         record.player[g] = s
         if phase[g] == n.phase_swap:
-            mask[g, n.ready] = True
+            listed[g, at] = n.ready
+            at += 1
             if state.swaps[g] < n.max_swaps:  # each hand card for each other face-up card
+                distinct = 0
+                for slot in range(row):
+                    up = face_up[g, s, slot]
+                    place = distinct
+                    while place > 0 and ups[place - 1] > up:
+                        place -= 1
+                    if place > 0 and ups[place - 1] == up:
+                        continue  # an equal card (more than one deck): one action
+                    for k in range(distinct, place, -1):
+                        ups[k] = ups[k - 1]
+                    ups[place] = up
+                    distinct += 1
                 for card in range(kinds):
                     if hands[g, s, card] > 0:
-                        for slot in range(row):
-                            up = face_up[g, s, slot]
-                            if up != card:
-                                mask[g, n.swap_base + kinds * card + up] = True
+                        for k in range(distinct):
+                            if ups[k] != card:
+                                listed[g, at] = n.swap_base + kinds * card + ups[k]
+                                at += 1
+            legal_counts[g] = at
             continue
         owed = pending[g]
         in_hand = hand_size[g, s] > 0
@@ -510,11 +566,10 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
             for slot in range(row):
                 on_table |= face_up[g, s, slot] >= 0
         can_play = False
-        if owed != n.owes_take:
-            for rank in range(ranks):
-                if not allowed[top[g], rank]:
-                    continue
-                held = 0
+        most = 0  # the most cards of one rank the seat may lay
+        for rank in range(ranks):
+            held = 0
+            if owed != n.owes_take and allowed[top[g], rank]:
                 if in_hand:
                     held = (int(by_rank[g, s, rank]) * 0x01010101 >> 24) & 0xFF
                 elif on_table:
@@ -523,16 +578,29 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
                         held += up >= 0 and up // n.suits == rank
                 if owed == n.owes_extra:
                     held = min(held, n.extra_most)
-                for count in range(min(held, counts)):
-                    mask[g, n.play_base + ranks * count + rank] = True
-                can_play |= held > 0
+                held = min(held, counts)
+            held_of[rank] = held
+            most = max(most, held)
+            can_play |= held > 0
         holding = in_hand or on_table
-        mask[g, n.take] = owed == n.owes_take or (
+        if owed == n.owes_take or (
             owed == n.owes_none
             and state.pile_size[g] > 0
             and ((holding and not can_play) or n.voluntary != 0)
-        )
-        mask[g, n.end] = owed == n.owes_extra
+        ):
+            listed[g, at] = n.take
+            at += 1
+        if owed == n.owes_extra:
+            listed[g, at] = n.end
+            at += 1
         if not holding and owed != n.owes_take and owed != n.owes_extra:
             for slot in range(row):
-                mask[g, n.blind + slot] = face_down[g, s, slot] >= 0
+                if face_down[g, s, slot] >= 0:
+                    listed[g, at] = n.blind + slot
+                    at += 1
+        for count in range(most):  # a play's number: its count, then its rank
+            for rank in range(ranks):
+                if held_of[rank] > count:
+                    listed[g, at] = n.play_base + ranks * count + rank
+                    at += 1
+        legal_counts[g] = at
