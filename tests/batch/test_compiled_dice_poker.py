@@ -46,7 +46,7 @@ def _assert_lists_of(got: batch.Games, mask: np.ndarray, where: str) -> None:
     listed = got.legal_actions
     assert listed is not None, f"{where}: no legal_actions"
     assert got.num_actions == mask.shape[1], f"{where}: num_actions"
-    assert (listed.dtype, listed.shape[0]) == (np.int16, got.size), f"{where}: lists' array"
+    assert (listed.dtype, listed.shape[0]) == (np.dtype(np.int16), got.size), where
     counts = (listed >= 0).sum(axis=1)
     at_head = np.arange(listed.shape[1]) < counts[:, None]
     assert np.array_equal(listed >= 0, at_head), f"{where}: an action after the padding"
