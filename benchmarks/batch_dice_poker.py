@@ -4,7 +4,10 @@ per-state loop and OpenSpiel's yacht, in turns per second (a turn is a box fille
 Each batched contender (the NumPy kernel, and with numba installed the compiled one,
 :class:`~tabletop_rules.batch.compiled.dice_poker.CompiledDicePokerEngine`) holds
 ``--size`` games (default 4096): it steps them all with
-:func:`tabletop_rules.batch.random_actions` until every game is over, then resets the batch
+:func:`tabletop_rules.batch.random_actions` (off the NumPy kernel's legal masks, off the
+compiled kernel's lists of legal actions; a second compiled row also reads
+``games.legal_mask`` every step, the dense mask made from the lists, as a learner that
+masks its policy would) until every game is over, then resets the batch
 with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
 end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
 last) is paid as often as it happens. Its turns are the boxes filled in the slot, its
@@ -18,7 +21,8 @@ Run::
     PYTHONPATH=src python benchmarks/batch_dice_poker.py [--size 4096] [--seconds 1] [--rounds 5]
 
 After the table, for each kernel: bytes per game in a batch, the time of ``reset``, and
-one step's time split between drawing the actions and the kernel.
+one step's time split between drawing the actions and the kernel (and, for the compiled
+kernel, making the dense mask from the lists).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 from batch_harness import bytes_per_game, size_argument
 from harness import Anchor, Clock, Contender, Runner, Sample, run_and_report, timing_arguments
@@ -89,12 +94,21 @@ def make_batched(size: int, draw: Drawer, kernel: Kernel = DicePokerEngine) -> R
     return run
 
 
+def with_mask(games: batch.Games, generator: np.random.Generator) -> np.ndarray:
+    """:func:`tabletop_rules.batch.random_actions`, the dense mask read first (made from the
+    lists of a kernel that gives them)."""
+    games.legal_mask.any()
+    return batch.random_actions(games, generator)
+
+
 def profile(size: int, kernel: Kernel, repeats: int = 30) -> None:
-    """Bytes per game, the median time of ``reset`` and of a step's two halves in ``kernel``."""
+    """Bytes per game, the median time of ``reset`` and of a step's two halves in ``kernel``
+    (and of making the mask from the lists, where it gives them).
+    """
     engine = kernel(dp.Config(), size)
     generator = np.random.default_rng(0)
     seeds = np.arange(size, dtype=np.uint64)
-    resets, drawn, stepped = [], [], []
+    resets, drawn, stepped, masked = [], [], [], []
     for _ in range(repeats):
         start = time.perf_counter()
         games = engine.reset(seeds)
@@ -106,14 +120,24 @@ def profile(size: int, kernel: Kernel, repeats: int = 30) -> None:
         games = engine.step(games, actions)
         stepped.append(time.perf_counter() - middle)
         drawn.append(middle - start)
+        if games.legal_actions is not None:
+            copy = attrs.evolve(games)  # a record whose mask is not made yet
+            start = time.perf_counter()
+            copy.legal_mask.any()
+            masked.append(time.perf_counter() - start)
     data = sum(array.nbytes for array in games.data.values()) / size
+    if games.legal_actions is None:
+        legal = f"{games.legal_mask.nbytes / size:.0f} the legal mask"
+        mask = ""
+    else:
+        legal = f"{games.legal_actions.nbytes / size:.0f} the legal actions' lists"
+        mask = f", the mask from the lists {1e3 * statistics.median(masked):.2f} ms"
     print(
         f"\n{type(engine).__name__}, size {size}: {bytes_per_game(games):.0f} bytes per game "
-        f"({data:.0f} of them the kernel's own arrays, "
-        f"{games.legal_mask.nbytes / size:.0f} the legal mask); "
+        f"({data:.0f} of them the kernel's own arrays, {legal}); "
         f"reset {1e3 * statistics.median(resets):.2f} ms; a step: random_actions "
         f"{1e3 * statistics.median(drawn):.2f} ms, engine.step "
-        f"{1e3 * statistics.median(stepped):.2f} ms (medians of {repeats})"
+        f"{1e3 * statistics.median(stepped):.2f} ms{mask} (medians of {repeats})"
     )
 
 
@@ -136,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         compiled = make_batched(size, batch.random_actions, CompiledDicePokerEngine)
         label = f"dice poker, batched compiled ({size}), random_actions"
         entries.insert(1, Contender("compiled", label, compiled))
+        masked = make_batched(size, with_mask, CompiledDicePokerEngine)
+        label = f"dice poker, batched compiled ({size}), legal_mask + random_actions"
+        entries.insert(2, Contender("compiled_mask", label, masked))
     else:
         print("note: numba is missing, so there is no compiled row ('.[numba]')", file=sys.stderr)
     if pyspiel is not None:

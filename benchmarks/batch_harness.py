@@ -21,9 +21,10 @@ def size_argument(arguments: list[str]) -> int:
 
 
 def bytes_per_game(games: batch.Games) -> float:
-    """The bytes of a batch's arrays (the record's as the kernel writes it, its legal lists
-    where it gives them rather than the mask, and the kernel's own) per game.
+    """The bytes of a batch's arrays (the record's and the kernel's) per game: the legal
+    actions' lists where the kernel gives them (the mask is made only when read), else the
+    mask.
     """
-    legal = games.legal_actions if games.legal_actions is not None else games.legal_mask
+    legal = games.legal_mask if games.legal_actions is None else games.legal_actions
     arrays = [games.current_player, legal, games.scores, games.over]
     return sum(array.nbytes for array in [*arrays, *games.data.values()]) / games.size

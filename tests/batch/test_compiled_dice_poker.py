@@ -1,6 +1,6 @@
 """Dice poker's compiled kernel plays the rules' games, state for state, and gives the NumPy
-kernel's arrays, array for array: every house rule, both ways of throwing, restarts, bad
-actions refused.
+kernel's arrays, array for array (its legal actions as lists, ascending, the NumPy kernel's
+mask's): every house rule, both ways of throwing, restarts, bad actions refused.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from .test_dice_poker import _seeds
 
 
 def _assert_same_games(got: batch.Games, expected: batch.Games, where: str) -> None:
-    """Every field and every ``data`` array equal, with the same dtype and shape."""
+    """Every field and every ``data`` array equal, with the same dtype and shape (the mask
+    the one made from ``got``'s lists), and ``got``'s lists those of ``expected``'s mask.
+    """
+    _assert_lists_of(got, expected.legal_mask, where)
     pairs = [(field, getattr(got, field), getattr(expected, field)) for field in _FIELDS]
     assert list(got.data) == list(expected.data), f"{where}: data keys differ"
     pairs += [(f"data[{name!r}]", got.data[name], value) for name, value in expected.data.items()]
@@ -34,6 +37,24 @@ def _assert_same_games(got: batch.Games, expected: batch.Games, where: str) -> N
 
 
 _FIELDS = ("current_player", "legal_mask", "scores", "over")
+
+
+def _assert_lists_of(got: batch.Games, mask: np.ndarray, where: str) -> None:
+    """``got`` gives each game's legal actions as a list, no mask: the actions ``mask``
+    holds, ascending, then -1 to the kernel's width.
+    """
+    listed = got.legal_actions
+    assert listed is not None, f"{where}: no legal_actions"
+    assert got.num_actions == mask.shape[1], f"{where}: num_actions"
+    assert (listed.dtype, listed.shape[0]) == (np.dtype(np.int16), got.size), where
+    counts = (listed >= 0).sum(axis=1)
+    at_head = np.arange(listed.shape[1]) < counts[:, None]
+    assert np.array_equal(listed >= 0, at_head), f"{where}: an action after the padding"
+    assert (listed[~at_head] == -1).all(), f"{where}: padding not -1"
+    assert ((np.diff(listed, axis=1) > 0) | ~at_head[:, 1:]).all(), f"{where}: not ascending"
+    assert np.array_equal(counts, mask.sum(axis=1)), f"{where}: not the mask's count"
+    games, places = np.nonzero(at_head)
+    assert mask[games, listed[games, places]].all(), f"{where}: an action the mask has not"
 
 
 def _play_both(config: dp.Config, size: int, seed: int, steps: int) -> None:
@@ -108,6 +129,27 @@ def test_the_compiled_kernel_gives_the_numpy_kernels_arrays_step_for_step(
     config: dp.Config, seed: int
 ) -> None:
     _play_both(config, size=8, seed=seed, steps=150)
+
+
+@pytest.mark.parametrize("order", ["free", "announce"])
+@pytest.mark.parametrize("auto_chance", [True, False])
+def test_the_lists_hold_the_masks_actions_ascending_then_minus_one(
+    order: str, auto_chance: bool
+) -> None:
+    config = dp.Config(players=2, stages=1, stage_orders=(order,), auto_chance=auto_chance)
+    engine = CompiledDicePokerEngine(config, size=32)
+    width = engine.list_width  # the bound: 31 keeps + 8 writes + 9 scratches, or 252 outcomes
+    assert width == (48 if auto_chance else 252)
+    _play_both(config, size=32, seed=11, steps=120)
+
+
+def test_a_record_without_lists_restarts_into_lists() -> None:
+    config = dp.Config(players=1, stages=1)
+    numpy_kernel, compiled = DicePokerEngine(config, 6), CompiledDicePokerEngine(config, 6)
+    games = numpy_kernel.step(numpy_kernel.reset(_seeds(5, 6)), np.zeros(6, dtype=np.int64))
+    where = np.array([True, False] * 3)
+    expected = numpy_kernel.restart(games, _seeds(70, 6), where)
+    _assert_same_games(compiled.restart(games, _seeds(70, 6), where), expected, "restart")
 
 
 def test_a_bank_of_more_than_127_throws_gives_the_numpy_kernels_arrays() -> None:

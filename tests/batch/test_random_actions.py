@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_rules.batch import Games, nth_legal, random_actions
+from tabletop_rules.batch import Games, frame, nth_legal, random_actions
 
 
 def _games(mask: np.ndarray) -> Games:
@@ -96,6 +97,42 @@ def test_a_record_of_legal_actions_draws_what_its_mask_draws(
     assert (listed.legal_mask == mask).all()  # made on first read, the same mask
     assert listed.legal_mask is listed.legal_mask
     assert not listed.legal_mask.flags.writeable
+
+
+@settings(max_examples=100, deadline=None)  # the first example compiles
+@given(st.integers(1, 40), st.integers(1, 300), st.floats(0, 0.3), st.integers(0, 2**32))
+def test_the_lists_are_read_alike_with_numba_and_without(
+    size: int, width: int, density: float, seed: int
+) -> None:
+    compiled = pytest.importorskip("tabletop_rules.batch.compiled.masks")
+    generator = np.random.default_rng(seed)
+    mask = generator.random((size, width)) < density
+    listed = _listed(mask)
+    draws = np.append(generator.random(size - 1), np.nextafter(1.0, 0.0))  # the highest draw
+    actions = generator.integers(0, width, size=size)
+    read = []
+    for masks in (compiled, None):
+        with mock.patch.object(frame, "_compiled_masks", return_value=masks):
+            games = Games(
+                current_player=np.zeros(size, dtype=np.int64),
+                legal_actions=listed,
+                num_actions=width,
+                scores=np.zeros((size, 2), dtype=np.int64),
+                over=np.zeros(size, dtype=bool),
+                data={},
+            )
+            drawn = random_actions(games, mock.Mock(random=lambda _size: draws))
+            read.append((drawn.tolist(), frame._lists_hold(listed, actions).tolist()))
+            assert np.array_equal(games.legal_mask, mask)
+    assert read[0] == read[1]
+    assert read[0][1] == mask[np.arange(size), actions].tolist()
+
+
+def test_an_action_the_lists_type_cannot_hold_is_not_held_without_numba() -> None:
+    listed = np.array([[3, -1]], dtype=np.int16)
+    with mock.patch.object(frame, "_compiled_masks", return_value=None):
+        assert frame._lists_hold(listed, np.array([65535])).tolist() == [False]  # not -1
+        assert frame._lists_hold(listed, np.array([3])).tolist() == [True]
 
 
 def test_a_record_needs_a_mask_or_its_legal_actions_and_width() -> None:

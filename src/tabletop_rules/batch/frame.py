@@ -100,10 +100,7 @@ class Games:
         if mask is None:
             assert self.legal_actions is not None
             assert self.num_actions is not None
-            listed = self.legal_actions
-            mask = np.zeros((listed.shape[0], self.num_actions), dtype=bool)
-            games, places = np.nonzero(listed >= 0)
-            mask[games, listed[games, places]] = True
+            mask = _listed_mask(self.legal_actions, self.num_actions)
             object.__setattr__(self, "_legal_mask", _frozen(mask))  # a cache: the same value
         return mask
 
@@ -174,7 +171,7 @@ class Engine:
         actions = self._checked_actions(actions)
         playing = ~games.over
         if games.legal_actions is not None:
-            legal = (games.legal_actions == actions[:, None]).any(axis=1)
+            legal = _lists_hold(games.legal_actions, actions)
         else:  # a flat take costs half a two-array index
             legal = games.legal_mask.reshape(-1).take(self._row_starts + actions)
         wrong = np.flatnonzero(playing & ~legal)
@@ -326,6 +323,10 @@ def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.i
     listed = games.legal_actions
     if listed is None:
         return (_compiled_nth_legal() or nth_legal)(games.legal_mask, draws)
+    compiled = _compiled_masks()
+    if compiled is not None:
+        drawn: NDArray[np.int64] = compiled.nth_listed(listed, draws)
+        return drawn
     counts = (listed >= 0).sum(axis=1)
     rank = np.minimum((draws * counts).astype(np.int64), np.maximum(counts - 1, 0))
     chosen = listed[np.arange(games.size), rank].astype(np.int64)
@@ -363,11 +364,43 @@ def _compiled_nth_legal() -> Callable[[NDArray[np.bool_], NDArray[np.float64]], 
     """:func:`nth_legal` compiled (:mod:`tabletop_rules.batch.compiled.masks`), or ``None``
     without numba.
     """
+    compiled = _compiled_masks()
+    return None if compiled is None else compiled.nth_legal
+
+
+@functools.cache
+def _compiled_masks() -> Any:
+    """:mod:`tabletop_rules.batch.compiled.masks`, or ``None`` without numba."""
     try:
         from .compiled import masks
     except ImportError:
         return None
-    return masks.nth_legal
+    return masks
+
+
+def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Whether each game's list of legal actions holds its action (compiled with numba)."""
+    compiled = _compiled_masks()
+    if compiled is not None:
+        held: NDArray[np.bool_] = compiled.lists_hold(listed, actions)
+        return held
+    # the actions cast to the lists' type (compared as int64, the lists are cast first, at
+    # five times the cost), an action the type cannot hold held nowhere
+    cast = actions.astype(listed.dtype)
+    found: NDArray[np.bool_] = (listed == cast[:, None]).any(axis=1) & (cast == actions)
+    return found
+
+
+def _listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
+    """``(games, width)``: the mask of each game's listed legal actions (compiled with numba)."""
+    compiled = _compiled_masks()
+    if compiled is not None:
+        made: NDArray[np.bool_] = compiled.listed_mask(listed, width)
+        return made
+    mask = np.zeros((listed.shape[0], width), dtype=bool)
+    games, places = np.nonzero(listed >= 0)
+    mask[games, listed[games, places]] = True
+    return mask
 
 
 def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
