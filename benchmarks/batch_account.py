@@ -91,7 +91,7 @@ def batched(size: int, step_alone: bool, compiled: bool = False) -> Runner:
         games = engine.reset(np.arange(size, dtype=np.uint64))
         engine.step(games, np.zeros(size, dtype=np.int64), reset=games.data["seed"])
     else:
-        engine = batch.engine("account", config, size)
+        engine = batch.engine("account", config, size, backend="numpy")
     step, random_actions = engine.step, batch.random_actions
 
     def run(budget: float, seed: int, clock: Clock) -> Sample:
@@ -156,7 +156,7 @@ def pgx_backgammon(size: int) -> Runner:
 
 def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
     """The median time of ``reset`` at ``size`` games, and the bytes per game."""
-    engine = batch.engine("account", account.Config(players=PLAYERS), size)
+    engine = batch.engine("account", account.Config(players=PLAYERS), size, backend="numpy")
     seeds = np.arange(size, dtype=np.uint64)
     times = []
     for _ in range(repeats):
@@ -171,8 +171,8 @@ def contenders(size: int) -> list[Contender]:
     C++ loop.
     """
     entries = [
-        Contender("batch", f"batch of {size} + random_actions", batched(size, False)),
-        Contender("batch_step", f"batch of {size}, step alone", batched(size, True)),
+        Contender("batch", f"NumPy batch of {size} + random_actions", batched(size, False)),
+        Contender("batch_step", f"NumPy batch of {size}, step alone", batched(size, True)),
     ]
     if CompiledAccountEngine is not None:
         jit, jit_step = batched(size, False, True), batched(size, True, True)
