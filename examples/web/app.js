@@ -248,10 +248,12 @@ function drawLog(entries) {
     item.value = entry.number;
     item.className = "new";
     const move = document.createElement("span");
+    move.className = "move";
     move.textContent = `${entry.who}: ${entry.move}`;
-    const events = document.createElement("div");
+    // The game's own sentences, as the person's seat sees the events (told in Python).
+    const events = document.createElement("p");
     events.className = "events";
-    events.textContent = entry.events.join("; ");
+    events.textContent = entry.events.map((sentence) => `${sentence}.`).join(" ");
     item.append(move, events);
     log.append(item);
   }

@@ -27,7 +27,6 @@ unknown move 'jump': moves start with roll, write, scratch, announce or dice
 
 from __future__ import annotations
 
-import enum
 import json
 import sys
 import traceback
@@ -442,8 +441,10 @@ def _result(table: Table) -> str:
 
 
 def _extend_log(table: Table) -> None:
-    """One log entry per move not yet logged: who moved, the move, and its events as the
-    person may see them.
+    """One log entry per move not yet logged: who moved, the move, and its events told
+    in the game's own sentences as the person's seat sees them (``describe`` redacts
+    each event for that seat first, so a sentence never names a card the seat may not
+    see).
     """
     match = table.match
     rules = match.rules
@@ -456,33 +457,10 @@ def _extend_log(table: Table) -> None:
                 "number": index + 1,
                 "who": "chance" if player == CHANCE else _who(table, player),
                 "move": rules.format_move(moves[index]),
-                "events": [_event_text(rules.redact(event, table.person)) for event in events],
+                "events": [rules.describe(event, table.person) for event in events],
             }
         )
 
 
 def _who(table: Table, player: int | None) -> str:
     return PERSON if player == table.person else f"P{player}"
-
-
-def _event_text(event: Any) -> str:
-    """An event as a line of text: its kind and its fields, hidden ones left out."""
-    parts = [
-        f"{field.name.replace('_', ' ')} {_value_text(value)}"
-        for field in attrs.fields(type(event))
-        if (value := getattr(event, field.name)) is not None
-    ]
-    return f"{type(event).__name__}: {', '.join(parts)}" if parts else type(event).__name__
-
-
-def _value_text(value: Any) -> str:
-    """A field's value as the game writes it: a box by its name, each item of a plain
-    tuple or set in turn (a set sorted), and anything else, a card included, by its own
-    text (``str``): a palace card is a named tuple, and must read ``KH``, not ``13 H``.
-    """
-    if isinstance(value, enum.Enum):
-        return value.name.lower()
-    if type(value) in (tuple, list, set, frozenset):
-        items = sorted(value) if isinstance(value, set | frozenset) else value
-        return " ".join(map(_value_text, items)) if items else "none"
-    return str(value)

@@ -233,18 +233,42 @@ def test_a_seat_choice_that_is_no_name_gets_the_glues_refusal_not_its_bug_path(
 
 
 def test_the_log_writes_cards_as_their_text_not_as_tuples() -> None:
-    """Issue 16, point 8: ``Drew: seat 0, cards 7H QS``, never ``cards 13 H``."""
+    """Issue 16, point 8: ``You drew 7H QS``, never ``cards 13 H``."""
     game = start(game="palace", seed="3")["game"]
     for _ in range(12):
         game = ask("play", game["moves"][0])["game"]
     events = [event for entry in game["log"] for event in entry["events"]]
-    drawn = [event for event in events if event.startswith("Drew: seat 0, cards ")]
+    drawn = [event for event in events if event.startswith("You drew ")]
     assert drawn
     for event in drawn:
-        cards = event.removeprefix("Drew: seat 0, cards ").split(", ")[0].split()
+        cards = event.removeprefix("You drew ").split()
         assert [str(palace.Card.parse(card)) for card in cards] == cards
     assert not [event for event in events if re.search(r"\b(?:1[0-4]|[2-9]) [CDHS]\b", event)]
-    assert any(re.search(r"Played: seat \d, cards (?:10|[2-9JQKA])[CDHS]", e) for e in events)
+    assert any(re.search(r"(?:You|P1) played (?:10|[2-9JQKA])[CDHS]", e) for e in events)
+
+
+@pytest.mark.parametrize(("game", "seat"), [("dice-poker", 0), ("palace", 1), ("account", 0)])
+def test_the_log_tells_each_event_in_the_games_sentences_for_the_persons_seat(
+    game: str, seat: int
+) -> None:
+    """Issue 19, point 4: the log is ``RULES.describe(event, seat)``, not the event's
+    fields, for every event of the game so far.
+    """
+    seats = ["random"] * 2
+    seats[seat] = PERSON
+    answer = start(game=game, seed="5", seats=seats)["game"]
+    for _ in range(8):
+        if answer["over"]:
+            break
+        answer = ask("play", answer["moves"][0])["game"]
+    match = glue._table.match
+    rules = get_ruleset(game)
+    assert [entry["events"] for entry in answer["log"]] == [
+        [rules.describe(event, seat) for event in events] for events in match.move_events
+    ]
+    sentences = [event for entry in answer["log"] for event in entry["events"]]
+    assert any(sentence.startswith("You ") for sentence in sentences)
+    assert not [sentence for sentence in sentences if re.match(r"[A-Z]\w+: seat \d", sentence)]
 
 
 JSON_VALUES = st.recursive(
@@ -308,7 +332,7 @@ def test_the_bots_move_until_it_is_the_persons_turn_and_the_log_shows_them() -> 
         "number": 1,
         "who": "you",
         "move": "roll",
-        "events": ["Rolled: seat 0, throw 1, kept none, thrown 1 2 2 3 3, dice 1 2 2 3 3"],
+        "events": ["You threw 1 2 2 3 3 (throw 1)"],
     }
 
 
@@ -373,7 +397,7 @@ def test_undo_refuses_to_take_back_a_palace_card_the_person_drew() -> None:
     while not drew:
         game = ask("play", game["moves"][0])["game"]
         drew = sum(
-            event.startswith("Drew: seat 0, cards ")
+            event.startswith("You drew ")
             for entry in game["log"][-3:]
             if entry["who"] == PERSON
             for event in entry["events"]

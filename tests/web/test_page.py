@@ -161,6 +161,16 @@ def test_the_dom_never_holds_a_card_hidden_from_the_persons_seat(page: Page, ori
     assert len(snapshots) > 20
     for moves, dom in snapshots:
         assert not leaked(dom, history[: moves + 1], 1), f"after move {moves}"
+    # The log is the game's sentences for seat 1 (issue 19): they name the cards seat 1
+    # saw played and drew, and never another seat's drawn card.
+    log = page.inner_text("#log")
+    told = [" ".join(f"{palace.describe(e, 1)}." for e in events) for events in match.move_events]
+    assert [line for line in log.splitlines() if line and not re.match(r"(you|P\d): ", line)] == [
+        line for line in told if line
+    ]
+    assert "You drew " in log
+    assert re.search(r"P[02] drew \d+ cards?\b", log)
+    assert not leaked(log, history, 1)
 
 
 def test_a_bad_typed_move_shows_the_rules_message_and_changes_nothing(
