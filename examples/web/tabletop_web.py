@@ -469,6 +469,7 @@ def _dice_poker_hints(
     legal = set(seen.legal_moves)
     notes: dict[str, str] = {}
     scores: list[str] = []
+    unfit: list[str] = []
     for box, value in points.items():
         if value is not None and (write := dp.Write(box)) in legal:
             notes[rules.format_move(write)] = f"scores {value}"
@@ -478,11 +479,14 @@ def _dice_poker_hints(
                 "0: the dice do not fit" if value is None else f"0 instead of {value}"
             )
             if value is None:
-                scores.append(f"{box} only scratched")
+                unfit.append(str(box))
     dice = " ".join(map(str, seen.dice))
+    lines = [f"With {dice} the boxes you may write now would score: {', '.join(scores)}."]
     if not scores:
-        return [f"With {dice} no box may be filled now."], notes
-    return [f"With {dice} the boxes you may fill now would score: {', '.join(scores)}."], notes
+        lines = [f"With {dice} no box may be written now."]
+    if unfit:
+        lines.append(f"The dice fit none of {', '.join(unfit)}: those only scratched, for 0.")
+    return lines, notes
 
 
 _RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}

@@ -306,13 +306,13 @@ def test_dice_poker_tells_what_each_box_the_person_may_fill_would_score_now() ->
     assert notes["scratch poker"] == "0: the dice do not fit"
     assert "write poker" not in notes
     assert set(notes) <= set(game["moves"])
+    written = [(box, value) for box, value in points.items() if value is not None]
+    unfit = [str(box) for box, value in points.items() if value is None]
     assert game["hints"] == [
-        "With 1 2 2 3 3 the boxes you may fill now would score: "
-        + ", ".join(
-            f"{box} {value}" if value is not None else f"{box} only scratched"
-            for box, value in points.items()
-        )
-        + "."
+        "With 1 2 2 3 3 the boxes you may write now would score: "
+        + ", ".join(f"{box} {value}" for box, value in written)
+        + ".",
+        f"The dice fit none of {', '.join(unfit)}: those only scratched, for 0.",
     ]
 
 
