@@ -11,9 +11,17 @@ const LABELS = {
   auto_chance: "Dice thrown by the page (untick to enter physical dice)",
 };
 
+// The pause before each bot's move, in ms: a person can follow the bots one move at a
+// time, or have them answer at once. prefers-reduced-motion turns the flashes off (see
+// style.css), not the pace: a move every so often is no motion.
+const PACES = { instant: 0, normal: 700, slow: 1600 };
+const PACE_KEY = "tabletop-rules-pace";
+
 let glue = null;
 let games = [];
 let shownLog = 0;
+let shownGame = null;
+let pacing = null; // the timer of the next bot's move, while bots are on turn
 
 function setStatus(text) {
   $("status").textContent = text;
@@ -51,6 +59,7 @@ async function boot() {
     select.value = asked.get("game");
   }
   $("seed").value = asked.get("seed") ?? "";
+  $("speed").value = chosenPace(asked.get("speed"));
   select.disabled = false;
   $("start").disabled = false;
   drawForm();
@@ -165,7 +174,7 @@ function formRequest() {
     rules[input.dataset.rule] = input.dataset.kind === "bool" ? String(input.checked) : input.value;
   }
   const seats = [...$("seats").querySelectorAll("select")].map((select) => select.value);
-  return { game: $("game").value, rules, seats, seed: $("seed").value };
+  return { game: $("game").value, rules, seats, seed: $("seed").value, bots: botsToPlay() };
 }
 
 function clearFormErrors() {
@@ -193,11 +202,13 @@ function startGame() {
   $("move-error").textContent = "";
   $("setup").open = false;
   drawGame(answer.game);
+  followBots(answer.game);
 }
 
 // --- the game ---------------------------------------------------------------------------
 
 function drawGame(game) {
+  shownGame = game;
   $("play").hidden = false;
   // The seed fixes the deal and the dice: the Python side tells it once the game is over.
   $("title").textContent = game.seed === null ? game.title : `${game.title}, seed ${game.seed}`;
@@ -209,6 +220,15 @@ function drawGame(game) {
   } else {
     $("turn").textContent = game.to_move === PERSON ? "Your move." : `To move: ${game.to_move}.`;
   }
+  drawGuide(game);
+  const hints = $("hints");
+  hints.replaceChildren(
+    ...game.hints.map((line) => {
+      const paragraph = document.createElement("p");
+      paragraph.textContent = line;
+      return paragraph;
+    }),
+  );
   const table = $("table");
   if (table.textContent !== game.table) {
     table.textContent = game.table;
@@ -220,14 +240,27 @@ function drawGame(game) {
 
   const moves = $("moves");
   moves.replaceChildren();
-  for (const move of game.moves) {
+  game.moves.forEach((move, index) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = move;
     button.dataset.move = move;
     button.addEventListener("click", () => playMove(move));
-    moves.append(button);
-  }
+    const hint = game.move_hints[move];
+    if (hint === undefined) {
+      moves.append(button);
+      return;
+    }
+    // What the move would do, beside its button and read with it by a screen reader.
+    const note = document.createElement("small");
+    note.id = `move-hint-${index}`;
+    note.textContent = hint;
+    button.setAttribute("aria-describedby", note.id);
+    const choice = document.createElement("span");
+    choice.className = "choice";
+    choice.append(button, note);
+    moves.append(choice);
+  });
   $("more-moves").textContent = game.more_moves
     ? `… and ${game.more_moves} more: type one below.`
     : "";
@@ -235,6 +268,27 @@ function drawGame(game) {
   $("undo").disabled = !game.can_undo;
   $("undo").title = game.undo_refusal || "";
   drawLog(game.log);
+}
+
+// The rules panel: the guide's lines for the house rules in play, the same all game.
+function drawGuide(game) {
+  $("guide-game").textContent = game.title;
+  for (const [id, lines] of [
+    ["guide-rules", game.guide.rules],
+    ["guide-notation", game.guide.notation],
+  ]) {
+    const list = $(id);
+    const shown = [...list.children].map((item) => item.textContent);
+    if (shown.join("\n") === lines.join("\n")) continue;
+    list.replaceChildren(
+      ...lines.map((line) => {
+        const item = document.createElement("li");
+        item.textContent = line;
+        return item;
+      }),
+    );
+  }
+  $("guide").hidden = game.guide.rules.length === 0 && game.guide.notation.length === 0;
 }
 
 function drawLog(entries) {
@@ -248,10 +302,12 @@ function drawLog(entries) {
     item.value = entry.number;
     item.className = "new";
     const move = document.createElement("span");
+    move.className = "move";
     move.textContent = `${entry.who}: ${entry.move}`;
-    const events = document.createElement("div");
+    // The game's own sentences, as the person's seat sees the events (told in Python).
+    const events = document.createElement("p");
     events.className = "events";
-    events.textContent = entry.events.join("; ");
+    events.textContent = entry.events.map((sentence) => `${sentence}.`).join(" ");
     item.append(move, events);
     log.append(item);
   }
@@ -261,14 +317,68 @@ function drawLog(entries) {
 }
 
 function playMove(text) {
-  const answer = call("play", text);
+  const answer = call("play", text, botsToPlay());
   if (!answer.ok) {
     $("move-error").textContent = answer.error;
     return false;
   }
   $("move-error").textContent = "";
   drawGame(answer.game);
+  followBots(answer.game);
   return true;
+}
+
+// --- the bots' pace -----------------------------------------------------------------------
+
+function chosenPace(asked) {
+  if (Object.hasOwn(PACES, asked ?? "")) return asked;
+  try {
+    const kept = localStorage.getItem(PACE_KEY);
+    if (Object.hasOwn(PACES, kept ?? "")) return kept;
+  } catch {
+    // no storage (a private window): the default pace
+  }
+  return "normal";
+}
+
+function pause() {
+  return PACES[$("speed").value] ?? 0;
+}
+
+// With no pause the Python side plays the bots' moves at once; else the page asks for
+// them one at a time.
+function botsToPlay() {
+  return pause() === 0 ? "all" : "none";
+}
+
+// Play the bots on turn in `game`: each after a pause, or all at once with none.
+function followBots(game) {
+  if (pacing !== null) {
+    clearTimeout(pacing);
+    pacing = null;
+  }
+  if (!game.bot_turn) return;
+  if (pause() === 0) {
+    let answer;
+    do {
+      answer = call("bot");
+    } while (answer.ok && answer.game.bot_turn);
+    showBotMove(answer);
+    return;
+  }
+  pacing = setTimeout(() => {
+    pacing = null;
+    showBotMove(call("bot"));
+  }, pause());
+}
+
+function showBotMove(answer) {
+  if (!answer.ok) {
+    $("move-error").textContent = answer.error;
+    return;
+  }
+  drawGame(answer.game);
+  followBots(answer.game);
 }
 
 // --- records ----------------------------------------------------------------------------
@@ -287,7 +397,7 @@ function saveRecord() {
 }
 
 async function loadRecord(file) {
-  const answer = call("load", await file.text());
+  const answer = call("load", await file.text(), botsToPlay());
   if (!answer.ok) {
     $("record-error").textContent = `Not loaded: ${answer.error}`;
     return;
@@ -297,6 +407,7 @@ async function loadRecord(file) {
   shownLog = 0;
   $("log").replaceChildren();
   drawGame(answer.game);
+  followBots(answer.game);
 }
 
 // --- wiring -----------------------------------------------------------------------------
@@ -316,11 +427,20 @@ $("undo").addEventListener("click", () => {
   if (answer.ok) {
     $("move-error").textContent = "";
     drawGame(answer.game);
+    followBots(answer.game);
   } else {
     $("move-error").textContent = answer.error;
   }
 });
 $("save").addEventListener("click", saveRecord);
+$("speed").addEventListener("change", () => {
+  try {
+    localStorage.setItem(PACE_KEY, $("speed").value);
+  } catch {
+    // no storage: the pace holds for this visit
+  }
+  if (pacing !== null && shownGame !== null) followBots(shownGame); // the new pace at once
+});
 $("load").addEventListener("change", async (event) => {
   const [file] = event.target.files;
   event.target.value = "";

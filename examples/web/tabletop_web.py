@@ -27,29 +27,33 @@ unknown move 'jump': moves start with roll, write, scratch, announce or dice
 
 from __future__ import annotations
 
-import enum
 import json
 import sys
 import traceback
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal, get_args, get_origin
 
 import attrs
 
-from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
+from tabletop_rules import CHANCE, Match, TabletopError, account, get_ruleset, palace, rulesets
+from tabletop_rules import dice_poker as dp
 from tabletop_rules._messages import short_repr
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
-from tabletop_rules.protocol import Bot, Ruleset
+from tabletop_rules.protocol import Bot, Ruleset, guide_lines
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json
 from tabletop_rules.simulate import seat_bot
 
-__all__ = ["catalogue", "load", "play", "record", "start", "state", "undo"]
+__all__ = ["bot", "catalogue", "load", "play", "record", "start", "state", "undo"]
 
 PERSON = "you"
 """The seat choice that is the person at the page; every other choice names a bot."""
+
+BOTS = ("all", "none")
+"""How many bots' moves a call plays after the person's: ``all`` up to the person's next
+decision, or ``none``, for a page that paces them one at a time with :func:`bot`."""
 
 MOVE_BUTTONS = 60
 """Most legal moves drawn as buttons; the rest are counted, and may still be typed."""
@@ -153,9 +157,10 @@ def _input_kind(hint: Any) -> Answer:
 
 @_answers
 def start(request: str) -> Answer:
-    """Start a game from ``{"game", "rules": {name: text}, "seats": [...], "seed"}``;
-    each part but ``game`` may be left out. A refused house rule is reported under its
-    field's name, and no game starts.
+    """Start a game from ``{"game", "rules": {name: text}, "seats": [...], "seed",
+    "bots"}``; each part but ``game`` may be left out. A refused house rule is reported
+    under its field's name, and no game starts. ``bots`` (:data:`BOTS`, ``all`` by
+    default) says whether the bots seated before the person move at once.
     """
     global _table
     asked = _object(request, "the request")
@@ -164,16 +169,18 @@ def start(request: str) -> Answer:
     players = rules.players(config)
     seats = _seats(rules, asked.get("seats"), players)
     seed = _seed(asked.get("seed"))
+    bots = _bots(asked.get("bots", "all"))
     table = _seated(Match(rules, config, seed=seed), seats)
-    _advance(table)
+    _advance(table, bots)
     _table = table
     return {"game": _game(table)}
 
 
 @_answers
-def play(text: str) -> Answer:
+def play(text: str, bots: str = "all") -> Answer:
     """Play the move ``text`` (notation) for the person, or a chance outcome the person
-    enters, then the bots' moves up to the person's next decision.
+    enters, then the bots' moves up to the person's next decision (``bots="none"``: no
+    bot's move; the page paces them with :func:`bot`).
     """
     table = _current()
     match = table.match
@@ -183,14 +190,30 @@ def play(text: str) -> Answer:
     if player != CHANCE and player != table.person:
         raise RefusedError(f"it is P{player}'s turn, not yours")
     move = _text(text, "a move")
+    how_many = _bots(bots)
     played = len(match.moves)
     try:
         match.play(move, seat=None if player == CHANCE else table.person)
-        _advance(table)
+        _advance(table, how_many)
     except Exception:  # the game is left as it was, even when a bot fails
         while len(match.moves) > played:
             match.undo()
         raise
+    return {"game": _game(table)}
+
+
+@_answers
+def bot() -> Answer:
+    """Play the move of the bot on turn, one move, for a page that paces the bots so a
+    person can follow them; the game unchanged when no bot is on turn (the answer's
+    ``bot_turn`` says when one is). A bot that fails plays nothing.
+    """
+    table = _current()
+    match = table.match
+    player = match.current_player
+    if player in table.bots:
+        assert player is not None
+        match.play(table.bots[player].choose(match.view(player)), seat=player)
     return {"game": _game(table)}
 
 
@@ -227,12 +250,14 @@ def record() -> Answer:
 
 
 @_answers
-def load(text: str) -> Answer:
+def load(text: str, bots: str = "all") -> Answer:
     """Replace the game with the one a saved record describes, the person keeping their
     seat (seat 0 if the table is smaller). A record that fails to load leaves the game
-    in play untouched, and the answer carries the loader's message.
+    in play untouched, and the answer carries the loader's message. ``bots`` as for
+    :func:`play`.
     """
     global _table
+    how_many = _bots(bots)
     match = Match.from_record(GameRecord.from_json(_text(text, "a record")))
     players = match.rules.players(match.config)
     person = 0 if _table is None or _table.person is None else _table.person
@@ -240,7 +265,7 @@ def load(text: str) -> Answer:
     bot = own_bot_name(match.rules)
     seats = tuple(PERSON if seat == person else bot for seat in range(players))
     table = _seated(match, seats)
-    _advance(table)
+    _advance(table, how_many)
     _table = table
     return {"game": _game(table)}
 
@@ -360,10 +385,18 @@ def _current() -> Table:
     return _table
 
 
-def _advance(table: Table) -> None:
+def _bots(value: Any) -> str:
+    if value not in BOTS:
+        raise RefusedError(f"bots is one of {', '.join(BOTS)}, got {short_repr(value)}")
+    return str(value)
+
+
+def _advance(table: Table, bots: str = "all") -> None:
     """Play the bots' moves until the person decides, a chance outcome is to be entered
-    (physical dice), or the game ends.
+    (physical dice), or the game ends; none with ``bots="none"``.
     """
+    if bots == "none":
+        return
     match = table.match
     while (player := match.current_player) in table.bots:
         assert player is not None
@@ -383,14 +416,23 @@ def _game(table: Table) -> Answer:
     )
     _extend_log(table)
     refusal = _undo_refusal(table)
+    seen = match.view(person)
+    hints, move_hints = _hints(rules, seen) if moves and not chance else ([], {})
     return {
         "name": rules.name,
         "title": rules.title,
         "seed": match.seed if match.is_over else None,
         "seat": person,
         "seats": [_seat_label(choice) for choice in table.seats],
-        "table": rules.display(match.view(person)),
+        "table": rules.display(seen),
+        "guide": {
+            "rules": list(guide_lines(rules, "rules_summary", match.config)),
+            "notation": list(guide_lines(rules, "notation_summary", match.config)),
+        },
+        "hints": hints,
+        "move_hints": move_hints,
         "to_move": _to_move(table, player),
+        "bot_turn": player in table.bots,
         "chance": chance,
         "moves": moves[:MOVE_BUTTONS],
         "more_moves": max(0, len(moves) - MOVE_BUTTONS),
@@ -401,6 +443,92 @@ def _game(table: Table) -> Answer:
         "can_undo": refusal is None,
         "undo_refusal": refusal,
     }
+
+
+def _hints(rules: Ruleset[Any, Any, Any], seen: Any) -> tuple[list[str], dict[str, str]]:
+    """What the person's moves would do now, read off the person's own view: lines for
+    the page, and a note for a move's button by its notation. Dice poker tells what each
+    open box would score, palace the ranks that go on the pile, the account game where
+    each marker would land; another game gives its guide's ``hint`` lines.
+    """
+    if isinstance(seen, dp.View):
+        return _dice_poker_hints(rules, seen)
+    if isinstance(seen, palace.View):
+        return _palace_hints(seen), {}
+    if isinstance(seen, account.View):
+        return _account_hints(rules, seen)
+    return list(guide_lines(rules, "hint", seen)), {}
+
+
+def _dice_poker_hints(
+    rules: Ruleset[Any, Any, Any], seen: dp.View
+) -> tuple[list[str], dict[str, str]]:
+    points = dp.open_box_points(seen)
+    if not points:
+        return [], {}
+    legal = set(seen.legal_moves)
+    notes: dict[str, str] = {}
+    scores: list[str] = []
+    unfit: list[str] = []
+    for box, value in points.items():
+        if value is not None and (write := dp.Write(box)) in legal:
+            notes[rules.format_move(write)] = f"scores {value}"
+            scores.append(f"{box} {value}")
+        if (scratch := dp.Scratch(box)) in legal:
+            notes[rules.format_move(scratch)] = (
+                "0: the dice do not fit" if value is None else f"0 instead of {value}"
+            )
+            if value is None:
+                unfit.append(str(box))
+    dice = " ".join(map(str, seen.dice))
+    lines = [f"With {dice} the boxes you may write now would score: {', '.join(scores)}."]
+    if not scores:
+        lines = [f"With {dice} no box may be written now."]
+    if unfit:
+        lines.append(f"The dice fit none of {', '.join(unfit)}: those only scratched, for 0.")
+    return lines, notes
+
+
+_RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+def _rank_names(ranks: Iterable[int]) -> str:
+    return " ".join(_RANK_NAMES.get(rank, str(rank)) for rank in ranks)
+
+
+def _palace_hints(seen: palace.View) -> list[str]:
+    ranks = palace.playable_ranks(seen)
+    if not ranks:
+        return []
+    lines = [f"Ranks that go on the pile now: {_rank_names(ranks)}."]
+    yours = {move.cards[0].rank for move in seen.legal_moves if isinstance(move, palace.Play)}
+    if yours:
+        lines.append(f"Of them you can lay: {_rank_names(sorted(yours))}.")
+    return lines
+
+
+def _account_hints(
+    rules: Ruleset[Any, Any, Any], seen: account.View
+) -> tuple[list[str], dict[str, str]]:
+    found = account.landings(seen)
+    if not found:
+        return [], {}
+    legal = set(seen.legal_moves)
+    notes: dict[str, str] = {}
+    for landing in found:
+        move = account.Advance(landing.marker, landing.direction, landing.steps)
+        if move not in legal:
+            continue
+        if landing.ends:
+            effect = "the game ends"
+        elif landing.after is None:
+            effect = "the account pays what B draws"
+        else:
+            effect = f"account {landing.before} → {landing.after}"
+        notes[rules.format_move(move)] = (
+            f"lands on {landing.card} (column {landing.column}): {effect}"
+        )
+    return [f"You rolled {seen.roll}; your account is {found[0].before}."], notes
 
 
 def _undo_refusal(table: Table) -> str | None:
@@ -442,8 +570,10 @@ def _result(table: Table) -> str:
 
 
 def _extend_log(table: Table) -> None:
-    """One log entry per move not yet logged: who moved, the move, and its events as the
-    person may see them.
+    """One log entry per move not yet logged: who moved, the move, and its events told
+    in the game's own sentences as the person's seat sees them (``describe`` redacts
+    each event for that seat first, so a sentence never names a card the seat may not
+    see).
     """
     match = table.match
     rules = match.rules
@@ -456,33 +586,10 @@ def _extend_log(table: Table) -> None:
                 "number": index + 1,
                 "who": "chance" if player == CHANCE else _who(table, player),
                 "move": rules.format_move(moves[index]),
-                "events": [_event_text(rules.redact(event, table.person)) for event in events],
+                "events": [rules.describe(event, table.person) for event in events],
             }
         )
 
 
 def _who(table: Table, player: int | None) -> str:
     return PERSON if player == table.person else f"P{player}"
-
-
-def _event_text(event: Any) -> str:
-    """An event as a line of text: its kind and its fields, hidden ones left out."""
-    parts = [
-        f"{field.name.replace('_', ' ')} {_value_text(value)}"
-        for field in attrs.fields(type(event))
-        if (value := getattr(event, field.name)) is not None
-    ]
-    return f"{type(event).__name__}: {', '.join(parts)}" if parts else type(event).__name__
-
-
-def _value_text(value: Any) -> str:
-    """A field's value as the game writes it: a box by its name, each item of a plain
-    tuple or set in turn (a set sorted), and anything else, a card included, by its own
-    text (``str``): a palace card is a named tuple, and must read ``KH``, not ``13 H``.
-    """
-    if isinstance(value, enum.Enum):
-        return value.name.lower()
-    if type(value) in (tuple, list, set, frozenset):
-        items = sorted(value) if isinstance(value, set | frozenset) else value
-        return " ".join(map(_value_text, items)) if items else "none"
-    return str(value)

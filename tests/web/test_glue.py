@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tabletop_rules import Match, get_ruleset, palace, rulesets
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.house_rules import house_rules
+from tabletop_rules.protocol import guide_lines
 
 from .helpers import WEB, leaked, web_module
 
@@ -233,18 +234,166 @@ def test_a_seat_choice_that_is_no_name_gets_the_glues_refusal_not_its_bug_path(
 
 
 def test_the_log_writes_cards_as_their_text_not_as_tuples() -> None:
-    """Issue 16, point 8: ``Drew: seat 0, cards 7H QS``, never ``cards 13 H``."""
+    """Issue 16, point 8: ``You drew 7H QS``, never ``cards 13 H``."""
     game = start(game="palace", seed="3")["game"]
     for _ in range(12):
         game = ask("play", game["moves"][0])["game"]
     events = [event for entry in game["log"] for event in entry["events"]]
-    drawn = [event for event in events if event.startswith("Drew: seat 0, cards ")]
+    drawn = [event for event in events if event.startswith("You drew ")]
     assert drawn
     for event in drawn:
-        cards = event.removeprefix("Drew: seat 0, cards ").split(", ")[0].split()
+        cards = event.removeprefix("You drew ").split()
         assert [str(palace.Card.parse(card)) for card in cards] == cards
     assert not [event for event in events if re.search(r"\b(?:1[0-4]|[2-9]) [CDHS]\b", event)]
-    assert any(re.search(r"Played: seat \d, cards (?:10|[2-9JQKA])[CDHS]", e) for e in events)
+    assert any(re.search(r"(?:You|P1) played (?:10|[2-9JQKA])[CDHS]", e) for e in events)
+
+
+@pytest.mark.parametrize(("game", "seat"), [("dice-poker", 0), ("palace", 1), ("account", 0)])
+def test_the_log_tells_each_event_in_the_games_sentences_for_the_persons_seat(
+    game: str, seat: int
+) -> None:
+    """Issue 19, point 4: the log is ``RULES.describe(event, seat)``, not the event's
+    fields, for every event of the game so far.
+    """
+    seats = ["random"] * 2
+    seats[seat] = PERSON
+    answer = start(game=game, seed="5", seats=seats)["game"]
+    for _ in range(8):
+        if answer["over"]:
+            break
+        answer = ask("play", answer["moves"][0])["game"]
+    match = glue._table.match
+    rules = get_ruleset(game)
+    assert [entry["events"] for entry in answer["log"]] == [
+        [rules.describe(event, seat) for event in events] for events in match.move_events
+    ]
+    sentences = [event for entry in answer["log"] for event in entry["events"]]
+    assert any(sentence.startswith("You ") for sentence in sentences)
+    assert not [sentence for sentence in sentences if re.match(r"[A-Z]\w+: seat \d", sentence)]
+
+
+# --- the rules panel, the hints and the bots' pace (issue 19, points 4 and 5) -------------
+
+
+@pytest.mark.parametrize(
+    ("game", "house"),
+    [("dice-poker", {"auto_chance": "false"}), ("palace", {"quad": "burn"}), ("account", {})],
+)
+def test_each_answer_carries_the_guides_rules_and_notation_for_the_house_rules(
+    game: str, house: dict[str, str]
+) -> None:
+    rules = get_ruleset(game)
+    answer = start(game=game, seed="2", rules=house)["game"]
+    config = glue._table.match.config
+    assert answer["guide"] == {
+        "rules": list(guide_lines(rules, "rules_summary", config)),
+        "notation": list(guide_lines(rules, "notation_summary", config)),
+    }
+    assert answer["guide"]["rules"]
+    assert start(game=game, seed="3", rules=house)["game"]["guide"] == answer["guide"]
+    assert answer["guide"] != start(game=game, seed="2")["game"]["guide"] or not house
+
+
+def test_dice_poker_tells_what_each_box_the_person_may_fill_would_score_now() -> None:
+    game = start(game="dice-poker", seed="7")["game"]
+    assert (game["hints"], game["move_hints"]) == ([], {})  # no dice on the table yet
+    game = ask("play", "roll")["game"]
+    points = dp.open_box_points(glue._table.match.view(0))
+    notes = game["move_hints"]
+    assert notes["write pair"] == f"scores {points[dp.Box.PAIR]}"
+    assert notes["scratch pair"] == f"0 instead of {points[dp.Box.PAIR]}"
+    assert points[dp.Box.POKER] is None
+    assert notes["scratch poker"] == "0: the dice do not fit"
+    assert "write poker" not in notes
+    assert set(notes) <= set(game["moves"])
+    written = [(box, value) for box, value in points.items() if value is not None]
+    unfit = [str(box) for box, value in points.items() if value is None]
+    assert game["hints"] == [
+        "With 1 2 2 3 3 the boxes you may write now would score: "
+        + ", ".join(f"{box} {value}" for box, value in written)
+        + ".",
+        f"The dice fit none of {', '.join(unfit)}: those only scratched, for 0.",
+    ]
+
+
+def test_palace_tells_the_ranks_that_go_on_the_pile_and_those_the_person_holds() -> None:
+    game = start(game="palace", seed="3")["game"]
+    assert game["hints"] == []  # the swap phase: nothing is played yet
+    game = ask("play", "ready")["game"]
+    while game["moves"] == [] or not game["hints"]:
+        game = ask("play", game["moves"][0])["game"]
+    seen = glue._table.match.view(0)
+    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+    ranks = " ".join(names.get(rank, str(rank)) for rank in palace.playable_ranks(seen))
+    assert game["hints"][0] == f"Ranks that go on the pile now: {ranks}."
+    held = sorted({m.cards[0].rank for m in seen.legal_moves if isinstance(m, palace.Play)})
+    assert held
+    assert game["hints"][1:] == [
+        f"Of them you can lay: {' '.join(names.get(rank, str(rank)) for rank in held)}."
+    ]
+    assert game["move_hints"] == {}
+
+
+def test_the_account_game_tells_where_each_move_would_land_after_a_roll() -> None:
+    game = start(game="account", seed="6", rules={"players": "1"})["game"]
+    game = ask("play", "place 0")["game"]
+    assert game["hints"] == []
+    game = ask("play", "roll")["game"]
+    assert game["hints"] == ["You rolled 2; your account is 1."]
+    assert game["move_hints"] == {
+        "move 0 left 1": "lands on P (column 6): account 1 → 101",
+        "move 0 left 2": "lands on -15 (column 5): account 1 → -14",
+        "move 0 right 1": "lands on +15 (column 1): account 1 → 16",
+        "move 0 right 2": "lands on +10 (column 2): account 1 → 11",
+    }
+    assert set(game["move_hints"]) == set(game["moves"])
+
+
+def test_no_hint_is_given_when_it_is_not_the_persons_move() -> None:
+    game = start(game="account", seed="6", seats=["random", "you"], bots="none")["game"]
+    assert game["bot_turn"]
+    assert (game["moves"], game["hints"], game["move_hints"]) == ([], [], {})
+
+
+def test_with_bots_none_the_page_paces_the_bots_one_move_at_a_time() -> None:
+    """Issue 19, point 4: each call of ``bot`` plays one bot's move, and the game the
+    paced calls reach is the one the unpaced call reaches at once.
+    """
+    at_once = start(
+        game="palace", seed="8", seats=["random", "you", "random"], rules={"players": "3"}
+    )["game"]
+    paced = start(
+        game="palace",
+        seed="8",
+        seats=["random", "you", "random"],
+        rules={"players": "3"},
+        bots="none",
+    )["game"]
+    assert paced["bot_turn"]
+    assert (paced["log"], paced["moves"]) == ([], [])
+    steps = 0
+    while paced["bot_turn"]:
+        paced = ask("bot")["game"]
+        steps += 1
+        assert len(paced["log"]) == steps
+    assert paced == at_once
+    for _ in range(5):
+        move = at_once["moves"][0]
+        at_once = ask("play", move)["game"]
+    start(game="palace", seed="8", seats=["random", "you", "random"], rules={"players": "3"})
+    for _ in range(5):
+        paced = ask("play", paced["moves"][0], "none")["game"]
+        while paced["bot_turn"]:
+            paced = ask("bot")["game"]
+    assert paced == at_once
+    assert ask("bot")["game"] == paced  # no bot on turn: nothing changes
+
+
+def test_a_bad_bots_value_is_refused_and_changes_nothing() -> None:
+    before = start(game="dice-poker", seed="3")["game"]
+    assert ask("play", "roll", "some")["error"] == "bots is one of all, none, got 'some'"
+    assert start(game="palace", bots=["x"])["error"] == "bots is one of all, none, got ['x']"
+    assert ask("state")["game"] == before
 
 
 JSON_VALUES = st.recursive(
@@ -308,7 +457,7 @@ def test_the_bots_move_until_it_is_the_persons_turn_and_the_log_shows_them() -> 
         "number": 1,
         "who": "you",
         "move": "roll",
-        "events": ["Rolled: seat 0, throw 1, kept none, thrown 1 2 2 3 3, dice 1 2 2 3 3"],
+        "events": ["You threw 1 2 2 3 3 (throw 1)"],
     }
 
 
@@ -373,7 +522,7 @@ def test_undo_refuses_to_take_back_a_palace_card_the_person_drew() -> None:
     while not drew:
         game = ask("play", game["moves"][0])["game"]
         drew = sum(
-            event.startswith("Drew: seat 0, cards ")
+            event.startswith("You drew ")
             for entry in game["log"][-3:]
             if entry["who"] == PERSON
             for event in entry["events"]
@@ -442,8 +591,12 @@ def test_no_answer_holds_a_card_the_persons_views_never_showed() -> None:
         seats = ["random"] * 3
         seats[seat] = "you"
         answer = start(game="palace", seed=str(seed), seats=seats, rules={"players": "3"})
+        guide = answer["game"]["guide"]
         while True:
-            text = json.dumps(answer)
+            # The rules panel is the config's, not the game's: its examples ("play 7H 7S")
+            # name no card of this deal, and it never changes during the game.
+            assert answer["game"]["guide"] == guide
+            text = json.dumps({**answer, "game": {**answer["game"], "guide": None}})
             states = glue._table.match.history
             assert not leaked(text, states, seat)
             game = answer["game"]

@@ -15,6 +15,7 @@ import pytest
 from tabletop_rules import CHANCE, Match, get_ruleset, palace
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.house_rules import configured
+from tabletop_rules.protocol import guide_lines as guide_of
 from tabletop_rules.records import GameRecord
 
 from .conftest import Visit
@@ -28,9 +29,13 @@ pytestmark = pytest.mark.slow  # each test loads Pyodide in a browser: about 10 
 MOST_CLICKS = 3000
 
 
-def open_game(page: Page, origin: str, game: str, seed: int) -> None:
-    """Load the page for ``game`` and ``seed``; it starts that game with the defaults."""
-    page.goto(f"{origin}/?game={game}&seed={seed}")
+def open_game(page: Page, origin: str, game: str, seed: int, speed: str = "instant") -> None:
+    """Load the page for ``game`` and ``seed``; it starts that game with the defaults.
+    The bots answer at once unless ``speed`` asks for the page's pace (``normal``,
+    ``slow``, or ``""`` for the page's default).
+    """
+    pace = f"&speed={speed}" if speed else ""
+    page.goto(f"{origin}/?game={game}&seed={seed}{pace}")
     page.wait_for_selector("#play:not([hidden])", timeout=90_000)
 
 
@@ -79,6 +84,29 @@ def persons_moves(match: Match[Any, Any, Any], seat: int) -> list[str]:
     ]
 
 
+def guide_lines(page: Page) -> list[str]:
+    """The rules panel's lines, the rules' and then the notation's."""
+    lines: list[str] = page.evaluate(
+        "[...document.querySelectorAll('#guide li')].map((item) => item.textContent)"
+    )
+    return lines
+
+
+def dom_but_the_guide(page: Page) -> str:
+    """The page's whole DOM but the rules panel, whose notation examples ("play 7H 7S")
+    are the house rules' and name no card of the deal: the tests check it against the
+    library's lines instead.
+    """
+    dom: str = page.evaluate(
+        """() => {
+            const copy = document.documentElement.cloneNode(true);
+            copy.querySelector("#guide").remove();
+            return copy.outerHTML;
+        }"""
+    )
+    return dom
+
+
 def play_by_clicking(page: Page, snapshots: list[tuple[int, str]] | None = None) -> list[str]:
     """Click the first legal move until the game is over; the moves clicked. With
     ``snapshots``, the page's whole DOM is kept after every click, with the number of
@@ -87,7 +115,7 @@ def play_by_clicking(page: Page, snapshots: list[tuple[int, str]] | None = None)
     clicked: list[str] = []
     for _ in range(MOST_CLICKS):
         if snapshots is not None:
-            snapshots.append((log_length(page), page.content()))
+            snapshots.append((log_length(page), dom_but_the_guide(page)))
         if page.inner_text("#result"):
             return clicked
         button = page.locator("#moves button").first
@@ -119,7 +147,7 @@ def test_a_whole_game_played_by_clicking_is_the_librarys_game_for_its_seed_and_m
 
 
 @pytest.mark.parametrize(
-    ("game", "seed", "clicks"), [("dice-poker", 4, 7), ("palace", 2, 7), ("account", 6, 5)]
+    ("game", "seed", "clicks"), [("dice-poker", 4, 7), ("palace", 2, 7), ("account", 6, 6)]
 )
 def test_a_screenshot_of_each_game_is_saved_for_the_docs(
     page: Page, origin: str, game: str, seed: int, clicks: int
@@ -159,8 +187,23 @@ def test_the_dom_never_holds_a_card_hidden_from_the_persons_seat(page: Page, ori
     match = Match.from_record(saved_record(page))
     history = match.history
     assert len(snapshots) > 20
+    config = match.config
+    assert guide_lines(page) == [
+        *palace.RULES.rules_summary(config),
+        *palace.RULES.notation_summary(config),
+    ]
     for moves, dom in snapshots:
         assert not leaked(dom, history[: moves + 1], 1), f"after move {moves}"
+    # The log is the game's sentences for seat 1 (issue 19): they name the cards seat 1
+    # saw played and drew, and never another seat's drawn card.
+    log = page.inner_text("#log")
+    told = [" ".join(f"{palace.describe(e, 1)}." for e in events) for events in match.move_events]
+    assert [line for line in log.splitlines() if line and not re.match(r"(you|P\d): ", line)] == [
+        line for line in told if line
+    ]
+    assert "You drew " in log
+    assert re.search(r"P[02] drew \d+ cards?\b", log)
+    assert not leaked(log, history, 1)
 
 
 def test_a_bad_typed_move_shows_the_rules_message_and_changes_nothing(
@@ -280,3 +323,182 @@ def test_the_page_fits_a_phone_screen(page: Page, origin: str, game: str, seed: 
     page.click("#setup summary")
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1]
+
+
+# --- issue 19: the log in words, the rules panel, the hints, the bots' pace ---------------
+
+
+def test_the_log_tells_the_moves_in_the_games_sentences(page: Page, origin: str) -> None:
+    open_game(page, origin, "dice-poker", 7)
+    page.locator("#moves button", has_text="roll").first.click()
+    entry = page.locator("#log li").first
+    assert entry.locator(".move").inner_text() == "you: roll"
+    assert entry.locator(".events").inner_text() == "You threw 1 2 2 3 3 (throw 1)."
+    page.click("#moves button[data-move='write chance']")
+    match = Match(dp.RULES, seed=7)
+    match.play("roll")
+    match.play("write chance")
+    told = [" ".join(f"{dp.describe(event, 0)}." for event in e) for e in match.move_events]
+    assert page.locator("#log .events").all_inner_texts()[: len(told)] == told
+    assert "Wrote" not in page.inner_text("#log")
+
+
+@pytest.mark.parametrize("game", ["dice-poker", "palace", "account"])
+def test_a_rules_panel_tells_the_game_in_short_and_a_screen_reader_finds_it(
+    page: Page, origin: str, game: str
+) -> None:
+    open_game(page, origin, game, 3)
+    rules = get_ruleset(game)
+    config = rules.config_type()
+    heading = page.get_by_role("heading", name="The rules in short")
+    assert heading.is_visible()
+    assert page.get_attribute("#guide", "aria-labelledby") == "guide-heading"
+    assert not page.is_visible("#guide-rules")  # collapsed until asked for
+    page.click("#guide-details summary")
+    assert page.is_visible("#guide-rules")
+    assert page.inner_text("#guide-details summary") == (
+        f"{rules.title}: the rules and the notation"
+    )
+    assert page.locator("#guide-rules li").all_inner_texts() == list(
+        guide_of(rules, "rules_summary", config)
+    )
+    assert page.locator("#guide-notation li").all_inner_texts() == list(
+        guide_of(rules, "notation_summary", config)
+    )
+
+
+def test_the_panel_follows_the_house_rules_of_the_game_started(page: Page, origin: str) -> None:
+    open_game(page, origin, "palace", 3)
+    start_from_form(page, {"quad": "burn"})
+    burn = palace.RULES.rules_summary(palace.Config(quad="burn"))
+    assert guide_lines(page)[: len(burn)] == list(burn)
+
+
+def described_by(page: Page, move: str) -> str:
+    """The text a screen reader reads as the description of ``move``'s button."""
+    text: str = page.evaluate(
+        """(move) => {
+            const button = document.querySelector(`#moves button[data-move="${move}"]`);
+            return document.getElementById(button.getAttribute("aria-describedby")).textContent;
+        }""",
+        move,
+    )
+    return text
+
+
+def test_dice_poker_shows_what_each_open_box_would_score_beside_its_button(
+    page: Page, origin: str
+) -> None:
+    open_game(page, origin, "dice-poker", 7)
+    assert page.inner_text("#hints") == ""
+    page.click("#moves button[data-move='roll']")
+    match = Match(dp.RULES, seed=7)
+    match.play("roll")
+    points = dp.open_box_points(match.view(0))
+    assert page.inner_text("#hints").startswith("With 1 2 2 3 3 the boxes you may write now")
+    assert described_by(page, "write pair") == f"scores {points[dp.Box.PAIR]}"
+    assert described_by(page, "write chance") == f"scores {points[dp.Box.CHANCE]}"
+    assert described_by(page, "scratch poker") == "0: the dice do not fit"
+    note = page.locator("#moves .choice", has=page.locator("[data-move='write pair']"))
+    assert note.locator("small").is_visible()
+
+
+def test_palace_shows_the_ranks_that_go_on_the_pile(page: Page, origin: str) -> None:
+    open_game(page, origin, "palace", 3)
+    page.click("#moves button[data-move='ready']")
+    page.wait_for_selector("#hints p")
+    assert page.inner_text("#hints").startswith("Ranks that go on the pile now: ")
+    record = saved_record(page)
+    seen = Match.from_record(record).view(0)
+    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+    ranks = " ".join(names.get(rank, str(rank)) for rank in palace.playable_ranks(seen))
+    assert page.locator("#hints p").first.inner_text() == f"Ranks that go on the pile now: {ranks}."
+
+
+def test_the_account_game_lists_the_landings_after_a_roll(page: Page, origin: str) -> None:
+    open_game(page, origin, "account", 6)
+    start_from_form(page, {"players": "1"}, ["you"])
+    page.click("#moves button[data-move='place 0']")
+    page.click("#moves button[data-move='roll']")
+    assert page.inner_text("#hints") == "You rolled 2; your account is 1."
+    assert described_by(page, "move 0 left 2") == "lands on -15 (column 5): account 1 → -14"
+    assert page.locator("#moves .choice small").all_inner_texts() == [
+        "lands on P (column 6): account 1 → 101",
+        "lands on -15 (column 5): account 1 → -14",
+        "lands on +15 (column 1): account 1 → 16",
+        "lands on +10 (column 2): account 1 → 11",
+    ]
+
+
+def test_the_bots_are_paced_one_move_at_a_time_by_default(page: Page, origin: str) -> None:
+    """Issue 19, point 4: at the default pace each bot move shows on its own, then the
+    person's turn comes; the game is the one the library plays for the seed.
+    """
+    open_game(page, origin, "dice-poker", 7, speed="")
+    assert page.input_value("#speed") == "normal"
+    page.evaluate(
+        """() => {
+            window.counts = [];
+            const log = document.querySelector("#log");
+            new MutationObserver(() => window.counts.push(log.children.length))
+                .observe(log, { childList: true });
+        }"""
+    )
+    start_from_form(page, {}, ["greedy", "you"])
+    assert page.inner_text("#turn") == "To move: P0 (greedy bot)."
+    assert (log_length(page), page.locator("#moves button").count()) == (0, 0)
+    page.wait_for_function("document.querySelector('#turn').textContent === 'Your move.'")
+    page.click("#moves button[data-move='roll']")
+    page.click("#moves button[data-move='write chance']")
+    assert page.inner_text("#turn") == "To move: P0 (greedy bot)."
+    page.wait_for_function("document.querySelector('#turn').textContent === 'Your move.'")
+    # Each bot's move came on its own: the log grew one entry at a time.
+    counts = [count for count in page.evaluate("window.counts") if count]
+    assert counts == list(range(1, len(counts) + 1))
+    match = Match.from_record(saved_record(page))
+    assert len(counts) == len(match.moves)
+    assert persons_moves(match, 1) == ["roll", "write chance"]
+    assert len(match.moves) >= 6  # two turns of P0's, each a throw or more and a box
+    assert page.inner_text("#table") == dp.display(match.view(1))
+
+
+def test_the_pace_is_chosen_kept_and_instant_plays_the_bots_at_once(
+    page: Page, origin: str
+) -> None:
+    open_game(page, origin, "dice-poker", 7, speed="slow")
+    assert page.input_value("#speed") == "slow"
+    start_from_form(page, {}, ["greedy", "you"])
+    assert page.inner_text("#turn") == "To move: P0 (greedy bot)."
+    page.select_option("#speed", "instant")  # mid-way: the rest come at once
+    assert page.inner_text("#turn") == "Your move."
+    page.click("#moves button[data-move='roll']")
+    before = log_length(page)
+    page.click("#moves button[data-move='write chance']")
+    assert page.inner_text("#turn") == "Your move."  # no pause: the bots answered at once
+    assert log_length(page) >= before + 3
+    page.goto(f"{origin}/?game=palace&seed=8")  # the chosen pace is kept for the next visit
+    page.wait_for_selector("#play:not([hidden])", timeout=90_000)
+    assert page.input_value("#speed") == "instant"
+
+
+def test_reduced_motion_turns_the_flashes_off_but_keeps_the_newest_entry_marked(
+    page: Page, origin: str
+) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    open_game(page, origin, "dice-poker", 7)
+    page.click("#moves button[data-move='roll']")
+    style = page.evaluate(
+        """() => {
+            const entry = getComputedStyle(document.querySelector("#log li.new"));
+            const table = getComputedStyle(document.querySelector("#table"));
+            return [entry.animationName, table.animationName, entry.backgroundColor];
+        }"""
+    )
+    assert style[:2] == ["none", "none"]
+    assert style[2] not in ("rgba(0, 0, 0, 0)", "transparent")
+    page.emulate_media(reduced_motion="no-preference")
+    page.click("#moves button[data-move='roll']")
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('#log li.new')).animationName")
+        == "flash"
+    )
