@@ -303,12 +303,10 @@ def _packed(listed: Array, counts: Array) -> Array:
     for g in range(size):
         width = max(width, counts[g])
     packed = np.empty((size, width), dtype=np.int16)
-    for g in range(size):  # element by element: a slice a row costs more than its copy
+    for g in range(size):  # the row whole, a select in each place: one loop LLVM vectorizes
         c = counts[g]
-        for k in range(c):
-            packed[g, k] = listed[g, k]
-        for k in range(c, width):
-            packed[g, k] = -1
+        for k in range(width):
+            packed[g, k] = listed[g, k] if k < c else -1
     return packed
 
 
