@@ -64,7 +64,7 @@ class _State(NamedTuple):
 class _Record(NamedTuple):
     """The rest of a ``Games``: what a step shows of each game."""
 
-    listed: Array  # (size, most) each game's legal actions ascending, the rest unwritten
+    listed: Array  # (size, most + 1) each game's legal actions ascending, the rest scratch
     counts: Array  # (size,) how many each game has
     player: Array
     scores: Array
@@ -107,6 +107,7 @@ class _Numbers(NamedTuple):
     max_swaps: int
     extra_most: int
     nobody: int
+    nothing_goes: int  # the row of ``allowed`` below the top ranks': no rank goes
 
 
 _FIXED = frozenset({"seed", "deal"})
@@ -154,7 +155,10 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
             max_swaps=MAX_SWAPS,
             extra_most=EXTRA_PLAY_MOST,
             nobody=NOBODY,
+            nothing_goes=self.allowed.shape[0],
         )
+        # ``allowed`` with a row below where no rank goes: the row of a seat owing the take
+        self._goes = np.vstack([self.allowed, np.zeros_like(self.allowed[:1])])
         # the arrays' shapes and dtypes, as the NumPy kernel deals them
         one = kernel.PalaceEngine(config, 1)._reset(np.zeros(1, dtype=np.uint64))
         self._layout = {name: (value.shape[1:], value.dtype) for name, value in one.data.items()}
@@ -198,14 +202,14 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         """
         size = self.size
         record = _Record(
-            listed=np.empty((size, self._most), dtype=np.int16),
+            listed=np.empty((size, self._most + 1), dtype=np.int16),  # a spare column
             counts=np.empty(size, dtype=np.int64),
             player=np.empty(size, dtype=np.int64),
             scores=np.empty((size, self.players), dtype=np.int64),
             over=np.empty(size, dtype=bool),
         )
         legal_actions = _advance(
-            actions, playing, self._numbers, self.allowed, kernel._NATURAL, _State(**data), record
+            actions, playing, self._numbers, self._goes, kernel._NATURAL, _State(**data), record
         )
         return Games(
             current_player=record.player,
@@ -299,12 +303,10 @@ def _packed(listed: Array, counts: Array) -> Array:
     for g in range(size):
         width = max(width, counts[g])
     packed = np.empty((size, width), dtype=np.int16)
-    for g in range(size):  # element by element: a slice a row costs more than its copy
+    for g in range(size):  # the row whole, a select in each place: one loop LLVM vectorizes
         c = counts[g]
-        for k in range(c):
-            packed[g, k] = listed[g, k]
-        for k in range(c, width):
-            packed[g, k] = -1
+        for k in range(width):
+            packed[g, k] = listed[g, k] if k < c else -1
     return packed
 
 
@@ -565,23 +567,27 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
         if n.from_table != 0 and not in_hand:
             for slot in range(row):
                 on_table |= face_up[g, s, slot] >= 0
-        can_play = False
+        # how many of each rank the seat holds where it plays from (the hand, or the row)
+        if in_hand:
+            for rank in range(ranks):
+                held_of[rank] = (int(by_rank[g, s, rank]) * 0x01010101 >> 24) & 0xFF
+        else:
+            held_of[:] = 0
+            if on_table:
+                for slot in range(row):
+                    up = face_up[g, s, slot]
+                    if up >= 0:
+                        held_of[up // n.suits] += 1
+        # then how many it may lay, branch-free: whether a rank may go on the top card is
+        # as likely as not, and a branch on it was mispredicted half the time
+        t = top[g] if owed != n.owes_take else n.nothing_goes  # the row of all False
+        cap = min(n.extra_most, counts) if owed == n.owes_extra else counts
         most = 0  # the most cards of one rank the seat may lay
         for rank in range(ranks):
-            held = 0
-            if owed != n.owes_take and allowed[top[g], rank]:
-                if in_hand:
-                    held = (int(by_rank[g, s, rank]) * 0x01010101 >> 24) & 0xFF
-                elif on_table:
-                    for slot in range(row):
-                        up = face_up[g, s, slot]
-                        held += up >= 0 and up // n.suits == rank
-                if owed == n.owes_extra:
-                    held = min(held, n.extra_most)
-                held = min(held, counts)
+            held = min(held_of[rank], cap) * allowed[t, rank]
             held_of[rank] = held
             most = max(most, held)
-            can_play |= held > 0
+        can_play = most > 0
         holding = in_hand or on_table
         if owed == n.owes_take or (
             owed == n.owes_none
@@ -599,8 +605,7 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
                     listed[g, at] = n.blind + slot
                     at += 1
         for count in range(most):  # a play's number: its count, then its rank
-            for rank in range(ranks):
-                if held_of[rank] > count:
-                    listed[g, at] = n.play_base + ranks * count + rank
-                    at += 1
+            for rank in range(ranks):  # written always, kept if held (branch-free)
+                listed[g, at] = n.play_base + ranks * count + rank
+                at += held_of[rank] > count
         legal_counts[g] = at
