@@ -5,6 +5,7 @@ observations, under every house rule.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 import attrs
@@ -63,17 +64,20 @@ def test_the_default_game_plays_as_the_rules_to_the_end() -> None:
     assert report.steps > 100  # whole games: 30 rounds of two players at most
 
 
+B_HEAVY = account.Config(
+    rows=2,
+    columns=3,
+    deck={"B": 4, "Z": 2, "+1": 1, "End": 1, "-10": 1},
+    collapse=True,
+    marker_cost=0,
+    max_markers=8,
+    end="finish_round",
+)
+"""A small field, a deck mostly B and Z: collapses and reshuffles come often."""
+
+
 def test_collapse_with_b_heavy_decks_reshuffles_as_the_rules() -> None:
-    config = account.Config(
-        rows=2,
-        columns=3,
-        deck={"B": 4, "Z": 2, "+1": 1, "End": 1, "-10": 1},
-        collapse=True,
-        marker_cost=0,
-        max_markers=8,
-        end="finish_round",
-    )
-    check_lockstep(batch.engine("account", config, size=16, backend="numpy"), _seeds(16, 1000))
+    check_lockstep(batch.engine("account", B_HEAVY, size=16, backend="numpy"), _seeds(16, 1000))
 
 
 @settings(max_examples=25, deadline=None)
@@ -116,8 +120,18 @@ def _same(before: dict[str, np.ndarray[Any, Any]], games: batch.Games, rows: Any
     return all(np.array_equal(before[name][rows], after[name][rows]) for name in before)
 
 
-def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
-    engine = batch.engine("account", account.Config(), size=4, backend="numpy")
+KERNELS = [
+    "numpy",
+    pytest.param(
+        "numba", marks=pytest.mark.skipif(not importlib.util.find_spec("numba"), reason="numba")
+    ),
+]
+"""Both backends, for the entry's behaviour that each kernel must show for itself."""
+
+
+@pytest.mark.parametrize("backend", KERNELS)
+def test_an_illegal_action_names_its_game_and_changes_nothing(backend: str) -> None:
+    engine = batch.engine("account", account.Config(), size=4, backend=backend)
     games = engine.reset(_seeds(4))
     before = _snapshot(games)
     actions = np.zeros(4, dtype=np.int64)
@@ -128,8 +142,9 @@ def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
     assert engine.step(games, np.zeros(4, dtype=np.int64)).current_player.tolist() == [1] * 4
 
 
-def test_a_game_over_ignores_its_action_and_stays_as_it_was() -> None:
-    engine = batch.engine("account", account.Config(max_rounds=1), size=16, backend="numpy")
+@pytest.mark.parametrize("backend", KERNELS)
+def test_a_game_over_ignores_its_action_and_stays_as_it_was(backend: str) -> None:
+    engine = batch.engine("account", account.Config(max_rounds=1), size=16, backend=backend)
     games = engine.reset(_seeds(16))
     generator = np.random.default_rng(1)
     while not games.over.any():

@@ -17,10 +17,9 @@ pytest.importorskip("numba")
 from tabletop_rules import account, batch
 from tabletop_rules.batch.account import AccountEngine
 from tabletop_rules.batch.compiled.account import CompiledAccountEngine
-from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
 
-from .test_account import OTHER_VALUES, ROLL, _same, _seeds, _snapshot, configs
+from .test_account import B_HEAVY, OTHER_VALUES, ROLL, _same, _seeds, _snapshot, configs
 
 
 def _arrays(games: batch.Games) -> dict[str, np.ndarray[Any, Any]]:
@@ -70,16 +69,7 @@ def test_the_default_game_plays_as_the_rules_to_the_end() -> None:
 
 
 def test_collapse_with_b_heavy_decks_reshuffles_as_the_rules() -> None:
-    config = account.Config(
-        rows=2,
-        columns=3,
-        deck={"B": 4, "Z": 2, "+1": 1, "End": 1, "-10": 1},
-        collapse=True,
-        marker_cost=0,
-        max_markers=8,
-        end="finish_round",
-    )
-    check_lockstep(CompiledAccountEngine(config, 12), _seeds(12, 1000))
+    check_lockstep(CompiledAccountEngine(B_HEAVY, 12), _seeds(12, 1000))
 
 
 def test_a_b_with_no_number_p_or_t_left_anywhere_charges_nothing_as_the_rules() -> None:
@@ -114,31 +104,6 @@ def test_reset_restarts_finished_games_from_the_seeds_given() -> None:
     engine = CompiledAccountEngine(config, 16)
     report = check_lockstep(engine, _seeds(16, 7), reset_over=True, max_steps=120)
     assert report.states == 16 * 121
-
-
-def test_an_illegal_action_names_its_game_and_plays_nothing() -> None:
-    engine = CompiledAccountEngine(account.Config(), 4)
-    games = engine.reset(_seeds(4))
-    before = _snapshot(games)
-    actions = np.zeros(4, dtype=np.int64)
-    actions[2] = ROLL  # in setup only Place is legal
-    with pytest.raises(IllegalMoveError, match=r"game 2: action 40 \('roll'\)"):
-        engine.step(games, actions)
-    assert _same(before, games, slice(None))
-    assert engine.step(games, np.zeros(4, dtype=np.int64)).current_player.tolist() == [1] * 4
-
-
-def test_a_game_over_ignores_its_action_and_stays_as_it_was() -> None:
-    engine = CompiledAccountEngine(account.Config(max_rounds=1), 16)
-    games = engine.reset(_seeds(16))
-    generator = np.random.default_rng(1)
-    while not games.over.any():
-        games = engine.step(games, batch.random_actions(games, generator))
-    over = games.over.copy()
-    before = _snapshot(games)
-    games = engine.step(games, batch.random_actions(games, generator))
-    assert _same(before, games, over)
-    assert (games.current_player[over] == batch.NOBODY).all()
 
 
 @pytest.mark.parametrize("field", sorted(OTHER_VALUES))

@@ -18,7 +18,7 @@ pytest.importorskip("numba")
 from tabletop_rules.batch.compiled.palace import CompiledPalaceEngine
 from tabletop_rules.batch.palace import PalaceEngine
 
-from .test_palace import configs, seeds
+from .test_palace import WIDEST_TABLES, configs, seeds
 
 WIDEST = palace.Config(players=palace.MAX_PLAYERS, decks=palace.MAX_DECKS, hand_size=1)
 
@@ -189,14 +189,7 @@ def test_random_house_rules_over_many_games_are_the_rules_games(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "config",
-    [
-        palace.Config(players=palace.MAX_PLAYERS, decks=4, hand_size=1, play_until="last"),
-        palace.Config.pagat(players=13, decks=4, hand_size=2, must_beat="higher"),
-        palace.Config(decks=4, hand_size=9, quad="burn", first_player="seat0"),
-    ],
-)
+@pytest.mark.parametrize("config", WIDEST_TABLES)
 def test_the_widest_tables_are_the_rules_games_to_the_end(config: palace.Config) -> None:
     engine = CompiledPalaceEngine(config, size=8)
     check_lockstep(engine, seeds(8, first=99), action_seed=3)

@@ -39,6 +39,14 @@ def seeds(size: int, first: int = 0) -> np.ndarray:
     return np.arange(first, first + size, dtype=np.uint64)
 
 
+WIDEST_TABLES = [
+    palace.Config(players=palace.MAX_PLAYERS, decks=4, hand_size=1, play_until="last"),
+    palace.Config.pagat(players=13, decks=4, hand_size=2, must_beat="higher"),
+    palace.Config(decks=4, hand_size=9, quad="burn", first_player="seat0"),
+]
+"""The widest tables the rules allow, each at an edge: most seats, pagat's, the largest hand."""
+
+
 def test_the_default_game_is_the_rules_game_to_the_end() -> None:
     engine = batch.engine("palace", palace.Config(), size=24, backend="numpy")
     report = check_lockstep(engine, seeds(24))
@@ -126,14 +134,7 @@ def test_random_house_rules_over_many_games_are_the_rules_games(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "config",
-    [
-        palace.Config(players=palace.MAX_PLAYERS, decks=4, hand_size=1, play_until="last"),
-        palace.Config.pagat(players=13, decks=4, hand_size=2, must_beat="higher"),
-        palace.Config(decks=4, hand_size=9, quad="burn", first_player="seat0"),
-    ],
-)
+@pytest.mark.parametrize("config", WIDEST_TABLES)
 def test_the_widest_tables_are_the_rules_games(config: palace.Config) -> None:
     engine = batch.engine("palace", config, size=8, backend="numpy")
     check_lockstep(engine, seeds(8, first=99), action_seed=3)
