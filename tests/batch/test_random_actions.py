@@ -122,7 +122,9 @@ def test_the_lists_are_read_alike_with_numba_and_without(
                 data={},
             )
             drawn = random_actions(games, mock.Mock(random=lambda _size: draws))
-            read.append((drawn.tolist(), frame._lists_hold(listed, actions).tolist()))
+            read.append(
+                (drawn.tolist(), frame._fastest(frame._lists_hold)(listed, actions).tolist())
+            )
             assert np.array_equal(games.legal_mask, mask)
     assert read[0] == read[1]
     assert read[0][1] == mask[np.arange(size), actions].tolist()
@@ -131,8 +133,10 @@ def test_the_lists_are_read_alike_with_numba_and_without(
 def test_an_action_the_lists_type_cannot_hold_is_not_held_without_numba() -> None:
     listed = np.array([[3, -1]], dtype=np.int16)
     with mock.patch.object(frame, "_compiled_masks", return_value=None):
-        assert frame._lists_hold(listed, np.array([65535])).tolist() == [False]  # not -1
-        assert frame._lists_hold(listed, np.array([3])).tolist() == [True]
+        assert frame._fastest(frame._lists_hold)(listed, np.array([65535])).tolist() == [
+            False
+        ]  # not -1
+        assert frame._fastest(frame._lists_hold)(listed, np.array([3])).tolist() == [True]
 
 
 def test_a_record_needs_a_mask_or_its_legal_actions_and_width() -> None:

@@ -13,7 +13,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import attrs
 import numpy as np
@@ -42,6 +42,8 @@ MAX_SIZE = 1 << 20
 
 NOBODY = -2
 """``current_player`` of a game that is over (the rules say ``None``)."""
+
+_Read = TypeVar("_Read", bound=Callable[..., Any])
 
 
 def _frozen(value: NDArray[Any]) -> NDArray[Any]:
@@ -100,7 +102,7 @@ class Games:
         if mask is None:
             assert self.legal_actions is not None
             assert self.num_actions is not None
-            mask = _listed_mask(self.legal_actions, self.num_actions)
+            mask = _fastest(_listed_mask)(self.legal_actions, self.num_actions)
             object.__setattr__(self, "_legal_mask", _frozen(mask))  # a cache: the same value
         return mask
 
@@ -171,7 +173,7 @@ class Engine:
         actions = self._checked_actions(actions)
         playing = ~games.over
         if games.legal_actions is not None:
-            legal = _lists_hold(games.legal_actions, actions)
+            legal = _fastest(_lists_hold)(games.legal_actions, actions)
         else:  # a flat take costs half a two-array index
             legal = games.legal_mask.reshape(-1).take(self._row_starts + actions)
         wrong = np.flatnonzero(playing & ~legal)
@@ -320,18 +322,9 @@ def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.i
     the pass is compiled). The actions are the same whichever is read.
     """
     draws = generator.random(games.size)
-    listed = games.legal_actions
-    if listed is None:
-        return (_compiled_nth_legal() or nth_legal)(games.legal_mask, draws)
-    compiled = _compiled_masks()
-    if compiled is not None:
-        drawn: NDArray[np.int64] = compiled.nth_listed(listed, draws)
-        return drawn
-    counts = (listed >= 0).sum(axis=1)
-    rank = np.minimum((draws * counts).astype(np.int64), np.maximum(counts - 1, 0))
-    chosen = listed[np.arange(games.size), rank].astype(np.int64)
-    actions: NDArray[np.int64] = np.where(counts > 0, chosen, 0)
-    return actions
+    if games.legal_actions is None:
+        return _fastest(nth_legal)(games.legal_mask, draws)
+    return _fastest(_nth_listed)(games.legal_actions, draws)
 
 
 def _padded(listed: NDArray[np.int16], width: int) -> NDArray[np.int16]:
@@ -360,15 +353,6 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
 
 
 @functools.cache
-def _compiled_nth_legal() -> Callable[[NDArray[np.bool_], NDArray[np.float64]], Any] | None:
-    """:func:`nth_legal` compiled (:mod:`tabletop_rules.batch.compiled.masks`), or ``None``
-    without numba.
-    """
-    compiled = _compiled_masks()
-    return None if compiled is None else compiled.nth_legal
-
-
-@functools.cache
 def _compiled_masks() -> Any:
     """:mod:`tabletop_rules.batch.compiled.masks`, or ``None`` without numba."""
     try:
@@ -378,12 +362,29 @@ def _compiled_masks() -> Any:
     return masks
 
 
-def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Whether each game's list of legal actions holds its action (compiled with numba)."""
+def _fastest(numpy_version: _Read) -> _Read:
+    """``numpy_version``, or where numba is installed its compiled twin in
+    :mod:`tabletop_rules.batch.compiled.masks` (the same name, less the underscore): the
+    same values either way, as the tests hold them.
+    """
     compiled = _compiled_masks()
-    if compiled is not None:
-        held: NDArray[np.bool_] = compiled.lists_hold(listed, actions)
-        return held
+    if compiled is None:
+        return numpy_version
+    twin: _Read = getattr(compiled, numpy_version.__name__.lstrip("_"))
+    return twin
+
+
+def _nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray[np.int64]:
+    """:func:`nth_legal` off each game's list of legal actions (ascending, then -1)."""
+    counts = (listed >= 0).sum(axis=1)
+    rank = np.minimum((draws * counts).astype(np.int64), np.maximum(counts - 1, 0))
+    chosen = listed[np.arange(listed.shape[0]), rank].astype(np.int64)
+    actions: NDArray[np.int64] = np.where(counts > 0, chosen, 0)
+    return actions
+
+
+def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Whether each game's list of legal actions holds its action."""
     # the actions cast to the lists' type (compared as int64, the lists are cast first, at
     # five times the cost), an action the type cannot hold held nowhere
     cast = actions.astype(listed.dtype)
@@ -392,11 +393,7 @@ def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArra
 
 
 def _listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
-    """``(games, width)``: the mask of each game's listed legal actions (compiled with numba)."""
-    compiled = _compiled_masks()
-    if compiled is not None:
-        made: NDArray[np.bool_] = compiled.listed_mask(listed, width)
-        return made
+    """``(games, width)``: the mask of each game's listed legal actions."""
     mask = np.zeros((listed.shape[0], width), dtype=bool)
     games, places = np.nonzero(listed >= 0)
     mask[games, listed[games, places]] = True
