@@ -53,13 +53,13 @@ __all__ = [
     "default_chunk_size",
     "derived_seed",
     "game_seed",
+    "mean_interval",
     "play_game",
     "sample_outcome",
     "seat_bot",
     "seating",
     "simulate",
     "simulated_game",
-    "mean_interval",
     "wilson_interval",
 ]
 
