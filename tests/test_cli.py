@@ -21,11 +21,12 @@ from pathlib import Path
 import attrs
 import pytest
 
-from tabletop_rules import Match
+from tabletop_rules import Match, palace
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.serialize import MAX_DOCUMENT_CHARS
 from tabletop_rules.simulate import simulate
+from tabletop_rules.tournament import tournament
 
 pytest.importorskip("rich", reason="the command needs the cli extra: pip install -e '.[cli]'")
 
@@ -123,6 +124,64 @@ def test_simulate_gives_the_same_result_with_two_workers() -> None:
     one = json.loads(run(*args).stdout)
     two = json.loads(run(*args, "--workers", "2").stdout)
     assert one == two
+
+
+def test_simulate_duplicate_adds_the_luck_controlled_differences() -> None:
+    args = ["simulate", "dice-poker", "--games", "8", "--rule", "stages=1", "--duplicate"]
+    out = run(*args).stdout
+    assert "Luck controlled over 4 deals: each bot minus the field" in out
+    data = json.loads(run(*args, "--json").stdout)
+    expected = simulate(
+        dp.RULES, ["greedy", "random"], 8, seed=0, config=dp.Config(stages=1), duplicate=True
+    )
+    assert data == json.loads(json.dumps(expected.to_data()))
+
+
+# --- tournament --------------------------------------------------------------------------
+
+
+def test_tournament_prints_ratings_with_intervals_wins_by_seat_and_lengths() -> None:
+    out = run(
+        "tournament", "dice-poker", "--bots", "greedy,random,random", "--games", "4",
+        "--rule", "stages=1", "--resamples", "50",
+    ).stdout  # fmt: skip
+    assert "Dice poker: 12 games, 3 tables of 2, seats rotated" in out
+    assert out.index("greedy") < out.index("random"), "the best rated first"
+    assert "Wins by seat" in out
+    assert "50 bootstrap resamples of the games" in out
+    assert "Game length in moves: mean" in out
+
+
+def test_tournament_json_is_the_librarys_result() -> None:
+    done = run(
+        "tournament", "palace", "--bots", "lowcard,random,random", "--games", "2",
+        "--duplicate", "--seed", "4", "--resamples", "50", "--json",
+    )  # fmt: skip
+    expected = tournament(
+        palace.RULES, ["lowcard", "random", "random"], 2, seed=4, duplicate=True, resamples=50
+    )
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected.to_data()))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tournament", "palace", "--bots", "lowcard,genius"], "unknown bot 'genius' for palace"),
+        (["tournament", "palace", "--bots", "lowcard"], "needs at least 2 bots, got 1"),
+        (["tournament", "palace", "--bots", "lowcard,random", "--games", "0"], "--games must be"),
+        (["tournament", "palace"], "the following arguments are required: --bots"),
+    ],
+)
+def test_bad_tournament_input_is_one_line_on_stderr_and_status_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_rules.cli import main
+
+    assert main(args) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("tabletop-rules: error: ")
+    assert message in lines[0]
 
 
 # --- replay ------------------------------------------------------------------------------

@@ -148,7 +148,7 @@ def bradley_terry(points: Sequence[Sequence[float]], *, prior: float = _PRIOR) -
                 hessian[i][i] += weight
                 hessian[i][j] -= weight
         # the last log-strength is held at 0: the others are measured from it
-        step = _solved([row[:-1] for row in hessian[:-1]], gradient[:-1]) + [0.0]
+        step = [*_solved([row[:-1] for row in hessian[:-1]], gradient[:-1]), 0.0]
         scale = 1.0
         while True:
             tried = [value + scale * change for value, change in zip(theta, step, strict=True)]
@@ -422,7 +422,10 @@ class TournamentResult:
             "seats": [seat.to_data() for seat in self.seats],
             "length": self.length.to_data(),
             "tables": [
-                {"bots": [self.names[bot] for bot in bots], **table.to_data(per_game=per_game)}
+                {
+                    "table_bots": [self.names[bot] for bot in bots],
+                    **table.to_data(per_game=per_game),
+                }
                 for bots, table in zip(self.table_bots, self.tables, strict=True)
             ],
         }
