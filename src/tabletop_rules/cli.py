@@ -199,6 +199,29 @@ def _parser() -> _Parser:
     )
     tour.add_argument("--json", action="store_true", help="print the result as JSON")
 
+    weigh = game_command(
+        "balance",
+        "weigh house rules against the defaults: an HTML page with figures (the plot extra)",
+        _balance,
+    )
+    weigh.add_argument(
+        "--games", type=int, default=200, help="games under each set of rules (default 200)"
+    )
+    weigh.add_argument(
+        "--bots",
+        default=None,
+        help="the bots, comma-separated: one per seat, or one for all (default: the game's "
+        "own bot at every seat)",
+    )
+    weigh.add_argument("--seed", type=_seed, default=0, help="the runs' seed (default 0)")
+    weigh.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    weigh.add_argument(
+        "--out",
+        type=Path,
+        default=Path("balance.html"),
+        help="the page to write (default balance.html)",
+    )
+
     show = commands.add_parser(
         "replay",
         help="replay a game record move by move",
@@ -659,6 +682,48 @@ def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Ta
             f"{stats.score_stdev:.1f}",
         )
     return table
+
+
+# --- balance -----------------------------------------------------------------------------
+
+
+def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
+    rules = _ruleset(args.game)
+    if not args.rule:
+        raise UsageError("name the house rules to weigh against the defaults: --rule KEY=VALUE")
+    players = rules.players(configured(rules.config_type, args.rule))
+    names = _bot_names(rules, args.bots, players)
+    for option in ("games", "workers"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
+    try:
+        from .plots import balance_report  # the plot extra: matplotlib
+    except ImportError:
+        raise UsageError(
+            "balance draws figures with matplotlib: pip install 'tabletop-rules[plot]'"
+        ) from None
+    with _executor(args.workers) as executor, _progress(console, console.is_terminal) as progress:
+        report = balance_report(
+            rules,
+            args.rule,
+            args.games,
+            seed=args.seed,
+            bots=names,
+            executor=executor,
+            progress=progress,
+        )
+    try:
+        written = report.write(args.out)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
+    table = Table(title=f"{rules.title}: {' '.join(report.rules)} against the defaults")
+    for heading in ("", "defaults", " ".join(report.rules)):
+        table.add_column(heading, justify="left" if not heading else "right")
+    for row in report.summary():
+        table.add_row(*row)
+    console.print(table)
+    console.print(Text(f"{args.games} games under each, seed {args.seed}; wrote {written}"))
+    return 0
 
 
 # --- replay ------------------------------------------------------------------------------
