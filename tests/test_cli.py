@@ -184,6 +184,27 @@ def test_bad_tournament_input_is_one_line_on_stderr_and_status_2(
     assert message in lines[0]
 
 
+# --- balance -----------------------------------------------------------------------------
+
+
+def test_balance_writes_one_html_page_with_its_figures(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the plot extra: pip install -e '.[plot]'")
+    out = tmp_path / "report.html"
+    args = ["balance", "palace", "--rule", "quad=burn", "--games", "6", "--out", str(out)]
+    shown = run(*args).stdout
+    assert "Palace: quad=burn against the defaults" in shown
+    assert f"wrote {out}" in shown.replace("\n", "")
+    page = out.read_text(encoding="utf-8")
+    assert page.count('src="data:image/png;base64,') == 3
+
+
+def test_balance_without_a_house_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop_rules.cli import main
+
+    assert main(["balance", "palace"]) == 2
+    assert "name the house rules to weigh against the defaults" in capsys.readouterr().err
+
+
 # --- replay ------------------------------------------------------------------------------
 
 
