@@ -139,8 +139,12 @@ def test_the_balance_report_is_one_html_file_with_its_figures(
 
 
 def test_a_balance_report_needs_house_rules_that_the_game_has() -> None:
-    with pytest.raises(TypeError, match="one or more key=value house rules"):
+    with pytest.raises(TypeError, match="a sequence of key=value house rules"):
+        balance_report(palace.RULES, "quad=burn", 2, seed=1)
+    with pytest.raises(ConfigError, match="name at least one"):
         balance_report(palace.RULES, [], 2, seed=1)
+    with pytest.raises(ConfigError, match="these house rules seat 3, the defaults 2"):
+        balance_report(palace.RULES, ["players=3"], 2, seed=1)
     with pytest.raises(ConfigError, match="quad must be one of"):
         balance_report(palace.RULES, ["quad=explode"], 2, seed=1)
 

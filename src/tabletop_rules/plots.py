@@ -34,6 +34,7 @@ except ImportError as missing:  # pragma: no cover - depends on the environment
 
 from ._messages import short_repr
 from .bots import own_bot_name
+from .errors import ConfigError
 from .house_rules import configured, value_text
 from .protocol import Ruleset, check_ruleset
 from .simulate import (
@@ -340,18 +341,26 @@ def balance_report(
     :func:`~tabletop_rules.house_rules.configured` reads them) against the defaults:
     ``games`` games under each with ``bots`` (the game's own bot at every seat when
     ``None``), rotated through the seats, from the same ``seed``.
+
+    Raises :class:`~tabletop_rules.errors.ConfigError` for no house rules, a rule the
+    game does not have or a value it refuses, and rules that change the player count
+    (the seats would not compare).
     """
     check_ruleset(rules)
-    if isinstance(house_rules, str) or not house_rules:
+    if isinstance(house_rules, str) or not isinstance(house_rules, Sequence):
         raise TypeError(
-            f"a balance report weighs one or more key=value house rules, got "
+            f"a balance report weighs a sequence of key=value house rules, got "
             f"{short_repr(house_rules)}"
         )
+    if not house_rules:
+        raise ConfigError("a balance report weighs house rules: name at least one")
     config = configured(rules.config_type, house_rules)
-    default = rules.config_type()
-    players = rules.players(default)
+    players = rules.players(rules.config_type())
     if rules.players(config) != players:
-        raise ValueError("a balance report compares games of one player count: keep players")
+        raise ConfigError(
+            f"a balance report compares games of one player count: these house rules seat "
+            f"{rules.players(config)}, the defaults {players}"
+        )
     chosen = list(bots) if bots is not None else [own_bot_name(rules)] * players
     names = sorted({text.partition("=")[0].strip() for text in house_rules})
     texts = tuple(f"{name}={value_text(config, name)}" for name in names)
