@@ -5,6 +5,7 @@ they are played, figures per bot, and failures that name the games they cost.
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import os
 import pickle
@@ -581,6 +582,14 @@ def test_the_interval_holds_the_mean_and_narrows_as_deals_are_added() -> None:
         widths.append(estimate.high - estimate.low)
     assert widths == sorted(widths, reverse=True)
     assert widths[-1] == pytest.approx(2 * 1.9693 * (256 / 255) ** 0.5 / 16, rel=1e-3)
+
+
+def test_one_deal_has_an_unbounded_interval_written_as_null() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 2, seed=1, config=ONE_STAGE, duplicate=True)
+    difference = result.duplicate_stats[0].score_difference
+    assert (difference.low, difference.high) == (-math.inf, math.inf)
+    data = json.loads(json.dumps(result.to_data(), allow_nan=False))
+    assert data["duplicate_stats"][0]["score_difference"]["low"] is None
 
 
 def test_the_t_interval_covers_a_known_mean_about_95_times_in_100() -> None:

@@ -346,14 +346,27 @@ def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[fl
     return min(rate, max(0.0, centre - half)), max(rate, min(1.0, centre + half))
 
 
+_T_975: Final = (
+    12.706204736174707,
+    4.302652729749464,
+    3.182446305284263,
+    2.776445105197799,
+    2.570581835636314,
+    2.446911848791681,
+    2.364624251592785,
+    2.306004135204166,
+    2.262157162798205,
+    2.228138851986274,
+)
+"""The 97.5% quantiles of Student's t with 1 to 10 degrees of freedom."""
+
+
 def _t_quantile_975(df: int) -> float:
-    """The 97.5% quantile of Student's t with ``df`` degrees of freedom: exact for 1 and 2,
-    else the Cornish-Fisher series of Abramowitz & Stegun 26.7.5 (within 1e-3 from 3 on).
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom: from the table
+    to 10, then the Cornish-Fisher series of Abramowitz & Stegun 26.7.5 (within 1e-5).
     """
-    if df == 1:
-        return 12.706204736174707
-    if df == 2:
-        return 4.302652729749464
+    if df <= len(_T_975):
+        return _T_975[df - 1]
     z = _Z_95
     z3, z5, z7, z9 = z**3, z**5, z**7, z**9
     return (
@@ -372,9 +385,9 @@ class Estimate:
     mean: float
     """The mean of the samples."""
     low: float
-    """The interval's lower end."""
+    """The interval's lower end (``-inf`` for one sample; ``None`` in JSON data)."""
     high: float
-    """The interval's upper end."""
+    """The interval's upper end (``inf`` for one sample; ``None`` in JSON data)."""
     stdev: float
     """The samples' standard deviation (0 for one sample)."""
     samples: int
@@ -384,8 +397,8 @@ class Estimate:
         """The figures as JSON data."""
         return {
             "mean": self.mean,
-            "low": self.low,
-            "high": self.high,
+            "low": self.low if math.isfinite(self.low) else None,
+            "high": self.high if math.isfinite(self.high) else None,
             "stdev": self.stdev,
             "samples": self.samples,
         }
