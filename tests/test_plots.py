@@ -157,3 +157,22 @@ def test_the_library_and_the_command_import_no_matplotlib_and_plots_no_pyplot() 
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.slow
+def test_the_example_draws_the_docs_figures(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parent.parent / "examples" / "evaluate_bots.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--games", "12", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert "luck controlled over 6 deals" in done.stdout
+    shown = sorted(path.name for path in tmp_path.iterdir())
+    docs = Path(__file__).resolve().parent.parent / "docs" / "_static" / "evaluating"
+    assert shown == sorted(path.name for path in docs.iterdir())
+    for name in shown:
+        if name.endswith(".png"):
+            assert (tmp_path / name).read_bytes().startswith(PNG_SIGNATURE)
