@@ -129,7 +129,7 @@ def test_simulate_gives_the_same_result_with_two_workers() -> None:
 def test_simulate_duplicate_json_is_the_librarys_result() -> None:
     args = ["simulate", "dice-poker", "--games", "8", "--rule", "stages=1", "--duplicate"]
     data = json.loads(run(*args, "--json").stdout)
-    assert data["duplicate_stats"][0]["deals"] == 4
+    assert data["versus_field"][0]["deals"] == 4
     expected = simulate(
         dp.RULES, ["greedy", "random"], 8, seed=0, config=dp.Config(stages=1), duplicate=True
     )

@@ -546,14 +546,14 @@ def test_two_copies_of_one_bot_differ_by_nothing_on_every_deal() -> None:
     result = simulate(palace.RULES, ["random", "random"], 8, seed=2, duplicate=True)
     for first, second in zip(result.games[::2], result.games[1::2], strict=True):
         assert first.scores == second.scores
-    for versus in result.duplicate_stats:
+    for versus in result.versus_field:
         assert (versus.score_difference.mean, versus.score_difference.stdev) == (0.0, 0.0)
         assert versus.win_difference.mean == 0.0
 
 
 def test_the_luck_controlled_difference_is_the_mean_over_deals_of_each_deals_difference() -> None:
     result = simulate(dp.RULES, ["greedy", "random"], 6, seed=3, config=ONE_STAGE, duplicate=True)
-    greedy, random_bot = result.duplicate_stats
+    greedy, random_bot = result.versus_field
     by_hand: list[float] = []
     wins: list[float] = []
     for deal in range(3):
@@ -586,10 +586,10 @@ def test_the_interval_holds_the_mean_and_narrows_as_deals_are_added() -> None:
 
 def test_one_deal_has_an_unbounded_interval_written_as_null() -> None:
     result = simulate(dp.RULES, ["greedy", "random"], 2, seed=1, config=ONE_STAGE, duplicate=True)
-    difference = result.duplicate_stats[0].score_difference
+    difference = result.versus_field[0].score_difference
     assert (difference.low, difference.high) == (-math.inf, math.inf)
     data = json.loads(json.dumps(result.to_data(), allow_nan=False))
-    assert data["duplicate_stats"][0]["score_difference"]["low"] is None
+    assert data["versus_field"][0]["score_difference"]["low"] is None
 
 
 def test_the_t_interval_covers_a_known_mean_about_95_times_in_100() -> None:
@@ -630,8 +630,8 @@ def test_a_duplicate_run_round_trips_through_json() -> None:
     result = simulate(dp.RULES, ["greedy", "random"], 6, seed=3, config=ONE_STAGE, duplicate=True)
     data = json.loads(json.dumps(result.to_data(per_game=True)))
     assert data["duplicate"] is True
-    assert data["duplicate_stats"][0]["score_difference"]["mean"] == pytest.approx(
-        result.duplicate_stats[0].score_difference.mean
+    assert data["versus_field"][0]["score_difference"]["mean"] == pytest.approx(
+        result.versus_field[0].score_difference.mean
     )
     assert SimulationResult.from_data(data) == result
     plain = simulate(dp.RULES, ["greedy", "random"], 4, seed=3, config=ONE_STAGE)

@@ -198,7 +198,7 @@ def test_the_result_is_json_data_and_text() -> None:
     assert data["duplicate"] is True
     assert [seat["seat"] for seat in data["seats"]] == [0, 1]
     assert data["tables"][0]["table_bots"] == bots
-    assert data["tables"][0]["duplicate_stats"][0]["deals"] == 2
+    assert data["tables"][0]["versus_field"][0]["deals"] == 2
     lines = str(result).splitlines()
     assert lines[0].startswith("dice-poker: 4 games, 1 table of 2, seed 1, each deal once per")
     assert lines[1].split()[:2] == ["bot", "rating"]

@@ -544,17 +544,17 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
                 f"mean {length.mean:.1f}, min {length.min}, max {length.max}"
             )
         )
-        if result.duplicate_stats:
+        if result.versus_field:
             console.print(_duplicate_table(result))
     return 0
 
 
 def _duplicate_table(result: SimulationResult) -> Table:
-    deals = result.duplicate_stats[0].deals
+    deals = result.versus_field[0].deals
     table = Table(title=f"Luck controlled over {deals} deals: each bot minus the field")
     for heading in ("bot", "score diff", "95% interval", "win diff", "95% interval"):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
-    for stats in result.duplicate_stats:
+    for stats in result.versus_field:
         score, won = stats.score_difference, stats.win_difference
         table.add_row(
             stats.name,

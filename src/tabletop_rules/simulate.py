@@ -41,8 +41,8 @@ __all__ = [
     "BATCH_SIZE",
     "BotChoice",
     "BotStats",
-    "DuplicateStats",
     "Estimate",
+    "FieldDifference",
     "GameResult",
     "Json",
     "LengthStats",
@@ -425,7 +425,7 @@ def mean_interval(samples: Sequence[float]) -> Estimate:
 
 
 @attrs.frozen
-class DuplicateStats:
+class FieldDifference:
     """How one bot did against the field in a duplicate run (``simulate(…,
     duplicate=True)``), luck controlled: on each deal, its mean over the deal's games
     minus the other bots' mean, then averaged over the deals with a 95% interval over
@@ -451,9 +451,9 @@ class DuplicateStats:
         }
 
 
-def _duplicate_stats(
+def _versus_field(
     names: tuple[str, ...], games: tuple[GameResult, ...]
-) -> tuple[DuplicateStats, ...]:
+) -> tuple[FieldDifference, ...]:
     """Each bot against the field, deal by deal (game ``i`` is of deal ``i // bots``)."""
     bots = len(names)
     deals: dict[int, list[GameResult]] = {}
@@ -474,7 +474,7 @@ def _duplicate_stats(
             score_gaps[bot].append(scores[bot] - (sum(scores) - scores[bot]) / others)
             win_gaps[bot].append(wins[bot] - (sum(wins) - wins[bot]) / others)
     return tuple(
-        DuplicateStats(
+        FieldDifference(
             name, len(deals), mean_interval(score_gaps[bot]), mean_interval(win_gaps[bot])
         )
         for bot, name in enumerate(names)
@@ -598,7 +598,7 @@ class SimulationResult:
     """Game lengths in players' moves."""
     duplicate: bool = False
     """Whether each deal was played once per seating (``simulate(…, duplicate=True)``)."""
-    duplicate_stats: tuple[DuplicateStats, ...] = ()
+    versus_field: tuple[FieldDifference, ...] = ()
     """Of a duplicate run with more than one bot: each bot against the field, luck
     controlled, in the order the bots were given; empty otherwise."""
 
@@ -622,7 +622,7 @@ class SimulationResult:
             raise ValueError("a simulation result needs at least one game")
         lengths = [result.moves for result in games]
         length = LengthStats(statistics.fmean(lengths), min(lengths), max(lengths))
-        versus = _duplicate_stats(names, games) if duplicate and len(names) > 1 else ()
+        versus = _versus_field(names, games) if duplicate and len(names) > 1 else ()
         bots = _bot_stats(names, games)
         return cls(game, seed, rotate, games, bots, length, duplicate, versus)
 
@@ -688,8 +688,8 @@ class SimulationResult:
             "bots": [bot.to_data() for bot in self.bots],
             "duplicate": self.duplicate,
         }
-        if self.duplicate_stats:
-            data["duplicate_stats"] = [bot.to_data() for bot in self.duplicate_stats]
+        if self.versus_field:
+            data["versus_field"] = [bot.to_data() for bot in self.versus_field]
         if per_game:
             data["games"] = [result.to_data() for result in self.games]
         return data
@@ -728,8 +728,8 @@ class SimulationResult:
             f"game length in moves by players: mean {length.mean:.1f}, "
             f"min {length.min}, max {length.max}"
         )
-        if self.duplicate_stats:
-            deals = self.duplicate_stats[0].deals
+        if self.versus_field:
+            deals = self.versus_field[0].deals
             lines.append(f"luck controlled over {deals} deals: each bot minus the field, per deal")
             lines += text_table(
                 ("bot", "score diff", "95% interval", "win diff", "95% interval"),
@@ -741,7 +741,7 @@ class SimulationResult:
                         f"{bot.win_difference.mean:+.1%}",
                         _interval_text(bot.win_difference, "+.1%"),
                     )
-                    for bot in self.duplicate_stats
+                    for bot in self.versus_field
                 ],
             )
         return "\n".join(lines)
@@ -973,7 +973,7 @@ def simulate(
             ``derived_seed(seed, k)`` (:func:`game_seed`), each bot at each seat once, so
             every bot meets the same cards and dice from every seat; ``games`` must be a
             multiple of ``n``. The result adds each bot's luck-controlled difference
-            from the field (:attr:`SimulationResult.duplicate_stats`). A seat's bot is
+            from the field (:attr:`SimulationResult.versus_field`). A seat's bot is
             seeded from the deal and the seat, as in any run (:func:`seat_bot`). Needs
             ``rotate``; the batched engine refuses it (``ConfigError``).
 
