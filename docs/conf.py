@@ -68,6 +68,7 @@ _EXTERNAL_MODULES = (
     "gymnasium",
     "hypothesis",
     "json",
+    "matplotlib",
     "numpy",
     "pathlib",
     "pettingzoo",

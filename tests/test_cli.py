@@ -21,11 +21,12 @@ from pathlib import Path
 import attrs
 import pytest
 
-from tabletop_rules import Match
+from tabletop_rules import Match, palace
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.serialize import MAX_DOCUMENT_CHARS
 from tabletop_rules.simulate import simulate
+from tabletop_rules.tournament import tournament
 
 pytest.importorskip("rich", reason="the command needs the cli extra: pip install -e '.[cli]'")
 
@@ -123,6 +124,73 @@ def test_simulate_gives_the_same_result_with_two_workers() -> None:
     one = json.loads(run(*args).stdout)
     two = json.loads(run(*args, "--workers", "2").stdout)
     assert one == two
+
+
+def test_simulate_duplicate_json_is_the_librarys_result() -> None:
+    args = ["simulate", "dice-poker", "--games", "8", "--rule", "stages=1", "--duplicate"]
+    data = json.loads(run(*args, "--json").stdout)
+    assert data["versus_field"][0]["deals"] == 4
+    expected = simulate(
+        dp.RULES, ["greedy", "random"], 8, seed=0, config=dp.Config(stages=1), duplicate=True
+    )
+    assert data == json.loads(json.dumps(expected.to_data()))
+
+
+# --- tournament --------------------------------------------------------------------------
+
+
+def test_tournament_json_is_the_librarys_result() -> None:
+    done = run(
+        "tournament", "palace", "--bots", "lowcard,random,random", "--games", "2",
+        "--duplicate", "--seed", "4", "--resamples", "50", "--json",
+    )  # fmt: skip
+    expected = tournament(
+        palace.RULES, ["lowcard", "random", "random"], 2, seed=4, duplicate=True, resamples=50
+    )
+    assert json.loads(done.stdout) == json.loads(json.dumps(expected.to_data()))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["tournament", "palace", "--bots", "lowcard,genius"], "unknown bot 'genius' for palace"),
+        (["tournament", "palace", "--bots", "lowcard"], "needs at least 2 bots, got 1"),
+        (["tournament", "palace", "--bots", "lowcard,random", "--games", "0"], "--games must be"),
+        (["tournament", "palace"], "the following arguments are required: --bots"),
+    ],
+)
+def test_bad_tournament_input_is_one_line_on_stderr_and_status_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tabletop_rules.cli import main
+
+    assert main(args) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("tabletop-rules: error: ")
+    assert message in lines[0]
+
+
+# --- balance -----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_balance_writes_one_html_page_with_its_figures(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="the plot extra: pip install -e '.[plot]'")
+    out = tmp_path / "report.html"
+    args = ["balance", "palace", "--rule", "quad=burn", "--games", "6", "--out", str(out)]
+    shown = run(*args).stdout
+    assert "Palace: quad=burn against the defaults" in shown
+    assert f"wrote {out}" in shown.replace("\n", "")
+    page = out.read_text(encoding="utf-8")
+    assert page.count('src="data:image/png;base64,') == 3
+
+
+def test_balance_without_a_house_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from tabletop_rules.cli import main
+
+    assert main(["balance", "palace"]) == 2
+    assert "name the house rules to weigh against the defaults" in capsys.readouterr().err
 
 
 # --- replay ------------------------------------------------------------------------------
@@ -425,7 +493,8 @@ def docs_directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_docs_page_shows_commands() -> None:
     runs = shown_runs()
     assert len(runs) >= 8
-    assert {shown.args[0] for shown in runs} == {"play", "simulate", "replay", "rules"}
+    commands = {shown.args[0] for shown in runs}
+    assert commands == {"play", "simulate", "tournament", "balance", "replay", "rules"}
 
 
 @pytest.mark.parametrize("shown", shown_runs(), ids=lambda shown: " ".join(shown.args))

@@ -5,6 +5,7 @@ they are played, figures per bot, and failures that name the games they cost.
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import os
 import pickle
@@ -21,13 +22,20 @@ import pytest
 from tabletop_rules import account, palace
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot, Unseeded
-from tabletop_rules.errors import BotSelectionError, SimulationError, TabletopError
+from tabletop_rules.errors import (
+    BotSelectionError,
+    ConfigError,
+    InvalidStateError,
+    SimulationError,
+    TabletopError,
+)
 from tabletop_rules.protocol import Bot, get_ruleset
 from tabletop_rules.simulate import (
     GameResult,
     SimulationResult,
     default_chunk_size,
     derived_seed,
+    mean_interval,
     play_game,
     seating,
     simulate,
@@ -283,7 +291,7 @@ def test_the_account_game_plays_on_a_process_pool_as_in_process(
     assert len({game.moves for game in here.games}) > 1, "some game stops on End"
 
 
-def test_a_dask_local_cluster_of_two_gives_the_in_process_result() -> None:
+def test_a_dask_local_cluster_of_two_gives_the_in_process_result_duplicate_runs_too() -> None:
     distributed = pytest.importorskip(
         "distributed", reason="Dask is an extra: pip install -e '.[dask]'"
     )
@@ -306,8 +314,20 @@ def test_a_dask_local_cluster_of_two_gives_the_in_process_result() -> None:
         on_client = simulate(
             dp.RULES, ["greedy", "random"], 40, seed=5, config=ONE_STAGE, executor=client
         )
+        duplicate = simulate(
+            palace.RULES,
+            ["lowcard", "random"],
+            8,
+            seed=5,
+            chunk_size=3,
+            duplicate=True,
+            executor=client,
+        )
     assert on_executor == here
     assert on_client == here
+    assert duplicate == simulate(
+        palace.RULES, ["lowcard", "random"], 8, seed=5, chunk_size=3, duplicate=True
+    )
 
 
 def test_results_are_in_game_order_whatever_order_the_chunks_finish_in() -> None:
@@ -495,3 +515,134 @@ def test_a_worker_that_dies_fails_the_run_with_the_seeds_of_its_games() -> None:
     assert f"game 4 (seed {derived_seed(9, 4)})" in str(error)
     assert "worker process died" in str(error)
     assert error.seeds == tuple(derived_seed(9, game) for game in error.games)
+
+
+# --- duplicate play: every deal once per seating ------------------------------------------
+
+
+def test_duplicate_play_gives_each_bot_each_seat_on_the_same_seeds() -> None:
+    config = dp.Config(players=3, stages=1)
+    bots = ["greedy", "random", "random"]
+    result = simulate(dp.RULES, bots, 6, seed=4, config=config, duplicate=True)
+    for deal in range(2):
+        played = result.games[3 * deal : 3 * deal + 3]
+        assert {game.seed for game in played} == {derived_seed(4, deal)}
+        seats = {(bot, seat) for game in played for seat, bot in enumerate(game.seating)}
+        assert seats == {(bot, seat) for bot in range(3) for seat in range(3)}
+    assert result.games[0].seed != result.games[3].seed
+
+
+def test_a_duplicate_game_is_played_again_alone_from_its_deal() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=8, config=ONE_STAGE, duplicate=True)
+    game = simulated_game(
+        dp.RULES, ["greedy", "random"], 3, seed=8, config=ONE_STAGE, duplicate=True
+    )
+    assert game.seed == derived_seed(8, 1)
+    assert GameResult.of(game, 3, (1, 0)) == result.games[3]
+
+
+def test_two_copies_of_one_bot_differ_by_nothing_on_every_deal() -> None:
+    # a seat's bot is seeded from the deal and the seat: the two seatings are one game
+    result = simulate(palace.RULES, ["random", "random"], 8, seed=2, duplicate=True)
+    for first, second in zip(result.games[::2], result.games[1::2], strict=True):
+        assert first.scores == second.scores
+    for versus in result.versus_field:
+        assert (versus.score_difference.mean, versus.score_difference.stdev) == (0.0, 0.0)
+        assert versus.win_difference.mean == 0.0
+
+
+def test_the_luck_controlled_difference_is_the_mean_over_deals_of_each_deals_difference() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 6, seed=3, config=ONE_STAGE, duplicate=True)
+    greedy, random_bot = result.versus_field
+    by_hand: list[float] = []
+    wins: list[float] = []
+    for deal in range(3):
+        a, b = result.games[2 * deal], result.games[2 * deal + 1]  # seatings (0, 1), (1, 0)
+        by_hand.append((a.scores[0] + b.scores[1]) / 2 - (a.scores[1] + b.scores[0]) / 2)
+        won = [(0 in a.winners) + (1 in b.winners), (1 in a.winners) + (0 in b.winners)]
+        wins.append((won[0] - won[1]) / 2)
+    mean = sum(by_hand) / 3
+    sd = (sum((x - mean) ** 2 for x in by_hand) / 2) ** 0.5
+    assert greedy.deals == 3
+    assert greedy.score_difference.mean == pytest.approx(mean)
+    assert greedy.score_difference.stdev == pytest.approx(sd)
+    half = 4.302652729749464 * sd / 3**0.5  # Student t, 2 degrees of freedom
+    assert greedy.score_difference.low == pytest.approx(mean - half)
+    assert greedy.score_difference.high == pytest.approx(mean + half)
+    assert greedy.win_difference.mean == pytest.approx(sum(wins) / 3)
+    assert random_bot.score_difference.mean == pytest.approx(-mean)
+
+
+def test_the_interval_holds_the_mean_and_narrows_as_deals_are_added() -> None:
+    # differences of +1 and -1 in turn: the mean is 0 and the interval ~ 2 sd / sqrt(deals)
+    widths = []
+    for deals in (4, 16, 64, 256):
+        estimate = mean_interval([(-1.0) ** deal for deal in range(deals)])
+        assert estimate.low < 0.0 < estimate.high
+        widths.append(estimate.high - estimate.low)
+    assert widths == sorted(widths, reverse=True)
+    assert widths[-1] == pytest.approx(2 * 1.9693 * (256 / 255) ** 0.5 / 16, rel=1e-3)
+
+
+def test_one_deal_has_an_unbounded_interval_written_as_null() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 2, seed=1, config=ONE_STAGE, duplicate=True)
+    difference = result.versus_field[0].score_difference
+    assert (difference.low, difference.high) == (-math.inf, math.inf)
+    data = json.loads(json.dumps(result.to_data(), allow_nan=False))
+    assert data["versus_field"][0]["score_difference"]["low"] is None
+
+
+def test_the_t_interval_covers_a_known_mean_about_95_times_in_100() -> None:
+    from tabletop_rules.rng import Rng
+
+    rng = Rng.from_seed(5)
+    covered = 0
+    for _ in range(400):
+        samples = []
+        for _ in range(8):
+            draw, rng = rng.below(6)
+            samples.append(float(draw))  # a die from 0 to 5: mean 2.5
+        estimate = mean_interval(samples)
+        covered += estimate.low <= 2.5 <= estimate.high
+    assert 0.91 <= covered / 400 <= 0.98
+
+
+def test_duplicate_play_needs_whole_deals_rotation_and_the_unbatched_engine() -> None:
+    with pytest.raises(ValueError, match="games must be a multiple of 2, got 5"):
+        simulate(dp.RULES, ["greedy", "random"], 5, seed=1, duplicate=True)
+    with pytest.raises(ConfigError, match="needs rotate=True"):
+        simulate(dp.RULES, ["greedy", "random"], 4, seed=1, duplicate=True, rotate=False)
+    with pytest.raises(ConfigError, match="duplicate play, which compares bots"):
+        simulate(dp.RULES, ["random", "random"], 4, seed=1, duplicate=True, batched=True)
+
+
+def test_a_duplicate_run_on_a_process_pool_gives_the_in_process_result(
+    shared_pool: ProcessPoolExecutor,
+) -> None:
+    args = (palace.RULES, ["lowcard", "random"], 8)
+    here = simulate(*args, seed=5, chunk_size=3, duplicate=True)
+    there = simulate(*args, seed=5, chunk_size=3, duplicate=True, executor=shared_pool)
+    assert there == here
+    assert simulate(*args, seed=5, duplicate=True) == here
+
+
+def test_a_duplicate_run_round_trips_through_json() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 6, seed=3, config=ONE_STAGE, duplicate=True)
+    data = json.loads(json.dumps(result.to_data(per_game=True)))
+    assert data["duplicate"] is True
+    assert data["versus_field"][0]["score_difference"]["mean"] == pytest.approx(
+        result.versus_field[0].score_difference.mean
+    )
+    assert SimulationResult.from_data(data) == result
+    plain = simulate(dp.RULES, ["greedy", "random"], 4, seed=3, config=ONE_STAGE)
+    assert SimulationResult.from_data(json.loads(json.dumps(plain.to_data(per_game=True)))) == plain
+    with pytest.raises(InvalidStateError, match="with its games"):
+        SimulationResult.from_data(result.to_data())
+
+
+def test_a_duplicate_table_gives_the_difference_from_the_field() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=3, config=ONE_STAGE, duplicate=True)
+    lines = str(result).splitlines()
+    assert "each deal played once per rotation of the seats" in lines[0]
+    assert lines[5] == "luck controlled over 2 deals: each bot minus the field, per deal"
+    assert lines[6].split()[:3] == ["bot", "score", "diff"]

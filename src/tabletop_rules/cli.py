@@ -35,6 +35,7 @@ from .protocol import CHANCE, Bot, Ruleset, get_ruleset, guide_lines, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import SimulationResult, seat_bot, simulate
+from .tournament import tournament
 
 try:
     from rich.console import Console
@@ -166,6 +167,59 @@ def _parser() -> _Parser:
         "--batched",
         action="store_true",
         help="random bots on the batched NumPy engine, 4,096 games a batch (the batch extra)",
+    )
+    sim.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once per rotation of the seats and report each bot's "
+        "luck-controlled difference from the field (--games: a multiple of the seats)",
+    )
+
+    tour = game_command(
+        "tournament",
+        "rate bots in a round robin: Bradley-Terry ratings with intervals",
+        _tournament,
+    )
+    tour.add_argument(
+        "--bots",
+        required=True,
+        help="the bots, comma-separated, at least one per seat: every table of the game's "
+        "player count plays",
+    )
+    tour.add_argument("--games", type=int, default=100, help="games per table (default 100)")
+    tour.add_argument("--seed", type=_seed, default=0, help="the tournament's seed (default 0)")
+    tour.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    tour.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal once per rotation of the seats; the bootstrap resamples deals",
+    )
+    tour.add_argument(
+        "--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)"
+    )
+    tour.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    weigh = game_command(
+        "balance",
+        "weigh house rules against the defaults: an HTML page with figures (the plot extra)",
+        _balance,
+    )
+    weigh.add_argument(
+        "--games", type=int, default=200, help="games under each set of rules (default 200)"
+    )
+    weigh.add_argument(
+        "--bots",
+        default=None,
+        help="the bots, comma-separated: one per seat, or one for all (default: the game's "
+        "own bot at every seat)",
+    )
+    weigh.add_argument("--seed", type=_seed, default=0, help="the runs' seed (default 0)")
+    weigh.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    weigh.add_argument(
+        "--out",
+        type=Path,
+        default=Path("balance.html"),
+        help="the page to write (default balance.html)",
     )
 
     show = commands.add_parser(
@@ -477,6 +531,7 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
             executor=executor,
             progress=progress,
             batched=args.batched,
+            duplicate=args.duplicate,
         )
     if args.json:
         console.print_json(json.dumps(result.to_data()))
@@ -489,6 +544,99 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
                 f"mean {length.mean:.1f}, min {length.min}, max {length.max}"
             )
         )
+        if result.versus_field:
+            console.print(_duplicate_table(result))
+    return 0
+
+
+def _duplicate_table(result: SimulationResult) -> Table:
+    deals = result.versus_field[0].deals
+    table = Table(title=f"Luck controlled over {deals} deals: each bot minus the field")
+    for heading in ("bot", "score diff", "95% interval", "win diff", "95% interval"):
+        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    for stats in result.versus_field:
+        score, won = stats.score_difference, stats.win_difference
+        table.add_row(
+            stats.name,
+            f"{score.mean:+.1f}",
+            f"{score.low:+.1f} to {score.high:+.1f}",
+            f"{won.mean:+.1%}",
+            f"{won.low:+.1%} to {won.high:+.1%}",
+        )
+    return table
+
+
+# --- tournament --------------------------------------------------------------------------
+
+
+def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
+    rules = _ruleset(args.game)
+    config = configured(rules.config_type, args.rule)
+    names = [name.strip() for name in args.bots.split(",")]
+    for name in names:
+        if name not in rules.bots:
+            raise UsageError(
+                f"unknown bot {name!r} for {rules.name}; its bots are {', '.join(rules.bots)}"
+            )
+    for option in ("games", "workers", "resamples"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
+    show_progress = console.is_terminal and not args.json
+    with _executor(args.workers) as executor, _progress(console, show_progress) as progress:
+        result = tournament(
+            rules,
+            names,
+            args.games,
+            seed=args.seed,
+            config=config,
+            duplicate=args.duplicate,
+            executor=executor,
+            progress=progress,
+            resamples=args.resamples,
+        )
+    if args.json:
+        console.print_json(json.dumps(result.to_data()))
+        return 0
+    seats = len(result.table_bots[0])
+    tables = len(result.tables)
+    how = "each deal once per rotation of the seats" if result.duplicate else "seats rotated"
+    ratings = Table(
+        title=f"{rules.title}: {result.games_played} games, {tables} table"
+        f"{'s' * (tables != 1)} of {seats}, {how}"
+    )
+    for heading in ("bot", "rating", "95% interval", "games", "win rate", "mean score"):
+        ratings.add_column(heading, justify="left" if heading == "bot" else "right")
+    for rating in sorted(result.ratings, key=lambda rating: -rating.rating):
+        ratings.add_row(
+            rating.name,
+            f"{rating.rating:+.0f}",
+            f"{rating.low:+.0f} to {rating.high:+.0f}",
+            str(rating.games),
+            f"{rating.win_rate:.1%}",
+            f"{rating.score_mean:.1f}",
+        )
+    console.print(ratings)
+    by_seat = Table(title="Wins by seat")
+    for heading in ("seat", "win rate", "95% interval"):
+        by_seat.add_column(heading, justify="left" if heading == "seat" else "right")
+    for seat in result.seats:
+        low, high = seat.win_interval
+        by_seat.add_row(f"P{seat.seat}", f"{seat.win_rate:.1%}", f"{low:.1%} - {high:.1%}")
+    console.print(by_seat)
+    length = result.length
+    console.print(
+        Text(
+            f"Ratings: Bradley-Terry, Elo scale (400 points = 10:1 odds), mean 0; "
+            f"95% intervals from {result.resamples} bootstrap resamples of the "
+            f"{'deals' if result.duplicate else 'games'}, seed {result.seed}."
+        )
+    )
+    console.print(
+        Text(
+            f"Game length in moves: mean {length.mean:.1f}, sd {length.stdev:.1f}, "
+            f"min {length.min}, median {length.quartiles[1]:g}, max {length.max}"
+        )
+    )
     return 0
 
 
@@ -534,6 +682,48 @@ def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Ta
             f"{stats.score_stdev:.1f}",
         )
     return table
+
+
+# --- balance -----------------------------------------------------------------------------
+
+
+def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
+    rules = _ruleset(args.game)
+    if not args.rule:
+        raise UsageError("name the house rules to weigh against the defaults: --rule KEY=VALUE")
+    players = rules.players(configured(rules.config_type, args.rule))
+    names = _bot_names(rules, args.bots, players)
+    for option in ("games", "workers"):
+        if getattr(args, option) < 1:
+            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
+    try:
+        from .plots import balance_report  # the plot extra: matplotlib
+    except ImportError:
+        raise UsageError(
+            "balance draws figures with matplotlib: pip install 'tabletop-rules[plot]'"
+        ) from None
+    with _executor(args.workers) as executor, _progress(console, console.is_terminal) as progress:
+        report = balance_report(
+            rules,
+            args.rule,
+            args.games,
+            seed=args.seed,
+            bots=names,
+            executor=executor,
+            progress=progress,
+        )
+    try:
+        written = report.write(args.out)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
+    table = Table(title=f"{rules.title}: {' '.join(report.rules)} against the defaults")
+    for heading in ("", "defaults", " ".join(report.rules)):
+        table.add_column(heading, justify="left" if not heading else "right")
+    for row in report.summary():
+        table.add_row(*row)
+    console.print(table)
+    console.print(Text(f"{args.games} games under each, seed {args.seed}; wrote {written}"))
+    return 0
 
 
 # --- replay ------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any, Final, Protocol, TypeAlias, TypeVar
 import attrs
 
 from ._messages import short_repr
-from .errors import BotSelectionError, ConfigError, SimulationError
+from .errors import BotSelectionError, ConfigError, InvalidStateError, SimulationError
 from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat, check_ruleset
 from .records import GameRecord
 from .rng import Rng
@@ -41,6 +41,8 @@ __all__ = [
     "BATCH_SIZE",
     "BotChoice",
     "BotStats",
+    "Estimate",
+    "FieldDifference",
     "GameResult",
     "Json",
     "LengthStats",
@@ -50,6 +52,8 @@ __all__ = [
     "TaskFuture",
     "default_chunk_size",
     "derived_seed",
+    "game_seed",
+    "mean_interval",
     "play_game",
     "sample_outcome",
     "seat_bot",
@@ -244,14 +248,17 @@ def simulated_game(
     seed: int,
     config: ConfigT | None = None,
     rotate: bool = True,
+    duplicate: bool = False,
 ) -> PlayedGame:
     """Game ``index`` of ``simulate(rules, bots, …, seed=seed, config=config,
-    rotate=rotate)`` played again alone, with every move: to look closely at one game of
-    a run, such as one that a :class:`~tabletop_rules.errors.SimulationError` names.
+    rotate=rotate, duplicate=duplicate)`` played again alone, with every move: to look
+    closely at one game of a run, such as one that a
+    :class:`~tabletop_rules.errors.SimulationError` names.
 
-    The game's seed is ``g = derived_seed(seed, index)``; with ``auto_chance`` off its
-    chance outcomes come from ``derived_seed(g, 0)``; the bot at seat ``s`` is made with
-    the seed ``derived_seed(g, 1 + s)``; the bots sit as :func:`seating` says.
+    The game's seed is ``g = game_seed(seed, index, len(bots), duplicate)``; with
+    ``auto_chance`` off its chance outcomes come from ``derived_seed(g, 0)``; the bot at
+    seat ``s`` is made with the seed ``derived_seed(g, 1 + s)``; the bots sit as
+    :func:`seating` says.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> one = dp.Config(stages=1)
@@ -261,11 +268,23 @@ def simulated_game(
     (True, True)
     """
     factories = tuple(_factory(rules, choice) for choice in bots)
-    game_seed = derived_seed(seed, index)
-    seats = seating(index, len(factories), rotate=rotate)
-    players = [seat_bot(factories[bot], game_seed, seat) for seat, bot in enumerate(seats)]
-    chance_seed = derived_seed(game_seed, 0)
-    return play_game(rules, players, config, seed=game_seed, chance_seed=chance_seed)
+    played_seed = game_seed(seed, index, len(factories), duplicate)
+    seats = seating(index, len(factories), rotate=rotate or duplicate)
+    players = [seat_bot(factories[bot], played_seed, seat) for seat, bot in enumerate(seats)]
+    chance_seed = derived_seed(played_seed, 0)
+    return play_game(rules, players, config, seed=played_seed, chance_seed=chance_seed)
+
+
+def game_seed(seed: int, index: int, bots: int, duplicate: bool = False) -> int:
+    """The seed of game ``index`` of a run with seed ``seed`` and ``bots`` bots:
+    ``derived_seed(seed, index)``, or with ``duplicate`` the seed of its deal,
+    ``derived_seed(seed, index // bots)``, so that the ``bots`` games of a deal (one per
+    rotation of the seats, :func:`seating`) are dealt the same cards and dice.
+
+    >>> [game_seed(1, index, 2, duplicate=True) == derived_seed(1, 0) for index in range(3)]
+    [True, True, False]
+    """
+    return derived_seed(seed, index // bots if duplicate else index)
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -325,6 +344,141 @@ def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[fl
     centre = (rate + spread / 2) / (1 + spread)
     half = z * math.sqrt(rate * (1 - rate) / trials + spread / (4 * trials)) / (1 + spread)
     return min(rate, max(0.0, centre - half)), max(rate, min(1.0, centre + half))
+
+
+_T_975: Final = (
+    12.706204736174707,
+    4.302652729749464,
+    3.182446305284263,
+    2.776445105197799,
+    2.570581835636314,
+    2.446911848791681,
+    2.364624251592785,
+    2.306004135204166,
+    2.262157162798205,
+    2.228138851986274,
+)
+"""The 97.5% quantiles of Student's t with 1 to 10 degrees of freedom."""
+
+
+def _t_quantile_975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom: from the table
+    to 10, then the Cornish-Fisher series of Abramowitz & Stegun 26.7.5 (within 1e-5).
+    """
+    if df <= len(_T_975):
+        return _T_975[df - 1]
+    z = _Z_95
+    z3, z5, z7, z9 = z**3, z**5, z**7, z**9
+    return (
+        z
+        + (z3 + z) / (4 * df)
+        + (5 * z5 + 16 * z3 + 3 * z) / (96 * df**2)
+        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df**3)
+        + (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * df**4)
+    )
+
+
+@attrs.frozen
+class Estimate:
+    """A mean over independent samples (deals) with its 95% confidence interval."""
+
+    mean: float
+    """The mean of the samples."""
+    low: float
+    """The interval's lower end (``-inf`` for one sample; ``None`` in JSON data)."""
+    high: float
+    """The interval's upper end (``inf`` for one sample; ``None`` in JSON data)."""
+    stdev: float
+    """The samples' standard deviation (0 for one sample)."""
+    samples: int
+    """How many samples: the deals of a duplicate run."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {
+            "mean": self.mean,
+            "low": self.low if math.isfinite(self.low) else None,
+            "high": self.high if math.isfinite(self.high) else None,
+            "stdev": self.stdev,
+            "samples": self.samples,
+        }
+
+
+def mean_interval(samples: Sequence[float]) -> Estimate:
+    """The mean of ``samples`` with its 95% Student t interval, ``mean ± t · sd / √n``:
+    for differences measured once per deal, which are independent from deal to deal. One
+    sample has no spread to measure: its interval is unbounded.
+
+    >>> estimate = mean_interval([1.0, 2.0, 3.0])
+    >>> estimate.mean, round(estimate.low, 3), round(estimate.high, 3)
+    (2.0, -0.484, 4.484)
+    """
+    values = [float(value) for value in samples]
+    if not values:
+        raise ValueError("an estimate needs at least one sample")
+    mean = statistics.fmean(values)
+    if len(values) == 1:
+        return Estimate(mean, -math.inf, math.inf, 0.0, 1)
+    stdev = statistics.stdev(values)
+    half = _t_quantile_975(len(values) - 1) * stdev / math.sqrt(len(values))
+    return Estimate(mean, mean - half, mean + half, stdev, len(values))
+
+
+@attrs.frozen
+class FieldDifference:
+    """How one bot did against the field in a duplicate run (``simulate(…,
+    duplicate=True)``), luck controlled: on each deal, its mean over the deal's games
+    minus the other bots' mean, then averaged over the deals with a 95% interval over
+    deals. With two bots the field is the other bot: the head-to-head difference.
+    """
+
+    name: str
+    """The bot's name in the run."""
+    deals: int
+    """The deals played, each once per seating."""
+    score_difference: Estimate
+    """Its mean final score minus the other bots', per deal."""
+    win_difference: Estimate
+    """Its share of the wins minus the other bots' mean share, per deal (from -1 to 1)."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {
+            "name": self.name,
+            "deals": self.deals,
+            "score_difference": self.score_difference.to_data(),
+            "win_difference": self.win_difference.to_data(),
+        }
+
+
+def _versus_field(
+    names: tuple[str, ...], games: tuple[GameResult, ...]
+) -> tuple[FieldDifference, ...]:
+    """Each bot against the field, deal by deal (game ``i`` is of deal ``i // bots``)."""
+    bots = len(names)
+    deals: dict[int, list[GameResult]] = {}
+    for game in games:
+        deals.setdefault(game.index // bots, []).append(game)
+    score_gaps: list[list[float]] = [[] for _ in names]
+    win_gaps: list[list[float]] = [[] for _ in names]
+    for played in deals.values():
+        scores = [0.0] * bots
+        wins = [0.0] * bots
+        for game in played:
+            for seat, bot in enumerate(game.seating):
+                scores[bot] += game.scores[seat] / len(played)
+                if seat in game.winners:
+                    wins[bot] += 1 / (len(game.winners) * len(played))
+        for bot in range(bots):
+            others = bots - 1
+            score_gaps[bot].append(scores[bot] - (sum(scores) - scores[bot]) / others)
+            win_gaps[bot].append(wins[bot] - (sum(wins) - wins[bot]) / others)
+    return tuple(
+        FieldDifference(
+            name, len(deals), mean_interval(score_gaps[bot]), mean_interval(win_gaps[bot])
+        )
+        for bot, name in enumerate(names)
+    )
 
 
 @attrs.frozen
@@ -404,6 +558,25 @@ def _bot_stats(names: tuple[str, ...], games: tuple[GameResult, ...]) -> tuple[B
     return tuple(stats)
 
 
+def text_table(heading: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """The lines of a plain-text table: the first column left-aligned, the others right.
+
+    >>> text_table(("bot", "wins"), [("greedy", "20"), ("random", "0")])
+    ['bot     wins', 'greedy    20', 'random     0']
+    """
+    widths = [max(len(row[column]) for row in (heading, *rows)) for column in range(len(heading))]
+    lines = []
+    for row in (heading, *rows):
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _interval_text(estimate: Estimate, spec: str) -> str:
+    return f"{estimate.low:{spec}} to {estimate.high:{spec}}"
+
+
 @attrs.frozen
 class SimulationResult:
     """The outcome of :func:`simulate`: per-bot wins and scores, game lengths, and each
@@ -423,6 +596,11 @@ class SimulationResult:
     """Each bot's figures, in the order the bots were given."""
     length: LengthStats
     """Game lengths in players' moves."""
+    duplicate: bool = False
+    """Whether each deal was played once per seating (``simulate(…, duplicate=True)``)."""
+    versus_field: tuple[FieldDifference, ...] = ()
+    """Of a duplicate run with more than one bot: each bot against the field, luck
+    controlled, in the order the bots were given; empty otherwise."""
 
     @classmethod
     def of(
@@ -432,16 +610,53 @@ class SimulationResult:
         rotate: bool,
         names: Sequence[str],
         games: Sequence[GameResult],
+        *,
+        duplicate: bool = False,
     ) -> SimulationResult:
         """The result of the run that played ``games`` (in game order) with bots called
-        ``names``.
+        ``names``; ``duplicate`` for a run whose game ``i`` was of deal ``i // len(names)``.
         """
         games = tuple(games)
+        names = tuple(names)
         if not games:
             raise ValueError("a simulation result needs at least one game")
         lengths = [result.moves for result in games]
         length = LengthStats(statistics.fmean(lengths), min(lengths), max(lengths))
-        return cls(game, seed, rotate, games, _bot_stats(tuple(names), games), length)
+        versus = _versus_field(names, games) if duplicate and len(names) > 1 else ()
+        bots = _bot_stats(names, games)
+        return cls(game, seed, rotate, games, bots, length, duplicate, versus)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> SimulationResult:
+        """The result that ``to_data(per_game=True)`` wrote (after a JSON round trip too):
+        its figures computed again from the games. Raises
+        :class:`~tabletop_rules.errors.InvalidStateError` for data that is not such a
+        result, or that has no games.
+        """
+        try:
+            games = tuple(
+                GameResult(
+                    int(one["index"]),
+                    int(one["seed"]),
+                    tuple(map(int, one["seating"])),
+                    tuple(map(int, one["scores"])),
+                    frozenset(map(int, one["winners"])),
+                    int(one["moves"]),
+                    int(one["chance_moves"]),
+                )
+                for one in data["games"]
+            )
+            names = tuple(str(bot["name"]) for bot in data["bots"])
+            game, seed, rotate = str(data["game"]), int(data["seed"]), bool(data["rotate"])
+            duplicate = bool(data.get("duplicate", False))
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidStateError(
+                f"not the data of a simulation result with its games (to_data(per_game=True)): "
+                f"{error!r}"
+            ) from None
+        if not games:
+            raise InvalidStateError("a simulation result's data holds no games")
+        return cls.of(game, seed, rotate, names, games, duplicate=duplicate)
 
     @property
     def games_played(self) -> int:
@@ -471,7 +686,10 @@ class SimulationResult:
             "chance_moves": self.chance_moves,
             "length": self.length.to_data(),
             "bots": [bot.to_data() for bot in self.bots],
+            "duplicate": self.duplicate,
         }
+        if self.versus_field:
+            data["versus_field"] = [bot.to_data() for bot in self.versus_field]
         if per_game:
             data["games"] = [result.to_data() for result in self.games]
         return data
@@ -501,17 +719,31 @@ class SimulationResult:
             )
             for bot in self.bots
         ]
-        widths = [max(len(row[column]) for row in (heading, *rows)) for column in range(6)]
+        if self.duplicate:
+            seats = "each deal played once per rotation of the seats"
         lines = [f"{self.game}: {self.games_played} games, seed {self.seed}, {seats}"]
-        for row in (heading, *rows):
-            cells = [row[0].ljust(widths[0])]
-            cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
-            lines.append("  ".join(cells).rstrip())
+        lines += text_table(heading, rows)
         length = self.length
         lines.append(
             f"game length in moves by players: mean {length.mean:.1f}, "
             f"min {length.min}, max {length.max}"
         )
+        if self.versus_field:
+            deals = self.versus_field[0].deals
+            lines.append(f"luck controlled over {deals} deals: each bot minus the field, per deal")
+            lines += text_table(
+                ("bot", "score diff", "95% interval", "win diff", "95% interval"),
+                [
+                    (
+                        bot.name,
+                        f"{bot.score_difference.mean:+.1f}",
+                        _interval_text(bot.score_difference, "+.1f"),
+                        f"{bot.win_difference.mean:+.1%}",
+                        _interval_text(bot.win_difference, "+.1%"),
+                    )
+                    for bot in self.versus_field
+                ],
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -561,6 +793,12 @@ class _Run:
     rotate: bool
     kernel: Callable[..., Any] | None = None
     """The batched kernel (a class, which pickles by name) of a batched run."""
+    duplicate: bool = False
+    """Whether game ``i`` is of deal ``i // len(bots)``."""
+
+    def game_seed(self, index: int) -> int:
+        """The seed of the run's game ``index``."""
+        return game_seed(self.seed, index, len(self.bots), self.duplicate)
 
 
 def _play_chunk(run: _Run, start: int, stop: int) -> tuple[GameResult, ...]:
@@ -573,10 +811,16 @@ def _play_chunk(run: _Run, start: int, stop: int) -> tuple[GameResult, ...]:
     for index in range(start, stop):
         try:
             game = simulated_game(
-                run.rules, run.bots, index, seed=run.seed, config=run.config, rotate=run.rotate
+                run.rules,
+                run.bots,
+                index,
+                seed=run.seed,
+                config=run.config,
+                rotate=run.rotate,
+                duplicate=run.duplicate,
             )
         except Exception as error:
-            seed = derived_seed(run.seed, index)
+            seed = run.game_seed(index)
             raise SimulationError(
                 f"game {index} (seed {seed}) failed: {error!r}", (index,), (seed,)
             ) from error
@@ -647,7 +891,7 @@ def _play_batch(
 def _lost(run: _Run, chunks: Sequence[range], error: BaseException) -> SimulationError:
     """The error for games that got no result because their task failed outside a game."""
     games = tuple(index for chunk in chunks for index in chunk)
-    seeds = tuple(derived_seed(run.seed, index) for index in games)
+    seeds = tuple(run.game_seed(index) for index in games)
     named = ", ".join(
         f"game {index} (seed {seed})"
         for index, seed in zip(games[:_SHOWN_LOST_GAMES], seeds, strict=False)
@@ -694,6 +938,7 @@ def simulate(
     rotate: bool = True,
     chunk_size: int | None = None,
     batched: bool = False,
+    duplicate: bool = False,
 ) -> SimulationResult:
     """Play ``games`` games of ``rules`` with ``bots``, one bot per seat, and sum them up.
 
@@ -723,6 +968,14 @@ def simulate(
             run's (the deals are the same), and as reproducible. A game that stops at
             chance points (``auto_chance=False``) raises ``ConfigError``: a uniform draw
             from the mask is not the outcomes' odds.
+        duplicate: Play each deal once per rotation of the seats: games ``k·n`` to
+            ``k·n + n - 1`` of ``n`` bots are all dealt from the seed
+            ``derived_seed(seed, k)`` (:func:`game_seed`), each bot at each seat once, so
+            every bot meets the same cards and dice from every seat; ``games`` must be a
+            multiple of ``n``. The result adds each bot's luck-controlled difference
+            from the field (:attr:`SimulationResult.versus_field`). A seat's bot is
+            seeded from the deal and the seat, as in any run (:func:`seat_bot`). Needs
+            ``rotate``; the batched engine refuses it (``ConfigError``).
 
     The result is the same for the same arguments whatever the executor: each game
     depends only on its index, and the results are put in game order. Raises
@@ -754,15 +1007,27 @@ def simulate(
             f"the batched engine plays random bots only: name 'random' for every seat, got "
             f"{', '.join(map(str, names))}"
         )
+    if duplicate and games % players:
+        raise ValueError(
+            f"duplicate play plays each deal once per rotation of the {players} seats: "
+            f"games must be a multiple of {players}, got {games}"
+        )
+    if duplicate and not rotate:
+        raise ConfigError("duplicate play seats each bot at every seat: it needs rotate=True")
+    if duplicate and batched:
+        raise ConfigError(
+            "the batched engine plays random bots only, whose moves come from one generator "
+            "per batch: duplicate play, which compares bots on the same deals, is not batched"
+        )
     kernel = None
     if batched:
         from .batch import kernel as batch_kernel  # the batch extra
 
         kernel = batch_kernel(rules.name)
-    run = _Run(rules, config, choices, seed, rotate, kernel)
+    run = _Run(rules, config, choices, seed, rotate, kernel, duplicate)
     chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
-    results = _play_chunks(run, chunks, executor, progress, games)
-    return SimulationResult.of(rules.name, seed, rotate, names, results)
+    (results,) = _play_runs([(run, chunks)], executor, progress)
+    return SimulationResult.of(rules.name, seed, rotate, names, results, duplicate=duplicate)
 
 
 def _factory_name(factory: BotFactory) -> str:
@@ -793,21 +1058,24 @@ def _put_number(finished: queue.SimpleQueue[int], number: int, _future: object) 
     finished.put(number)
 
 
-def _play_chunks(
-    run: _Run,
-    chunks: Sequence[range],
+def _play_runs(
+    runs: Sequence[tuple[_Run, Sequence[range]]],
     executor: TaskExecutor | None,
     progress: Callable[[int, int], object] | None,
-    games: int,
-) -> list[GameResult]:
-    """Every chunk's results, in game order, played here or on ``executor``."""
+) -> list[list[GameResult]]:
+    """Every run's results, each in game order, its chunks played here or on
+    ``executor``: all the runs' chunks are submitted at once, so that several runs (the
+    tables of a tournament) keep the workers busy together.
+    """
+    tasks = [(number, run, chunk) for number, (run, chunks) in enumerate(runs) for chunk in chunks]
+    games = sum(len(chunk) for _number, _run, chunk in tasks)
     results: dict[int, tuple[GameResult, ...]] = {}
     done = 0
     if progress is not None:
         progress(0, games)
     if executor is None:
-        for number, chunk in enumerate(chunks):
-            results[number] = _play_chunk(run, chunk.start, chunk.stop)
+        for task, (_number, run, chunk) in enumerate(tasks):
+            results[task] = _play_chunk(run, chunk.start, chunk.stop)
             done += len(chunk)
             if progress is not None:
                 progress(done, games)
@@ -815,29 +1083,34 @@ def _play_chunks(
         finished: queue.SimpleQueue[int] = queue.SimpleQueue()
         futures: list[TaskFuture[tuple[GameResult, ...]]] = []
         try:
-            for number, chunk in enumerate(chunks):
+            for task, (_number, run, chunk) in enumerate(tasks):
                 future = executor.submit(_play_chunk, run, chunk.start, chunk.stop)
-                future.add_done_callback(partial(_put_number, finished, number))
+                future.add_done_callback(partial(_put_number, finished, task))
                 futures.append(future)
-            for _ in chunks:
-                number = finished.get()
+            for _ in tasks:
+                task = finished.get()
                 try:
-                    results[number] = futures[number].result()
+                    results[task] = futures[task].result()
                 except SimulationError:
                     raise
                 except Exception as error:
                     broken = isinstance(error, BrokenExecutor)
                     lost = [
                         chunk
-                        for other, chunk in enumerate(chunks)
-                        if other not in results and (broken or other == number)
+                        for other, (_number, run, chunk) in enumerate(tasks)
+                        if other not in results
+                        and (broken or other == task)
+                        and run is tasks[task][1]
                     ]
-                    raise _lost(run, lost, error) from error
-                done += len(chunks[number])
+                    raise _lost(tasks[task][1], lost, error) from error
+                done += len(tasks[task][2])
                 if progress is not None:
                     progress(done, games)
         except BaseException:
             for future in futures:
                 future.cancel()
             raise
-    return [result for number in range(len(chunks)) for result in results[number]]
+    played: list[list[GameResult]] = [[] for _ in runs]
+    for task, (number, _run, _chunk) in enumerate(tasks):
+        played[number].extend(results[task])
+    return played
