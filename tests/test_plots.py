@@ -132,7 +132,7 @@ def test_the_balance_report_is_one_html_file_with_its_figures(
     assert page.startswith("<!DOCTYPE html>")
     assert "Palace: quad=burn against the defaults" in page
     images = re.findall(r'<img alt="([^"]+)" src="data:image/png;base64,([^"]+)"', page)
-    assert [caption for caption, _data in images] == ["Wins by seat", "Game lengths", "Scores"]
+    assert [caption for caption, _data in images] == ["Wins by seat", "Game lengths"]
     assert all(base64.b64decode(data).startswith(PNG_SIGNATURE) for _caption, data in images)
     assert "P0 win rate" in page
     assert 'src="http' not in page, "nothing outside the file"
@@ -176,3 +176,11 @@ def test_the_example_draws_the_docs_figures(tmp_path: Path) -> None:
     for name in shown:
         if name.endswith(".png"):
             assert (tmp_path / name).read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_the_balance_report_shows_scores_only_where_they_count_points(
+    weighed: BalanceReport,
+) -> None:
+    assert "Scores" not in weighed.figures(), "palace's scores only say who finished"
+    fenceless = balance_report(dp.RULES, ["fences=false", "stages=1"], 2, seed=1)
+    assert list(fenceless.figures()) == ["Wins by seat", "Game lengths", "Scores"]

@@ -272,13 +272,21 @@ class BalanceReport:
         )
 
     def figures(self) -> dict[str, Figure]:
-        """The report's figures by caption."""
+        """The report's figures by caption; the scores' distribution only where scores
+        are points, not a mark of who won.
+        """
         both = {"defaults": self.defaults, " ".join(self.rules): self.changed}
-        return {
-            "Wins by seat": seat_figure(both),
-            "Game lengths": length_figure(both),
-            "Scores": score_figure(both),
-        }
+        figures = {"Wins by seat": seat_figure(both), "Game lengths": length_figure(both)}
+        if self._scores_count_points():
+            figures["Scores"] = score_figure(both)
+        return figures
+
+    def _scores_count_points(self) -> bool:
+        """Whether the scores say more than who won: palace scores a finished seat 1 and
+        the others 0, which the wins by seat already show.
+        """
+        games = (*self.defaults.games, *self.changed.games)
+        return len({score for game in games for score in game.scores}) > 2
 
     def html(self) -> str:
         """The report as one HTML page, its figures embedded as PNG data URIs."""
