@@ -698,6 +698,7 @@ function faceUpCard(seat, card, slot, drawn, sel) {
         : `${card.label}, face up`,
       pressed: chosen,
       focus: `up-${slot}`,
+      move: target?.move,
       click: () =>
         target ? playMove(target.move) : choose({ kind: chosen ? null : "up", index: slot }),
     });
@@ -706,12 +707,10 @@ function faceUpCard(seat, card, slot, drawn, sel) {
   return cardFace(card, { class: "over" });
 }
 
-function clickableCard(card, { class: extra, label, pressed, focus, click }) {
-  const node = cardFace(
-    card,
-    { class: extra, label, "aria-pressed": pressed ? "true" : "false", "data-focus": focus },
-    "button",
-  );
+function clickableCard(card, { class: extra, label, pressed, focus, click, move }) {
+  const props = { class: extra, label, "data-focus": focus, "data-move": move ?? null };
+  if (!move) props["aria-pressed"] = pressed ? "true" : "false";
+  const node = cardFace(card, props, "button");
   node.addEventListener("click", click);
   return node;
 }
@@ -754,6 +753,7 @@ function palaceHand(mine, drawn) {
           : `${card.label}, in hand`,
         pressed: chosen,
         focus,
+        move: target?.move,
         click: () =>
           target ? playMove(target.move) : choose({ kind: chosen ? null : "hand", index }),
       });
@@ -821,6 +821,7 @@ function choose(picked) {
 // --- dice poker ----------------------------------------------------------------------------
 
 function drawDicePoker(board, drawn, game) {
+  board.dataset.throws = String(drawn.throws_used);
   const kept = selection?.kind === "keep" ? selection.kept : new Set();
   const canKeep = Object.keys(drawn.rolls).length > 1 && drawn.dice.length > 0;
   const keptFaces = drawn.dice
