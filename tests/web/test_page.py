@@ -56,6 +56,11 @@ def start_from_form(page: Page, rules: dict[str, str], seats: list[str] | None =
     page.click("#start")
 
 
+def table_text(page: Page) -> str:
+    """The game's text display, folded under "Moves in notation" (shown or not)."""
+    return page.text_content("#table") or ""
+
+
 def log_length(page: Page) -> int:
     count: int = page.evaluate("document.querySelectorAll('#log li').length")
     return count
@@ -222,7 +227,7 @@ def test_a_whole_game_played_by_clicking_the_table_is_the_librarys_game_for_its_
     assert match.is_over
     assert persons_moves(match, 0) == clicked
     assert len(clicked) > 10
-    assert page.text_content("#table") == rules.display(match.view(0))
+    assert table_text(page) == rules.display(match.view(0))
     assert scores_shown(page) == match.score
     assert page.inner_text("#title") == f"{rules.title}, seed {seed}"
     won = 0 in match.winners
@@ -318,13 +323,13 @@ def test_a_bad_typed_move_shows_the_rules_message_and_changes_nothing(
 ) -> None:
     open_game(page, origin, "dice-poker", 7)
     open_notation(page)
-    table, log = page.text_content("#table"), log_length(page)
+    table, log = table_text(page), log_length(page)
     with pytest.raises(ValueError, match="written after a throw") as error:
         Match(dp.RULES, seed=7).play("write chance")
     page.fill("#move-text", "write chance")
     page.press("#move-text", "Enter")
     assert page.inner_text("#move-error") == str(error.value)
-    assert (page.text_content("#table"), log_length(page)) == (table, log)
+    assert (table_text(page), log_length(page)) == (table, log)
     assert page.input_value("#move-text") == "write chance"
     page.fill("#move-text", "roll")
     page.click("#typed button")
@@ -337,7 +342,7 @@ def test_a_refused_house_rule_shows_its_error_beside_the_field_and_starts_nothin
     page: Page, origin: str
 ) -> None:
     open_game(page, origin, "palace", 3)
-    title, table = page.inner_text("#title"), page.text_content("#table")
+    title, table = page.inner_text("#title"), table_text(page)
     with pytest.raises(ValueError, match="players must be") as error:
         configured(palace.Config, ["players=30"])
     start_from_form(page, {"players": "30", "max_turns": "1000"})
@@ -345,7 +350,7 @@ def test_a_refused_house_rule_shows_its_error_beside_the_field_and_starts_nothin
     assert page.get_attribute("#rule-players", "aria-invalid") == "true"
     assert page.inner_text("#error-max_turns") == ""
     assert page.inner_text("#setup-error") == "a house rule is refused; nothing was started"
-    assert (page.inner_text("#title"), page.text_content("#table")) == (title, table)
+    assert (page.inner_text("#title"), table_text(page)) == (title, table)
     start_from_form(page, {"players": "3"}, ["you", "lowcard", "lowcard"])
     assert page.inner_text("#error-players") == ""
     assert page.inner_text("#cast") == "P0: you · P1: lowcard bot · P2: lowcard bot"
@@ -365,7 +370,7 @@ def test_a_record_that_fails_to_load_shows_the_loaders_message_and_keeps_the_gam
     page: Page, origin: str
 ) -> None:
     open_game(page, origin, "dice-poker", 3)
-    table = page.text_content("#table")
+    table = table_text(page)
     broken = Match(dp.RULES, seed=3).record.to_json().replace('"moves": []', '"moves": ["write"]')
     page.set_input_files(
         "#load", {"name": "broken.json", "mimeType": "application/json", "buffer": broken.encode()}
@@ -373,7 +378,7 @@ def test_a_record_that_fails_to_load_shows_the_loaders_message_and_keeps_the_gam
     page.wait_for_selector("#record-error:not(:empty)")  # the file is read asynchronously
     message = page.inner_text("#record-error")
     assert message.startswith("Not loaded: move 1 ('write') cannot be played:")
-    assert page.text_content("#table") == table
+    assert table_text(page) == table
 
     good = Match(palace.RULES, seed=9)
     good.play("ready")
@@ -395,11 +400,11 @@ def test_undo_takes_back_the_persons_last_move_and_the_bots_replies(
 ) -> None:
     open_game(page, origin, "account", 4)
     assert page.is_disabled("#undo")
-    before = page.text_content("#table")
+    before = table_text(page)
     board_click(page, "place 0")
-    assert page.text_content("#table") != before
+    assert table_text(page) != before
     page.click("#undo")
-    assert page.text_content("#table") == before
+    assert table_text(page) == before
     assert log_length(page) == 0
     assert page.is_disabled("#undo")
 
@@ -411,7 +416,7 @@ def test_physical_dice_are_typed_in_for_every_throw(page: Page, origin: str) -> 
     assert page.inner_text("#turn") == "Enter what the dice show."
     page.fill("#move-text", "dice 6 6 6 6 6")
     page.press("#move-text", "Enter")
-    assert "dice 6 6 6 6 6" in page.text_content("#table")
+    assert "dice 6 6 6 6 6" in table_text(page)
     assert page.inner_text("#turn") == "Your move."
     expected = Match(
         dp.RULES,
@@ -421,7 +426,7 @@ def test_physical_dice_are_typed_in_for_every_throw(page: Page, origin: str) -> 
     expected.play("roll")
     expected.play("dice 6 6 6 6 6")
     assert expected.current_player not in (None, CHANCE)
-    assert page.text_content("#table") == dp.RULES.display(expected.view(0))
+    assert table_text(page) == dp.RULES.display(expected.view(0))
 
 
 @pytest.mark.parametrize(("game", "seed"), [("dice-poker", 1), ("palace", 1), ("account", 1)])
@@ -568,7 +573,7 @@ def test_the_bots_are_paced_one_move_at_a_time_by_default(page: Page, origin: st
     assert len(counts) == len(match.moves)
     assert persons_moves(match, 1) == ["roll", "write chance"]
     assert len(match.moves) >= 6  # two turns of P0's, each a throw or more and a box
-    assert page.text_content("#table") == dp.display(match.view(1))
+    assert table_text(page) == dp.display(match.view(1))
 
 
 def test_the_pace_is_chosen_kept_and_instant_plays_the_bots_at_once(
