@@ -289,8 +289,10 @@ def test_the_page_loads_only_its_own_files(page: Page, origin: str, visit: Visit
 
 
 def test_the_dom_never_holds_a_card_hidden_from_the_persons_seat(page: Page, origin: str) -> None:
-    """Palace for three, the person at seat 1: after every click, every card the page
-    holds anywhere in its DOM is one the person's own views have shown.
+    """Palace for three, the person at seat 1, played by clicking the drawn table: after
+    every click, every card the page holds anywhere in its DOM (the drawn cards' text,
+    their ``data-card`` and their spoken ``aria-label`` included) is one the person's own
+    views have shown.
     """
     open_game(page, origin, "palace", 21)
     start_from_form(page, {"players": "3"}, ["lowcard", "you", "random"])
@@ -627,3 +629,48 @@ def tumbling(page: Page) -> list[str]:
         ".map((die) => getComputedStyle(die).animationName)"
     )
     return names
+
+
+def test_the_table_is_played_by_keyboard_and_read_by_a_screen_reader(
+    page: Page, origin: str
+) -> None:
+    """Issue 19, point 5: Tab reaches the table's buttons, Enter and Space press them, a
+    focus ring shows, and cards and dice have the names a screen reader reads.
+    """
+    open_game(page, origin, "dice-poker", 7)
+    throw = page.locator("#board [data-move='roll']")
+    throw.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#log .events").first.inner_text() == "You threw 1 2 2 3 3 (throw 1)."
+    first = page.locator("#board button.die").first
+    assert first.get_attribute("aria-label") == "die showing 1, not kept"
+    first.focus()
+    page.keyboard.press("Space")
+    kept = page.locator("#board button.die").first
+    assert kept.get_attribute("aria-label") == "die showing 1, kept"
+    assert kept.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.dataset.focus") == "die-0"  # kept on redraw
+    ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert ring == "solid"
+    for _ in range(5):  # the four other dice, then the throw button
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.move") == "roll keep 1"
+    page.keyboard.press("Enter")
+    assert page.locator("#log .move").nth(1).inner_text() == "you: roll keep 1"
+
+    open_game(page, origin, "palace", 1)
+    seen = palace.view(palace.new_game(seed=1), 0)
+    names = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+    words = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+    def spoken(card: palace.Card) -> str:
+        rank = names.get(card.rank) or words[card.rank - 2]
+        return f"{rank} of {suits[card.suit]}"
+
+    hand = page.locator("#board .hand .card").evaluate_all(
+        "(cards) => cards.map((card) => card.getAttribute('aria-label'))"
+    )
+    assert hand == [f"{spoken(card)}, in hand" for card in seen.hand]
+    backs = page.locator("#board .card.back[aria-label='face-down card']")
+    assert backs.count() == 6  # three of each seat's, under the face-up rows
