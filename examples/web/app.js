@@ -236,6 +236,11 @@ function drawGame(game) {
     void table.offsetWidth; // restart the animation
     table.classList.add("changed");
   }
+  selection = null;
+  drawBoard(game);
+  // The table is the way to play; the notation is the fallback, opened where the table
+  // offers no click for the moves (a game the page draws no table for, physical dice).
+  if (game.board === null || game.chance) $("notation").open = true;
   $("result").textContent = game.result ?? "";
 
   const moves = $("moves");
@@ -326,6 +331,842 @@ function playMove(text) {
   drawGame(answer.game);
   followBots(answer.game);
   return true;
+}
+
+// --- the table drawn ----------------------------------------------------------------------
+// The Python side sends the table as data built from the person's own view ("board");
+// every clickable thing carries the notation of the move it makes (data-move), or the page
+// composes it from selections that the board lists as legal. Nothing here knows a rule.
+
+const SVG = "http://www.w3.org/2000/svg";
+const PIPS = {
+  1: [5],
+  2: [1, 9],
+  3: [1, 5, 9],
+  4: [1, 3, 7, 9],
+  5: [1, 3, 5, 7, 9],
+  6: [1, 3, 4, 6, 7, 9],
+};
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+let selection = null; // what the person has picked on the table, until the next answer
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name === "on") node.addEventListener("click", value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+// A button that plays `move` (its notation) when pressed.
+function moveButton(move, props, ...children) {
+  return el(
+    "button",
+    { type: "button", "data-move": move, on: () => playMove(move), ...props },
+    ...children,
+  );
+}
+
+// A playing card: its rank and suit symbol in the corner and the symbol large in the
+// middle, so the suit reads by its shape as well as by its colour.
+function cardFace(card, props = {}, tag = "div") {
+  const red = card.suit === "H" || card.suit === "D";
+  const node = el(
+    tag,
+    {
+      class: `card face suit-${card.suit}${red ? " red" : ""} ${props.class ?? ""}`.trim(),
+      "data-card": card.text,
+      "data-key": `card:${card.text}`,
+      "aria-label": props.label ?? card.label,
+      role: tag === "button" ? null : "img",
+      ...Object.fromEntries(
+        Object.entries(props).filter(([name]) => !["class", "label"].includes(name)),
+      ),
+    },
+    el(
+      "span",
+      { class: "corner", "aria-hidden": "true" },
+      el("b", { text: card.rank }),
+      el("i", { text: card.symbol }),
+    ),
+    el("span", { class: "middle", "aria-hidden": "true", text: card.symbol }),
+  );
+  if (tag === "button") node.type = "button";
+  return node;
+}
+
+function cardBack(props = {}, tag = "div") {
+  const node = el(tag, {
+    class: `card back ${props.class ?? ""}`.trim(),
+    role: tag === "button" ? null : "img",
+    "aria-label": props.label ?? "face-down card",
+    ...props.attrs,
+  });
+  if (tag === "button") node.type = "button";
+  return node;
+}
+
+function die(face, props = {}, tag = "div") {
+  const node = el(tag, {
+    class: `die ${props.class ?? ""}`.trim(),
+    "data-face": face,
+    role: tag === "button" ? null : "img",
+    "aria-label": props.label ?? `die showing ${face}`,
+    ...props.attrs,
+  });
+  if (tag === "button") node.type = "button";
+  const pips = el("span", { class: "pips", "aria-hidden": "true" });
+  for (let spot = 1; spot <= 9; spot += 1) {
+    pips.append(el("span", { class: PIPS[face]?.includes(spot) ? "pip on" : "pip" }));
+  }
+  node.append(pips);
+  return node;
+}
+
+function countBadge(label, value) {
+  return el(
+    "span",
+    { class: "count" },
+    el("span", { text: label }),
+    " ",
+    el("b", { text: String(value) }),
+  );
+}
+
+function drawBoard(game) {
+  const board = $("board");
+  const before = rectsOf(board);
+  const focused = focusKey();
+  board.replaceChildren();
+  $("selection").textContent = "";
+  const drawn = game.board;
+  board.hidden = drawn === null;
+  if (drawn === null) return;
+  board.className = `board ${drawn.game}`;
+  const draw = { palace: drawPalace, "dice-poker": drawDicePoker, account: drawAccount }[
+    drawn.game
+  ];
+  draw(board, drawn, game);
+  restoreFocus(focused);
+  if (!reducedMotion.matches) travel(board, before, drawn);
+}
+
+// Redraw the table in place after a selection changed, keeping the focus where it was.
+function redrawBoard() {
+  const focused = focusKey();
+  const board = $("board");
+  board.replaceChildren();
+  const draw = { palace: drawPalace, "dice-poker": drawDicePoker, account: drawAccount }[
+    shownGame.board.game
+  ];
+  draw(board, shownGame.board, shownGame);
+  restoreFocus(focused);
+}
+
+function focusKey() {
+  const active = document.activeElement;
+  if (!active || !$("board").contains(active)) return null;
+  return active.dataset.focus ?? null;
+}
+
+function restoreFocus(key) {
+  if (key === null) return;
+  const again = $("board").querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  if (again) again.focus();
+}
+
+// --- motion: what moved travels from where it was ------------------------------------------
+
+function rectsOf(board) {
+  const rects = new Map();
+  for (const node of board.querySelectorAll("[data-key]")) {
+    const list = rects.get(node.dataset.key) ?? [];
+    list.push(node.getBoundingClientRect());
+    rects.set(node.dataset.key, list);
+  }
+  const areas = new Map();
+  for (const node of board.querySelectorAll("[data-area]"))
+    areas.set(node.dataset.area, node.getBoundingClientRect());
+  return { rects, areas, onTurn: board.dataset.onTurn };
+}
+
+function travel(board, before, drawn) {
+  const used = new Map();
+  for (const node of board.querySelectorAll("[data-key]")) {
+    const key = node.dataset.key;
+    const list = before.rects.get(key);
+    let from = null;
+    if (list) {
+      const index = used.get(key) ?? 0;
+      used.set(key, index + 1);
+      from = list[Math.min(index, list.length - 1)];
+    } else if (node.dataset.arrives === "true" && before.areas.has(before.onTurn)) {
+      from = before.areas.get(before.onTurn); // a card from a hand the page never saw
+    }
+    if (from === null) continue;
+    const to = node.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) + Math.abs(dy) < 2) continue;
+    node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+      duration: 380,
+      easing: "cubic-bezier(.2,.7,.3,1)",
+    });
+  }
+  if (drawn.game === "account" && drawn.path) stepMarker(board, drawn.path);
+}
+
+// The account game's marker steps card by card along the line it just moved over.
+function stepMarker(board, path) {
+  const marker = board.querySelector(`[data-key="marker:${path.key}"]`);
+  if (!marker) return;
+  const end = marker.getBoundingClientRect();
+  const frames = path.columns.map((column) => {
+    const cell = board.querySelector(`[data-line="${column}"]`).getBoundingClientRect();
+    return {
+      transform: `translate(${cell.left + cell.width / 2 - (end.left + end.width / 2)}px, 0)`,
+    };
+  });
+  frames[frames.length - 1] = { transform: "none" };
+  marker.getAnimations().forEach((animation) => animation.cancel());
+  marker.animate(frames, {
+    duration: Math.min(140 * frames.length, 1000),
+    easing: "steps(" + (frames.length - 1) + ", jump-none)",
+  });
+}
+
+// --- palace --------------------------------------------------------------------------------
+
+function drawPalace(board, drawn, game) {
+  const mine = drawn.seats.find((seat) => seat.you);
+  const onTurn = drawn.seats.find((seat) => seat.on_turn);
+  board.dataset.onTurn = onTurn ? String(onTurn.seat) : "";
+  const others = el(
+    "div",
+    { class: "others" },
+    ...drawn.seats.filter((seat) => !seat.you).map((seat) => palaceSeat(seat, drawn)),
+  );
+  const pileCards = drawn.pile.top.map((card, index) =>
+    cardFace(card, {
+      class: "on-pile",
+      "data-arrives": index === drawn.pile.top.length - 1 ? "true" : null,
+      style: `--i:${index}`,
+    }),
+  );
+  const pileBody = pileCards.length
+    ? pileCards
+    : [el("span", { class: "empty-slot", text: "empty" })];
+  const pileLabel =
+    `the pile, ${drawn.pile.size} card${drawn.pile.size === 1 ? "" : "s"}` +
+    (drawn.pile.top.length ? `, ${drawn.pile.top.at(-1).label} on top` : "");
+  const pile = drawn.pile.take
+    ? moveButton(
+        drawn.pile.take,
+        {
+          class: "pile takeable",
+          "aria-label": `${pileLabel}: take the pile`,
+          "data-focus": "pile",
+        },
+        ...pileBody,
+      )
+    : el("div", { class: "pile", role: "group", "aria-label": pileLabel }, ...pileBody);
+  const centre = el(
+    "div",
+    { class: "centre" },
+    el("div", { class: "stack" }, pile, countBadge("Pile", drawn.pile.size)),
+    el(
+      "div",
+      { class: "stack" },
+      drawn.stock
+        ? cardBack({ label: `the stock, ${drawn.stock} cards` })
+        : el("span", { class: "empty-slot", text: "none" }),
+      countBadge("Stock", drawn.stock),
+    ),
+    el(
+      "div",
+      { class: "stack" },
+      el(
+        "div",
+        { class: "card burned", role: "img", "aria-label": `${drawn.burned} cards burned` },
+        el("span", { "aria-hidden": "true", text: drawn.burned ? String(drawn.burned) : "" }),
+      ),
+      countBadge("Burned", drawn.burned),
+    ),
+  );
+  board.append(others, centre);
+  if (mine) board.append(palaceSeat(mine, drawn), palaceHand(mine, drawn), palaceActions(drawn));
+  else board.append(palaceActions(drawn));
+}
+
+function seatHeading(seat, extra) {
+  return el(
+    "h4",
+    { class: "seat-name" },
+    el("span", { text: seat.name }),
+    seat.on_turn ? el("span", { class: "badge turn", text: "to move" }) : null,
+    seat.finished ? el("span", { class: "badge done", text: "finished" }) : null,
+    extra ? el("span", { class: "muted", text: extra }) : null,
+  );
+}
+
+function palaceSeat(seat, drawn) {
+  const sel = selection;
+  const slots = seat.face_up.map((card, slot) => {
+    const down = seat.face_down[slot];
+    const under = down.present
+      ? down.move
+        ? cardBack(
+            {
+              class: "under playable",
+              label: `face-down card ${slot + 1}: play it blind`,
+              attrs: { "data-move": down.move, "data-focus": `down-${slot}` },
+            },
+            "button",
+          )
+        : cardBack({ class: "under" })
+      : el("span", { class: "card gone", "aria-hidden": "true" });
+    if (under.tagName === "BUTTON") under.addEventListener("click", () => playMove(down.move));
+    let over = null;
+    if (card !== null) {
+      over = faceUpCard(seat, card, slot, drawn, sel);
+    }
+    return el("div", { class: "slot" }, under, over);
+  });
+  const hand = seat.you
+    ? null
+    : el(
+        "div",
+        {
+          class: "backs",
+          role: "img",
+          "aria-label": `${seat.hand_size} card${seat.hand_size === 1 ? "" : "s"} in hand`,
+        },
+        ...Array.from({ length: Math.min(seat.hand_size, 12) }, () =>
+          el("span", { class: "mini-back" }),
+        ),
+        seat.hand_size > 12
+          ? el("span", { class: "muted", text: `+${seat.hand_size - 12}` })
+          : null,
+      );
+  const known = seat.known.length
+    ? el(
+        "div",
+        { class: "known" },
+        el("span", { class: "muted", text: seat.you ? "Known to all:" : "Known in hand:" }),
+        ...seat.known.map((card) => cardFace(card, { class: "small" })),
+      )
+    : null;
+  return el(
+    "section",
+    {
+      class: `seat${seat.you ? " mine" : ""}${seat.on_turn ? " on-turn" : ""}`,
+      "data-area": String(seat.seat),
+      "aria-label": `${seat.name}: table and hand`,
+    },
+    seatHeading(seat, seat.you ? null : `hand ${seat.hand_size}`),
+    el(
+      "div",
+      {
+        class: "rows",
+        role: "group",
+        "aria-label": `${seat.name}: face-up cards over face-down cards`,
+      },
+      ...slots,
+    ),
+    hand,
+    known,
+  );
+}
+
+function faceUpCard(seat, card, slot, drawn, sel) {
+  if (!seat.you) return cardFace(card, { class: "over" });
+  if (drawn.phase === "swap") {
+    const swaps = drawn.swaps.filter((swap) => swap.up === slot);
+    if (!swaps.length) return cardFace(card, { class: "over" });
+    const target = sel?.kind === "hand" ? swaps.find((swap) => swap.hand === sel.index) : null;
+    const chosen = sel?.kind === "up" && sel.index === slot;
+    return clickableCard(card, {
+      class: `over${target ? " target" : ""}${chosen ? " selected" : ""}`,
+      label: target
+        ? `${card.label}: swap it for the ${drawn.hand[sel.index].label}`
+        : `${card.label}, face up`,
+      pressed: chosen,
+      focus: `up-${slot}`,
+      move: target?.move,
+      click: () =>
+        target ? playMove(target.move) : choose({ kind: chosen ? null : "up", index: slot }),
+    });
+  }
+  if (drawn.play_from === "face_up") return playableCard(card, slot, drawn, "over", `up-${slot}`);
+  return cardFace(card, { class: "over" });
+}
+
+function clickableCard(card, { class: extra, label, pressed, focus, click, move }) {
+  const props = { class: extra, label, "data-focus": focus, "data-move": move ?? null };
+  if (!move) props["aria-pressed"] = pressed ? "true" : "false";
+  const node = cardFace(card, props, "button");
+  node.addEventListener("click", click);
+  return node;
+}
+
+// A card of a rank the person may lay: clicking it adds it to (or takes it from) the
+// cards chosen of that rank; the places chosen are those the listed play of that count lays.
+function playableCard(card, place, drawn, extra, focus) {
+  const plays = drawn.plays[card.rank];
+  if (!plays) return cardFace(card, { class: extra });
+  const sel = selection?.kind === "play" && selection.rank === card.rank ? selection : null;
+  const chosen = sel ? plays.find((play) => play.count === sel.count) : null;
+  const isChosen = chosen ? chosen.places.includes(place) : false;
+  return clickableCard(card, {
+    class: `${extra} playable${isChosen ? " selected" : ""}`,
+    label: `${card.label}${isChosen ? ", chosen" : ", playable"}`,
+    pressed: isChosen,
+    focus,
+    click: () => {
+      const counts = plays.map((play) => play.count);
+      let count = sel ? sel.count + (isChosen ? -1 : 1) : Math.min(...counts);
+      if (!counts.includes(count)) count = isChosen ? 0 : sel.count;
+      choose(count > 0 ? { kind: "play", rank: card.rank, count } : null);
+    },
+  });
+}
+
+function palaceHand(mine, drawn) {
+  const sel = selection;
+  const cards = drawn.hand.map((card, index) => {
+    const focus = `hand-${index}`;
+    if (drawn.phase === "swap") {
+      const swaps = drawn.swaps.filter((swap) => swap.hand === index);
+      if (!swaps.length) return cardFace(card, { class: "in-hand" });
+      const target = sel?.kind === "up" ? swaps.find((swap) => swap.up === sel.index) : null;
+      const chosen = sel?.kind === "hand" && sel.index === index;
+      return clickableCard(card, {
+        class: `in-hand${target ? " target" : ""}${chosen ? " selected" : ""}`,
+        label: target
+          ? `${card.label}: swap it for the ${mine.face_up[sel.index].label}`
+          : `${card.label}, in hand`,
+        pressed: chosen,
+        focus,
+        move: target?.move,
+        click: () =>
+          target ? playMove(target.move) : choose({ kind: chosen ? null : "hand", index }),
+      });
+    }
+    return drawn.play_from === "hand"
+      ? playableCard(card, index, drawn, "in-hand", focus)
+      : cardFace(card, { class: "in-hand" });
+  });
+  cards.forEach((node, index) => node.style.setProperty("--i", index));
+  const fan = el(
+    "div",
+    {
+      class: "fan",
+      role: "group",
+      "aria-label": `your hand, ${drawn.hand.length} card${drawn.hand.length === 1 ? "" : "s"}`,
+      style: `--n:${cards.length}`,
+    },
+    ...cards,
+  );
+  return el(
+    "section",
+    { class: "hand", "aria-label": "your hand" },
+    el("h4", { class: "seat-name", text: drawn.hand.length ? "Your hand" : "Your hand is empty" }),
+    fan,
+  );
+}
+
+function palaceActions(drawn) {
+  const bar = el("div", { class: "actions" });
+  const sel = selection;
+  const play =
+    sel?.kind === "play" ? drawn.plays[sel.rank]?.find((entry) => entry.count === sel.count) : null;
+  if (Object.keys(drawn.plays).length) {
+    const label = play
+      ? `Play ${Array(play.count).fill(sel.rank).join(" ")}`
+      : "Play: choose cards";
+    const button = play
+      ? moveButton(play.move, { class: "primary", "data-focus": "play" }, label)
+      : el("button", { type: "button", class: "primary", disabled: true, text: label });
+    bar.append(button);
+  }
+  for (const action of drawn.actions)
+    bar.append(moveButton(action.move, { "data-focus": action.move }, action.label));
+  if (drawn.phase === "swap" && drawn.swaps.length) {
+    $("selection").textContent =
+      sel?.kind === "hand"
+        ? "Now choose a face-up card to swap it with."
+        : sel?.kind === "up"
+          ? "Now choose a hand card to swap it with."
+          : `Swap: choose a hand card and a face-up card (${drawn.swaps_made} swaps made), or press Ready.`;
+  } else if (play) {
+    $("selection").textContent =
+      `Chosen: ${Array(play.count).fill(sel.rank).join(" ")}. Press Play, or choose more of that rank.`;
+  } else if (Object.keys(drawn.plays).length) {
+    $("selection").textContent = "Choose cards of one rank (the lit ones), then press Play.";
+  }
+  return bar;
+}
+
+function choose(picked) {
+  selection = picked && picked.kind ? picked : null;
+  redrawBoard();
+}
+
+// --- dice poker ----------------------------------------------------------------------------
+
+function drawDicePoker(board, drawn, game) {
+  board.dataset.throws = String(drawn.throws_used);
+  const kept = selection?.kind === "keep" ? selection.kept : new Set();
+  const canKeep = Object.keys(drawn.rolls).length > 1 && drawn.dice.length > 0;
+  const keptFaces = drawn.dice
+    .filter((_, index) => kept.has(index))
+    .map((d) => d.face)
+    .sort((a, b) => a - b);
+  const throwMove = drawn.rolls[keptFaces.join(" ")];
+  const tray = el("div", { class: "tray", role: "group", "aria-label": "the dice" });
+  drawn.dice.forEach((d, index) => {
+    const isKept = kept.has(index);
+    const tumble = drawn.just_thrown && d.rolled ? " tumble" : "";
+    if (!canKeep) {
+      tray.append(
+        die(d.face, { class: tumble.trim(), attrs: { "data-die": index, style: `--d:${index}` } }),
+      );
+      return;
+    }
+    const node = die(
+      d.face,
+      {
+        class: `${isKept ? "kept" : ""}${tumble}`,
+        label: `die showing ${d.face}, ${isKept ? "kept" : "not kept"}`,
+        attrs: {
+          "data-die": index,
+          "aria-pressed": isKept ? "true" : "false",
+          "data-focus": `die-${index}`,
+          style: `--d:${index}`,
+        },
+      },
+      "button",
+    );
+    node.addEventListener("click", () => {
+      const next = new Set(kept);
+      if (isKept) next.delete(index);
+      else next.add(index);
+      selection = { kind: "keep", kept: next };
+      redrawBoard();
+    });
+    tray.append(node);
+  });
+  if (!drawn.dice.length)
+    tray.append(
+      el("p", {
+        class: "muted",
+        text: drawn.in_air ? "The dice are in the air." : "No dice thrown yet this turn.",
+      }),
+    );
+  const rest = 5 - keptFaces.length;
+  const throwLabel = !drawn.dice.length
+    ? "Throw the dice"
+    : keptFaces.length
+      ? `Throw ${rest} (keep ${keptFaces.join(" ")})`
+      : "Throw all five";
+  const throwButton = throwMove
+    ? moveButton(throwMove, { class: "primary", "data-focus": "throw" }, throwLabel)
+    : el("button", {
+        type: "button",
+        class: "primary",
+        disabled: true,
+        text: Object.keys(drawn.rolls).length ? "Throw: keep fewer than five" : "Throw",
+      });
+  const turnSeat = drawn.seats.find((seat) => seat.on_turn);
+  const info = el(
+    "div",
+    { class: "throws" },
+    countBadge("Throw", `${drawn.throws_used} of ${drawn.throws_allowed}`),
+    drawn.announced ? countBadge("Announced", drawn.announced) : null,
+    ...drawn.seats.map((seat) =>
+      el(
+        "span",
+        { class: `count seat-chip${seat.on_turn ? " on-turn" : ""}` },
+        el("span", { text: seat.name }),
+        " ",
+        el("b", { text: String(seat.score) }),
+        drawn.fences
+          ? el("span", {
+              class: "fences",
+              title: "fences: banked throws",
+              text: ` · fences ${seat.fences}`,
+            })
+          : null,
+      ),
+    ),
+  );
+  board.append(
+    el("div", { class: "dice-row" }, tray, el("div", { class: "throw-bar" }, throwButton, info)),
+  );
+  board.append(scoreSheet(drawn));
+  if (Object.keys(drawn.rolls).length && drawn.dice.length)
+    $("selection").textContent = "Click dice to keep them, then throw; or fill a box on the sheet.";
+  else if (drawn.rows.some((row) => row.cells.some((cell) => cell.moves)))
+    $("selection").textContent = drawn.dice.length
+      ? "Fill a box on the sheet."
+      : "Throw, or scratch a box (✕) at once.";
+  void turnSeat;
+}
+
+function scoreSheet(drawn) {
+  const head = el(
+    "tr",
+    {},
+    el("th", { scope: "col", text: "box" }),
+    ...drawn.columns.map((column) =>
+      el("th", { scope: "col", class: column.current ? "current" : null, text: column.label }),
+    ),
+  );
+  const body = drawn.rows.map((row) =>
+    el(
+      "tr",
+      { class: `${row.section}${row.box === "sixes" ? " section-end" : ""}` },
+      el("th", { scope: "row", text: row.label }),
+      ...row.cells.map((cell, index) => sheetCell(row, cell, drawn.columns[index])),
+    ),
+  );
+  const sums = drawn.sums.map((sum) =>
+    el(
+      "tr",
+      { class: "sum" },
+      el("th", { scope: "row", text: sum.label }),
+      ...sum.cells.map((text) => el("td", { text })),
+    ),
+  );
+  return el(
+    "div",
+    { class: "sheet-wrap" },
+    el(
+      "table",
+      { class: "sheet" },
+      el("caption", { text: "Score sheet: a column per seat and stage" }),
+      el("thead", {}, head),
+      el("tbody", {}, ...body),
+      el("tfoot", {}, ...sums),
+    ),
+  );
+}
+
+// A box of the sheet: its points, or for a box the person may fill now a button per move
+// (write, announce, scratch) showing what it would score; `hint` is the Python side's note.
+function sheetCell(row, cell, column) {
+  const td = el("td", { class: column.current ? "current" : null });
+  if (!cell.moves) {
+    td.textContent = cell.value === null ? "" : String(cell.value);
+    return td;
+  }
+  td.classList.add("open");
+  for (const move of cell.moves) {
+    const label =
+      cell.hint && move.kind !== "scratch" ? `${move.label} (${cell.hint})` : move.label;
+    td.append(
+      moveButton(
+        move.move,
+        {
+          class: `box-move ${move.kind}`,
+          "aria-label": label,
+          title: cell.hint ?? move.label,
+          "data-box": row.box,
+          "data-focus": move.move,
+        },
+        move.text,
+      ),
+    );
+  }
+  return td;
+}
+
+// --- the account game ----------------------------------------------------------------------
+
+function drawAccount(board, drawn, game) {
+  board.dataset.onTurn = String(drawn.seats.find((seat) => seat.on_turn)?.seat ?? "");
+  const accounts = el(
+    "div",
+    { class: "accounts" },
+    ...drawn.seats.map((seat) =>
+      el(
+        "div",
+        {
+          class: `account-chip seat-${seat.seat % 8}${seat.on_turn ? " on-turn" : ""}`,
+          "data-area": String(seat.seat),
+        },
+        el("span", { text: seat.name }),
+        el("b", { text: String(seat.account) }),
+        el("small", { text: `${seat.markers} marker${seat.markers === 1 ? "" : "s"}` }),
+      ),
+    ),
+  );
+  const landingMarkers = [
+    ...new Set(drawn.columns.flatMap((column) => column.landings.map((landing) => landing.marker))),
+  ];
+  const chosenMarker =
+    selection?.kind === "marker" && landingMarkers.includes(selection.marker)
+      ? selection.marker
+      : landingMarkers[0];
+  const field = el("div", {
+    class: "field",
+    role: "grid",
+    "aria-label": "the field: the bottom line is played",
+    style: `--columns:${drawn.columns.length}`,
+  });
+  for (let row = drawn.rows - 1; row >= 1; row -= 1) {
+    const line = el("div", { class: "field-row upper", role: "row" });
+    for (const column of drawn.columns) {
+      const text = column.cards[row];
+      line.append(
+        el(
+          "div",
+          { class: "cell", role: "gridcell" },
+          text === undefined
+            ? el("span", { class: "fcard gone", "aria-label": "no card" })
+            : fieldCard(text, {}),
+        ),
+      );
+    }
+    field.append(line);
+  }
+  const bottom = el("div", { class: "field-row bottom", role: "row" });
+  for (const column of drawn.columns)
+    bottom.append(bottomCell(column, chosenMarker, landingMarkers));
+  field.append(bottom);
+  const dieBox = el("div", { class: "die-box" });
+  if (drawn.roll !== null)
+    dieBox.append(
+      die(drawn.roll, {
+        class: drawn.rolled ? "tumble" : "",
+        label: `the die shows ${drawn.roll}`,
+      }),
+    );
+  else
+    dieBox.append(el("span", { class: "die blank", role: "img", "aria-label": "no roll waiting" }));
+  for (const action of drawn.actions)
+    dieBox.append(
+      moveButton(action.move, { class: "primary", "data-focus": action.move }, action.label),
+    );
+  dieBox.append(countBadge("Pack", drawn.pack), countBadge("Discard", drawn.discard));
+  board.append(accounts, field, dieBox);
+  const places = drawn.columns.some((column) => column.place || column.buy);
+  if (landingMarkers.length)
+    $("selection").textContent =
+      `Rolled ${drawn.roll}: choose a lit card for m${chosenMarker}${landingMarkers.length > 1 ? " (or pick another of your markers)" : ""}.`;
+  else if (drawn.columns.some((column) => column.place))
+    $("selection").textContent = "Place your marker: choose a card on the bottom line.";
+  else if (places)
+    $("selection").textContent =
+      "Roll the die, or buy a marker by choosing a card on the bottom line.";
+}
+
+function fieldCard(text, props) {
+  const kind =
+    text === "End"
+      ? "end"
+      : /^[PT]$/.test(text)
+        ? "premium"
+        : /^[BZ]$/.test(text)
+          ? "hazard"
+          : text.startsWith("-")
+            ? "minus"
+            : "plus";
+  return el(
+    "span",
+    {
+      class: `fcard ${kind} ${props.class ?? ""}`.trim(),
+      "aria-label": props.label ?? `card ${text}`,
+    },
+    el("span", { "aria-hidden": "true", text }),
+  );
+}
+
+function bottomCell(column, chosenMarker, landingMarkers) {
+  const landings = column.landings.filter((landing) => landing.marker === chosenMarker);
+  const cell = el("div", {
+    class: "cell line",
+    role: "gridcell",
+    "data-line": column.column,
+    "data-column": column.column,
+  });
+  const text = column.cards[0];
+  const card =
+    text === undefined ? el("span", { class: "fcard gone", "aria-label": "no card" }) : null;
+  const markerTokens = column.markers.map((marker) => {
+    const choosable =
+      marker.you && landingMarkers.length > 1 && landingMarkers.includes(marker.marker);
+    const props = {
+      class: `marker seat-${marker.seat % 8}${marker.you ? " mine" : ""}${choosable && marker.marker === chosenMarker ? " selected" : ""}`,
+      "data-key": `marker:${marker.key}`,
+      "aria-label": `${marker.you ? "your" : `P${marker.seat}'s`} marker m${marker.marker}${marker.moved ? ", moved this turn" : ""}`,
+      text: marker.text,
+    };
+    if (!choosable) return el("span", { ...props, role: "img" });
+    return el("button", {
+      ...props,
+      type: "button",
+      "aria-pressed": marker.marker === chosenMarker ? "true" : "false",
+      "data-focus": `marker-${marker.key}`,
+      on: () => {
+        selection = { kind: "marker", marker: marker.marker };
+        redrawBoard();
+      },
+    });
+  });
+  const markers = el("div", { class: "markers" }, ...markerTokens);
+  const direct = column.place ?? column.buy ?? (landings.length === 1 ? landings[0].move : null);
+  if (card) {
+    cell.append(card, markers);
+  } else if (direct) {
+    const what = column.place
+      ? "place your marker here"
+      : column.buy
+        ? "buy a marker and place it here"
+        : landings[0].label;
+    cell.classList.add(landings.length ? "lit" : "can-place");
+    cell.append(
+      moveButton(
+        direct,
+        {
+          class: "fcard-button",
+          "aria-label": `card ${text}, column ${column.column}: ${what}`,
+          "data-focus": `column-${column.column}`,
+        },
+        fieldCard(text, { label: "" }),
+      ),
+      markers,
+    );
+    if (landings.length === 1)
+      cell.append(
+        el("small", { class: "effect", "aria-hidden": "true", text: shortEffect(landings[0]) }),
+      );
+  } else {
+    cell.append(fieldCard(text, { label: `card ${text}, column ${column.column}` }), markers);
+    if (landings.length > 1) {
+      cell.classList.add("lit");
+      for (const landing of landings)
+        cell.append(
+          moveButton(
+            landing.move,
+            { class: "way", "aria-label": landing.label, "data-focus": landing.move },
+            `${landing.text.split(" ").slice(1).join(" ")} ${shortEffect(landing)}`,
+          ),
+        );
+    }
+  }
+  return cell;
+}
+
+function shortEffect(landing) {
+  const arrow = landing.effect.match(/→ (-?\d+)$/);
+  return arrow ? `→ ${arrow[1]}` : landing.effect;
 }
 
 // --- the bots' pace -----------------------------------------------------------------------

@@ -425,6 +425,7 @@ def _game(table: Table) -> Answer:
         "seat": person,
         "seats": [_seat_label(choice) for choice in table.seats],
         "table": rules.display(seen),
+        "board": _board(table, seen),
         "guide": {
             "rules": list(guide_lines(rules, "rules_summary", match.config)),
             "notation": list(guide_lines(rules, "notation_summary", match.config)),
@@ -529,6 +530,359 @@ def _account_hints(
             f"lands on {landing.card} (column {landing.column}): {effect}"
         )
     return [f"You rolled {seen.roll}; your account is {found[0].before}."], notes
+
+
+# --- the table drawn: structured, from the person's view only -----------------------------
+
+_RANK_WORDS = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+}  # fmt: skip
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_PILE_DRAWN = 5
+"""The pile's cards drawn, from the top: the rest are counted."""
+
+
+def _board(table: Table, seen: Any) -> Answer | None:
+    """The table as structured data for the page to draw, read off the person's view
+    (``seen``) and the events of the last move as the person's seat sees them. Every
+    clickable thing carries the notation of the move it makes, or the page composes the
+    text from selections listed here as legal; the page itself knows no rules. ``None``
+    for a game the page has no drawing for: it shows the text display alone.
+    """
+    last = _last_events(table)
+    if isinstance(seen, palace.View):
+        return _palace_board(seen)
+    if isinstance(seen, dp.View):
+        return _dice_poker_board(table.match.rules, seen, last)
+    if isinstance(seen, account.View):
+        return _account_board(table.match.rules, seen, last)
+    return None
+
+
+def _last_events(table: Table) -> list[Any]:
+    """The last move's events, each redacted for the person's seat."""
+    match = table.match
+    if not match.move_events:
+        return []
+    return [match.rules.redact(event, table.person) for event in match.move_events[-1]]
+
+
+def _name(seen: Any, seat: int) -> str:
+    return "You" if seat == seen.seat else f"P{seat}"
+
+
+def _card_face(card: palace.Card) -> Answer:
+    rank = palace.cards.RANK_TEXT[card.rank]
+    return {
+        "text": str(card),
+        "rank": rank,
+        "suit": card.suit,
+        "symbol": _SUIT_SYMBOLS[card.suit],
+        "label": f"{_RANK_WORDS[card.rank]} of {_SUIT_WORDS[card.suit]}",
+    }
+
+
+def _palace_board(seen: palace.View) -> Answer:
+    """Palace: every seat's face-up row over its face-down backs, its hand (the person's
+    cards, the others' counted) and its known cards; the pile's top cards, the stock and
+    the burned cards counted. The person's plays are listed per rank, each with the
+    hand (or face-up) places it lays, so the page selects cards and composes no text.
+    """
+    notation = palace.RULES.format_move
+    legal = seen.legal_moves
+    words = {type(move): notation(move) for move in legal}
+    source = "hand" if seen.hand else "face_up"
+    mine = seen.seat
+    row = seen.face_up[mine] if mine is not None else ()
+    plays: dict[str, list[Answer]] = {}
+    for move in legal:
+        if isinstance(move, palace.Play):
+            places = _places(move.cards, seen.hand if source == "hand" else row)
+            entry = {"count": len(move.cards), "move": notation(move), "places": places}
+            plays.setdefault(palace.cards.RANK_TEXT[move.rank], []).append(entry)
+    swaps = [
+        {
+            "hand": seen.hand.index(move.hand_card),
+            "up": row.index(move.face_up_card),
+            "move": notation(move),
+        }
+        for move in legal
+        if isinstance(move, palace.Swap)
+    ]
+    blind = {move.slot: notation(move) for move in legal if isinstance(move, palace.PlayBlind)}
+    seats = [
+        {
+            "seat": seat,
+            "name": _name(seen, seat),
+            "you": seat == mine,
+            "on_turn": seat == seen.current_player,
+            "finished": seat in seen.finished,
+            "hand_size": seen.hand_sizes[seat],
+            "face_up": [None if card is None else _card_face(card) for card in seen.face_up[seat]],
+            "face_down": [
+                {"present": present, "move": blind.get(slot) if seat == mine else None}
+                for slot, present in enumerate(seen.face_down[seat])
+            ],
+            "known": [_card_face(card) for card in seen.known[seat]],
+        }
+        for seat in range(seen.config.players)
+    ]
+    actions = [
+        {"move": words[kind], "label": label}
+        for kind, label in (
+            (palace.Ready, "Ready: start playing"),
+            (palace.TakePile, "Take the pile"),
+            (palace.EndTurn, "End the turn"),
+        )
+        if kind in words
+    ]
+    return {
+        "game": "palace",
+        "phase": seen.phase,
+        "seats": seats,
+        "hand": [_card_face(card) for card in seen.hand],
+        "play_from": source,
+        "plays": plays,
+        "swaps": swaps,
+        "swaps_made": seen.swaps,
+        "pile": {
+            "size": len(seen.pile),
+            "top": [_card_face(card) for card in seen.pile[-_PILE_DRAWN:]],
+            "take": words.get(palace.TakePile),
+        },
+        "stock": seen.stock_size,
+        "burned": len(seen.burned),
+        "actions": actions,
+    }
+
+
+def _places(cards: tuple[palace.Card, ...], among: Iterable[palace.Card | None]) -> list[int]:
+    """Where ``cards`` lie in ``among`` (a hand or a face-up row), equal cards at their
+    first free places.
+    """
+    places: list[int] = []
+    spots = list(among)
+    for card in cards:
+        place = next(i for i, spot in enumerate(spots) if spot == card and i not in places)
+        places.append(place)
+    return sorted(places)
+
+
+_BOX_LABELS = {
+    dp.Box.TWO_PAIRS: "two pairs",
+    dp.Box.THREE_KIND: "three of a kind",
+    dp.Box.FOUR_KIND: "four of a kind",
+    dp.Box.FULL_HOUSE: "full house",
+    dp.Box.SMALL_STRAIGHT: "small straight",
+    dp.Box.LARGE_STRAIGHT: "large straight",
+}
+
+
+def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[Any]) -> Answer:
+    """Dice poker: the dice (those the last throw rolled marked, for the page to
+    tumble), the throws and fences, and the score sheet as rows of boxes by columns of
+    seat and stage. A box the person may fill carries its moves (write, scratch,
+    announce) and a hint: what writing it would score now. The throws the person may
+    make are listed by the faces they keep, so the page composes no text.
+    """
+    notation = rules.format_move
+    config = seen.config
+    points = dp.open_box_points(seen) if seen.seat == seen.current_player else {}
+    rolls: dict[str, str] = {}
+    cell_moves: dict[dp.Box, list[Answer]] = {}
+    for move in seen.legal_moves:
+        if isinstance(move, dp.Roll):
+            rolls[" ".join(map(str, move.keep))] = notation(move)
+            continue
+        if not isinstance(move, (dp.Write, dp.Scratch, dp.Announce)):
+            continue
+        box = move.box
+        name = _BOX_LABELS.get(box, str(box))
+        value = points.get(box)
+        if isinstance(move, dp.Write):
+            kind, text, label = "write", f"{value:+d}" if value else "0", f"write {name}"
+            label += f" for {value} points"
+        elif isinstance(move, dp.Scratch):
+            kind, text, label = "scratch", "✕", f"scratch {name} for 0 points"
+        else:
+            kind, text, label = "announce", "call", f"announce {name}"
+        cell_moves.setdefault(box, []).append(
+            {"move": notation(move), "kind": kind, "text": text, "label": label}
+        )
+    thrown = next((event for event in last if isinstance(event, dp.Rolled)), None)
+    kept = list(thrown.kept) if thrown is not None else list(seen.dice)
+    dice = []
+    for face in seen.dice:
+        stayed = face in kept
+        if stayed:
+            kept.remove(face)
+        dice.append({"face": face, "rolled": not stayed})
+    columns: list[Answer] = [
+        {
+            "seat": seat,
+            "stage": stage,
+            "label": f"{_name(seen, seat)} s{stage + 1}",
+            "current": seat == seen.current_player and stage == seen.stage,
+        }
+        for seat in range(config.players)
+        for stage in range(config.stages)
+    ]
+    mine, announced = seen.seat, seen.announced
+    rows = []
+    for box in dp.Box:
+        cells = []
+        for column in columns:
+            seat, stage = column["seat"], column["stage"]
+            value = seen.sheets[seat][dp.BOXES_PER_STAGE * stage + box]
+            cell: Answer = {"value": value}
+            if seat == mine and stage == seen.stage and box in cell_moves:
+                cell["moves"] = cell_moves[box]
+                found = points.get(box, "absent")
+                if found is None:
+                    cell["hint"] = "the dice do not fit: scratch for 0"
+                elif found != "absent":
+                    cell["hint"] = f"scores {found}"
+            cells.append(cell)
+        label = _BOX_LABELS.get(box, str(box))
+        section = "mountain" if box.is_mountain else "poker"
+        rows.append({"box": str(box), "label": label, "section": section, "cells": cells})
+    return {
+        "game": "dice-poker",
+        "dice": dice,
+        "just_thrown": thrown is not None,
+        "in_air": seen.pending_keep is not None,
+        "throws_used": seen.throws_used,
+        "throws_allowed": seen.throws_allowed,
+        "announced": None if announced is None else _BOX_LABELS.get(announced, str(announced)),
+        "rolls": rolls,
+        "columns": columns,
+        "rows": rows,
+        "sums": _dice_poker_sums(seen, columns),
+        "seats": [
+            {
+                "seat": seat,
+                "name": _name(seen, seat),
+                "score": seen.scores[seat],
+                "fences": seen.fences[seat],
+                "on_turn": seat == seen.current_player,
+            }
+            for seat in range(config.players)
+        ],
+        "fences": config.fences,
+    }
+
+
+def _dice_poker_sums(seen: dp.View, columns: list[Answer]) -> list[Answer]:
+    config = seen.config
+    mountain, premium, total = [], [], []
+    for column in columns:
+        sheet = seen.sheets[column["seat"]]
+        base = dp.BOXES_PER_STAGE * column["stage"]
+        cells = [cell for cell in sheet[base : base + len(dp.MOUNTAIN)] if cell is not None]
+        full = len(cells) == len(dp.MOUNTAIN)
+        mountain.append(str(sum(cells)) if cells else "")
+        bonus = dp.scoring.stage_bonus(sum(cells), config.premium, config.penalty)
+        premium.append(str(bonus) if full else "")
+        total.append(str(dp.state.stage_total(config, sheet, column["stage"])))
+    return [
+        {"label": "mountain", "cells": mountain},
+        {"label": "premium", "cells": premium},
+        {"label": "total", "cells": total},
+    ]
+
+
+def _account_board(rules: Ruleset[Any, Any, Any], seen: account.View, last: list[Any]) -> Answer:
+    """The account game: the field's columns (bottom card first) with the markers on the
+    bottom line, each column with the moves that click on it (place, buy, and after a
+    roll each landing there with what it would do); the accounts, the die, the pack.
+    The path of a marker that just moved is given for the page to step it along.
+    """
+    notation = rules.format_move
+    legal = seen.legal_moves
+    by_column: dict[int, dict[str, Any]] = {}
+    for move in legal:
+        if isinstance(move, (account.Place, account.Buy)):
+            kind = "place" if isinstance(move, account.Place) else "buy"
+            by_column.setdefault(move.column, {})[kind] = notation(move)
+    landings: dict[int, list[Answer]] = {}
+    for landing in account.landings(seen):
+        move = account.Advance(landing.marker, landing.direction, landing.steps)
+        if move not in legal:
+            continue
+        if landing.ends:
+            effect = "ends the game"
+        elif landing.after is None:
+            effect = "pays what B draws"
+        else:
+            effect = f"account {landing.before} → {landing.after}"
+        arrow = "←" if landing.direction == "left" else "→"
+        landings.setdefault(landing.column, []).append(
+            {
+                "move": notation(move),
+                "marker": landing.marker,
+                "text": f"m{landing.marker} {arrow} {landing.steps}",
+                "effect": effect,
+                "label": f"move m{landing.marker} {landing.direction} {landing.steps} to "
+                f"{landing.card}: {effect}",
+            }
+        )
+    markers: dict[int, list[Answer]] = {}
+    for seat, owned in enumerate(seen.markers):
+        for marker, column in enumerate(owned):
+            markers.setdefault(column, []).append(
+                {
+                    "seat": seat,
+                    "marker": marker,
+                    "key": f"{seat}-{marker}",
+                    "text": f"P{seat} m{marker}" if seat != seen.seat else f"m{marker}",
+                    "you": seat == seen.seat,
+                    "moved": seat == seen.on_turn and marker in seen.moved,
+                }
+            )
+    columns = [
+        {
+            "column": column,
+            "cards": [str(card) for card in cards],
+            "markers": markers.get(column, []),
+            "landings": landings.get(column, []),
+            **by_column.get(column, {}),
+        }
+        for column, cards in enumerate(seen.field)
+    ]
+    moved = next((event for event in last if isinstance(event, account.Moved)), None)
+    path = None
+    if moved is not None:
+        path = {
+            "key": f"{moved.seat}-{moved.marker}",
+            "columns": [moved.start, *moved.passed, moved.landed],
+        }
+    rolled = next((event for event in last if isinstance(event, account.Rolled)), None)
+    words = {type(move): notation(move) for move in legal}
+    roll = words.get(account.Roll)
+    actions = [] if roll is None else [{"move": roll, "label": "Roll the die"}]
+    return {
+        "game": "account",
+        "rows": seen.config.rows,
+        "columns": columns,
+        "seats": [
+            {
+                "seat": seat,
+                "name": _name(seen, seat),
+                "account": seen.accounts[seat],
+                "markers": len(seen.markers[seat]),
+                "on_turn": seat == seen.on_turn and seen.current_player is not None,
+            }
+            for seat in range(seen.config.players)
+        ],
+        "roll": seen.roll,
+        "rolled": rolled is not None,
+        "path": path,
+        "pack": seen.pack_size,
+        "discard": len(seen.discard),
+        "actions": actions,
+    }
 
 
 def _undo_refusal(table: Table) -> str | None:

@@ -28,6 +28,22 @@ where they exist, and the committed ``docs/_static/web/*.png`` otherwise.
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
 """A palace card's text (``7H``, ``10C``) standing alone in a text."""
 
+_RANK_WORDS = [
+    *("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("jack", "queen", "king", "ace"),
+]
+_RANK_TEXTS = [*map(str, range(2, 11)), "J", "Q", "K", "A"]
+_SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+SPOKEN_CARD = re.compile(
+    rf"\b({'|'.join(_RANK_WORDS)}) of ({'|'.join(_SUIT_WORDS)})\b", re.IGNORECASE
+)
+"""A palace card as a screen reader is told it (``seven of hearts``)."""
+
+SUIT_SYMBOL = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([♣♦♥♠])")
+"""A palace card written with its suit's symbol (``7♥``)."""
+
+_SYMBOL_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
 
 def web_module(name: str) -> ModuleType:
     """``examples/web/<name>.py``, imported once."""
@@ -42,8 +58,15 @@ def web_module(name: str) -> ModuleType:
 
 
 def cards_in(text: str) -> set[str]:
-    """The card texts that ``text`` contains."""
-    return set(CARD.findall(text))
+    """The cards that ``text`` names, as their texts: written (``7H``, in data attributes
+    too), spoken (``seven of hearts``, as an aria-label says it) or with a suit symbol.
+    """
+    spoken = {
+        _RANK_TEXTS[_RANK_WORDS.index(rank.lower())] + _SUIT_WORDS[suit.lower()]
+        for rank, suit in SPOKEN_CARD.findall(text)
+    }
+    symbols = {rank + _SYMBOL_LETTERS[symbol] for rank, symbol in SUIT_SYMBOL.findall(text)}
+    return set(CARD.findall(text)) | spoken | symbols
 
 
 @functools.lru_cache(maxsize=8192)

@@ -668,3 +668,148 @@ def test_a_deeply_nested_house_rule_value_is_refused_beside_its_field_not_a_bug(
     assert "MAX_DEPTH" in answer["fields"]["players"]
     assert "Traceback" not in capsys.readouterr().err
     assert ask("state")["game"] == before
+
+
+# --- issue 19, point 3: the table drawn, as data from the person's view -------------------
+
+
+def board_moves(board: dict[str, Any]) -> list[str]:
+    """Every move the drawn table offers a click for, in notation: those its elements
+    carry and those the page composes from the selections it lists as legal.
+    """
+    found: list[str] = [action["move"] for action in board.get("actions", [])]
+    if board["game"] == "palace":
+        found += [play["move"] for plays in board["plays"].values() for play in plays]
+        found += [swap["move"] for swap in board["swaps"]]
+        found += [
+            slot["move"] for seat in board["seats"] for slot in seat["face_down"] if slot["move"]
+        ]
+        found += [board["pile"]["take"]] if board["pile"]["take"] else []
+    elif board["game"] == "dice-poker":
+        found += list(board["rolls"].values())
+        found += [
+            move["move"]
+            for row in board["rows"]
+            for cell in row["cells"]
+            for move in cell.get("moves", [])
+        ]
+    else:
+        for column in board["columns"]:
+            found += [column[kind] for kind in ("place", "buy") if kind in column]
+            found += [landing["move"] for landing in column["landings"]]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [
+        ("palace", {"players": "3", "face_up_play": "from_table"}),
+        ("palace", {"max_turns": "60"}),
+        ("dice-poker", {"stages": "1", "stage_orders": "announce"}),
+        ("dice-poker", {"stages": "1"}),
+        ("account", {"max_rounds": "12", "marker_cost": "20"}),
+    ],
+)
+def test_the_drawn_table_offers_a_click_for_every_legal_move_and_for_no_other(
+    game: str, rules: dict[str, str]
+) -> None:
+    """Whole games with random choices: at each of the person's decisions, the moves the
+    table offers are exactly the legal moves; while it is not the person's move the table
+    offers none. (Palace's pile and its "Take the pile" button both take it.)
+    """
+    choose = random.Random(5)
+    players = int(rules.get("players", "2"))
+    answer = start(game=game, seed="4", rules=rules, seats=["you", *["random"] * (players - 1)])
+    decisions = 0
+    while not answer["game"]["over"]:
+        match = glue._table.match
+        offered = board_moves(answer["game"]["board"])
+        legal = [match.rules.format_move(move) for move in match.view(0).legal_moves]
+        assert set(offered) == set(legal)
+        decisions += bool(legal)
+        answer = ask("play", choose.choice(offered))
+    assert decisions > 10
+    assert board_moves(answer["game"]["board"]) == []
+
+
+def test_palace_lists_each_play_with_the_hand_places_it_lays() -> None:
+    game = start(game="palace", seed="3", rules={"decks": "2", "hand_size": "6"})["game"]
+    game = ask("play", "ready")["game"]
+    while not game["board"]["plays"]:
+        game = ask("play", game["moves"][0])["game"]
+    board = game["board"]
+    hand = [card["text"] for card in board["hand"]]
+    assert board["play_from"] == "hand"
+    for rank, plays in board["plays"].items():
+        for play in plays:
+            laid = [hand[place] for place in play["places"]]
+            assert play["move"] == "play " + " ".join(laid)
+            assert len(play["places"]) == play["count"]
+            assert {text[:-1] for text in laid} == {rank}
+    counts = {rank: [play["count"] for play in plays] for rank, plays in board["plays"].items()}
+    assert any(len(listed) > 1 for listed in counts.values())  # QC QS: one or two queens
+
+
+def test_palace_names_every_card_for_a_screen_reader_and_draws_other_hands_as_counts() -> None:
+    game = start(game="palace", seed="1")["game"]
+    board = game["board"]
+    me, other = board["seats"]
+    assert [card["label"] for card in board["hand"]] == [
+        "four of diamonds",
+        "four of spades",
+        "five of spades",
+    ]
+    assert [card["symbol"] for card in board["hand"]] == ["♦", "♠", "♠"]
+    assert (me["you"], other["you"], other["hand_size"]) == (True, False, 3)
+    assert "hand" not in other
+    assert all(slot == {"present": True, "move": None} for slot in other["face_down"])
+
+
+def test_dice_poker_draws_the_sheet_with_each_open_boxs_points_and_the_keeps_to_throw() -> None:
+    start(game="dice-poker", seed="7", rules={"stages": "1"})
+    board = ask("play", "roll")["game"]["board"]
+    seen = glue._table.match.view(0)
+    points = dp.open_box_points(seen)
+    assert [die["face"] for die in board["dice"]] == list(seen.dice) == [1, 2, 2, 3, 3]
+    assert all(die["rolled"] for die in board["dice"])
+    assert board["just_thrown"]
+    assert board["rolls"][""] == "roll"
+    assert board["rolls"]["2 2 3"] == "roll keep 2 2 3"
+    assert "1 2 2 3 3" not in board["rolls"]  # keeping all five is no throw
+    assert [column["label"] for column in board["columns"]] == ["You s1", "P1 s1"]
+    pair = next(row for row in board["rows"] if row["box"] == "pair")
+    mine, theirs = pair["cells"]
+    assert mine["hint"] == f"scores {points[dp.Box.PAIR]}"
+    assert [move["move"] for move in mine["moves"]] == ["write pair", "scratch pair"]
+    assert theirs == {"value": None}
+    poker = next(row for row in board["rows"] if row["box"] == "poker")["cells"][0]
+    assert poker["hint"] == "the dice do not fit: scratch for 0"
+    board = ask("play", "roll keep 2 2 3")["game"]["board"]
+    rolled = [die["face"] for die in board["dice"] if die["rolled"]]
+    kept = [die["face"] for die in board["dice"] if not die["rolled"]]
+    assert sorted(kept) == [2, 2, 3]
+    assert len(rolled) == 2
+    board = ask("play", "write chance")["game"]["board"]
+    chance = next(row for row in board["rows"] if row["box"] == "chance")["cells"][0]
+    assert chance["value"] == glue._table.match.view(0).sheets[0][dp.Box.CHANCE]
+
+
+def test_the_account_field_carries_the_landings_and_where_a_marker_stepped() -> None:
+    start(game="account", seed="6", rules={"players": "1"})
+    board = ask("play", "place 0")["game"]["board"]
+    assert [column.get("place") for column in board["columns"]] == [None] * 7
+    assert board["columns"][0]["markers"][0] | {} == {
+        "seat": 0, "marker": 0, "key": "0-0", "text": "m0", "you": True, "moved": False
+    }  # fmt: skip
+    board = ask("play", "roll")["game"]["board"]
+    assert (board["roll"], board["rolled"]) == (2, True)
+    lit = {
+        column["column"]: column["landings"] for column in board["columns"] if column["landings"]
+    }
+    assert sorted(lit) == [1, 2, 5, 6]
+    assert [(landing["move"], landing["effect"]) for landing in lit[6]] == [
+        ("move 0 left 1", "account 1 → 101")
+    ]
+    board = ask("play", "move 0 left 2")["game"]["board"]
+    assert board["path"] == {"key": "0-0", "columns": [0, 6, 5]}
+    assert board["columns"][5]["markers"][0]["key"] == "0-0"

@@ -46,8 +46,8 @@ def test_running_the_tests_never_rewrites_a_tracked_file() -> None:
     git = shutil.which("git")
     if git is None or not (ROOT / ".git").exists():
         return
-    for game in GAMES:
-        path = (SCREENSHOTS / f"{game}.png").relative_to(ROOT)
+    for name in (f"{game}{width}.png" for game in GAMES for width in ("", "-360")):
+        path = (SCREENSHOTS / name).relative_to(ROOT)
         # check-ignore exits 0 when git ignores the path; ls-files lists it if tracked
         assert subprocess.run([git, "check-ignore", "-q", str(path)], cwd=ROOT).returncode == 0
         listed = subprocess.run(
@@ -63,7 +63,10 @@ def test_the_docs_show_the_committed_screenshots_where_no_fresh_one_exists(
     assert conf.FRESH_SCREENSHOTS == SCREENSHOTS
     shown = (ROOT / "docs" / "web.rst").read_text(encoding="utf-8")
     figures = re.findall(r"^\.\. figure:: _static/web/([\w-]+\.png)$", shown, re.MULTILINE)
-    assert sorted(figures) == sorted(f"{game}.png" for game in GAMES)
+    # each game at 1280 px and at a phone's 360 px
+    assert sorted(figures) == sorted(
+        name for game in GAMES for name in (f"{game}.png", f"{game}-360.png")
+    )
     monkeypatch.setattr(conf, "FRESH_SCREENSHOTS", tmp_path)
     for name in figures:
         assert (ROOT / "docs" / "_static" / "web" / name).is_file()
