@@ -123,7 +123,7 @@ def load_page(browser: Browser, origin: str, game: str, timeout: float) -> Load:
         start = time.perf_counter()
         page.goto(f"{origin}/?game={game}&seed=1")
         try:
-            page.wait_for_selector("#moves button", timeout=timeout * 1000)
+            page.wait_for_selector("#moves button", state="attached", timeout=timeout * 1000)
         except PlaywrightTimeoutError:
             status = page.text_content("#status")
             raise SystemExit(
