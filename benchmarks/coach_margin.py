@@ -52,21 +52,20 @@ def seed_margin(seed: int) -> tuple[float, float, int]:
 
 
 def margins(games: int, seed: int, workers: int) -> list[tuple[float, float, int]]:
-    """:func:`seed_margin` of each of ``games`` seeds from ``seed`` on."""
+    """:func:`seed_margin` of each of ``games`` seeds from ``seed`` on, with a line of the
+    running figures every 100 seeds."""
     seeds = range(seed, seed + games)
-    if workers <= 1:
-        return [seed_margin(one) for one in seeds]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(seed_margin, seeds, chunksize=10))
+    results: list[tuple[float, float, int]] = []
+    with ProcessPoolExecutor(max(workers, 1)) as pool:
+        for result in pool.map(seed_margin, seeds, chunksize=5):
+            results.append(result)
+            if len(results) % 100 == 0 and len(results) < games:
+                report(results)
+    return results
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="seeds, each played twice")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    arguments = parser.parse_args()
-    results = margins(arguments.games, arguments.seed, arguments.workers)
+def report(results: list[tuple[float, float, int]]) -> None:
+    """The mean margin with its interval, and the coach's speed."""
     per_seed = [margin for margin, _, _ in results]
     average = mean(per_seed)
     half = 1.96 * stdev(per_seed) / len(per_seed) ** 0.5
@@ -75,12 +74,19 @@ def main() -> None:
     turns = 2 * len(per_seed) * dp.Config().boxes_per_player
     print(
         f"{len(per_seed)} seeds x 2 seatings: coach - greedy = {average:.1f} points a game, "
-        f"95% interval {average - half:.1f} to {average + half:.1f}"
+        f"95% interval {average - half:.1f} to {average + half:.1f}; coach "
+        f"{1000 * seconds / turns:.1f} ms a turn, {moves / seconds:.0f} moves/s",
+        flush=True,
     )
-    print(
-        f"coach: {1000 * seconds / turns:.1f} ms a turn, {moves / seconds:.0f} moves/s "
-        f"({moves} moves)"
-    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="seeds, each played twice")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    arguments = parser.parse_args()
+    report(margins(arguments.games, arguments.seed, arguments.workers))
 
 
 if __name__ == "__main__":

@@ -37,9 +37,7 @@ def measure(values: dp.Values, games: int, seed: int) -> tuple[dp.Values, float]
                 counts[box][cell // box.face + 3] += 1
     measured = dp.Values(
         poker_pars=tuple(round(mean(cells), 2) for cells in poker),
-        mountain_counts=tuple(
-            tuple(round(count / sum(row), 4) for count in row) for row in counts
-        ),
+        mountain_counts=tuple(tuple(round(count / sum(row), 4) for count in row) for row in counts),
         fence=values.fence,
     )
     return measured, mean(totals)

@@ -16,7 +16,7 @@ Two dynamic programmes over the 252 throws of five dice and the throws left:
 >>> state = apply(new_game(seed=42), Roll())
 >>> advice = coach(view(state, 0))
 >>> advice.dice, advice.throws_left, advice.move
-((1, 2, 3, 5, 5), 2, Roll(keep=(1, 2, 3, 5)))
+((1, 2, 3, 5, 5), 2, Roll(keep=(5, 5)))
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from operator import mul
 import attrs
 
 from .._validation import check_type
+from .._words import counted
 from ..bots import legal_moves_of
 from ..errors import IllegalMoveError
 from .config import BoxScores, Config
@@ -45,16 +46,31 @@ from .moves import (
     Scratch,
     Write,
 )
+from .notation import format_move
 from .rules import _fillable
 from .scoring import _YATZY, ALL_THROWS, FITS, KEEPS, score_table, stage_bonus
 from .state import View
 
-__all__ = ["Advice", "BoxChance", "CoachBot", "KeepAdvice", "Values", "box_chances", "coach"]
+__all__ = [
+    "DEFAULT_VALUES",
+    "Advice",
+    "BoxChance",
+    "CoachBot",
+    "Fill",
+    "KeepAdvice",
+    "Values",
+    "advice_lines",
+    "box_chances",
+    "coach",
+    "coach_lines",
+]
 
 # --- the dice: every multiset of 0 to 5 dice, and what one more die makes of it ------------
 
 _MULTISETS: tuple[tuple[Face, ...], ...] = tuple(
-    faces for size in range(DICE_COUNT + 1) for faces in combinations_with_replacement(range(1, 7), size)
+    faces
+    for size in range(DICE_COUNT + 1)
+    for faces in combinations_with_replacement(range(1, 7), size)
 )
 _ID = {faces: number for number, faces in enumerate(_MULTISETS)}
 _THROW_IDS = tuple(_ID[dice] for dice in ALL_THROWS)  # the 252 throws, in ALL_THROWS order
@@ -85,7 +101,8 @@ def _sums(top: Sequence[float] | Sequence[int]) -> list[float | int]:
 
 def _step_float(stop: Sequence[float], later: Sequence[float]) -> tuple[list[float], list[float]]:
     """One throw more: each keep's expectation of ``later``, and per throw the better of
-    ``stop`` and the best keep."""
+    ``stop`` and the best keep.
+    """
     expected = list(map(mul, _sums(later), _FLOAT_SCALE))
     get = expected.__getitem__
     best = [max(now, *map(get, keeps)) for now, keeps in zip(stop, _KEEP_IDS, strict=True)]
@@ -98,7 +115,8 @@ def _step_float(stop: Sequence[float], later: Sequence[float]) -> tuple[list[flo
 @cache
 def _box_levels(box: Box, box_scores: BoxScores, goal: str, throws: int) -> tuple[int, ...]:
     """Per throw of five, ``6 ** (5 * throws)`` times the best chance (``goal == "fit"``) or
-    expected points (``"points"``) in ``box`` with ``throws`` throws still to come."""
+    expected points (``"points"``) in ``box`` with ``throws`` throws still to come.
+    """
     table = score_table(box_scores)
     if goal == "fit":
         now = tuple(int(_fits(box, dice)) for dice in ALL_THROWS)
@@ -126,7 +144,8 @@ def _fits(box: Box, dice: tuple[Face, ...]) -> bool:
 @cache
 def _keep_exact(box: Box, box_scores: BoxScores, goal: str, throws: int) -> tuple[int, ...]:
     """Per multiset kept, ``6 ** (5 * throws)`` times the chance or points after throwing
-    the rest with ``throws - 1`` throws to follow."""
+    the rest with ``throws - 1`` throws to follow.
+    """
     sums = _sums(_box_levels(box, box_scores, goal, throws - 1))
     return tuple(map(mul, sums, _INT_SCALE))
 
@@ -196,7 +215,9 @@ DEFAULT_VALUES = Values()
 
 
 @cache
-def _mountain_spread(values: Values, open_mountain: frozenset[Box]) -> tuple[tuple[int, float], ...]:
+def _mountain_spread(
+    values: Values, open_mountain: frozenset[Box]
+) -> tuple[tuple[int, float], ...]:
     """The distribution of the points the open mountain boxes will add, each independent."""
     spread = {0: 1.0}
     for box in sorted(open_mountain):
@@ -231,7 +252,8 @@ def _gains(
     config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
 ) -> tuple[float, ...]:
     """Per throw, what writing it in ``box`` gains: its points against the box's par and, for
-    a mountain box, the change in the stage's expected premium."""
+    a mountain box, the change in the stage's expected premium.
+    """
     table = score_table(config.box_scores)
     par = values.par(box)
     if box.is_poker:
@@ -241,7 +263,9 @@ def _gains(
     by_count = [
         (count - 3) * box.face
         - par
-        + _premium_value(values, rest, written + (count - 3) * box.face, config.premium, config.penalty)
+        + _premium_value(
+            values, rest, written + (count - 3) * box.face, config.premium, config.penalty
+        )
         - premium
         for count in range(DICE_COUNT + 1)
     ]
@@ -253,7 +277,8 @@ def _levels(gains: tuple[tuple[float, ...], ...], fences: tuple[float, ...]) -> 
     """The turn's programme, ending in one of the boxes ``gains`` values, with ``fences[u]``
     the worth of the bank after ``u`` throws: per throws used ``u`` (1 to the last allowed),
     each keep's expectation if one more throw is made (empty at the last), and per throw on
-    the table the worth of the turn from there."""
+    the table the worth of the turn from there.
+    """
     stop_now = list(map(max, *gains)) if len(gains) > 1 else list(gains[0])
     allowed = len(fences) - 1
     best = [value + fences[allowed] for value in stop_now]
@@ -298,10 +323,8 @@ def _table(view: View, values: Values) -> _Table:
     cells = sheet[base : base + BOXES_PER_STAGE]
     open_mask = sum(1 << box for box, cell in enumerate(cells) if cell is None)
     order = config.stage_order(view.stage)
-    if view.announced is not None:
-        fillable = 1 << view.announced
-    else:
-        fillable = _fillable(order, open_mask)
+    announced = view.announced
+    fillable = _fillable(order, open_mask) if announced is None else 1 << announced
     turns_left = sum(cell is None for cell in sheet) - 1
     if not config.fences or turns_left == 0:
         fences = (0.0,) * (view.throws_allowed + 1)
@@ -323,7 +346,8 @@ def _table(view: View, values: Values) -> _Table:
 
 def _plans(table: _Table, values: Values) -> dict[Box, _Levels] | _Levels:
     """The programme for the turn: one for all its boxes, or one a box while it is to be
-    announced."""
+    announced.
+    """
     gains = {
         box: _gains(table.config, values, box, table.open_mountain, table.written)
         for box in table.boxes
@@ -337,7 +361,8 @@ def _options(
     view: View, values: Values
 ) -> tuple[_Table, list[tuple[Move, float]], list[tuple[tuple[Face, ...], float]]]:
     """Every move open to the seat on turn with the coach's worth of it, in points against
-    par: the fills (and announcements) first, then the keeps of a throw."""
+    par: the fills (and announcements) first, then the keeps of a throw.
+    """
     table = _table(view, values)
     plans = _plans(table, values)
     used = view.throws_used
@@ -420,7 +445,8 @@ class KeepAdvice:
 @attrs.frozen
 class Fill:
     """Ending the turn now (or, in announce order, naming the box): the move, the points it
-    writes and the coach's worth of it, in points against par as :attr:`KeepAdvice.value`."""
+    writes and the coach's worth of it, in points against par as :attr:`KeepAdvice.value`.
+    """
 
     move: Move
     points: int
@@ -466,8 +492,8 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
     >>> from tabletop_rules.dice_poker import Roll, apply, new_game, view
     >>> advice = coach(view(apply(new_game(seed=42), Roll()), 0))
     >>> best = advice.keeps[0]
-    >>> best.keep, [(str(box.box), round(float(box.chance), 3)) for box in best.boxes[-4:]]
-    ((1, 2, 3, 5), [('small_straight', 0.306), ('large_straight', 0.0), ('poker', 0.0), ('chance', 1.0)])
+    >>> best.keep, [(str(made.box), round(float(made.chance), 3)) for made in best.boxes[-3:]]
+    ((5, 5), [('large_straight', 0.057), ('poker', 0.029), ('chance', 1.0)])
     """
     table, fills, keeps = _options(view, values)
     move, value = _best(fills, keeps)
@@ -479,7 +505,11 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
         throws_left=throws_left,
         boxes=table.boxes,
         fills=tuple(
-            Fill(fill, scores[view.dice][fill.box] if view.dice and isinstance(fill, Write) else 0, worth)
+            Fill(
+                fill,
+                scores[view.dice][fill.box] if view.dice and isinstance(fill, Write) else 0,
+                worth,
+            )
             for fill, worth in sorted(fills, key=lambda option: -option[1])
         ),
         keeps=tuple(
@@ -514,5 +544,67 @@ class CoachBot:
     def choose(self, view: View) -> Move:
         """The coach's move for the view's seat, which must be on turn."""
         legal_moves_of(view)  # refuses a state, a seat not on turn, a finished game
-        _table_, fills, keeps = _options(view, self.values)
+        _, fills, keeps = _options(view, self.values)
         return _best(fills, keeps)[0]
+
+
+def _kept(keep: tuple[Face, ...]) -> str:
+    return "keep " + " ".join(map(str, keep)) if keep else "throw all five"
+
+
+def _percent(chance: Fraction) -> str:
+    return (
+        f"{float(chance):.0%}"
+        if chance in (0, 1) or 0.01 <= chance <= 0.99
+        else f"{float(chance):.1%}"
+    )
+
+
+def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
+    """For each box the turn in ``view`` may end in, a short line for a score sheet: the keep
+    best for that box, its exact chance of making it and the points it can expect (see
+    :func:`coach`; ``IllegalMoveError`` when no seat is to throw). Empty when no throw is left.
+
+    >>> from tabletop_rules.dice_poker import Box, Roll, apply, new_game, view
+    >>> lines = coach_lines(view(apply(new_game(seed=42), Roll()), 0))
+    >>> lines[Box.SMALL_STRAIGHT], lines[Box.FIVES]
+    ('keep 1 2 3 5: 31% made, 4.6 points', 'keep 5 5: 67% made, -0.4 points')
+    """
+    advice = coach(view, values)
+    lines: dict[Box, str] = {}
+    for number, box in enumerate(advice.boxes):
+        best = max(
+            advice.keeps,
+            key=lambda keep: (keep.boxes[number].points, keep.boxes[number].chance),
+            default=None,
+        )
+        if best is None:
+            continue
+        made = best.boxes[number]
+        lines[box] = (
+            f"{_kept(best.keep)}: {_percent(made.chance)} made, {float(made.points):.1f} points"
+        )
+    return lines
+
+
+def advice_lines(view: View, values: Values = DEFAULT_VALUES, keeps: int = 3) -> tuple[str, ...]:
+    """The coach's advice in a few lines for the terminal: its move, then the best ``keeps``
+    keeps with their worth and their best boxes' chances (``IllegalMoveError`` when no seat
+    is to throw).
+    """
+    advice = coach(view, values)
+    move = advice.move
+    lines = [f"Coach ({counted(advice.throws_left, 'throw')} left): {format_move(move)}."]
+    for keep in advice.keeps[:keeps]:
+        likely = sorted(
+            keep.boxes,
+            key=lambda box: (float(box.points) - values.par(box.box), box.chance),
+            reverse=True,
+        )[:3]
+        chances = ", ".join(f"{box.box} {_percent(box.chance)}" for box in likely)
+        lines.append(f"  {_kept(keep.keep)}: worth {keep.value:+.1f}; {chances}")
+    lines.extend(
+        f"  {format_move(fill.move)}: {fill.points} points, worth {fill.value:+.1f}"
+        for fill in advice.fills[:2]
+    )
+    return tuple(lines)
