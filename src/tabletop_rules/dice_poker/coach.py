@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from operator import mul
 
@@ -247,17 +247,29 @@ def _premium_value(
 _Levels = tuple[tuple[list[float], list[float]], ...]
 
 
-@cache
 def _gains(
     config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
 ) -> tuple[float, ...]:
     """Per throw, what writing it in ``box`` gains: its points against the box's par and, for
     a mountain box, the change in the stage's expected premium.
     """
-    table = score_table(config.box_scores)
-    par = values.par(box)
     if box.is_poker:
-        return tuple(table[dice][box] - par for dice in ALL_THROWS)
+        return _poker_gains(config.box_scores, values, box)
+    return _mountain_gains(config, values, box, open_mountain, written)
+
+
+@lru_cache(maxsize=64)
+def _poker_gains(box_scores: BoxScores, values: Values, box: Box) -> tuple[float, ...]:
+    table = score_table(box_scores)
+    par = values.par(box)
+    return tuple(table[dice][box] - par for dice in ALL_THROWS)
+
+
+@lru_cache(maxsize=1024)
+def _mountain_gains(
+    config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
+) -> tuple[float, ...]:
+    par = values.par(box)
     premium = _premium_value(values, open_mountain, written, config.premium, config.penalty)
     rest = open_mountain - {box}
     by_count = [
@@ -272,8 +284,7 @@ def _gains(
     return tuple(by_count[dice.count(box.face)] for dice in ALL_THROWS)
 
 
-@cache
-def _levels(gains: tuple[tuple[float, ...], ...], fences: tuple[float, ...]) -> _Levels:
+def _levels(gains: Sequence[Sequence[float]], fences: tuple[float, ...]) -> _Levels:
     """The turn's programme, ending in one of the boxes ``gains`` values, with ``fences[u]``
     the worth of the bank after ``u`` throws: per throws used ``u`` (1 to the last allowed),
     each keep's expectation if one more throw is made (empty at the last), and per throw on
@@ -344,17 +355,20 @@ def _table(view: View, values: Values) -> _Table:
     )
 
 
+@lru_cache(maxsize=64)
+def _plan(table: _Table, values: Values, boxes: tuple[Box, ...]) -> _Levels:
+    """The programme of the turn ``table`` describes, ending in one of ``boxes``."""
+    gains = [_gains(table.config, values, box, table.open_mountain, table.written) for box in boxes]
+    return _levels(gains, table.fences)
+
+
 def _plans(table: _Table, values: Values) -> dict[Box, _Levels] | _Levels:
     """The programme for the turn: one for all its boxes, or one a box while it is to be
     announced.
     """
-    gains = {
-        box: _gains(table.config, values, box, table.open_mountain, table.written)
-        for box in table.boxes
-    }
     if table.announcing:
-        return {box: _levels((gain,), table.fences) for box, gain in gains.items()}
-    return _levels(tuple(gains.values()), table.fences)
+        return {box: _plan(table, values, (box,)) for box in table.boxes}
+    return _plan(table, values, table.boxes)
 
 
 def _options(
