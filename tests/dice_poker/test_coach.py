@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.dice_poker.scoring import ALL_THROWS, KEEPS, PROBABILITIES, points
-from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.protocol import Bot
 from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import play_game
@@ -249,3 +249,24 @@ def test_the_coach_bot_beats_the_greedy_bot_by_10_points_a_game() -> None:
     low = mean(margins) - 1.96 * stdev(margins) / len(margins) ** 0.5
     assert mean(margins) >= 10, mean(margins)
     assert low > 0, (mean(margins), low)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"fence": "1"}, "finite numbers"),
+        ({"fence": float("nan")}, "finite numbers"),
+        ({"poker_pars": (1.0,)}, "9 pars"),
+        ({"mountain_counts": ((1.0, 0, 0, 0, 0, 0),) * 5}, "6 tuples"),
+        ({"mountain_counts": ((0.5, 0, 0, 0, 0, 0),) * 6}, "sum to 1"),
+    ],
+)
+def test_values_refuse_what_is_not_a_worth(fields: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        dp.Values(**fields)  # type: ignore[arg-type]
+
+
+def test_a_mountain_box_is_worth_its_mean_score() -> None:
+    certain_three = ((0.0, 0.0, 0.0, 1.0, 0.0, 0.0),) * 6
+    assert dp.Values(mountain_counts=certain_three).par(Box.SIXES) == 0
+    assert dp.Values().par(Box.PAIR) == dp.Values().poker_pars[0]

@@ -21,6 +21,7 @@ Two dynamic programmes over the 252 throws of five dice and the throws left:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -29,10 +30,11 @@ from operator import mul
 
 import attrs
 
+from .._messages import short_repr
 from .._validation import check_type
 from .._words import counted
 from ..bots import legal_moves_of
-from ..errors import IllegalMoveError
+from ..errors import ConfigError, IllegalMoveError
 from .config import BoxScores, Config
 from .moves import (
     BOXES_PER_STAGE,
@@ -183,9 +185,11 @@ def box_chances(
 
 @attrs.frozen
 class Values:
-    """What the coach counts a box and a fence worth, estimated from its own play
-    (``benchmarks/coach_values.py`` measures them): the poker boxes' pars, the chance of each
-    count (0 to 5) of its face that a mountain box ends with, and a fence in points.
+    """What the coach counts a box and a fence worth to the rest of the game: estimates, not
+    solved. The default pars are set near :data:`~tabletop_rules.dice_poker.bots.PAR`, the
+    mountain's spread of counts by hand, and the fence's worth by solitaire games
+    (``benchmarks/coach_values.py`` plays them, and measures the means a bot's own play
+    gives each box).
 
     Attributes:
         poker_pars: Points each poker box (PAIR to CHANCE) brings on average.
@@ -203,6 +207,28 @@ class Values:
     )
     fence: float = 4.0
 
+    def __attrs_post_init__(self) -> None:
+        numbers = (int, float)
+        pars = self.poker_pars
+        if not isinstance(pars, tuple) or len(pars) != len(Box) - len(MOUNTAIN):
+            raise ConfigError(f"poker_pars needs a tuple of 9 pars, got {short_repr(pars)}")
+        counts = self.mountain_counts
+        if (
+            not isinstance(counts, tuple)
+            or len(counts) != len(MOUNTAIN)
+            or any(not isinstance(row, tuple) or len(row) != DICE_COUNT + 1 for row in counts)
+        ):
+            raise ConfigError(
+                f"mountain_counts needs 6 tuples of 6 chances, got {short_repr(counts)}"
+            )
+        for value in (*pars, *(chance for row in counts for chance in row), self.fence):
+            if type(value) not in numbers or not math.isfinite(value):
+                raise ConfigError(f"Values holds finite numbers, got {short_repr(value)}")
+        if any(chance < 0 for row in counts for chance in row) or any(
+            abs(sum(row) - 1) > 1e-3 for row in counts
+        ):
+            raise ConfigError("each mountain box's chances are at least 0 and sum to 1")
+
     def par(self, box: Box) -> float:
         """What ``box`` brings on average: a poker box its par, a mountain box its mean."""
         if box.is_poker:
@@ -212,6 +238,8 @@ class Values:
 
 
 DEFAULT_VALUES = Values()
+"""The values :class:`~tabletop_rules.dice_poker.CoachBot` and
+:func:`~tabletop_rules.dice_poker.coach` use unless given others."""
 
 
 @cache
@@ -459,7 +487,8 @@ class KeepAdvice:
 @attrs.frozen
 class Fill:
     """Ending the turn now (or, in announce order, naming the box): the move, the points it
-    writes and the coach's worth of it, in points against par as :attr:`KeepAdvice.value`.
+    writes and the coach's worth of it, in points against par as
+    :attr:`~tabletop_rules.dice_poker.KeepAdvice.value`.
     """
 
     move: Move
@@ -543,7 +572,8 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
 
 
 class CoachBot:
-    """Plays dice poker by the coach: each turn the move of :func:`coach` (without its exact
+    """Plays dice poker by the coach: each turn the move of
+    :func:`~tabletop_rules.dice_poker.coach` (without its exact
     chances, which it does not need), valuing boxes and fences by ``values``.
 
     Args:
@@ -577,7 +607,8 @@ def _percent(chance: Fraction) -> str:
 def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
     """For each box the turn in ``view`` may end in, a short line for a score sheet: the keep
     best for that box, its exact chance of making it and the points it can expect (see
-    :func:`coach`; ``IllegalMoveError`` when no seat is to throw). Empty when no throw is left.
+    :func:`~tabletop_rules.dice_poker.coach`; ``IllegalMoveError`` when no seat is to
+    throw). Empty when no throw is left.
 
     >>> from tabletop_rules.dice_poker import Box, Roll, apply, new_game, view
     >>> lines = coach_lines(view(apply(new_game(seed=42), Roll()), 0))
