@@ -234,11 +234,11 @@ def test_the_coach_bot_plays_legal_moves_under_every_house_rule(
 
 @pytest.mark.slow
 def test_the_coach_bot_beats_the_greedy_bot_by_10_points_a_game() -> None:
-    """60 seeds of the standard rules, each played once per seating (the coach in seat 0,
+    """50 seeds of the standard rules, each played once per seating (the coach in seat 0,
     then in seat 1): the coach's mean margin a game is at least 10 points and its 95%
     interval excludes 0. ``benchmarks/coach_margin.py`` measures 1,000 seeds (docs/bots)."""
     margins = []
-    for seed in range(60):
+    for seed in range(50):
         both = []
         for coach_seat in (0, 1):
             bots: list[Bot[dp.View, dp.Move]] = [dp.GreedyBot(), dp.GreedyBot()]
