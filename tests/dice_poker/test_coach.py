@@ -270,3 +270,13 @@ def test_a_mountain_box_is_worth_its_mean_score() -> None:
     certain_three = ((0.0, 0.0, 0.0, 1.0, 0.0, 0.0),) * 6
     assert dp.Values(mountain_counts=certain_three).par(Box.SIXES) == 0
     assert dp.Values().par(Box.PAIR) == dp.Values().poker_pars[0]
+
+
+def test_in_announce_order_a_last_open_box_is_thrown_for() -> None:
+    """Before the first throw with one box open, the turn's worth comes from that box."""
+    config = dp.Config(players=1, stages=1, stage_orders="announce")
+    state = dp.new_game(config, seed=2)
+    bot = dp.CoachBot()
+    while not dp.is_over(state):
+        state = dp.apply(state, bot.choose(dp.view(state, 0)))
+    assert all(cell is not None for cell in state.sheets[0])

@@ -318,7 +318,7 @@ def _levels(gains: Sequence[Sequence[float]], fences: tuple[float, ...]) -> _Lev
     each keep's expectation if one more throw is made (empty at the last), and per throw on
     the table the worth of the turn from there.
     """
-    stop_now = list(map(max, *gains)) if len(gains) > 1 else list(gains[0])
+    stop_now = _most(gains)
     allowed = len(fences) - 1
     best = [value + fences[allowed] for value in stop_now]
     levels: list[tuple[list[float], list[float]]] = [([], best)]
@@ -328,6 +328,11 @@ def _levels(gains: Sequence[Sequence[float]], fences: tuple[float, ...]) -> _Lev
         levels.append((expected, best))
     levels.reverse()
     return tuple(levels)
+
+
+def _most(columns: Sequence[Sequence[float]]) -> list[float]:
+    """Per throw, the most of the columns' values."""
+    return list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
 
 
 def _first_throw(best: Sequence[float]) -> float:
@@ -411,7 +416,7 @@ def _options(
     fences = table.fences
     if not view.dice:
         if isinstance(plans, dict):
-            first = _first_throw(list(map(max, *(plan[0][1] for plan in plans.values()))))
+            first = _first_throw(_most([plan[0][1] for plan in plans.values()]))
         else:
             first = _first_throw(plans[0][1])
         fills: list[tuple[Move, float]] = [
