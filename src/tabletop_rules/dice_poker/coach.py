@@ -493,7 +493,7 @@ class KeepAdvice:
 class Fill:
     """Ending the turn now (or, in announce order, naming the box): the move, the points it
     writes and the coach's worth of it, in points against par as
-    :attr:`~tabletop_rules.dice_poker.KeepAdvice.value`.
+    a keep's ``value``.
     """
 
     move: Move
