@@ -21,9 +21,11 @@ from typing import Any
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
 from . import bots, config, events, guide, hints, moves, notation, rules, scoring, state
+from . import coach as coach_module
 from . import describe as describe_module
 from . import view as view_module
 from .bots import *
+from .coach import *
 from .config import *
 from .events import *
 from .hints import *
@@ -37,6 +39,7 @@ from .state import check_invariants, json_hooks
 __all__ = ["CHANCE", "RULES"]
 __all__ += kit.RULES_FUNCTIONS
 __all__ += bots.__all__
+__all__ += coach_module.__all__
 __all__ += config.__all__
 __all__ += events.__all__
 __all__ += hints.__all__
@@ -73,7 +76,7 @@ KERNEL = kit.Kernel(
     chance_probabilities=rules.chance_probabilities,
     display=view_module.display,
     json_hooks=json_hooks,
-    bots={"greedy": kit.Unseeded(GreedyBot)},
+    bots={"greedy": kit.Unseeded(GreedyBot), "coach": kit.Unseeded(CoachBot)},
     read_move=read_move,
     describe=describe_module.sentence,
     rules_summary=guide.rules_summary,

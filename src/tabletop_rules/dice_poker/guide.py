@@ -10,6 +10,7 @@ counted from 1, as the score sheet draws them (``P0 s1``).
 from __future__ import annotations
 
 from .._words import counted
+from .coach import advice_lines
 from .config import Config
 from .hints import open_box_points
 from .moves import Scratch, Write
@@ -69,7 +70,21 @@ def notation_summary(config: Config) -> tuple[str, ...]:
 
 
 def hint(seen: View) -> tuple[str, ...]:
-    """What each box the seat may fill now would score with the dice on the table."""
+    """What each box the seat may fill now would score with the dice on the table, then the
+    dice coach's advice for the turn (:func:`~tabletop_rules.dice_poker.coach`).
+    """
+    return _box_hint(seen) + _coach_hint(seen)
+
+
+def _coach_hint(seen: View) -> tuple[str, ...]:
+    """The coach's lines while a seat is to throw; none otherwise."""
+    player = seen.current_player
+    if player is None or player < 0 or seen.pending_keep is not None:
+        return ()
+    return advice_lines(seen)
+
+
+def _box_hint(seen: View) -> tuple[str, ...]:
     points = open_box_points(seen)
     if not points:
         return ("Hints come after a throw: what each open box would score with the dice.",)

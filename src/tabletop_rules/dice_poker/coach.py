@@ -1,0 +1,660 @@
+"""The dice coach: for the throw in front of a player, every keep's exact chance of making
+each open box with the throws left (fences included) and its expected points, and the move
+that plays the turn best against what each box is worth to the rest of the game.
+
+Two dynamic programmes over the 252 throws of five dice and the throws left:
+
+- per box, the best play *for that box alone*: the exact probability that the dice end up
+  fitting it (a mountain box: at least three of its face) and the most points it can be
+  expected to score (:class:`~fractions.Fraction`, exact);
+- per turn, the best play for the game: at each throw the better of writing the best box
+  now and the best keep's expectation, a box valued as its points against its par (what it
+  brings on average, :class:`Values`), a mountain box also by the change it makes to the
+  chance of the stage's premium, and each throw by the fence it costs (floats, estimated).
+
+>>> from tabletop_rules.dice_poker import Roll, apply, new_game, view
+>>> state = apply(new_game(seed=42), Roll())
+>>> advice = coach(view(state, 0))
+>>> advice.dice, advice.throws_left, advice.move
+((1, 2, 3, 5, 5), 2, Roll(keep=(5, 5)))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement
+from operator import mul
+
+import attrs
+
+from .._messages import short_repr
+from .._validation import check_type
+from .._words import counted
+from ..bots import legal_moves_of
+from ..errors import ConfigError, IllegalMoveError
+from .config import BoxScores, Config
+from .moves import (
+    BOXES_PER_STAGE,
+    DICE_COUNT,
+    MOUNTAIN,
+    Announce,
+    Box,
+    Face,
+    Move,
+    Roll,
+    Scratch,
+    Write,
+)
+from .notation import format_move
+from .rules import _fillable
+from .scoring import _YATZY, ALL_THROWS, FITS, KEEPS, score_table, stage_bonus
+from .state import View
+
+__all__ = [
+    "DEFAULT_VALUES",
+    "Advice",
+    "BoxChance",
+    "CoachBot",
+    "Fill",
+    "KeepAdvice",
+    "Values",
+    "advice_lines",
+    "box_chances",
+    "coach",
+    "coach_lines",
+]
+
+# --- the dice: every multiset of 0 to 5 dice, and what one more die makes of it ------------
+
+_MULTISETS: tuple[tuple[Face, ...], ...] = tuple(
+    faces
+    for size in range(DICE_COUNT + 1)
+    for faces in combinations_with_replacement(range(1, 7), size)
+)
+_ID = {faces: number for number, faces in enumerate(_MULTISETS)}
+_THROW_IDS = tuple(_ID[dice] for dice in ALL_THROWS)  # the 252 throws, in ALL_THROWS order
+_THROW_INDEX = {dice: index for index, dice in enumerate(ALL_THROWS)}
+_PARTIAL = tuple(  # keeps of 4 dice down to none, each with the 6 multisets one die more makes
+    (_ID[faces], tuple(_ID[tuple(sorted((*faces, face)))] for face in range(1, 7)))
+    for faces in reversed(_MULTISETS)
+    if len(faces) < DICE_COUNT
+)
+_KEEP_IDS = tuple(tuple(_ID[keep] for keep in KEEPS[dice]) for dice in ALL_THROWS)
+_FLOAT_SCALE = tuple(6.0 ** -(DICE_COUNT - len(faces)) for faces in _MULTISETS)
+_INT_SCALE = tuple(6 ** len(faces) for faces in _MULTISETS)
+_ROLL_ALL_ID = _ID[()]
+
+
+def _sums(top: Sequence[float] | Sequence[int]) -> list[float | int]:
+    """Over every multiset of dice, the sum of ``top`` (a value per throw of five) over the
+    ways of throwing the missing dice: a keep of ``n`` dice sums ``6 ** (5 - n)`` throws.
+    """
+    values: list[float | int] = [0] * len(_MULTISETS)
+    for throw_id, value in zip(_THROW_IDS, top, strict=True):
+        values[throw_id] = value
+    get = values.__getitem__
+    for number, children in _PARTIAL:
+        values[number] = sum(map(get, children))
+    return values
+
+
+def _step_float(stop: Sequence[float], later: Sequence[float]) -> tuple[list[float], list[float]]:
+    """One throw more: each keep's expectation of ``later``, and per throw the better of
+    ``stop`` and the best keep.
+    """
+    expected = list(map(mul, _sums(later), _FLOAT_SCALE))
+    get = expected.__getitem__
+    best = [max(now, *map(get, keeps)) for now, keeps in zip(stop, _KEEP_IDS, strict=True)]
+    return expected, best
+
+
+# --- per box, exactly: the chance of fitting it and its points, with the best play for it --
+
+
+@cache
+def _box_levels(box: Box, box_scores: BoxScores, goal: str, throws: int) -> tuple[int, ...]:
+    """Per throw of five, ``6 ** (5 * throws)`` times the best chance (``goal == "fit"``) or
+    expected points (``"points"``) in ``box`` with ``throws`` throws still to come.
+    """
+    table = score_table(box_scores)
+    if goal == "fit":
+        now = tuple(int(_fits(box, dice)) for dice in ALL_THROWS)
+    else:
+        now = tuple(table[dice][box] for dice in ALL_THROWS)
+    if throws == 0:
+        return now
+    later = _box_levels(box, box_scores, goal, throws - 1)
+    scale = 6 ** (DICE_COUNT * throws)
+    sums = _sums(later)
+    expected = list(map(mul, sums, _INT_SCALE))
+    get = expected.__getitem__
+    return tuple(
+        max(value * scale, *map(get, keeps)) for value, keeps in zip(now, _KEEP_IDS, strict=True)
+    )
+
+
+def _fits(box: Box, dice: tuple[Face, ...]) -> bool:
+    """Whether the dice make ``box``: a mountain box needs three of its face."""
+    if box.is_mountain:
+        return dice.count(box.face) >= 3
+    return bool(FITS[dice] >> box & 1)
+
+
+@cache
+def _keep_exact(box: Box, box_scores: BoxScores, goal: str, throws: int) -> tuple[int, ...]:
+    """Per multiset kept, ``6 ** (5 * throws)`` times the chance or points after throwing
+    the rest with ``throws - 1`` throws to follow.
+    """
+    sums = _sums(_box_levels(box, box_scores, goal, throws - 1))
+    return tuple(map(mul, sums, _INT_SCALE))
+
+
+def box_chances(
+    box: Box, keep: Sequence[Face], throws: int, box_scores: BoxScores = _YATZY
+) -> tuple[Fraction, Fraction]:
+    """The exact chance that ``box`` is made and the most points it can be expected to score,
+    keeping ``keep`` and throwing the other dice, with ``throws`` throws (this one included)
+    played as best for that box. A mountain box is "made" by three or more of its face.
+
+    >>> box_chances(Box.POKER, (6, 6, 6, 6), 1)
+    (Fraction(1, 6), Fraction(25, 3))
+    >>> round(float(box_chances(Box.POKER, (), 3)[0]), 5)  # five alike within three throws
+    0.04603
+    """
+    check_type(box, (Box,))
+    if type(box) is not Box:
+        raise TypeError(f"expected a dice poker Box, got {box!r}")
+    kept = tuple(sorted(keep))
+    if len(kept) >= DICE_COUNT or kept not in _ID or any(type(face) is not int for face in kept):
+        raise IllegalMoveError(f"a throw keeps 0 to 4 dice showing 1 to 6, not {keep!r}")
+    if type(throws) is not int or throws < 1:
+        raise IllegalMoveError(f"a keep needs a throw left, got throws={throws!r}")
+    scale = 6 ** (DICE_COUNT * throws)
+    number = _ID[kept]
+    return tuple(  # type: ignore[return-value]
+        Fraction(_keep_exact(box, box_scores, goal, throws)[number], scale)
+        for goal in ("fit", "points")
+    )
+
+
+# --- what a box is worth to the rest of the game -----------------------------------------
+
+
+@attrs.frozen
+class Values:
+    """What the coach counts a box and a fence worth to the rest of the game: estimates, not
+    solved. The default pars are set near :data:`~tabletop_rules.dice_poker.bots.PAR`, the
+    mountain's spread of counts by hand, and the fence's worth by solitaire games
+    (``benchmarks/coach_values.py`` plays them, and measures the means a bot's own play
+    gives each box).
+
+    Attributes:
+        poker_pars: Points each poker box (PAIR to CHANCE) brings on average.
+        mountain_counts: Per mountain box, the probability of each count 0 to 5 it is
+            written with.
+        fence: What one banked fence (one throw in a later turn) is worth.
+
+    """
+
+    poker_pars: tuple[float, ...] = attrs.field(
+        default=(9.6, 16.5, 11.6, 8.4, 16.2, 5.8, 8.0, 11.5, 22.6)
+    )
+    mountain_counts: tuple[tuple[float, ...], ...] = attrs.field(
+        default=((0.02, 0.08, 0.25, 0.45, 0.17, 0.03),) * len(MOUNTAIN)
+    )
+    fence: float = 4.0
+
+    def __attrs_post_init__(self) -> None:
+        numbers = (int, float)
+        pars = self.poker_pars
+        if not isinstance(pars, tuple) or len(pars) != len(Box) - len(MOUNTAIN):
+            raise ConfigError(f"poker_pars needs a tuple of 9 pars, got {short_repr(pars)}")
+        counts = self.mountain_counts
+        if (
+            not isinstance(counts, tuple)
+            or len(counts) != len(MOUNTAIN)
+            or any(not isinstance(row, tuple) or len(row) != DICE_COUNT + 1 for row in counts)
+        ):
+            raise ConfigError(
+                f"mountain_counts needs 6 tuples of 6 chances, got {short_repr(counts)}"
+            )
+        for value in (*pars, *(chance for row in counts for chance in row), self.fence):
+            if type(value) not in numbers or not math.isfinite(value):
+                raise ConfigError(f"Values holds finite numbers, got {short_repr(value)}")
+        if any(chance < 0 for row in counts for chance in row) or any(
+            abs(sum(row) - 1) > 1e-3 for row in counts
+        ):
+            raise ConfigError("each mountain box's chances are at least 0 and sum to 1")
+
+    def par(self, box: Box) -> float:
+        """What ``box`` brings on average: a poker box its par, a mountain box its mean."""
+        if box.is_poker:
+            return self.poker_pars[box - Box.PAIR]
+        counts = self.mountain_counts[box]
+        return sum(chance * (count - 3) * box.face for count, chance in enumerate(counts))
+
+
+DEFAULT_VALUES = Values()
+"""The values :class:`~tabletop_rules.dice_poker.CoachBot` and
+:func:`~tabletop_rules.dice_poker.coach` use unless given others."""
+
+
+@cache
+def _mountain_spread(
+    values: Values, open_mountain: frozenset[Box]
+) -> tuple[tuple[int, float], ...]:
+    """The distribution of the points the open mountain boxes will add, each independent."""
+    spread = {0: 1.0}
+    for box in sorted(open_mountain):
+        step: dict[int, float] = {}
+        for total, chance in spread.items():
+            for count, more in enumerate(values.mountain_counts[box]):
+                if more:
+                    key = total + (count - 3) * box.face
+                    step[key] = step.get(key, 0.0) + chance * more
+        spread = step
+    return tuple(spread.items())
+
+
+@cache
+def _premium_value(
+    values: Values, open_mountain: frozenset[Box], total: int, premium: int, penalty: int
+) -> float:
+    """The expected premium (or penalty) of a stage whose written mountain sums ``total``."""
+    return sum(
+        chance * stage_bonus(total + more, premium, penalty)
+        for more, chance in _mountain_spread(values, open_mountain)
+    )
+
+
+# --- one turn: the coach's dynamic programme --------------------------------------------
+
+_Levels = tuple[tuple[list[float], list[float]], ...]
+
+
+def _gains(
+    config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
+) -> tuple[float, ...]:
+    """Per throw, what writing it in ``box`` gains: its points against the box's par and, for
+    a mountain box, the change in the stage's expected premium.
+    """
+    if box.is_poker:
+        return _poker_gains(config.box_scores, values, box)
+    return _mountain_gains(config, values, box, open_mountain, written)
+
+
+@lru_cache(maxsize=64)
+def _poker_gains(box_scores: BoxScores, values: Values, box: Box) -> tuple[float, ...]:
+    table = score_table(box_scores)
+    par = values.par(box)
+    return tuple(table[dice][box] - par for dice in ALL_THROWS)
+
+
+@lru_cache(maxsize=1024)
+def _mountain_gains(
+    config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
+) -> tuple[float, ...]:
+    par = values.par(box)
+    premium = _premium_value(values, open_mountain, written, config.premium, config.penalty)
+    rest = open_mountain - {box}
+    by_count = [
+        (count - 3) * box.face
+        - par
+        + _premium_value(
+            values, rest, written + (count - 3) * box.face, config.premium, config.penalty
+        )
+        - premium
+        for count in range(DICE_COUNT + 1)
+    ]
+    return tuple(by_count[dice.count(box.face)] for dice in ALL_THROWS)
+
+
+def _levels(gains: Sequence[Sequence[float]], fences: tuple[float, ...]) -> _Levels:
+    """The turn's programme, ending in one of the boxes ``gains`` values, with ``fences[u]``
+    the worth of the bank after ``u`` throws: per throws used ``u`` (1 to the last allowed),
+    each keep's expectation if one more throw is made (empty at the last), and per throw on
+    the table the worth of the turn from there.
+    """
+    stop_now = _most(gains)
+    allowed = len(fences) - 1
+    best = [value + fences[allowed] for value in stop_now]
+    levels: list[tuple[list[float], list[float]]] = [([], best)]
+    for used in range(allowed - 1, 0, -1):
+        stop = [value + fences[used] for value in stop_now]
+        expected, best = _step_float(stop, best)
+        levels.append((expected, best))
+    levels.reverse()
+    return tuple(levels)
+
+
+def _most(columns: Sequence[Sequence[float]]) -> list[float]:
+    """Per throw, the most of the columns' values."""
+    return list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
+
+
+def _first_throw(best: Sequence[float]) -> float:
+    """The expectation of ``best`` (a value per throw) over the first throw of five dice."""
+    return float(_sums(best)[_ROLL_ALL_ID]) * _FLOAT_SCALE[_ROLL_ALL_ID]
+
+
+@attrs.frozen
+class _Table:
+    """What the view says about the turn in front of it, as the programme needs it."""
+
+    config: Config
+    boxes: tuple[Box, ...]  # the boxes the turn may end in
+    open_mountain: frozenset[Box]
+    written: int  # the stage's mountain so far
+    fences: tuple[float, ...]
+    announcing: bool  # in announce order, before the box is named
+
+
+def _table(view: View, values: Values) -> _Table:
+    """The turn in front of ``view``: ``IllegalMoveError`` when no seat is to throw."""
+    check_type(view, (View,))
+    seat = view.current_player
+    if seat is None or seat < 0 or view.pending_keep is not None:
+        raise IllegalMoveError(
+            "the coach advises the seat on turn; no seat is (the game is over, or dice "
+            "are in the air)"
+        )
+    config = view.config
+    sheet = view.sheets[seat]
+    base = BOXES_PER_STAGE * view.stage
+    cells = sheet[base : base + BOXES_PER_STAGE]
+    open_mask = sum(1 << box for box, cell in enumerate(cells) if cell is None)
+    order = config.stage_order(view.stage)
+    announced = view.announced
+    fillable = _fillable(order, open_mask) if announced is None else 1 << announced
+    turns_left = sum(cell is None for cell in sheet) - 1
+    if not config.fences or turns_left == 0:
+        fences = (0.0,) * (view.throws_allowed + 1)
+    else:
+        worth = values.fence * min(1.0, turns_left / 6)
+        bank = view.fences[seat]
+        fences = tuple(
+            worth * config.bank_after_turn(bank, used) for used in range(view.throws_allowed + 1)
+        )
+    return _Table(
+        config=config,
+        boxes=tuple(box for box in Box if fillable >> box & 1),
+        open_mountain=frozenset(box for box in MOUNTAIN if cells[box] is None),
+        written=sum(cell for cell in cells[: len(MOUNTAIN)] if cell is not None),
+        fences=fences,
+        announcing=order == "announce" and view.announced is None,
+    )
+
+
+@lru_cache(maxsize=64)
+def _plan(table: _Table, values: Values, boxes: tuple[Box, ...]) -> _Levels:
+    """The programme of the turn ``table`` describes, ending in one of ``boxes``."""
+    gains = [_gains(table.config, values, box, table.open_mountain, table.written) for box in boxes]
+    return _levels(gains, table.fences)
+
+
+def _plans(table: _Table, values: Values) -> dict[Box, _Levels] | _Levels:
+    """The programme for the turn: one for all its boxes, or one a box while it is to be
+    announced.
+    """
+    if table.announcing:
+        return {box: _plan(table, values, (box,)) for box in table.boxes}
+    return _plan(table, values, table.boxes)
+
+
+def _options(
+    view: View, values: Values
+) -> tuple[_Table, list[tuple[Move, float]], list[tuple[tuple[Face, ...], float]]]:
+    """Every move open to the seat on turn with the coach's worth of it, in points against
+    par: the fills (and announcements) first, then the keeps of a throw.
+    """
+    table = _table(view, values)
+    plans = _plans(table, values)
+    used = view.throws_used
+    fences = table.fences
+    if not view.dice:
+        if isinstance(plans, dict):
+            first = _first_throw(_most([plan[0][1] for plan in plans.values()]))
+        else:
+            first = _first_throw(plans[0][1])
+        fills: list[tuple[Move, float]] = [
+            (Scratch(box), -values.par(box) + fences[0]) for box in table.boxes if box.is_poker
+        ]
+        return table, fills, [((), first)]
+    index = _THROW_INDEX[view.dice]
+    if isinstance(plans, dict):
+        fills = [(Announce(box), plan[used - 1][1][index]) for box, plan in plans.items()]
+        keeps = []
+        if used < view.throws_allowed:
+            keeps = [
+                (keep, max(plan[used - 1][0][_ID[keep]] for plan in plans.values()))
+                for keep in KEEPS[view.dice]
+            ]
+        return table, fills, keeps
+    fills = []
+    for box in table.boxes:
+        gain = _gains(table.config, values, box, table.open_mountain, table.written)[index]
+        fill = Write(box) if FITS[view.dice] >> box & 1 else Scratch(box)
+        fills.append((fill, gain + fences[used]))
+    keeps = []
+    if used < view.throws_allowed:
+        expected = plans[used - 1][0]
+        keeps = [(keep, expected[_ID[keep]]) for keep in KEEPS[view.dice]]
+    return table, fills, keeps
+
+
+# --- the advice, and the bot that follows it --------------------------------------------
+
+
+@attrs.frozen
+class BoxChance:
+    """One box's prospects after a keep, with the best play for that box alone.
+
+    Attributes:
+        box: The box.
+        chance: The exact probability the turn can end with dice that make it (a mountain
+            box: three or more of its face, so that it scores 0 or more).
+        points: The most points it can be expected to score (a mountain box may expect
+            fewer than 0; a poker box counts 0 when it is missed and scratched).
+
+    """
+
+    box: Box
+    chance: Fraction
+    points: Fraction
+
+
+@attrs.frozen
+class KeepAdvice:
+    """A keep: the dice kept for the next throw, the coach's worth of it and each box's
+    prospects.
+
+    Attributes:
+        keep: The dice kept, sorted (empty: throw all five).
+        value: The coach's expected worth of the rest of the turn, played as it plays, in
+            points against the boxes' pars (premium and fences counted).
+        boxes: The prospects of each box the turn may end in, in sheet order.
+
+    """
+
+    keep: tuple[Face, ...]
+    value: float
+    boxes: tuple[BoxChance, ...]
+
+    @property
+    def move(self) -> Roll:
+        """The throw that keeps these dice."""
+        return Roll(self.keep)
+
+
+@attrs.frozen
+class Fill:
+    """Ending the turn now (or, in announce order, naming the box): the move, the points it
+    writes and the coach's worth of it, in points against par as
+    a keep's ``value``.
+    """
+
+    move: Move
+    points: int
+    value: float
+
+
+@attrs.frozen
+class Advice:
+    """The coach's advice for the turn in front of the seat on turn.
+
+    Attributes:
+        dice: The dice on the table (empty before the turn's first throw).
+        throws_left: Throws the turn still allows, fences included.
+        boxes: The boxes the turn may end in: open, and allowed now by the stage order.
+        fills: Each write, scratch or announcement open now, best first.
+        keeps: Each keep open now, best first (before the first throw: throwing all five).
+        move: The move the coach plays: the best of ``fills`` and ``keeps``.
+        value: The worth of that move, in points against par.
+
+    """
+
+    dice: tuple[Face, ...]
+    throws_left: int
+    boxes: tuple[Box, ...]
+    fills: tuple[Fill, ...]
+    keeps: tuple[KeepAdvice, ...]
+    move: Move
+    value: float
+
+
+def _best(
+    fills: list[tuple[Move, float]], keeps: list[tuple[tuple[Face, ...], float]]
+) -> tuple[Move, float]:
+    """The best option, a fill before a keep of equal worth."""
+    options: list[tuple[Move, float]] = [*fills, *((Roll(keep), value) for keep, value in keeps)]
+    return max(options, key=lambda option: option[1])
+
+
+def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
+    """The coach's advice for the seat on turn in ``view`` (any seat's view of it):
+    ``IllegalMoveError`` when no seat is to throw.
+
+    >>> from tabletop_rules.dice_poker import Roll, apply, new_game, view
+    >>> advice = coach(view(apply(new_game(seed=42), Roll()), 0))
+    >>> best = advice.keeps[0]
+    >>> best.keep, [(str(made.box), round(float(made.chance), 3)) for made in best.boxes[-3:]]
+    ((5, 5), [('large_straight', 0.057), ('poker', 0.029), ('chance', 1.0)])
+    """
+    table, fills, keeps = _options(view, values)
+    move, value = _best(fills, keeps)
+    throws_left = view.throws_allowed - view.throws_used
+    scores = score_table(table.config.box_scores)
+    box_scores = table.config.box_scores
+    return Advice(
+        dice=view.dice,
+        throws_left=throws_left,
+        boxes=table.boxes,
+        fills=tuple(
+            Fill(
+                fill,
+                scores[view.dice][fill.box] if view.dice and isinstance(fill, Write) else 0,
+                worth,
+            )
+            for fill, worth in sorted(fills, key=lambda option: -option[1])
+        ),
+        keeps=tuple(
+            KeepAdvice(
+                keep,
+                worth,
+                tuple(
+                    BoxChance(box, *box_chances(box, keep, throws_left, box_scores))
+                    for box in table.boxes
+                ),
+            )
+            for keep, worth in sorted(keeps, key=lambda option: -option[1])
+        ),
+        move=move,
+        value=value,
+    )
+
+
+class CoachBot:
+    """Plays dice poker by the coach: each turn the move of
+    :func:`~tabletop_rules.dice_poker.coach` (without its exact
+    chances, which it does not need), valuing boxes and fences by ``values``.
+
+    Args:
+        values: What a box and a fence are worth to the rest of the game.
+
+    """
+
+    def __init__(self, values: Values = DEFAULT_VALUES) -> None:
+        check_type(values, (Values,))
+        self.values = values
+
+    def choose(self, view: View) -> Move:
+        """The coach's move for the view's seat, which must be on turn."""
+        legal_moves_of(view)  # refuses a state, a seat not on turn, a finished game
+        _, fills, keeps = _options(view, self.values)
+        return _best(fills, keeps)[0]
+
+
+def _kept(keep: tuple[Face, ...]) -> str:
+    return "keep " + " ".join(map(str, keep)) if keep else "throw all five"
+
+
+def _percent(chance: Fraction) -> str:
+    return (
+        f"{float(chance):.0%}"
+        if chance in (0, 1) or 0.01 <= chance <= 0.99
+        else f"{float(chance):.1%}"
+    )
+
+
+def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
+    """For each box the turn in ``view`` may end in, a short line for a score sheet: the keep
+    best for that box, its exact chance of making it and the points it can expect (see
+    :func:`~tabletop_rules.dice_poker.coach`; ``IllegalMoveError`` when no seat is to
+    throw). Empty when no throw is left.
+
+    >>> from tabletop_rules.dice_poker import Box, Roll, apply, new_game, view
+    >>> lines = coach_lines(view(apply(new_game(seed=42), Roll()), 0))
+    >>> lines[Box.SMALL_STRAIGHT], lines[Box.FIVES]
+    ('keep 1 2 3 5: 31% made, 4.6 points', 'keep 5 5: 67% made, -0.4 points')
+    """
+    advice = coach(view, values)
+    lines: dict[Box, str] = {}
+    for number, box in enumerate(advice.boxes):
+        best = max(
+            advice.keeps,
+            key=lambda keep: (keep.boxes[number].points, keep.boxes[number].chance),
+            default=None,
+        )
+        if best is None:
+            continue
+        made = best.boxes[number]
+        lines[box] = (
+            f"{_kept(best.keep)}: {_percent(made.chance)} made, {float(made.points):.1f} points"
+        )
+    return lines
+
+
+def advice_lines(view: View, values: Values = DEFAULT_VALUES, keeps: int = 3) -> tuple[str, ...]:
+    """The coach's advice in a few lines for the terminal: its move, then the best ``keeps``
+    keeps with their worth and their best boxes' chances (``IllegalMoveError`` when no seat
+    is to throw).
+    """
+    advice = coach(view, values)
+    move = advice.move
+    lines = [f"Coach ({counted(advice.throws_left, 'throw')} left): {format_move(move)}."]
+    for keep in advice.keeps[:keeps]:
+        likely = sorted(
+            keep.boxes,
+            key=lambda box: (float(box.points) - values.par(box.box), box.chance),
+            reverse=True,
+        )[:3]
+        chances = ", ".join(f"{box.box} {_percent(box.chance)}" for box in likely)
+        lines.append(f"  {_kept(keep.keep)}: worth {keep.value:+.1f}; {chances}")
+    lines.extend(
+        f"  {format_move(fill.move)}: {fill.points} points, worth {fill.value:+.1f}"
+        for fill in advice.fills[:2]
+    )
+    return tuple(lines)

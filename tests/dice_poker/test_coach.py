@@ -1,0 +1,282 @@
+"""The dice coach: exact chances per box and keep, the turn's advice, and CoachBot, which
+plays by it and beats GreedyBot clearly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from statistics import mean, stdev
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.scoring import ALL_THROWS, KEEPS, PROBABILITIES, points
+from tabletop_rules.errors import ConfigError, IllegalMoveError
+from tabletop_rules.protocol import Bot
+from tabletop_rules.rng import Rng
+from tabletop_rules.simulate import play_game
+
+from .strategies import configs
+
+Box = dp.Box
+
+
+def test_four_sixes_kept_with_one_throw_left_make_poker_one_time_in_six() -> None:
+    assert dp.box_chances(Box.POKER, (6, 6, 6, 6), 1) == (Fraction(1, 6), Fraction(50, 6))
+
+
+def test_five_alike_within_three_throws_with_the_best_keeps_is_the_published_4_603_percent() -> (
+    None
+):
+    chance, _ = dp.box_chances(Box.POKER, (), 3)
+    assert chance == Fraction(2783176, 60466176)  # 0.04603, the published Yahtzee figure
+    assert round(float(chance), 5) == 0.04603
+
+
+def test_a_mountain_box_is_made_by_three_of_its_face_and_expects_its_score() -> None:
+    # two fives kept, three dice thrown once: at least one five among them
+    assert dp.box_chances(Box.FIVES, (5, 5), 1) == (
+        1 - Fraction(5, 6) ** 3,
+        5 * (2 + Fraction(3, 6) - 3),  # (count - 3) * face, count = 2 + fives thrown
+    )
+
+
+def test_a_straight_one_die_short_is_made_one_time_in_six() -> None:
+    assert dp.box_chances(Box.SMALL_STRAIGHT, (1, 2, 3, 4), 1) == (Fraction(1, 6), Fraction(15, 6))
+
+
+def test_chance_is_always_made() -> None:
+    assert dp.box_chances(Box.CHANCE, (), 1) == (Fraction(1), Fraction(35, 2))
+
+
+def test_box_chances_refuse_what_no_throw_keeps() -> None:
+    with pytest.raises(IllegalMoveError, match="keeps 0 to 4 dice"):
+        dp.box_chances(Box.PAIR, (6, 6, 6, 6, 6), 1)
+    with pytest.raises(IllegalMoveError, match="throw left"):
+        dp.box_chances(Box.PAIR, (6,), 0)
+    with pytest.raises(TypeError):
+        dp.box_chances(6, (6,), 1)  # type: ignore[arg-type]
+
+
+throws = st.sampled_from(ALL_THROWS)
+
+
+@st.composite
+def kept(draw: st.DrawFn) -> tuple[int, ...]:
+    return draw(st.sampled_from(KEEPS[draw(throws)]))
+
+
+@given(box=st.sampled_from(list(Box)), keep=kept(), left=st.integers(1, 4))
+def test_chances_are_probabilities_and_grow_with_the_throws_left(
+    box: dp.Box, keep: tuple[int, ...], left: int
+) -> None:
+    chance, expected = dp.box_chances(box, keep, left)
+    more_chance, more_expected = dp.box_chances(box, keep, left + 1)
+    assert 0 <= chance <= more_chance <= 1
+    assert expected <= more_expected
+
+
+@given(box=st.sampled_from(list(Box)), keep=kept())
+def test_one_throw_left_sums_the_outcomes_of_the_dice_thrown(
+    box: dp.Box, keep: tuple[int, ...]
+) -> None:
+    made = scored = Fraction(0)
+    for outcome, chance in PROBABILITIES[5 - len(keep)].items():
+        dice = tuple(sorted(keep + outcome.values))  # type: ignore[union-attr]
+        value = points(box, dice)
+        fits = dice.count(box.face) >= 3 if box.is_mountain else value is not None
+        made += chance * fits
+        scored += chance * (value or 0)
+    assert dp.box_chances(box, keep, 1) == (made, scored)
+
+
+def _after_first_turns(config: dp.Config) -> dp.State:
+    """Seat 0 writes chance after one throw (banking 2 fences), seat 1 likewise, and seat 0
+    throws again."""
+    state = dp.new_game(config, seed=5)
+    for _ in range(2):
+        state = dp.apply(dp.apply(state, dp.Roll()), dp.Write(Box.CHANCE))
+    return dp.apply(state, dp.Roll())
+
+
+def test_fences_extend_the_throws_the_coach_counts() -> None:
+    banked = dp.coach(dp.view(_after_first_turns(dp.Config()), 0))
+    plain = dp.coach(dp.view(_after_first_turns(dp.Config(fences=False)), 0))
+    assert (banked.throws_left, plain.throws_left) == (4, 2)
+    keep = banked.keeps[0].keep
+    poker = [advice.boxes.index(Box.POKER) for advice in (banked, plain)]
+    far = next(k for k in banked.keeps if k.keep == keep).boxes[poker[0]]
+    near = next(k for k in plain.keeps if k.keep == keep).boxes[poker[1]]
+    assert far.chance == dp.box_chances(Box.POKER, keep, 4)[0] > near.chance
+
+
+@pytest.mark.parametrize(("order", "box"), [("down", Box.ONES), ("up", Box.CHANCE)])
+def test_stage_orders_leave_the_coach_only_the_box_they_allow(order: str, box: dp.Box) -> None:
+    state = dp.apply(dp.new_game(dp.Config(stage_orders=order), seed=3), dp.Roll())
+    advice = dp.coach(dp.view(state, 0))
+    assert advice.boxes == (box,)
+    assert all(len(keep.boxes) == 1 and keep.boxes[0].box is box for keep in advice.keeps)
+    assert advice.move in dp.legal_moves(state)
+
+
+def test_in_announce_order_the_coach_names_a_box_after_the_first_throw() -> None:
+    state = dp.apply(dp.new_game(dp.Config(stage_orders="announce"), seed=3), dp.Roll())
+    advice = dp.coach(dp.view(state, 0))
+    assert isinstance(advice.move, dp.Announce)
+    assert {fill.move for fill in advice.fills} == set(dp.legal_moves(state))
+    announced = dp.apply(state, advice.move)
+    assert dp.coach(dp.view(announced, 0)).boxes == (advice.move.box,)
+
+
+def test_the_advice_plays_its_best_option_and_lists_them_best_first() -> None:
+    state = dp.apply(dp.new_game(seed=42), dp.Roll())
+    advice = dp.coach(dp.view(state, 1))  # any seat's view advises the seat on turn
+    values = [keep.value for keep in advice.keeps]
+    assert values == sorted(values, reverse=True)
+    assert advice.value == max(values[0], advice.fills[0].value)
+    assert advice.move in dp.legal_moves(state)
+    legal = set(dp.legal_moves(state))
+    assert {keep.move for keep in advice.keeps} == {
+        move for move in legal if isinstance(move, dp.Roll)
+    }
+    # a poker box the dice fit is written, not scratched: writing never scores less
+    assert {fill.move for fill in advice.fills} <= legal
+    assert {fill.move.box for fill in advice.fills} == set(advice.boxes)  # type: ignore[union-attr]
+
+
+def test_the_coach_refuses_a_finished_game_and_dice_in_the_air() -> None:
+    final = play_game(dp.RULES, [dp.GreedyBot()], dp.Config(players=1, stages=1), seed=1).final
+    with pytest.raises(IllegalMoveError, match="seat on turn"):
+        dp.coach(dp.view(final, 0))
+    waiting = dp.apply(dp.new_game(dp.Config(auto_chance=False), seed=1), dp.Roll())
+    with pytest.raises(IllegalMoveError, match="seat on turn"):
+        dp.coach(dp.view(waiting, 0))
+    with pytest.raises(TypeError):
+        dp.coach(dp.new_game(seed=1))  # type: ignore[arg-type]
+
+
+def test_coach_lines_give_each_box_its_best_keep_chance_and_points() -> None:
+    seen = dp.view(dp.apply(dp.new_game(seed=42), dp.Roll()), 0)
+    lines = dp.coach_lines(seen)
+    assert list(lines) == list(Box)
+    assert lines[Box.PAIR] == "keep 5 5: 100% made, 10.4 points"
+
+
+def test_the_terminal_hint_shows_the_coach_advice() -> None:
+    seen = dp.view(dp.apply(dp.new_game(seed=42), dp.Roll()), 0)
+    lines = dp.RULES.hint(seen)
+    assert "Coach (2 throws left): roll keep 5 5." in lines
+    assert lines[lines.index("Coach (2 throws left): roll keep 5 5.") + 1].startswith(
+        "  keep 5 5: worth +"
+    )
+
+
+def test_the_coach_bot_is_registered_by_name() -> None:
+    assert isinstance(dp.RULES.bots["coach"](0), dp.CoachBot)
+
+
+def test_the_coach_bot_reads_only_the_view() -> None:
+    """Views of states that differ only in what a view hides (seed, generator) get the same
+    move, at every decision of a game."""
+    bot = dp.CoachBot()
+    state = dp.new_game(seed=11)
+    for step in range(60):
+        seat = dp.current_player(state)
+        assert seat is not None
+        assert seat >= 0
+        seen = dp.view(state, seat)
+        other = dp.determinize(seen, Rng.from_seed(step))
+        assert other.rng != state.rng
+        move = bot.choose(seen)
+        assert bot.choose(dp.view(other, seat)) == move
+        state = dp.apply(state, move)
+
+
+def test_the_coach_bot_is_reproducible() -> None:
+    bots = [dp.CoachBot(), dp.CoachBot()]
+    config = dp.Config(stages=1)
+    assert play_game(dp.RULES, bots, config, seed=17) == play_game(dp.RULES, bots, config, seed=17)
+
+
+def test_the_coach_bot_refuses_a_state_and_a_seat_not_on_turn() -> None:
+    with pytest.raises(TypeError, match="view"):
+        dp.CoachBot().choose(dp.new_game(seed=1))  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError):
+        dp.CoachBot().choose(dp.view(dp.new_game(seed=1), 1))
+    with pytest.raises(TypeError):
+        dp.CoachBot(values=1.5)  # type: ignore[arg-type]
+
+
+@settings(max_examples=15, deadline=None)
+@given(config=configs(max_players=2, max_stages=1), seed=st.integers(0, 2**32))
+def test_the_coach_bot_plays_legal_moves_under_every_house_rule(
+    config: dp.Config, seed: int
+) -> None:
+    """The first 40 decisions of a game, chance outcomes drawn from a seeded generator."""
+    bot: Bot[dp.View, dp.Move] = dp.CoachBot()
+    state = dp.new_game(config, seed=seed)
+    rng = Rng.from_seed(seed)
+    for _ in range(40):
+        if dp.is_over(state):
+            break
+        seat = dp.current_player(state)
+        if seat == dp.CHANCE:
+            outcomes = dp.legal_moves(state)
+            number, rng = rng.below(len(outcomes))
+            state = dp.apply(state, outcomes[number])
+            continue
+        assert seat is not None
+        move = bot.choose(dp.view(state, seat))
+        assert move in dp.legal_moves(state)
+        state = dp.apply(state, move)
+
+
+@pytest.mark.slow
+def test_the_coach_bot_beats_the_greedy_bot_by_10_points_a_game() -> None:
+    """50 seeds of the standard rules, each played once per seating (the coach in seat 0,
+    then in seat 1): the coach's mean margin a game is at least 10 points and its 95%
+    interval excludes 0. ``benchmarks/coach_margin.py`` measures 1,000 seeds (docs/bots)."""
+    margins = []
+    for seed in range(50):
+        both = []
+        for coach_seat in (0, 1):
+            bots: list[Bot[dp.View, dp.Move]] = [dp.GreedyBot(), dp.GreedyBot()]
+            bots[coach_seat] = dp.CoachBot()
+            score = play_game(dp.RULES, bots, seed=seed).score
+            both.append(score[coach_seat] - score[1 - coach_seat])
+        margins.append(mean(both))
+    low = mean(margins) - 1.96 * stdev(margins) / len(margins) ** 0.5
+    assert mean(margins) >= 10, mean(margins)
+    assert low > 0, (mean(margins), low)
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"fence": "1"}, "finite numbers"),
+        ({"fence": float("nan")}, "finite numbers"),
+        ({"poker_pars": (1.0,)}, "9 pars"),
+        ({"mountain_counts": ((1.0, 0, 0, 0, 0, 0),) * 5}, "6 tuples"),
+        ({"mountain_counts": ((0.5, 0, 0, 0, 0, 0),) * 6}, "sum to 1"),
+    ],
+)
+def test_values_refuse_what_is_not_a_worth(fields: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        dp.Values(**fields)  # type: ignore[arg-type]
+
+
+def test_a_mountain_box_is_worth_its_mean_score() -> None:
+    certain_three = ((0.0, 0.0, 0.0, 1.0, 0.0, 0.0),) * 6
+    assert dp.Values(mountain_counts=certain_three).par(Box.SIXES) == 0
+    assert dp.Values().par(Box.PAIR) == dp.Values().poker_pars[0]
+
+
+def test_in_announce_order_a_last_open_box_is_thrown_for() -> None:
+    """Before the first throw with one box open, the turn's worth comes from that box."""
+    config = dp.Config(players=1, stages=1, stage_orders="announce")
+    state = dp.new_game(config, seed=2)
+    bot = dp.CoachBot()
+    while not dp.is_over(state):
+        state = dp.apply(state, bot.choose(dp.view(state, 0)))
+    assert all(cell is not None for cell in state.sheets[0])
