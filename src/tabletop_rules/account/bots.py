@@ -7,13 +7,20 @@ from __future__ import annotations
 from collections import Counter
 
 from ..kit import legal_moves_of
-from ..protocol import Seat
+from ..protocol import Seat, get_ruleset
+from ..search import ScoreShares, SearchBot
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
 from .state import View
 from .view import pack_contents
 
-__all__ = ["DECISIVE", "BestCardBot"]
+__all__ = ["DECISIVE", "SEARCH_ITERATIONS", "AccountSearchBot", "BestCardBot"]
+
+SEARCH_ITERATIONS = 200
+"""The iterations of ``RULES.bots["search"]`` per move."""
+SEARCH_ROLLOUT: int | None = 20
+SEARCH_GUESSES: int | None = 32
+SEARCH_SCALE = 100.0
 
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
@@ -170,3 +177,29 @@ def _b_costs(view: View) -> Counter[int]:
     """
     costs = Counter(card.cost for card in pack_contents(view) if card.valued)
     return costs or Counter(card.cost for card in view.discard if card.valued)
+
+
+class AccountSearchBot:
+    """The account game's search bot of ``RULES.bots["search"]``:
+    :class:`~tabletop_rules.search.SearchBot` with random rollouts ``SEARCH_ROLLOUT`` moves
+    deep, scored by the accounts (:class:`~tabletop_rules.search.ScoreShares`) where they
+    stop.
+    """
+
+    def __init__(self, seed: int = 0, iterations: int = SEARCH_ITERATIONS) -> None:
+        rules = get_ruleset("account")
+        self.search: SearchBot[Move] = SearchBot(
+            rules,
+            seed,
+            iterations=iterations,
+            value=ScoreShares(rules, SEARCH_SCALE),
+            rollout_moves=SEARCH_ROLLOUT,
+            guesses=SEARCH_GUESSES,
+        )
+
+    def __repr__(self) -> str:
+        return f"AccountSearchBot(iterations={self.search.iterations})"
+
+    def choose(self, view: View) -> Move:
+        """The move for the view's seat, which must be on turn."""
+        return self.search.choose(view)

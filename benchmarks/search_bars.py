@@ -1,0 +1,154 @@
+"""The search bot's bars, measured: palace against ``lowcard``, the account game against
+``bestcard``, each over luck-controlled games.
+
+Each deal (a game seed) is played twice, once in each seating, so that both bots meet the
+same cards and dice from both seats; a *game* below is one of those plays, so ``--games
+1000`` is 500 deals. Intervals are 95% normal intervals over the deals (each deal's two
+games averaged: the pairing is what controls for luck). The search bot's time per move is
+measured around its ``choose`` calls, in the worker that played them.
+
+Run::
+
+    python benchmarks/search_bars.py palace --games 1000 [--workers 2] [--seed 0]
+        [--iterations N] [--json out.json]
+    python benchmarks/search_bars.py account --games 1000
+
+``--iterations`` overrides the search bot's budget (default: the game's
+``RULES.bots["search"]``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from tabletop_rules import get_ruleset
+from tabletop_rules.simulate import derived_seed, play_game
+
+OPPONENT = {"palace": "lowcard", "account": "bestcard"}
+
+
+class Timed:
+    """A bot that counts its moves and the CPU time its ``choose`` calls took (the
+    process's own, so other programs on a shared machine do not inflate it) and their
+    wall-clock time.
+    """
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.moves = 0
+        self.seconds = 0.0
+        self.wall = 0.0
+
+    def choose(self, view: Any) -> Any:
+        start, wall = time.process_time(), time.perf_counter()
+        move = self.bot.choose(view)
+        self.seconds += time.process_time() - start
+        self.wall += time.perf_counter() - wall
+        self.moves += 1
+        return move
+
+
+def make_search(game: str, seed: int, iterations: int | None) -> Any:
+    rules = get_ruleset(game)
+    factory = rules.bots["search"]
+    return factory(seed) if iterations is None else factory(seed, iterations)
+
+
+def deal(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
+    """Both seatings of the deal ``seed``: the search bot's results from each seat."""
+    rules = get_ruleset(game)
+    opponent = rules.bots[OPPONENT[game]]
+    results = []
+    moves = 0
+    seconds = wall = 0.0
+    for seat in (0, 1):
+        search = Timed(make_search(game, derived_seed(seed, 1 + seat), iterations))
+        other = opponent(derived_seed(seed, 2 - seat))
+        bots = [search, other] if seat == 0 else [other, search]
+        final = play_game(rules, bots, seed=seed).final
+        winners = rules.winners(final)
+        score = rules.score(final)
+        won = 1.0 / len(winners) if seat in winners else 0.0
+        lost = 1.0 / len(winners) if (1 - seat) in winners else 0.0
+        results.append((won, won - lost, score[seat] - score[1 - seat]))
+        moves += search.moves
+        seconds += search.seconds
+        wall += search.wall
+    return {"results": results, "moves": moves, "seconds": seconds, "wall": wall}
+
+
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean and its 95% normal interval."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+def measure(
+    game: str, games: int, seed: int, workers: int, iterations: int | None
+) -> dict[str, Any]:
+    deals = max(1, games // 2)
+    seeds = [derived_seed(seed, index) for index in range(deals)]
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        done = list(pool.map(deal, [game] * deals, seeds, [iterations] * deals, chunksize=1))
+    wall = time.perf_counter() - started
+    per_deal = [[statistics.fmean(r[i] for r in d["results"]) for d in done] for i in range(3)]
+    moves = sum(d["moves"] for d in done)
+    seconds = sum(d["seconds"] for d in done)
+    waited = sum(d["wall"] for d in done)
+    bot = make_search(game, 0, iterations)
+    report = {
+        "game": game,
+        "search": repr(bot),
+        "opponent": OPPONENT[game],
+        "games": 2 * deals,
+        "deals": deals,
+        "seed": seed,
+        "win_rate": interval(per_deal[0]),
+        "win_margin": interval(per_deal[1]),
+        "score_margin": interval(per_deal[2]),
+        "ms_per_move": 1000 * seconds / moves,
+        "moves_per_second": moves / seconds,
+        "wall_ms_per_move": 1000 * waited / moves,
+        "search_moves": moves,
+        "wall_seconds": wall,
+    }
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=sorted(OPPONENT))
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--iterations", type=int, default=None)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+    report = measure(args.game, args.games, args.seed, args.workers, args.iterations)
+    for key in ("win_rate", "win_margin", "score_margin"):
+        mean, low, high = report[key]
+        print(f"{key:>13}: {mean:+.4f}  95% [{low:+.4f}, {high:+.4f}]")
+    print(
+        f"{report['search']} vs {report['opponent']}: {report['games']} games "
+        f"({report['deals']} deals x 2 seatings), seed {report['seed']}; "
+        f"{report['ms_per_move']:.1f} ms CPU a search move ({report['moves_per_second']:.1f} "
+        f"moves/s; {report['wall_ms_per_move']:.1f} ms wall-clock), {report['search_moves']} "
+        f"search moves, {report['wall_seconds']:.0f} s in all"
+    )
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(report, out, indent=2)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
