@@ -93,14 +93,29 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def measure(
-    game: str, games: int, seed: int, workers: int, iterations: int | None
+    game: str, games: int, seed: int, workers: int, iterations: int | None, log: Any = None
 ) -> dict[str, Any]:
+    """Play ``games`` games (half as many deals, each in both seatings) on ``workers``
+    processes; each deal's results go to ``log`` (a text file) as a JSON line when done.
+    """
     deals = max(1, games // 2)
     seeds = [derived_seed(seed, index) for index in range(deals)]
     started = time.perf_counter()
+    done = []
     with ProcessPoolExecutor(workers) as pool:
-        done = list(pool.map(deal, [game] * deals, seeds, [iterations] * deals, chunksize=1))
+        for played in pool.map(deal, [game] * deals, seeds, [iterations] * deals, chunksize=1):
+            done.append(played)
+            if log is not None:
+                print(json.dumps(played), file=log, flush=True)
     wall = time.perf_counter() - started
+    return summary(game, done, seed, iterations, wall)
+
+
+def summary(
+    game: str, done: Sequence[dict[str, Any]], seed: int, iterations: int | None, wall: float
+) -> dict[str, Any]:
+    """The report of the deals ``done``: rates, margins and intervals, time per move."""
+    deals = len(done)
     per_deal = [[statistics.fmean(r[i] for r in d["results"]) for d in done] for i in range(3)]
     moves = sum(d["moves"] for d in done)
     seconds = sum(d["seconds"] for d in done)
@@ -133,8 +148,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--json", default=None)
+    parser.add_argument("--log", default=None, help="write each deal's results here, a line each")
+    parser.add_argument(
+        "--from-log", default=None, help="report the deals of a --log file (even unfinished)"
+    )
     args = parser.parse_args(argv)
-    report = measure(args.game, args.games, args.seed, args.workers, args.iterations)
+    if args.from_log:
+        with open(args.from_log) as lines:
+            done = [json.loads(line) for line in lines if line.strip()]
+        report = summary(args.game, done, args.seed, args.iterations, 0.0)
+    elif args.log:
+        with open(args.log, "w") as log:
+            report = measure(args.game, args.games, args.seed, args.workers, args.iterations, log)
+    else:
+        report = measure(args.game, args.games, args.seed, args.workers, args.iterations)
     for key in ("win_rate", "win_margin", "score_margin"):
         mean, low, high = report[key]
         print(f"{key:>13}: {mean:+.4f}  95% [{low:+.4f}, {high:+.4f}]")

@@ -173,3 +173,25 @@ def test_palace_and_account_offer_a_tuned_search_bot_by_name(rules: Rules) -> No
     seen = rules.view(state, seat)
     assert factory(4).choose(seen) == rules.bots["search"](4).choose(seen)
     assert get_ruleset(rules.name).bots["search"] is rules.bots["search"]
+
+
+# --- the bars, at a size CI affords (docs/bots.rst gives the full-size figures) ----------
+
+
+def _duplicate(rules: Rules, opponent: str, deals: int) -> list[tuple[float, int]]:
+    """Each deal played in both seatings by the game's search bot against ``opponent``:
+    per deal, the search bot's mean win share and mean score margin over its two games.
+    """
+    results = []
+    for index in range(deals):
+        seed = derived_seed(0, index)
+        won = margin = 0.0
+        for seat in (0, 1):
+            search = rules.bots["search"](derived_seed(seed, 1 + seat))
+            other = rules.bots[opponent](derived_seed(seed, 2 - seat))
+            final = play_game(rules, [search, other] if seat == 0 else [other, search], seed=seed)
+            won += win_shares(rules, final.final)[seat] / 2
+            score = rules.score(final.final)
+            margin += (score[seat] - score[1 - seat]) / 2
+        results.append((won, margin))
+    return results

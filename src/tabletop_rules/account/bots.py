@@ -14,13 +14,13 @@ from .moves import ROLL, SIDES, Advance, Buy, Move, Place
 from .state import View
 from .view import pack_contents
 
-__all__ = ["DECISIVE", "SEARCH_ITERATIONS", "AccountSearchBot", "BestCardBot"]
+__all__ = ["DECISIVE", "AccountSearchBot", "BestCardBot"]
 
-SEARCH_ITERATIONS = 200
+_SEARCH_ITERATIONS = 200
 """The iterations of ``RULES.bots["search"]`` per move."""
-SEARCH_ROLLOUT: int | None = 20
-SEARCH_GUESSES: int | None = 32
-SEARCH_SCALE = 100.0
+_SEARCH_ROLLOUT: int | None = 20
+_SEARCH_GUESSES: int | None = 32
+_SEARCH_SCALE = 100.0
 
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
@@ -181,20 +181,20 @@ def _b_costs(view: View) -> Counter[int]:
 
 class AccountSearchBot:
     """The account game's search bot of ``RULES.bots["search"]``:
-    :class:`~tabletop_rules.search.SearchBot` with random rollouts ``SEARCH_ROLLOUT`` moves
+    :class:`~tabletop_rules.search.SearchBot` with random rollouts ``_SEARCH_ROLLOUT`` moves
     deep, scored by the accounts (:class:`~tabletop_rules.search.ScoreShares`) where they
     stop.
     """
 
-    def __init__(self, seed: int = 0, iterations: int = SEARCH_ITERATIONS) -> None:
+    def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
         rules = get_ruleset("account")
         self.search: SearchBot[Move] = SearchBot(
             rules,
             seed,
             iterations=iterations,
-            value=ScoreShares(rules, SEARCH_SCALE),
-            rollout_moves=SEARCH_ROLLOUT,
-            guesses=SEARCH_GUESSES,
+            value=ScoreShares(rules, _SEARCH_SCALE),
+            rollout_moves=_SEARCH_ROLLOUT,
+            guesses=_SEARCH_GUESSES,
         )
 
     def __repr__(self) -> str:

@@ -23,18 +23,11 @@ from .cards import BONUS_RANKS, Card
 from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
 from .state import Phase, State, View
 
-__all__ = [
-    "SEARCH_ITERATIONS",
-    "SEARCH_ROLLOUT",
-    "LowCardBot",
-    "PalaceSearchBot",
-    "cards_left_value",
-    "lowcard_move",
-]
+__all__ = ["LowCardBot", "PalaceSearchBot", "cards_left_value", "lowcard_move"]
 
-SEARCH_ITERATIONS = 100
-SEARCH_ROLLOUT = 10
-SEARCH_GUESSES: int | None = 16
+_SEARCH_ITERATIONS = 100
+_SEARCH_ROLLOUT = 10
+_SEARCH_GUESSES: int | None = 16
 _RANDOM_ONE_IN = 10
 _CARD_SCALE = 3.0
 _BONUS_LOAD = 0.5
@@ -159,18 +152,18 @@ def cards_left_value(state: State) -> tuple[float, ...]:
 class PalaceSearchBot:
     """The palace search bot of ``RULES.bots["search"]``: :class:`LowCardBot`'s swaps,
     then :class:`~tabletop_rules.search.SearchBot` with :class:`LowCardBot`'s rule in its
-    rollouts, ``SEARCH_ROLLOUT`` moves deep, and :func:`cards_left_value` where they stop.
+    rollouts, ``_SEARCH_ROLLOUT`` moves deep, and :func:`cards_left_value` where they stop.
     """
 
-    def __init__(self, seed: int = 0, iterations: int = SEARCH_ITERATIONS) -> None:
+    def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
         self.search = SearchBot(
             get_ruleset("palace"),
             seed,
             iterations=iterations,
             rollout=_rollout,
             value=cards_left_value,
-            rollout_moves=SEARCH_ROLLOUT,
-            guesses=SEARCH_GUESSES,
+            rollout_moves=_SEARCH_ROLLOUT,
+            guesses=_SEARCH_GUESSES,
         )
 
     def __repr__(self) -> str:

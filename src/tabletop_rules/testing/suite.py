@@ -213,21 +213,54 @@ class ConformanceSuite:
     @given(data=st.data())
     def test_named_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
         """Every bot of ``ruleset.bots`` (``"random"`` among them) pickles, as a simulation
-        sends it to worker processes, and plays a whole game in every seat with legal moves.
+        sends it to worker processes, and plays a whole game in every seat with legal moves
+        (those of ``slow_bots`` in the slow tier).
         """
         rules = self.ruleset
         config = data.draw(self.configs, label="config")
         seed = data.draw(_seeds, label="seed")
         assert "random" in rules.bots
         for name, factory in rules.bots.items():
+            if name in self.slow_bots:
+                continue
             travelled = pickle.loads(pickle.dumps(factory))
             bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
             game = play_game(rules, bots, config, seed=seed)
             assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
 
-    bot_states_per_game: ClassVar[int] = 2
+    slow_bots: ClassVar[frozenset[str]] = frozenset({"search"})
+    """Bots that spend long on a move (the search bots, tens of milliseconds): their whole
+    games are played by the slow-tier test below, not with the others."""
 
-    @_suite_settings
+    @pytest.mark.slow
+    @settings(
+        max_examples=2,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
+    @given(data=st.data())
+    def test_slow_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
+        """Every bot of ``slow_bots`` the game has pickles and plays a whole game in every
+        seat with legal moves (the slow tier: a search bot thinks for each move).
+        """
+        rules = self.ruleset
+        config = data.draw(self.configs, label="config")
+        seed = data.draw(_seeds, label="seed")
+        for name, factory in rules.bots.items():
+            if name not in self.slow_bots:
+                continue
+            travelled = pickle.loads(pickle.dumps(factory))
+            bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
+            game = play_game(rules, bots, config, seed=seed)
+            assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
+
+    bot_states_per_game: ClassVar[int] = 1
+
+    @settings(
+        max_examples=5,  # a search bot thinks for each of its moves
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
     @given(data=st.data())
     def test_every_bot_sees_views_only(self, data: st.DataObject) -> None:
         """Every bot of ``ruleset.bots`` picks the same move in a state of a random game
