@@ -12,9 +12,12 @@ Run::
     python benchmarks/search_bars.py palace --games 1000 [--workers 2] [--seed 0]
         [--iterations N] [--json out.json]
     python benchmarks/search_bars.py account --games 1000
+    python benchmarks/search_bars.py palace --speed 25,50,100,200 [--positions 100]
 
 ``--iterations`` overrides the search bot's budget (default: the game's
-``RULES.bots["search"]``).
+``RULES.bots["search"]``). ``--log FILE`` writes each deal's results as it ends, and
+``--from-log FILE`` reports the deals of such a file, finished run or not. ``--speed``
+times the search bot alone, at several budgets, on the same positions.
 """
 
 from __future__ import annotations
@@ -140,6 +143,39 @@ def summary(
     return report
 
 
+def speed(game: str, budgets: Sequence[int], positions: int, seed: int) -> list[str]:
+    """The search bot's CPU time per move at each iteration budget, over the same
+    ``positions`` positions (every choice the opponent's bot met in games between two of
+    it, from deals of ``seed``), one line per budget.
+    """
+    rules = get_ruleset(game)
+    opponent = rules.bots[OPPONENT[game]]
+    views: list[Any] = []
+    index = 0
+    while len(views) < positions:
+        state = rules.new_game(seed=derived_seed(seed, index))
+        bots = [opponent(0), opponent(0)]
+        while not rules.is_over(state) and len(views) < positions:
+            seat = rules.current_player(state)
+            seen = rules.view(state, seat)
+            if len(seen.legal_moves) > 1:
+                views.append(seen)
+            state = rules.apply(state, bots[seat].choose(seen))
+        index += 1
+    lines = []
+    for budget in budgets:
+        bot = make_search(game, seed, budget)
+        start = time.process_time()
+        for seen in views:
+            bot.choose(seen)
+        seconds = time.process_time() - start
+        lines.append(
+            f"{game} {budget:>5} iterations: {1000 * seconds / len(views):6.1f} ms CPU a move, "
+            f"{len(views) / seconds:6.1f} moves/s ({len(views)} positions)"
+        )
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(OPPONENT))
@@ -152,7 +188,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--from-log", default=None, help="report the deals of a --log file (even unfinished)"
     )
+    parser.add_argument(
+        "--speed",
+        default=None,
+        help="time a move at these iteration budgets instead, comma-separated: 25,50,100",
+    )
+    parser.add_argument("--positions", type=int, default=100, help="positions --speed times")
     args = parser.parse_args(argv)
+    if args.speed:
+        budgets = [int(budget) for budget in args.speed.split(",")]
+        print("\n".join(speed(args.game, budgets, args.positions, args.seed)))
+        return
     if args.from_log:
         with open(args.from_log) as lines:
             done = [json.loads(line) for line in lines if line.strip()]

@@ -4,6 +4,7 @@ reproducibly, within its budget, through chance points; the games' tuned search 
 from __future__ import annotations
 
 import pickle
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from tabletop_rules.bots import RandomBot
 from tabletop_rules.protocol import CHANCE, Ruleset
 from tabletop_rules.rng import Rng
 from tabletop_rules.search import ScoreShares, SearchBot, random_rollout, win_shares
-from tabletop_rules.simulate import play_game
+from tabletop_rules.simulate import derived_seed, play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "pig" / "src"))
 
@@ -178,7 +179,7 @@ def test_palace_and_account_offer_a_tuned_search_bot_by_name(rules: Rules) -> No
 # --- the bars, at a size CI affords (docs/bots.rst gives the full-size figures) ----------
 
 
-def _duplicate(rules: Rules, opponent: str, deals: int) -> list[tuple[float, int]]:
+def _duplicate(rules: Rules, opponent: str, deals: int) -> list[tuple[float, float]]:
     """Each deal played in both seatings by the game's search bot against ``opponent``:
     per deal, the search bot's mean win share and mean score margin over its two games.
     """
@@ -195,3 +196,10 @@ def _duplicate(rules: Rules, opponent: str, deals: int) -> list[tuple[float, int
             margin += (score[seat] - score[1 - seat]) / 2
         results.append((won, margin))
     return results
+
+
+@pytest.mark.slow
+def test_palace_search_wins_most_duplicate_games_against_lowcard() -> None:
+    # 12 of the bar's games (its first six deals); the full-size run is in docs/bots.rst
+    results = _duplicate(palace.RULES, "lowcard", 6)
+    assert statistics.fmean(won for won, _margin in results) > 0.5

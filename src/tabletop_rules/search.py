@@ -37,7 +37,15 @@ from .protocol import CHANCE, Ruleset, check_ruleset
 from .rng import Rng
 from .simulate import sample_outcome
 
-__all__ = ["RolloutPolicy", "ScoreShares", "SearchBot", "Value", "random_rollout", "win_shares"]
+__all__ = [
+    "RolloutPolicy",
+    "ScoreShares",
+    "SearchBot",
+    "SearchNode",
+    "Value",
+    "random_rollout",
+    "win_shares",
+]
 
 MoveT = TypeVar("MoveT")
 
@@ -95,17 +103,18 @@ class ScoreShares:
         return tuple(weight / total for weight in weights)
 
 
-class _Node:
+class SearchNode:
     """A node of the information-set tree: reached by a move of ``seat`` (``CHANCE`` for a
-    chance outcome, ``None`` at the root), with its visits, its availability (how often
-    its move was open when a sibling was chosen) and the rewards ``seat`` got through it.
+    chance outcome, ``None`` at the root), with its ``visits``, its availability
+    (``avails``: how often its move was open when a sibling was chosen) and the ``reward``
+    ``seat`` got through it in all; ``children`` by the action number of their move.
     """
 
     __slots__ = ("avails", "children", "reward", "seat", "visits")
 
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
-        self.children: dict[int, _Node] = {}
+        self.children: dict[int, SearchNode] = {}
         self.visits = 0
         self.avails = 1
         self.reward = 0.0
@@ -206,13 +215,13 @@ class SearchBot(Generic[MoveT]):
         visits = [children[code].visits if code in children else 0 for code in map(encode, moves)]
         return cast(MoveT, moves[visits.index(max(visits))])
 
-    def search(self, view: Any) -> _Node:
+    def search(self, view: Any) -> SearchNode:
         """The tree of the budget's iterations from ``view`` (its root's children are
         keyed by action number, :meth:`~tabletop_rules.protocol.Ruleset.encode`).
         """
         determinize = self.ruleset.determinize
         iterate = self._iterate
-        root = _Node(None)
+        root = SearchNode(None)
         rng = self._rng
         count = self.iterations
         deadline = None if self.seconds is None else perf_counter() + self.seconds
@@ -234,7 +243,7 @@ class SearchBot(Generic[MoveT]):
         self._rng = rng
         return root
 
-    def _iterate(self, root: _Node, state: Any, rng: Rng) -> Rng:
+    def _iterate(self, root: SearchNode, state: Any, rng: Rng) -> Rng:
         """One iteration from the guessed ``state``: select, expand, roll out, back up."""
         rules = self.ruleset
         current_player, legal_moves, apply, encode = (
@@ -254,7 +263,7 @@ class SearchBot(Generic[MoveT]):
                 code = encode(move)
                 child = node.children.get(code)
                 if child is None:
-                    child = node.children[code] = _Node(CHANCE)
+                    child = node.children[code] = SearchNode(CHANCE)
             else:
                 children = node.children
                 codes = [encode(move) for move in moves]
@@ -262,7 +271,7 @@ class SearchBot(Generic[MoveT]):
                 if untried:
                     pick, rng = rng.below(len(untried))
                     index = untried[pick]
-                    child = children[codes[index]] = _Node(player)
+                    child = children[codes[index]] = SearchNode(player)
                     state = apply(state, moves[index])
                     path.append(child)
                     break
