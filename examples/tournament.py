@@ -5,7 +5,9 @@
     python examples/tournament.py --versus-random --games 1000
 
 Each game's bots are the ones its ruleset names (``rules.bots``: ``random`` for every
-game, and the game's own). Every pair of two different bots plays ``--games`` two-player
+game, and the game's own), but for the search bots (``search``), which spend about 50 ms a
+move: ``--search`` adds them (docs/bots.rst measures them with
+``benchmarks/search_bars.py``). Every pair of two different bots plays ``--games`` two-player
 games of the game's standard rules with :func:`tabletop_rules.simulate.simulate`: seats
 rotate from game to game, and every pairing of a game plays the same game seeds, derived
 from ``--seed``. A bot is not paired with itself: with seats rotating, its two copies win
@@ -58,15 +60,27 @@ class Pairing:
     result: SimulationResult
 
 
+SEARCH = "search"
+"""The name of a game's search bot, left out unless ``--search`` is given."""
+
+
+def bot_names(rules: Ruleset[Any, Any, Any], *, search: bool = False) -> tuple[str, ...]:
+    """The names of ``rules.bots`` that play, in the order they are listed: all of them
+    with ``search``, else all but the search bot.
+    """
+    return tuple(name for name in rules.bots if search or name != SEARCH)
+
+
 def round_robin(
     rules: Ruleset[Any, Any, Any],
     games: int,
     *,
     seed: int,
     executor: TaskExecutor | None = None,
+    search: bool = False,
 ) -> tuple[Pairing, ...]:
-    """Every pair of two different bots of ``rules.bots``, in the order they are listed,
-    each playing ``games`` two-player games from the run seed ``seed``.
+    """Every pair of two different bots of :func:`bot_names`, in the order they are
+    listed, each playing ``games`` two-player games from the run seed ``seed``.
     """
     config = two_player_config(rules)
     return tuple(
@@ -74,7 +88,7 @@ def round_robin(
             (first, second),
             simulate(rules, [first, second], games, seed=seed, config=config, executor=executor),
         )
-        for first, second in itertools.combinations(rules.bots, 2)
+        for first, second in itertools.combinations(bot_names(rules, search=search), 2)
     )
 
 
@@ -232,6 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="measure each game's own bots against RandomBot, as docs/bots.rst does",
     )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="let the search bots play too (about 50 ms a move)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -246,13 +265,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for rules in games:
             reports += [
                 margins_report(rules, name, args.games, args.seed)
-                for name in rules.bots
+                for name in bot_names(rules, search=args.search)
                 if name != "random"
             ]
     else:
         with pool_of(args.workers) as pool:
             for rules in games:
-                pairings = round_robin(rules, args.games, seed=args.seed, executor=pool)
+                pairings = round_robin(
+                    rules, args.games, seed=args.seed, executor=pool, search=args.search
+                )
                 reports.append(table(rules, pairings, args.seed))
     print("\n\n".join(reports))
     return 0

@@ -118,7 +118,7 @@ class ReversedExecutor:
 
 def test_every_game_has_a_random_bot_and_dice_poker_and_palace_their_own() -> None:
     assert list(dp.RULES.bots) == ["random", "greedy", "coach"]
-    assert list(palace.RULES.bots) == ["random", "lowcard"]
+    assert list(palace.RULES.bots) == ["random", "lowcard", "search"]
     assert "random" in account.RULES.bots
     assert isinstance(dp.RULES.bots["greedy"](5), dp.GreedyBot)
     assert isinstance(palace.RULES.bots["lowcard"](5), palace.LowCardBot)

@@ -7,13 +7,22 @@ from __future__ import annotations
 from collections import Counter
 
 from ..kit import legal_moves_of
-from ..protocol import Seat
+from ..protocol import Seat, get_ruleset
+from ..rng import Rng
+from ..search import ScoreShares, SearchBot
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
-from .state import View
-from .view import pack_contents
+from .state import State, View
+from .view import pack_contents, view
 
-__all__ = ["DECISIVE", "BestCardBot"]
+__all__ = ["DECISIVE", "AccountSearchBot", "BestCardBot"]
+
+_SEARCH_ITERATIONS = 100
+"""The iterations of ``RULES.bots["search"]`` per move."""
+_SEARCH_ROLLOUT: int | None = 4
+_SEARCH_GUESSES: int | None = 16
+_SEARCH_SCALE = 100.0
+_SEARCH_EXPLORATION = 0.2
 
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
@@ -170,3 +179,43 @@ def _b_costs(view: View) -> Counter[int]:
     """
     costs = Counter(card.cost for card in pack_contents(view) if card.valued)
     return costs or Counter(card.cost for card in view.discard if card.valued)
+
+
+_ROLLOUT_BOT = BestCardBot()
+
+
+def _rollout(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
+    """The search's rollout: :class:`BestCardBot` on the guessed state's view for the
+    seat on turn (the state is the search's own guess, never the real game).
+    """
+    if len(moves) == 1:
+        return moves[0], rng
+    return _ROLLOUT_BOT.choose(view(state, state.seat)), rng
+
+
+class AccountSearchBot:
+    """The account game's search bot of ``RULES.bots["search"]``:
+    :class:`~tabletop_rules.search.SearchBot` whose rollouts play :class:`BestCardBot`
+    for both seats, ``_SEARCH_ROLLOUT`` moves deep, scored by the accounts
+    (:class:`~tabletop_rules.search.ScoreShares`) where they stop.
+    """
+
+    def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
+        rules = get_ruleset("account")
+        self.search: SearchBot[Move] = SearchBot(
+            rules,
+            seed,
+            iterations=iterations,
+            exploration=_SEARCH_EXPLORATION,
+            rollout=_rollout,
+            value=ScoreShares(rules, _SEARCH_SCALE),
+            rollout_moves=_SEARCH_ROLLOUT,
+            guesses=_SEARCH_GUESSES,
+        )
+
+    def __repr__(self) -> str:
+        return f"AccountSearchBot(iterations={self.search.iterations})"
+
+    def choose(self, view: View) -> Move:
+        """The move for the view's seat, which must be on turn."""
+        return self.search.choose(view)

@@ -12,12 +12,25 @@ of 1,000 seeded two-player games against :class:`~tabletop_rules.bots.RandomBot`
 
 from __future__ import annotations
 
+from math import exp
+from typing import cast
+
 from ..bots import legal_moves_of
+from ..protocol import get_ruleset
+from ..rng import Rng
+from ..search import SearchBot
 from .cards import BONUS_RANKS, Card
 from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
-from .state import View
+from .state import Phase, State, View
 
-__all__ = ["LowCardBot"]
+__all__ = ["LowCardBot", "PalaceSearchBot", "cards_left_value", "lowcard_move"]
+
+_SEARCH_ITERATIONS = 100
+_SEARCH_ROLLOUT = 10
+_SEARCH_GUESSES: int | None = 16
+_RANDOM_ONE_IN = 10
+_CARD_SCALE = 3.0
+_BONUS_LOAD = 0.5
 
 _BONUS_VALUE = {3: 15, 2: 16, 10: 17}
 
@@ -51,49 +64,114 @@ class LowCardBot:
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
         moves = legal_moves_of(view)
-        if view.phase == "swap":
-            return self._swap(moves)
-        blind = [move for move in moves if isinstance(move, PlayBlind)]
-        if blind:
-            return min(blind, key=lambda move: move.slot)
-        plays = [move for move in moves if isinstance(move, Play)]
-        natural = [move for move in plays if move.rank not in BONUS_RANKS]
-        if natural:
-            lowest = min(move.rank for move in natural)
-            return max(
-                (move for move in natural if move.rank == lowest), key=lambda m: len(m.cards)
-            )
-        if any(isinstance(move, EndTurn) for move in moves):
-            return next(move for move in moves if isinstance(move, EndTurn))
-        if plays:
-            return self._bonus(view, plays)
-        return next(move for move in moves if isinstance(move, TakePile))
-
-    def _swap(self, moves: tuple[Move, ...]) -> Move:
-        gains = [
-            move
-            for move in moves
-            if isinstance(move, Swap) and keep_value(move.hand_card) > keep_value(move.face_up_card)
-        ]
-        if not gains:
-            return next(move for move in moves if isinstance(move, Ready))
-        return max(
-            gains, key=lambda move: (keep_value(move.hand_card), -keep_value(move.face_up_card))
+        return lowcard_move(
+            moves, view.phase, len(view.pile), view.stock_size, self.burn_at, self.three_at
         )
 
-    def _bonus(self, view: View, plays: list[Play]) -> Move:
-        by_rank: dict[int, list[Play]] = {}
-        for move in plays:
-            by_rank.setdefault(move.rank, []).append(move)
-        pile = len(view.pile)
-        if pile >= self.burn_at and 10 in by_rank:
-            order = [10, 3, 2]
-        elif pile >= self.three_at and 3 in by_rank:
-            order = [3, 2, 10]
-        else:
-            order = [2, 3, 10]
-        rank = next(rank for rank in order if rank in by_rank)
-        options = by_rank[rank]
-        if view.stock_size == 0:
-            return max(options, key=lambda move: len(move.cards))
-        return min(options, key=lambda move: len(move.cards))
+
+def lowcard_move(
+    moves: tuple[Move, ...],
+    phase: Phase,
+    pile: int,
+    stock: int,
+    burn_at: int = 10,
+    three_at: int = 6,
+) -> Move:
+    """:class:`LowCardBot`'s move among ``moves``, from the little it reads: the phase,
+    the pile's and the stock's sizes (the search's rollouts call it on guessed states).
+    """
+    if phase == "swap":
+        return _swap(moves)
+    blind = [move for move in moves if isinstance(move, PlayBlind)]
+    if blind:
+        return min(blind, key=lambda move: move.slot)
+    plays = [move for move in moves if isinstance(move, Play)]
+    natural = [move for move in plays if move.rank not in BONUS_RANKS]
+    if natural:
+        lowest = min(move.rank for move in natural)
+        return max((move for move in natural if move.rank == lowest), key=lambda m: len(m.cards))
+    if any(isinstance(move, EndTurn) for move in moves):
+        return next(move for move in moves if isinstance(move, EndTurn))
+    if plays:
+        return _bonus(plays, pile, stock, burn_at, three_at)
+    return next(move for move in moves if isinstance(move, TakePile))
+
+
+def _swap(moves: tuple[Move, ...]) -> Move:
+    gains = [
+        move
+        for move in moves
+        if isinstance(move, Swap) and keep_value(move.hand_card) > keep_value(move.face_up_card)
+    ]
+    if not gains:
+        return next(move for move in moves if isinstance(move, Ready))
+    return max(gains, key=lambda move: (keep_value(move.hand_card), -keep_value(move.face_up_card)))
+
+
+def _bonus(plays: list[Play], pile: int, stock: int, burn_at: int, three_at: int) -> Move:
+    by_rank: dict[int, list[Play]] = {}
+    for move in plays:
+        by_rank.setdefault(move.rank, []).append(move)
+    if pile >= burn_at and 10 in by_rank:
+        order = [10, 3, 2]
+    elif pile >= three_at and 3 in by_rank:
+        order = [3, 2, 10]
+    else:
+        order = [2, 3, 10]
+    rank = next(rank for rank in order if rank in by_rank)
+    options = by_rank[rank]
+    if stock == 0:
+        return max(options, key=lambda move: len(move.cards))
+    return min(options, key=lambda move: len(move.cards))
+
+
+def _rollout(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
+    """The search's rollout: :func:`lowcard_move` on a guessed state, now and then
+    (one move in ``_RANDOM_ONE_IN``) a random one, so that rollouts differ.
+    """
+    roll, rng = rng.below(_RANDOM_ONE_IN * len(moves))
+    if roll < len(moves):
+        return moves[roll], rng
+    return lowcard_move(moves, state.phase, len(state.pile), len(state.stock)), rng
+
+
+def cards_left_value(state: State) -> tuple[float, ...]:
+    """Each seat's chance to finish first, guessed from the cards it still holds: a
+    softmax of minus its load over ``_CARD_SCALE``, each hand, face-up and face-down card
+    counting one and a bonus card in hand (2, 3, 10) ``_BONUS_LOAD``.
+    """
+    weights = []
+    for hand, up, down in zip(state.hands, state.face_up, state.face_down, strict=True):
+        held = len(hand) + sum(c is not None for c in up) + sum(c is not None for c in down)
+        load = held - (1 - _BONUS_LOAD) * sum(card.rank in BONUS_RANKS for card in hand)
+        weights.append(exp(-load / _CARD_SCALE))
+    total = sum(weights)
+    return tuple(weight / total for weight in weights)
+
+
+class PalaceSearchBot:
+    """The palace search bot of ``RULES.bots["search"]``: :class:`LowCardBot`'s swaps,
+    then :class:`~tabletop_rules.search.SearchBot` with :class:`LowCardBot`'s rule in its
+    rollouts, ``_SEARCH_ROLLOUT`` moves deep, and :func:`cards_left_value` where they stop.
+    """
+
+    def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
+        self.search = SearchBot(
+            get_ruleset("palace"),
+            seed,
+            iterations=iterations,
+            rollout=_rollout,
+            value=cards_left_value,
+            rollout_moves=_SEARCH_ROLLOUT,
+            guesses=_SEARCH_GUESSES,
+        )
+
+    def __repr__(self) -> str:
+        return f"PalaceSearchBot(iterations={self.search.iterations})"
+
+    def choose(self, view: View) -> Move:
+        """The move for the view's seat, which must be on turn."""
+        moves = legal_moves_of(view)
+        if view.phase == "swap":
+            return _swap(moves)
+        return cast(Move, self.search.choose(view))

@@ -33,6 +33,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 from .checks import (
     Playout,
     check_action_texts,
+    check_bots_see_views_only,
     check_chance,
     check_chance_offset,
     check_codec,
@@ -65,6 +66,7 @@ __all__ = [
     "Playout",
     "check_action_texts",
     "check_apply_total",
+    "check_bots_see_views_only",
     "check_chance",
     "check_chance_offset",
     "check_codec",

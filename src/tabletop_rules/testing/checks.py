@@ -31,6 +31,7 @@ __all__ = [
     "ODD_ARGUMENTS",
     "Playout",
     "check_action_texts",
+    "check_bots_see_views_only",
     "check_chance",
     "check_chance_offset",
     "check_codec",
@@ -373,6 +374,27 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
         assert rules.display(again) == drawn, f"seat {seat}'s drawn table shows what it hides"
         if seat is None:
             assert rules.display(state) == drawn, "a state is drawn as a spectator sees it"
+
+
+def check_bots_see_views_only(rules: Rules, state: Any, seed: int, rng: Rng = _NO_SEED) -> None:
+    """Every bot of ``rules.bots``, made from ``seed``, picks the same move for the seat on
+    turn in ``state`` and in a state re-dealt from that seat's view (its hidden cards and
+    generator drawn anew by ``determinize``): a bot sees views only. Nothing to check at a
+    chance point, at the end, or where the seat has one move.
+    """
+    player = rules.current_player(state)
+    if player is None or player == CHANCE or len(rules.legal_moves(state)) < 2:
+        return
+    seen = rules.view(state, player)
+    other = rules.determinize(seen, rng)
+    assert rules.view(other, player) == seen, "a re-dealt state shows its seat the same view"
+    for name, factory in rules.bots.items():
+        real = factory(seed).choose(rules.view(state, player))
+        guessed = factory(seed).choose(rules.view(other, player))
+        assert real == guessed, (
+            f"bot {name!r} chose {real!r} in a game and {guessed!r} in one that differs only "
+            f"in what seat {player} cannot see"
+        )
 
 
 def check_errors_hide_secrets(

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from .._hypothesis import FUZZ_PROFILE
-from ..protocol import Ruleset
+from ..protocol import CHANCE, Ruleset
 from ..records import GameRecord
 from ..rng import SEED_BITS, Rng
 from ..serialize import dumps
@@ -18,6 +18,7 @@ from ..simulate import derived_seed, play_game
 from .checks import (
     Playout,
     check_action_texts,
+    check_bots_see_views_only,
     check_chance,
     check_chance_offset,
     check_chance_probabilities_are_not_shared,
@@ -212,17 +213,76 @@ class ConformanceSuite:
     @given(data=st.data())
     def test_named_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
         """Every bot of ``ruleset.bots`` (``"random"`` among them) pickles, as a simulation
-        sends it to worker processes, and plays a whole game in every seat with legal moves.
+        sends it to worker processes, and plays a whole game in every seat with legal moves
+        (those of ``slow_bots`` in the slow tier).
         """
         rules = self.ruleset
         config = data.draw(self.configs, label="config")
         seed = data.draw(_seeds, label="seed")
         assert "random" in rules.bots
         for name, factory in rules.bots.items():
+            if name in self.slow_bots:
+                continue
             travelled = pickle.loads(pickle.dumps(factory))
             bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
             game = play_game(rules, bots, config, seed=seed)
             assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
+
+    slow_bots: ClassVar[frozenset[str]] = frozenset({"search"})
+    """Bots that spend long on a move (the search bots, tens of milliseconds): their whole
+    games are played by the slow-tier test below, not with the others."""
+
+    @pytest.mark.slow
+    @settings(
+        max_examples=2,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
+    @given(data=st.data())
+    def test_slow_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
+        """Every bot of ``slow_bots`` the game has pickles and plays a whole game in every
+        seat with legal moves (the slow tier: a search bot thinks for each move).
+        """
+        rules = self.ruleset
+        config = data.draw(self.configs, label="config")
+        seed = data.draw(_seeds, label="seed")
+        for name, factory in rules.bots.items():
+            if name not in self.slow_bots:
+                continue
+            travelled = pickle.loads(pickle.dumps(factory))
+            bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
+            game = play_game(rules, bots, config, seed=seed)
+            assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
+
+    bot_states_per_game: ClassVar[int] = 1
+
+    @settings(
+        max_examples=5,  # a search bot thinks for each of its moves
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
+    )
+    @given(data=st.data())
+    def test_every_bot_sees_views_only(self, data: st.DataObject) -> None:
+        """Every bot of ``ruleset.bots`` picks the same move in a state of a random game
+        and in one that differs from it only in what the seat on turn cannot see (hidden
+        cards, the generator): bots see views, never states. ``bot_states_per_game``
+        states of each game are checked.
+        """
+        playout = self._playout(data)
+        rules = self.ruleset
+        turns = [
+            state
+            for state in playout.states
+            if rules.current_player(state) not in (None, CHANCE)
+            and len(rules.legal_moves(state)) > 1
+        ]
+        if not turns:
+            return
+        for _ in range(self.bot_states_per_game):
+            state = turns[data.draw(st.integers(0, len(turns) - 1), label="state")]
+            seed = data.draw(_seeds, label="bot_seed")
+            rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
+            check_bots_see_views_only(rules, state, seed, rng)
 
     def _state_in(self, data: st.DataObject) -> tuple[Playout, int]:
         playout = self._playout(data)

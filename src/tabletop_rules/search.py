@@ -1,0 +1,323 @@
+"""Search that sees only what a seat sees: single-observer information-set Monte Carlo
+tree search (SO-ISMCTS; Cowling, Powley and Whitehouse, 2012) over any
+:class:`~tabletop_rules.protocol.Ruleset`.
+
+Each iteration deals a full state from the bot's view with ``determinize`` and its own
+generator, so whatever the seat cannot see (another hand, the stock's order, the seed of
+the dice) is a fresh guess every time, and walks one tree of the seat's information set
+with it: moves are chosen by UCB among those the guess allows (each move's *availability*
+counts the times it was open), chance outcomes are drawn by their probabilities, one new
+node is added, a rollout plays on, and every seat's reward is backed up to the moves made
+for it. The bot reads nothing but the view; a game's own rules only through the ruleset.
+
+>>> from tabletop_rules import get_ruleset
+>>> rules = get_ruleset("account")
+>>> state = rules.new_game(seed=4)
+>>> bot = SearchBot(rules, seed=1, iterations=50)
+>>> move = bot.choose(rules.view(state, 0))
+>>> move in rules.legal_moves(state)
+True
+>>> SearchBot(rules, seed=1, iterations=50).choose(rules.view(state, 0)) == move
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from math import exp, log, sqrt
+from time import perf_counter
+from typing import Any, Generic, TypeAlias, TypeVar, cast
+
+import attrs
+
+from ._messages import short_repr
+from .bots import legal_moves_of
+from .errors import ConfigError
+from .protocol import CHANCE, Ruleset, check_ruleset
+from .rng import Rng
+from .simulate import sample_outcome
+
+__all__ = [
+    "RolloutPolicy",
+    "ScoreShares",
+    "SearchBot",
+    "SearchNode",
+    "Value",
+    "random_rollout",
+    "win_shares",
+]
+
+MoveT = TypeVar("MoveT")
+
+RolloutPolicy: TypeAlias = Callable[[Any, tuple[Any, ...], Rng], tuple[Any, Rng]]
+"""Picks a rollout's move: given a full state (one of the bot's own guesses, never the
+real game), its legal moves and a generator, one of those moves and the next generator."""
+
+Value: TypeAlias = Callable[[Any], Sequence[float]]
+"""Each seat's reward in ``[0, 1]`` for a state: what a won game is worth, 1, to a loser 0."""
+
+
+def random_rollout(_state: Any, moves: tuple[Any, ...], rng: Rng) -> tuple[Any, Rng]:
+    """A uniformly random legal move: the rollout of a game that supplies none."""
+    index, rng = rng.below(len(moves))
+    return moves[index], rng
+
+
+def win_shares(ruleset: Ruleset[Any, Any, Any], state: Any) -> tuple[float, ...]:
+    """Each seat's reward for a finished game: the winners share 1, the others get 0; with
+    no winner every seat gets an equal share (a draw between two is worth a half each).
+
+    >>> from tabletop_rules import get_ruleset
+    >>> rules = get_ruleset("palace")
+    >>> win_shares(rules, rules.new_game(seed=1))
+    (0.5, 0.5)
+    """
+    players = ruleset.players(ruleset.config_of(state))
+    winners = ruleset.winners(state)
+    if not winners:
+        return (1 / players,) * players
+    share = 1 / len(winners)
+    return tuple(share if seat in winners else 0.0 for seat in range(players))
+
+
+@attrs.frozen
+class ScoreShares:
+    """A :data:`Value` from the scores alone, for any game: a softmax of each seat's
+    score over ``scale`` (two seats ``scale`` points apart get about 0.73 and 0.27).
+
+    >>> from tabletop_rules import get_ruleset
+    >>> rules = get_ruleset("account")
+    >>> ScoreShares(rules, 100.0)(rules.new_game(seed=1))
+    (0.5, 0.5)
+    """
+
+    ruleset: Ruleset[Any, Any, Any]
+    scale: float
+
+    def __call__(self, state: Any) -> tuple[float, ...]:
+        """Each seat's share of the softmax of the scores of ``state``."""
+        scores = self.ruleset.score(state)
+        top = max(scores)
+        weights = [exp((score - top) / self.scale) for score in scores]
+        total = sum(weights)
+        return tuple(weight / total for weight in weights)
+
+
+class SearchNode:
+    """A node of the information-set tree: reached by a move of ``seat`` (``CHANCE`` for a
+    chance outcome, ``None`` at the root), with its ``visits``, its availability
+    (``avails``: how often its move was open when a sibling was chosen) and the ``reward``
+    ``seat`` got through it in all; ``children`` by the action number of their move.
+    """
+
+    __slots__ = ("avails", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.children: dict[int, SearchNode] = {}
+        self.visits = 0
+        self.avails = 1
+        self.reward = 0.0
+
+
+class SearchBot(Generic[MoveT]):
+    """SO-ISMCTS for the seat of the view it is handed; any game, no game's own code.
+
+    Args:
+        ruleset: The game, as :func:`~tabletop_rules.protocol.get_ruleset` gives it.
+        seed: Seeds the bot's own generator, which deals every guess and draws every
+            random choice of the search: the same seed and the same views give the same
+            moves (with an ``iterations`` budget and no ``seconds``).
+        iterations: Iterations per move (each one guess, one path, one rollout).
+        seconds: A time budget per move, alone or with ``iterations`` (whichever ends
+            first); a time budget makes the moves depend on the machine's speed.
+        exploration: The UCB constant; rewards lie in ``[0, 1]``.
+        rollout: Picks each move of a rollout (:data:`RolloutPolicy`); by default a
+            uniformly random one. A game may supply a cheap policy of its own that reads
+            the guessed state: it is the bot's own sample, never the real game.
+        value: Estimates each seat's reward (:data:`Value`) where a rollout stops before
+            the end; needed with ``rollout_moves``.
+        rollout_moves: Stop each rollout after this many moves and ask ``value``; by
+            default rollouts play to the end and score win, draw or loss
+            (:func:`win_shares`).
+        guesses: Deal at most this many states from the view per move and take them in
+            turn, each one for several iterations; by default every iteration deals its
+            own. ``determinize`` checks the view and the state it deals, which can cost
+            more than the rest of an iteration.
+        name: How the bot shows itself (its ``repr``).
+
+    The bot keeps its generator between moves, so it is not a value; each move searches
+    a new tree.
+
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset[Any, Any, MoveT],
+        seed: int = 0,
+        *,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout: RolloutPolicy | None = None,
+        value: Value | None = None,
+        rollout_moves: int | None = None,
+        guesses: int | None = None,
+        name: str = "SearchBot",
+    ) -> None:
+        self.ruleset = check_ruleset(ruleset)
+        if iterations is None and seconds is None:
+            raise ConfigError("a search needs a budget: iterations, seconds or both")
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise ConfigError(
+                f"iterations is a whole number from 1 or None, got {short_repr(iterations)}"
+            )
+        if seconds is not None and (type(seconds) not in (int, float) or not seconds > 0):
+            raise ConfigError(f"seconds is a positive number or None, got {short_repr(seconds)}")
+        if type(exploration) not in (int, float) or not exploration >= 0:
+            raise ConfigError(f"exploration is a number from 0, got {short_repr(exploration)}")
+        if rollout_moves is not None:
+            if type(rollout_moves) is not int or rollout_moves < 0:
+                got = short_repr(rollout_moves)
+                raise ConfigError(f"rollout_moves is a whole number from 0 or None, got {got}")
+            if value is None:
+                raise ConfigError("rollout_moves needs a value to score where rollouts stop")
+        if guesses is not None and (type(guesses) is not int or guesses < 1):
+            raise ConfigError(
+                f"guesses is a whole number from 1 or None, got {short_repr(guesses)}"
+            )
+        self.guesses = guesses
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = float(exploration)
+        self.rollout = random_rollout if rollout is None else rollout
+        self.value = value
+        self.rollout_moves = rollout_moves
+        self.name = name
+        self._rng = Rng.from_seed(seed)
+
+    def __repr__(self) -> str:
+        budget = f"iterations={self.iterations}" if self.iterations is not None else ""
+        if self.seconds is not None:
+            budget = f"{budget}, seconds={self.seconds}" if budget else f"seconds={self.seconds}"
+        return f"{self.name}({self.ruleset.name!r}, {budget})"
+
+    def choose(self, view: Any) -> MoveT:
+        """The move of ``view.legal_moves`` the search visited most (the first listed
+        among equals); the only legal move at once, without a search.
+        """
+        moves = legal_moves_of(view)
+        if len(moves) == 1:
+            return cast(MoveT, moves[0])
+        root = self.search(view)
+        encode = self.ruleset.encode
+        children = root.children
+        visits = [children[code].visits if code in children else 0 for code in map(encode, moves)]
+        return cast(MoveT, moves[visits.index(max(visits))])
+
+    def search(self, view: Any) -> SearchNode:
+        """The tree of the budget's iterations from ``view`` (its root's children are
+        keyed by action number, :meth:`~tabletop_rules.protocol.Ruleset.encode`).
+        """
+        determinize = self.ruleset.determinize
+        iterate = self._iterate
+        root = SearchNode(None)
+        rng = self._rng
+        count = self.iterations
+        deadline = None if self.seconds is None else perf_counter() + self.seconds
+        pool: list[Any] = []
+        size = self.guesses
+        done = 0
+        while count is None or done < count:
+            if deadline is not None and done and perf_counter() >= deadline:
+                break
+            if size is None or len(pool) < size:
+                guess, rng = rng.next_u64()
+                state = determinize(view, Rng(guess))
+                if size is not None:
+                    pool.append(state)
+            else:
+                state = pool[done % size]
+            rng = iterate(root, state, rng)
+            done += 1
+        self._rng = rng
+        return root
+
+    def _iterate(self, root: SearchNode, state: Any, rng: Rng) -> Rng:
+        """One iteration from the guessed ``state``: select, expand, roll out, back up."""
+        rules = self.ruleset
+        current_player, legal_moves, apply, encode = (
+            rules.current_player,
+            rules.legal_moves,
+            rules.apply,
+            rules.encode,
+        )
+        exploration = self.exploration
+        node = root
+        path = [root]
+        player = current_player(state)
+        while player is not None:
+            moves = legal_moves(state)
+            if player == CHANCE:
+                move, rng = sample_outcome(rules.chance_probabilities(state), rng)
+                code = encode(move)
+                child = node.children.get(code)
+                if child is None:
+                    child = node.children[code] = SearchNode(CHANCE)
+            else:
+                children = node.children
+                codes = [encode(move) for move in moves]
+                untried = [index for index, code in enumerate(codes) if code not in children]
+                if untried:
+                    pick, rng = rng.below(len(untried))
+                    index = untried[pick]
+                    child = children[codes[index]] = SearchNode(player)
+                    state = apply(state, moves[index])
+                    path.append(child)
+                    break
+                best = -1.0
+                index = 0
+                for at, code in enumerate(codes):
+                    option = children[code]
+                    score = option.reward / option.visits + exploration * sqrt(
+                        log(option.avails) / option.visits
+                    )
+                    option.avails += 1
+                    if score > best:
+                        best, index = score, at
+                child = children[codes[index]]
+                move = moves[index]
+            state = apply(state, move)
+            node = child
+            path.append(child)
+            player = current_player(state)
+        rewards, rng = self._rollout(state, rng)
+        for visited in path:
+            visited.visits += 1
+            seat = visited.seat
+            if seat is not None and seat >= 0:
+                visited.reward += rewards[seat]
+        return rng
+
+    def _rollout(self, state: Any, rng: Rng) -> tuple[Sequence[float], Rng]:
+        """Play on from ``state`` with the rollout policy; each seat's reward at the end,
+        or ``value``'s estimate where ``rollout_moves`` stops it.
+        """
+        rules = self.ruleset
+        current_player, legal_moves, apply = rules.current_player, rules.legal_moves, rules.apply
+        policy = self.rollout
+        left = -1 if self.rollout_moves is None else self.rollout_moves
+        player = current_player(state)
+        while player is not None:
+            if not left:
+                assert self.value is not None, "rollout_moves comes with a value"
+                return self.value(state), rng
+            moves = legal_moves(state)
+            if player == CHANCE:
+                move, rng = sample_outcome(rules.chance_probabilities(state), rng)
+            else:
+                move, rng = policy(state, moves, rng)
+            state = apply(state, move)
+            player = current_player(state)
+            left -= 1
+        return win_shares(rules, state), rng

@@ -1,0 +1,205 @@
+"""The search bot (:mod:`tabletop_rules.search`): it plays every game from views alone,
+reproducibly, within its budget, through chance points; the games' tuned search bots."""
+
+from __future__ import annotations
+
+import pickle
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from tabletop_rules import ConfigError, account, dice_poker, get_ruleset, palace
+from tabletop_rules.bots import RandomBot
+from tabletop_rules.protocol import CHANCE, Ruleset
+from tabletop_rules.rng import Rng
+from tabletop_rules.search import ScoreShares, SearchBot, random_rollout, win_shares
+from tabletop_rules.simulate import derived_seed, play_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "pig" / "src"))
+
+import tabletop_pig as pig
+
+Rules = Ruleset[Any, Any, Any]
+GAMES: tuple[Rules, ...] = (palace.RULES, account.RULES, dice_poker.RULES, pig.RULES)
+
+
+def _short(rules: Rules, seed: int, iterations: int) -> SearchBot[Any]:
+    """A search with rollouts ten moves deep, scored by the scores: cheap in every game."""
+    value = ScoreShares(rules, 10.0)
+    return SearchBot(rules, seed, iterations=iterations, value=value, rollout_moves=10)
+
+
+def _turn(rules: Rules, seed: int = 3) -> tuple[Any, int]:
+    """A state of a random game where a seat is on turn with a choice."""
+    state = rules.new_game(seed=seed)
+    bot = RandomBot(rules, seed)
+    while True:
+        player = rules.current_player(state)
+        if player is not None and player != CHANCE and len(rules.legal_moves(state)) > 1:
+            return state, player
+        state = rules.apply(state, bot.choose(rules.view(state, player)))
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: rules.name)
+def test_search_plays_a_whole_game_of_every_game_with_legal_moves(rules: Rules) -> None:
+    other = next(
+        factory for name, factory in rules.bots.items() if name not in ("random", "search")
+    )
+    game = play_game(rules, [_short(rules, 0, 4), other(1)], seed=5)
+    assert rules.is_over(game.final)
+
+
+@pytest.mark.parametrize("rules", GAMES, ids=lambda rules: rules.name)
+def test_same_seed_and_view_give_the_same_move(rules: Rules) -> None:
+    state, seat = _turn(rules)
+    seen = rules.view(state, seat)
+    moves = {_short(rules, 11, 60).choose(seen) for _ in range(3)}
+    assert len(moves) == 1
+    assert moves <= set(rules.legal_moves(state))
+
+
+def test_the_search_reads_the_view_not_the_state_it_came_from() -> None:
+    state, seat = _turn(palace.RULES, seed=8)
+    seen = palace.view(state, seat)
+    other = palace.determinize(seen, Rng.from_seed(123))
+    assert other.hands != state.hands or other.stock != state.stock
+    first = _short(palace.RULES, 2, 40).choose(seen)
+    again = _short(palace.RULES, 2, 40).choose(palace.view(other, seat))
+    assert first == again
+
+
+def test_a_search_handles_chance_points_when_chance_is_not_automatic() -> None:
+    config = account.Config(auto_chance=False)
+    bots = [_short(account.RULES, seat, 10) for seat in range(2)]
+    game = play_game(account.RULES, bots, config, seed=2, chance_seed=4)
+    assert game.chance_moves > 0
+    assert account.is_over(game.final)
+
+
+def test_the_only_legal_move_is_played_without_a_search() -> None:
+    state = palace.new_game(seed=1)
+    bot = RandomBot(palace.RULES, 1)
+    while palace.current_player(state) is None or len(palace.legal_moves(state)) != 1:
+        state = palace.apply(state, bot.choose(palace.view(state, palace.current_player(state))))
+    seen = palace.view(state, palace.current_player(state))
+    search = SearchBot(palace.RULES, seed=0, iterations=1)
+    generator = search._rng
+    assert search.choose(seen) == seen.legal_moves[0]
+    assert search._rng == generator, "no iteration drew from the bot's generator"
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    state, seat = _turn(account.RULES)
+    bot = SearchBot(account.RULES, iterations=None, seconds=0.02)
+    root = bot.search(account.view(state, seat))
+    assert root.visits > 0
+
+
+def test_an_iteration_budget_is_spent_exactly() -> None:
+    state, seat = _turn(account.RULES)
+    root = SearchBot(account.RULES, iterations=37).search(account.view(state, seat))
+    assert root.visits == 37
+    assert sum(child.visits for child in root.children.values()) == 37
+
+
+def test_guesses_are_reused_in_turn_and_keep_the_budget() -> None:
+    state, seat = _turn(palace.RULES)
+    seen = palace.view(state, seat)
+    value = ScoreShares(palace.RULES, 1.0)
+    search = SearchBot(palace.RULES, iterations=30, guesses=4, value=value, rollout_moves=5)
+    root = search.search(seen)
+    assert root.visits == 30
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"iterations": None}, "needs a budget"),
+        ({"iterations": 0}, "iterations is a whole number"),
+        ({"iterations": 2.5}, "iterations is a whole number"),
+        ({"seconds": -1.0}, "seconds is a positive number"),
+        ({"exploration": -0.1}, "exploration is a number from 0"),
+        ({"rollout_moves": 5}, "needs a value"),
+        ({"rollout_moves": -1, "value": lambda state: (0.5, 0.5)}, "rollout_moves is a whole"),
+        ({"guesses": 0}, "guesses is a whole number"),
+    ],
+)
+def test_a_bad_budget_is_refused_naming_it(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        SearchBot(palace.RULES, **arguments)
+
+
+def test_a_search_needs_a_ruleset() -> None:
+    with pytest.raises(TypeError, match="expected a ruleset"):
+        SearchBot("palace")  # type: ignore[arg-type]
+
+
+def test_a_search_chooses_from_views_only() -> None:
+    state, _seat = _turn(palace.RULES)
+    with pytest.raises(TypeError, match="chooses from a view"):
+        SearchBot(palace.RULES).choose(state)
+
+
+def test_win_shares_split_the_win_among_the_winners() -> None:
+    finished = play_game(palace.RULES, [palace.LowCardBot(), palace.LowCardBot()], seed=1).final
+    shares = win_shares(palace.RULES, finished)
+    (winner,) = palace.winners(finished)
+    assert shares[winner] == 1.0
+    assert sum(shares) == 1.0
+
+
+def test_score_shares_favour_the_higher_score() -> None:
+    state = account.new_game(seed=1)
+    richer = attrs.evolve(state, accounts=(300, 100))
+    low, high = ScoreShares(account.RULES, 100.0)(richer)[::-1]
+    assert high > 0.85 > 0.15 > low
+    assert high + low == pytest.approx(1.0)
+
+
+def test_a_rollout_picks_a_legal_move_from_its_generator() -> None:
+    moves = ("a", "b", "c")
+    picked, rng = random_rollout(None, moves, Rng.from_seed(1))
+    assert picked in moves
+    assert rng != Rng.from_seed(1)
+
+
+@pytest.mark.parametrize("rules", [palace.RULES, account.RULES], ids=lambda rules: rules.name)
+def test_palace_and_account_offer_a_tuned_search_bot_by_name(rules: Rules) -> None:
+    factory = pickle.loads(pickle.dumps(rules.bots["search"]))
+    state, seat = _turn(rules)
+    seen = rules.view(state, seat)
+    assert factory(4).choose(seen) == rules.bots["search"](4).choose(seen)
+    assert get_ruleset(rules.name).bots["search"] is rules.bots["search"]
+
+
+# --- the bars, at a size CI affords (docs/bots.rst gives the full-size figures) ----------
+
+
+def _duplicate(rules: Rules, opponent: str, deals: int) -> list[tuple[float, float]]:
+    """Each deal played in both seatings by the game's search bot against ``opponent``:
+    per deal, the search bot's mean win share and mean score margin over its two games.
+    """
+    results = []
+    for index in range(deals):
+        seed = derived_seed(0, index)
+        won = margin = 0.0
+        for seat in (0, 1):
+            search = rules.bots["search"](derived_seed(seed, 1 + seat))
+            other = rules.bots[opponent](derived_seed(seed, 2 - seat))
+            final = play_game(rules, [search, other] if seat == 0 else [other, search], seed=seed)
+            won += win_shares(rules, final.final)[seat] / 2
+            score = rules.score(final.final)
+            margin += (score[seat] - score[1 - seat]) / 2
+        results.append((won, margin))
+    return results
+
+
+@pytest.mark.slow
+def test_palace_search_wins_most_duplicate_games_against_lowcard() -> None:
+    # 12 of the bar's games (its first six deals); the full-size run is in docs/bots.rst
+    results = _duplicate(palace.RULES, "lowcard", 6)
+    assert statistics.fmean(won for won, _margin in results) > 0.5
