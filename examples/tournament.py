@@ -5,16 +5,17 @@
     python examples/tournament.py --versus-random --games 1000
 
 Each game's bots are the ones its ruleset names (``rules.bots``: ``random`` for every
-game, and the game's own), but for the search bots (``search``), which spend about 50 ms a
-move: ``--search`` adds them (docs/bots.rst measures them with
-``benchmarks/search_bars.py``). Every pair of two different bots plays ``--games`` two-player
-games of the game's standard rules with :func:`tabletop_rules.simulate.simulate`: seats
-rotate from game to game, and every pairing of a game plays the same game seeds, derived
-from ``--seed``. A bot is not paired with itself: with seats rotating, its two copies win
-half the games between them by construction. The table shows each bot against each
-other bot: its wins (a shared win counts half), win rate with a 95% Wilson interval, and
-the mean and spread of its final scores. The same arguments print the same tables,
-with or without ``--workers``.
+game, and the game's own), but for the bots that think for tens of milliseconds a move,
+dice poker's ``coach`` and the search bots (``search``): ``--search`` adds them
+(docs/bots.rst measures them with ``benchmarks/coach_margin.py`` and
+``benchmarks/search_bars.py``). Every pair of two different bots plays ``--games``
+two-player games of the game's standard rules with
+:func:`tabletop_rules.simulate.simulate`: seats rotate from game to game, and every
+pairing of a game plays the same game seeds, derived from ``--seed``. A bot is not paired
+with itself: with seats rotating, its two copies win half the games between them by
+construction. The table shows each bot against each other bot: its wins (a shared win
+counts half), win rate with a 95% Wilson interval, and the mean and spread of its final
+scores. The same arguments print the same tables, with or without ``--workers``.
 
 ``--versus-random`` prints instead the measurement that docs/bots.rst quotes: each of
 the game's own bots against RandomBot, game ``i`` played from seed ``--seed + i`` with
@@ -60,15 +61,16 @@ class Pairing:
     result: SimulationResult
 
 
-SEARCH = "search"
-"""The name of a game's search bot, left out unless ``--search`` is given."""
+THINKING_BOTS = frozenset({"coach", "search"})
+"""The bots that think for tens of milliseconds a move, left out unless ``--search`` is
+given: the coach reads its exact tables each throw, the search bots play out guesses."""
 
 
 def bot_names(rules: Ruleset[Any, Any, Any], *, search: bool = False) -> tuple[str, ...]:
     """The names of ``rules.bots`` that play, in the order they are listed: all of them
-    with ``search``, else all but the search bot.
+    with ``search``, else all but :data:`THINKING_BOTS`.
     """
-    return tuple(name for name in rules.bots if search or name != SEARCH)
+    return tuple(name for name in rules.bots if search or name not in THINKING_BOTS)
 
 
 def round_robin(
@@ -249,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--search",
         action="store_true",
-        help="let the search bots play too (about 50 ms a move)",
+        help="let the coach and the search bots play too (tens of ms a move)",
     )
     args = parser.parse_args(argv)
     if args.games < 1:

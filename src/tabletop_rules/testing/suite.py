@@ -228,9 +228,10 @@ class ConformanceSuite:
             game = play_game(rules, bots, config, seed=seed)
             assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
 
-    slow_bots: ClassVar[frozenset[str]] = frozenset({"search"})
-    """Bots that spend long on a move (the search bots, tens of milliseconds): their whole
-    games are played by the slow-tier test below, not with the others."""
+    slow_bots: ClassVar[frozenset[str]] = frozenset({"coach", "search"})
+    """Bots that spend long on a move (dice poker's coach and the search bots, tens of
+    milliseconds): their whole games are played by the slow-tier test below, not with
+    the others."""
 
     @pytest.mark.slow
     @settings(
