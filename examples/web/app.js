@@ -959,7 +959,8 @@ function scoreSheet(drawn) {
 }
 
 // A box of the sheet: its points, or for a box the person may fill now a button per move
-// (write, announce, scratch) showing what it would score; `hint` is the Python side's note.
+// (write, announce, scratch) showing what it would score; `hint` is the Python side's note,
+// `coach` the dice coach's best keep for the box with its chance and points.
 function sheetCell(row, cell, column) {
   const td = el("td", { class: column.current ? "current" : null });
   if (!cell.moves) {
@@ -983,6 +984,9 @@ function sheetCell(row, cell, column) {
         move.text,
       ),
     );
+  }
+  if (cell.coach) {
+    td.append(el("small", { class: "coach", text: cell.coach }));
   }
   return td;
 }

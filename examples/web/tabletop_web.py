@@ -684,12 +684,16 @@ def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[A
     """Dice poker: the dice (those the last throw rolled marked, for the page to
     tumble), the throws and fences, and the score sheet as rows of boxes by columns of
     seat and stage. A box the person may fill carries its moves (write, scratch,
-    announce) and a hint: what writing it would score now. The throws the person may
+    announce), a hint: what writing it would score now, and while throws are left the
+    coach's line: the keep best for that box, its exact chance and expected points. The throws the person may
     make are listed by the faces they keep, so the page composes no text.
     """
     notation = rules.format_move
     config = seen.config
-    points = dp.open_box_points(seen) if seen.seat == seen.current_player else {}
+    on_turn = seen.seat == seen.current_player
+    points = dp.open_box_points(seen) if on_turn else {}
+    thinking = on_turn and bool(seen.dice) and seen.pending_keep is None
+    coached = dp.coach_lines(seen) if thinking else {}
     rolls: dict[str, str] = {}
     cell_moves: dict[dp.Box, list[Answer]] = {}
     for move in seen.legal_moves:
@@ -744,6 +748,8 @@ def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[A
                     cell["hint"] = "the dice do not fit: scratch for 0"
                 elif found != "absent":
                     cell["hint"] = f"scores {found}"
+                if box in coached:
+                    cell["coach"] = coached[box]
             cells.append(cell)
         label = _BOX_LABELS.get(box, str(box))
         section = "mountain" if box.is_mountain else "poker"

@@ -784,6 +784,9 @@ def test_dice_poker_draws_the_sheet_with_each_open_boxs_points_and_the_keeps_to_
     assert theirs == {"value": None}
     poker = next(row for row in board["rows"] if row["box"] == "poker")["cells"][0]
     assert poker["hint"] == "the dice do not fit: scratch for 0"
+    coached = dp.coach_lines(seen)
+    assert poker["coach"] == coached[dp.Box.POKER]
+    assert mine["coach"] == coached[dp.Box.PAIR]
     board = ask("play", "roll keep 2 2 3")["game"]["board"]
     rolled = [die["face"] for die in board["dice"] if die["rolled"]]
     kept = [die["face"] for die in board["dice"] if not die["rolled"]]
@@ -791,6 +794,8 @@ def test_dice_poker_draws_the_sheet_with_each_open_boxs_points_and_the_keeps_to_
     assert len(rolled) == 2
     board = ask("play", "write chance")["game"]["board"]
     chance = next(row for row in board["rows"] if row["box"] == "chance")["cells"][0]
+    cells = [cell for row in board["rows"] for cell in row["cells"]]
+    assert not any("coach" in cell for cell in cells), "no coach's line before a throw"
     assert chance["value"] == glue._table.match.view(0).sheets[0][dp.Box.CHANCE]
 
 
