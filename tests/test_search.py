@@ -4,7 +4,6 @@ reproducibly, within its budget, through chance points; the games' tuned search 
 from __future__ import annotations
 
 import pickle
-import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from tabletop_rules.bots import RandomBot
 from tabletop_rules.protocol import CHANCE, Ruleset
 from tabletop_rules.rng import Rng
 from tabletop_rules.search import ScoreShares, SearchBot, random_rollout, win_shares
-from tabletop_rules.simulate import derived_seed, play_game
+from tabletop_rules.simulate import play_game, simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "pig" / "src"))
 
@@ -179,27 +178,11 @@ def test_palace_and_account_offer_a_tuned_search_bot_by_name(rules: Rules) -> No
 # --- the bars, at a size CI affords (docs/bots.rst gives the full-size figures) ----------
 
 
-def _duplicate(rules: Rules, opponent: str, deals: int) -> list[tuple[float, float]]:
-    """Each deal played in both seatings by the game's search bot against ``opponent``:
-    per deal, the search bot's mean win share and mean score margin over its two games.
-    """
-    results = []
-    for index in range(deals):
-        seed = derived_seed(0, index)
-        won = margin = 0.0
-        for seat in (0, 1):
-            search = rules.bots["search"](derived_seed(seed, 1 + seat))
-            other = rules.bots[opponent](derived_seed(seed, 2 - seat))
-            final = play_game(rules, [search, other] if seat == 0 else [other, search], seed=seed)
-            won += win_shares(rules, final.final)[seat] / 2
-            score = rules.score(final.final)
-            margin += (score[seat] - score[1 - seat]) / 2
-        results.append((won, margin))
-    return results
-
-
 @pytest.mark.slow
 def test_palace_search_wins_most_duplicate_games_against_lowcard() -> None:
-    # 12 of the bar's games (its first six deals); the full-size run is in docs/bots.rst
-    results = _duplicate(palace.RULES, "lowcard", 6)
-    assert statistics.fmean(won for won, _margin in results) > 0.5
+    # 12 of the bar's games (six deals, each once per seating); docs/bots.rst has the
+    # full-size run
+    result = simulate(palace.RULES, ["search", "lowcard"], 12, seed=0, duplicate=True)
+    search = result.versus_field[0]
+    assert (search.name, search.deals) == ("search", 6)
+    assert search.win_difference.mean > 0, search.win_difference

@@ -4,7 +4,6 @@ plays by it and beats GreedyBot clearly."""
 from __future__ import annotations
 
 from fractions import Fraction
-from statistics import mean, stdev
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +14,7 @@ from tabletop_rules.dice_poker.scoring import ALL_THROWS, KEEPS, PROBABILITIES, 
 from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.protocol import Bot
 from tabletop_rules.rng import Rng
-from tabletop_rules.simulate import play_game
+from tabletop_rules.simulate import play_game, simulate
 
 from .strategies import configs
 
@@ -234,21 +233,14 @@ def test_the_coach_bot_plays_legal_moves_under_every_house_rule(
 
 @pytest.mark.slow
 def test_the_coach_bot_beats_the_greedy_bot_by_10_points_a_game() -> None:
-    """50 seeds of the standard rules, each played once per seating (the coach in seat 0,
-    then in seat 1): the coach's mean margin a game is at least 10 points and its 95%
+    """50 deals of the standard rules, each played once per seating (``simulate``'s
+    duplicate play): the coach's mean margin a game is at least 10 points and its 95%
     interval excludes 0. ``benchmarks/coach_margin.py`` measures 1,000 seeds (docs/bots)."""
-    margins = []
-    for seed in range(50):
-        both = []
-        for coach_seat in (0, 1):
-            bots: list[Bot[dp.View, dp.Move]] = [dp.GreedyBot(), dp.GreedyBot()]
-            bots[coach_seat] = dp.CoachBot()
-            score = play_game(dp.RULES, bots, seed=seed).score
-            both.append(score[coach_seat] - score[1 - coach_seat])
-        margins.append(mean(both))
-    low = mean(margins) - 1.96 * stdev(margins) / len(margins) ** 0.5
-    assert mean(margins) >= 10, mean(margins)
-    assert low > 0, (mean(margins), low)
+    result = simulate(dp.RULES, ["coach", "greedy"], 100, seed=0, duplicate=True)
+    margin = result.versus_field[0].score_difference
+    assert (result.versus_field[0].name, margin.samples) == ("coach", 50)
+    assert margin.mean >= 10, margin
+    assert margin.low > 0, margin
 
 
 @pytest.mark.parametrize(
