@@ -685,8 +685,9 @@ def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[A
     tumble), the throws and fences, and the score sheet as rows of boxes by columns of
     seat and stage. A box the person may fill carries its moves (write, scratch,
     announce), a hint: what writing it would score now, and while throws are left the
-    coach's line: the keep best for that box, its exact chance and expected points. The throws the person may
-    make are listed by the faces they keep, so the page composes no text.
+    coach's line: the keep best for that box, its exact chance and expected points. The
+    throws the person may make are listed by the faces they keep, so the page composes
+    no text.
     """
     notation = rules.format_move
     config = seen.config

@@ -35,7 +35,7 @@ from .protocol import CHANCE, Bot, Ruleset, get_ruleset, guide_lines, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import SimulationResult, seat_bot, simulate
-from .tournament import tournament
+from .tournament import RATING_HEADINGS, SEAT_HEADINGS, tournament
 
 try:
     from rich.console import Console
@@ -604,24 +604,16 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
         title=f"{rules.title}: {result.games_played} games, {tables} table"
         f"{'s' * (tables != 1)} of {seats}, {how}"
     )
-    for heading in ("bot", "rating", "95% interval", "games", "win rate", "mean score"):
+    for heading in RATING_HEADINGS:
         ratings.add_column(heading, justify="left" if heading == "bot" else "right")
-    for rating in sorted(result.ratings, key=lambda rating: -rating.rating):
-        ratings.add_row(
-            rating.name,
-            f"{rating.rating:+.0f}",
-            f"{rating.low:+.0f} to {rating.high:+.0f}",
-            str(rating.games),
-            f"{rating.win_rate:.1%}",
-            f"{rating.score_mean:.1f}",
-        )
+    for row in result.rating_rows():
+        ratings.add_row(*row)
     console.print(ratings)
     by_seat = Table(title="Wins by seat")
-    for heading in ("seat", "win rate", "95% interval"):
+    for heading in SEAT_HEADINGS:
         by_seat.add_column(heading, justify="left" if heading == "seat" else "right")
-    for seat in result.seats:
-        low, high = seat.win_interval
-        by_seat.add_row(f"P{seat.seat}", f"{seat.win_rate:.1%}", f"{low:.1%} - {high:.1%}")
+    for row in result.seat_rows():
+        by_seat.add_row(*row)
     console.print(by_seat)
     length = result.length
     console.print(

@@ -47,7 +47,9 @@ from .simulate import (
 
 __all__ = [
     "ELO_SCALE",
+    "RATING_HEADINGS",
     "RESAMPLES",
+    "SEAT_HEADINGS",
     "LengthSummary",
     "Rating",
     "SeatStats",
@@ -75,6 +77,12 @@ _MOST_ITERATIONS: Final = 100
 
 Points = tuple[tuple[float, ...], ...]
 """``points[i][j]``: the points bot ``i`` took from bot ``j`` (a win 1, a draw 1/2)."""
+
+RATING_HEADINGS: Final = ("bot", "rating", "95% interval", "games", "win rate", "mean score")
+"""The columns of :meth:`TournamentResult.rating_rows`."""
+
+SEAT_HEADINGS: Final = ("seat", "win rate", "95% interval")
+"""The columns of :meth:`TournamentResult.seat_rows`."""
 
 
 def tables(bots: int, seats: int) -> tuple[tuple[int, ...], ...]:
@@ -442,9 +450,9 @@ class TournamentResult:
         greedy       +353  +353 to +368     20    100.0%       172.6
         random       -176   -280 to -88     20     25.0%       -62.1
         random #2    -176   -280 to -88     20     25.0%       -61.6
-        seat  win rate  95% interval
-        P0       46.7%   30.2%-63.9%
-        P1       53.3%   36.1%-69.8%
+        seat  win rate   95% interval
+        P0       46.7%  30.2% - 63.9%
+        P1       53.3%  36.1% - 69.8%
         game length in moves by players: mean 109.3, sd 10.1, min 86, median 111.5, max 120
         """
         how = (
@@ -458,37 +466,41 @@ class TournamentResult:
             f"{self.game}: {self.games_played} games, {count} table{'s' * (count != 1)} of "
             f"{seats}, seed {self.seed}, {how}"
         ]
-        lines += text_table(
-            ("bot", "rating", "95% interval", "games", "win rate", "mean score"),
-            [
-                (
-                    rating.name,
-                    f"{rating.rating:+.0f}",
-                    f"{rating.low:+.0f} to {rating.high:+.0f}",
-                    str(rating.games),
-                    f"{rating.win_rate:.1%}",
-                    f"{rating.score_mean:.1f}",
-                )
-                for rating in self.ratings
-            ],
-        )
-        lines += text_table(
-            ("seat", "win rate", "95% interval"),
-            [
-                (
-                    f"P{seat.seat}",
-                    f"{seat.win_rate:.1%}",
-                    f"{seat.win_interval[0]:.1%}-{seat.win_interval[1]:.1%}",
-                )
-                for seat in self.seats
-            ],
-        )
+        lines += text_table(RATING_HEADINGS, self.rating_rows())
+        lines += text_table(SEAT_HEADINGS, self.seat_rows())
         length = self.length
         lines.append(
             f"game length in moves by players: mean {length.mean:.1f}, sd {length.stdev:.1f}, "
             f"min {length.min}, median {length.quartiles[1]:.1f}, max {length.max}"
         )
         return "\n".join(lines)
+
+    def rating_rows(self) -> tuple[tuple[str, ...], ...]:
+        """The ratings as rows of text under :data:`RATING_HEADINGS`, best first, as
+        :meth:`table` and ``tabletop-rules tournament`` show them.
+        """
+        return tuple(
+            (
+                rating.name,
+                f"{rating.rating:+.0f}",
+                f"{rating.low:+.0f} to {rating.high:+.0f}",
+                str(rating.games),
+                f"{rating.win_rate:.1%}",
+                f"{rating.score_mean:.1f}",
+            )
+            for rating in sorted(self.ratings, key=lambda rating: -rating.rating)
+        )
+
+    def seat_rows(self) -> tuple[tuple[str, ...], ...]:
+        """Each seat's wins as a row of text under :data:`SEAT_HEADINGS`."""
+        return tuple(
+            (
+                f"P{seat.seat}",
+                f"{seat.win_rate:.1%}",
+                f"{seat.win_interval[0]:.1%} - {seat.win_interval[1]:.1%}",
+            )
+            for seat in self.seats
+        )
 
     def __str__(self) -> str:
         return self.table()
