@@ -216,7 +216,7 @@ def test_the_web_page_offers_and_plays_a_game_of_another_package(install: Instal
     games = json.loads(glue.catalogue())["games"]
     toy = next(game for game in games if game["name"] == "toy-dice")
     assert toy["title"] == "Toy dice"
-    assert toy["bots"] == ["random", "greedy"]
+    assert toy["bots"] == list(dp.RULES.bots), "the bots of the ruleset it evolves"
     started = json.loads(glue.start(json.dumps({"game": "toy-dice", "seed": 4})))
     assert started["ok"], started
     played = json.loads(glue.play("roll"))

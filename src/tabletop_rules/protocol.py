@@ -13,7 +13,7 @@ make its bots by name (``"random"`` for every game):
 >>> "dice-poker" in rulesets()
 True
 >>> sorted(rules.bots)
-['greedy', 'random']
+['coach', 'greedy', 'random']
 >>> rules.bots["random"](seed=3)
 RandomBot('dice-poker')
 """

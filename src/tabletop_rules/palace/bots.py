@@ -15,6 +15,7 @@ from __future__ import annotations
 from math import exp
 from typing import cast
 
+from .._messages import short_repr
 from ..bots import legal_moves_of
 from ..protocol import get_ruleset
 from ..rng import Rng
@@ -140,6 +141,8 @@ def cards_left_value(state: State) -> tuple[float, ...]:
     softmax of minus its load over ``_CARD_SCALE``, each hand, face-up and face-down card
     counting one and a bonus card in hand (2, 3, 10) ``_BONUS_LOAD``.
     """
+    if type(state) is not State:
+        raise TypeError(f"cards_left_value reads a palace State, got {short_repr(state)}")
     weights = []
     for hand, up, down in zip(state.hands, state.face_up, state.face_down, strict=True):
         held = len(hand) + sum(c is not None for c in up) + sum(c is not None for c in down)
