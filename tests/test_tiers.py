@@ -19,6 +19,7 @@ def test_the_default_run_is_the_quick_tier_without_the_browser_tests() -> None:
     pytest_options = options["tool"]["pytest"]["ini_options"]
     addopts = pytest_options["addopts"]
     assert addopts[addopts.index("-m") + 1] == "not slow"
+    assert addopts[addopts.index("-n") + 1] == "auto"  # spread over the cores
     assert any(marker.startswith("slow:") for marker in pytest_options["markers"])
     assert test_page.pytestmark == pytest.mark.slow
 

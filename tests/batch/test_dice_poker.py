@@ -145,8 +145,8 @@ def test_no_house_rule_is_refused_but_another_games_config_is() -> None:
 
 @pytest.mark.slow
 def test_hundreds_of_default_games_play_as_the_rules_play_them() -> None:
-    engine = batch.engine("dice-poker", dp.Config(), size=512, backend="numpy")
-    check_lockstep(engine, _seeds(2**40, 512), action_seed=1)
+    engine = batch.engine("dice-poker", dp.Config(), size=192, backend="numpy")
+    check_lockstep(engine, _seeds(2**40, 192), action_seed=1)
 
 
 @pytest.mark.slow
