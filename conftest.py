@@ -14,7 +14,7 @@ from hypothesis import settings
 from tabletop_rules._hypothesis import FUZZ_PROFILE, register_profiles
 
 CI_FUZZ_PROFILE = "tabletop-fuzz-ci"
-"""The fuzz run .ci/run makes: 250 examples per fuzz test, two and a half times the quick tier's 100.
+"""The fuzz run .ci/run makes: 250 examples per fuzz test, 2.5 times the quick tier's 100.
 The full long run (``tabletop-fuzz``, 5,000) takes about 40 minutes on 2 cores.
 """
 
