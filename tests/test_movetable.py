@@ -12,6 +12,8 @@ from tabletop_rules._messages import describe, short_repr, short_text
 from tabletop_rules._movetable import MAX_ITEMS, MoveTable
 from tabletop_rules.errors import IllegalMoveError
 
+from .ids import repr_id
+
 
 def _positive(_instance: Any, _attribute: Any, value: Any) -> None:
     if type(value) is not int or value < 1:
@@ -69,7 +71,7 @@ def test_own_of_a_move_not_in_the_table_is_a_key_error() -> None:
         TABLE.own(Step(9))
 
 
-@pytest.mark.parametrize("obj", [None, 2, "step", Step, StepSubclass(2), object()], ids=repr)
+@pytest.mark.parametrize("obj", [None, 2, "step", Step, StepSubclass(2), object()], ids=repr_id)
 def test_an_object_of_no_move_class_is_refused(obj: object) -> None:
     with pytest.raises(IllegalMoveError, match="is not a toy move"):
         TABLE.known(obj)
@@ -81,7 +83,7 @@ def test_a_well_formed_move_outside_the_table_is_returned_rebuilt_for_the_rules(
     assert id(move) not in TABLE.ids
 
 
-@pytest.mark.parametrize("size", [0, -1, 2.5, None, "2", [2]], ids=repr)
+@pytest.mark.parametrize("size", [0, -1, 2.5, None, "2", [2]], ids=repr_id)
 def test_a_field_set_around_the_validator_is_refused(size: object) -> None:
     with pytest.raises(IllegalMoveError, match=r"Step\(size=.*\) is not a toy move"):
         TABLE.known(tampered(Step(1), size=size))

@@ -14,6 +14,8 @@ from tabletop_rules.records import GameRecord, replay, replay_states
 from tabletop_rules.serialize import MAX_DOCUMENT_CHARS, to_data
 from tabletop_rules.testing import random_playout
 
+from .ids import repr_id
+
 
 def case_id(value: object) -> str | None:
     """Parametrize ids that show the edited JSON (``data7`` says nothing)."""
@@ -260,7 +262,7 @@ def test_replay_of_a_dice_poker_record_given_a_deal_is_refused() -> None:
         ({"moves": None}, "moves must be a list of move texts"),
         ({"moves": "roll"}, "moves must be a list of move texts"),
     ],
-    ids=repr,
+    ids=repr_id,
 )
 def test_replay_of_a_record_built_with_odd_fields_is_an_invalid_state_error(
     changes: dict[str, Any], fragment: str

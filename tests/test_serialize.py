@@ -39,6 +39,8 @@ from tabletop_rules.serialize import (
 from tabletop_rules.testing import random_playout
 from tabletop_rules.testing.fuzz import hostile_json
 
+from .ids import repr_id
+
 Box = dp.Box
 Data = dict[str, Any]
 
@@ -166,7 +168,7 @@ MOVES: list[dp.Move] = [
 ]
 
 
-@pytest.mark.parametrize("move", MOVES, ids=repr)
+@pytest.mark.parametrize("move", MOVES, ids=repr_id)
 def test_every_move_round_trips(move: dp.Move) -> None:
     assert loads(dumps(move)) == move
     assert type(loads(dumps(move))) is type(move)
@@ -839,7 +841,7 @@ def test_an_extra_key_in_the_envelope_is_refused() -> None:
         loads(text)
 
 
-@pytest.mark.parametrize("obj", [dp.Roll(), dp.new_game(seed=1), dp.Config()], ids=repr)
+@pytest.mark.parametrize("obj", [dp.Roll(), dp.new_game(seed=1), dp.Config()], ids=repr_id)
 def test_an_extra_key_in_the_data_is_refused(obj: Any) -> None:
     with pytest.raises(InvalidStateError, match="Extra fields in constructor"):
         loads(edited(obj, lambda data: data.update(comment="hi")))

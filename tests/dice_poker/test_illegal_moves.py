@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.errors import IllegalMoveError
 
+from ..ids import repr_id
 from .helpers import (
     all_but,
     assert_illegal,
@@ -254,7 +255,7 @@ def test_exactly_the_listed_moves_are_legal(config: dp.Config, data: st.DataObje
     assert state == before
 
 
-@pytest.mark.parametrize("faces", [(1, 2, 9), (0,), (7,), (3.0,), (True, 2), ("6",)], ids=repr)
+@pytest.mark.parametrize("faces", [(1, 2, 9), (0,), (7,), (3.0,), (True, 2), ("6",)], ids=repr_id)
 def test_a_die_showing_anything_but_one_to_six_cannot_even_be_named(faces: tuple[Any, ...]) -> None:
     for kind in (dp.Dice, dp.Roll):
         with pytest.raises(IllegalMoveError, match="a die shows a whole number from 1 to 6"):

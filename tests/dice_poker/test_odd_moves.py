@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
-from tabletop_rules._messages import short_repr
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError, NotationError
 from tabletop_rules.serialize import to_data
 
+from ..ids import short_repr_id
 from .helpers import start, throw
 from .strategies import configs
 
@@ -342,7 +342,7 @@ def test_encode_of_a_tampered_move_equal_to_a_move_numbers_that_move() -> None:
 @pytest.mark.parametrize(
     "action",
     [None, 1.0, "3", True, False, -1, 710, 2**64, 10**5000, -(10**5000), Hostile()],
-    ids=short_repr,
+    ids=short_repr_id,
 )
 def test_decode_of_an_odd_action_raises_illegal_move_error(action: Any) -> None:
     with pytest.raises(IllegalMoveError) as caught:
@@ -350,7 +350,7 @@ def test_decode_of_an_odd_action_raises_illegal_move_error(action: Any) -> None:
     assert len(str(caught.value)) < 200
 
 
-@pytest.mark.parametrize("text", [None, 5, b"roll", ["roll"], Hostile()], ids=short_repr)
+@pytest.mark.parametrize("text", [None, 5, b"roll", ["roll"], Hostile()], ids=short_repr_id)
 def test_parse_move_of_something_that_is_no_text_raises_notation_error(text: Any) -> None:
     with pytest.raises(NotationError, match="move text is a string"):
         dp.parse_move(dp.new_game(seed=1), text)
@@ -380,7 +380,7 @@ def test_parse_move_returns_the_listed_instance() -> None:
     assert any(move is listed for listed in dp.legal_moves(state))
 
 
-@pytest.mark.parametrize("obj", [None, 5, "state", dp.Config()], ids=short_repr)
+@pytest.mark.parametrize("obj", [None, 5, "state", dp.Config()], ids=short_repr_id)
 def test_rule_functions_on_something_that_is_no_state_raise_type_error(obj: Any) -> None:
     with pytest.raises(TypeError, match="expected a dice poker State"):
         dp.legal_moves(obj)
