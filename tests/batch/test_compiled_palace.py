@@ -173,7 +173,7 @@ def test_the_compiled_and_numpy_kernels_write_the_same_arrays_step_for_step(
 
 @pytest.mark.slow
 def test_dozens_of_default_games_are_the_rules_games() -> None:
-    # a quarter of the NumPy kernel's run: the tests above tie the two kernels array for array
+    # three eighths of the NumPy kernel's run: the tests above tie the two kernels array for array
     engine = CompiledPalaceEngine(palace.Config(), size=48)
     check_lockstep(engine, seeds(48, first=10_000), action_seed=7)
 
