@@ -195,6 +195,7 @@ class SearchBot(Generic[MoveT]):
         self.rollout_moves = rollout_moves
         self.name = name
         self._rng = Rng.from_seed(seed)
+        self._codes: dict[int, tuple[Any, int]] = {}
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else ""
@@ -226,6 +227,7 @@ class SearchBot(Generic[MoveT]):
         count = self.iterations
         deadline = None if self.seconds is None else perf_counter() + self.seconds
         pool: list[Any] = []
+        self._codes.clear()
         size = self.guesses
         done = 0
         while count is None or done < count:
@@ -252,6 +254,7 @@ class SearchBot(Generic[MoveT]):
             rules.apply,
             rules.encode,
         )
+        known = self._codes  # each move's action number, by the move (kept alive by it)
         exploration = self.exploration
         node = root
         path = [root]
@@ -266,7 +269,12 @@ class SearchBot(Generic[MoveT]):
                     child = node.children[code] = SearchNode(CHANCE)
             else:
                 children = node.children
-                codes = [encode(move) for move in moves]
+                codes = []
+                for move in moves:
+                    entry = known.get(id(move))
+                    if entry is None:
+                        entry = known[id(move)] = (move, encode(move))
+                    codes.append(entry[1])
                 untried = [index for index, code in enumerate(codes) if code not in children]
                 if untried:
                     pick, rng = rng.below(len(untried))

@@ -17,6 +17,7 @@ from typing import cast
 
 from .._messages import short_repr
 from ..bots import legal_moves_of
+from ..errors import IllegalMoveError
 from ..protocol import get_ruleset
 from ..rng import Rng
 from ..search import SearchBot
@@ -83,19 +84,39 @@ def lowcard_move(
     """
     if phase == "swap":
         return _swap(moves)
-    blind = [move for move in moves if isinstance(move, PlayBlind)]
-    if blind:
-        return min(blind, key=lambda move: move.slot)
-    plays = [move for move in moves if isinstance(move, Play)]
-    natural = [move for move in plays if move.rank not in BONUS_RANKS]
-    if natural:
-        lowest = min(move.rank for move in natural)
-        return max((move for move in natural if move.rank == lowest), key=lambda m: len(m.cards))
-    if any(isinstance(move, EndTurn) for move in moves):
-        return next(move for move in moves if isinstance(move, EndTurn))
-    if plays:
-        return _bonus(plays, pile, stock, burn_at, three_at)
-    return next(move for move in moves if isinstance(move, TakePile))
+    natural: Play | None = None  # the most cards of the lowest natural rank
+    blind: PlayBlind | None = None
+    end_turn = take_pile = None
+    bonus: list[Play] = []
+    for move in moves:  # one pass: rollouts of the search bot call this every move
+        cls = type(move)
+        if cls is Play:
+            play = cast(Play, move)
+            rank = play.cards[0].rank
+            if rank in BONUS_RANKS:
+                bonus.append(play)
+            elif natural is None or rank < natural.cards[0].rank or (
+                rank == natural.cards[0].rank and len(play.cards) > len(natural.cards)
+            ):
+                natural = play
+        elif cls is PlayBlind:
+            if blind is None or cast(PlayBlind, move).slot < blind.slot:
+                blind = cast(PlayBlind, move)
+        elif cls is EndTurn:
+            end_turn = move
+        elif cls is TakePile:
+            take_pile = move
+    if blind is not None:
+        return blind
+    if natural is not None:
+        return natural
+    if end_turn is not None:
+        return end_turn
+    if bonus:
+        return _bonus(bonus, pile, stock, burn_at, three_at)
+    if take_pile is None:
+        raise IllegalMoveError(f"no palace move to choose from: {short_repr(moves)}")
+    return take_pile
 
 
 def _swap(moves: tuple[Move, ...]) -> Move:
