@@ -125,11 +125,43 @@ def test_guesses_are_reused_in_turn_and_keep_the_budget() -> None:
         ({"rollout_moves": 5}, "needs a value"),
         ({"rollout_moves": -1, "value": lambda state: (0.5, 0.5)}, "rollout_moves is a whole"),
         ({"guesses": 0}, "guesses is a whole number"),
+        ({"baseline": "lowcard"}, "baseline is a bot's choose"),
+        ({"margin": 0.1}, "margin needs a baseline"),
+        ({"margin": -0.1, "baseline": lambda view: None}, "margin is a number from 0"),
     ],
 )
 def test_a_bad_budget_is_refused_naming_it(arguments: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         SearchBot(palace.RULES, **arguments)
+
+
+def _baseline_positions(rules: Rules, count: int) -> list[Any]:
+    """Views with a choice from games of two random bots."""
+    views = []
+    for seed in range(count):
+        state, seat = _turn(rules, seed)
+        views.append(rules.view(state, seat))
+    return views
+
+
+@pytest.mark.parametrize("rules", [palace.RULES, account.RULES], ids=lambda rules: rules.name)
+def test_a_baseline_move_is_kept_unless_the_search_sees_more_than_margin_better(
+    rules: Rules,
+) -> None:
+    heuristic = rules.bots[{"palace": "lowcard", "account": "bestcard"}[rules.name]](0)
+    for seen in _baseline_positions(rules, 8):
+        kept = heuristic.choose(seen)
+        always = _short(rules, 5, 40)
+        always.baseline, always.margin = heuristic.choose, 1.0
+        assert always.choose(seen) == kept, "no mean reward is 1 better than another"
+        plain = _short(rules, 5, 40)
+        searched = plain.choose(seen)
+        root = _short(rules, 5, 40).search(seen)
+        rewards = {code: node.reward / node.visits for code, node in root.children.items()}
+        gain = rewards[rules.encode(searched)] - rewards[rules.encode(kept)]
+        checked = _short(rules, 5, 40)
+        checked.baseline, checked.margin = heuristic.choose, 0.02
+        assert checked.choose(seen) == (searched if gain > 0.02 else kept)
 
 
 def test_a_search_needs_a_ruleset() -> None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import wraps
 from types import MappingProxyType
@@ -253,9 +253,9 @@ _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
 _DERIVED: Final = frozenset(
     {
         "apply", "apply_with_events", "canonical", "is_over", "winners", "score",
-        "current_player", "legal_moves", "view", "determinize", "chance_probabilities",
-        "redact", "parse_move", "format_move", "num_actions", "encode", "decode",
-        "legal_mask", "chance_offset", "action_text", "observe", "observation_spec",
+        "current_player", "legal_moves", "view", "determinize", "determinize_each",
+        "chance_probabilities", "redact", "parse_move", "format_move", "num_actions", "encode",
+        "decode", "legal_mask", "chance_offset", "action_text", "observe", "observation_spec",
         "check_state", "check_view", "max_moves", "display", "players", "config_of",
         "seed_of", "deal_of", "deck", "describe",
     }
@@ -484,6 +484,20 @@ class _Shell:
         """
         self.expect(rng, (Rng,))
         return self.dealt(seen, rng)
+
+    def determinize_each(self, seen: Any, rngs: Sequence[Rng]) -> tuple[Any, ...]:
+        """One state for each of ``rngs``, each the state :meth:`determinize` deals with
+        it; ``seen`` and the first deal are checked as :meth:`determinize` checks them,
+        the deals after it come from the kernel alone (the same view: nothing new to check).
+        """
+        rngs = tuple(rngs)
+        for rng in rngs:
+            self.expect(rng, (Rng,))
+        if not rngs:
+            self.check_view(seen)
+            return ()
+        deal = self.k.determinize
+        return (self.dealt(seen, rngs[0]), *(deal(seen, rng) for rng in rngs[1:]))
 
     def redact(self, event: Any, seat: int | None) -> Any:
         """``event`` itself: by default no event hides anything."""
@@ -776,6 +790,7 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> GameRul
         ),
         "view": guard(shell.view),
         "determinize": shell.determinize,
+        "determinize_each": shell.determinize_each,
         "redact": shell.redact,
         "format_move": shell.format_move,
         "parse_move": shell.parse_move,

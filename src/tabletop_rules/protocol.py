@@ -21,7 +21,7 @@ RandomBot('dice-poker')
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
 from pickle import PicklingError
@@ -422,6 +422,18 @@ class _EventFields:
         return event_fields(self.redact(event, seat))
 
 
+@attrs.frozen
+class _EachDealt:
+    """The default of :class:`GameRules`' ``determinize_each``: ``determinize`` once for
+    each generator.
+    """
+
+    determinize: Callable[[Any, Rng], Any]
+
+    def __call__(self, seen: Any, rngs: Sequence[Rng]) -> tuple[Any, ...]:
+        return tuple(self.determinize(seen, rng) for rng in rngs)
+
+
 def _no_lines(_value: object) -> tuple[str, ...]:
     """The default of :class:`GameRules`' ``rules_summary``, ``notation_summary`` and
     ``hint``: a game that gives none has nothing to say.
@@ -519,6 +531,13 @@ class GameRules(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     format_version: int = 1
     json_hooks: Callable[[Any], None] = attrs.field(default=lambda _converter: None)
     """Registers the game's own JSON hooks; by default it has none."""
+    determinize_each: Callable[[ViewT, Sequence[Rng]], tuple[StateT, ...]] = attrs.field(
+        default=attrs.Factory(lambda rules: _EachDealt(rules.determinize), takes_self=True)
+    )
+    """One full state for each generator of a sequence, each the state ``determinize``
+    deals from the view with it: a search's guesses. By default ``determinize`` for each;
+    a game built by :func:`~tabletop_rules.kit.build` checks the view once, with the
+    first deal, so the guesses cost only their dealing."""
     display: Callable[[Any], str] = attrs.field(default=lambda game: repr(game))
     """Draws a view or a state as text; by default its ``repr``."""
     describe: Callable[[EventT, int | None], str] = attrs.field(

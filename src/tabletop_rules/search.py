@@ -33,7 +33,7 @@ import attrs
 from ._messages import short_repr
 from .bots import legal_moves_of
 from .errors import ConfigError
-from .protocol import CHANCE, Ruleset, check_ruleset
+from .protocol import CHANCE, Ruleset, _EachDealt, check_ruleset
 from .rng import Rng
 from .simulate import sample_outcome
 
@@ -140,10 +140,17 @@ class SearchBot(Generic[MoveT]):
         rollout_moves: Stop each rollout after this many moves and ask ``value``; by
             default rollouts play to the end and score win, draw or loss
             (:func:`win_shares`).
-        guesses: Deal at most this many states from the view per move and take them in
-            turn, each one for several iterations; by default every iteration deals its
-            own. ``determinize`` checks the view and the state it deals, which can cost
-            more than the rest of an iteration.
+        guesses: Deal this many states from the view at the start of each move (at most
+            one an iteration) and take them in turn, each one for several iterations; by
+            default every iteration deals its own. ``determinize`` checks the view and
+            the state it deals, which can cost more than the rest of an iteration; the
+            guesses are dealt by the ruleset's ``determinize_each``, which checks them once.
+        baseline: A bot's ``choose`` (view to move) whose move the search keeps unless
+            the most visited move's mean reward beats the baseline move's by more than
+            ``margin``: the search then departs from a good heuristic only where it sees a
+            clear gain, not where its estimates are noise.
+        margin: How much better (in mean reward, rewards lying in ``[0, 1]``) the search's
+            move must look than the baseline's to be played instead; needs ``baseline``.
         name: How the bot shows itself (its ``repr``).
 
     The bot keeps its generator between moves, so it is not a value; each move searches
@@ -163,6 +170,8 @@ class SearchBot(Generic[MoveT]):
         value: Value | None = None,
         rollout_moves: int | None = None,
         guesses: int | None = None,
+        baseline: Callable[[Any], Any] | None = None,
+        margin: float = 0.0,
         name: str = "SearchBot",
     ) -> None:
         self.ruleset = check_ruleset(ruleset)
@@ -186,6 +195,15 @@ class SearchBot(Generic[MoveT]):
             raise ConfigError(
                 f"guesses is a whole number from 1 or None, got {short_repr(guesses)}"
             )
+        if baseline is not None and not callable(baseline):
+            got = short_repr(baseline)
+            raise ConfigError(f"baseline is a bot's choose (view to move), got {got}")
+        if type(margin) not in (int, float) or not margin >= 0:
+            raise ConfigError(f"margin is a number from 0, got {short_repr(margin)}")
+        if margin and baseline is None:
+            raise ConfigError("margin needs a baseline whose move it keeps")
+        self.baseline = baseline
+        self.margin = float(margin)
         self.guesses = guesses
         self.iterations = iterations
         self.seconds = seconds
@@ -196,6 +214,8 @@ class SearchBot(Generic[MoveT]):
         self.name = name
         self._rng = Rng.from_seed(seed)
         self._codes: dict[int, tuple[Any, int]] = {}
+        each = getattr(ruleset, "determinize_each", None)  # a Ruleset need not offer it
+        self._deal_each = _EachDealt(ruleset.determinize) if each is None else each
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else ""
@@ -205,7 +225,8 @@ class SearchBot(Generic[MoveT]):
 
     def choose(self, view: Any) -> MoveT:
         """The move of ``view.legal_moves`` the search visited most (the first listed
-        among equals); the only legal move at once, without a search.
+        among equals), or the baseline's where that does not look ``margin`` better; the
+        only legal move at once, without a search.
         """
         moves = legal_moves_of(view)
         if len(moves) == 1:
@@ -214,7 +235,17 @@ class SearchBot(Generic[MoveT]):
         encode = self.ruleset.encode
         children = root.children
         visits = [children[code].visits if code in children else 0 for code in map(encode, moves)]
-        return cast(MoveT, moves[visits.index(max(visits))])
+        best = moves[visits.index(max(visits))]
+        if self.baseline is None:
+            return cast(MoveT, best)
+        kept = self.baseline(view)
+        held = children.get(encode(kept))
+        if held is None or not held.visits:
+            return cast(MoveT, best)
+        chosen = children[encode(best)]
+        if chosen.reward / chosen.visits - held.reward / held.visits > self.margin:
+            return cast(MoveT, best)
+        return cast(MoveT, kept)
 
     def search(self, view: Any) -> SearchNode:
         """The tree of the budget's iterations from ``view`` (its root's children are
@@ -226,20 +257,24 @@ class SearchBot(Generic[MoveT]):
         rng = self._rng
         count = self.iterations
         deadline = None if self.seconds is None else perf_counter() + self.seconds
-        pool: list[Any] = []
         self._codes.clear()
+        pool: list[Any] = []
         size = self.guesses
+        if size is not None:
+            seeds = []
+            for _guess in range(size if count is None else min(size, count)):
+                seed, rng = rng.next_u64()
+                seeds.append(Rng(seed))
+            pool = list(self._deal_each(view, seeds))
         done = 0
         while count is None or done < count:
             if deadline is not None and done and perf_counter() >= deadline:
                 break
-            if size is None or len(pool) < size:
+            if size is None:
                 guess, rng = rng.next_u64()
                 state = determinize(view, Rng(guess))
-                if size is not None:
-                    pool.append(state)
             else:
-                state = pool[done % size]
+                state = pool[done % len(pool)]
             rng = iterate(root, state, rng)
             done += 1
         self._rng = rng

@@ -95,8 +95,10 @@ def lowcard_move(
             rank = play.cards[0].rank
             if rank in BONUS_RANKS:
                 bonus.append(play)
-            elif natural is None or rank < natural.cards[0].rank or (
-                rank == natural.cards[0].rank and len(play.cards) > len(natural.cards)
+            elif (
+                natural is None
+                or rank < natural.cards[0].rank
+                or (rank == natural.cards[0].rank and len(play.cards) > len(natural.cards))
             ):
                 natural = play
         elif cls is PlayBlind:

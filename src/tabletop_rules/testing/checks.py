@@ -15,13 +15,13 @@ import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from ..errors import IllegalMoveError, TabletopError
 from ..match import Match
-from ..protocol import CHANCE, GAME_EXPORTS, Ruleset
+from ..protocol import CHANCE, GAME_EXPORTS, Ruleset, _EachDealt
 from ..records import GameRecord, replay
 from ..rng import Rng
 from ..serialize import dumps, loads, to_data
@@ -323,6 +323,8 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
     takes_view: dict[str, Callable[[Any], object]] = {
         "observe": rules.observe,
         "determinize": lambda odd: rules.determinize(odd, _NO_SEED),
+        "determinize_each": lambda odd: _determinize_each(rules)(odd, (_NO_SEED,)),
+        "determinize_each (none)": lambda odd: _determinize_each(rules)(odd, ()),
         "check_view": rules.check_view,
         "display": rules.display,
         "parse_move": lambda odd: rules.parse_move(odd, "x"),
@@ -353,12 +355,18 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
                     ) from error
 
 
+def _determinize_each(rules: Rules) -> Callable[[Any, Any], tuple[Any, ...]]:
+    """The ruleset's ``determinize_each``, which a hand-written ruleset need not have."""
+    each = getattr(rules, "determinize_each", None)
+    return _EachDealt(rules.determinize) if each is None else cast(Any, each)
+
+
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
     """Views hide what their seat may not know: for every seat (and a spectator), a state
     re-dealt from the seat's view, ``determinize(view(state, seat), rng)``, is a valid
     state that the seat sees exactly as before, in value, ``repr``, JSON and the drawn
     table (``display``); a state is drawn as a spectator sees it; no view carries the
-    generator or the seed.
+    generator or the seed; ``determinize_each`` deals what ``determinize`` deals.
     """
     for number, seat in enumerate(_seats(rules, state)):
         view = rules.view(state, seat)
@@ -374,6 +382,11 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
         assert rules.display(again) == drawn, f"seat {seat}'s drawn table shows what it hides"
         if seat is None:
             assert rules.display(state) == drawn, "a state is drawn as a spectator sees it"
+        other = rng.advanced(number + 1000)
+        dealt = _determinize_each(rules)(view, (rng.advanced(number), other))
+        assert dealt == (resampled, rules.determinize(view, other)), (
+            f"determinize_each deals seat {seat}'s view otherwise than determinize"
+        )
 
 
 def check_bots_see_views_only(rules: Rules, state: Any, seed: int, rng: Rng = _NO_SEED) -> None:
