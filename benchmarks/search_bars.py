@@ -41,7 +41,8 @@ OPPONENT = {"palace": "lowcard", "account": "bestcard"}
 class Timed:
     """A bot that counts its moves and the CPU time its ``choose`` calls took (the
     process's own, so other programs on a shared machine do not inflate it) and their
-    wall-clock time.
+    wall-clock time; apart, its *decisions*: the moves it searched (more than one legal
+    move, past palace's swap phase, which the search bot leaves to LowCardBot's rule).
     """
 
     def __init__(self, bot: Any) -> None:
@@ -49,13 +50,21 @@ class Timed:
         self.moves = 0
         self.seconds = 0.0
         self.wall = 0.0
+        self.decisions = 0
+        self.decision_seconds = 0.0
+        self.slowest = 0.0
 
     def choose(self, view: Any) -> Any:
         start, wall = time.process_time(), time.perf_counter()
         move = self.bot.choose(view)
-        self.seconds += time.process_time() - start
+        spent = time.process_time() - start
+        self.seconds += spent
         self.wall += time.perf_counter() - wall
         self.moves += 1
+        if len(view.legal_moves) > 1 and getattr(view, "phase", None) != "swap":
+            self.decisions += 1
+            self.decision_seconds += spent
+            self.slowest = max(self.slowest, spent)
         return move
 
 
@@ -70,8 +79,8 @@ def deal(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
     rules = get_ruleset(game)
     opponent = rules.bots[OPPONENT[game]]
     results = []
-    moves = 0
-    seconds = wall = 0.0
+    moves = decisions = 0
+    seconds = wall = decision_seconds = slowest = 0.0
     for seat in (0, 1):
         search = Timed(make_search(game, derived_seed(seed, 1 + seat), iterations))
         other = opponent(derived_seed(seed, 2 - seat))
@@ -85,7 +94,18 @@ def deal(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
         moves += search.moves
         seconds += search.seconds
         wall += search.wall
-    return {"results": results, "moves": moves, "seconds": seconds, "wall": wall}
+        decisions += search.decisions
+        decision_seconds += search.decision_seconds
+        slowest = max(slowest, search.slowest)
+    return {
+        "results": results,
+        "moves": moves,
+        "seconds": seconds,
+        "wall": wall,
+        "decisions": decisions,
+        "decision_seconds": decision_seconds,
+        "slowest": slowest,
+    }
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -123,6 +143,8 @@ def summary(
     moves = sum(d["moves"] for d in done)
     seconds = sum(d["seconds"] for d in done)
     waited = sum(d["wall"] for d in done)
+    decisions = sum(d.get("decisions", 0) for d in done)  # logs of older runs lack them
+    decided = sum(d.get("decision_seconds", 0.0) for d in done)
     bot = make_search(game, 0, iterations)
     report = {
         "game": game,
@@ -137,6 +159,9 @@ def summary(
         "ms_per_move": 1000 * seconds / moves,
         "moves_per_second": moves / seconds,
         "wall_ms_per_move": 1000 * waited / moves,
+        "ms_per_decision": 1000 * decided / decisions if decisions else None,
+        "decisions": decisions,
+        "slowest_ms": 1000 * max(d.get("slowest", 0.0) for d in done),
         "search_moves": moves,
         "wall_seconds": wall,
     }
@@ -146,7 +171,7 @@ def summary(
 def speed(game: str, budgets: Sequence[int], positions: int, seed: int) -> list[str]:
     """The search bot's CPU time per move at each iteration budget, over the same
     ``positions`` positions (every choice the opponent's bot met in games between two of
-    it, from deals of ``seed``), one line per budget.
+    it, from deals of ``seed``, but palace's swaps), one line per budget.
     """
     rules = get_ruleset(game)
     opponent = rules.bots[OPPONENT[game]]
@@ -158,7 +183,7 @@ def speed(game: str, budgets: Sequence[int], positions: int, seed: int) -> list[
         while not rules.is_over(state) and len(views) < positions:
             seat = rules.current_player(state)
             seen = rules.view(state, seat)
-            if len(seen.legal_moves) > 1:
+            if len(seen.legal_moves) > 1 and getattr(seen, "phase", None) != "swap":
                 views.append(seen)
             state = rules.apply(state, bots[seat].choose(seen))
         index += 1
@@ -218,6 +243,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"moves/s; {report['wall_ms_per_move']:.1f} ms wall-clock), {report['search_moves']} "
         f"search moves, {report['wall_seconds']:.0f} s in all"
     )
+    if report["ms_per_decision"] is not None:
+        print(
+            f"{report['ms_per_decision']:.1f} ms CPU a decision (a move it searched: "
+            f"{report['decisions']} of them), the slowest {report['slowest_ms']:.0f} ms"
+        )
     if args.json:
         with open(args.json, "w") as out:
             json.dump(report, out, indent=2)

@@ -145,6 +145,11 @@ class SearchBot(Generic[MoveT]):
             default every iteration deals its own. ``determinize`` checks the view and
             the state it deals, which can cost more than the rest of an iteration; the
             guesses are dealt by the ruleset's ``determinize_each``, which checks them once.
+        others: A model of the other seats (:data:`RolloutPolicy`): inside the tree too,
+            their moves are this policy's, and the tree holds only the searching seat's
+            moves and chance. By default the tree searches every seat's moves, each for
+            that seat's reward. A model saves the iterations spent on the others' choices
+            and is as good as it is true of the opponents.
         baseline: A bot's ``choose`` (view to move) whose move the search keeps unless
             the most visited move's mean reward beats the baseline move's by more than
             ``margin``: the search then departs from a good heuristic only where it sees a
@@ -170,6 +175,7 @@ class SearchBot(Generic[MoveT]):
         value: Value | None = None,
         rollout_moves: int | None = None,
         guesses: int | None = None,
+        others: RolloutPolicy | None = None,
         baseline: Callable[[Any], Any] | None = None,
         margin: float = 0.0,
         name: str = "SearchBot",
@@ -202,6 +208,10 @@ class SearchBot(Generic[MoveT]):
             raise ConfigError(f"margin is a number from 0, got {short_repr(margin)}")
         if margin and baseline is None:
             raise ConfigError("margin needs a baseline whose move it keeps")
+        if others is not None and not callable(others):
+            raise ConfigError(f"others is a rollout policy, got {short_repr(others)}")
+        self.others = others
+        self._seat: int | None = None
         self.baseline = baseline
         self.margin = float(margin)
         self.guesses = guesses
@@ -254,6 +264,7 @@ class SearchBot(Generic[MoveT]):
         determinize = self.ruleset.determinize
         iterate = self._iterate
         root = SearchNode(None)
+        self._seat = view.seat
         rng = self._rng
         count = self.iterations
         deadline = None if self.seconds is None else perf_counter() + self.seconds
@@ -291,11 +302,17 @@ class SearchBot(Generic[MoveT]):
         )
         known = self._codes  # each move's action number, by the move (kept alive by it)
         exploration = self.exploration
+        others, seat = self.others, self._seat
         node = root
         path = [root]
         player = current_player(state)
         while player is not None:
             moves = legal_moves(state)
+            if others is not None and player != seat and player != CHANCE:
+                move, rng = others(state, moves, rng)  # the model's move: no node of its own
+                state = apply(state, move)
+                player = current_player(state)
+                continue
             if player == CHANCE:
                 move, rng = sample_outcome(rules.chance_probabilities(state), rng)
                 code = encode(move)

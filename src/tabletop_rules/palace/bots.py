@@ -30,7 +30,6 @@ __all__ = ["LowCardBot", "PalaceSearchBot", "cards_left_value", "lowcard_move"]
 _SEARCH_ITERATIONS = 100
 _SEARCH_ROLLOUT = 10
 _SEARCH_GUESSES: int | None = 16
-_RANDOM_ONE_IN = 10
 _CARD_SCALE = 3.0
 _BONUS_LOAD = 0.5
 
@@ -150,12 +149,12 @@ def _bonus(plays: list[Play], pile: int, stock: int, burn_at: int, three_at: int
 
 
 def _rollout(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
-    """The search's rollout: :func:`lowcard_move` on a guessed state, now and then
-    (one move in ``_RANDOM_ONE_IN``) a random one, so that rollouts differ.
+    """The search's rollout: :func:`lowcard_move` on a guessed state. It draws nothing, so
+    every move the search tries meets the same futures, each guess's: their rewards
+    differ by what the moves change, not by luck.
     """
-    roll, rng = rng.below(_RANDOM_ONE_IN * len(moves))
-    if roll < len(moves):
-        return moves[roll], rng
+    if len(moves) == 1:
+        return moves[0], rng
     return lowcard_move(moves, state.phase, len(state.pile), len(state.stock)), rng
 
 
@@ -177,8 +176,10 @@ def cards_left_value(state: State) -> tuple[float, ...]:
 
 class PalaceSearchBot:
     """The palace search bot of ``RULES.bots["search"]``: :class:`LowCardBot`'s swaps,
-    then :class:`~tabletop_rules.search.SearchBot` with :class:`LowCardBot`'s rule in its
-    rollouts, ``_SEARCH_ROLLOUT`` moves deep, and :func:`cards_left_value` where they stop.
+    then :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the hidden cards,
+    with :class:`LowCardBot`'s rule for the other seats (in the tree too: a model of the
+    opponents) and in the rollouts, ``_SEARCH_ROLLOUT`` moves deep, and
+    :func:`cards_left_value` where they stop.
     """
 
     def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
@@ -187,6 +188,7 @@ class PalaceSearchBot:
             seed,
             iterations=iterations,
             rollout=_rollout,
+            others=_rollout,
             value=cards_left_value,
             rollout_moves=_SEARCH_ROLLOUT,
             guesses=_SEARCH_GUESSES,
