@@ -128,6 +128,10 @@ def test_guesses_are_reused_in_turn_and_keep_the_budget() -> None:
         ({"baseline": "lowcard"}, "baseline is a bot's choose"),
         ({"margin": 0.1}, "margin needs a baseline"),
         ({"margin": -0.1, "baseline": lambda view: None}, "margin is a number from 0"),
+        ({"others": "lowcard"}, "others is a rollout policy"),
+        ({"paired": True}, "paired needs guesses"),
+        ({"paired": 1, "guesses": 2}, "paired is True or False"),
+        ({"choice": "best"}, "choice is 'visits' or 'mean'"),
     ],
 )
 def test_a_bad_budget_is_refused_naming_it(arguments: dict[str, Any], message: str) -> None:
@@ -162,6 +166,73 @@ def test_a_baseline_move_is_kept_unless_the_search_sees_more_than_margin_better(
         checked = _short(rules, 5, 40)
         checked.baseline, checked.margin = heuristic.choose, 0.02
         assert checked.choose(seen) == (searched if gain > 0.02 else kept)
+
+
+def test_a_model_of_the_others_leaves_only_the_searching_seats_moves_in_the_tree() -> None:
+    state, seat = _turn(palace.RULES)
+    lowcard = palace.RULES.bots["lowcard"](0)
+
+    def model(guess: Any, moves: tuple[Any, ...], rng: Rng) -> tuple[Any, Rng]:
+        return lowcard.choose(palace.view(guess, palace.current_player(guess))), rng
+
+    search = _short(palace.RULES, 2, 60)
+    search.others = model
+    root = search.search(palace.view(state, seat))
+    seats, nodes = set(), list(root.children.values())
+    while nodes:
+        node = nodes.pop()
+        seats.add(node.seat)
+        nodes.extend(node.children.values())
+    assert seats == {seat}
+    plain = _short(palace.RULES, 2, 60).search(palace.view(state, seat))
+    assert any(
+        node.seat != seat for node in plain.children.values() for node in node.children.values()
+    )
+
+
+def _root_guesses(seen: Any, paired: bool) -> tuple[list[Any], list[Any]]:
+    """The guesses of a palace search from ``seen`` and the states its value was asked
+    about, in order (rollouts 0 moves deep: the state right after the root's move).
+    """
+    scored: list[Any] = []
+
+    def value(guess: Any) -> tuple[float, ...]:
+        scored.append(guess)
+        return (0.5, 0.5)
+
+    search = SearchBot(
+        palace.RULES, 3, iterations=12, guesses=3, value=value, rollout_moves=0, paired=paired
+    )
+    pool: list[Any] = []
+    dealt = search._deal_each
+
+    def deal_each(view: Any, rngs: Any) -> list[Any]:
+        pool.extend(dealt(view, rngs))
+        return pool
+
+    search._deal_each = deal_each
+    search.search(seen)
+    return pool, scored
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_paired_moves_at_the_root_meet_the_guesses_in_the_same_order(paired: bool) -> None:
+    state, seat = _turn(palace.RULES, 5)
+    seen = palace.view(state, seat)
+    pool, scored = _root_guesses(seen, paired)
+    firsts = scored[: len(seen.legal_moves)]  # the root's moves, each tried once first
+    from_first = {palace.apply(pool[0], move) for move in seen.legal_moves}
+    assert all(guess in from_first for guess in firsts) is paired
+
+
+def test_choice_by_mean_plays_the_best_mean_reward_at_the_root() -> None:
+    state, seat = _turn(account.RULES)
+    seen = account.view(state, seat)
+    search = _short(account.RULES, 1, 60)
+    search.choice = "mean"
+    root = _short(account.RULES, 1, 60).search(seen)
+    means = {code: node.reward / node.visits for code, node in root.children.items()}
+    assert means[account.encode(search.choose(seen))] == max(means.values())
 
 
 def test_a_search_needs_a_ruleset() -> None:

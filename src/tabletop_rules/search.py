@@ -150,6 +150,14 @@ class SearchBot(Generic[MoveT]):
             moves and chance. By default the tree searches every seat's moves, each for
             that seat's reward. A model saves the iterations spent on the others' choices
             and is as good as it is true of the opponents.
+        paired: Compare the moves at the root on the same guesses (common random
+            numbers): each move's n-th visit plays the n-th guess, so that two moves' mean
+            rewards differ by what the moves do more than by the luck of the guesses they
+            met; needs ``guesses``.
+        choice: How the move is chosen from the root's: ``"visits"``, the most visited
+            (the robust default), or ``"mean"``, the best mean reward among those visited
+            (with ``paired``, where every move met the same guesses, and rewards that
+            differ by little next to ``exploration``).
         baseline: A bot's ``choose`` (view to move) whose move the search keeps unless
             the most visited move's mean reward beats the baseline move's by more than
             ``margin``: the search then departs from a good heuristic only where it sees a
@@ -176,6 +184,8 @@ class SearchBot(Generic[MoveT]):
         rollout_moves: int | None = None,
         guesses: int | None = None,
         others: RolloutPolicy | None = None,
+        paired: bool = False,
+        choice: str = "visits",
         baseline: Callable[[Any], Any] | None = None,
         margin: float = 0.0,
         name: str = "SearchBot",
@@ -211,6 +221,14 @@ class SearchBot(Generic[MoveT]):
         if others is not None and not callable(others):
             raise ConfigError(f"others is a rollout policy, got {short_repr(others)}")
         self.others = others
+        if type(paired) is not bool:
+            raise ConfigError(f"paired is True or False, got {short_repr(paired)}")
+        if paired and guesses is None:
+            raise ConfigError("paired needs guesses, the deals its moves share")
+        self.paired = paired
+        if choice not in ("visits", "mean"):
+            raise ConfigError(f"choice is 'visits' or 'mean', got {short_repr(choice)}")
+        self.choice = choice
         self._seat: int | None = None
         self.baseline = baseline
         self.margin = float(margin)
@@ -234,9 +252,9 @@ class SearchBot(Generic[MoveT]):
         return f"{self.name}({self.ruleset.name!r}, {budget})"
 
     def choose(self, view: Any) -> MoveT:
-        """The move of ``view.legal_moves`` the search visited most (the first listed
-        among equals), or the baseline's where that does not look ``margin`` better; the
-        only legal move at once, without a search.
+        """The move of ``view.legal_moves`` the search visited most, or with the best mean
+        reward (``choice``; the first listed among equals), or the baseline's where that
+        does not look ``margin`` better; the only legal move at once, without a search.
         """
         moves = legal_moves_of(view)
         if len(moves) == 1:
@@ -244,8 +262,19 @@ class SearchBot(Generic[MoveT]):
         root = self.search(view)
         encode = self.ruleset.encode
         children = root.children
-        visits = [children[code].visits if code in children else 0 for code in map(encode, moves)]
-        best = moves[visits.index(max(visits))]
+        if self.choice == "mean":
+            means = [
+                children[code].reward / children[code].visits
+                if code in children and children[code].visits
+                else -1.0
+                for code in map(encode, moves)
+            ]
+            best = moves[means.index(max(means))]
+        else:
+            visits = [
+                children[code].visits if code in children else 0 for code in map(encode, moves)
+            ]
+            best = moves[visits.index(max(visits))]
         if self.baseline is None:
             return cast(MoveT, best)
         kept = self.baseline(view)
@@ -278,21 +307,69 @@ class SearchBot(Generic[MoveT]):
                 seeds.append(Rng(seed))
             pool = list(self._deal_each(view, seeds))
         done = 0
+        moves = legal_moves_of(view) if self.paired else ()
         while count is None or done < count:
             if deadline is not None and done and perf_counter() >= deadline:
                 break
+            first = None
             if size is None:
                 guess, rng = rng.next_u64()
                 state = determinize(view, Rng(guess))
+            elif moves:
+                first, rng = self._select(root, moves, rng, self._seat)
+                state = pool[(root.children[first[1]].visits) % len(pool)]
             else:
                 state = pool[done % len(pool)]
-            rng = iterate(root, state, rng)
+            rng = iterate(root, state, rng, first, moves)
             done += 1
         self._rng = rng
         return root
 
-    def _iterate(self, root: SearchNode, state: Any, rng: Rng) -> Rng:
-        """One iteration from the guessed ``state``: select, expand, roll out, back up."""
+    def _select(
+        self, node: SearchNode, moves: Sequence[Any], rng: Rng, seat: int | None
+    ) -> tuple[tuple[int, int, bool], Rng]:
+        """The move to try at ``node`` among ``moves`` (of ``seat``): an untried one at
+        random (its new child added), else the best by UCB (every option's availability
+        counted): its index, its action number and whether it is new.
+        """
+        known = self._codes  # each move's action number, by the move (kept alive by it)
+        encode, children = self.ruleset.encode, node.children
+        codes = []
+        for move in moves:
+            entry = known.get(id(move))
+            if entry is None:
+                entry = known[id(move)] = (move, encode(move))
+            codes.append(entry[1])
+        untried = [index for index, code in enumerate(codes) if code not in children]
+        if untried:
+            pick, rng = rng.below(len(untried))
+            index = untried[pick]
+            children[codes[index]] = SearchNode(seat)
+            return (index, codes[index], True), rng
+        exploration = self.exploration
+        best = -1.0
+        index = 0
+        for at, code in enumerate(codes):
+            option = children[code]
+            score = option.reward / option.visits + exploration * sqrt(
+                log(option.avails) / option.visits
+            )
+            option.avails += 1
+            if score > best:
+                best, index = score, at
+        return (index, codes[index], False), rng
+
+    def _iterate(
+        self,
+        root: SearchNode,
+        state: Any,
+        rng: Rng,
+        first: tuple[int, int, bool] | None = None,
+        moves: Sequence[Any] = (),
+    ) -> Rng:
+        """One iteration from the guessed ``state``: select, expand, roll out, back up;
+        ``first``, where :meth:`_select` chose the root's move already (among ``moves``).
+        """
         rules = self.ruleset
         current_player, legal_moves, apply, encode = (
             rules.current_player,
@@ -300,11 +377,16 @@ class SearchBot(Generic[MoveT]):
             rules.apply,
             rules.encode,
         )
-        known = self._codes  # each move's action number, by the move (kept alive by it)
-        exploration = self.exploration
         others, seat = self.others, self._seat
         node = root
         path = [root]
+        if first is not None:
+            index, code, new = first
+            node = root.children[code]
+            path.append(node)
+            state = apply(state, moves[index])
+            if new:
+                return self._back_up(path, state, rng)
         player = current_player(state)
         while player is not None:
             moves = legal_moves(state)
@@ -320,37 +402,21 @@ class SearchBot(Generic[MoveT]):
                 if child is None:
                     child = node.children[code] = SearchNode(CHANCE)
             else:
-                children = node.children
-                codes = []
-                for move in moves:
-                    entry = known.get(id(move))
-                    if entry is None:
-                        entry = known[id(move)] = (move, encode(move))
-                    codes.append(entry[1])
-                untried = [index for index, code in enumerate(codes) if code not in children]
-                if untried:
-                    pick, rng = rng.below(len(untried))
-                    index = untried[pick]
-                    child = children[codes[index]] = SearchNode(player)
+                (index, code, new), rng = self._select(node, moves, rng, player)
+                child = node.children[code]
+                if new:
                     state = apply(state, moves[index])
                     path.append(child)
                     break
-                best = -1.0
-                index = 0
-                for at, code in enumerate(codes):
-                    option = children[code]
-                    score = option.reward / option.visits + exploration * sqrt(
-                        log(option.avails) / option.visits
-                    )
-                    option.avails += 1
-                    if score > best:
-                        best, index = score, at
-                child = children[codes[index]]
                 move = moves[index]
             state = apply(state, move)
             node = child
             path.append(child)
             player = current_player(state)
+        return self._back_up(path, state, rng)
+
+    def _back_up(self, path: list[SearchNode], state: Any, rng: Rng) -> Rng:
+        """Roll out from ``state`` and give every node of ``path`` its seat's reward."""
         rewards, rng = self._rollout(state, rng)
         for visited in path:
             visited.visits += 1
