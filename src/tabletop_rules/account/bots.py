@@ -6,23 +6,24 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .._messages import short_repr
 from ..kit import legal_moves_of
 from ..protocol import Seat, get_ruleset
 from ..rng import Rng
-from ..search import ScoreShares, SearchBot
+from ..search import SearchBot
 from .cards import END, Card, Z
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
 from .state import State, View
 from .view import pack_contents, view
 
-__all__ = ["DECISIVE", "AccountSearchBot", "BestCardBot"]
+__all__ = ["DECISIVE", "AccountSearchBot", "BestCardBot", "worth_lead_value"]
 
 _SEARCH_ITERATIONS = 100
 """The iterations of ``RULES.bots["search"]`` per move."""
 _SEARCH_ROLLOUT: int | None = 4
 _SEARCH_GUESSES: int | None = 16
-_SEARCH_SCALE = 100.0
-_SEARCH_EXPLORATION = 0.2
+_SEARCH_EXPLORATION = 1.0
+_SEARCH_MARGIN = 0.01
 
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
@@ -193,11 +194,42 @@ def _rollout(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng
     return _ROLLOUT_BOT.choose(view(state, state.seat)), rng
 
 
+def worth_lead_value(state: State) -> tuple[float, ...]:
+    """Each seat's reward where the search's rollouts stop: one half plus its lead in
+    *worth* (its account, and ``marker_cost`` for each marker beyond the starting ones)
+    over the best other seat, as a share of what the rest of the game could swing: twice
+    the best card's points (25 at least) per marker and round left. It saturates only
+    where a lead is out of reach, so a card worth 1,000 more is told apart late in the
+    game too; a softmax of the accounts over 100 points saw nothing once a T had scored.
+    """
+    if type(state) is not State:
+        raise TypeError(f"worth_lead_value reads an account State, got {short_repr(state)}")
+    config = state.config
+    extra = config.marker_cost
+    worth = [
+        account + extra * (len(markers) - config.starting_markers)
+        for account, markers in zip(state.accounts, state.markers, strict=True)
+    ]
+    if len(worth) == 1:
+        return (0.5,)
+    best = max((abs(cards[0].points) for cards in state.field if cards), default=0)
+    markers = max(1, max(len(owned) for owned in state.markers))
+    swing = 2.0 * max(best, 25) * markers * (config.max_rounds - state.rounds + 1)
+    rewards = []
+    for seat, mine in enumerate(worth):
+        rival = max(other for who, other in enumerate(worth) if who != seat)
+        rewards.append(min(1.0, max(0.0, 0.5 + (mine - rival) / swing)))
+    return tuple(rewards)
+
+
 class AccountSearchBot:
     """The account game's search bot of ``RULES.bots["search"]``:
-    :class:`~tabletop_rules.search.SearchBot` whose rollouts play :class:`BestCardBot`
-    for both seats, ``_SEARCH_ROLLOUT`` moves deep, scored by the accounts
-    (:class:`~tabletop_rules.search.ScoreShares`) where they stop.
+    :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the pack and the dice,
+    :class:`BestCardBot` for the other seats (a model, in the tree too) and in rollouts
+    ``_SEARCH_ROLLOUT`` moves deep, scored by :func:`worth_lead_value` where they stop;
+    the moves at the root are compared on the same guesses (``paired``) by their mean
+    reward, and BestCardBot's move is kept unless another looks ``_SEARCH_MARGIN``
+    better: most moves differ by a few points, which BestCardBot weighs exactly.
     """
 
     def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
@@ -208,9 +240,14 @@ class AccountSearchBot:
             iterations=iterations,
             exploration=_SEARCH_EXPLORATION,
             rollout=_rollout,
-            value=ScoreShares(rules, _SEARCH_SCALE),
+            others=_rollout,
+            value=worth_lead_value,
             rollout_moves=_SEARCH_ROLLOUT,
             guesses=_SEARCH_GUESSES,
+            paired=True,
+            choice="mean",
+            baseline=_ROLLOUT_BOT.choose,
+            margin=_SEARCH_MARGIN,
         )
 
     def __repr__(self) -> str:
