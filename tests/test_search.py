@@ -282,10 +282,12 @@ def test_palace_and_account_offer_a_tuned_search_bot_by_name(rules: Rules) -> No
 
 
 @pytest.mark.slow
-def test_palace_search_wins_most_duplicate_games_against_lowcard() -> None:
+def test_palace_search_wins_60_percent_of_duplicate_games_against_lowcard() -> None:
     # 12 of the bar's games (six deals, each once per seating); docs/bots.rst has the
-    # full-size run
+    # full-size run (75.2% of 1,000)
     result = simulate(palace.RULES, ["search", "lowcard"], 12, seed=0, duplicate=True)
     search = result.versus_field[0]
     assert (search.name, search.deals) == ("search", 6)
-    assert search.win_difference.mean > 0, search.win_difference
+    assert result.bots[0].name == "search"
+    assert result.bots[0].win_rate >= 0.6, result.table()
+    assert search.win_difference.mean >= 0.2, search.win_difference
