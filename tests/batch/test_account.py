@@ -210,7 +210,7 @@ def test_observations_have_the_spec_size() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(config=configs(), first=st.integers(0, 2**32))
 def test_random_house_rules_over_hundreds_of_games_play_as_the_rules(
     config: account.Config, first: int

@@ -125,7 +125,7 @@ def test_every_house_rule_gives_the_numpy_kernels_arrays_step_for_step(
 
 
 @pytest.mark.slow
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(config=configs(), first=st.integers(0, 2**32))
 def test_random_house_rules_over_many_games_give_the_numpy_kernels_arrays(
     config: account.Config, first: int

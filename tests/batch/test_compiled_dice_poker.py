@@ -185,7 +185,7 @@ def test_hundreds_of_default_games_play_as_the_rules_play_them() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(configs(), st.integers(0, 2**64 - 1))
 def test_many_configs_many_games_give_the_numpy_kernels_arrays(
     config: dp.Config, seed: int

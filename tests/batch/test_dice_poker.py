@@ -150,7 +150,7 @@ def test_hundreds_of_default_games_play_as_the_rules_play_them() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(configs(), st.integers(0, 2**64 - 1))
 def test_many_configs_many_games(config: dp.Config, seed: int) -> None:
     check_lockstep(batch.engine("dice-poker", config, size=32, backend="numpy"), _seeds(seed, 32))

@@ -124,7 +124,7 @@ def test_over_a_hundred_default_games_are_the_rules_games() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(configs(most_players=8), st.integers(0, 2**64 - 64), st.integers(0, 2**32))
 def test_random_house_rules_over_many_games_are_the_rules_games(
     config: palace.Config, first: int, action_seed: int
