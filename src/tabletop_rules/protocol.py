@@ -434,6 +434,14 @@ class _EachDealt:
         return tuple(self.determinize(seen, rng) for rng in rngs)
 
 
+def _determinize_each(ruleset: Any) -> Callable[[Any, Sequence[Rng]], Sequence[Any]]:
+    """``ruleset``'s ``determinize_each``, or :class:`_EachDealt` of its ``determinize``
+    for a hand-written ruleset that has none (the search and the conformance suite).
+    """
+    each: Any = getattr(ruleset, "determinize_each", None)
+    return _EachDealt(ruleset.determinize) if each is None else each
+
+
 def _no_lines(_value: object) -> tuple[str, ...]:
     """The default of :class:`GameRules`' ``rules_summary``, ``notation_summary`` and
     ``hint``: a game that gives none has nothing to say.

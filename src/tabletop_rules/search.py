@@ -33,7 +33,7 @@ import attrs
 from ._messages import short_repr
 from .bots import legal_moves_of
 from .errors import ConfigError
-from .protocol import CHANCE, Ruleset, _EachDealt, check_ruleset
+from .protocol import CHANCE, Ruleset, _determinize_each, check_ruleset
 from .rng import Rng
 from .simulate import sample_outcome
 
@@ -159,8 +159,8 @@ class SearchBot(Generic[MoveT]):
             (with ``paired``, where every move met the same guesses, and rewards that
             differ by little next to ``exploration``).
         baseline: A bot's ``choose`` (view to move) whose move the search keeps unless
-            the most visited move's mean reward beats the baseline move's by more than
-            ``margin``: the search then departs from a good heuristic only where it sees a
+            the mean reward of the move it would choose beats the baseline move's by more
+            than ``margin``: the search then departs from a good heuristic only where it sees a
             clear gain, not where its estimates are noise.
         margin: How much better (in mean reward, rewards lying in ``[0, 1]``) the search's
             move must look than the baseline's to be played instead; needs ``baseline``.
@@ -242,8 +242,7 @@ class SearchBot(Generic[MoveT]):
         self.name = name
         self._rng = Rng.from_seed(seed)
         self._codes: dict[int, tuple[Any, int]] = {}
-        each = getattr(ruleset, "determinize_each", None)  # a Ruleset need not offer it
-        self._deal_each = _EachDealt(ruleset.determinize) if each is None else each
+        self._deal_each = _determinize_each(ruleset)
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else ""
@@ -365,10 +364,10 @@ class SearchBot(Generic[MoveT]):
         state: Any,
         rng: Rng,
         first: tuple[int, int, bool] | None = None,
-        moves: Sequence[Any] = (),
+        root_moves: Sequence[Any] = (),
     ) -> Rng:
         """One iteration from the guessed ``state``: select, expand, roll out, back up;
-        ``first``, where :meth:`_select` chose the root's move already (among ``moves``).
+        ``first``, where :meth:`_select` chose the root's move already (of ``root_moves``).
         """
         rules = self.ruleset
         current_player, legal_moves, apply, encode = (
@@ -384,7 +383,7 @@ class SearchBot(Generic[MoveT]):
             index, code, new = first
             node = root.children[code]
             path.append(node)
-            state = apply(state, moves[index])
+            state = apply(state, root_moves[index])
             if new:
                 return self._back_up(path, state, rng)
         player = current_player(state)

@@ -213,3 +213,21 @@ def test_best_card_bot_plays_legal_moves_under_random_house_rules(
     played = play_game(a.RULES, bots, config, seed=seed, chance_seed=chance_seed)
     assert a.is_over(played.final)
     assert sum(bot.moves for bot in bots) <= len(played.moves)
+
+
+def test_the_search_values_a_lead_in_worth_bought_markers_counted() -> None:
+    state = a.new_game(seed=3)
+    even = attrs.evolve(state, accounts=(100, 100))
+    assert a.worth_lead_value(even) == (0.5, 0.5)
+    ahead, behind = a.worth_lead_value(attrs.evolve(state, accounts=(150, 100)))
+    assert ahead > 0.5 > behind
+    assert ahead - 0.5 == pytest.approx(0.5 - behind)
+    bought = attrs.evolve(state, accounts=(0, 2000), markers=((0, 1), (2,)))
+    assert a.worth_lead_value(bought) == (0.5, 0.5), "a bought marker is worth its cost"
+    out_of_reach = attrs.evolve(state, accounts=(10**9, 0))
+    assert a.worth_lead_value(out_of_reach) == (1.0, 0.0)
+
+
+def test_the_search_value_reads_account_states_only() -> None:
+    with pytest.raises(TypeError, match="reads an account State"):
+        a.worth_lead_value(a.view(a.new_game(seed=3), 0))  # type: ignore[arg-type]

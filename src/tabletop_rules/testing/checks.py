@@ -15,13 +15,13 @@ import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
 from ..errors import IllegalMoveError, TabletopError
 from ..match import Match
-from ..protocol import CHANCE, GAME_EXPORTS, Ruleset, _EachDealt
+from ..protocol import CHANCE, GAME_EXPORTS, Ruleset, _determinize_each
 from ..records import GameRecord, replay
 from ..rng import Rng
 from ..serialize import dumps, loads, to_data
@@ -353,12 +353,6 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
                     raise AssertionError(
                         f"{rules.name}: {name}({odd!r:.60}) raised {type(error).__name__}: {error}"
                     ) from error
-
-
-def _determinize_each(rules: Rules) -> Callable[[Any, Any], tuple[Any, ...]]:
-    """The ruleset's ``determinize_each``, which a hand-written ruleset need not have."""
-    each = getattr(rules, "determinize_each", None)
-    return _EachDealt(rules.determinize) if each is None else cast(Any, each)
 
 
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
