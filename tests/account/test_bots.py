@@ -1,4 +1,5 @@
-"""BestCardBot: clearly stronger than RandomBot, and legal under every house rule."""
+"""BestCardBot: clearly stronger than RandomBot; PlannerBot: stronger than BestCardBot;
+both legal under every house rule; the search's values."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import account as a
+from tabletop_rules.account.bots import _plan
 from tabletop_rules.account.moves import Advance, Buy, Place, Roll
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.protocol import Bot
-from tabletop_rules.simulate import play_game
+from tabletop_rules.simulate import play_game, simulate
 
 from .helpers import game, placed, rolled
 from .test_properties import configs
@@ -231,3 +233,84 @@ def test_the_search_values_a_lead_in_worth_bought_markers_counted() -> None:
 def test_the_search_value_reads_account_states_only() -> None:
     with pytest.raises(TypeError, match="reads an account State"):
         a.worth_lead_value(a.view(a.new_game(seed=3), 0))  # type: ignore[arg-type]
+
+
+def test_planner_bot_beats_best_card_bot_in_duplicate_games() -> None:
+    # 200 duplicate games (100 deals, each once per seating); docs/bots.rst has 1,000
+    result = simulate(a.RULES, ["planner", "bestcard"], 200, seed=0, duplicate=True)
+    planner = result.versus_field[0]
+    assert (planner.name, planner.deals) == ("planner", 100)
+    assert planner.win_difference.mean >= 0.1, planner.win_difference
+    assert planner.win_difference.low > 0, planner.win_difference
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    config=configs(most_players=5, most_columns=8),
+    seed=st.integers(0, 2**64 - 1),
+    chance_seed=st.integers(0, 2**64 - 1),
+)
+def test_planner_bot_plays_legal_moves_under_random_house_rules(
+    config: a.Config, seed: int, chance_seed: int
+) -> None:
+    bots = [CheckedBot(a.PlannerBot()) for _ in range(config.players)]
+    played = play_game(a.RULES, bots, config, seed=seed, chance_seed=chance_seed)
+    assert a.is_over(played.final)
+
+
+def _expected(standings: tuple[float, ...], at: int, turns: int) -> float:
+    """What the plan should be, by brute force: every roll, every landing in reach."""
+    if turns == 0:
+        return 0.0
+    size = len(standings)
+    total = 0.0
+    for roll in range(1, 7):
+        landings = [(at + sign * steps) % size for steps in range(1, roll + 1) for sign in (-1, 1)]
+        worths = [
+            standings[place] + _expected(standings, place, turns - 1)
+            for place in landings
+            if standings[place] != float("-inf")
+        ]
+        total += max(worths, default=0.0)
+    return total / 6
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    standings=st.lists(
+        st.sampled_from([-25.0, -10.0, -1.0, 1.0, 10.0, 25.0, 100.0, float("-inf")]),
+        min_size=1,
+        max_size=5,
+    ),
+    turns=st.integers(0, 3),
+)
+def test_the_plan_is_the_best_expected_gain_of_the_turns_left(
+    standings: list[float], turns: int
+) -> None:
+    plan = _plan(tuple(standings), turns)
+    assert len(plan) == turns + 1
+    for t in range(turns + 1):
+        for at in range(len(standings)):
+            assert plan[t][at] == pytest.approx(_expected(tuple(standings), at, t))
+
+
+def test_a_long_plan_adds_each_turn_beyond_the_exact_ones_what_the_last_one_did() -> None:
+    standings = (10.0, -1.0, 25.0, -10.0)
+    plan = _plan(standings, 100)
+    assert len(plan) == 101
+    gain = [now - before for now, before in zip(plan[64], plan[63], strict=True)]
+    for at, step in enumerate(gain):
+        assert plan[100][at] == pytest.approx(plan[64][at] + 36 * step)
+
+
+def test_plan_value_counts_what_each_seats_markers_can_still_add() -> None:
+    state = a.new_game(seed=3)
+    assert a.plan_value(attrs.evolve(state, accounts=(100, 100))) == (0.5, 0.5)
+    line = [cards[0] for cards in state.field]
+    best = max(range(len(line)), key=lambda column: line[column].points)
+    worst = min(range(len(line)), key=lambda column: line[column].points)
+    play = attrs.evolve(state, phase="play", markers=((worst,), (best,)), accounts=(0, 0))
+    behind, ahead = a.plan_value(play)
+    assert ahead > 0.5 > behind
+    with pytest.raises(TypeError, match="reads an account State"):
+        a.plan_value(a.view(state, 0))  # type: ignore[arg-type]

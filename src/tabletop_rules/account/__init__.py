@@ -70,7 +70,11 @@ KERNEL = kit.Kernel(
     display=display_module.display,
     json_hooks=json_hooks,
     deck=Config.deck_cards,
-    bots={"bestcard": kit.Unseeded(BestCardBot), "search": AccountSearchBot},
+    bots={
+        "bestcard": kit.Unseeded(BestCardBot),
+        "planner": kit.Unseeded(PlannerBot),
+        "search": AccountSearchBot,
+    },
     read_move=read_move,
     transition_checks=True,
     describe=describe_module.sentence,

@@ -5,6 +5,8 @@ cards, and how it fares against :class:`~tabletop_rules.bots.RandomBot`: :doc:`/
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
 
 from .._messages import short_repr
 from ..kit import legal_moves_of
@@ -16,7 +18,14 @@ from .moves import ROLL, SIDES, Advance, Buy, Move, Place
 from .state import State, View
 from .view import pack_contents, view
 
-__all__ = ["DECISIVE", "AccountSearchBot", "BestCardBot", "worth_lead_value"]
+__all__ = [
+    "DECISIVE",
+    "AccountSearchBot",
+    "BestCardBot",
+    "PlannerBot",
+    "plan_value",
+    "worth_lead_value",
+]
 
 _SEARCH_ITERATIONS = 100
 """The iterations of ``RULES.bots["search"]`` per move."""
@@ -28,30 +37,6 @@ _SEARCH_MARGIN = 0.01
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
 can change by."""
-
-
-class BestCardBot:
-    """Lands each roll on the card worth most to its account, with an eye on the next
-    roll; ends the game only to win (:doc:`/bots` says how it values cards). The same view
-    always gives the same move (among equals, the first listed).
-    """
-
-    def __repr__(self) -> str:
-        return "BestCardBot()"
-
-    def choose(self, view: View) -> Move:
-        """The move for the view's seat, which must be on turn."""
-        moves: tuple[Move, ...] = legal_moves_of(view)  # the seat must be on turn
-        if len(moves) == 1:
-            return moves[0]
-        table = _Table(view)
-        advances = [move for move in moves if isinstance(move, Advance)]
-        if advances:
-            return max(advances, key=table.advancing)
-        places = [move for move in moves if isinstance(move, Place | Buy)]  # Place, or Buy
-        cost = view.config.marker_cost if view.phase == "play" else 0
-        best = max(places, key=lambda move: table.placing(move.column, cost))
-        return best if type(best) is Place or table.buys(best.column) else ROLL
 
 
 _Line = tuple[tuple[int, float], ...]
@@ -182,6 +167,172 @@ def _b_costs(view: View) -> Counter[int]:
     return costs or Counter(card.cost for card in view.discard if card.valued)
 
 
+class _LandingBot:
+    """A bot that weighs each landing by a table of its view (``_table``): the most worth
+    advance, else the best place to put a marker, buying one only when the table says so.
+    """
+
+    _table: type[_Table]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def choose(self, view: View) -> Move:
+        """The move for the view's seat, which must be on turn."""
+        moves: tuple[Move, ...] = legal_moves_of(view)  # the seat must be on turn
+        if len(moves) == 1:
+            return moves[0]
+        table = self._table(view)
+        advances = [move for move in moves if isinstance(move, Advance)]
+        if advances:
+            return max(advances, key=table.advancing)
+        places = [move for move in moves if isinstance(move, Place | Buy)]  # Place, or Buy
+        cost = view.config.marker_cost if view.phase == "play" else 0
+        best = max(places, key=lambda move: table.placing(move.column, cost))
+        return best if type(best) is Place or table.buys(best.column) else ROLL
+
+
+class BestCardBot(_LandingBot):
+    """Lands each roll on the card worth most to its account, with an eye on the next
+    roll; ends the game only to win (:doc:`/bots` says how it values cards). The same view
+    always gives the same move (among equals, the first listed).
+    """
+
+    _table = _Table
+
+
+_EXACT_TURNS = 64
+"""A plan looks this many turns ahead exactly; each turn beyond adds what the last did."""
+
+_NOWHERE = float("-inf")
+"""An End's standing in a plan: the plan steers round it (there the game would stop)."""
+
+
+@lru_cache(maxsize=64)
+def _reach(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``[at][steps - 1]``: the places ``steps`` to the left and to the right of ``at`` on
+    a ring of ``size`` places.
+    """
+    sides = range(1, SIDES + 1)
+    return tuple(tuple(((at - s) % size, (at + s) % size) for s in sides) for at in range(size))
+
+
+@lru_cache(maxsize=4096)
+def _plan(standings: tuple[float, ...], turns: int) -> tuple[tuple[float, ...], ...]:
+    """``[t][i]``: what a marker at place ``i`` of a line whose cards stand at
+    ``standings`` (an End: ``_NOWHERE``) expects to add in ``t`` more turns (``t`` from 0
+    to ``turns``), each roll landed where the card and the turns after it are worth most.
+
+    >>> [round(value, 2) for value in _plan((10.0, -1.0), 1)[1]]  # from the 10, a 1 lands on the -1
+    [8.17, 10.0]
+    """
+    size = len(standings)
+    reach = _reach(size)
+    rows = [(0.0,) * size]
+    for _ in range(min(turns, _EXACT_TURNS)):
+        landing = [standing + rest for standing, rest in zip(standings, rows[-1], strict=True)]
+        row = []
+        for places in reach:
+            best, total = _NOWHERE, 0.0
+            for left, right in places:
+                best = max(best, landing[left], landing[right])
+                total += best if best != _NOWHERE else 0.0  # only End in reach: it stops
+            row.append(total / SIDES)
+        rows.append(tuple(row))
+    if turns > _EXACT_TURNS:
+        last = rows[-1]
+        step = [now - before for now, before in zip(last, rows[-2], strict=True)]
+        rows.extend(
+            tuple(value + extra * gain for value, gain in zip(last, step, strict=True))
+            for extra in range(1, turns - _EXACT_TURNS + 1)
+        )
+    return tuple(rows)
+
+
+class _Plan(_Table):
+    """What :class:`PlannerBot` reads off one view: :class:`_Table`'s worths, and for
+    each place on the line the plan of the turns the seat has left.
+    """
+
+    def __init__(self, view: View) -> None:
+        super().__init__(view)
+        field = view.field
+        standings = tuple(
+            _NOWHERE if field[column][0] is END else standing for column, standing in self.line
+        )
+        self.turns = 1 if view.ending else max(1, view.config.max_rounds - view.rounds)
+        self.plan = _plan(standings, self.turns)
+
+    def advancing(self, move: Advance) -> float:
+        ring = self.ring
+        start = ring.index(self.own[move.marker])
+        sign = -1 if move.direction == "left" else 1
+        landed = (start + sign * move.steps) % len(ring)
+        worth = self.worth(self.view.field[ring[landed]][0], self.account)
+        return worth + self.plan[self.turns - 1][landed] - self.plan[self.turns][start]
+
+    def placing(self, column: int, cost: int) -> float:
+        view = self.view
+        scores = view.config.placement_scores or view.phase == "play"
+        now = self.worth(view.field[column][0], self.account - cost) if scores else 0.0
+        return now + self.plan[self.turns][self.ring.index(column)]
+
+    def buys(self, column: int) -> bool:
+        cost = self.view.config.marker_cost
+        paid = self.account - cost
+        now = self.worth(self.view.field[column][0], paid)
+        if self.account > self.rival >= paid + now:
+            return False
+        return now + self.plan[self.turns][self.ring.index(column)] > cost
+
+
+class PlannerBot(_LandingBot):
+    """Lands each roll where the card and the rest of the game are worth most: it plans
+    the turns it has left for each marker as if the field stayed as it lies and its
+    account as it stands (dynamic programming over the turns, each roll's landing chosen
+    at best), buys a marker when the plan of it beats the price, and ends the game only
+    to win, as :class:`BestCardBot` does, whose one-roll look ahead it extends to the
+    end. The same view always gives the same move (among equals, the first listed).
+    """
+
+    _table = _Plan
+
+
+def _turns_left(state: State, seat: Seat, marker: int) -> int:
+    """How many more times ``seat``'s ``marker`` moves if the game runs to its end."""
+    config = state.config
+    if state.phase == "over":
+        return 0
+    if state.phase == "setup":
+        return config.max_rounds
+    after = seat > state.seat or (seat == state.seat and marker not in state.moved)
+    if state.ending:
+        return int(after)
+    return config.max_rounds - state.rounds - (0 if after else 1)
+
+
+def plan_value(state: State) -> tuple[float, ...]:
+    """Each seat's reward where the search's rollouts stop: as :func:`worth_lead_value`,
+    but each seat's worth is its account plus what :class:`PlannerBot`'s plan expects its
+    markers to add in the turns they have left, so a search that stops early still sees
+    the rest of the game.
+    """
+    if type(state) is not State:
+        raise TypeError(f"plan_value reads an account State, got {short_repr(state)}")
+    if len(state.accounts) == 1:
+        return (0.5,)
+    worth = []
+    for seat, (account, owned) in enumerate(zip(state.accounts, state.markers, strict=True)):
+        expected = float(account)
+        if owned:
+            table = _Plan(view(state, seat))
+            ring = table.ring
+            for marker, column in enumerate(owned):
+                expected += table.plan[_turns_left(state, seat, marker)][ring.index(column)]
+        worth.append(expected)
+    return _lead_rewards(state, worth)
+
+
 _ROLLOUT_BOT = BestCardBot()
 
 
@@ -212,9 +363,16 @@ def worth_lead_value(state: State) -> tuple[float, ...]:
     ]
     if len(worth) == 1:
         return (0.5,)
+    return _lead_rewards(state, worth)
+
+
+def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
+    """One half plus each seat's lead in ``worth`` over the best other seat, as a share of
+    twice the best card's points (25 at least) per marker and round left, clipped to [0, 1].
+    """
     best = max((abs(cards[0].points) for cards in state.field if cards), default=0)
     markers = max(1, max(len(owned) for owned in state.markers))
-    swing = 2.0 * max(best, 25) * markers * (config.max_rounds - state.rounds + 1)
+    swing = 2.0 * max(best, 25) * markers * (state.config.max_rounds - state.rounds + 1)
     rewards = []
     for seat, mine in enumerate(worth):
         rival = max(other for who, other in enumerate(worth) if who != seat)
