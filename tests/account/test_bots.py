@@ -208,10 +208,11 @@ def test_best_card_bot_plays_legal_moves_under_house_rules(config: a.Config, see
     seed=st.integers(0, 2**64 - 1),
     chance_seed=st.integers(0, 2**64 - 1),
 )
-def test_best_card_bot_plays_legal_moves_under_random_house_rules(
-    config: a.Config, seed: int, chance_seed: int
+@pytest.mark.parametrize("make", [a.BestCardBot, a.PlannerBot])
+def test_the_bots_play_legal_moves_under_random_house_rules(
+    make: type[a.BestCardBot | a.PlannerBot], config: a.Config, seed: int, chance_seed: int
 ) -> None:
-    bots = [CheckedBot(a.BestCardBot()) for _ in range(config.players)]
+    bots = [CheckedBot(make()) for _ in range(config.players)]
     played = play_game(a.RULES, bots, config, seed=seed, chance_seed=chance_seed)
     assert a.is_over(played.final)
     assert sum(bot.moves for bot in bots) <= len(played.moves)
@@ -242,20 +243,6 @@ def test_planner_bot_beats_best_card_bot_in_duplicate_games() -> None:
     assert (planner.name, planner.deals) == ("planner", 100)
     assert planner.win_difference.mean >= 0.1, planner.win_difference
     assert planner.win_difference.low > 0, planner.win_difference
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    config=configs(most_players=5, most_columns=8),
-    seed=st.integers(0, 2**64 - 1),
-    chance_seed=st.integers(0, 2**64 - 1),
-)
-def test_planner_bot_plays_legal_moves_under_random_house_rules(
-    config: a.Config, seed: int, chance_seed: int
-) -> None:
-    bots = [CheckedBot(a.PlannerBot()) for _ in range(config.players)]
-    played = play_game(a.RULES, bots, config, seed=seed, chance_seed=chance_seed)
-    assert a.is_over(played.final)
 
 
 def _expected(standings: tuple[float, ...], at: int, turns: int) -> float:
