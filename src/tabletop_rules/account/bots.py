@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .._messages import short_repr
 from ..kit import legal_moves_of
@@ -61,7 +61,13 @@ class _Table:
             (column, self.standing(cards[0])) for column, cards in enumerate(view.field) if cards
         )
         self.ring = tuple(column for column, _worth in self.line)
-        self._prospects = {column: self.prospect(column, self.line) for column in self.ring}
+
+    @cached_property
+    def _prospects(self) -> dict[int, float]:
+        """Each column's prospect on the line as it lies, worked out on first use (a plan
+        does without).
+        """
+        return {column: self.prospect(column, self.line) for column in self.ring}
 
     def floor(self, account: float) -> float:
         return max(account, 0) if self.view.config.floor_at_zero else account
