@@ -11,13 +11,16 @@ Run::
 
     python benchmarks/search_bars.py palace --games 1000 [--workers 2] [--seed 0]
         [--iterations N] [--json out.json]
-    python benchmarks/search_bars.py account --games 1000
+    python benchmarks/search_bars.py account --games 1000 [--baseline planner]
     python benchmarks/search_bars.py palace --speed 25,50,100,200 [--positions 100]
 
-``--iterations`` overrides the search bot's budget (default: the game's
-``RULES.bots["search"]``). ``--log FILE`` writes each deal's results as it ends, and
-``--from-log FILE`` reports the deals of such a file, finished run or not. ``--speed``
-times the search bot alone, at several budgets, on the same positions.
+``--baseline NAME`` also plays the bot of that name (say, the heuristic the search
+starts from) in the search bot's seats on the same deals and reports the search's gain
+over it, deal by deal: what the search adds. ``--iterations`` overrides the search
+bot's budget (default: the game's ``RULES.bots["search"]``). ``--log FILE`` writes each
+deal's results as it ends, and ``--from-log FILE`` reports the deals of such a file,
+finished run or not. ``--speed`` times the search bot alone, at several budgets, on the
+same positions.
 """
 
 from __future__ import annotations
@@ -74,8 +77,26 @@ def make_search(game: str, seed: int, iterations: int | None) -> Any:
     return factory(seed) if iterations is None else factory(seed, iterations)
 
 
-def deal(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
-    """Both seatings of the deal ``seed``: the search bot's results from each seat."""
+def seated(rules: Any, bot: Any, other: Any, seat: int, seed: int) -> tuple[float, float, float]:
+    """One game of the deal ``seed``, ``bot`` in ``seat`` and ``other`` in the other:
+    ``bot``'s win (a draw's share), its wins less its losses, and its score margin.
+    """
+    bots = [bot, other] if seat == 0 else [other, bot]
+    final = play_game(rules, bots, seed=seed).final
+    winners = rules.winners(final)
+    score = rules.score(final)
+    won = 1.0 / len(winners) if seat in winners else 0.0
+    lost = 1.0 / len(winners) if (1 - seat) in winners else 0.0
+    return won, won - lost, score[seat] - score[1 - seat]
+
+
+def deal(
+    game: str, seed: int, iterations: int | None, baseline: str | None = None
+) -> dict[str, Any]:
+    """Both seatings of the deal ``seed``: the search bot's results from each seat, and
+    with ``baseline`` (a bot's name) that bot's from the same seats against the same
+    opponent.
+    """
     rules = get_ruleset(game)
     opponent = rules.bots[OPPONENT[game]]
     results = []
@@ -83,21 +104,14 @@ def deal(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
     seconds = wall = decision_seconds = slowest = 0.0
     for seat in (0, 1):
         search = Timed(make_search(game, derived_seed(seed, 1 + seat), iterations))
-        other = opponent(derived_seed(seed, 2 - seat))
-        bots = [search, other] if seat == 0 else [other, search]
-        final = play_game(rules, bots, seed=seed).final
-        winners = rules.winners(final)
-        score = rules.score(final)
-        won = 1.0 / len(winners) if seat in winners else 0.0
-        lost = 1.0 / len(winners) if (1 - seat) in winners else 0.0
-        results.append((won, won - lost, score[seat] - score[1 - seat]))
+        results.append(seated(rules, search, opponent(derived_seed(seed, 2 - seat)), seat, seed))
         moves += search.moves
         seconds += search.seconds
         wall += search.wall
         decisions += search.decisions
         decision_seconds += search.decision_seconds
         slowest = max(slowest, search.slowest)
-    return {
+    played: dict[str, Any] = {
         "results": results,
         "moves": moves,
         "seconds": seconds,
@@ -106,6 +120,19 @@ def deal(game: str, seed: int, iterations: int | None) -> dict[str, Any]:
         "decision_seconds": decision_seconds,
         "slowest": slowest,
     }
+    if baseline is not None:
+        make = rules.bots[baseline]
+        played["baseline"] = [
+            seated(
+                rules,
+                make(derived_seed(seed, 1 + seat)),
+                opponent(derived_seed(seed, 2 - seat)),
+                seat,
+                seed,
+            )
+            for seat in (0, 1)
+        ]
+    return played
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -116,17 +143,25 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 
 def measure(
-    game: str, games: int, seed: int, workers: int, iterations: int | None, log: Any = None
+    game: str,
+    games: int,
+    seed: int,
+    workers: int,
+    iterations: int | None,
+    log: Any = None,
+    baseline: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (half as many deals, each in both seatings) on ``workers``
-    processes; each deal's results go to ``log`` (a text file) as a JSON line when done.
+    processes, and ``baseline``'s on the same deals; each deal's results go to ``log``
+    (a text file) as a JSON line when done.
     """
     deals = max(1, games // 2)
     seeds = [derived_seed(seed, index) for index in range(deals)]
     started = time.perf_counter()
     done = []
     with ProcessPoolExecutor(workers) as pool:
-        for played in pool.map(deal, [game] * deals, seeds, [iterations] * deals, chunksize=1):
+        arguments = [game] * deals, seeds, [iterations] * deals, [baseline] * deals
+        for played in pool.map(deal, *arguments, chunksize=1):
             done.append(played)
             if log is not None:
                 print(json.dumps(played), file=log, flush=True)
@@ -165,6 +200,12 @@ def summary(
         "search_moves": moves,
         "wall_seconds": wall,
     }
+    if done and all("baseline" in d for d in done):
+        kept = [statistics.fmean(r[1] for r in d["baseline"]) for d in done]
+        report["baseline_win_margin"] = interval(kept)
+        report["gain_over_baseline"] = interval(
+            [search - base for search, base in zip(per_deal[1], kept, strict=True)]
+        )
     return report
 
 
@@ -219,6 +260,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="time a move at these iteration budgets instead, comma-separated: 25,50,100",
     )
     parser.add_argument("--positions", type=int, default=100, help="positions --speed times")
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        help="also play this bot (by name) in the search bot's seats on the same deals, "
+        "and report the search's gain over it deal by deal",
+    )
     args = parser.parse_args(argv)
     if args.speed:
         budgets = [int(budget) for budget in args.speed.split(",")]
@@ -230,10 +277,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         report = summary(args.game, done, args.seed, args.iterations, 0.0)
     elif args.log:
         with open(args.log, "w") as log:
-            report = measure(args.game, args.games, args.seed, args.workers, args.iterations, log)
+            report = measure(
+                args.game, args.games, args.seed, args.workers, args.iterations, log, args.baseline
+            )
     else:
-        report = measure(args.game, args.games, args.seed, args.workers, args.iterations)
-    for key in ("win_rate", "win_margin", "score_margin"):
+        report = measure(
+            args.game, args.games, args.seed, args.workers, args.iterations, None, args.baseline
+        )
+    for key in (
+        "win_rate",
+        "win_margin",
+        "score_margin",
+        "baseline_win_margin",
+        "gain_over_baseline",
+    ):
+        if key not in report:
+            continue
         mean, low, high = report[key]
         print(f"{key:>13}: {mean:+.4f}  95% [{low:+.4f}, {high:+.4f}]")
     print(

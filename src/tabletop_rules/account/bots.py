@@ -29,10 +29,9 @@ __all__ = [
 
 _SEARCH_ITERATIONS = 100
 """The iterations of ``RULES.bots["search"]`` per move."""
-_SEARCH_ROLLOUT: int | None = 4
-_SEARCH_GUESSES: int | None = 16
+_SEARCH_GUESSES = 16
 _SEARCH_EXPLORATION = 1.0
-_SEARCH_MARGIN = 0.01
+_SEARCH_MARGIN = 0.2
 
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
@@ -339,16 +338,17 @@ def plan_value(state: State) -> tuple[float, ...]:
     return _lead_rewards(state, worth)
 
 
-_ROLLOUT_BOT = BestCardBot()
+_PLANNER = PlannerBot()
 
 
-def _rollout(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
-    """The search's rollout: :class:`BestCardBot` on the guessed state's view for the
-    seat on turn (the state is the search's own guess, never the real game).
+def _planner_move(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
+    """:class:`PlannerBot`'s move on the guessed state's view for the seat on turn: the
+    search's model of the other seat (the state is the search's own guess, never the
+    real game).
     """
     if len(moves) == 1:
         return moves[0], rng
-    return _ROLLOUT_BOT.choose(view(state, state.seat)), rng
+    return _PLANNER.choose(view(state, state.seat)), rng
 
 
 def worth_lead_value(state: State) -> tuple[float, ...]:
@@ -389,11 +389,13 @@ def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
 class AccountSearchBot:
     """The account game's search bot of ``RULES.bots["search"]``:
     :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the pack and the dice,
-    :class:`BestCardBot` for the other seats (a model, in the tree too) and in rollouts
-    ``_SEARCH_ROLLOUT`` moves deep, scored by :func:`worth_lead_value` where they stop;
-    the moves at the root are compared on the same guesses (``paired``) by their mean
-    reward, and BestCardBot's move is kept unless another looks ``_SEARCH_MARGIN``
-    better: most moves differ by a few points, which BestCardBot weighs exactly.
+    with :class:`PlannerBot` as the model of the other seats and no rollout: each
+    position the tree reaches is scored by :func:`plan_value`, the plan of the turns
+    left. The moves at the root are compared on the same guesses (``paired``) by their
+    mean reward, and PlannerBot's move is kept unless another looks ``_SEARCH_MARGIN``
+    better: the plan weighs every roll exactly where 16 guesses only sample it, so the
+    search leaves it only for a gain its samples cannot have made up, such as an End
+    that wins or a marker worth buying against the other seat's plan.
     """
 
     def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
@@ -403,14 +405,13 @@ class AccountSearchBot:
             seed,
             iterations=iterations,
             exploration=_SEARCH_EXPLORATION,
-            rollout=_rollout,
-            others=_rollout,
-            value=worth_lead_value,
-            rollout_moves=_SEARCH_ROLLOUT,
+            others=_planner_move,
+            value=plan_value,
+            rollout_moves=0,
             guesses=_SEARCH_GUESSES,
             paired=True,
             choice="mean",
-            baseline=_ROLLOUT_BOT.choose,
+            baseline=_PLANNER.choose,
             margin=_SEARCH_MARGIN,
         )
 
