@@ -134,7 +134,7 @@ def test_random_house_rules_over_many_games_give_the_numpy_kernels_arrays(
 
 
 @pytest.mark.slow
-def test_hundreds_of_default_games_play_as_the_rules() -> None:
-    # a quarter of the NumPy kernel's thousand: the arrays above tie the two kernels
-    report = check_lockstep(CompiledAccountEngine(account.Config(), 256), _seeds(256, 5))
-    assert report.games == 256
+def test_over_a_hundred_default_games_play_as_the_rules() -> None:
+    # fewer than the NumPy kernel's: the arrays above tie the two kernels
+    report = check_lockstep(CompiledAccountEngine(account.Config(), 128), _seeds(128, 5))
+    assert report.games == 128

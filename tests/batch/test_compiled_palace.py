@@ -184,8 +184,8 @@ def test_dozens_of_default_games_are_the_rules_games() -> None:
 def test_random_house_rules_over_many_games_are_the_rules_games(
     config: palace.Config, first: int, action_seed: int
 ) -> None:
-    engine = CompiledPalaceEngine(config, size=16)
-    check_lockstep(engine, seeds(16, first), action_seed=action_seed)
+    engine = CompiledPalaceEngine(config, size=12)
+    check_lockstep(engine, seeds(12, first), action_seed=action_seed)
 
 
 @pytest.mark.slow
