@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import site
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
+import tabletop_rules
 from tabletop_rules import cli, get_ruleset, kit, plugins, rulesets
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.serialize import dumps, loads
@@ -198,18 +200,41 @@ def test_pig_plays_on_the_web_page_glue_unchanged() -> None:
     assert "game over" in json.dumps(answer).lower()
 
 
-@pytest.mark.slow
-def test_pig_installs_with_pip_and_plays_from_its_entry_point(tmp_path: Path) -> None:
-    """``pip install examples/pig`` into an environment of its own (seeing this one's
-    packages), then ``simulate`` and ``play`` there, with nothing on ``PYTHONPATH``: the
-    installed distribution's entry point is all that names the game.
+def _environment_seeing_this_one(folder: Path) -> Path:
+    """A new virtual environment in ``folder`` whose Python also sees this environment's
+    packages (tabletop_rules, hatchling), after its own: its interpreter.
+
+    ``venv --system-site-packages`` is not enough: inside a virtual environment it shows
+    the base interpreter's packages, not this environment's. A ``.pth`` file adds this
+    environment's site directories with ``site.addsitedir``, so their own ``.pth`` files
+    (an editable install's) are read too.
     """
-    venv = tmp_path / "venv"
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    own = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
         check=True,
-    )
-    python = str(venv / "bin" / "python")
+    ).stdout.strip()
+    ours = list(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        ours.append(site.getusersitepackages())
+    lines = [f"import site; site.addsitedir({str(path)!r})\n" for path in ours]
+    (Path(own) / "outer_environment.pth").write_text("".join(lines), encoding="utf-8")
+    return python
+
+
+@pytest.mark.slow
+def test_pig_installs_with_pip_from_inside_a_virtual_environment_and_plays_from_its_entry_point(
+    tmp_path: Path,
+) -> None:
+    """``pip install examples/pig`` into an environment of its own (seeing this one's
+    packages, whether this one is a virtual environment or not), then ``simulate`` and
+    ``play`` there, with nothing on ``PYTHONPATH``: the installed distribution's entry
+    point is all that names the game.
+    """
+    python = str(_environment_seeing_this_one(tmp_path / "venv"))
     install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
     subprocess.run(
         [*install, "--no-deps", "--no-build-isolation", "--no-index", str(PIG)],
@@ -232,6 +257,14 @@ def test_pig_installs_with_pip_and_plays_from_its_entry_point(tmp_path: Path) ->
         assert done.returncode == 0, done.stderr
         return done.stdout
 
+    where = (
+        "import tabletop_rules, tabletop_pig; print(tabletop_rules.__file__, tabletop_pig.__file__)"
+    )
+    found = subprocess.run(
+        [python, "-c", where], capture_output=True, text=True, check=True, env=env, cwd=tmp_path
+    ).stdout.split()
+    assert found[0] == tabletop_rules.__file__  # this environment's library, not the base's
+    assert Path(found[1]).is_relative_to(tmp_path / "venv")  # the game pip installed
     assert json.loads(run("simulate", "pig", "--games", "6", "--json"))["games_played"] == 6
     played = run("play", "pig", "--seed", "3", "--rule", "target=20", stdin="roll\n" * 40)
     assert played.startswith("Pig, seed 3.")
