@@ -18,9 +18,18 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import attrs
 import pytest
 
-from tabletop_rules import Match, TabletopError, get_ruleset, palace, plugins, rulesets
+from tabletop_rules import (
+    Match,
+    TabletopError,
+    get_ruleset,
+    palace,
+    plugins,
+    register,
+    rulesets,
+)
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.errors import GamePluginError, InvalidStateError
 from tabletop_rules.protocol import registered
@@ -263,9 +272,7 @@ def test_a_plugin_that_fails_to_load_keeps_every_entry_point_total(install: Inst
     pytest.importorskip("rich", reason="the command needs the cli extra")
     code, _out, err = run_cli("play", "pig")
     assert code == 2
-    warning, error = err.strip().splitlines()
-    assert warning.startswith("tabletop-rules: warning: entry point pig = ")
-    assert warning.endswith("; the game is left out")
+    (error,) = err.strip().splitlines()  # the command loads only the game it is asked for
     assert error.startswith("tabletop-rules: error: entry point pig = ")
     assert error.endswith(
         "of tabletop-pig 1.0 failed to load: ImportError: tabletop_pig needs the pigpen package"
@@ -332,3 +339,189 @@ def test_forget_reads_the_group_again(install: Install) -> None:
     assert "toy-dice" not in rulesets(), "the group is read once per process"
     plugins.forget()
     assert "toy-dice" in rulesets()
+
+
+# --- issue 32: built-in names are reserved, any failure is contained, lazy start -------
+
+
+IMPOSTER = """\
+import attrs
+
+from tabletop_rules import dice_poker, register
+
+RULES = attrs.evolve(dice_poker.RULES, name={name!r}, title="Toy dice")
+register(attrs.evolve(dice_poker.RULES, name="palace", title="Imposter palace"))
+"""
+"""A plugin whose import registers a ruleset of its own under the name ``"palace"``."""
+
+RAISING_NAME = """\
+from tabletop_rules import dice_poker
+
+
+class Rules:
+    def __getattr__(self, member):
+        return getattr(dice_poker.RULES, member)
+
+    @property
+    def name(self):
+        raise RuntimeError("the name is not ready")
+
+
+RULES = Rules()
+"""
+"""A plugin object whose ``name`` raises something other than ``TypeError``."""
+
+EXITING = """import sys
+sys.exit("tabletop_pig cannot start")
+"""
+
+INTERRUPTED = """raise KeyboardInterrupt
+"""
+
+
+def test_register_refuses_a_built_in_name_with_the_librarys_error() -> None:
+    """Issue 32, point 4: a ruleset of another package cannot take a built-in game's name;
+    the refusal is a :class:`TabletopError` naming the name.
+    """
+    imposter = attrs.evolve(dp.RULES, name="palace", title="Imposter palace")
+    with pytest.raises(GamePluginError, match="'palace'.*built-in game") as raised:
+        register(imposter)
+    assert isinstance(raised.value, TabletopError)
+    assert get_ruleset("palace") is palace.RULES
+
+
+def test_register_refuses_a_built_in_name_before_the_built_in_game_is_imported(
+    install: Install, tmp_path: Path
+) -> None:
+    """Issue 32, point 4: in a new process where ``tabletop_rules.palace`` is not
+    imported yet, a plugin whose import registers a ruleset named ``"palace"`` is
+    refused: it is left out with its warning, ``palace`` stays the built-in game, and
+    ``import tabletop_rules.palace`` still registers it.
+    """
+    module = install("toy-dice", IMPOSTER)
+    (folder,) = tmp_path.glob("site-*")
+    script = """\
+import json, sys, warnings
+from tabletop_rules import get_ruleset, rulesets
+assert "tabletop_rules.palace" not in sys.modules
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    names = rulesets()
+import tabletop_rules.palace as palace
+print(json.dumps({
+    "names": names,
+    "warnings": [str(warning.message) for warning in caught],
+    "palace": get_ruleset("palace") is palace.RULES,
+    "title": get_ruleset("palace").title,
+}))
+"""
+    path = os.pathsep.join([str(folder), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["names"] == ["account", "dice-poker", "palace"]
+    (warning,) = seen["warnings"]
+    assert warning.startswith(f"entry point toy-dice = '{module}:RULES' of toy-games 1.0 failed")
+    assert "GamePluginError" in warning
+    assert "'palace'" in warning
+    assert warning.endswith("the game is left out")
+    assert seen["palace"], "the built-in module registers its own ruleset"
+    assert seen["title"] == "Palace"
+
+
+def test_a_plugin_whose_attribute_raises_any_error_is_left_out(install: Install) -> None:
+    """Issue 32, point 5: an error other than ``TypeError`` during the protocol check
+    is the plugin's failure, named when it is asked for and left out of the list.
+    """
+    module = install("pig", RAISING_NAME, dist="tabletop-pig")
+    with pytest.raises(GamePluginError) as raised:
+        get_ruleset("pig")
+    assert str(raised.value) == (
+        f"entry point pig = '{module}:RULES' of tabletop-pig 1.0 failed its check as a "
+        "ruleset: RuntimeError: the name is not ready"
+    )
+    with pytest.warns(plugins.GamePluginWarning, match="RuntimeError.*the game is left out"):
+        assert rulesets() == ("account", "dice-poker", "palace")
+    assert get_ruleset("palace") is palace.RULES
+
+
+def test_a_plugin_that_calls_sys_exit_at_import_is_left_out(install: Install) -> None:
+    """Issue 32, point 5: ``SystemExit`` from a plugin's import is its failure, not the
+    program's end.
+    """
+    module = install("pig", EXITING, dist="tabletop-pig")
+    with pytest.raises(GamePluginError) as raised:
+        get_ruleset("pig")
+    assert str(raised.value) == (
+        f"entry point pig = '{module}:RULES' of tabletop-pig 1.0 failed to load: "
+        "SystemExit: tabletop_pig cannot start"
+    )
+    with pytest.warns(plugins.GamePluginWarning, match="SystemExit"):
+        assert rulesets() == ("account", "dice-poker", "palace")
+
+
+def test_a_keyboard_interrupt_during_a_plugins_import_reaches_the_caller(
+    install: Install,
+) -> None:
+    """Ctrl-C while a plugin imports is the person's, not the plugin's failure: it
+    propagates, and the game is not marked broken, so the next ask imports it again.
+    """
+    module = install("pig", INTERRUPTED, dist="tabletop-pig")
+    with pytest.raises(KeyboardInterrupt):
+        get_ruleset("pig")
+    with pytest.raises(KeyboardInterrupt):
+        get_ruleset("pig")
+
+
+def test_one_bad_plugin_stops_no_command_line_command(install: Install) -> None:
+    """Issue 32, point 5: plugins that exit at import or raise in their check leave
+    every command working: the list leaves them out with one warning line each, and a
+    built-in game's commands do not import them at all.
+    """
+    pytest.importorskip("rich", reason="the command needs the cli extra")
+    exiting = install("pig", EXITING, dist="tabletop-pig")
+    raising = install("hog", RAISING_NAME, dist="tabletop-hog")
+    code, out, err = run_cli("rules", "palace")
+    assert (code, err) == (0, "")
+    assert "Palace: house rules" in out
+    code, out, err = run_cli("simulate", "dice-poker", "--games", "2", "--json")
+    assert (code, err) == (0, "")
+    assert exiting not in sys.modules
+    assert raising not in sys.modules
+    code, out, err = run_cli("rules")
+    assert code == 0
+    assert all(name in out for name in ("account", "dice-poker", "palace"))
+    warnings_ = err.strip().splitlines()
+    assert len(warnings_) == 2, err
+    assert all(line.startswith("tabletop-rules: warning: entry point ") for line in warnings_)
+    code, _out, err = run_cli("play", "pig")
+    assert code == 2
+    assert err.strip().splitlines()[-1].startswith("tabletop-rules: error: entry point pig = ")
+
+
+def test_the_command_lines_help_imports_no_plugin(
+    install: Install, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32: the command's start does not import every plugin: ``--help`` and a
+    command's help name the games of the group without importing any of them.
+    """
+    pytest.importorskip("rich", reason="the command needs the cli extra")
+    from tabletop_rules import cli
+
+    module = install("pig", EXITING, dist="tabletop-pig")
+    for args in (["--help"], ["play", "--help"], ["rules", "--help"]):
+        with pytest.raises(SystemExit) as done:
+            cli.main(args)
+        assert done.value.code == 0
+        assert module not in sys.modules, f"tabletop-rules {' '.join(args)} imported the plugin"
+        out, err = capsys.readouterr()
+        assert err == ""
+        if args[0] == "play":
+            assert "pig" in out, "a command's help names the games the group declares"

@@ -31,7 +31,7 @@ from .errors import GamePluginError, IllegalMoveError, TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .plugins import GamePluginWarning
-from .protocol import CHANCE, Bot, Ruleset, get_ruleset, guide_lines, rulesets
+from .protocol import CHANCE, Bot, Ruleset, game_names, get_ruleset, guide_lines, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import SimulationResult, seat_bot, simulate
@@ -127,10 +127,13 @@ def _parser() -> _Parser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(title="commands", required=True, parser_class=_Parser)
+    # Names only: a game is loaded when its command runs, so no other package's game is
+    # imported to start, and one that fails to import stops nothing but its own commands.
+    games = f"the game: {', '.join(game_names())}"
 
     def game_command(name: str, help_text: str, run: Callable[..., int]) -> _Parser:
         command: _Parser = commands.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("game", help=f"the game: {', '.join(rulesets())}")
+        command.add_argument("game", help=games)
         _rule_option(command, "a house rule (repeatable); 'tabletop-rules rules GAME' lists them")
         command.set_defaults(command=run)
         return command

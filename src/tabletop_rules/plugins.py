@@ -32,7 +32,7 @@ from typing import Any, Final, Protocol, TypeVar
 
 import attrs
 
-from ._messages import short_repr
+from ._messages import short_repr, short_text
 from .errors import GamePluginError
 
 __all__ = ["GROUP", "GamePluginWarning", "forget"]
@@ -175,18 +175,30 @@ def _load(name: str, claims: tuple[_Claim, ...], check: Callable[[object], Named
     (claim,) = claims
     try:
         value = claim.entry.load()
-    except Exception as error:  # any failure of third-party code at import
-        return _Failure(f"{claim} failed to load: {type(error).__name__}: {error}", error)
+    except KeyboardInterrupt:
+        raise  # the person's, not the plugin's: the game is imported again when next asked
+    except BaseException as error:  # any failure of third-party code at import, sys.exit too
+        return _Failure(f"{claim} failed to load: {_text(error)}", error)
     try:
         game = check(value)
+        named = game.name
+        if type(named) is not str or named != name:
+            return _Failure(
+                f"{claim} names a ruleset called {short_repr(named)}, not {name!r}: "
+                "an entry point takes its game's name"
+            )
     except TypeError as error:
-        return _Failure(f"{claim} names no ruleset: {error}", error)
-    if game.name != name:
-        return _Failure(
-            f"{claim} names a ruleset called {short_repr(game.name)}, not {name!r}: "
-            "an entry point takes its game's name"
-        )
+        return _Failure(f"{claim} names no ruleset: {short_text(error)}", error)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # the object's own members raise while they are read
+        return _Failure(f"{claim} failed its check as a ruleset: {_text(error)}", error)
     return game
+
+
+def _text(error: BaseException) -> str:
+    """``TypeName: message`` of a plugin's exception, in one line that never raises."""
+    return " ".join(f"{type(error).__name__}: {short_text(error)}".split())
 
 
 def _list(claims: tuple[_Claim, ...]) -> str:

@@ -21,6 +21,7 @@ RandomBot('dice-poker')
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial
@@ -34,7 +35,7 @@ from typing_extensions import TypeVar as DefaultedTypeVar
 from . import plugins
 from ._messages import short_repr
 from ._validation import check_type
-from .errors import ConfigError, UnknownGameError
+from .errors import ConfigError, GamePluginError, UnknownGameError
 from .observation import ObservationSpec
 from .rng import Rng
 
@@ -625,12 +626,31 @@ def register(ruleset: Ruleset[Any, Any, Any]) -> None:
     without this call through its entry point (:mod:`~tabletop_rules.plugins`); it calls
     it too (once, at import) where its states should serialize before it is looked up by
     name, as the built-in games' do.
+
+    Raises :class:`~tabletop_rules.errors.GamePluginError` when another ruleset has the
+    name, and for a built-in game's name (``"palace"``) unless ``ruleset`` is the
+    ``RULES`` of that game's own module: the names are reserved whether or not the
+    built-in game is imported yet.
     """
     check_ruleset(ruleset)
-    existing = _find(ruleset.name)
+    name = ruleset.name
+    existing = _find(name)
+    if name in _BUILTIN and ruleset is not _builtin_rules(name):
+        taken = f"a ruleset named {name!r} is registered already: " if existing is not None else ""
+        raise GamePluginError(
+            f"{taken}the name {name!r} is reserved for the built-in game of "
+            f"{_BUILTIN[name]}; register the game under a name of its own"
+        )
     if existing is not None and existing is not ruleset:
-        raise ValueError(f"a ruleset named {ruleset.name!r} is registered already")
-    _registered[ruleset.name] = ruleset
+        raise GamePluginError(f"a ruleset named {name!r} is registered already")
+    _registered[name] = ruleset
+
+
+def _builtin_rules(name: str) -> object:
+    """The ``RULES`` of the built-in game ``name``'s module, once that module has set it
+    (also while it is still importing, as it registers at its end); else ``None``.
+    """
+    return getattr(sys.modules.get(_BUILTIN[name]), "RULES", None)
 
 
 def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
@@ -700,6 +720,16 @@ def rulesets() -> tuple[str, ...]:
     """
     found = plugins.loadable(check_ruleset, reserved=_BUILTIN)
     return tuple(sorted({*_BUILTIN, *_registered, *(ruleset.name for ruleset in found)}))
+
+
+def game_names() -> tuple[str, ...]:
+    """Every name a game may be asked for by, sorted, with no game imported: the built-in
+    ones, those registered, and those other packages declare (:func:`plugins.names
+    <tabletop_rules.plugins.names>`), each of which may still fail when asked for. For a
+    program's start, such as the command line's help; :func:`rulesets` lists only the
+    games that load.
+    """
+    return tuple(sorted({*_BUILTIN, *_registered, *plugins.names()}))
 
 
 GAME_EXPORTS: Final[tuple[str, ...]] = (
