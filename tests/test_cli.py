@@ -767,3 +767,34 @@ def test_the_last_line_gives_each_seats_score_by_its_name_on_the_table(
     typed = "place 0\nroll\nmove 0 right 3\n"
     out = play_in_process(capsys, "account", "--seed", "4", "--rule", "max_rounds=1", typed=typed)
     assert out.splitlines()[-1] == "Game over: winner P1. Scores: P0 25, P1 30."
+
+
+# --- issue 32: the rules table --------------------------------------------------------------
+
+
+def test_rules_without_a_rule_shows_one_column_of_defaults(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 32, point 8: with no ``--rule`` every value is its default, so the table
+    shows them once, under "default"; a ``--rule`` brings the value column back.
+    """
+    from tabletop_rules.cli import main
+
+    assert main(["rules", "palace"]) == 0
+    out = capsys.readouterr().out
+    (heading,) = (line for line in out.splitlines() if "rule" in line and "┃" in line)
+    assert [cell.strip() for cell in heading.strip("┃").split("┃")] == [
+        "rule",
+        "default",
+        "what it changes",
+    ]
+    players = next(line for line in out.splitlines() if line.startswith("│ players "))
+    assert [cell.strip() for cell in players.strip("│").split("│")][:2] == ["players", "2"]
+    assert main(["rules", "palace", "--rule", "players=3"]) == 0
+    out = capsys.readouterr().out
+    (heading,) = (line for line in out.splitlines() if "rule" in line and "┃" in line)
+    assert [cell.strip() for cell in heading.strip("┃").split("┃")][:3] == [
+        "rule",
+        "value",
+        "default",
+    ]

@@ -8,7 +8,8 @@ Installed with the ``cli`` extra (``pip install 'tabletop-rules[cli]'``), which 
 too (:mod:`~tabletop_rules.plugins`). Bad input (an unknown game, bot or house rule, a
 malformed value, a broken record, a game whose package does not load) prints one line on
 stderr and exits with status 2; such a game is left out of the list with a one-line
-warning.
+warning. A command imports only the game it names: the help names other packages' games
+without importing them.
 """
 
 from __future__ import annotations
@@ -800,16 +801,16 @@ def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     rules = _ruleset(args.game)
     config = configured(rules.config_type, args.rule)
     table = Table(title=f"{rules.title}: house rules", show_lines=False)
-    for heading in ("rule", "value", "default", "what it changes"):
+    # With no --rule every value is its default: one column of them, not two equal ones.
+    shown = ("rule", "value", "default") if args.rule else ("rule", "default")
+    for heading in (*shown, "what it changes"):
         table.add_column(heading, overflow="fold")
     for rule in house_rules(rules.config_type):
-        value = value_text(config, rule.name)
-        table.add_row(
-            rule.name,
-            Text(value, style="bold" if value != rule.default_text else ""),
-            rule.default_text,
-            rule.description,
-        )
+        cells: list[str | Text] = [rule.name, rule.default_text, rule.description]
+        if args.rule:
+            value = value_text(config, rule.name)
+            cells.insert(1, Text(value, style="bold" if value != rule.default_text else ""))
+        table.add_row(*cells)
     console.print(table)
     console.print(Text(f"Bots: {', '.join(rules.bots)}. Set a rule with --rule KEY=VALUE."))
     return 0

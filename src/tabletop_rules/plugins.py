@@ -14,9 +14,11 @@ process, on the first :func:`~tabletop_rules.protocol.rulesets`, or the first
 :func:`~tabletop_rules.protocol.get_ruleset` of a name that is not registered; each game is
 imported once, when it is first asked for. :func:`forget` reads the group again.
 
-A plugin that cannot be played is reported, never fatal to the others: asking for it by
-name raises :class:`~tabletop_rules.errors.GamePluginError` naming its entry point and
-distribution, and :func:`~tabletop_rules.protocol.rulesets` leaves it out with a
+A plugin that cannot be played is reported, never fatal to the others: whatever its
+import or its ruleset's members raise (``SystemExit`` too; only ``KeyboardInterrupt``
+passes through, as the person's wish to stop), asking for it by name raises
+:class:`~tabletop_rules.errors.GamePluginError` naming its entry point and distribution,
+and :func:`~tabletop_rules.protocol.rulesets` leaves it out with a
 :class:`GamePluginWarning`. An entry point named as a built-in game is ignored, with a
 warning: the built-in game keeps its name.
 """
