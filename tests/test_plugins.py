@@ -527,3 +527,17 @@ def test_the_command_lines_help_imports_no_plugin(
         assert err == ""
         if args[0] == "play":
             assert "pig" in out, "a command's help names the games the group declares"
+
+
+def test_the_conformance_suite_refuses_a_game_under_a_built_in_name() -> None:
+    """Issue 32, point 4, as a check every game's suite inherits: a plugin's game named as
+    a built-in one fails its own tests, before any user installs it; so does a game that
+    ``get_ruleset`` does not give under its name (it could not be sent to a worker).
+    """
+    from tabletop_rules.testing.checks import check_found_by_its_name
+
+    check_found_by_its_name(palace.RULES)
+    with pytest.raises(AssertionError, match="'palace' is the name of the built-in game"):
+        check_found_by_its_name(attrs.evolve(dp.RULES, name="palace"))
+    with pytest.raises(AssertionError, match="get_ruleset\\('toy-dice'\\) fails: no game"):
+        check_found_by_its_name(attrs.evolve(dp.RULES, name="toy-dice"))

@@ -8,6 +8,7 @@ be called directly from any test.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import pickle
 import time
@@ -21,7 +22,7 @@ import attrs
 
 from ..errors import IllegalMoveError, TabletopError
 from ..match import Match
-from ..protocol import CHANCE, GAME_EXPORTS, Ruleset, _determinize_each
+from ..protocol import _BUILTIN, CHANCE, GAME_EXPORTS, Ruleset, _determinize_each, get_ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng
 from ..serialize import dumps, loads, to_data
@@ -847,3 +848,30 @@ def check_game_exports(package: Any) -> None:
     modules = sorted(name for name in exported if isinstance(getattr(package, name), ModuleType))
     assert not modules, f"{package.__name__}.__all__ names the submodules {modules}"
     assert rules.display is package.display, f"{package.__name__}.RULES.display is not display"
+
+
+__all__ += ["check_found_by_its_name"]
+
+
+def check_found_by_its_name(rules: Rules) -> None:
+    """:func:`~tabletop_rules.protocol.get_ruleset` gives ``rules`` under its own name, as
+    a worker process finds a pickled ruleset (registered, or declared in the entry-point
+    group), and the name is no built-in game's unless ``rules`` is that game's ``RULES``:
+    the registry holds those names for the built-in games.
+    """
+    name = rules.name
+    assert type(name) is str, f"a game's name is a str, got {name!r}"
+    assert name, "a game's name is not empty"
+    builtin = _BUILTIN.get(name)
+    if builtin is not None:
+        assert rules is importlib.import_module(builtin).RULES, (
+            f"{name!r} is the name of the built-in game of {builtin}: choose another"
+        )
+    try:
+        found = get_ruleset(name)
+    except KeyError as error:  # UnknownGameError or GamePluginError, saying why
+        raise AssertionError(f"get_ruleset({name!r}) fails: {error}") from error
+    assert found is rules, (
+        f"get_ruleset({name!r}) gives another ruleset: {found!r}; register this one, or "
+        "declare it in the entry-point group tabletop_rules.games"
+    )

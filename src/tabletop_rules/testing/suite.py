@@ -30,6 +30,7 @@ from .checks import (
     check_events_described,
     check_events_hide_secrets,
     check_fair_take_back,
+    check_found_by_its_name,
     check_illegal_moves_rejected,
     check_json_round_trip,
     check_notation_round_trip,
@@ -474,6 +475,12 @@ class ConformanceSuite:
         """Clearing or filling a returned chance_probabilities changes no later call."""
         for _index, state in self._sample(self._playout(data)):
             check_chance_probabilities_are_not_shared(self.ruleset, state)
+
+    def test_the_game_is_found_by_its_own_name(self) -> None:
+        """``get_ruleset(ruleset.name)`` is the ruleset, and the name is no built-in
+        game's but its own (:func:`~tabletop_rules.testing.checks.check_found_by_its_name`).
+        """
+        check_found_by_its_name(self.ruleset)
 
     @_suite_settings
     @given(data=st.data())
