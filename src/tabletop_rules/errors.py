@@ -91,7 +91,9 @@ class GamePluginError(TabletopError, KeyError):
     """A game of another package that cannot be played: its entry point in the
     ``tabletop_rules.games`` group fails to import, names no ruleset, or names one by
     another name, or two distributions claim the same game. The message names the entry
-    point and its distribution. A :class:`KeyError` too, as :func:`get_ruleset
+    point and its distribution. :func:`register <tabletop_rules.protocol.register>`
+    raises it too for a name that is taken: a built-in game's, or another ruleset's. A
+    :class:`KeyError` too, as :func:`get_ruleset
     <tabletop_rules.protocol.get_ruleset>` raises for a game it cannot give, so code that
     handles an unknown game handles this one.
     """
