@@ -3,7 +3,9 @@ plays by it and beats GreedyBot clearly."""
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
+from math import comb
 
 import pytest
 from hypothesis import given, settings
@@ -39,6 +41,121 @@ def test_a_mountain_box_is_made_by_three_of_its_face_and_expects_its_score() -> 
         1 - Fraction(5, 6) ** 3,
         5 * (2 + Fraction(3, 6) - 3),  # (count - 3) * face, count = 2 + fives thrown
     )
+
+
+def _face_made(kept: int, throws: int) -> tuple[Fraction, Fraction]:
+    """With ``kept`` dice of a face kept and every other die thrown again until it shows it:
+    the chance of three or more of the face, and the expected count less three. Each die not
+    kept shows the face by the last throw with chance ``1 - (5/6) ** throws``, alone."""
+    shows = 1 - Fraction(5, 6) ** throws
+    rest = 5 - kept
+    made = sum(
+        (
+            comb(rest, more) * shows**more * (1 - shows) ** (rest - more)
+            for more in range(max(3 - kept, 0), rest + 1)
+        ),
+        Fraction(0),
+    )
+    return made, kept + rest * shows - 3
+
+
+@pytest.mark.parametrize("box", [box for box in Box if box.is_mountain])
+def test_a_mountain_box_is_made_as_the_binomial_chances_of_its_face_say(box: dp.Box) -> None:
+    """Keeping every die of the face is the best play for its box, so each die thrown is a
+    trial that succeeds with ``1 - (5/6) ** throws``: the coach agrees to the last digit."""
+    for kept in range(5):
+        for throws in (1, 2, 3, 6):
+            made, count = _face_made(kept, throws)
+            assert dp.box_chances(box, (box.face,) * kept, throws) == (made, box.face * count)
+
+
+def test_a_box_of_fixed_score_expects_its_score_times_its_chance() -> None:
+    scores = dp.BoxScores(small_straight=7, large_straight=0, poker=999)
+    for keep, throws in [((), 3), ((2, 3, 4), 2), ((6, 6), 4)]:
+        for box, score in [(Box.SMALL_STRAIGHT, 7), (Box.LARGE_STRAIGHT, 0), (Box.POKER, 999)]:
+            chance, points = dp.box_chances(box, keep, throws, scores)
+            assert chance == dp.box_chances(box, keep, throws)[0]
+            assert points == score * chance
+
+
+def test_the_coach_recursing_once_per_throw_left_is_gone_past_its_horizon() -> None:
+    """Point 7: past ``HORIZON`` throws the chances are those of ``HORIZON`` throws, at most
+    the true ones and short of them by under 0.004% of the box's best score (checked on the
+    mountain boxes against their binomial closed form, and against the limits, 1 and the
+    best score, for every box and keep)."""
+    horizon = dp.HORIZON
+    far = 5 * horizon
+    for box in (Box.ONES, Box.SIXES):
+        made, count = _face_made(1, far)
+        chance, points = dp.box_chances(box, (box.face,), far)
+        assert (chance, points) == dp.box_chances(box, (box.face,), horizon)
+        assert made - Fraction(4, 100_000) < chance < made
+        assert box.face * count - Fraction(4, 100_000) * 2 * box.face < points < box.face * count
+    best = {box: max(dp.points(box, dice) or 0 for dice in ALL_THROWS) for box in Box}
+    for box in Box:
+        for keep in {kept for dice in ALL_THROWS for kept in KEEPS[dice]}:
+            chance, points = dp.box_chances(box, keep, far)
+            assert 1 - Fraction(4, 100_000) < chance <= 1
+            assert best[box] * (1 - Fraction(4, 100_000)) < points <= best[box]
+
+
+def _most_banked(order: str, open_boxes: int) -> dp.State:
+    """Point 7's table: the house rules' most throws, stages and one seat, fences on and
+    uncapped; every mountain box written after one throw (banking 9), every poker box
+    scratched before throwing (banking 10), till the last stage's ``open_boxes`` boxes (the
+    last of them POKER) are open: the most throws a turn can allow there."""
+    config = dp.Config(
+        players=1,
+        throws_per_turn=dp.MAX_THROWS_PER_TURN,
+        stages=dp.MAX_STAGES,
+        stage_orders=order,
+    )
+    state = dp.new_game(config, seed=7)
+    while state.turns_played < config.boxes_per_player - open_boxes:
+        boxes = state.open_boxes(0, state.stage)
+        box = next((box for box in boxes if box is not Box.POKER), Box.POKER)
+        if box.is_mountain:
+            state = dp.apply(state, dp.Roll())
+            if order == "announce":
+                state = dp.apply(state, dp.Announce(box))
+            state = dp.apply(state, dp.Write(box))
+        else:
+            state = dp.apply(state, dp.Scratch(box))
+    dp.check_state(state)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("order", "open_boxes", "throws"),
+    [("free", 15, 1306), ("announce", 15, 1306), ("free", 1, 1440)],
+)
+def test_the_coach_answers_at_once_however_many_throws_the_house_rules_allow(
+    order: str, open_boxes: int, throws: int
+) -> None:
+    """Point 7: a turn of 1,306 throws with the whole last stage open (1,440 for its last
+    box) once raised ``RecursionError``; now the coach, the hint, the bot and the score
+    sheet's lines each answer within a second (they take a few tenths), before the first
+    throw, after it, and 300 throws into the turn."""
+    state = _most_banked(order, open_boxes)
+    assert state.throws_allowed == throws
+    bot = dp.CoachBot()
+    for step in range(3):
+        seen = dp.view(state, 0)
+        for consumer in (dp.coach, dp.RULES.hint, bot.choose, dp.coach_lines, dp.advice_lines):
+            started = time.perf_counter()
+            consumer(seen)
+            assert time.perf_counter() - started < 1.0, consumer
+        advice = dp.coach(seen)
+        assert advice.throws_left == throws - state.throws_used
+        assert advice.move in dp.legal_moves(state)
+        assert bot.choose(seen) == advice.move
+        if step == 0:
+            state = dp.apply(state, dp.Roll())
+        else:
+            if order == "announce" and step == 1:
+                state = dp.apply(state, dp.Announce(advice.boxes[0]))
+            for _ in range(300):
+                state = dp.apply(state, dp.Roll())
 
 
 def test_a_straight_one_die_short_is_made_one_time_in_six() -> None:
