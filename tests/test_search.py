@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -299,3 +300,41 @@ def test_the_search_bot_clears_its_bar_over_the_first_deals(
     assert result.bots[0].name == "search"
     assert result.bots[0].win_rate >= least_win_rate, result.table()
     assert search.win_difference.mean >= least_win_difference, search.win_difference
+
+
+def test_a_time_budget_holds_with_many_guesses_dealt_as_they_are_needed() -> None:
+    state, seat = _turn(palace.RULES)
+    seen = palace.view(state, seat)
+
+    def slow_deals(view: Any, rngs: Any) -> tuple[Any, ...]:
+        dealt = []
+        for rng in rngs:
+            time.sleep(0.001)  # a millisecond a guess: 5,000 guesses dealt at once take 5 s
+            dealt.append(palace.RULES.determinize(view, rng))
+        return tuple(dealt)
+
+    slow = attrs.evolve(palace.RULES, determinize_each=slow_deals)
+    bot = SearchBot(slow, seed=1, iterations=None, seconds=0.01, guesses=5000)
+    started = time.perf_counter()
+    root = bot.search(seen)
+    assert time.perf_counter() - started < 1.0
+    assert root.visits > 0
+
+
+def test_guesses_dealt_as_the_clock_allows_are_the_guesses_dealt_at_once() -> None:
+    state, seat = _turn(palace.RULES)
+    seen = palace.view(state, seat)
+    value = ScoreShares(palace.RULES, 1.0)
+    for paired in (False, True):
+        search = SearchBot(
+            palace.RULES, seed=4, iterations=40, guesses=7, value=value, rollout_moves=5,
+            paired=paired,
+        )  # fmt: skip
+        root = search.search(seen)
+        assert root.visits == 40
+        counts = {code: child.visits for code, child in root.children.items()}
+        lazily = SearchBot(
+            palace.RULES, seed=4, iterations=40, seconds=1000.0, guesses=7, value=value,
+            rollout_moves=5, paired=paired,
+        ).search(seen)  # fmt: skip
+        assert counts == {code: child.visits for code, child in lazily.children.items()}

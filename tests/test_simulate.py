@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletop_rules import account, palace
 from tabletop_rules import dice_poker as dp
@@ -31,6 +33,9 @@ from tabletop_rules.errors import (
 )
 from tabletop_rules.protocol import Bot, get_ruleset
 from tabletop_rules.simulate import (
+    BATCHED_CHUNK_SIZE,
+    MAX_GAMES,
+    TASKS_IN_FLIGHT,
     GameResult,
     SimulationResult,
     default_chunk_size,
@@ -40,6 +45,8 @@ from tabletop_rules.simulate import (
     seating,
     simulate,
     simulated_game,
+    task_count,
+    useful_workers,
     wilson_interval,
 )
 
@@ -646,3 +653,206 @@ def test_a_duplicate_table_gives_the_difference_from_the_field() -> None:
     assert "each deal played once per rotation of the seats" in lines[0]
     assert lines[5] == "luck controlled over 2 deals: each bot minus the field, per deal"
     assert lines[6].split()[:3] == ["bot", "score", "diff"]
+
+
+# --- bounded work: caps, lazy chunks ---------------------------------------------------------
+
+
+def no_game(_done: int, _total: int) -> None:
+    """A progress report that fails the test if the run ever starts."""
+    raise AssertionError("the run started: it should have been refused first")
+
+
+def test_unbounded_work_games_beyond_the_cap_are_refused_before_the_first_game() -> None:
+    for games in (MAX_GAMES + 1, 10**12, 10**26):
+        with pytest.raises(ConfigError, match=r"at most 10,000,000 \(MAX_GAMES\)"):
+            simulate(dp.RULES, ["random", "random"], games, seed=1, progress=no_game)
+        with pytest.raises(ConfigError, match="MAX_GAMES"):
+            simulate(dp.RULES, ["random", "random"], games, seed=1, batched=True, progress=no_game)
+
+
+def test_unbounded_work_chunks_are_made_as_they_are_sent_a_bounded_number_waiting() -> None:
+    class Counting:
+        """Plays each task as it is submitted, counting the tasks submitted."""
+
+        submitted = 0
+
+        def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
+            future: Future[T] = Future()
+            Counting.submitted += 1
+            future.set_result(fn(*args))
+            return future
+
+    ahead: list[int] = []
+    result = simulate(
+        dp.RULES, ["greedy", "random"], 200, seed=2, config=ONE_STAGE, chunk_size=1,
+        executor=Counting(), progress=lambda done, _total: ahead.append(Counting.submitted - done),
+    )  # fmt: skip
+    assert result == simulate(dp.RULES, ["greedy", "random"], 200, seed=2, config=ONE_STAGE)
+    assert Counting.submitted == 200
+    assert max(ahead) <= TASKS_IN_FLIGHT < 200
+
+
+def test_unbounded_work_workers_are_capped_by_the_cores_and_the_chunks() -> None:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert useful_workers(40, 1) == 1
+    assert useful_workers(40, 10**6) == min(40, cores or 1)
+    assert useful_workers(1, 10**6) == 1
+    assert task_count(1) == 1
+    assert task_count(10**6) == 10_000
+    assert task_count(10**6, batched=True) == -(-(10**6) // BATCHED_CHUNK_SIZE)
+
+
+# --- SimulationResult.from_data: a whole check of the document ------------------------------
+
+DOCUMENT_RUN = simulate(dp.RULES, ["greedy", "random"], 4, seed=3, config=ONE_STAGE, duplicate=True)
+DOCUMENT = json.loads(json.dumps(DOCUMENT_RUN.to_data(per_game=True)))
+
+Path_ = tuple[str | int, ...]
+
+
+def document_paths(value: Any, path: Path_ = ()) -> list[Path_]:
+    """Every place in a JSON document, the root excluded: each key and each list item."""
+    places: list[Path_] = []
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, inner in items:
+        places.append((*path, key))
+        places += document_paths(inner, (*path, key))
+    return places
+
+
+def edited(document: Any, path: Path_, change: Callable[[Any, str | int], None]) -> Any:
+    copy = json.loads(json.dumps(document))
+    parent = copy
+    for key in path[:-1]:
+        parent = parent[key]
+    change(parent, path[-1])
+    return copy
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("games", 0, "seating"), [-1, 0], "seating"),
+        (("games", 1, "winners"), [2], "winners"),
+        (("games", 1, "winners"), [0, 0], "winners"),
+        (("games", 2, "scores"), [10**400, 0], "scores"),
+        (("games", 2, "scores"), [1, 2, 3], "scores"),
+        (("games", 0, "index"), 3, "index"),
+        (("games", 0, "seed"), 5, "seed"),
+        (("games", 0, "moves"), -1, "moves"),
+        (("games", 0, "moves"), True, "moves"),
+        (("games", 0, "moves"), "12", "moves"),
+        (("games", 0, "chance_moves"), 2.0, "chance_moves"),
+        (("seed",), 2**64, "seed"),
+        (("seed",), 4, "seed"),
+        (("rotate",), "yes", "rotate"),
+        (("rotate",), False, "rotate"),
+        (("games_played",), 5, "games_played"),
+        (("moves",), 1, "moves"),
+        (("bots",), [{"name": "greedy"}], "bots"),
+        (("bots", 0, "name"), 7, "name"),
+        (("game",), None, "game"),
+        (("games",), [], "no games"),
+    ],
+)
+def test_from_data_refuses_an_impossible_document_naming_what_is_wrong(
+    path: Path_, value: Any, message: str
+) -> None:
+    def put(parent: Any, key: str | int) -> None:
+        parent[key] = value
+
+    with pytest.raises(InvalidStateError, match=message):
+        SimulationResult.from_data(edited(DOCUMENT, path, put))
+
+
+def test_from_data_refuses_a_game_dropped_from_a_duplicate_deal() -> None:
+    def drop(parent: Any, key: str | int) -> None:
+        del parent[key]
+
+    first_deal_dropped = edited(edited(DOCUMENT, ("games", 0), drop), ("games", 0), drop)
+    with pytest.raises(InvalidStateError, match="index"):
+        SimulationResult.from_data(first_deal_dropped)
+    with pytest.raises(InvalidStateError, match="whole deals"):
+        SimulationResult.from_data(edited(DOCUMENT, ("games", 3), drop))
+
+
+HOSTILE = st.one_of(
+    st.integers(min_value=-3, max_value=5),
+    st.sampled_from([2**63, 2**64, -(2**63) - 1, 10**400, 10**25]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=3),
+    st.lists(st.integers(min_value=-2, max_value=3), max_size=4),
+    st.dictionaries(st.sampled_from(["name", "index"]), st.integers(0, 2), max_size=2),
+)
+
+
+@settings(deadline=None)
+@given(data=st.data())
+def test_from_data_of_a_mutated_document_is_the_documents_result_or_the_librarys_error(
+    data: st.DataObject,
+) -> None:
+    """A mutated document gives the library's error, or a result of exactly the games it
+    holds (which writes them back as they were), never another exception.
+    """
+    document = DOCUMENT
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        path = data.draw(st.sampled_from(document_paths(document)), label="path")
+        how = data.draw(st.sampled_from(["set", "delete", "append"]), label="how")
+        value = data.draw(HOSTILE, label="value")
+
+        def change(parent: Any, key: str | int, how: str = how, value: Any = value) -> None:
+            if how == "delete":
+                del parent[key]
+            elif how == "append" and isinstance(parent[key], list):
+                parent[key].append(value)
+            else:
+                parent[key] = value
+
+        document = edited(document, path, change)
+    try:
+        result = SimulationResult.from_data(document)
+    except TabletopError:
+        return
+    written = result.to_data(per_game=True)
+    for key in ("game", "seed", "rotate", "games"):
+        assert written[key] == document[key]
+    assert written["duplicate"] == document.get("duplicate", False)
+    bots: Any = written["bots"]
+    assert [bot["name"] for bot in bots] == [bot["name"] for bot in document["bots"]]
+    assert SimulationResult.from_data(json.loads(json.dumps(written))) == result
+
+
+# --- duplicate play with a count that is no whole number of deals ---------------------------
+
+
+def test_duplicate_with_an_odd_games_is_the_librarys_error_saying_games_must_be_even() -> None:
+    with pytest.raises(ConfigError, match="games must be a multiple of 2, got 5"):
+        simulate(dp.RULES, ["greedy", "random"], 5, seed=1, duplicate=True, config=ONE_STAGE)
+
+
+# --- a score that only says who won ------------------------------------------------------------
+
+
+def test_palace_scores_say_only_who_won_so_the_table_has_no_mean_score() -> None:
+    placed = simulate(palace.RULES, ["lowcard", "random"], 6, seed=1)
+    assert placed.scores_say_only_who_won
+    assert "mean score" not in placed.table()
+    three = simulate(palace.RULES, ["lowcard"] * 3, 6, seed=1, config=palace.Config(players=3))
+    assert three.scores_say_only_who_won
+    last = palace.Config(players=3, play_until="last")
+    assert not simulate(
+        palace.RULES, ["lowcard"] * 3, 6, seed=1, config=last
+    ).scores_say_only_who_won
+    points = simulate(dp.RULES, ["greedy", "random"], 4, seed=1, config=ONE_STAGE)
+    assert not points.scores_say_only_who_won
+    assert "mean score" in points.table()
+    assert not simulate(account.RULES, ["bestcard", "random"], 4, seed=1).scores_say_only_who_won

@@ -8,7 +8,9 @@ import json
 import math
 import multiprocessing
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import given, settings
@@ -18,9 +20,16 @@ from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace
 from tabletop_rules.errors import BotSelectionError, ConfigError
 from tabletop_rules.rng import Rng
-from tabletop_rules.simulate import GameResult, derived_seed, simulate
+from tabletop_rules.simulate import (
+    MAX_GAMES,
+    TASKS_IN_FLIGHT,
+    GameResult,
+    derived_seed,
+    simulate,
+)
 from tabletop_rules.tournament import (
     ELO_SCALE,
+    MAX_RESAMPLES,
     LengthSummary,
     bootstrap_ratings,
     bradley_terry,
@@ -29,6 +38,8 @@ from tabletop_rules.tournament import (
     tables,
     tournament,
 )
+
+T = TypeVar("T")
 
 ONE_STAGE = dp.Config(stages=1)
 
@@ -250,3 +261,54 @@ def test_a_dask_local_cluster_gives_the_in_process_tournament() -> None:
             executor=client,
         )  # fmt: skip
     assert there == here
+
+
+# --- bounded work: caps before the first game, tables made as they are played --------------
+
+
+def no_game(_done: int, _total: int) -> None:
+    raise AssertionError("the tournament started: it should have been refused first")
+
+
+def test_unbounded_work_resamples_beyond_the_cap_are_refused() -> None:
+    with pytest.raises(ConfigError, match=r"at most 100,000 \(MAX_RESAMPLES\)"):
+        tournament(
+            dp.RULES, ["greedy", "random"], 2, seed=1, resamples=MAX_RESAMPLES + 1, progress=no_game
+        )
+
+
+def test_unbounded_work_too_many_bots_or_tables_are_refused_before_any_table_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_tables(_bots: int, _seats: int) -> None:
+        raise AssertionError("every table was made up front")
+
+    eight = dp.Config(players=8)
+    monkeypatch.setattr("tabletop_rules.tournament.tables", no_tables)
+    with pytest.raises(ConfigError, match=r"5,852,925 tables.*MAX_TABLES"):
+        tournament(dp.RULES, ["random"] * 30, 1, seed=1, config=eight, progress=no_game)
+    with pytest.raises(ConfigError, match=r"at most 32 bots \(MAX_TOURNAMENT_BOTS\)"):
+        tournament(dp.RULES, ["random"] * 33, 1, seed=1, progress=no_game)
+    with pytest.raises(ConfigError, match="MAX_GAMES"):
+        tournament(dp.RULES, ["random"] * 3, MAX_GAMES, seed=1, progress=no_game)
+
+
+def test_unbounded_work_a_tournament_sends_its_tables_games_as_they_are_played() -> None:
+    class Counting:
+        submitted = 0
+
+        def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
+            future: Future[T] = Future()
+            Counting.submitted += 1
+            future.set_result(fn(*args))
+            return future
+
+    ahead: list[int] = []
+    bots = ["greedy"] + ["random"] * 9
+    result = tournament(
+        dp.RULES, bots, 4, seed=1, config=ONE_STAGE, chunk_size=1, resamples=20,
+        executor=Counting(), progress=lambda done, _total: ahead.append(Counting.submitted - done),
+    )  # fmt: skip
+    assert Counting.submitted == 45 * 4
+    assert max(ahead) <= TASKS_IN_FLIGHT < 45 * 4
+    assert result == tournament(dp.RULES, bots, 4, seed=1, config=ONE_STAGE, resamples=20)

@@ -120,6 +120,41 @@ class SearchNode:
         self.reward = 0.0
 
 
+_MOST_DEALT_AT_ONCE = 64
+"""The most guesses a search with a time budget deals between two looks at the clock."""
+
+
+class _Guesses:
+    """A search's guesses, the ``n``-th (taken modulo their number) dealt from the ``n``-th
+    of ``seeds`` when first asked for: all at once without a time budget (the ruleset's
+    ``determinize_each`` checks the view once), else in blocks that double up to
+    :data:`_MOST_DEALT_AT_ONCE`, so that the clock is read between them and a budget of
+    ``seconds`` holds however many guesses were asked for. Either way the guesses are the
+    same states.
+    """
+
+    def __init__(
+        self,
+        deal_each: Callable[[Any, Sequence[Rng]], Sequence[Any]],
+        view: Any,
+        seeds: list[Rng],
+        *,
+        dealt_at_once: bool,
+    ) -> None:
+        self._deal_each = deal_each
+        self._view = view
+        self._seeds = seeds
+        self._dealt: list[Any] = list(deal_each(view, seeds)) if dealt_at_once and seeds else []
+
+    def __getitem__(self, number: int) -> Any:
+        at = number % len(self._seeds)
+        dealt = self._dealt
+        while len(dealt) <= at:
+            block = max(1, min(len(dealt), _MOST_DEALT_AT_ONCE))
+            dealt.extend(self._deal_each(self._view, self._seeds[len(dealt) : len(dealt) + block]))
+        return dealt[at]
+
+
 class SearchBot(Generic[MoveT]):
     """SO-ISMCTS for the seat of the view it is handed; any game, no game's own code.
 
@@ -140,11 +175,14 @@ class SearchBot(Generic[MoveT]):
         rollout_moves: Stop each rollout after this many moves and ask ``value``; by
             default rollouts play to the end and score win, draw or loss
             (:func:`win_shares`).
-        guesses: Deal this many states from the view at the start of each move (at most
-            one an iteration) and take them in turn, each one for several iterations; by
+        guesses: Deal this many states from the view for each move (at most one an
+            iteration) and take them in turn, each one for several iterations; by
             default every iteration deals its own. ``determinize`` checks the view and
             the state it deals, which can cost more than the rest of an iteration; the
             guesses are dealt by the ruleset's ``determinize_each``, which checks them once.
+            Without ``seconds`` they are dealt at the start of the move; with it, as the
+            iterations first need them, the clock read between blocks of at most 64, so
+            the time budget holds however many guesses are asked for.
         others: A model of the other seats (:data:`RolloutPolicy`): inside the tree too,
             their moves are this policy's, and the tree holds only the searching seat's
             moves and chance. By default the tree searches every seat's moves, each for
@@ -297,28 +335,26 @@ class SearchBot(Generic[MoveT]):
         count = self.iterations
         deadline = None if self.seconds is None else perf_counter() + self.seconds
         self._codes.clear()
-        pool: list[Any] = []
-        size = self.guesses
-        if size is not None:
-            seeds = []
-            for _guess in range(size if count is None else min(size, count)):
+        seeds: list[Rng] = []
+        if self.guesses is not None:
+            for _guess in range(self.guesses if count is None else min(self.guesses, count)):
                 seed, rng = rng.next_u64()
                 seeds.append(Rng(seed))
-            pool = list(self._deal_each(view, seeds))
+        guesses = _Guesses(self._deal_each, view, seeds, dealt_at_once=deadline is None)
         done = 0
         moves = legal_moves_of(view) if self.paired else ()
         while count is None or done < count:
             if deadline is not None and done and perf_counter() >= deadline:
                 break
             first = None
-            if size is None:
+            if not seeds:
                 guess, rng = rng.next_u64()
                 state = determinize(view, Rng(guess))
             elif moves:
                 first, rng = self._select(root, moves, rng, self._seat)
-                state = pool[(root.children[first[1]].visits) % len(pool)]
+                state = guesses[root.children[first[1]].visits]
             else:
-                state = pool[done % len(pool)]
+                state = guesses[done]
             rng = iterate(root, state, rng, first, moves)
             done += 1
         self._rng = rng

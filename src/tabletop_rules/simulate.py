@@ -18,10 +18,11 @@ gives the same result for the same seed wherever its games are played:
 from __future__ import annotations
 
 import math
+import os
 import queue
 import statistics
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from fractions import Fraction
 from functools import partial
@@ -31,6 +32,7 @@ from typing import Any, Final, Protocol, TypeAlias, TypeVar
 import attrs
 
 from ._messages import short_repr
+from ._validation import Fail, run_checks
 from .errors import BotSelectionError, ConfigError, InvalidStateError, SimulationError
 from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat, check_ruleset
 from .records import GameRecord
@@ -39,6 +41,8 @@ from .rng import Rng
 __all__ = [
     "BATCHED_CHUNK_SIZE",
     "BATCH_SIZE",
+    "MAX_GAMES",
+    "TASKS_IN_FLIGHT",
     "BotChoice",
     "BotStats",
     "Estimate",
@@ -60,6 +64,8 @@ __all__ = [
     "seating",
     "simulate",
     "simulated_game",
+    "task_count",
+    "useful_workers",
     "wilson_interval",
 ]
 
@@ -577,6 +583,133 @@ def _interval_text(estimate: Estimate, spec: str) -> str:
     return f"{estimate.low:{spec}} to {estimate.high:{spec}}"
 
 
+_MOST_COUNT: Final = 2**63 - 1
+"""The largest score, length or count a result's data may hold: an int64, as the batched
+engine's arrays hold them, so sums and means stay exact and finite."""
+
+
+def _whole(fail: Fail, where: str, value: object, low: int, high: int) -> int:
+    """``value`` when it is a plain ``int`` from ``low`` to ``high``; else ``fail``."""
+    if type(value) is not int:
+        fail(f"{where} must be a whole number, got {short_repr(value)}")
+    if not low <= value <= high:
+        fail(f"{where} must be {low} to {high}, got {short_repr(value)}")
+    return value
+
+
+def _items(fail: Fail, where: str, value: object) -> list[Any]:
+    """``value`` when it is a list (as JSON gives arrays); else ``fail``."""
+    if type(value) is not list:
+        fail(f"{where} must be a list, got {short_repr(value)}")
+    return value
+
+
+def _field(fail: Fail, where: str, data: object, key: str) -> Any:
+    """``data[key]`` of a JSON object; ``fail`` when it is no object or has no ``key``."""
+    if not isinstance(data, Mapping):
+        fail(f"{where} must be an object, got {short_repr(data)}")
+    if key not in data:
+        fail(f"{where} has no {key!r}")
+    return data[key]
+
+
+def _read_result(
+    data: Mapping[str, Any], fail: Fail
+) -> tuple[str, int, bool, tuple[str, ...], tuple[GameResult, ...], bool]:
+    """The run a result's data describes, every field checked (``fail`` names the first
+    that is wrong): :meth:`SimulationResult.from_data`'s check.
+    """
+    game = _field(fail, "the result", data, "game")
+    if type(game) is not str or not game:
+        fail(f"game must be a game's name, got {short_repr(game)}")
+    seed = _whole(fail, "seed", _field(fail, "the result", data, "seed"), 0, 2**64 - 1)
+    rotate, duplicate = _field(fail, "the result", data, "rotate"), data.get("duplicate", False)
+    for name, flag in (("rotate", rotate), ("duplicate", duplicate)):
+        if type(flag) is not bool:
+            fail(f"{name} must be true or false, got {short_repr(flag)}")
+    if duplicate and not rotate:
+        fail("a duplicate run seats each bot at every seat: rotate must be true")
+    names = []
+    for number, bot in enumerate(_items(fail, "bots", _field(fail, "the result", data, "bots"))):
+        name = _field(fail, f"bots[{number}]", bot, "name")
+        if type(name) is not str:
+            fail(f"bots[{number}]'s name must be a string, got {short_repr(name)}")
+        names.append(name)
+    bots = len(names)
+    if not bots:
+        fail("bots names no bot")
+    played = _items(fail, "games", data["games"])
+    if not played:
+        fail("a simulation result's data holds no games")
+    if len(played) > MAX_GAMES:
+        fail(f"games holds {len(played)} games, more than {MAX_GAMES:,} (MAX_GAMES)")
+    if duplicate and len(played) % bots:
+        fail(
+            f"a duplicate run plays whole deals, {bots} games each: "
+            f"{len(played)} games are not whole deals"
+        )
+    games = tuple(
+        _read_game(fail, one, index, seed, names, rotate, duplicate)
+        for index, one in enumerate(played)
+    )
+    totals = {
+        "games_played": len(games),
+        "moves": sum(one.moves for one in games),
+        "chance_moves": sum(one.chance_moves for one in games),
+    }
+    for key, total in totals.items():
+        if key in data and (type(data[key]) is not int or data[key] != total):
+            fail(f"{key} is {short_repr(data[key])}, but the games add up to {total}")
+    return game, seed, rotate, tuple(names), games, duplicate
+
+
+def _read_game(
+    fail: Fail,
+    one: object,
+    index: int,
+    run_seed: int,
+    names: Sequence[str],
+    rotate: bool,
+    duplicate: bool,
+) -> GameResult:
+    """Game ``index`` of a result's data, checked against the run that played it."""
+    where = f"games[{index}]"
+
+    def field(key: str) -> Any:
+        return _field(fail, where, one, key)
+
+    if _whole(fail, f"{where}.index", field("index"), 0, _MOST_COUNT) != index:
+        fail(f"{where}.index must be {index}: the games are in game order from 0")
+    bots = len(names)
+    seed = _whole(fail, f"{where}.seed", field("seed"), 0, 2**64 - 1)
+    if seed != game_seed(run_seed, index, bots, duplicate):
+        fail(f"{where}.seed {seed} is not the seed the run's seed gives game {index}")
+    seating_items = _items(fail, f"{where}.seating", field("seating"))
+    if len(seating_items) != bots:
+        fail(f"{where}.seating must seat the {bots} bots that bots names, got {len(seating_items)}")
+    seated = tuple(_whole(fail, f"{where}.seating", bot, 0, bots - 1) for bot in seating_items)
+    if seated != seating(index, bots, rotate=rotate):
+        fail(
+            f"{where}.seating must be {list(seating(index, bots, rotate=rotate))}, the bots' "
+            f"seats in game {index}, got {list(seated)}"
+        )
+    scores = tuple(
+        _whole(fail, f"{where}.scores", score, -_MOST_COUNT, _MOST_COUNT)
+        for score in _items(fail, f"{where}.scores", field("scores"))
+    )
+    if len(scores) != bots:
+        fail(f"{where}.scores must give one score for each of the {bots} seats")
+    winners = [
+        _whole(fail, f"{where}.winners", seat, 0, bots - 1)
+        for seat in _items(fail, f"{where}.winners", field("winners"))
+    ]
+    if winners != sorted(set(winners)):
+        fail(f"{where}.winners must name seats once each, in increasing order, got {winners}")
+    moves = _whole(fail, f"{where}.moves", field("moves"), 0, _MOST_COUNT)
+    chance = _whole(fail, f"{where}.chance_moves", field("chance_moves"), 0, _MOST_COUNT)
+    return GameResult(index, seed, seated, scores, frozenset(winners), moves, chance)
+
+
 @attrs.frozen
 class SimulationResult:
     """The outcome of :func:`simulate`: per-bot wins and scores, game lengths, and each
@@ -629,39 +762,40 @@ class SimulationResult:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> SimulationResult:
         """The result that ``to_data(per_game=True)`` wrote (after a JSON round trip too):
-        its figures computed again from the games. Raises
-        :class:`~tabletop_rules.errors.InvalidStateError` for data that is not such a
-        result, or that has no games.
+        its figures computed again from the games. The whole document is checked first:
+        the types (plain ``int``, ``str``, ``bool`` and lists, as JSON gives them), each
+        game's index, seed and seating as the run made them, its scores and winners one per
+        seat, its counts in range, and the totals written beside the games. Raises
+        :class:`~tabletop_rules.errors.InvalidStateError` naming what is wrong for data
+        that is not such a result, or that has no games; never another error.
         """
-        try:
-            games = tuple(
-                GameResult(
-                    int(one["index"]),
-                    int(one["seed"]),
-                    tuple(map(int, one["seating"])),
-                    tuple(map(int, one["scores"])),
-                    frozenset(map(int, one["winners"])),
-                    int(one["moves"]),
-                    int(one["chance_moves"]),
-                )
-                for one in data["games"]
-            )
-            names = tuple(str(bot["name"]) for bot in data["bots"])
-            game, seed, rotate = str(data["game"]), int(data["seed"]), bool(data["rotate"])
-            duplicate = bool(data.get("duplicate", False))
-        except (KeyError, TypeError, ValueError) as error:
+        if not isinstance(data, Mapping) or "games" not in data:
             raise InvalidStateError(
-                f"not the data of a simulation result with its games (to_data(per_game=True)): "
-                f"{error!r}"
-            ) from None
-        if not games:
-            raise InvalidStateError("a simulation result's data holds no games")
+                "not the data of a simulation result with its games (to_data(per_game=True)): "
+                f"got {short_repr(data)}"
+            )
+        game, seed, rotate, names, games, duplicate = run_checks(
+            "simulation result data", partial(_read_result, data)
+        )
         return cls.of(game, seed, rotate, names, games, duplicate=duplicate)
 
     @property
     def games_played(self) -> int:
         """How many games were played."""
         return len(self.games)
+
+    @property
+    def scores_say_only_who_won(self) -> bool:
+        """Whether the scores tell nothing the wins do not: in every game each winner has
+        one score and every other seat one lower score, the same two in every game (palace
+        played to the first out: 1 and 0). Then a mean score only restates the win rate, and
+        the tables leave it out; any game whose scores count points shows them.
+        """
+        won = {s for one in self.games for seat, s in enumerate(one.scores) if seat in one.winners}
+        lost = {
+            s for one in self.games for seat, s in enumerate(one.scores) if seat not in one.winners
+        }
+        return len(won) <= 1 and len(lost) <= 1 and (not won or not lost or min(won) > max(lost))
 
     @property
     def moves(self) -> int:
@@ -695,7 +829,8 @@ class SimulationResult:
         return data
 
     def table(self) -> str:
-        """The per-bot figures and game lengths as a plain-text table.
+        """The per-bot figures and game lengths as a plain-text table; the mean score and
+        its spread only where the scores count points (not :attr:`scores_say_only_who_won`).
 
         >>> from tabletop_rules import dice_poker as dp
         >>> config = dp.Config(stages=1)
@@ -707,7 +842,10 @@ class SimulationResult:
         game length in moves by players: mean 110.7, min 79, max 120
         """
         seats = "bots rotated through the seats" if self.rotate else "bots in fixed seats"
-        heading = ("bot", "wins", "win rate", "95% interval", "mean score", "score sd")
+        points = not self.scores_say_only_who_won
+        heading: tuple[str, ...] = ("bot", "wins", "win rate", "95% interval")
+        if points:
+            heading += ("mean score", "score sd")
         rows = [
             (
                 bot.name,
@@ -716,7 +854,7 @@ class SimulationResult:
                 f"{bot.win_interval[0]:.1%}-{bot.win_interval[1]:.1%}",
                 f"{bot.score_mean:.1f}",
                 f"{bot.score_stdev:.1f}",
-            )
+            )[: None if points else 4]
             for bot in self.bots
         ]
         if self.duplicate:
@@ -926,6 +1064,86 @@ def default_chunk_size(games: int) -> int:
     return max(1, min(100, -(-games // 100)))
 
 
+MAX_GAMES: Final = 10**7
+"""The most games one :func:`simulate` plays, and one tournament over all its tables. A
+result keeps every game's :class:`GameResult`, some 600 bytes each: ten million games
+hold about 6 GB, and take a batched run (the fastest) a quarter of an hour on two cores.
+A study of more games runs several seeds and pools their figures."""
+
+
+def _check_games(games: object, most: int = MAX_GAMES) -> None:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``games`` is a whole
+    number from 1 to ``most`` (:data:`MAX_GAMES`): checked before any work, so that a
+    huge count is refused at once, not after the memory runs out.
+    """
+    if type(games) is not int or games < 1:
+        raise ConfigError(f"games must be a positive integer, got {short_repr(games)}")
+    if games > most:
+        raise ConfigError(
+            f"games must be at most {most:,} (MAX_GAMES), as a result keeps every game; "
+            f"got {short_repr(games)}"
+        )
+
+
+def _check_whole_deals(games: int, players: int, duplicate: bool) -> None:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` when a ``duplicate`` run of
+    ``games`` is no whole number of deals, each played once per rotation of the seats.
+    """
+    if duplicate and games % players:
+        raise ConfigError(
+            f"duplicate play plays each deal once per rotation of the {players} seats: "
+            f"games must be a multiple of {players}, got {games}"
+        )
+
+
+def _chunk_size(games: int, chunk_size: object, batched: bool) -> int:
+    """The games per task: ``chunk_size`` checked, or the default of a run of ``games``."""
+    if chunk_size is None:
+        return min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
+    if type(chunk_size) is not int or chunk_size < 1:
+        raise ConfigError(f"chunk_size must be a positive integer, got {short_repr(chunk_size)}")
+    return chunk_size
+
+
+def _chunks(games: int, size: int) -> Iterator[range]:
+    """The chunks of a run of ``games``, ``size`` games each (the last one fewer), made as
+    they are read.
+    """
+    return (range(start, min(start + size, games)) for start in range(0, games, size))
+
+
+def task_count(games: int, *, batched: bool = False, chunk_size: int | None = None) -> int:
+    """How many tasks :func:`simulate` splits ``games`` into: more workers than this have
+    nothing to do.
+
+    >>> task_count(1), task_count(250), task_count(10**6), task_count(10**6, batched=True)
+    (1, 84, 10000, 31)
+    """
+    _check_games(games)
+    return -(-games // _chunk_size(games, chunk_size, batched))
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if callable(counted):
+        return int(counted() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def useful_workers(workers: int, tasks: int) -> int:
+    """The worker processes worth starting for ``tasks`` tasks when ``workers`` are asked
+    for: no more than the cores this process may use, nor than the tasks (one game needs
+    one process, not forty).
+
+    >>> useful_workers(40, 1)
+    1
+    """
+    return max(1, min(workers, tasks, _cores()))
+
+
 def simulate(
     rules: Ruleset[ConfigT, Any, Any],
     bots: Sequence[BotChoice],
@@ -946,7 +1164,8 @@ def simulate(
         rules: The game.
         bots: One bot per seat: names of ``rules.bots`` (``"random"``, ``"greedy"``…) or
             bot factories (:data:`~tabletop_rules.protocol.BotFactory`) that pickle.
-        games: How many games to play, at least 1.
+        games: How many games to play, from 1 to :data:`MAX_GAMES`; the chunks are made
+            as they are sent, so the work grows with the games played.
         seed: The run's seed, in ``range(2 ** 64)``; game ``i`` is played with the seed
             ``derived_seed(seed, i)``, its bots and chance outcomes seeded from that
             (:func:`simulated_game` plays one game again alone).
@@ -972,28 +1191,25 @@ def simulate(
             ``k·n + n - 1`` of ``n`` bots are all dealt from the seed
             ``derived_seed(seed, k)`` (:func:`game_seed`), each bot at each seat once, so
             every bot meets the same cards and dice from every seat; ``games`` must be a
-            multiple of ``n``. The result adds each bot's luck-controlled difference
-            from the field (:attr:`SimulationResult.versus_field`). A seat's bot is
-            seeded from the deal and the seat, as in any run (:func:`seat_bot`). Needs
+            multiple of ``n`` (``ConfigError`` otherwise). The result adds each bot's
+            luck-controlled difference from the field
+            (:attr:`SimulationResult.versus_field`). A seat's bot is seeded from the deal
+            and the seat, as in any run (:func:`seat_bot`). Needs
             ``rotate``; the batched engine refuses it (``ConfigError``).
 
     The result is the same for the same arguments whatever the executor: each game
     depends only on its index, and the results are put in game order. Raises
     :class:`~tabletop_rules.errors.BotSelectionError` for a bot name the game does not
-    have or not one bot per seat, and :class:`~tabletop_rules.errors.SimulationError`
+    have or not one bot per seat, :class:`~tabletop_rules.errors.ConfigError` for a count
+    out of range (``games``, ``chunk_size``) before any work, and
+    :class:`~tabletop_rules.errors.SimulationError`
     naming the game and its seed when a game fails, or the games left without a result
     when a worker dies; never a result with fewer games.
 
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
+    _check_games(games)
     Rng.from_seed(seed)
-    if chunk_size is None:
-        size = min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
-    else:
-        size = chunk_size
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    size = _chunk_size(games, chunk_size, batched)
     choices = tuple(bots)
     names = _bot_names(rules, choices)
     players = rules.players(rules.config_type() if config is None else config)
@@ -1007,11 +1223,7 @@ def simulate(
             f"the batched engine plays random bots only: name 'random' for every seat, got "
             f"{', '.join(map(str, names))}"
         )
-    if duplicate and games % players:
-        raise ValueError(
-            f"duplicate play plays each deal once per rotation of the {players} seats: "
-            f"games must be a multiple of {players}, got {games}"
-        )
+    _check_whole_deals(games, players, duplicate)
     if duplicate and not rotate:
         raise ConfigError("duplicate play seats each bot at every seat: it needs rotate=True")
     if duplicate and batched:
@@ -1025,8 +1237,7 @@ def simulate(
 
         kernel = batch_kernel(rules.name)
     run = _Run(rules, config, choices, seed, rotate, kernel, duplicate)
-    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
-    (results,) = _play_runs([(run, chunks)], executor, progress)
+    (results,) = _play_runs([(run, _chunks(games, size))], games, executor, progress)
     return SimulationResult.of(rules.name, seed, rotate, names, results, duplicate=duplicate)
 
 
@@ -1058,59 +1269,107 @@ def _put_number(finished: queue.SimpleQueue[int], number: int, _future: object) 
     finished.put(number)
 
 
+TASKS_IN_FLIGHT: Final = 64
+"""The most chunks sent to an executor and not yet collected, or twice its workers where
+it says how many it has (a process pool, a Dask client): chunks are made as they are sent,
+so a long run holds only these and the results in hand, never every chunk at once."""
+
+
+def _in_flight(executor: TaskExecutor) -> int:
+    """How many chunks to keep sent to ``executor``: two per worker where it says how many
+    (a :mod:`concurrent.futures` pool's ``_max_workers``, a Dask client's ``nthreads()``),
+    at least :data:`TASKS_IN_FLIGHT`.
+    """
+    workers = getattr(executor, "_max_workers", None)
+    if type(workers) is not int:
+        workers = 0
+        nthreads = getattr(getattr(executor, "_client", executor), "nthreads", None)
+        if callable(nthreads):
+            try:
+                counts = nthreads()
+                workers = sum(counts.values()) if isinstance(counts, Mapping) else 0
+            except Exception:  # an executor that only looks like a Dask client
+                workers = 0
+    return max(TASKS_IN_FLIGHT, 2 * workers) if type(workers) is int else TASKS_IN_FLIGHT
+
+
 def _play_runs(
-    runs: Sequence[tuple[_Run, Sequence[range]]],
+    runs: Iterable[tuple[_Run, Iterable[range]]],
+    games: int,
     executor: TaskExecutor | None,
     progress: Callable[[int, int], object] | None,
 ) -> list[list[GameResult]]:
-    """Every run's results, each in game order, its chunks played here or on
-    ``executor``: all the runs' chunks are submitted at once, so that several runs (the
-    tables of a tournament) keep the workers busy together.
+    """Every run's results, each in game order, its chunks (``games`` games in all) played
+    here or on ``executor``. The runs and their chunks are read as they are sent, at most
+    :func:`_in_flight` waiting at a time, so the work before the first game and the memory
+    held grow with the games played, not the games asked for; the runs share the workers
+    (the tables of a tournament keep them busy together).
     """
-    tasks = [(number, run, chunk) for number, (run, chunks) in enumerate(runs) for chunk in chunks]
-    games = sum(len(chunk) for _number, _run, chunk in tasks)
-    results: dict[int, tuple[GameResult, ...]] = {}
+    tasks = ((number, run, chunk) for number, (run, chunks) in enumerate(runs) for chunk in chunks)
+    results: list[tuple[int, tuple[GameResult, ...]]] = []
     done = 0
     if progress is not None:
         progress(0, games)
     if executor is None:
-        for task, (_number, run, chunk) in enumerate(tasks):
-            results[task] = _play_chunk(run, chunk.start, chunk.stop)
+        for number, run, chunk in tasks:
+            results.append((number, _play_chunk(run, chunk.start, chunk.stop)))
             done += len(chunk)
             if progress is not None:
                 progress(done, games)
     else:
-        finished: queue.SimpleQueue[int] = queue.SimpleQueue()
-        futures: list[TaskFuture[tuple[GameResult, ...]]] = []
-        try:
-            for task, (_number, run, chunk) in enumerate(tasks):
-                future = executor.submit(_play_chunk, run, chunk.start, chunk.stop)
-                future.add_done_callback(partial(_put_number, finished, task))
-                futures.append(future)
-            for _ in tasks:
-                task = finished.get()
-                try:
-                    results[task] = futures[task].result()
-                except SimulationError:
-                    raise
-                except Exception as error:
-                    broken = isinstance(error, BrokenExecutor)
-                    lost = [
-                        chunk
-                        for other, (_number, run, chunk) in enumerate(tasks)
-                        if other not in results
-                        and (broken or other == task)
-                        and run is tasks[task][1]
-                    ]
-                    raise _lost(tasks[task][1], lost, error) from error
-                done += len(tasks[task][2])
-                if progress is not None:
-                    progress(done, games)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-    played: list[list[GameResult]] = [[] for _ in runs]
-    for task, (number, _run, _chunk) in enumerate(tasks):
-        played[number].extend(results[task])
+        _play_sent(tasks, games, executor, progress, results)
+    played: list[list[GameResult]] = []
+    for number, chunk_results in results:
+        while len(played) <= number:
+            played.append([])
+        played[number].extend(chunk_results)
     return played
+
+
+def _play_sent(
+    tasks: Iterator[tuple[int, _Run, range]],
+    games: int,
+    executor: TaskExecutor,
+    progress: Callable[[int, int], object] | None,
+    results: list[tuple[int, tuple[GameResult, ...]]],
+) -> None:
+    """:func:`_play_runs` on ``executor``: ``results`` filled in task order, the chunks
+    sent as earlier ones are collected.
+    """
+    finished: queue.SimpleQueue[int] = queue.SimpleQueue()
+    pending: dict[int, tuple[TaskFuture[tuple[GameResult, ...]], int, _Run, range]] = {}
+    collected: dict[int, tuple[int, tuple[GameResult, ...]]] = {}
+    limit = _in_flight(executor)
+    sent = done = 0
+    try:
+        while True:
+            while len(pending) < limit and (task_item := next(tasks, None)) is not None:
+                number, run, chunk = task_item
+                future = executor.submit(_play_chunk, run, chunk.start, chunk.stop)
+                future.add_done_callback(partial(_put_number, finished, sent))
+                pending[sent] = (future, number, run, chunk)
+                sent += 1
+            if not pending:
+                return
+            task = finished.get()
+            future, number, run, chunk = pending.pop(task)
+            try:
+                collected[task] = (number, future.result())
+            except SimulationError:
+                raise
+            except Exception as error:
+                lost = [chunk]
+                if isinstance(error, BrokenExecutor):  # every game of the run left unplayed
+                    lost += [other for _f, _n, of, other in pending.values() if of is run]
+                    lost += [other for _n, of, other in tasks if of is run]
+                    lost.sort(key=lambda each: each.start)
+                raise _lost(run, lost, error) from error
+            while len(results) in collected:
+                results.append(collected.pop(len(results)))
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    except BaseException:
+        for future, _number, _run, _chunk in pending.values():
+            future.cancel()
+        raise

@@ -5,7 +5,7 @@ Every table of the game's player count is played: all ``C(bots, players)`` ways 
 that many different bots (every pair, in a two-player game), each table ``games`` times
 with the bots rotated through the seats, or, with ``duplicate``, each deal once per
 rotation (:func:`~tabletop_rules.simulate.simulate`'s duplicate play). The tables' games
-go to the same executors as ``simulate``'s, all at once.
+go to the same executors as ``simulate``'s, made as the workers take them.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> bots = ["greedy", "random", "random"]
@@ -20,23 +20,28 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, Final, TypeVar
 
 import attrs
 
+from ._messages import short_repr
 from .errors import BotSelectionError, ConfigError
 from .protocol import Ruleset, check_ruleset
 from .rng import Rng
 from .simulate import (
+    MAX_GAMES,
     BotChoice,
     GameResult,
     Json,
     SimulationResult,
     TaskExecutor,
     _bot_names,
+    _check_games,
+    _check_whole_deals,
+    _chunks,
     _play_runs,
     _Run,
     default_chunk_size,
@@ -47,6 +52,9 @@ from .simulate import (
 
 __all__ = [
     "ELO_SCALE",
+    "MAX_RESAMPLES",
+    "MAX_TABLES",
+    "MAX_TOURNAMENT_BOTS",
     "RATING_HEADINGS",
     "RESAMPLES",
     "SEAT_HEADINGS",
@@ -70,6 +78,20 @@ ELO_SCALE: Final = 400 / math.log(10)
 
 RESAMPLES: Final = 1000
 """The bootstrap resamples of a tournament's rating intervals, unless told."""
+
+MAX_RESAMPLES: Final = 100_000
+"""The most bootstrap resamples a tournament takes. Each refits every rating, so the time
+grows with them; the 2.5th and 97.5th percentiles stop moving, to the rating point shown,
+after some thousands, so a hundred thousand leaves room and still ends."""
+
+MAX_TOURNAMENT_BOTS: Final = 32
+"""The most bots one tournament rates: every resample fits a rating for each by Newton's
+method, whose steps cost the cube of the bots, so 32 bots keep a thousand resamples to
+seconds; rate more in groups that share a reference bot."""
+
+MAX_TABLES: Final = 10_000
+"""The most tables one tournament plays, ``C(bots, seats)`` of them: 30 bots at eight
+seats would be 5,852,925 tables. Each is a run of its own, with its result kept."""
 
 _PRIOR: Final = 1.0
 _TOLERANCE: Final = 1e-10
@@ -215,8 +237,7 @@ def bootstrap_ratings(
     units (a table's deals, or its games) with replacement, as many as it has. Seeded:
     the same ``seed`` gives the same intervals.
     """
-    if resamples < 1:
-        raise ValueError(f"the bootstrap needs at least one resample, got {resamples}")
+    _check_resamples(resamples)
     rng = Rng.from_seed(seed)
     drawn: list[list[float]] = [[] for _ in range(bots)]
     for _ in range(resamples):
@@ -230,6 +251,48 @@ def bootstrap_ratings(
         for bot, rating in enumerate(bradley_terry(points)):
             drawn[bot].append(rating)
     return tuple(_percentiles(sorted(ratings)) for ratings in drawn)
+
+
+def _check_resamples(resamples: object) -> None:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``resamples`` is a whole
+    number from 1 to :data:`MAX_RESAMPLES`.
+    """
+    if type(resamples) is not int or resamples < 1:
+        raise ConfigError(f"resamples must be a positive integer, got {short_repr(resamples)}")
+    if resamples > MAX_RESAMPLES:
+        raise ConfigError(
+            f"resamples must be at most {MAX_RESAMPLES:,} (MAX_RESAMPLES), got "
+            f"{short_repr(resamples)}"
+        )
+
+
+def _check_tournament_size(bots: int, seats: int, games: int) -> None:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` for a round robin of ``bots``
+    bots at ``seats`` seats, ``games`` a table, beyond the caps: :data:`MAX_TOURNAMENT_BOTS`
+    bots, :data:`MAX_TABLES` tables, and :data:`~tabletop_rules.simulate.MAX_GAMES` games
+    over all the tables. Counted, not built: nothing is made before the check.
+
+    >>> _check_tournament_size(30, 8, 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: 30 bots at 8 seats make 5,852,925 tables: at most ...
+    """
+    if bots > MAX_TOURNAMENT_BOTS:
+        raise ConfigError(
+            f"a tournament rates at most {MAX_TOURNAMENT_BOTS} bots (MAX_TOURNAMENT_BOTS), "
+            f"got {bots}"
+        )
+    count = math.comb(bots, seats)
+    if count > MAX_TABLES:
+        raise ConfigError(
+            f"{bots} bots at {seats} seats make {count:,} tables: at most {MAX_TABLES:,} "
+            f"(MAX_TABLES)"
+        )
+    if count * games > MAX_GAMES:
+        raise ConfigError(
+            f"{count:,} tables of {games:,} games are {count * games:,} games: at most "
+            f"{MAX_GAMES:,} (MAX_GAMES) over all the tables"
+        )
 
 
 def _percentiles(ordered: Sequence[float]) -> tuple[float, float]:
@@ -541,19 +604,22 @@ def tournament(
         bots: At least as many bots as the game has seats: names of ``rules.bots`` or
             factories, as for :func:`~tabletop_rules.simulate.simulate`.
         games: The games of each table, at least 1; with ``duplicate`` a multiple of the
-            seats.
+            seats. At most :data:`MAX_TABLES` tables, of :data:`MAX_TOURNAMENT_BOTS` bots at
+            most, and :data:`~tabletop_rules.simulate.MAX_GAMES` games over all of them:
+            counted before any table is made, and ``ConfigError`` beyond.
         seed: The tournament's seed; table ``t`` plays as ``simulate(…,
             seed=derived_seed(seed, t))`` and the bootstrap draws from
             ``derived_seed(seed, len(tables))``.
         config: The house rules (the game's default ``Config()`` when ``None``).
         duplicate: Play each deal once per rotation of the seats (see ``simulate``); the
             bootstrap then resamples deals, not games.
-        executor: Where to play, as for ``simulate``: every table's chunks are sent at
-            once.
+        executor: Where to play, as for ``simulate``: the tables are made, and their
+            chunks sent, as the workers take them, a bounded number waiting.
         progress: Called as ``progress(done, total)`` over all the tables' games.
         chunk_size: Games per task; :func:`~tabletop_rules.simulate.default_chunk_size`
             of a table's games when ``None``.
-        resamples: The bootstrap resamples of the rating intervals.
+        resamples: The bootstrap resamples of the rating intervals, from 1 to
+            :data:`MAX_RESAMPLES`.
 
     Each game counts as a pairwise result between every two of its seats
     (:func:`pairwise_points`), rated by :func:`bradley_terry`; the intervals come from
@@ -561,59 +627,52 @@ def tournament(
 
     """
     check_ruleset(rules)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
+    _check_games(games)
+    _check_resamples(resamples)
     Rng.from_seed(seed)
     seats = rules.players(rules.config_type() if config is None else config)
     if seats < 2:
         raise ConfigError(f"a tournament rates bots against each other: {rules.name} seats {seats}")
     choices = tuple(bots)
-    names = _bot_names(rules, choices)
     if len(choices) < seats:
         raise BotSelectionError(
             f"{rules.name} with these rules seats {seats} players: a tournament needs at "
             f"least {seats} bots, got {len(choices)}"
         )
-    if duplicate and games % seats:
-        raise ValueError(
-            f"duplicate play plays each deal once per rotation of the {seats} seats: "
-            f"games must be a multiple of {seats}, got {games}"
-        )
+    _check_tournament_size(len(choices), seats, games)
+    names = _bot_names(rules, choices)
+    _check_whole_deals(games, seats, duplicate)
     size = default_chunk_size(games) if chunk_size is None else chunk_size
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    seated = tables(len(choices), seats)
-    runs = [
-        (
-            _Run(
-                rules,
-                config,
-                tuple(choices[bot] for bot in table),
-                derived_seed(seed, number),
-                True,
-                None,
-                duplicate,
-            ),
-            [range(start, min(start + size, games)) for start in range(0, games, size)],
-        )
-        for number, table in enumerate(seated)
-    ]
-    played = _play_runs(runs, executor, progress)
+    if type(size) is not int or size < 1:
+        raise ConfigError(f"chunk_size must be a positive integer, got {short_repr(chunk_size)}")
+    seated: list[tuple[int, ...]] = []
+
+    def runs() -> Iterator[tuple[_Run, Iterator[range]]]:
+        """Each table's run and chunks, the tables made as their games are sent."""
+        for number, table in enumerate(combinations(range(len(choices)), seats)):
+            seated.append(table)
+            bots = tuple(choices[bot] for bot in table)
+            run = _Run(rules, config, bots, derived_seed(seed, number), True, None, duplicate)
+            yield run, _chunks(games, size)
+
+    total = math.comb(len(choices), seats) * games
+    played = _play_runs(runs(), total, executor, progress)
     results = tuple(
         SimulationResult.of(
             rules.name,
-            run.seed,
+            derived_seed(seed, number),
             True,
             tuple(names[bot] for bot in table),
             table_games,
             duplicate=duplicate,
         )
-        for (run, _chunks), table, table_games in zip(runs, seated, played, strict=True)
+        for number, (table, table_games) in enumerate(zip(seated, played, strict=True))
     )
     bootstrap_seed = derived_seed(seed, len(seated))
-    return _rated(rules.name, seed, duplicate, names, seated, results, resamples, bootstrap_seed)
+    table_bots = tuple(seated)
+    return _rated(
+        rules.name, seed, duplicate, names, table_bots, results, resamples, bootstrap_seed
+    )
 
 
 def _rated(
