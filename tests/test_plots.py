@@ -10,7 +10,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -21,6 +21,7 @@ from matplotlib.patches import Rectangle
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace
+from tabletop_rules.bots import RandomBot
 from tabletop_rules.errors import ConfigError
 from tabletop_rules.plots import (
     BalanceReport,
@@ -31,7 +32,8 @@ from tabletop_rules.plots import (
     score_figure,
     seat_figure,
 )
-from tabletop_rules.simulate import simulate
+from tabletop_rules.protocol import Bot
+from tabletop_rules.simulate import BotChoice, simulate
 from tabletop_rules.tournament import TournamentResult, tournament
 
 ONE_STAGE = dp.Config(stages=1)
@@ -184,3 +186,30 @@ def test_the_balance_report_shows_scores_only_where_they_count_points(
     assert "Scores" not in weighed.figures(), "palace's scores only say who finished"
     fenceless = balance_report(dp.RULES, ["fences=false", "stages=1"], 2, seed=1)
     assert list(fenceless.figures()) == ["Wins by seat", "Game lengths", "Scores"]
+
+
+def math_named(seed: int) -> Bot[Any, Any]:
+    """A random bot whose factory's name is matplotlib math that does not parse."""
+    return RandomBot(dp.RULES, seed)
+
+
+math_named.__name__ = "$\\frac$"
+
+
+def test_a_bot_name_holding_matplotlib_math_is_drawn_as_written() -> None:
+    bots: list[BotChoice] = [math_named, "random"]
+    rated = tournament(dp.RULES, bots, 4, seed=2, config=ONE_STAGE, resamples=20)
+    run = simulate(dp.RULES, bots, 4, seed=2, config=ONE_STAGE)
+    for figure in (
+        rating_figure(rated),
+        seat_figure({"$x$ $\\frac$": run, "defaults": run}),
+        score_figure(run),
+        score_figure(rated),
+        length_figure({"$\\frac$": run, "b": run}),
+    ):
+        assert png(figure).startswith(PNG_SIGNATURE)
+    ticks = [label.get_text() for label in rating_figure(rated).axes[0].get_yticklabels()]
+    assert "\\$\\frac\\$" in ticks
+    report = balance_report(dp.RULES, ["stages=2"], 4, seed=1, bots=bots)
+    page = report.html()
+    assert "$\\frac$: win rate, mean score" in page

@@ -74,6 +74,17 @@ def _figure() -> tuple[Figure, Any]:
     return figure, figure.add_subplot()
 
 
+def _plain(text: str) -> str:
+    r"""``text`` drawn as written: each ``$`` escaped, so that a name holding matplotlib
+    math (a bot called ``$\frac$``) is shown as those characters, never parsed as math
+    (which fails to draw, or draws something else).
+
+    >>> print(_plain("$x$ wins"))
+    \$x\$ wins
+    """
+    return text.replace("$", r"\$")
+
+
 def png(figure: Figure) -> bytes:
     """The figure as PNG bytes, drawn on the Agg canvas."""
     buffer = io.BytesIO()
@@ -117,11 +128,11 @@ def rating_figure(result: TournamentResult) -> Figure:
         [rating.high - rating.rating for rating in ratings],
     ]
     axes.errorbar(values, rows, xerr=errors, fmt="o", capsize=4)
-    axes.set_yticks(list(rows), [rating.name for rating in ratings])
+    axes.set_yticks(list(rows), [_plain(rating.name) for rating in ratings])
     axes.axvline(0, color="grey", linewidth=0.8)
     axes.set_xlabel("rating (Bradley-Terry, Elo scale: 400 points = 10:1 odds)")
     unit = "deals" if result.duplicate else "games"
-    axes.set_title(f"{result.game}: ratings, 95% intervals from resampled {unit}")
+    axes.set_title(_plain(f"{result.game}: ratings, 95% intervals from resampled {unit}"))
     return figure
 
 
@@ -142,7 +153,7 @@ def seat_figure(results: Results) -> Figure:
             [seat.win_rate - seat.win_interval[0] for seat in stats],
             [seat.win_interval[1] - seat.win_rate for seat in stats],
         ]
-        axes.bar(places, rates, width, yerr=errors, capsize=3, label=name or None)
+        axes.bar(places, rates, width, yerr=errors, capsize=3, label=_plain(name) or None)
     axes.axhline(1 / max(seats, 1), color="grey", linewidth=0.8, linestyle="--")
     axes.set_xticks(range(seats), [f"P{seat}" for seat in range(seats)])
     axes.set_ylabel("win rate")
@@ -199,7 +210,7 @@ def _histograms(axes: Any, groups: Mapping[str, Sequence[int]]) -> None:
         weights = [1 / len(group)] * len(group)
         axes.hist(
             group, bins=bins, range=(low, high + 1), weights=weights, histtype="step",
-            linewidth=1.5, label=name or None,
+            linewidth=1.5, label=_plain(name) or None,
         )  # fmt: skip
     if any(groups):
         axes.legend()
@@ -282,11 +293,13 @@ class BalanceReport:
         return figures
 
     def _scores_count_points(self) -> bool:
-        """Whether the scores say more than who won: palace scores a finished seat 1 and
-        the others 0, which the wins by seat already show.
+        """Whether the scores say more than who won under either rules: palace scores a
+        finished seat 1 and the others 0, which the wins by seat already show
+        (:attr:`~tabletop_rules.simulate.SimulationResult.scores_say_only_who_won`).
         """
         games = (*self.defaults.games, *self.changed.games)
-        return len({score for game in games for score in game.scores}) > 2
+        both = attrs.evolve(self.defaults, games=games)
+        return not both.scores_say_only_who_won
 
     def html(self) -> str:
         """The report as one HTML page, its figures embedded as PNG data URIs."""
