@@ -229,8 +229,9 @@ def box_chances(
     """The exact chance that ``box`` is made and the most points it can be expected to score,
     keeping ``keep`` and throwing the other dice, with ``throws`` throws (this one included)
     played as best for that box. A mountain box is "made" by three or more of its face.
-    Past :data:`HORIZON` throws, the figures of ``HORIZON`` throws: at least the true ones
-    and short of them by under 0.004% of the box's best score.
+    Past :data:`~tabletop_rules.dice_poker.coach.HORIZON` throws, the figures of
+    ``HORIZON`` throws: at most the true ones, and short of them by under 0.004% of the
+    box's best score.
 
     >>> box_chances(Box.POKER, (6, 6, 6, 6), 1)
     (Fraction(1, 6), Fraction(25, 3))
