@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import textwrap
@@ -35,8 +36,16 @@ from .plugins import GamePluginWarning
 from .protocol import CHANCE, Bot, Ruleset, game_names, get_ruleset, guide_lines, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
-from .simulate import SimulationResult, seat_bot, simulate
-from .tournament import RATING_HEADINGS, SEAT_HEADINGS, tournament
+from .simulate import (
+    MAX_GAMES,
+    SimulationResult,
+    seat_bot,
+    simulate,
+    simulated_game,
+    task_count,
+    useful_workers,
+)
+from .tournament import MAX_RESAMPLES, RATING_HEADINGS, SEAT_HEADINGS, tournament
 
 try:
     from rich.console import Console
@@ -520,12 +529,14 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
         names = [own_bot_name(rules), *["random"] * (players - 1)]
     else:
         names = _bot_names(rules, args.bots, players)
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    _check_counts(args, games=MAX_GAMES, workers=None)
+    _check_whole_deals(args, players)
+    tasks = task_count(args.games, batched=args.batched)
     show_progress = console.is_terminal and not args.json
-    with _executor(args.workers) as executor, _progress(console, show_progress) as progress:
+    with (
+        _executor(args.workers, tasks) as executor,
+        _progress(console, show_progress) as progress,
+    ):
         result = simulate(
             rules,
             names,
@@ -548,9 +559,78 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
                 f"mean {length.mean:.1f}, min {length.min}, max {length.max}"
             )
         )
+        shortest = _shortest_game(rules, result, names, config, batched=args.batched)
+        if shortest:
+            console.print(Text(shortest))
         if result.versus_field:
             console.print(_duplicate_table(result))
     return 0
+
+
+SHORT_GAME = 4
+"""A shortest game under the mean length over this is told in words: how it ended."""
+
+
+def _shortest_game(
+    rules: Ruleset[Any, Any, Any],
+    result: SimulationResult,
+    names: Sequence[str],
+    config: Any,
+    *,
+    batched: bool,
+) -> str:
+    """A line on the run's shortest game, where it is far shorter than the mean (under
+    :data:`SHORT_GAME` of it), such as the account game's one move placed on End: the game
+    played again alone and its last move told in the game's own sentences, so the table's
+    ``min`` is not a mystery. ``""`` for a run of games of like lengths. A batched run's
+    moves are drawn by NumPy, not by the bots: its game is named, not told.
+    """
+    length = result.length
+    if length.min * SHORT_GAME > length.mean:
+        return ""
+    game = min(result.games, key=lambda one: one.moves)
+    moves = f"{game.moves} move{'' if game.moves == 1 else 's'}"
+    seated = ", ".join(f"P{seat} {result.bots[bot].name}" for seat, bot in enumerate(game.seating))
+    line = f"The shortest game, game {game.index} (seed {game.seed}; {seated}), took {moves}"
+    if batched:
+        return f"{line}."
+    played = simulated_game(
+        rules,
+        names,
+        game.index,
+        seed=result.seed,
+        config=config,
+        rotate=result.rotate,
+        duplicate=result.duplicate,
+    )
+    state = rules.new_game(played.config, seed=played.seed, deal=played.deal)
+    events: tuple[Any, ...] = ()
+    for move in played.moves:
+        state, events = rules.apply_with_events(state, move)
+    told = "; ".join(rules.describe(event, None) for event in events)
+    return f"{line}; its last move: {told}."
+
+
+def _check_counts(args: argparse.Namespace, **most: int | None) -> None:
+    """Each option named in ``most`` is at least 1 and at most its cap (``None``: none;
+    ``--workers`` is capped by the cores and the tasks instead, :func:`_executor`).
+    """
+    for option, cap in most.items():
+        value = getattr(args, option)
+        if value < 1:
+            raise UsageError(f"--{option} must be at least 1, got {value}")
+        if cap is not None and value > cap:
+            name = {"games": "MAX_GAMES", "resamples": "MAX_RESAMPLES"}[option]
+            raise UsageError(f"--{option} must be at most {cap:,} ({name}), got {value}")
+
+
+def _check_whole_deals(args: argparse.Namespace, players: int) -> None:
+    """``--duplicate`` plays each deal once per rotation of the seats: whole deals only."""
+    if args.duplicate and args.games % players:
+        raise UsageError(
+            f"--duplicate plays each deal once per rotation of the {players} seats: "
+            f"--games must be a multiple of {players}, got {args.games}"
+        )
 
 
 def _duplicate_table(result: SimulationResult) -> Table:
@@ -582,11 +662,15 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
             raise UsageError(
                 f"unknown bot {name!r} for {rules.name}; its bots are {', '.join(rules.bots)}"
             )
-    for option in ("games", "workers", "resamples"):
-        if getattr(args, option) < 1:
-            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
+    _check_counts(args, games=MAX_GAMES, workers=None, resamples=MAX_RESAMPLES)
+    seats = rules.players(config)
+    _check_whole_deals(args, seats)
+    tasks = math.comb(len(names), seats) * task_count(args.games)
     show_progress = console.is_terminal and not args.json
-    with _executor(args.workers) as executor, _progress(console, show_progress) as progress:
+    with (
+        _executor(args.workers, tasks) as executor,
+        _progress(console, show_progress) as progress,
+    ):
         result = tournament(
             rules,
             names,
@@ -637,8 +721,12 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
 
 
 @contextmanager
-def _executor(workers: int) -> Iterator[ProcessPoolExecutor | None]:
-    """No executor for one worker; a process pool for more, shut down afterwards."""
+def _executor(workers: int, tasks: int) -> Iterator[ProcessPoolExecutor | None]:
+    """A process pool of ``workers``, but no more than the cores and the ``tasks`` of the
+    run (:func:`~tabletop_rules.simulate.useful_workers`), shut down afterwards; no
+    executor where that leaves one worker.
+    """
+    workers = useful_workers(workers, tasks)
     if workers == 1:
         yield None
         return
@@ -663,20 +751,22 @@ def _progress(console: Console, shown: bool) -> Iterator[Callable[[int, int], No
 
 
 def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Table:
-    table = Table(title=f"{rules.title}: {result.games_played} games")
-    for heading in ("bot", "games", "wins", "win rate", "95% interval", "mean score", "sd"):
+    """Each bot's figures; its mean score and spread only where the scores count points,
+    not where they only say who won (palace played to the first out: the win rate says it).
+    """
+    points = not result.scores_say_only_who_won
+    caption = None if points else "No mean score: these games' scores only say who won."
+    table = Table(title=f"{rules.title}: {result.games_played} games", caption=caption)
+    headings = ("bot", "games", "wins", "win rate", "95% interval")
+    for heading in (*headings, *(("mean score", "sd") if points else ())):
         table.add_column(heading, justify="left" if heading == "bot" else "right")
     for stats in result.bots:
         low, high = stats.win_interval
-        table.add_row(
-            stats.name,
-            str(stats.games),
-            f"{stats.wins:g}",
-            f"{stats.win_rate:.1%}",
-            f"{low:.1%} - {high:.1%}",
-            f"{stats.score_mean:.1f}",
-            f"{stats.score_stdev:.1f}",
-        )
+        row = [stats.name, str(stats.games), f"{stats.wins:g}", f"{stats.win_rate:.1%}"]
+        row.append(f"{low:.1%} - {high:.1%}")
+        if points:
+            row += [f"{stats.score_mean:.1f}", f"{stats.score_stdev:.1f}"]
+        table.add_row(*row)
     return table
 
 
@@ -689,16 +779,19 @@ def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int
         raise UsageError("name the house rules to weigh against the defaults: --rule KEY=VALUE")
     players = rules.players(configured(rules.config_type, args.rule))
     names = _bot_names(rules, args.bots, players)
-    for option in ("games", "workers"):
-        if getattr(args, option) < 1:
-            raise UsageError(f"--{option} must be at least 1, got {getattr(args, option)}")
+    _check_counts(args, games=MAX_GAMES, workers=None)
+    _check_writable(args.out)
     try:
         from .plots import balance_report  # the plot extra: matplotlib
     except ImportError:
         raise UsageError(
             "balance draws figures with matplotlib: pip install 'tabletop-rules[plot]'"
         ) from None
-    with _executor(args.workers) as executor, _progress(console, console.is_terminal) as progress:
+    tasks = task_count(args.games)
+    with (
+        _executor(args.workers, tasks) as executor,
+        _progress(console, console.is_terminal) as progress,
+    ):
         report = balance_report(
             rules,
             args.rule,
@@ -720,6 +813,19 @@ def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int
     console.print(table)
     console.print(Text(f"{args.games} games under each, seed {args.seed}; wrote {written}"))
     return 0
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse ``--out`` before any game is played where the page cannot be written there:
+    a directory, a folder that does not exist or is not writable.
+    """
+    if path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a directory; name the page's file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: there is no directory {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"cannot write {path}: permission denied")
 
 
 # --- replay ------------------------------------------------------------------------------
