@@ -72,6 +72,9 @@ COMMANDS: dict[str, str] = {
 }
 """The words the ``play`` prompt takes besides moves, and what each does."""
 
+WORKERS_HELP = "worker processes, no more than the cores and the tasks (default 1)"
+"""The help of ``--workers``: a pool larger than either has nothing for the rest to do."""
+
 EXAMPLES_SHOWN = 8
 """Verbs of a game's notation shown with an example in ``help``, for a game without its
 own notation summary."""
@@ -166,7 +169,12 @@ def _parser() -> _Parser:
     )
 
     sim = game_command("simulate", "play many games between bots and sum them up", _simulate)
-    sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help=f"how many games, at most {MAX_GAMES:,} (default 100)",
+    )
     sim.add_argument(
         "--bots",
         default=None,
@@ -174,7 +182,7 @@ def _parser() -> _Parser:
         "seats (default: the game's own bot against random)",
     )
     sim.add_argument("--seed", type=_seed, default=0, help="the run's seed (default 0)")
-    sim.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument(
         "--batched",
@@ -199,16 +207,24 @@ def _parser() -> _Parser:
         help="the bots, comma-separated, at least one per seat: every table of the game's "
         "player count plays",
     )
-    tour.add_argument("--games", type=int, default=100, help="games per table (default 100)")
+    tour.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help=f"games per table, at most {MAX_GAMES:,} over all the tables (default 100)",
+    )
     tour.add_argument("--seed", type=_seed, default=0, help="the tournament's seed (default 0)")
-    tour.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    tour.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
     tour.add_argument(
         "--duplicate",
         action="store_true",
         help="play each deal once per rotation of the seats; the bootstrap resamples deals",
     )
     tour.add_argument(
-        "--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)"
+        "--resamples",
+        type=int,
+        default=1000,
+        help=f"bootstrap resamples, at most {MAX_RESAMPLES:,} (default 1000)",
     )
     tour.add_argument("--json", action="store_true", help="print the result as JSON")
 
@@ -218,7 +234,10 @@ def _parser() -> _Parser:
         _balance,
     )
     weigh.add_argument(
-        "--games", type=int, default=200, help="games under each set of rules (default 200)"
+        "--games",
+        type=int,
+        default=200,
+        help=f"games under each set of rules, at most {MAX_GAMES:,} (default 200)",
     )
     weigh.add_argument(
         "--bots",
@@ -227,7 +246,7 @@ def _parser() -> _Parser:
         "own bot at every seat)",
     )
     weigh.add_argument("--seed", type=_seed, default=0, help="the runs' seed (default 0)")
-    weigh.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    weigh.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
     weigh.add_argument(
         "--out",
         type=Path,
