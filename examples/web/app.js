@@ -201,8 +201,7 @@ function startGame() {
   $("record-error").textContent = "";
   $("move-error").textContent = "";
   $("setup").open = false;
-  drawGame(answer.game);
-  followBots(answer.game);
+  showGame(answer.game);
 }
 
 // --- the game ---------------------------------------------------------------------------
@@ -236,8 +235,6 @@ function drawGame(game) {
     void table.offsetWidth; // restart the animation
     table.classList.add("changed");
   }
-  selection = null;
-  drawBoard(game);
   // The table is the way to play; the notation is the fallback, opened where the table
   // offers no click for the moves (a game the page draws no table for, physical dice).
   if (game.board === null || game.chance) $("notation").open = true;
@@ -273,6 +270,18 @@ function drawGame(game) {
   $("undo").disabled = !game.can_undo;
   $("undo").title = game.undo_refusal || "";
   drawLog(game.log);
+  selection = null;
+  drawBoard(game);
+}
+
+// Draw an answer's game, then go on with the bots even if the drawing failed: the game's
+// flow never hangs on the table drawn (the turn line and the log are drawn first).
+function showGame(game) {
+  try {
+    drawGame(game);
+  } finally {
+    followBots(game);
+  }
 }
 
 // The rules panel: the guide's lines for the house rules in play, the same all game.
@@ -328,8 +337,7 @@ function playMove(text) {
     return false;
   }
   $("move-error").textContent = "";
-  drawGame(answer.game);
-  followBots(answer.game);
+  showGame(answer.game);
   return true;
 }
 
@@ -454,7 +462,7 @@ function drawBoard(game) {
   ];
   draw(board, drawn, game);
   restoreFocus(focused);
-  if (!reducedMotion.matches) travel(board, before, drawn);
+  if (!reducedMotion.matches) withMotion(() => travel(board, before, drawn));
 }
 
 // Redraw the table in place after a selection changed, keeping the focus where it was.
@@ -482,6 +490,16 @@ function restoreFocus(key) {
 }
 
 // --- motion: what moved travels from where it was ------------------------------------------
+
+// Motion only shows what changed: an animation the browser refuses, or one that fails,
+// is left out (the console says why) and never stops the game's flow.
+function withMotion(animate) {
+  try {
+    animate();
+  } catch (error) {
+    console.error("an animation was left out:", error);
+  }
+}
 
 function rectsOf(board) {
   const rects = new Map();
@@ -533,11 +551,14 @@ function stepMarker(board, path) {
       transform: `translate(${cell.left + cell.width / 2 - (end.left + end.width / 2)}px, 0)`,
     };
   });
+  if (frames.length < 2) return;
   frames[frames.length - 1] = { transform: "none" };
   marker.getAnimations().forEach((animation) => animation.cancel());
+  // One still step per card, the start and the landing included: jump-none holds each of
+  // its n steps on a keyframe (it needs n >= 2, a one-card move's two cards).
   marker.animate(frames, {
     duration: Math.min(140 * frames.length, 1000),
-    easing: "steps(" + (frames.length - 1) + ", jump-none)",
+    easing: `steps(${frames.length}, jump-none)`,
   });
 }
 
@@ -1222,8 +1243,7 @@ function showBotMove(answer) {
     $("move-error").textContent = answer.error;
     return;
   }
-  drawGame(answer.game);
-  followBots(answer.game);
+  showGame(answer.game);
 }
 
 // --- records ----------------------------------------------------------------------------
@@ -1251,8 +1271,7 @@ async function loadRecord(file) {
   $("move-error").textContent = "";
   shownLog = 0;
   $("log").replaceChildren();
-  drawGame(answer.game);
-  followBots(answer.game);
+  showGame(answer.game);
 }
 
 // --- wiring -----------------------------------------------------------------------------
@@ -1271,8 +1290,7 @@ $("undo").addEventListener("click", () => {
   const answer = call("undo");
   if (answer.ok) {
     $("move-error").textContent = "";
-    drawGame(answer.game);
-    followBots(answer.game);
+    showGame(answer.game);
   } else {
     $("move-error").textContent = answer.error;
   }

@@ -17,7 +17,7 @@ import pytest
 from .helpers import WEB, web_module
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, ConsoleMessage, Page
 
 ENABLE = (
     "the browser tests need Debian's chromium (apt-get install chromium, or "
@@ -88,11 +88,14 @@ def browser(origin: str) -> Iterator[Browser]:
 
 
 class Visit:
-    """What a page did while a test used it: every request, and every uncaught error."""
+    """What a page did while a test used it: every request, every uncaught error, and
+    every error the page reported in the console (an animation it left out, say).
+    """
 
     def __init__(self) -> None:
         self.requests: list[str] = []
         self.errors: list[str] = []
+        self.console_errors: list[str] = []
 
 
 @pytest.fixture
@@ -104,15 +107,22 @@ def visit() -> Visit:
 def page(browser: Browser, origin: str, visit: Visit) -> Iterator[Page]:
     """A fresh page (its own context: no cache, no storage) at desktop width. After the
     test it checks what every test must hold: no request left the page's origin, no
-    script error was thrown, and no Python traceback was ever shown.
+    script error was thrown or reported, and no Python traceback was ever shown.
     """
     context = browser.new_context(viewport={"width": 1000, "height": 900}, accept_downloads=True)
     opened = context.new_page()
     opened.on("request", lambda request: visit.requests.append(request.url))
     opened.on("pageerror", lambda error: visit.errors.append(str(error)))
+
+    def reported(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            visit.console_errors.append(message.text)
+
+    opened.on("console", reported)
     yield opened
     shown = opened.inner_text("body")
     context.close()
     assert [url for url in visit.requests if not url.startswith(f"{origin}/")] == []
     assert visit.errors == []
+    assert visit.console_errors == []
     assert "Traceback" not in shown
