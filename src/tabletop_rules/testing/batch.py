@@ -9,15 +9,22 @@ games' kernels do.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from collections.abc import Callable
+from typing import Any, cast
 
 import attrs
 import numpy as np
+from numpy.typing import NDArray
 
-from ..batch import NOBODY, Engine, Games, random_actions
+from ..batch import NOBODY, Engine, Games, frame, nth_legal, random_actions
+from ..errors import IllegalMoveError
 from ..protocol import CHANCE
 
-__all__ = ["LockstepReport", "check_lockstep"]
+__all__ = ["ODD_DRAWS", "LockstepReport", "check_lockstep", "check_odd_draws"]
+
+ODD_DRAWS = (math.nan, math.inf, -math.inf, -1.0, -1e-300, 1.0, 1.5)
+"""Draws outside :func:`~tabletop_rules.batch.random_actions`' contract, [0, 1)."""
 
 
 @attrs.frozen
@@ -52,6 +59,8 @@ def check_lockstep(
     step = 0
     while True:
         compared += _compare(engine, games, states, step)
+        if step in (0, 8):  # the draws' contract, on a fresh record and on one in play
+            _check_draws(games, np.random.default_rng(step), f"step {step}")
         if (max_steps is not None and step >= max_steps) or (games.over.all() and not reset_over):
             break
         actions = random_actions(games, generator)
@@ -71,6 +80,102 @@ def check_lockstep(
             f"game {i} at the end: winners {sorted(seats)}, the rules say {sorted(expected)}"
         )
     return LockstepReport(games=engine.size, steps=step, states=compared)
+
+
+def check_odd_draws(
+    engine: Engine,
+    seeds: np.ndarray[Any, np.dtype[np.uint64]],
+    *,
+    action_seed: int = 0,
+    steps: int = 8,
+) -> None:
+    """Hold ``engine``'s records to the draws' contract of
+    :func:`~tabletop_rules.batch.random_actions`, dealt from ``seeds`` and at each of
+    ``steps`` random steps: a generator with a draw of :data:`ODD_DRAWS` (NaN, infinite,
+    outside [0, 1)) or draws of another shape is refused with
+    :class:`~tabletop_rules.errors.IllegalMoveError`, one whose draws are not floats with
+    ``TypeError``, by ``random_actions`` and by each pass that reads a record (NumPy's and,
+    with numba installed, the compiled one); the lowest, the highest and random draws give
+    every game a legal action (0 for a game over), the same on every pass.
+    ``AssertionError`` naming what was taken or given. :func:`check_lockstep` runs it too.
+    """
+    generator = np.random.default_rng(action_seed)
+    games = engine.reset(seeds)
+    for step in range(steps + 1):
+        _check_draws(games, generator, f"step {step}")
+        if games.over.all():
+            break
+        games = engine.step(games, random_actions(games, generator))
+
+
+@attrs.frozen(eq=False)
+class _Fixed:
+    """A generator, duck-typed, whose ``random`` gives ``draws`` whatever the size asked."""
+
+    draws: Any
+
+    def random(self, size: int) -> Any:
+        return self.draws
+
+
+def _fixed(draws: Any) -> np.random.Generator:
+    return cast(np.random.Generator, _Fixed(draws))
+
+
+def _passes(games: Games) -> list[tuple[str, Callable[[Any], NDArray[np.int64]]]]:
+    """What reads draws off ``games``: ``random_actions``, and each pass it may take."""
+    mask, listed = games.legal_mask, games.legal_actions
+    passes: list[tuple[str, Callable[[Any], NDArray[np.int64]]]] = [
+        ("random_actions", lambda draws: random_actions(games, _fixed(draws))),
+        ("nth_legal", lambda draws: nth_legal(mask, draws)),
+    ]
+    if listed is not None:
+        passes.append(("the NumPy pass over the lists", lambda d: frame._nth_listed(listed, d)))
+    compiled = frame._compiled_masks()
+    if compiled is not None:
+        passes.append(("the compiled nth_legal", lambda draws: compiled.nth_legal(mask, draws)))
+        if listed is not None:
+            passes.append(
+                ("the compiled pass over the lists", lambda d: compiled.nth_listed(listed, d))
+            )
+    return passes
+
+
+def _check_draws(games: Games, generator: np.random.Generator, where: str) -> None:
+    size = games.size
+    odd: list[tuple[str, Any, type[Exception]]] = []
+    for value in ODD_DRAWS:
+        draws, game = generator.random(size), int(generator.integers(size))
+        draws[game] = value
+        odd.append((f"with game {game}'s draw {value!r}", draws, IllegalMoveError))
+    shapes = [(size + 1,), (size - 1,), (size, 1), ()]
+    odd.extend((f"of shape {shape}", np.full(shape, 0.5), IllegalMoveError) for shape in shapes)
+    odd.append(("of integers", np.zeros(size, dtype=np.int64), TypeError))
+    valid = [np.zeros(size), np.full(size, np.nextafter(1.0, 0.0)), generator.random(size)]
+    for name, read in _passes(games):
+        for what, draws, error in odd:
+            try:
+                read(draws)
+            except error:
+                continue
+            except Exception as raised:
+                raise AssertionError(
+                    f"{where}: {name} raised {type(raised).__name__} for draws {what}, "
+                    f"not {error.__name__}"
+                ) from raised
+            raise AssertionError(f"{where}: {name} took draws {what}")
+        for draws in valid:
+            actions = read(draws)
+            expected = random_actions(games, _fixed(draws))
+            assert np.array_equal(actions, expected), (
+                f"{where}: {name} gave {actions.tolist()}, random_actions {expected.tolist()}"
+            )
+            legal = games.legal_mask[np.arange(size), np.clip(actions, 0, None)]
+            wrong = np.flatnonzero(np.where(games.over, actions != 0, ~legal | (actions < 0)))
+            assert not wrong.size, (
+                f"{where}: {name} gave game {wrong[0]} action {actions[wrong[0]]}, "
+                "not a legal one (0 for a game over)"
+            )
 
 
 def _compare(engine: Engine, games: Games, states: list[Any], step: int) -> int:

@@ -2,7 +2,9 @@
 :func:`~tabletop_rules.batch.random_actions`: the masks read eight flags to a 64-bit word;
 and what the frame reads off a record's lists of legal actions (``Games.legal_actions``),
 compiled: the draw, ``step``'s check, the mask made from them. NumPy's reductions over a
-list's few dozen columns cost more than dice poker's compiled step.
+list's few dozen columns cost more than dice poker's compiled step. Each refuses what the
+NumPy pass refuses, with the same errors (a draw's range checked as it is read), so no
+loop here reads or writes outside its arrays.
 """
 
 from __future__ import annotations
@@ -12,31 +14,46 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..frame import (
+    _beyond_error,
+    _check_one_action_a_list,
+    _checked_draws,
+    _checked_listed,
+    _checked_mask,
+    _draw_error,
+)
 from . import jit
 
 __all__ = ["listed_mask", "lists_hold", "nth_legal", "nth_listed"]
 
 _BYTE_SUM = np.uint64(0x0101010101010101)  # w * this >> 56: the sum of w's bytes (each 0 or 1)
-_S56 = np.uint64(56)
+_S1, _S2, _S4, _S56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 
 @jit
 def _flags_in(word: Any) -> int:
-    return int((word * _BYTE_SUM) >> _S56)
+    # each byte's bits folded into its lowest: a bool array's true byte need not be 1
+    word |= word >> _S4
+    word |= word >> _S2
+    word |= word >> _S1
+    return int(((word & _BYTE_SUM) * _BYTE_SUM) >> _S56)
 
 
 @jit
 def _fill(
     flags: Any, words: Any, width: int, draws: Any, actions: Any, found: Any, counts: Any
-) -> None:
+) -> int:
     for game in range(actions.shape[0]):
+        draw = draws[game]
+        if not (draw >= 0.0 and draw < 1.0):  # NaN too
+            return game
         start = game * width
         end = start + width
         head = min((start + 7) // 8 * 8, end)  # [start, head) and [tail, end): flag by flag
         tail = max(end // 8 * 8, head)
         count = 0
         for at in range(start, head):
-            count += flags[at]
+            count += flags[at] != 0
         listed = 0  # the words not zero, and their flags, in found and counts
         word, last = head // 8, tail // 8
         while word < last:
@@ -52,14 +69,14 @@ def _fill(
                 listed += 1
             word += 1
         for at in range(tail, end):
-            count += flags[at]
+            count += flags[at] != 0
         if count == 0:
             actions[game] = 0
             continue
-        left = min(int(draws[game] * count), count - 1)  # legal actions to pass over
+        left = min(int(draw * count), count - 1)  # legal actions to pass over
         at = start
         while at < head and (not flags[at] or left > 0):
-            left -= flags[at]
+            left -= flags[at] != 0
             at += 1
         if at == head:
             k = 0
@@ -68,39 +85,55 @@ def _fill(
                 k += 1
             at = found[k] * 8 if k < listed else tail
             while not flags[at] or left > 0:
-                left -= flags[at]
+                left -= flags[at] != 0
                 at += 1
         actions[game] = at - start
+    return -1
 
 
 def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
-    """:func:`~tabletop_rules.batch.nth_legal`, the same actions."""
-    flags = np.ascontiguousarray(mask).reshape(-1).view(np.uint8)
+    """:func:`~tabletop_rules.batch.nth_legal`, the same actions, and the same errors for
+    what it refuses (the draws' range checked as they are read).
+    """
+    mask = _checked_mask(mask)
+    draws = _checked_draws(draws, mask.shape[0])
+    flags = mask.reshape(-1).view(np.uint8)
     words = flags[: flags.size - flags.size % 8].view(np.uint64)
     actions = np.empty(mask.shape[0], dtype=np.int64)
     room = mask.shape[1] // 8 + 1  # a row's words
     found, counts = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
-    _fill(flags, words, mask.shape[1], draws, actions, found, counts)
+    wrong = _fill(flags, words, mask.shape[1], draws, actions, found, counts)
+    if wrong >= 0:
+        raise _draw_error(draws, wrong)
     return actions
 
 
 @jit
-def _nth_listed(listed: Any, draws: Any, actions: Any) -> None:
+def _nth_listed(listed: Any, draws: Any, actions: Any) -> int:
     for game in range(listed.shape[0]):
+        draw = draws[game]
+        if not (draw >= 0.0 and draw < 1.0):  # NaN too
+            return game
         count = 0
         for k in range(listed.shape[1]):
             count += listed[game, k] >= 0
-        rank = min(np.int64(draws[game] * count), max(count - 1, 0))
+        rank = min(np.int64(draw * count), max(count - 1, 0))
         actions[game] = listed[game, rank] if count > 0 else 0
+    return -1
 
 
 def nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray[np.int64]:
     """For each game (a row of ``listed``: its legal actions ascending, then -1) its legal
     action of rank ``floor(draw * count)``, 0 for a game with none: what
-    :func:`~tabletop_rules.batch.random_actions` draws off the lists.
+    :func:`~tabletop_rules.batch.random_actions` draws off the lists, draws refused as
+    :func:`~tabletop_rules.batch.nth_legal` refuses them.
     """
+    listed = _checked_listed(listed)
+    draws = _checked_draws(draws, listed.shape[0])
     actions = np.empty(listed.shape[0], dtype=np.int64)
-    _nth_listed(listed, draws, actions)
+    wrong = _nth_listed(listed, draws, actions)
+    if wrong >= 0:
+        raise _draw_error(draws, wrong)
     return actions
 
 
@@ -115,21 +148,33 @@ def _hold(listed: Any, actions: Any, held: Any) -> None:
 
 def lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Whether each game's row of ``listed`` holds its action."""
+    listed = _checked_listed(listed)
+    _check_one_action_a_list(listed, actions)
     held = np.empty(listed.shape[0], dtype=bool)
     _hold(listed, actions, held)
     return held
 
 
 @jit
-def _mark(listed: Any, mask: Any) -> None:
+def _mark(listed: Any, mask: Any) -> bool:
+    width = mask.shape[1]
     for game in range(listed.shape[0]):
         for k in range(listed.shape[1]):
-            if listed[game, k] >= 0:
-                mask[game, listed[game, k]] = True
+            action = listed[game, k]
+            if action >= width:
+                return False
+            if action >= 0:
+                mask[game, action] = True
+    return True
 
 
 def listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
-    """``(games, width)``: the mask of each game's listed actions."""
+    """``(games, width)``: the mask of each game's listed actions;
+    :class:`~tabletop_rules.errors.InvalidStateError` for a list naming an action beyond
+    the mask, which is not written.
+    """
+    listed = _checked_listed(listed)
     mask = np.zeros((listed.shape[0], width), dtype=bool)
-    _mark(listed, mask)
+    if not _mark(listed, mask):
+        raise _beyond_error(listed, width)
     return mask
