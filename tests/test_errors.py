@@ -14,6 +14,7 @@ from tabletop_rules.errors import (
     InvalidConfigError,
     InvalidStateError,
     NotationError,
+    SeatError,
     SimulationError,
     TabletopError,
     UnknownGameError,
@@ -26,6 +27,7 @@ ERRORS = (
     IllegalMoveError,
     InvalidStateError,
     NotationError,
+    SeatError,
     SimulationError,
     UnknownGameError,
 )

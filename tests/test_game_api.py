@@ -8,14 +8,19 @@ import types
 import warnings
 from typing import Any, get_type_hints
 
+import attrs
 import pytest
 
 from tabletop_rules import Match, account, dice_poker, palace
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.errors import SeatError
 from tabletop_rules.protocol import CHANCE, GAME_EXPORTS
 from tabletop_rules.records import GameRecord, replay
 from tabletop_rules.simulate import play_game
-from tabletop_rules.testing.checks import check_game_exports
+from tabletop_rules.testing.checks import (
+    check_game_exports,
+    check_view_refuses_seats_not_at_the_table,
+)
 
 GAMES = (dice_poker, palace, account)
 ids = [game.__name__.rsplit(".", 1)[-1] for game in GAMES]
@@ -29,6 +34,29 @@ def test_every_game_exports_the_shared_set(game: types.ModuleType) -> None:
     assert game.CHANCE == CHANCE
     assert game.RULES.display is game.display
     check_game_exports(game)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_a_view_of_a_seat_not_at_the_table_is_the_librarys_error_in_every_game(
+    game: types.ModuleType,
+) -> None:
+    """Point 8 of issue 32: ``view(state, 5)`` raised a plain ``ValueError``; a seat that is
+    no int raises ``TypeError``, as the conformance suite now checks for every game."""
+    state = game.new_game(seed=1)
+    with pytest.raises(SeatError, match="seat must be 0 to 1 or None, got 5"):
+        game.view(state, 5)
+    check_view_refuses_seats_not_at_the_table(game.RULES, state)
+
+
+def test_the_seat_check_fails_a_view_that_raises_a_plain_value_error() -> None:
+    def view(state: Any, seat: Any) -> Any:
+        if seat is not None and not 0 <= seat < 2:
+            raise ValueError(f"no seat {seat}")
+        return dice_poker.view(state, seat)
+
+    rules = attrs.evolve(dice_poker.RULES, view=view)
+    with pytest.raises(AssertionError, match=r"view\(state, 2\) .* raised ValueError, not Tab"):
+        check_view_refuses_seats_not_at_the_table(rules, dice_poker.new_game(seed=1))
 
 
 @pytest.mark.parametrize("game", GAMES, ids=ids)

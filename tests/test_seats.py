@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop_rules._seats import check_on_turn, check_seat, top_seats
-from tabletop_rules.errors import IllegalMoveError, TabletopError
+from tabletop_rules.errors import IllegalMoveError, SeatError
 from tabletop_rules.protocol import CHANCE
 
 
@@ -20,22 +20,24 @@ def test_a_seat_at_the_table_or_a_spectator_is_accepted(seat: int | None) -> Non
 
 @pytest.mark.parametrize(
     ("seat", "shown"),
-    [
-        (3, "3"),
-        (-1, "-1"),
-        (True, "True"),
-        (1.0, "1.0"),
-        ("0", "'0'"),
-        pytest.param(10**5000, None, id="huge"),
-    ],
+    [(3, "3"), (-1, "-1"), pytest.param(10**5000, None, id="huge")],
 )
-def test_a_seat_not_at_the_table_is_a_plain_value_error(seat: Any, shown: str | None) -> None:
-    with pytest.raises(ValueError, match=r"^seat must be 0 to 2 or None, got ") as caught:
+def test_a_seat_not_at_the_table_is_the_librarys_seat_error(seat: Any, shown: str | None) -> None:
+    """Point 8 of issue 32: ``view(state, 5)`` raised a plain ``ValueError``."""
+    with pytest.raises(SeatError, match=r"^seat must be 0 to 2 or None, got ") as caught:
         check_seat(seat, players=3)
-    assert not isinstance(caught.value, TabletopError)  # misuse of the API, not game input
     if shown is not None:
         assert str(caught.value).endswith(f"got {shown}")
     assert len(str(caught.value)) < 120
+
+
+@pytest.mark.parametrize(("seat", "shown"), [(True, "True"), (1.0, "1.0"), ("0", "'0'")])
+def test_a_seat_that_is_no_int_is_a_type_error(seat: Any, shown: str) -> None:
+    with pytest.raises(
+        TypeError, match=r"^seat must be an int from 0 to 2 or None, got "
+    ) as caught:
+        check_seat(seat, players=3)
+    assert str(caught.value).endswith(f"got {shown}")
 
 
 def test_the_seat_on_turn_may_move() -> None:
@@ -113,5 +115,5 @@ class _AlwaysInRange(int):
 
 
 def test_a_seat_must_be_an_exact_int_not_a_subclass_whose_comparisons_lie() -> None:
-    with pytest.raises(ValueError, match=r"^seat must be 0 to 2 or None"):
+    with pytest.raises(TypeError, match=r"^seat must be an int from 0 to 2 or None"):
         check_seat(_AlwaysInRange(5), players=3)

@@ -16,27 +16,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._messages import short_repr
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, SeatError
 from .protocol import Seat
 
 __all__ = ["check_on_turn", "check_seat", "top_seats", "zero_sum_rewards"]
 
 
 def check_seat(seat: object, players: int) -> None:
-    """Raise ``ValueError`` unless ``seat`` is a seat at a table of ``players`` (an
-    exact ``int`` from 0 to ``players - 1``, not a ``bool`` or another subclass) or
-    ``None`` for a spectator: what ``view(state, seat)`` accepts.
-
-    A plain ``ValueError``, not a :class:`~tabletop_rules.errors.TabletopError`: a seat
-    that is not at the table is a misuse of the API, not bad game input.
+    """Raise ``TypeError`` unless ``seat`` is ``None`` (a spectator) or an exact ``int``
+    (not a ``bool`` or another subclass), and :class:`~tabletop_rules.errors.SeatError`
+    unless that int is a seat at a table of ``players``, 0 to ``players - 1``: what
+    ``view(state, seat)`` accepts.
 
     >>> check_seat(2, players=2)
     Traceback (most recent call last):
     ...
-    ValueError: seat must be 0 to 1 or None, got 2
+    tabletop_rules.errors.SeatError: seat must be 0 to 1 or None, got 2
     """
-    if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-        raise ValueError(f"seat must be 0 to {players - 1} or None, got {short_repr(seat)}")
+    if seat is None:
+        return
+    if type(seat) is not int:
+        raise TypeError(
+            f"seat must be an int from 0 to {players - 1} or None, got {short_repr(seat)}"
+        )
+    if not 0 <= seat < players:
+        raise SeatError(f"seat must be 0 to {players - 1} or None, got {short_repr(seat)}")
 
 
 def check_on_turn(seat: Seat | None, current_player: Seat | None) -> None:

@@ -14,6 +14,7 @@ __all__ = [
     "InvalidConfigError",
     "InvalidStateError",
     "NotationError",
+    "SeatError",
     "SimulationError",
     "TabletopError",
     "UnknownGameError",
@@ -22,9 +23,9 @@ __all__ = [
 
 class TabletopError(ValueError):
     """Base class of the errors about game input: moves, house rules, serialized data,
-    notation and bots chosen by name, and of a simulation whose game failed. Misuse of
-    the API itself (a seat that is not at the table, a state that is no state) raises a
-    plain ``ValueError`` or ``TypeError``.
+    notation, seats and bots chosen by name, and of a simulation whose game failed. An
+    argument of the wrong type (a state that is no state, a seat that is no ``int``)
+    raises ``TypeError``.
     """
 
 
@@ -34,6 +35,12 @@ class IllegalMoveError(TabletopError):
 
 class ConfigError(TabletopError):
     """A house-rule configuration that is invalid, raised when the config is built."""
+
+
+class SeatError(TabletopError):
+    """A seat that is not at the table: ``view(state, 5)`` at a table of two. The message
+    names the seats there are.
+    """
 
 
 class InvalidStateError(TabletopError):

@@ -17,7 +17,7 @@ from tabletop_rules.account.config import FORMAT_VERSION, json_hooks
 from tabletop_rules.account.events import Drew, Reshuffled
 from tabletop_rules.account.moves import Advance
 from tabletop_rules.account.state import lay
-from tabletop_rules.errors import InvalidStateError, NotationError
+from tabletop_rules.errors import InvalidStateError, NotationError, SeatError
 from tabletop_rules.protocol import CHANCE
 from tabletop_rules.rng import Rng
 from tabletop_rules.serialize import converter as shared_converter
@@ -113,9 +113,14 @@ def test_a_finished_game_has_no_current_player_and_names_its_winners() -> None:
     assert seen.legal_moves == ()
 
 
-@pytest.mark.parametrize("seat", [2, -1, True, "0", 1.0])
-def test_a_view_for_a_seat_not_at_the_table_is_refused(seat: object) -> None:
-    with pytest.raises(ValueError, match="seat must be"):
+@pytest.mark.parametrize(
+    ("seat", "error"),
+    [(2, SeatError), (-1, SeatError), (True, TypeError), ("0", TypeError), (1.0, TypeError)],
+)
+def test_a_view_for_a_seat_not_at_the_table_is_refused(
+    seat: object, error: type[Exception]
+) -> None:
+    with pytest.raises(error, match="seat must be"):
         a.view(a_position(), seat)  # type: ignore[arg-type]
 
 

@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.errors import IllegalMoveError, NotationError
+from tabletop_rules.errors import IllegalMoveError, NotationError, SeatError
 from tabletop_rules.serialize import dumps, to_data
 
 from .helpers import reference_score
@@ -379,7 +379,7 @@ def test_a_view_shows_the_public_state() -> None:
 
 @pytest.mark.parametrize("seat", [-1, 2, 8])
 def test_a_view_for_a_seat_not_at_the_table_raises(seat: int) -> None:
-    with pytest.raises(ValueError, match="seat must be 0 to 1 or None"):
+    with pytest.raises(SeatError, match="seat must be 0 to 1 or None"):
         dp.view(dp.new_game(seed=1), seat)
 
 

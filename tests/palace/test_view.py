@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 from tabletop_rules import palace as p
-from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.errors import InvalidStateError, SeatError
 
 from .helpers import cards, deal_order, hand, play, position, ready_all, row
 
@@ -155,9 +155,13 @@ def test_a_finished_game_has_no_current_player_and_names_its_winners() -> None:
     assert (seen.scores, seen.winners, seen.legal_moves) == ((2, 0, 0), frozenset({0}), ())
 
 
-@pytest.mark.parametrize("seat", [2, -1, True, "0"])
-def test_a_view_for_a_seat_not_at_the_table_is_refused(seat: object) -> None:
-    with pytest.raises(ValueError, match="seat must be 0 to 1 or None"):
+@pytest.mark.parametrize(
+    ("seat", "error"), [(2, SeatError), (-1, SeatError), (True, TypeError), ("0", TypeError)]
+)
+def test_a_view_for_a_seat_not_at_the_table_is_refused(
+    seat: object, error: type[Exception]
+) -> None:
+    with pytest.raises(error, match="seat must be"):
         p.view(p.new_game(seed=1), seat)  # type: ignore[arg-type]
 
 

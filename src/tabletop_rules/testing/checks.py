@@ -49,6 +49,7 @@ __all__ = [
     "check_playout",
     "check_turn_functions",
     "check_view_hides_secrets",
+    "check_view_refuses_seats_not_at_the_table",
     "random_playout",
 ]
 
@@ -354,6 +355,38 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
                     raise AssertionError(
                         f"{rules.name}: {name}({odd!r:.60}) raised {type(error).__name__}: {error}"
                     ) from error
+
+
+class _IntSeat(int):
+    """An ``int`` subclass, which a seat must not be (its comparisons could say anything)."""
+
+
+def check_view_refuses_seats_not_at_the_table(rules: Rules, state: Any) -> None:
+    """``view(state, seat)`` of an int seat not at the table (below 0, or the number of
+    seats and up) raises the library's :class:`~tabletop_rules.errors.TabletopError`, and
+    of a seat that is no exact ``int`` (a bool, a float, text, an int subclass)
+    ``TypeError``: never a view, never another exception. ``state`` is any state of the
+    game.
+    """
+    players = rules.players(rules.config_of(state))
+    cases: list[tuple[Any, type[Exception]]] = [
+        *((seat, TabletopError) for seat in (players, players + 1, -1, -players - 1, 2**70)),
+        *((seat, TypeError) for seat in (True, False, 0.0, 1.5, "0", _IntSeat(0))),
+    ]
+    for seat, expected in cases:
+        try:
+            rules.view(state, seat)
+        except expected:
+            continue
+        except Exception as error:
+            raise AssertionError(
+                f"{rules.name}: view(state, {seat!r}) at a table of {players} raised "
+                f"{type(error).__name__}, not {expected.__name__}: {error}"
+            ) from error
+        raise AssertionError(
+            f"{rules.name}: view(state, {seat!r}) at a table of {players} gave a view, "
+            f"not {expected.__name__}"
+        )
 
 
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:

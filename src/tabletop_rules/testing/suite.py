@@ -40,6 +40,7 @@ from .checks import (
     check_playout,
     check_turn_functions,
     check_view_hides_secrets,
+    check_view_refuses_seats_not_at_the_table,
     check_worst_config_move_cost,
     number_paths,
     pushed_to_the_limit,
@@ -343,6 +344,15 @@ class ConformanceSuite:
         """
         playout, index = self._state_in(data)
         check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
+
+    @_suite_settings
+    @given(data=st.data())
+    def test_a_view_of_a_seat_not_at_the_table_is_refused(self, data: st.DataObject) -> None:
+        """``view`` of an int seat not at the table raises the library's error, of a seat
+        that is no int ``TypeError``.
+        """
+        playout, index = self._state_in(data)
+        check_view_refuses_seats_not_at_the_table(self.ruleset, playout.states[index])
 
     @_fuzz_settings
     @given(data=st.data())
