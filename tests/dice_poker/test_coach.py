@@ -134,17 +134,17 @@ def test_the_coach_answers_at_once_however_many_throws_the_house_rules_allow(
 ) -> None:
     """Point 7: a turn of 1,306 throws with the whole last stage open (1,440 for its last
     box) once raised ``RecursionError``; now the coach, the hint, the bot and the score
-    sheet's lines each answer within a second (they take a few tenths), before the first
-    throw, after it, and 300 throws into the turn."""
+    sheet's lines each answer within a second of processor time (they take a few tenths),
+    before the first throw, after it, and 300 throws into the turn."""
     state = _most_banked(order, open_boxes)
     assert state.throws_allowed == throws
     bot = dp.CoachBot()
     for step in range(3):
         seen = dp.view(state, 0)
         for consumer in (dp.coach, dp.RULES.hint, bot.choose, dp.coach_lines, dp.advice_lines):
-            started = time.perf_counter()
+            started = time.process_time()  # the work done, whatever else shares the cores
             consumer(seen)
-            assert time.perf_counter() - started < 1.0, consumer
+            assert time.process_time() - started < 1.0, consumer
         advice = dp.coach(seen)
         assert advice.throws_left == throws - state.throws_used
         assert advice.move in dp.legal_moves(state)
