@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import importlib.util
+import pickle
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from tabletop_rules import batch, dice_poker
 from tabletop_rules.batch import frame
-from tabletop_rules.errors import ConfigError, IllegalMoveError, UnknownGameError
+from tabletop_rules.errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidStateError,
+    UnknownGameError,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "pig" / "src"))
 
@@ -109,11 +116,81 @@ def test_games_are_read_only(engine: batch.Engine) -> None:
 
 
 def test_games_of_another_batch_are_refused(engine: batch.Engine) -> None:
-    other = batch.engine("pig", pig.Config(), size=3).reset(seeds(3))
-    with pytest.raises(TypeError, match="expected this engine's Games of size 4"):
+    other = batch.engine("pig", pig.Config(target=10), size=3).reset(seeds(3))
+    with pytest.raises(InvalidStateError, match="plays 4 games a record, the record holds 3"):
         engine.step(other, np.zeros(4, dtype=np.int64))
     with pytest.raises(TypeError, match="expected this engine's Games"):
         engine.observe("games")  # type: ignore[arg-type]
+
+
+def test_a_record_from_another_engine_is_refused(engine: batch.Engine) -> None:
+    other = batch.engine("pig", pig.Config(target=20), size=4).reset(seeds())
+    for call in (
+        lambda: engine.step(other, np.zeros(4, dtype=np.int64)),
+        lambda: engine.restart(other, seeds()),
+        lambda: engine.observe(other),
+        lambda: engine.winners(other),
+        lambda: engine.state(other, 0),
+    ):
+        with pytest.raises(InvalidStateError, match="made by a pig engine of another config"):
+            call()
+    twin = batch.engine("pig", pig.Config(target=10), size=4)  # the same game, config, size
+    assert twin.state(engine.reset(seeds()), 1) == engine.state(engine.reset(seeds()), 1)
+
+
+def test_games_copies_the_callers_arrays_and_leaves_them_writable(engine: batch.Engine) -> None:
+    games = engine.reset(seeds())
+    mine = {name: value.copy() for name, value in games.data.items()}
+    built = batch.Games(
+        current_player=games.current_player,
+        legal_mask=games.legal_mask,
+        scores=games.scores,
+        over=games.over,
+        data=mine,
+        made_by=engine.key,
+    )
+    mine["turns"][0] = 3  # the caller's own stays writable, the record's is its copy
+    assert built.data["turns"][0] == 0
+    assert engine.state(built, 0) == engine.state(games, 0)
+
+
+def test_a_record_pickles(engine: batch.Engine) -> None:
+    games = engine.step(engine.reset(seeds()), np.zeros(4, dtype=np.int64))
+    again = pickle.loads(pickle.dumps(games))
+    assert again.made_by == engine.key
+    assert [engine.state(again, i) for i in range(4)] == [engine.state(games, i) for i in range(4)]
+    assert np.array_equal(again.legal_mask, games.legal_mask)
+    assert np.array_equal(engine.observe(again), engine.observe(games))
+
+
+def test_hand_built_lists_beyond_num_actions_are_refused() -> None:
+    with pytest.raises(InvalidStateError, match=r"game 0: legal_actions \[10\] are not its"):
+        batch.Games(
+            current_player=np.zeros(2, dtype=np.int64),
+            legal_actions=np.array([[10], [-1]], dtype=np.int16),
+            num_actions=10,
+            scores=np.zeros((2, 1), dtype=np.int64),
+            over=np.zeros(2, dtype=bool),
+            data={},
+        )
+
+
+def test_a_hand_built_record_with_values_out_of_range_is_refused(engine: batch.Engine) -> None:
+    games = engine.reset(seeds())
+    data = dict(games.data)
+    data["turns"] = np.full(4, -30000, dtype=data["turns"].dtype)
+    fields: dict[str, Any] = {
+        "current_player": games.current_player,
+        "legal_mask": games.legal_mask,
+        "scores": games.scores,
+        "over": games.over,
+        "data": data,
+    }
+    with pytest.raises(InvalidStateError, match="made by no engine"):
+        engine.step(batch.Games(**fields), np.zeros(4, dtype=np.int64))
+    written = batch.Games(**fields, made_by=engine.key)
+    with pytest.raises(InvalidStateError):
+        engine.state(written, 0)  # the rules refuse it, if the kernel checks no range
 
 
 @pytest.mark.parametrize("index", [-1, 4, 1.0, "0"])

@@ -103,6 +103,40 @@ class AccountEngine(Engine):
     game = "account"
     _winners = Engine._top_scorers  # the rules' winners: the top scores
 
+    def _check_record(self, games: Games) -> None:
+        """The arrays the step and record index by, within their ranges (cards, columns,
+        markers, counts, seats, phases, the roll), the discard pile below the pack, and a
+        seat's markers and this turn's moves with room for one more where it may still get
+        or move one: no record drives the compiled loop out of bounds.
+        """
+        data, most, cards = games.data, self.max_markers, self.deck_size
+        self._check_ranges(
+            games,
+            {
+                "field": (0, EMPTY),
+                "collapsed": (0, self.rows),
+                "bottom": (0, EMPTY),
+                "cards": (0, EMPTY),
+                "pack_top": (0, cards),
+                "discard_size": (0, cards),
+                "markers": (-1, self.columns - 1),
+                "owned": (0, most),
+                "moved": (-1, most - 1),
+                "moved_count": (0, most),
+                "phase": (0, len(PHASES) - 1),
+                "seat": (0, self.players - 1),
+                "turns": (0, self.last_turn),
+                "roll": (0, SIDES),
+            },
+        )
+        self._refuse(
+            games,
+            data["discard_size"] > data["pack_top"],
+            "its discard pile runs into its pack",
+        )
+        over = data["phase"] == _PHASE_OVER
+        self._refuse(games, games.over != over, "over is not its phase's")
+
     def _prepare(self) -> None:
         config: Config = self.config
         self.columns, self.rows = config.columns, config.rows
@@ -149,7 +183,7 @@ class AccountEngine(Engine):
             value[rows] = new
             return value
 
-        return Games(  # a new game: in setup, seat 0 to place, nothing scored
+        return Games._made(  # a new game: in setup, seat 0 to place, nothing scored
             current_player=merged(games.current_player, 0),
             legal_mask=merged(games.legal_mask, self._mask_table[_KEY_SETUP]),
             scores=merged(games.scores, 0),
@@ -421,7 +455,7 @@ class AccountEngine(Engine):
         phase, seat, roll = data["phase"], data["seat"], data["roll"]
         awaiting, over = data["awaiting_die"], phase == _PHASE_OVER
         player = np.where(over, NOBODY, np.where(awaiting, CHANCE, seat)).astype(np.int64)
-        return Games(
+        return Games._made(
             current_player=player,
             legal_mask=self._masks(data, phase, seat, roll, awaiting),
             scores=data["accounts"].astype(np.int64),

@@ -166,6 +166,24 @@ class DicePokerEngine(Engine):
         self.max_per_turn = config.max_fences_per_turn
         self.observation_size = self.rules.observation_spec(config).size
 
+    def _check_record(self, games: Games) -> None:
+        """The arrays the step and record index by, within their tables (the turns up to
+        the game's, the throw, the keep in the air, the box announced, the open boxes),
+        and ``over`` as the turns say: no record drives the compiled loop out of bounds.
+        """
+        self._check_ranges(
+            games,
+            {
+                "turns": (0, self.turns_per_game),
+                "dice": (-1, len(_THROWS) - 1),
+                "pending": (-1, -1 if self.auto_chance else len(_ROLLS) - 1),
+                "announced": (-1, BOXES_PER_STAGE - 1),
+                "open_masks": (0, _ALL_BOXES),
+            },
+        )
+        done = games.data["turns"] == self.turns_per_game
+        self._refuse(games, games.over != done, "over is not whether all its turns are played")
+
     # --- the rules over arrays ------------------------------------------------------
 
     def _throws_allowed(self, bank: NDArray[Any]) -> NDArray[np.int64]:
@@ -217,7 +235,9 @@ class DicePokerEngine(Engine):
         if not self.auto_chance:
             legal[:, CHANCE_OFFSET:] = _TABLES["chance"].take(pending, axis=0)
         player = np.where(over, NOBODY, np.where(pending >= 0, CHANCE, seat))
-        return Games(current_player=player, legal_mask=legal, scores=scores, over=over, data=data)
+        return Games._made(
+            current_player=player, legal_mask=legal, scores=scores, over=over, data=data
+        )
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
         return self._record(self._dealt(seeds), np.zeros((self.size, self.players), dtype=np.int64))

@@ -8,10 +8,11 @@ A kernel subclasses ``Engine`` and writes ``_reset``, ``_step``, ``_observe`` an
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.util
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
@@ -20,7 +21,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._messages import short_repr
-from ..errors import ConfigError, IllegalMoveError, InvalidStateError, UnknownGameError
+from ..errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidStateError,
+    TabletopError,
+    UnknownGameError,
+)
 from ..protocol import Ruleset, get_ruleset
 
 __all__ = [
@@ -59,6 +66,25 @@ def _frozen_or_none(value: NDArray[Any] | None) -> NDArray[Any] | None:
     return None if value is None else _frozen(value)
 
 
+def _copied(value: object) -> NDArray[Any]:
+    """A read-only copy of ``value``: the caller's own array stays the caller's, writable."""
+    return _frozen(np.array(value, copy=True))
+
+
+def _copied_arrays(arrays: Mapping[str, object]) -> Mapping[str, NDArray[Any]]:
+    if not isinstance(arrays, Mapping):
+        raise TypeError(f"a Games record's data are arrays by name, got {short_repr(arrays)}")
+    return MappingProxyType({name: _copied(value) for name, value in arrays.items()})
+
+
+def _copied_or_none(value: object) -> NDArray[Any] | None:
+    return None if value is None else _copied(value)
+
+
+EngineKey = tuple[str, Any]
+"""What a record names its engine by: the game's ruleset name and the engine's config."""
+
+
 @attrs.frozen(eq=False, kw_only=True)
 class Games:
     """A batch of games at one moment: arrays with one row per game, read-only.
@@ -76,22 +102,103 @@ class Games:
             :func:`random_actions` and ``step``'s check read when a mask is wide and its
             actions few (palace's 2,762).
         num_actions: The mask's width, given with ``legal_actions`` and no mask.
+        made_by: The game and config of the engine that made the record
+            (:attr:`Engine.key`), set by the engine: any other engine refuses the record.
+
+    A record built here holds read-only copies of the arrays given (the caller's stay
+    writable); its lists of legal actions are checked against ``num_actions``, its arrays
+    against one another's batch axis. A record pickles.
 
     """
 
-    current_player: NDArray[np.int64] = attrs.field(converter=_frozen)
-    scores: NDArray[np.int64] = attrs.field(converter=_frozen)
-    over: NDArray[np.bool_] = attrs.field(converter=_frozen)
-    data: Mapping[str, NDArray[Any]] = attrs.field(converter=_frozen_arrays)
-    legal_actions: NDArray[np.int16] | None = attrs.field(default=None, converter=_frozen_or_none)
+    current_player: NDArray[np.int64] = attrs.field(converter=_copied)
+    scores: NDArray[np.int64] = attrs.field(converter=_copied)
+    over: NDArray[np.bool_] = attrs.field(converter=_copied)
+    data: Mapping[str, NDArray[Any]] = attrs.field(converter=_copied_arrays)
+    legal_actions: NDArray[np.int16] | None = attrs.field(default=None, converter=_copied_or_none)
     num_actions: int | None = None
     _legal_mask: NDArray[np.bool_] | None = attrs.field(
-        default=None, alias="legal_mask", converter=_frozen_or_none
+        default=None, alias="legal_mask", converter=_copied_or_none
     )
+    made_by: EngineKey | None = None
 
     def __attrs_post_init__(self) -> None:
         if self._legal_mask is None and (self.legal_actions is None or self.num_actions is None):
             raise TypeError("a Games record takes a legal_mask, or legal_actions and num_actions")
+        if self.made_by is not None and (
+            type(self.made_by) is not tuple
+            or len(self.made_by) != 2
+            or type(self.made_by[0]) is not str
+        ):
+            raise TypeError(f"made_by is (game, config), got {short_repr(self.made_by)}")
+        size = self.over.shape[0] if self.over.ndim else -1
+        arrays = {"current_player": self.current_player, "scores": self.scores, **self.data}
+        if self._legal_mask is not None:
+            arrays["legal_mask"] = self._legal_mask
+        if self.legal_actions is not None:
+            arrays["legal_actions"] = self.legal_actions
+        for name, value in arrays.items():
+            if value.ndim == 0 or value.shape[0] != size:
+                raise InvalidStateError(
+                    f"a Games record's arrays have one row a game ({size}); "
+                    f"{name} has shape {value.shape}"
+                )
+        if self.legal_actions is not None:
+            self._check_lists()
+
+    def _check_lists(self) -> None:
+        """The lists of legal actions: signed integers, ``(size, k)``, ``k`` one at least,
+        each ascending within 0 to ``num_actions - 1``, then -1.
+        """
+        listed, width = self.legal_actions, self.num_actions
+        assert listed is not None
+        if type(width) is not int or width < 1:
+            raise TypeError(f"num_actions is a whole number 1 or more, got {short_repr(width)}")
+        if listed.dtype.kind != "i" or listed.ndim != 2 or not listed.shape[1]:
+            raise InvalidStateError(
+                "legal_actions are signed integers of shape (games, k), k one at least; got "
+                f"{listed.dtype} of shape {listed.shape}"
+            )
+        held = listed >= 0
+        wrong = (listed < -1) | (listed >= width)
+        wrong[:, 1:] |= held[:, 1:] & ~held[:, :-1]  # an action after the -1s
+        wrong[:, 1:] |= held[:, 1:] & (listed[:, 1:] <= listed[:, :-1])  # not ascending
+        if wrong.any():
+            game = int(np.flatnonzero(wrong.any(axis=1))[0])
+            raise InvalidStateError(
+                f"game {game}: legal_actions {listed[game].tolist()} are not its actions "
+                f"(0 to {width - 1}) ascending, then -1"
+            )
+
+    @classmethod
+    def _made(cls, **fields: Any) -> Games:
+        """A record of a kernel's own new arrays, frozen in place, not copied (no caller
+        holds them) and not checked: the engine checks every record at its entry.
+        """
+        games: Games = object.__new__(cls)
+        put = functools.partial(object.__setattr__, games)
+        for name in ("current_player", "scores", "over"):
+            put(name, _frozen(fields[name]))
+        put("data", _frozen_arrays(fields["data"]))
+        put("legal_actions", _frozen_or_none(fields.get("legal_actions")))
+        put("num_actions", fields.get("num_actions"))
+        put("_legal_mask", _frozen_or_none(fields.get("legal_mask")))
+        put("made_by", fields.get("made_by"))
+        return games
+
+    def __reduce__(self) -> tuple[Callable[..., Games], tuple[dict[str, Any]]]:
+        """Pickled as its fields; unpickled through the constructor, which copies them."""
+        fields = {
+            "current_player": self.current_player,
+            "scores": self.scores,
+            "over": self.over,
+            "data": dict(self.data),
+            "legal_actions": self.legal_actions,
+            "num_actions": self.num_actions,
+            "legal_mask": self._legal_mask,
+            "made_by": self.made_by,
+        }
+        return _unpickled, (fields,)
 
     @property
     def legal_mask(self) -> NDArray[np.bool_]:
@@ -110,6 +217,10 @@ class Games:
     def size(self) -> int:
         """The number of games."""
         return int(self.over.shape[0])
+
+
+def _unpickled(fields: dict[str, Any]) -> Games:
+    return Games(**fields)
 
 
 class Engine:
@@ -145,8 +256,12 @@ class Engine:
             )
         self.config = config
         self.size = size
+        self.key: EngineKey = (self.game, config)
+        """What the records this engine makes name it by (``Games.made_by``): records are
+        shared by the engines of one game and config, whatever their backend."""
         self.num_actions = self.rules.num_actions(config)
         self.players = self.rules.players(config)
+        self._record_layout: dict[str, tuple[np.dtype[Any], tuple[int, ...]]] | None = None
         self._row_starts = np.arange(size, dtype=np.int64) * self.num_actions
         self._prepare()
 
@@ -155,7 +270,7 @@ class Engine:
 
     def reset(self, seeds: NDArray[np.uint64]) -> Games:
         """New games, game ``i`` dealt as ``new_game(config, seed=seeds[i])`` deals it."""
-        return self._reset(self._checked_seeds(seeds))
+        return self._own(self._reset(self._checked_seeds(seeds)))
 
     def step(
         self,
@@ -181,11 +296,12 @@ class Engine:
             i = int(wrong[0])
             text = self.rules.action_text(self.config, int(actions[i]))
             raise IllegalMoveError(f"game {i}: action {int(actions[i])} ('{text}') is not legal")
-        after = self._step(games, np.where(playing, actions, 0), playing)
-        if reset is None:
-            return after
-        seeds = self._checked_seeds(reset)
-        return self._restart(after, seeds, after.over) if after.over.any() else after
+        seeds = None if reset is None else self._checked_seeds(reset)
+        with _kernel_errors():
+            after = self._own(self._step(games, np.where(playing, actions, 0), playing))
+            if seeds is None or not after.over.any():
+                return after
+            return self._own(self._restart(after, seeds, after.over))
 
     def restart(
         self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_] | None = None
@@ -201,33 +317,49 @@ class Engine:
             raise TypeError(f"where is a NumPy array of bool, got {short_repr(where)}")
         elif where.shape != (self.size,):
             raise ValueError(f"where has shape ({self.size},), got {where.shape}")
-        return self._restart(games, seeds, where.copy()) if where.any() else games
+        if not where.any():
+            return games
+        with _kernel_errors():
+            return self._own(self._restart(games, seeds, where.copy()))
 
     def observe(self, games: Games) -> NDArray[np.float32]:
         """``(size, observation size)``: the rules' ``observe`` of each game's view for its
         seat to move (a spectator's view once over).
         """
         self._check_games(games)
-        return self._observe(games)
+        with _kernel_errors():
+            return self._observe(games)
 
     def winners(self, games: Games) -> NDArray[np.bool_]:
         """``(size, players)``: the rules' ``winners`` of each game, seat by seat."""
         self._check_games(games)
-        return self._winners(games)
+        with _kernel_errors():
+            return self._winners(games)
 
     def state(self, games: Games, i: int | np.integer[Any]) -> Any:
         """Game ``i`` as the rules engine's ``State``: equal, by ``==``, to the state the
-        same moves reach from the same seed.
+        same moves reach from the same seed. Never a state the rules' ``check_state``
+        refuses: :class:`~tabletop_rules.errors.InvalidStateError` for a record whose game
+        ``i`` is none.
         """
         self._check_games(games)
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.size:
             raise IndexError(f"a game index is 0 to {self.size - 1}, got {short_repr(i)}")
-        return self._state(games, int(i))
+        with _kernel_errors():
+            state = self._state(games, int(i))
+        self.rules.check_state(state)
+        return state
 
     # --- what a kernel writes -------------------------------------------------------
 
     def _prepare(self) -> None:
         """Tables for the config, made once; ``ConfigError`` naming a field not taken yet."""
+
+    def _check_record(self, games: Games) -> None:
+        """``InvalidStateError`` unless ``games``' arrays keep the kernel's invariants that
+        its step, record and reads index by (ranges of index arrays, cheaply); the frame has
+        checked the record's engine, size, array names, dtypes and shapes.
+        """
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
         raise NotImplementedError
@@ -286,11 +418,96 @@ class Engine:
             )
         return actions.astype(np.int64)
 
+    def _own(self, games: Games) -> Games:
+        """``games``, a record the kernel just made, named as this engine's."""
+        if games.made_by is None:
+            object.__setattr__(games, "made_by", self.key)
+        return games
+
     def _check_games(self, games: object) -> None:
-        if type(games) is not Games or games.size != self.size:
-            raise TypeError(
-                f"expected this engine's Games of size {self.size}, got {short_repr(games)}"
+        """The entry check of every record: ``TypeError`` for one that is no ``Games``,
+        :class:`~tabletop_rules.errors.InvalidStateError` for one another engine made (or
+        none), of another size, or whose arrays are not the kernel's or break its invariants.
+        """
+        if type(games) is not Games:
+            raise TypeError(f"expected this engine's Games, got {short_repr(games)}")
+        made_by = games.made_by
+        if made_by is not self.key and made_by != self.key:
+            raise InvalidStateError(
+                f"this {self.game} engine plays records of its own config alone; the record was "
+                + ("made by no engine" if made_by is None else f"made by a {made_by[0]} engine")
+                + ("" if made_by is None or made_by[0] != self.game else " of another config")
             )
+        if games.size != self.size:
+            raise InvalidStateError(
+                f"this engine plays {self.size} games a record, the record holds {games.size}"
+            )
+        self._check_arrays(games)
+        self._check_record(games)
+
+    def _check_arrays(self, games: Games) -> None:
+        """The record's arrays: the names, dtypes and shapes the kernel makes."""
+        layout = self._record_layout
+        if layout is None:
+            one = type(self)(self.config, 1)._reset(np.zeros(1, dtype=np.uint64))
+            layout = self._record_layout = {
+                name: (value.dtype, value.shape[1:]) for name, value in one.data.items()
+            }
+        size = self.size
+        expected: dict[str, tuple[np.dtype[Any], tuple[int, ...]]] = {
+            "current_player": (np.dtype(np.int64), (size,)),
+            "scores": (np.dtype(np.int64), (size, self.players)),
+            "over": (np.dtype(np.bool_), (size,)),
+        }
+        given = {name: getattr(games, name) for name in expected}
+        if games._legal_mask is not None:
+            expected["legal_mask"] = (np.dtype(np.bool_), (size, self.num_actions))
+            given["legal_mask"] = games._legal_mask
+        if games.legal_actions is not None:
+            listed = games.legal_actions
+            if listed.dtype.kind != "i" or listed.ndim != 2 or not listed.shape[1]:
+                raise InvalidStateError(
+                    f"legal_actions are signed integers of shape ({size}, k), k one at least; "
+                    f"got {listed.dtype} of shape {listed.shape}"
+                )
+            if games.num_actions != self.num_actions:
+                raise InvalidStateError(
+                    f"num_actions is {self.num_actions}, got {short_repr(games.num_actions)}"
+                )
+        if games.data.keys() != layout.keys():
+            raise InvalidStateError(
+                f"a {self.game} record's data are {', '.join(sorted(layout))}; "
+                f"got {', '.join(sorted(games.data))}"
+            )
+        for name, (dtype, shape) in layout.items():
+            expected[name] = (dtype, (size, *shape))
+            given[name] = games.data[name]
+        for name, (dtype, shape) in expected.items():
+            value = given[name]
+            if value.dtype != dtype or value.shape != shape:
+                raise InvalidStateError(
+                    f"{name} is {dtype} of shape {shape} in this engine's records; "
+                    f"got {value.dtype} of shape {value.shape}"
+                )
+
+    def _check_ranges(self, games: Games, ranges: Mapping[str, tuple[int, int]]) -> None:
+        """``InvalidStateError`` naming the first game whose array of ``ranges`` holds a
+        value outside its ``(lowest, highest)``: a min and a max an array.
+        """
+        for name, (low, high) in ranges.items():
+            values = games.data[name]
+            if values.size and (values.min() < low or values.max() > high):
+                wrong = ((values < low) | (values > high)).reshape(values.shape[0], -1)
+                game = int(np.flatnonzero(wrong.any(axis=1))[0])
+                raise InvalidStateError(
+                    f"game {game}: {name} holds {values[game].tolist()}, outside {low} to {high}"
+                )
+
+    @staticmethod
+    def _refuse(games: Games, wrong: NDArray[np.bool_], what: str) -> None:
+        """``InvalidStateError`` naming the first game ``wrong`` and ``what`` is wrong."""
+        if wrong.any():
+            raise InvalidStateError(f"game {int(np.flatnonzero(wrong)[0])}: {what}")
 
     @staticmethod
     def _merged(games: Games, fresh: Games, where: NDArray[np.bool_]) -> Games:
@@ -303,7 +520,7 @@ class Engine:
         if games.legal_actions is not None and fresh.legal_actions is not None:
             width = max(games.legal_actions.shape[1], fresh.legal_actions.shape[1])
             listed = pick(_padded(games.legal_actions, width), _padded(fresh.legal_actions, width))
-        return Games(
+        return Games._made(
             current_player=pick(games.current_player, fresh.current_player),
             legal_mask=None if listed is not None else pick(games.legal_mask, fresh.legal_mask),
             legal_actions=listed,
@@ -312,6 +529,21 @@ class Engine:
             over=pick(games.over, fresh.over),
             data={name: pick(value, fresh.data[name]) for name, value in games.data.items()},
         )
+
+
+@contextlib.contextmanager
+def _kernel_errors() -> Iterator[None]:
+    """A kernel's ``IndexError``, ``KeyError``, ``OverflowError`` or plain ``ValueError``
+    on a record that passed the entry checks, as ``InvalidStateError``: a record whose
+    arrays hold no game (the NumPy kernels raise, the compiled ones are kept within
+    bounds by the entry checks; both backends answer with the library's error).
+    """
+    try:
+        yield
+    except TabletopError:
+        raise
+    except (IndexError, KeyError, OverflowError, ValueError) as error:
+        raise InvalidStateError(f"the record holds no game the kernel can read: {error}") from error
 
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:

@@ -175,6 +175,53 @@ class PalaceEngine(Engine):
         self.rows = np.arange(self.size)
         self.first_rows = self.rows * config.players
 
+    def _check_record(self, games: Games) -> None:
+        """The arrays the step and record index by, within their ranges (cards, counts,
+        sizes, seats, phases), every card counted once (hands, rows, stock, pile and burned
+        cards add up to the deck, each hand's size its cards), and a seat left to move in a
+        game not over: no record drives the compiled loops out of bounds.
+        """
+        config, data, cards, players = self.config, games.data, self.cards, self.players
+        card, count = (-1, KINDS - 1), (0, config.decks)
+        self._check_ranges(
+            games,
+            {
+                "deal": (0, KINDS - 1),
+                "hands": count,
+                "known": count,
+                "hand_size": (0, cards),
+                "face_up": card,
+                "face_down": card,
+                "stock_from": (self.dealt, cards),
+                "pile": card,
+                "pile_size": (0, cards),
+                "pile_counts": count,
+                "top": (0, self.allowed.shape[0] - 1),
+                "top_run": (0, cards),
+                "burned": card,
+                "burned_size": (0, cards),
+                "phase": (0, len(PHASES) - 1),
+                "seat": (0, players - 1),
+                "turns": (0, config.max_turns),
+                "swaps": (0, MAX_SWAPS),
+                "pending": (0, len(PENDINGS) - 1),
+                "places": (0, players),
+            },
+        )
+        held = data["hands"].sum(axis=2, dtype=np.int64)
+        self._refuse(
+            games, (held != data["hand_size"]).any(axis=1), "a hand_size is not its hand's cards"
+        )
+        on_table = (data["face_up"] >= 0).sum(axis=(1, 2)) + (data["face_down"] >= 0).sum(
+            axis=(1, 2)
+        )
+        counted = held.sum(axis=1) + on_table + cards - data["stock_from"]
+        counted += data["pile_size"].astype(np.int64) + data["burned_size"]
+        self._refuse(games, counted != cards, f"its cards do not add up to the deck's {cards}")
+        finished = (data["places"] > 0).all(axis=1)
+        self._refuse(games, finished & ~games.over, "every seat finished in a game not over")
+        self._refuse(games, games.over != (data["phase"] == OVER), "over is not its phase's")
+
     # --- the deal ------------------------------------------------------------------
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
@@ -473,7 +520,7 @@ class PalaceEngine(Engine):
     def _record(self, data: dict[str, Array]) -> Games:
         over = data["phase"] == OVER
         places = data["places"].astype(np.int64)
-        return Games(
+        return Games._made(
             current_player=np.where(over, NOBODY, data["seat"]).astype(np.int64),
             legal_mask=self._legal_mask(data),
             scores=np.where(places > 0, self.config.players - places, 0),

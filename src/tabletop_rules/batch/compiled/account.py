@@ -213,7 +213,7 @@ class CompiledAccountEngine(kernel.AccountEngine):
 
     @staticmethod
     def _games(record: _Record, data: dict[str, Array]) -> Games:
-        return Games(
+        return Games._made(
             current_player=record.player,
             legal_mask=record.legal,
             scores=record.scores,
@@ -278,17 +278,23 @@ def _play(
             markers[g, s, marker] = landed
             if n.collapse and landed != start and not _holds(markers[g], start):
                 # the bottom card of the column left goes onto the discard pile
+                if state.discard_size[g] >= state.pack_top[g]:
+                    raise IndexError("the discard pile ran into the pack")
                 state.cards[g, state.discard_size[g]] = bottom[g, start]
                 state.discard_size[g] += 1
                 gone = state.collapsed[g, start] + 1
                 state.collapsed[g, start] = gone
                 bottom[g, start] = state.field[g, start, gone] if gone < rows else n.empty
+            if moved_count[g] >= state.moved.shape[1]:  # only a record's own lists say
+                raise IndexError("a marker moved more often than a seat has markers")
             state.moved[g, moved_count[g]] = marker
             moved_count[g] += 1
             state.moved_bits[g] |= 1 << marker
             roll[g] = 0
         else:  # a placed or bought marker: the next of its seat's markers
             landed = tables.column[action]
+            if owned[g, s] >= markers.shape[2]:
+                raise IndexError("a marker got beyond the most a seat may own")
             markers[g, s, owned[g, s]] = landed
             owned[g, s] += 1
             if kind == n.buy:

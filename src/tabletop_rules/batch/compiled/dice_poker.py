@@ -318,7 +318,7 @@ class CompiledDicePokerEngine(DicePokerEngine):
         arrays += [scores, *record, actions, playing, recording, *self.tables]
         _advance(*arrays)
         listed, player, over = record
-        return Games(
+        return Games._made(
             current_player=player,
             legal_actions=listed,
             num_actions=self.num_actions,

@@ -211,7 +211,7 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         legal_actions = _advance(
             actions, playing, self._numbers, self._goes, kernel._NATURAL, _State(**data), record
         )
-        return Games(
+        return Games._made(
             current_player=record.player,
             legal_actions=legal_actions,
             num_actions=self.num_actions,
@@ -375,12 +375,16 @@ def _play(
                         of_rank = card >= 0 and card // suits == rank
                         if of_rank and (lowest < 0 or card < face_up[g, s, lowest]):
                             lowest = slot
+                    if lowest < 0:  # a play no list of the record's own allows
+                        raise IndexError("a face-up play of cards not on the table")
                     pile[g, at] = face_up[g, s, lowest]
                     at += 1
                     face_up[g, s, lowest] = -1
         elif action >= n.blind:
             slot = action - n.blind
             card = face_down[g, s, slot]
+            if card < 0:
+                raise IndexError("a blind play of a face-down slot that is empty")
             face_down[g, s, slot] = -1
             rank, count = card // suits, 1
             if allowed[top[g], rank]:
