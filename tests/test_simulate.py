@@ -856,3 +856,9 @@ def test_palace_scores_say_only_who_won_so_the_table_has_no_mean_score() -> None
     assert not points.scores_say_only_who_won
     assert "mean score" in points.table()
     assert not simulate(account.RULES, ["bestcard", "random"], 4, seed=1).scores_say_only_who_won
+
+
+def test_one_game_alone_keeps_its_scores_in_the_table() -> None:
+    one = simulate(dp.RULES, ["greedy", "random"], 1, seed=1, config=ONE_STAGE)
+    assert not one.scores_say_only_who_won
+    assert "mean score" in one.table()

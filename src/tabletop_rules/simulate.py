@@ -789,8 +789,11 @@ class SimulationResult:
         """Whether the scores tell nothing the wins do not: in every game each winner has
         one score and every other seat one lower score, the same two in every game (palace
         played to the first out: 1 and 0). Then a mean score only restates the win rate, and
-        the tables leave it out; any game whose scores count points shows them.
+        the tables leave it out; any game whose scores count points shows them. One game
+        alone cannot tell, and keeps its scores.
         """
+        if len(self.games) < 2:
+            return False
         won = {s for one in self.games for seat, s in enumerate(one.scores) if seat in one.winners}
         lost = {
             s for one in self.games for seat, s in enumerate(one.scores) if seat not in one.winners
