@@ -312,3 +312,10 @@ def test_unbounded_work_a_tournament_sends_its_tables_games_as_they_are_played()
     assert Counting.submitted == 45 * 4
     assert max(ahead) <= TASKS_IN_FLIGHT < 45 * 4
     assert result == tournament(dp.RULES, bots, 4, seed=1, config=ONE_STAGE, resamples=20)
+
+
+def test_a_palace_tournament_has_no_mean_score_where_scores_only_say_who_won() -> None:
+    result = tournament(palace.RULES, ["lowcard", "random", "random"], 4, seed=1)
+    assert "mean score" not in result.rating_headings()
+    assert all(len(row) == len(result.rating_headings()) for row in result.rating_rows())
+    assert "mean score" not in result.table()

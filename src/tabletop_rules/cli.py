@@ -45,7 +45,7 @@ from .simulate import (
     task_count,
     useful_workers,
 )
-from .tournament import MAX_RESAMPLES, RATING_HEADINGS, SEAT_HEADINGS, tournament
+from .tournament import MAX_RESAMPLES, SEAT_HEADINGS, tournament
 
 try:
     from rich.console import Console
@@ -711,7 +711,7 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
         title=f"{rules.title}: {result.games_played} games, {tables} table"
         f"{'s' * (tables != 1)} of {seats}, {how}"
     )
-    for heading in RATING_HEADINGS:
+    for heading in result.rating_headings():
         ratings.add_column(heading, justify="left" if heading == "bot" else "right")
     for row in result.rating_rows():
         ratings.add_row(*row)

@@ -101,7 +101,8 @@ Points = tuple[tuple[float, ...], ...]
 """``points[i][j]``: the points bot ``i`` took from bot ``j`` (a win 1, a draw 1/2)."""
 
 RATING_HEADINGS: Final = ("bot", "rating", "95% interval", "games", "win rate", "mean score")
-"""The columns of :meth:`TournamentResult.rating_rows`."""
+"""The columns of :meth:`TournamentResult.rating_rows`; the last is left out where the
+scores only say who won (:meth:`TournamentResult.rating_headings`)."""
 
 SEAT_HEADINGS: Final = ("seat", "win rate", "95% interval")
 """The columns of :meth:`TournamentResult.seat_rows`."""
@@ -529,7 +530,7 @@ class TournamentResult:
             f"{self.game}: {self.games_played} games, {count} table{'s' * (count != 1)} of "
             f"{seats}, seed {self.seed}, {how}"
         ]
-        lines += text_table(RATING_HEADINGS, self.rating_rows())
+        lines += text_table(self.rating_headings(), self.rating_rows())
         lines += text_table(SEAT_HEADINGS, self.seat_rows())
         length = self.length
         lines.append(
@@ -538,10 +539,20 @@ class TournamentResult:
         )
         return "\n".join(lines)
 
+    def rating_headings(self) -> tuple[str, ...]:
+        """The columns of :meth:`rating_rows`: :data:`RATING_HEADINGS`, less the mean score
+        where every table's scores only say who won
+        (:attr:`~tabletop_rules.simulate.SimulationResult.scores_say_only_who_won`).
+        """
+        if all(table.scores_say_only_who_won for table in self.tables):
+            return RATING_HEADINGS[:-1]
+        return RATING_HEADINGS
+
     def rating_rows(self) -> tuple[tuple[str, ...], ...]:
-        """The ratings as rows of text under :data:`RATING_HEADINGS`, best first, as
+        """The ratings as rows of text under :meth:`rating_headings`, best first, as
         :meth:`table` and ``tabletop-rules tournament`` show them.
         """
+        columns = len(self.rating_headings())
         return tuple(
             (
                 rating.name,
@@ -550,7 +561,7 @@ class TournamentResult:
                 str(rating.games),
                 f"{rating.win_rate:.1%}",
                 f"{rating.score_mean:.1f}",
-            )
+            )[:columns]
             for rating in sorted(self.ratings, key=lambda rating: -rating.rating)
         )
 
