@@ -1,5 +1,7 @@
 """Hostile records never crash the interpreter: each runs in a child process, which must
-end with the library's error, not a signal (the compiled kernels read raw memory)."""
+end with the library's error, not a signal (the compiled kernels read raw memory). The
+records: another engine's (other configs, another game), a record whose arrays were made
+writable and given extremes, and one built by hand with legal lists naming any action."""
 
 from __future__ import annotations
 
@@ -113,6 +115,23 @@ for name, number in named + extremes:
     array.flags.writeable = True  # the array owns its memory: a caller may do this
     array.reshape(-1)[:3] = number
     every_entry(kernel, games)
+# legal lists forged by hand: each action (a sample of palace's 2,918) at three depths
+for steps in (0, 6, 40):
+    games = played(kernel, kernel.reset(SEEDS), steps)
+    for action in range(0, kernel.num_actions, 1 + kernel.num_actions // 300):
+        forged = batch.Games(
+            current_player=games.current_player,
+            scores=games.scores,
+            over=games.over,
+            data=dict(games.data),
+            legal_actions=np.full((SIZE, 1), action, dtype=np.int16),
+            num_actions=kernel.num_actions,
+            made_by=kernel.key,
+        )
+        try:
+            kernel.step(forged, np.full(SIZE, action))
+        except TabletopError:
+            refused += 1
 print("refused" if refused else "played")
 """
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tabletop_rules import batch
 from tabletop_rules.errors import ConfigError, IllegalMoveError
-from tabletop_rules.testing.batch import check_lockstep
+from tabletop_rules.testing.batch import check_lockstep, check_records
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "pig" / "src"))
 
@@ -59,3 +59,9 @@ def test_an_illegal_action_names_its_game_and_plays_nothing() -> None:
 def test_the_kernel_refuses_the_house_rule_it_does_not_take() -> None:
     with pytest.raises(ConfigError, match="auto_chance=False"):
         batch.engine("pig", pig.Config(auto_chance=False), size=4)
+
+
+def test_the_kernel_keeps_the_record_contract_of_the_kit() -> None:
+    engine = batch.engine("pig", pig.Config(target=20), size=6)
+    others = [batch.engine("pig", pig.Config(target=30), size=6)]
+    check_records(engine, np.arange(6, dtype=np.uint64), others=others)

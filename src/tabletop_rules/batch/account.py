@@ -104,16 +104,16 @@ class AccountEngine(Engine):
     _winners = Engine._top_scorers  # the rules' winners: the top scores
 
     def _check_record(self, games: Games) -> None:
-        """The arrays the step and record index by, within their ranges (cards, columns,
-        markers, counts, seats, phases, the roll), the discard pile below the pack, and a
-        seat's markers and this turn's moves with room for one more where it may still get
-        or move one: no record drives the compiled loop out of bounds.
+        """The arrays whose values the step and record index by, within their ranges (the
+        cards off the field and on the bottom line, columns, markers, counts, seats, phases,
+        the roll), the discard pile below the pack, and ``over`` as the phase says; what the
+        compiled loop indexes by beyond these (a seat's next marker, a column or marker an
+        action names, the pile's next place) it bounds as it goes.
         """
         data, most, cards = games.data, self.max_markers, self.deck_size
         self._check_ranges(
             games,
             {
-                "field": (0, EMPTY),
                 "collapsed": (0, self.rows),
                 "bottom": (0, EMPTY),
                 "cards": (0, EMPTY),
@@ -121,7 +121,6 @@ class AccountEngine(Engine):
                 "discard_size": (0, cards),
                 "markers": (-1, self.columns - 1),
                 "owned": (0, most),
-                "moved": (-1, most - 1),
                 "moved_count": (0, most),
                 "phase": (0, len(PHASES) - 1),
                 "seat": (0, self.players - 1),

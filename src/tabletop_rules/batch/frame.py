@@ -103,7 +103,7 @@ class Games:
             actions few (palace's 2,762).
         num_actions: The mask's width, given with ``legal_actions`` and no mask.
         made_by: The game and config of the engine that made the record
-            (:attr:`Engine.key`), set by the engine: any other engine refuses the record.
+            (``Engine.key``), set by the engine: any other engine refuses the record.
 
     A record built here holds read-only copies of the arrays given (the caller's stay
     writable); its lists of legal actions are checked against ``num_actions``, its arrays
@@ -243,6 +243,11 @@ class Engine:
     """The game's ruleset itself, for a game :func:`~tabletop_rules.get_ruleset` may not
     find by name (one of another package, not installed); ``None``: found by :attr:`game`."""
 
+    key: EngineKey
+    """What the records this engine makes name it by (``Games.made_by``): the game's name
+    and the config. The engines of one game and config share records, whatever their
+    backend; any other refuses them."""
+
     def __init__(self, config: Any, size: int) -> None:
         self.rules: Ruleset[Any, Any, Any] = self.ruleset or get_ruleset(self.game)
         if type(config) is not self.rules.config_type:
@@ -257,8 +262,6 @@ class Engine:
         self.config = config
         self.size = size
         self.key: EngineKey = (self.game, config)
-        """What the records this engine makes name it by (``Games.made_by``): records are
-        shared by the engines of one game and config, whatever their backend."""
         self.num_actions = self.rules.num_actions(config)
         self.players = self.rules.players(config)
         self._record_layout: dict[str, tuple[np.dtype[Any], tuple[int, ...]]] | None = None
@@ -499,8 +502,9 @@ class Engine:
             if values.size and (values.min() < low or values.max() > high):
                 wrong = ((values < low) | (values > high)).reshape(values.shape[0], -1)
                 game = int(np.flatnonzero(wrong.any(axis=1))[0])
+                value = values.reshape(values.shape[0], -1)[game][wrong[game]][0]
                 raise InvalidStateError(
-                    f"game {game}: {name} holds {values[game].tolist()}, outside {low} to {high}"
+                    f"game {game}: {name} holds {int(value)}, outside {low} to {high}"
                 )
 
     @staticmethod
@@ -533,7 +537,7 @@ class Engine:
 
 @contextlib.contextmanager
 def _kernel_errors() -> Iterator[None]:
-    """A kernel's ``IndexError``, ``KeyError``, ``OverflowError`` or plain ``ValueError``
+    """A kernel's ``IndexError``, ``KeyError``, ``ArithmeticError`` or plain ``ValueError``
     on a record that passed the entry checks, as ``InvalidStateError``: a record whose
     arrays hold no game (the NumPy kernels raise, the compiled ones are kept within
     bounds by the entry checks; both backends answer with the library's error).
@@ -542,7 +546,7 @@ def _kernel_errors() -> Iterator[None]:
         yield
     except TabletopError:
         raise
-    except (IndexError, KeyError, OverflowError, ValueError) as error:
+    except (ArithmeticError, IndexError, KeyError, ValueError) as error:
         raise InvalidStateError(f"the record holds no game the kernel can read: {error}") from error
 
 

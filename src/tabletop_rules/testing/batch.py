@@ -10,7 +10,8 @@ games' kernels do.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import pickle
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import attrs
@@ -18,10 +19,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..batch import NOBODY, Engine, Games, frame, nth_legal, random_actions
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, InvalidStateError, TabletopError
 from ..protocol import CHANCE
 
-__all__ = ["ODD_DRAWS", "LockstepReport", "check_lockstep", "check_odd_draws"]
+__all__ = ["ODD_DRAWS", "LockstepReport", "check_lockstep", "check_odd_draws", "check_records"]
 
 ODD_DRAWS = (math.nan, math.inf, -math.inf, -1.0, -1e-300, 1.0, 1.5)
 """Draws outside :func:`~tabletop_rules.batch.random_actions`' contract, [0, 1)."""
@@ -79,6 +80,8 @@ def check_lockstep(
         assert seats == expected, (
             f"game {i} at the end: winners {sorted(seats)}, the rules say {sorted(expected)}"
         )
+    _check_pickles(engine, games)
+    _check_refused(engine, attrs.evolve(games, made_by=None), "a record no engine made")
     return LockstepReport(games=engine.size, steps=step, states=compared)
 
 
@@ -209,3 +212,114 @@ def _compare(engine: Engine, games: Games, states: list[Any], step: int) -> int:
             f"{where}: the observation differs from the rules' observe (as float32)"
         )
     return len(states)
+
+
+def check_records(
+    engine: Engine,
+    seeds: np.ndarray[Any, np.dtype[np.uint64]],
+    *,
+    others: Sequence[Engine] = (),
+    action_seed: int = 0,
+    steps: int = 6,
+) -> None:
+    """Hold ``engine`` to the record's contract, on records dealt from ``seeds`` and played
+    ``steps`` random steps: each of ``others`` (engines of the same size: another config of
+    the game, another game) refuses ``engine``'s record and ``engine`` refuses theirs, with
+    :class:`~tabletop_rules.errors.InvalidStateError`, at every entry; a record no engine
+    made is refused; a record pickles to one ``engine`` reads the same; and a record whose
+    arrays are written (each made writable, its first game given its dtype's extremes, -1
+    and 0) is refused with the library's error or read as the rules allow, never a
+    ``state`` the rules' ``check_state`` refuses. ``AssertionError`` naming what was taken.
+    A compiled kernel not yet trusted is best checked in a child process: a kernel that
+    reads out of bounds may end it.
+    """
+    generator = np.random.default_rng(action_seed)
+    games = engine.reset(seeds)
+    for _ in range(steps):
+        games = engine.step(games, random_actions(games, generator), reset=seeds)
+    _check_pickles(engine, games)
+    _check_refused(engine, attrs.evolve(games, made_by=None), "a record no engine made")
+    for other in others:
+        theirs = other.reset(seeds)
+        _check_refused(engine, theirs, f"a record of {other!r}")
+        _check_refused(other, games, f"a record of {engine!r}, by {other!r}")
+    for name, value in games.data.items():
+        for number in _extremes(value.dtype):
+            fresh = engine.reset(seeds)  # a record's arrays may be its former record's
+            written = engine.step(fresh, random_actions(fresh, generator), reset=seeds)
+            array = written.data[name]
+            array.flags.writeable = True
+            array.reshape(array.shape[0], -1)[0] = number
+            _check_read_or_refused(engine, written, generator, f"{name} written {number!r}")
+
+
+def _extremes(dtype: np.dtype[Any]) -> list[Any]:
+    if dtype.kind == "b":
+        return [True, False]
+    if dtype.kind not in "iu":
+        return []
+    info = np.iinfo(dtype)
+    return [info.min, info.max, 0] + ([-1] if dtype.kind == "i" else [])
+
+
+def _check_pickles(engine: Engine, games: Games) -> None:
+    again = pickle.loads(pickle.dumps(games))
+    assert type(again) is Games, f"a record unpickles to {type(again).__name__}"
+    assert again.made_by == games.made_by, "a record unpickled names another engine"
+    for name in ("current_player", "scores", "over", "legal_mask"):
+        assert np.array_equal(getattr(again, name), getattr(games, name)), (
+            f"a record unpickled has another {name}"
+        )
+    for name, value in games.data.items():
+        assert np.array_equal(again.data[name], value), f"a record unpickled has other {name}"
+    for i in range(engine.size):
+        assert engine.state(again, i) == engine.state(games, i), (
+            f"game {i} of a record unpickled is another state"
+        )
+
+
+def _entries(engine: Engine, games: Games, generator: np.random.Generator | None) -> dict[str, Any]:
+    """Every entry that takes a record, by name: with no ``generator`` a step of zeros."""
+    size = engine.size
+    return {
+        "step": lambda: engine.step(
+            games,
+            np.zeros(size, dtype=np.int64)
+            if generator is None
+            else random_actions(games, generator),
+        ),
+        "restart": lambda: engine.restart(
+            games, np.arange(size, dtype=np.uint64), np.ones(size, dtype=bool)
+        ),
+        "observe": lambda: engine.observe(games),
+        "winners": lambda: engine.winners(games),
+        **{f"state {i}": (lambda i=i: engine.state(games, i)) for i in range(size)},
+    }
+
+
+def _check_refused(engine: Engine, games: Games, what: str) -> None:
+    for entry, call in _entries(engine, games, None).items():
+        try:
+            call()
+        except InvalidStateError:
+            continue
+        raise AssertionError(f"{entry} took {what}")
+
+
+def _check_read_or_refused(
+    engine: Engine, games: Games, generator: np.random.Generator, what: str
+) -> None:
+    for entry, call in _entries(engine, games, generator).items():
+        try:
+            got = call()
+        except TabletopError:
+            continue
+        except Exception as error:
+            raise AssertionError(f"{entry} of a record with {what} raised {error!r}") from error
+        if entry.startswith("state"):
+            try:
+                engine.rules.check_state(got)
+            except TabletopError as error:
+                raise AssertionError(
+                    f"{entry} of a record with {what} is a state the rules refuse: {error}"
+                ) from error

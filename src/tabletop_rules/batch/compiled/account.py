@@ -258,6 +258,8 @@ def _play(
         s = seat[g]
         if kind == n.advance:
             marker = tables.marker[action]
+            if marker >= markers.shape[2]:  # a move no list of the record's own allows
+                raise IndexError("a marker beyond the most a seat may own moved")
             start = markers[g, s, marker]
             if n.collapse:  # along the ring of the columns that still hold a card
                 at = length = 0
@@ -293,6 +295,8 @@ def _play(
             roll[g] = 0
         else:  # a placed or bought marker: the next of its seat's markers
             landed = tables.column[action]
+            if landed >= columns:
+                raise IndexError("a marker got on a column beyond the field")
             if owned[g, s] >= markers.shape[2]:
                 raise IndexError("a marker got beyond the most a seat may own")
             markers[g, s, owned[g, s]] = landed

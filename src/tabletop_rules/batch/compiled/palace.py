@@ -334,6 +334,8 @@ def _play(
             continue
         action, s = actions[g], seat[g]
         if phase[g] == n.phase_swap:
+            if action >= n.play_base:  # a move no list of the record's own allows
+                raise IndexError("a play in the swap phase")
             if action >= n.swap_base:  # a hand card for a face-up card
                 hand_card, up_card = (action - n.swap_base) // kinds, (action - n.swap_base) % kinds
                 hands[g, s, hand_card] -= 1
@@ -362,6 +364,8 @@ def _play(
                     taken = min(left, hands[g, s, card])
                     hands[g, s, card] -= taken
                     known[g, s, card] = max(known[g, s, card] - taken, 0)
+                    if at + taken > pile.shape[1]:  # more cards than the deck: no game's
+                        raise IndexError("a play beyond the pile's room")
                     for _ in range(taken):
                         pile[g, at] = card
                         at += 1
@@ -375,19 +379,21 @@ def _play(
                         of_rank = card >= 0 and card // suits == rank
                         if of_rank and (lowest < 0 or card < face_up[g, s, lowest]):
                             lowest = slot
-                    if lowest < 0:  # a play no list of the record's own allows
+                    if lowest < 0 or at >= pile.shape[1]:  # a play no list of its own allows
                         raise IndexError("a face-up play of cards not on the table")
                     pile[g, at] = face_up[g, s, lowest]
                     at += 1
                     face_up[g, s, lowest] = -1
         elif action >= n.blind:
             slot = action - n.blind
-            card = face_down[g, s, slot]
-            if card < 0:
+            if slot >= row or face_down[g, s, slot] < 0:  # a move no list of the record's
                 raise IndexError("a blind play of a face-down slot that is empty")
+            card = face_down[g, s, slot]
             face_down[g, s, slot] = -1
             rank, count = card // suits, 1
             if allowed[top[g], rank]:
+                if at >= pile.shape[1]:
+                    raise IndexError("a play beyond the pile's room")
                 pile[g, at] = card
                 at += 1
             else:  # it goes into the hand with the pile
@@ -406,6 +412,8 @@ def _play(
             pile_counts[g, pile[g, k]] += 1
         run = (top_run[g] if top[g] == rank + 2 else 0) + count
         burn = rank + 2 == 10 or (n.quad_burns != 0 and run >= 4)
+        if burn and burned_size[g] + size > burned.shape[1]:
+            raise IndexError("a burn beyond the room of the burned cards")
         if burn:  # the whole pile leaves the game, bottom first
             for k in range(size):
                 burned[g, burned_size[g] + k] = pile[g, k]
@@ -421,6 +429,8 @@ def _play(
             top_run[g] = run
         draw = min(max(n.hand_size - hand_size[g, s], 0), n.cards - stock_from[g])
         for k in range(stock_from[g], stock_from[g] + draw):  # the refill from the stock
+            if not 0 <= deal[g, k] < kinds:
+                raise IndexError("a card of the deal that is no card")
             hands[g, s, deal[g, k]] += 1
         hand_size[g, s] += draw
         stock_from[g] += draw
@@ -499,8 +509,12 @@ def _pass_turn(
         pending[g] = n.owes_none
         return
     following = (seat[g] + 1) % n.players
-    while places[g, following] > 0:  # a seat that finished (play_until "last")
+    for _ in range(n.players):  # past the seats that finished (play_until "last")
+        if places[g, following] == 0:
+            break
         following = (following + 1) % n.players
+    if places[g, following] > 0:
+        raise IndexError("no seat left to move in a game not over")
     seat[g] = following
     pending[g] = n.owes_take if top[g] == 3 else n.owes_none
 

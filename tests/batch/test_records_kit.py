@@ -1,0 +1,48 @@
+"""The batched kit's record checks on the three games' kernels, each backend: a record is
+tied to its engine, pickles, and a written one is refused or read as the rules allow."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tabletop_rules import account, batch, dice_poker, palace
+from tabletop_rules.testing.batch import check_records
+
+BACKENDS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") is not None else [])
+SIZE = 6
+SEEDS = np.arange(SIZE, dtype=np.uint64) * 31
+
+GAMES: list[tuple[str, Any, Any]] = [
+    ("dice-poker", dice_poker.Config(), dice_poker.Config(stages=1)),
+    ("palace", palace.Config(), palace.Config(players=4)),
+    ("account", account.Config(), account.Config(players=3)),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("game", "config", "other"), GAMES, ids=[g[0] for g in GAMES])
+def test_the_kit_holds_each_kernel_to_the_record_contract(
+    backend: str, game: str, config: Any, other: Any
+) -> None:
+    engine = batch.engine(game, config, SIZE, backend=backend)
+    another_game = next(name for name, _, _ in GAMES if name != game)
+    others = [
+        batch.engine(game, other, SIZE, backend=backend),
+        batch.engine(another_game, {g: c for g, c, _ in GAMES}[another_game], SIZE),
+    ]
+    check_records(engine, SEEDS, others=others)
+
+
+def test_the_kit_finds_a_kernel_that_takes_a_foreign_record() -> None:
+    class Trusting(batch.kernel("dice-poker", "numpy")):  # type: ignore[misc]
+        def _check_games(self, games: object) -> None:
+            pass
+
+    engine = Trusting(dice_poker.Config(), SIZE)
+    other = batch.engine("dice-poker", dice_poker.Config(stages=1), SIZE, backend="numpy")
+    with pytest.raises(AssertionError, match="took a record"):
+        check_records(engine, SEEDS, others=[other])
