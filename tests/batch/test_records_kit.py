@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tabletop_rules import account, batch, dice_poker, palace
+from tabletop_rules.errors import InvalidStateError
 from tabletop_rules.testing.batch import check_records
 
 BACKENDS = ["numpy"] + (["numba"] if importlib.util.find_spec("numba") is not None else [])
@@ -46,3 +47,30 @@ def test_the_kit_finds_a_kernel_that_takes_a_foreign_record() -> None:
     other = batch.engine("dice-poker", dice_poker.Config(stages=1), SIZE, backend="numpy")
     with pytest.raises(AssertionError, match="took a record"):
         check_records(engine, SEEDS, others=[other])
+
+
+WRITTEN = [
+    ("dice-poker", dice_poker.Config(), "turns", -30000),
+    ("dice-poker", dice_poker.Config(), "pending", 5000),
+    ("palace", palace.Config(), "seat", 100),
+    ("palace", palace.Config(), "pile_size", -1),
+    ("account", account.Config(), "owned", 100),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("game", "config", "name", "value"), WRITTEN)
+def test_both_backends_refuse_a_written_record_with_the_same_error(
+    backend: str, game: str, config: Any, name: str, value: int
+) -> None:
+    engine = batch.engine(game, config, SIZE, backend=backend)
+    games = engine.step(engine.reset(SEEDS), np.zeros(SIZE, dtype=np.int64))
+    games.data[name].flags.writeable = True  # the array owns its memory: NumPy allows it
+    games.data[name][1] = value
+    message = f"game 1: {name} holds {value}"
+    with pytest.raises(InvalidStateError, match=message):
+        engine.step(games, np.zeros(SIZE, dtype=np.int64))
+    with pytest.raises(InvalidStateError, match=message):
+        engine.observe(games)
+    with pytest.raises(InvalidStateError, match=message):
+        engine.state(games, 1)
