@@ -348,10 +348,16 @@ class Engine:
         self._check_games(games)
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.size:
             raise IndexError(f"a game index is 0 to {self.size - 1}, got {short_repr(i)}")
-        with _kernel_errors():
-            state = self._state(games, int(i))
+        state = self._read_state(games, int(i))
         self.rules.check_state(state)
         return state
+
+    def _read_state(self, games: Games, i: int) -> Any:
+        """Game ``i`` of a record the entry took, as the rules' ``State``, not yet checked
+        by the rules (the lock-step kit compares it with the rules' own instead).
+        """
+        with _kernel_errors():
+            return self._state(games, i)
 
     # --- what a kernel writes -------------------------------------------------------
 
