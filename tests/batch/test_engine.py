@@ -15,6 +15,7 @@ from tabletop_rules import batch, dice_poker
 from tabletop_rules.batch import frame
 from tabletop_rules.errors import (
     ConfigError,
+    GamePluginError,
     IllegalMoveError,
     InvalidStateError,
     UnknownGameError,
@@ -223,6 +224,15 @@ def test_register_takes_a_name_and_an_engine_subclass() -> None:
         TypeError, match="register\\(\\) takes a game's name and an Engine subclass"
     ):
         batch.register("pig", pig.RULES)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@pytest.mark.parametrize("name", ["dice-poker", "palace", "account"])
+def test_register_refuses_a_built_in_games_name(name: str, backend: str) -> None:
+    before = batch.kernel(name, "numpy")
+    with pytest.raises(GamePluginError, match=f"'{name}' is a built-in game"):
+        batch.register(name, tabletop_pig.batched.PigEngine, backend=backend)
+    assert batch.kernel(name, "numpy") is before
 
 
 def test_the_numpy_backend_is_asked_for_by_name() -> None:

@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 from .._messages import short_repr
 from ..errors import (
     ConfigError,
+    GamePluginError,
     IllegalMoveError,
     InvalidStateError,
     TabletopError,
@@ -778,16 +779,26 @@ def engines(backend: str = "numpy") -> tuple[str, ...]:
     return tuple(sorted(_KERNELS[_checked_backend(backend, auto=False)]))
 
 
+_BUILT_IN: frozenset[str] = frozenset(_KERNELS["numpy"])
+"""The games whose kernels come with the library: their names cannot be registered."""
+
+
 def register(name: str, kernel: Callable[..., Engine], *, backend: str = "numpy") -> None:
     """Make ``kernel`` (an :class:`Engine` subclass) the batched kernel of ``name`` on
-    ``backend`` (``"numba"`` for a compiled one).
+    ``backend`` (``"numba"`` for a compiled one). A built-in game's name is
+    :class:`~tabletop_rules.errors.GamePluginError`: its kernels are the library's.
     """
     if type(name) is not str or not (isinstance(kernel, type) and issubclass(kernel, Engine)):
         raise TypeError(
             f"register() takes a game's name and an Engine subclass, got {short_repr(name)} "
             f"and {short_repr(kernel)}"
         )
-    _KERNELS[_checked_backend(backend, auto=False)][name] = kernel
+    backend = _checked_backend(backend, auto=False)
+    if name in _BUILT_IN:
+        raise GamePluginError(
+            f"{name!r} is a built-in game: its batched kernels cannot be replaced"
+        )
+    _KERNELS[backend][name] = kernel
 
 
 def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
