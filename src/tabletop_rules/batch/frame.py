@@ -30,6 +30,14 @@ from ..errors import (
     UnknownGameError,
 )
 from ..protocol import Ruleset, get_ruleset
+from ._inputs import (
+    beyond_error,
+    check_draws_in_range,
+    check_one_action_a_list,
+    checked_draws,
+    checked_listed,
+    checked_mask,
+)
 
 __all__ = [
     "BACKENDS",
@@ -595,9 +603,9 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
     another shape ``ValueError``. ``draws`` are checked as :func:`random_actions` checks
     them, one a row of ``mask``; so every action given is within its row, and legal.
     """
-    mask = _checked_mask(mask)
-    draws = _checked_draws(draws, mask.shape[0])
-    _check_draws_in_range(draws)
+    mask = checked_mask(mask)
+    draws = checked_draws(draws, mask.shape[0])
+    check_draws_in_range(draws)
     size, width = mask.shape
     legal = _true_places(mask.reshape(-1))  # game by game, each game's actions ascending
     if not legal.size:
@@ -610,45 +618,6 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
         counts > 0, legal[chosen] - np.arange(size, dtype=np.int64) * width, 0
     )
     return actions
-
-
-def _checked_mask(mask: object) -> NDArray[np.bool_]:
-    """``mask`` C-contiguous, if it is a NumPy array of bool, games by actions (one at
-    least); ``TypeError`` or ``ValueError`` saying what it is not.
-    """
-    if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
-        raise TypeError(f"a legal mask is a NumPy array of bool, got {short_repr(mask)}")
-    if mask.ndim != 2 or not mask.shape[1]:
-        raise ValueError(
-            f"a legal mask has shape (games, actions), one action at least, got {mask.shape}"
-        )
-    return np.ascontiguousarray(mask)
-
-
-def _checked_draws(draws: object, size: int) -> NDArray[np.float64]:
-    """``draws`` as C-contiguous float64, if they are a float array of shape ``(size,)``;
-    their range is checked by the pass that reads them (:func:`_check_draws_in_range`, or
-    the compiled pass as it goes).
-    """
-    if not isinstance(draws, np.ndarray) or draws.dtype.kind != "f":
-        raise TypeError(f"draws are a NumPy array of floats in [0, 1), got {short_repr(draws)}")
-    if draws.shape != (size,):
-        raise IllegalMoveError(f"draws have shape ({size},), one a game, got {draws.shape}")
-    return np.ascontiguousarray(draws, dtype=np.float64)
-
-
-def _check_draws_in_range(draws: NDArray[np.float64]) -> None:
-    """:func:`_draw_error` for the first draw not in [0, 1): a min and a max over them."""
-    if draws.size and not (draws.min() >= 0.0 and draws.max() < 1.0):  # NaN fails both
-        raise _draw_error(draws, int(np.flatnonzero(~((draws >= 0.0) & (draws < 1.0)))[0]))
-
-
-def _draw_error(draws: NDArray[np.float64], game: int) -> IllegalMoveError:
-    """The error for game ``game``'s draw, not in [0, 1): the same on either pass."""
-    return IllegalMoveError(
-        "draws are floats in [0, 1), as Generator.random gives; "
-        f"game {game} drew {float(draws[game])!r}"
-    )
 
 
 @functools.cache
@@ -677,9 +646,9 @@ def _nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArra
     """:func:`nth_legal` off each game's list of legal actions (ascending, then -1), the
     draws checked as it checks them.
     """
-    listed = _checked_listed(listed)
-    draws = _checked_draws(draws, listed.shape[0])
-    _check_draws_in_range(draws)
+    listed = checked_listed(listed)
+    draws = checked_draws(draws, listed.shape[0])
+    check_draws_in_range(draws)
     if not listed.shape[1]:
         return np.zeros(listed.shape[0], dtype=np.int64)
     counts = (listed >= 0).sum(axis=1)
@@ -689,21 +658,10 @@ def _nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArra
     return actions
 
 
-def _checked_listed(listed: object) -> NDArray[np.signedinteger[Any]]:
-    """``listed`` C-contiguous, if it is a 2-D NumPy array of signed integers (a game's
-    legal actions a row); ``TypeError`` or ``ValueError`` saying what it is not.
-    """
-    if not isinstance(listed, np.ndarray) or listed.dtype.kind != "i":
-        raise TypeError(f"legal actions are a NumPy array of integers, got {short_repr(listed)}")
-    if listed.ndim != 2:
-        raise ValueError(f"legal actions have shape (games, k), got {listed.shape}")
-    return np.ascontiguousarray(listed)
-
-
 def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Whether each game's list of legal actions holds its action."""
-    listed = _checked_listed(listed)
-    _check_one_action_a_list(listed, actions)
+    listed = checked_listed(listed)
+    check_one_action_a_list(listed, actions)
     # the actions cast to the lists' type (compared as int64, the lists are cast first, at
     # five times the cost), an action the type cannot hold held nowhere
     cast = actions.astype(listed.dtype)
@@ -711,32 +669,19 @@ def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArra
     return found
 
 
-def _check_one_action_a_list(listed: NDArray[Any], actions: NDArray[Any]) -> None:
-    if actions.shape != (listed.shape[0],):
-        raise ValueError(f"actions are one action a game: {listed.shape[0]}, got {actions.shape}")
-
-
 def _listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
     """``(games, width)``: the mask of each game's listed legal actions;
     :class:`~tabletop_rules.errors.InvalidStateError` for a list naming an action beyond
     the mask, which is not written.
     """
-    listed = _checked_listed(listed)
+    listed = checked_listed(listed)
     mask = np.zeros((listed.shape[0], width), dtype=bool)
     games, places = np.nonzero(listed >= 0)
     actions = listed[games, places]
     if actions.size and actions.max() >= width:
-        raise _beyond_error(listed, width)
+        raise beyond_error(listed, width)
     mask[games, actions] = True
     return mask
-
-
-def _beyond_error(listed: NDArray[Any], width: int) -> InvalidStateError:
-    """The error for the first game whose list names an action of ``width`` or more."""
-    game, place = (int(at[0]) for at in np.nonzero(listed >= width))
-    return InvalidStateError(
-        f"game {game} lists action {int(listed[game, place])}; the actions are 0 to {width - 1}"
-    )
 
 
 def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:

@@ -14,13 +14,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..frame import (
-    _beyond_error,
-    _check_one_action_a_list,
-    _checked_draws,
-    _checked_listed,
-    _checked_mask,
-    _draw_error,
+from .._inputs import (
+    beyond_error,
+    check_one_action_a_list,
+    checked_draws,
+    checked_listed,
+    checked_mask,
+    draw_error,
 )
 from . import jit
 
@@ -95,8 +95,8 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
     """:func:`~tabletop_rules.batch.nth_legal`, the same actions, and the same errors for
     what it refuses (the draws' range checked as they are read).
     """
-    mask = _checked_mask(mask)
-    draws = _checked_draws(draws, mask.shape[0])
+    mask = checked_mask(mask)
+    draws = checked_draws(draws, mask.shape[0])
     flags = mask.reshape(-1).view(np.uint8)
     words = flags[: flags.size - flags.size % 8].view(np.uint64)
     actions = np.empty(mask.shape[0], dtype=np.int64)
@@ -104,7 +104,7 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
     found, counts = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
     wrong = _fill(flags, words, mask.shape[1], draws, actions, found, counts)
     if wrong >= 0:
-        raise _draw_error(draws, wrong)
+        raise draw_error(draws, wrong)
     return actions
 
 
@@ -128,12 +128,12 @@ def nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray
     :func:`~tabletop_rules.batch.random_actions` draws off the lists, draws refused as
     :func:`~tabletop_rules.batch.nth_legal` refuses them.
     """
-    listed = _checked_listed(listed)
-    draws = _checked_draws(draws, listed.shape[0])
+    listed = checked_listed(listed)
+    draws = checked_draws(draws, listed.shape[0])
     actions = np.empty(listed.shape[0], dtype=np.int64)
     wrong = _nth_listed(listed, draws, actions)
     if wrong >= 0:
-        raise _draw_error(draws, wrong)
+        raise draw_error(draws, wrong)
     return actions
 
 
@@ -148,8 +148,8 @@ def _hold(listed: Any, actions: Any, held: Any) -> None:
 
 def lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Whether each game's row of ``listed`` holds its action."""
-    listed = _checked_listed(listed)
-    _check_one_action_a_list(listed, actions)
+    listed = checked_listed(listed)
+    check_one_action_a_list(listed, actions)
     held = np.empty(listed.shape[0], dtype=bool)
     _hold(listed, actions, held)
     return held
@@ -173,8 +173,8 @@ def listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
     :class:`~tabletop_rules.errors.InvalidStateError` for a list naming an action beyond
     the mask, which is not written.
     """
-    listed = _checked_listed(listed)
+    listed = checked_listed(listed)
     mask = np.zeros((listed.shape[0], width), dtype=bool)
     if not _mark(listed, mask):
-        raise _beyond_error(listed, width)
+        raise beyond_error(listed, width)
     return mask
