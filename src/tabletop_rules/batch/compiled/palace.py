@@ -509,12 +509,10 @@ def _pass_turn(
         pending[g] = n.owes_none
         return
     following = (seat[g] + 1) % n.players
-    for _ in range(n.players):  # past the seats that finished (play_until "last")
-        if places[g, following] == 0:
-            break
+    left = n.players  # past the seats that finished (play_until "last"), at most once
+    while places[g, following] > 0 and left > 0:  # round: a written record may have none
         following = (following + 1) % n.players
-    if places[g, following] > 0:
-        raise IndexError("no seat left to move in a game not over")
+        left -= 1
     seat[g] = following
     pending[g] = n.owes_take if top[g] == 3 else n.owes_none
 
