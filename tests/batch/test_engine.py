@@ -297,3 +297,15 @@ def test_restart_refuses_a_where_not_one_flag_per_game(
     games = engine.reset(seeds())
     with pytest.raises(error, match=message):
         engine.restart(games, seeds(), where)  # type: ignore[arg-type]
+
+
+def test_the_compiled_range_check_finds_the_array_numpys_finds() -> None:
+    masks = pytest.importorskip("tabletop_rules.batch.compiled.masks")
+    generator = np.random.default_rng(7)
+    for _ in range(200):
+        flat = tuple(
+            generator.integers(-5, 6, size=int(generator.integers(0, 40))).astype(dtype)
+            for dtype in (np.int8, np.int16, np.int64)
+        )
+        bounds = np.sort(generator.integers(-6, 7, size=(3, 2)), axis=1).astype(np.int64)
+        assert masks.first_outside(flat, bounds) == frame._first_outside(flat, bounds)

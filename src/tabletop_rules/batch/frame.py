@@ -510,17 +510,22 @@ class Engine:
 
     def _check_ranges(self, games: Games, ranges: Mapping[str, tuple[int, int]]) -> None:
         """``InvalidStateError`` naming the first game whose array of ``ranges`` holds a
-        value outside its ``(lowest, highest)``: a min and a max an array.
+        value outside its ``(lowest, highest)``: a min and a max an array, in one compiled
+        pass over them all where numba is installed.
         """
-        for name, (low, high) in ranges.items():
+        flat = tuple(games.data[name].ravel() for name in ranges)
+        bounds = np.array(tuple(ranges.values()), dtype=np.int64)
+        outside = _fastest(_first_outside)(flat, bounds)
+        if outside >= 0:
+            name = tuple(ranges)[outside]
+            low, high = ranges[name]
             values = games.data[name]
-            if values.size and (values.min() < low or values.max() > high):
-                wrong = ((values < low) | (values > high)).reshape(values.shape[0], -1)
-                game = int(np.flatnonzero(wrong.any(axis=1))[0])
-                value = values.reshape(values.shape[0], -1)[game][wrong[game]][0]
-                raise InvalidStateError(
-                    f"game {game}: {name} holds {int(value)}, outside {low} to {high}"
-                )
+            wrong = ((values < low) | (values > high)).reshape(values.shape[0], -1)
+            game = int(np.flatnonzero(wrong.any(axis=1))[0])
+            value = values.reshape(values.shape[0], -1)[game][wrong[game]][0]
+            raise InvalidStateError(
+                f"game {game}: {name} holds {int(value)}, outside {low} to {high}"
+            )
 
     @staticmethod
     def _refuse(games: Games, wrong: NDArray[np.bool_], what: str) -> None:
@@ -618,6 +623,16 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
         counts > 0, legal[chosen] - np.arange(size, dtype=np.int64) * width, 0
     )
     return actions
+
+
+def _first_outside(flat: tuple[NDArray[np.integer[Any]], ...], bounds: NDArray[np.int64]) -> int:
+    """The place in ``flat`` of the first array holding a value outside its row of
+    ``bounds`` (lowest, highest), or -1.
+    """
+    for k, values in enumerate(flat):
+        if values.size and (values.min() < bounds[k, 0] or values.max() > bounds[k, 1]):
+            return k
+    return -1
 
 
 @functools.cache
