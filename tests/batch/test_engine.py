@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from tabletop_rules import batch, dice_poker
 from tabletop_rules.batch import frame
@@ -303,8 +304,8 @@ def test_the_compiled_range_check_finds_the_array_numpys_finds() -> None:
     masks = pytest.importorskip("tabletop_rules.batch.compiled.masks")
     generator = np.random.default_rng(7)
     for _ in range(200):
-        flat = tuple(
-            generator.integers(-5, 6, size=int(generator.integers(0, 40))).astype(dtype)
+        flat: tuple[NDArray[np.integer[Any]], ...] = tuple(
+            generator.integers(-5, 6, size=int(generator.integers(0, 40)), dtype=dtype)
             for dtype in (np.int8, np.int16, np.int64)
         )
         bounds = np.sort(generator.integers(-6, 7, size=(3, 2)), axis=1).astype(np.int64)
