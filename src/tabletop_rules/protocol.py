@@ -435,9 +435,10 @@ class _EachDealt:
         return tuple(self.determinize(seen, rng) for rng in rngs)
 
 
-def _determinize_each(ruleset: Any) -> Callable[[Any, Sequence[Rng]], Sequence[Any]]:
-    """``ruleset``'s ``determinize_each``, or :class:`_EachDealt` of its ``determinize``
-    for a hand-written ruleset that has none (the search and the conformance suite).
+def determinize_each_of(ruleset: Any) -> Callable[[Any, Sequence[Rng]], Sequence[Any]]:
+    """``ruleset``'s ``determinize_each``, or one that calls its ``determinize`` once a
+    generator, for a hand-written ruleset that has none: how the search and the
+    conformance suite deal their guesses.
     """
     each: Any = getattr(ruleset, "determinize_each", None)
     return _EachDealt(ruleset.determinize) if each is None else each
@@ -600,6 +601,9 @@ _BUILTIN: Final[Mapping[str, str]] = {
     "dice-poker": "tabletop_rules.dice_poker",
     "palace": "tabletop_rules.palace",
 }
+BUILT_IN_GAMES: Final[Mapping[str, str]] = MappingProxyType(_BUILTIN)
+"""The library's own games: each name, held for it in the registry, and the module whose
+``RULES`` it is."""
 _registered: dict[str, Ruleset[Any, Any, Any]] = {}
 
 

@@ -16,15 +16,24 @@ False
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
-from typing import TypeVar, cast
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from math import lcm
+from typing import Any, TypeVar, cast
 
 import attrs
 
 from ._messages import short_repr
 from .errors import ConfigError
 
-__all__ = ["SEED_BITS", "Rng", "is_valid_state", "resolve_seed"]
+__all__ = [
+    "SEED_BITS",
+    "Rng",
+    "derived_seed",
+    "is_valid_state",
+    "resolve_seed",
+    "sample_outcome",
+]
 
 T = TypeVar("T")
 
@@ -185,3 +194,41 @@ def _mix(z: int) -> int:
     z = ((z ^ (z >> 30)) * _MIX1) & _MASK
     z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return z ^ (z >> 31)
+
+
+def derived_seed(seed: int, index: int) -> int:
+    """The ``index``-th output (from 0) of the SplitMix64 generator seeded with ``seed``
+    (:class:`~tabletop_rules.rng.Rng`): how a simulation derives each game's seed from
+    its own, and the seeds of a game's chance outcomes and bots from the game's.
+
+    >>> derived_seed(1, 0) == Rng.from_seed(1).next_u64()[0]
+    True
+    """
+    if type(index) is not int or index < 0:
+        raise ValueError(
+            f"a derived seed's index is a whole number from 0, got {short_repr(index)}"
+        )
+    return Rng.from_seed(seed).advanced(index).next_u64()[0]
+
+
+def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
+    """One chance outcome drawn exactly by its probability, and the next generator.
+    ``TypeError`` unless ``probabilities`` maps outcomes to :class:`~fractions.Fraction`
+    and ``rng`` is an :class:`~tabletop_rules.rng.Rng`.
+    """
+    if not isinstance(probabilities, Mapping) or type(rng) is not Rng:
+        raise TypeError(
+            f"sample_outcome needs a mapping of outcomes to Fractions and an Rng, got "
+            f"{short_repr(probabilities)} and {short_repr(rng)}"
+        )
+    if not all(type(chance) is Fraction for chance in probabilities.values()):
+        raise TypeError(f"chance probabilities are Fractions, got {short_repr(probabilities)}")
+    denominator = lcm(*(chance.denominator for chance in probabilities.values()))
+    if denominator > 1 << 64:
+        raise ValueError("chance probabilities finer than 2**-64 cannot be sampled exactly")
+    pick, rng = rng.below(denominator)
+    for outcome, chance in probabilities.items():
+        pick -= chance.numerator * (denominator // chance.denominator)
+        if pick < 0:
+            return outcome, rng
+    raise ValueError("chance probabilities sum to less than 1")

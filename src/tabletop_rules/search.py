@@ -33,9 +33,8 @@ import attrs
 from ._messages import short_repr
 from .bots import legal_moves_of
 from .errors import ConfigError
-from .protocol import CHANCE, Ruleset, _determinize_each, check_ruleset
-from .rng import Rng
-from .simulate import sample_outcome
+from .protocol import CHANCE, Ruleset, check_ruleset, determinize_each_of
+from .rng import Rng, sample_outcome
 
 __all__ = [
     "RolloutPolicy",
@@ -280,7 +279,7 @@ class SearchBot(Generic[MoveT]):
         self.name = name
         self._rng = Rng.from_seed(seed)
         self._codes: dict[int, tuple[Any, int]] = {}
-        self._deal_each = _determinize_each(ruleset)
+        self._deal_each = determinize_each_of(ruleset)
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else ""

@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor
 from fractions import Fraction
 from functools import partial
-from math import lcm
 from typing import Any, Final, Protocol, TypeAlias, TypeVar
 
 import attrs
@@ -36,7 +35,7 @@ from ._validation import Fail, run_checks
 from .errors import BotSelectionError, ConfigError, InvalidStateError, SimulationError
 from .protocol import CHANCE, Bot, BotFactory, Ruleset, Seat, check_ruleset
 from .records import GameRecord
-from .rng import Rng
+from .rng import Rng, derived_seed, sample_outcome
 
 __all__ = [
     "BATCHED_CHUNK_SIZE",
@@ -132,29 +131,6 @@ class PlayedGame:
         return frozenset(self.ruleset.winners(self.final))
 
 
-def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
-    """One chance outcome drawn exactly by its probability, and the next generator.
-    ``TypeError`` unless ``probabilities`` maps outcomes to :class:`~fractions.Fraction`
-    and ``rng`` is an :class:`~tabletop_rules.rng.Rng`.
-    """
-    if not isinstance(probabilities, Mapping) or type(rng) is not Rng:
-        raise TypeError(
-            f"sample_outcome needs a mapping of outcomes to Fractions and an Rng, got "
-            f"{short_repr(probabilities)} and {short_repr(rng)}"
-        )
-    if not all(type(chance) is Fraction for chance in probabilities.values()):
-        raise TypeError(f"chance probabilities are Fractions, got {short_repr(probabilities)}")
-    denominator = lcm(*(chance.denominator for chance in probabilities.values()))
-    if denominator > 1 << 64:
-        raise ValueError("chance probabilities finer than 2**-64 cannot be sampled exactly")
-    pick, rng = rng.below(denominator)
-    for outcome, chance in probabilities.items():
-        pick -= chance.numerator * (denominator // chance.denominator)
-        if pick < 0:
-            return outcome, rng
-    raise ValueError("chance probabilities sum to less than 1")
-
-
 def play_game(
     ruleset: Ruleset[Any, Any, Any],
     bots: Sequence[Bot[Any, Any]],
@@ -197,21 +173,6 @@ def play_game(
 
 
 # --- many games: seeds and seats --------------------------------------------------------------
-
-
-def derived_seed(seed: int, index: int) -> int:
-    """The ``index``-th output (from 0) of the SplitMix64 generator seeded with ``seed``
-    (:class:`~tabletop_rules.rng.Rng`): how a simulation derives each game's seed from
-    its own, and the seeds of a game's chance outcomes and bots from the game's.
-
-    >>> derived_seed(1, 0) == Rng.from_seed(1).next_u64()[0]
-    True
-    """
-    if type(index) is not int or index < 0:
-        raise ValueError(
-            f"a derived seed's index is a whole number from 0, got {short_repr(index)}"
-        )
-    return Rng.from_seed(seed).advanced(index).next_u64()[0]
 
 
 def seat_bot(factory: BotFactory, game_seed: int, seat: Seat) -> Bot[Any, Any]:

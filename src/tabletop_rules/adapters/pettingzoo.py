@@ -56,8 +56,7 @@ from .._movetable import check_action
 from .._seats import zero_sum_rewards
 from ..errors import IllegalMoveError, NotationError
 from ..protocol import CHANCE, Ruleset, Seat, get_ruleset
-from ..rng import Rng, resolve_seed
-from ..simulate import derived_seed, sample_outcome
+from ..rng import Rng, derived_seed, resolve_seed, sample_outcome
 
 __all__ = [
     "RENDER_MODES",

@@ -22,11 +22,17 @@ import attrs
 
 from ..errors import IllegalMoveError, TabletopError
 from ..match import Match
-from ..protocol import _BUILTIN, CHANCE, GAME_EXPORTS, Ruleset, _determinize_each, get_ruleset
+from ..protocol import (
+    BUILT_IN_GAMES,
+    CHANCE,
+    GAME_EXPORTS,
+    Ruleset,
+    determinize_each_of,
+    get_ruleset,
+)
 from ..records import GameRecord, replay
-from ..rng import Rng
+from ..rng import Rng, sample_outcome
 from ..serialize import dumps, loads, to_data
-from ..simulate import sample_outcome
 
 __all__ = [
     "ODD_ARGUMENTS",
@@ -325,8 +331,8 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
     takes_view: dict[str, Callable[[Any], object]] = {
         "observe": rules.observe,
         "determinize": lambda odd: rules.determinize(odd, _NO_SEED),
-        "determinize_each": lambda odd: _determinize_each(rules)(odd, (_NO_SEED,)),
-        "determinize_each (none)": lambda odd: _determinize_each(rules)(odd, ()),
+        "determinize_each": lambda odd: determinize_each_of(rules)(odd, (_NO_SEED,)),
+        "determinize_each (none)": lambda odd: determinize_each_of(rules)(odd, ()),
         "check_view": rules.check_view,
         "display": rules.display,
         "parse_move": lambda odd: rules.parse_move(odd, "x"),
@@ -411,7 +417,7 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
         if seat is None:
             assert rules.display(state) == drawn, "a state is drawn as a spectator sees it"
         other = rng.advanced(number + 1000)
-        dealt = _determinize_each(rules)(view, (rng.advanced(number), other))
+        dealt = determinize_each_of(rules)(view, (rng.advanced(number), other))
         assert dealt == (resampled, rules.determinize(view, other)), (
             f"determinize_each deals seat {seat}'s view otherwise than determinize"
         )
@@ -895,7 +901,7 @@ def check_found_by_its_name(rules: Rules) -> None:
     name = rules.name
     assert type(name) is str, f"a game's name is a str, got {name!r}"
     assert name, "a game's name is not empty"
-    builtin = _BUILTIN.get(name)
+    builtin = BUILT_IN_GAMES.get(name)
     if builtin is not None:
         assert rules is importlib.import_module(builtin).RULES, (
             f"{name!r} is the name of the built-in game of {builtin}: choose another"

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from .._hypothesis import FUZZ_PROFILE
 from ..protocol import CHANCE, Ruleset
 from ..records import GameRecord
-from ..rng import SEED_BITS, Rng
+from ..rng import SEED_BITS, Rng, derived_seed
 from ..serialize import dumps
-from ..simulate import derived_seed, play_game
+from ..simulate import play_game
 from .checks import (
     Playout,
     check_action_texts,
