@@ -41,7 +41,7 @@ CORE_SECTIONS = (
     "The command line",
 )
 AUTHOR_HELPERS = ("check_flag", "whole", "short_repr", "replacer", "run_checks")
-INTERNALS = ("refuse_state", "slot_setters", "check_own", "type_noun", "ActionCodec")
+INTERNALS = ("refuse_state", "slot_setters", "check_own", "type_noun")
 
 
 def sections(text: str) -> list[str]:

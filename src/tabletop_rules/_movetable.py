@@ -23,7 +23,7 @@ tabletop_rules.errors.IllegalMoveError: 'roll' is not a dice poker move
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, Generic, TypeVar, cast
 
 import attrs
@@ -31,7 +31,7 @@ import attrs
 from ._messages import describe, short_repr, short_text
 from .errors import IllegalMoveError
 
-__all__ = ["MAX_ITEMS", "ActionCodec", "MoveTable", "check_action"]
+__all__ = ["MAX_ITEMS", "MoveTable", "check_action"]
 
 MoveT = TypeVar("MoveT")
 OneMove = TypeVar("OneMove")
@@ -154,81 +154,3 @@ def check_action(action: object, size: int) -> int:
             f"action {short_repr(action)} is outside the action space 0..{size - 1}"
         )
     return action
-
-
-class ActionCodec(Generic[MoveT]):
-    """The action numbers of a game whose moves are one fixed :class:`MoveTable` (dice
-    poker, the account game): each move is numbered by its place in the table, the chance
-    outcomes last. A game's ``encode``, ``decode``, ``legal_mask`` and ``action_text``
-    are this codec's methods with the game's own signatures and documentation.
-
-    Args:
-        table: The game's move table, in action order.
-        chance_type: The class of the chance outcomes, numbered from
-            ``chance_offset`` on.
-        format_move: The game's notation, for messages and ``text``.
-
-    """
-
-    __slots__ = ("_format", "_numbers", "_table", "chance_offset", "moves", "size")
-
-    def __init__(
-        self,
-        table: MoveTable[MoveT],
-        chance_type: type[Any],
-        format_move: Callable[[MoveT], str],
-    ) -> None:
-        if type(table) is not MoveTable:
-            raise TypeError(f"an ActionCodec numbers a MoveTable, got {short_repr(table)}")
-        first_chance = next(
-            (number for number, move in enumerate(table.moves) if type(move) is chance_type),
-            None,
-        )
-        if first_chance is None:
-            raise ValueError(f"the move table holds no chance outcome {short_repr(chance_type)}")
-        self._table = table
-        self._format = format_move
-        self.moves = table.moves
-        """The moves by number."""
-        self.size = len(self.moves)
-        """How many numbers there are, chance outcomes included."""
-        self.chance_offset = first_chance
-        """The number of the first chance outcome."""
-        self._numbers: dict[int, int] = {id(move): number for number, move in enumerate(self.moves)}
-
-    def encode(self, move: object) -> int:
-        """``move``'s number, by the identity of the table's own instance."""
-        number = self._numbers.get(id(move))
-        if number is None:
-            known = self._table.known(move)  # raises for what is no move
-            number = self._numbers.get(id(known))
-            if number is None:  # a well-formed move outside the table: none exists
-                raise IllegalMoveError(
-                    f"'{self._format(known)}' has no action number: no state allows it"
-                )
-        return number
-
-    def decode(
-        self, state: Any, action: object, legal_moves: Callable[[Any], Iterable[MoveT]]
-    ) -> MoveT:
-        """The move numbered ``action`` if ``legal_moves(state)`` lists it; the action is
-        checked (``check_action``) before the legal moves are made.
-        """
-        number = check_action(action, self.size)
-        move = self.moves[number]
-        if not any(listed is move for listed in legal_moves(state)):
-            raise IllegalMoveError(
-                f"action {number} ('{self._format(move)}') is not legal in this state"
-            )
-        return move
-
-    def mask(self, legal: Iterable[MoveT]) -> tuple[bool, ...]:
-        """For each number, whether its move is one of ``legal`` (the table's instances)."""
-        mask = [False] * self.size
-        for move in legal:
-            mask[self._numbers[id(move)]] = True
-        return tuple(mask)
-
-    def text(self, action: object) -> str:
-        """The notation of the move numbered ``action``, with no state."""
-        return self._format(self.moves[check_action(action, self.size)])
