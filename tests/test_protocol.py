@@ -13,7 +13,7 @@ import pytest
 
 import tabletop_rules
 from tabletop_rules import CHANCE, dice_poker, protocol
-from tabletop_rules.errors import TabletopError, UnknownGameError
+from tabletop_rules.errors import GamePluginError, TabletopError, UnknownGameError
 from tabletop_rules.protocol import Ruleset, get_ruleset, register, registered, rulesets
 
 DicePokerRules = Ruleset[dice_poker.Config, dice_poker.State, dice_poker.Move]
@@ -188,3 +188,14 @@ def test_a_ruleset_offers_the_random_bot_however_the_package_is_entered() -> Non
         timeout=120,
     )
     assert done.stdout.split() == ["['random']", "RandomBot"]
+
+
+def test_a_built_in_game_is_found_by_its_packages_spelling_too() -> None:
+    for package, name in (("dice_poker", "dice-poker"), ("palace", "palace")):
+        assert get_ruleset(package) is get_ruleset(name)
+
+
+def test_a_name_spelling_a_built_in_game_with_underscores_is_reserved() -> None:
+    imposter = attrs.evolve(get_ruleset("palace"), name="dice_poker")
+    with pytest.raises(GamePluginError, match="'dice_poker' is the built-in game 'dice-poker'"):
+        register(imposter)

@@ -638,6 +638,11 @@ def register(ruleset: Ruleset[Any, Any, Any]) -> None:
     """
     check_ruleset(ruleset)
     name = ruleset.name
+    if name != game_name(name):
+        raise GamePluginError(
+            f"the name {name!r} is the built-in game {game_name(name)!r} spelled with "
+            "underscores, reserved for it; register the game under a name of its own"
+        )
     existing = _find(name)
     if name in _BUILTIN and ruleset is not _builtin_rules(name):
         taken = f"a ruleset named {name!r} is registered already: " if existing is not None else ""
@@ -670,7 +675,13 @@ def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     Traceback (most recent call last):
     ...
     tabletop_rules.errors.UnknownGameError: no game named 'chess'; known: account, dice-poker, ...
+
+    A built-in game is found by its package's spelling too:
+
+    >>> get_ruleset("dice_poker") is get_ruleset("dice-poker")
+    True
     """
+    name = game_name(name)
     ruleset = _find(name)
     if ruleset is not None:
         return ruleset
@@ -683,6 +694,16 @@ def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
         if ruleset is not None:
             return ruleset
     raise UnknownGameError(f"no game named {name!r}; known: {', '.join(rulesets())}")
+
+
+def game_name(name: object) -> Any:
+    """``name``, or the built-in game's name it spells with underscores (``"dice_poker"``,
+    as its package is named, for ``"dice-poker"``): every function that takes a game's
+    name takes either spelling.
+    """
+    if type(name) is str and "_" in name and name.replace("_", "-") in _BUILTIN:
+        return name.replace("_", "-")
+    return name
 
 
 def _find(name: str) -> Ruleset[Any, Any, Any] | None:

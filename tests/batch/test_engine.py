@@ -310,3 +310,7 @@ def test_the_compiled_range_check_finds_the_array_numpys_finds() -> None:
         )
         bounds = np.sort(generator.integers(-6, 7, size=(3, 2)), axis=1).astype(np.int64)
         assert masks.first_outside(flat, bounds) == frame._first_outside(flat, bounds)
+
+
+def test_a_batched_engine_is_found_by_its_games_package_spelling_too() -> None:
+    assert batch.kernel("dice_poker", "numpy") is batch.kernel("dice-poker", "numpy")

@@ -29,7 +29,7 @@ from ..errors import (
     TabletopError,
     UnknownGameError,
 )
-from ..protocol import Ruleset, get_ruleset
+from ..protocol import Ruleset, game_name, get_ruleset
 from ._inputs import (
     beyond_error,
     check_draws_in_range,
@@ -767,6 +767,7 @@ def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
     :class:`~tabletop_rules.errors.ConfigError` for a backend that cannot run here.
     """
     backend = _checked_backend(backend, auto=True)
+    name = game_name(name)
     known = _KERNELS["numpy"].keys() | _KERNELS["numba"].keys()
     if type(name) is not str or name not in known:
         raise UnknownGameError(
