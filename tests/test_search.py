@@ -16,7 +16,13 @@ from tabletop_rules import ConfigError, account, dice_poker, get_ruleset, palace
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.protocol import CHANCE, Ruleset
 from tabletop_rules.rng import Rng
-from tabletop_rules.search import ScoreShares, SearchBot, random_rollout, win_shares
+from tabletop_rules.search import (
+    ScoreShares,
+    SearchBot,
+    SearchOptions,
+    random_rollout,
+    win_shares,
+)
 from tabletop_rules.simulate import play_game, simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "pig" / "src"))
@@ -115,29 +121,84 @@ def test_guesses_are_reused_in_turn_and_keep_the_budget() -> None:
     assert root.visits == 30
 
 
-@pytest.mark.parametrize(
-    ("arguments", "message"),
-    [
-        ({"iterations": None}, "needs a budget"),
-        ({"iterations": 0}, "iterations is a whole number"),
-        ({"iterations": 2.5}, "iterations is a whole number"),
-        ({"seconds": -1.0}, "seconds is a positive number"),
-        ({"exploration": -0.1}, "exploration is a number from 0"),
-        ({"rollout_moves": 5}, "needs a value"),
-        ({"rollout_moves": -1, "value": lambda state: (0.5, 0.5)}, "rollout_moves is a whole"),
-        ({"guesses": 0}, "guesses is a whole number"),
-        ({"baseline": "lowcard"}, "baseline is a bot's choose"),
-        ({"margin": 0.1}, "margin needs a baseline"),
-        ({"margin": -0.1, "baseline": lambda view: None}, "margin is a number from 0"),
-        ({"others": "lowcard"}, "others is a rollout policy"),
-        ({"paired": True}, "paired needs guesses"),
-        ({"paired": 1, "guesses": 2}, "paired is True or False"),
-        ({"choice": "best"}, "choice is 'visits' or 'mean'"),
-    ],
-)
+BAD_OPTIONS: list[tuple[dict[str, Any], str]] = [
+    ({"iterations": None}, "needs a budget"),
+    ({"iterations": 0}, "iterations is a whole number"),
+    ({"iterations": 2.5}, "iterations is a whole number"),
+    ({"seconds": -1.0}, "seconds is a positive number"),
+    ({"exploration": -0.1}, "exploration is a number from 0"),
+    ({"rollout_moves": 5}, "needs a value"),
+    ({"rollout_moves": -1, "value": lambda state: (0.5, 0.5)}, "rollout_moves is a whole"),
+    ({"guesses": 0}, "guesses is a whole number"),
+    ({"baseline": "lowcard"}, "baseline is a bot's choose"),
+    ({"margin": 0.1}, "margin needs a baseline"),
+    ({"margin": -0.1, "baseline": lambda view: None}, "margin is a number from 0"),
+    ({"others": "lowcard"}, "others is a rollout policy"),
+    ({"rollout": "lowcard"}, "rollout is a rollout policy"),
+    ({"value": 0.5}, "value is a function of a state"),
+    ({"paired": True}, "paired needs guesses"),
+    ({"paired": 1, "guesses": 2}, "paired is True or False"),
+    ({"choice": "best"}, "choice is 'visits' or 'mean'"),
+]
+"""Options a search refuses, and what its ``ConfigError`` says."""
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_OPTIONS)
 def test_a_bad_budget_is_refused_naming_it(arguments: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         SearchBot(palace.RULES, **arguments)
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_OPTIONS)
+def test_a_bad_option_is_refused_by_the_options_with_the_bots_error(
+    arguments: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message) as by_the_bot:
+        SearchBot(palace.RULES, **arguments)
+    with pytest.raises(ConfigError, match=message) as by_the_options:
+        SearchOptions(**arguments)
+    assert str(by_the_options.value) == str(by_the_bot.value)
+
+
+def test_search_options_are_a_frozen_validated_value() -> None:
+    options = SearchOptions(iterations=40, guesses=4, paired=True, choice="mean")
+    assert options == SearchOptions(choice="mean", paired=True, guesses=4, iterations=40)
+    assert hash(options) == hash(
+        SearchOptions(iterations=40, guesses=4, paired=True, choice="mean")
+    )
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        options.iterations = 0  # type: ignore[misc]
+    with pytest.raises(ConfigError, match="guesses is a whole number"):
+        attrs.evolve(options, guesses=0)
+    bot = SearchBot(palace.RULES, 1, options=options)
+    assert bot.options is options
+    assert (bot.iterations, bot.guesses, bot.paired, bot.choice) == (40, 4, True, "mean")
+    for field in attrs.fields(SearchOptions):
+        assert getattr(bot, field.name) is getattr(options, field.name), field.name
+    with pytest.raises(ConfigError, match="margin needs a baseline"):
+        bot.margin = 0.1
+    assert bot.options is options, "a refused option leaves the bot's options as they were"
+    bot.exploration = 1.5
+    assert bot.options == attrs.evolve(options, exploration=1.5)
+    state, seat = _turn(palace.RULES)
+    seen = palace.view(state, seat)
+    again = pickle.loads(pickle.dumps(bot))
+    assert again.options == bot.options
+    assert again.choose(seen) == bot.choose(seen)
+
+
+def test_search_bot_takes_options_or_keywords_not_both() -> None:
+    state, seat = _turn(account.RULES)
+    seen = account.view(state, seat)
+    options = SearchOptions(iterations=30, exploration=1.0)
+    by_keywords = SearchBot(account.RULES, 2, iterations=30, exploration=1.0)
+    assert by_keywords.options == options
+    assert by_keywords.choose(seen) == SearchBot(account.RULES, 2, options=options).choose(seen)
+    assert SearchBot(account.RULES).options == SearchOptions()
+    with pytest.raises(TypeError, match="not both"):
+        SearchBot(account.RULES, options=options, iterations=30)
+    with pytest.raises(TypeError, match="options must be a SearchOptions"):
+        SearchBot(account.RULES, options={"iterations": 30})  # type: ignore[arg-type]
 
 
 def _baseline_positions(rules: Rules, count: int) -> list[Any]:

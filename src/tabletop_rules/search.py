@@ -26,11 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from math import exp, log, sqrt
 from time import perf_counter
-from typing import Any, Generic, TypeAlias, TypeVar, cast
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 
 import attrs
 
 from ._messages import short_repr
+from ._validation import Validator
 from .bots import legal_moves_of
 from .errors import ConfigError
 from .protocol import CHANCE, Ruleset, check_ruleset, determinize_each_of
@@ -41,6 +42,7 @@ __all__ = [
     "ScoreShares",
     "SearchBot",
     "SearchNode",
+    "SearchOptions",
     "Value",
     "random_rollout",
     "win_shares",
@@ -154,21 +156,72 @@ class _Guesses:
         return dealt[at]
 
 
-class SearchBot(Generic[MoveT]):
-    """SO-ISMCTS for the seat of the view it is handed; any game, no game's own code.
+def _whole_or_none(low: int) -> Validator:
+    """A validator for an ``int | None`` option: ``None``, or a plain ``int`` from ``low``."""
 
-    Args:
-        ruleset: The game, as :func:`~tabletop_rules.protocol.get_ruleset` gives it.
-        seed: Seeds the bot's own generator, which deals every guess and draws every
-            random choice of the search: the same seed and the same views give the same
-            moves (with an ``iterations`` budget and no ``seconds``).
+    def check(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None and (type(value) is not int or value < low):
+            got = short_repr(value)
+            raise ConfigError(f"{field.name} is a whole number from {low} or None, got {got}")
+
+    return check
+
+
+def _from_zero(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
+    """A validator for a number option from 0: an ``int`` or a ``float``, not ``nan``."""
+    if type(value) not in (int, float) or not value >= 0:
+        raise ConfigError(f"{field.name} is a number from 0, got {short_repr(value)}")
+
+
+def _positive_or_none(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
+    """A validator for a time option: ``None``, or an ``int`` or ``float`` above 0."""
+    if value is not None and (type(value) not in (int, float) or not value > 0):
+        raise ConfigError(f"{field.name} is a positive number or None, got {short_repr(value)}")
+
+
+def _function_or_none(what: str) -> Validator:
+    """A validator for a function option: ``None``, or a callable (``what`` it should be)."""
+
+    def check(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None and not callable(value):
+            raise ConfigError(f"{field.name} is {what}, got {short_repr(value)}")
+
+    return check
+
+
+def _true_or_false(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
+    """A validator for a ``bool`` option: ``True`` or ``False``, not ``1``."""
+    if type(value) is not bool:
+        raise ConfigError(f"{field.name} is True or False, got {short_repr(value)}")
+
+
+def _visits_or_mean(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
+    """A validator for ``choice``: one of the two plain strings."""
+    if type(value) is not str or value not in ("visits", "mean"):
+        raise ConfigError(f"{field.name} is 'visits' or 'mean', got {short_repr(value)}")
+
+
+@attrs.frozen(kw_only=True)
+class SearchOptions:
+    """How a :class:`SearchBot` searches, as one frozen value validated when it is built
+    (a bad option raises ``ConfigError`` naming it), so one value can seat many bots.
+
+    >>> SearchOptions(iterations=0)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: iterations is a whole number from 1 or None, got 0
+    >>> SearchOptions(guesses=16, paired=True).iterations
+    1000
+
+    Attributes:
         iterations: Iterations per move (each one guess, one path, one rollout).
         seconds: A time budget per move, alone or with ``iterations`` (whichever ends
             first); a time budget makes the moves depend on the machine's speed.
         exploration: The UCB constant; rewards lie in ``[0, 1]``.
-        rollout: Picks each move of a rollout (:data:`RolloutPolicy`); by default a
-            uniformly random one. A game may supply a cheap policy of its own that reads
-            the guessed state: it is the bot's own sample, never the real game.
+        rollout: Picks each move of a rollout (:data:`RolloutPolicy`); by default
+            (``None``) a uniformly random one, :func:`random_rollout`. A game may supply
+            a cheap policy of its own that reads the guessed state: it is the bot's own
+            sample, never the real game.
         value: Estimates each seat's reward (:data:`Value`) where a rollout stops before
             the end; needed with ``rollout_moves``.
         rollout_moves: Stop each rollout after this many moves and ask ``value``; by
@@ -188,104 +241,171 @@ class SearchBot(Generic[MoveT]):
             that seat's reward. A model saves the iterations spent on the others' choices
             and is as good as it is true of the opponents.
         paired: Compare the moves at the root on the same guesses (common random
-            numbers): each move's n-th visit plays the n-th guess, so that two moves' mean
-            rewards differ by what the moves do more than by the luck of the guesses they
-            met; needs ``guesses``.
+            numbers): each move's n-th visit plays the n-th guess, so that two moves'
+            mean rewards differ by what the moves do more than by the luck of the guesses
+            they met; needs ``guesses``.
         choice: How the move is chosen from the root's: ``"visits"``, the most visited
             (the robust default), or ``"mean"``, the best mean reward among those visited
             (with ``paired``, where every move met the same guesses, and rewards that
             differ by little next to ``exploration``).
         baseline: A bot's ``choose`` (view to move) whose move the search keeps unless
             the mean reward of the move it would choose beats the baseline move's by more
-            than ``margin``: the search then departs from a good heuristic only where it sees a
-            clear gain, not where its estimates are noise.
-        margin: How much better (in mean reward, rewards lying in ``[0, 1]``) the search's
-            move must look than the baseline's to be played instead; needs ``baseline``.
+            than ``margin``: the search then departs from a good heuristic only where it
+            sees a clear gain, not where its estimates are noise.
+        margin: How much better (in mean reward, rewards lying in ``[0, 1]``) the
+            search's move must look than the baseline's to be played instead; needs
+            ``baseline``.
         name: How the bot shows itself (its ``repr``).
 
-    The bot keeps its generator between moves, so it is not a value; each move searches
-    a new tree.
+    """
+
+    iterations: int | None = attrs.field(default=1000, validator=_whole_or_none(1))
+    seconds: float | None = attrs.field(default=None, validator=_positive_or_none)
+    exploration: float = attrs.field(default=0.7, validator=_from_zero)
+    rollout: RolloutPolicy | None = attrs.field(
+        default=None, validator=_function_or_none("a rollout policy")
+    )
+    value: Value | None = attrs.field(
+        default=None, validator=_function_or_none("a function of a state (each seat's reward)")
+    )
+    rollout_moves: int | None = attrs.field(default=None, validator=_whole_or_none(0))
+    guesses: int | None = attrs.field(default=None, validator=_whole_or_none(1))
+    others: RolloutPolicy | None = attrs.field(
+        default=None, validator=_function_or_none("a rollout policy")
+    )
+    paired: bool = attrs.field(default=False, validator=_true_or_false)
+    choice: Literal["visits", "mean"] = attrs.field(default="visits", validator=_visits_or_mean)
+    baseline: Callable[[Any], Any] | None = attrs.field(
+        default=None, validator=_function_or_none("a bot's choose (view to move)")
+    )
+    margin: float = attrs.field(default=0.0, validator=_from_zero)
+    name: str = "SearchBot"
+
+    def __attrs_post_init__(self) -> None:
+        """The options that need another: a budget, and what each needs beside it."""
+        if self.iterations is None and self.seconds is None:
+            raise ConfigError("a search needs a budget: iterations, seconds or both")
+        if self.rollout_moves is not None and self.value is None:
+            raise ConfigError("rollout_moves needs a value to score where rollouts stop")
+        if self.margin and self.baseline is None:
+            raise ConfigError("margin needs a baseline whose move it keeps")
+        if self.paired and self.guesses is None:
+            raise ConfigError("paired needs guesses, the deals its moves share")
+
+
+OptionT = TypeVar("OptionT")
+
+
+class _Option(Generic[OptionT]):
+    """One of a :class:`SearchBot`'s options read as the bot's attribute of that name;
+    assigned, the bot takes new options with it changed, validated as when it was built.
+    """
+
+    def __set_name__(self, owner: type[Any], name: str) -> None:
+        self._field = name
+
+    @overload
+    def __get__(self, bot: None, owner: type[Any]) -> _Option[OptionT]: ...
+    @overload
+    def __get__(self, bot: SearchBot[Any], owner: type[Any]) -> OptionT: ...
+    def __get__(self, bot: SearchBot[Any] | None, owner: type[Any]) -> Any:
+        return self if bot is None else getattr(bot.options, self._field)
+
+    def __set__(self, bot: SearchBot[Any], value: OptionT) -> None:
+        changed: dict[str, Any] = {self._field: value}
+        bot.options = attrs.evolve(bot.options, **changed)
+
+
+class SearchBot(Generic[MoveT]):
+    """SO-ISMCTS for the seat of the view it is handed; any game, no game's own code.
+
+    Args:
+        ruleset: The game, as :func:`~tabletop_rules.protocol.get_ruleset` gives it.
+        seed: Seeds the bot's own generator, which deals every guess and draws every
+            random choice of the search: the same seed and the same views give the same
+            moves (with an ``iterations`` budget and no ``seconds``).
+        options: How it searches, a :class:`SearchOptions`; or give the options'
+            fields as keywords instead (``SearchBot(rules, iterations=50)``), not both
+            (``TypeError``).
+
+    The options are the bot's ``options``, and each is also its attribute of that name
+    (``bot.iterations``); assigning one gives the bot new options, validated alike. The
+    bot keeps its generator between moves, so it is not a value; each move searches a
+    new tree.
 
     """
+
+    iterations: _Option[int | None] = _Option()
+    seconds: _Option[float | None] = _Option()
+    exploration: _Option[float] = _Option()
+    rollout: _Option[RolloutPolicy | None] = _Option()
+    value: _Option[Value | None] = _Option()
+    rollout_moves: _Option[int | None] = _Option()
+    guesses: _Option[int | None] = _Option()
+    others: _Option[RolloutPolicy | None] = _Option()
+    paired: _Option[bool] = _Option()
+    choice: _Option[Literal["visits", "mean"]] = _Option()
+    baseline: _Option[Callable[[Any], Any] | None] = _Option()
+    margin: _Option[float] = _Option()
+    name: _Option[str] = _Option()
 
     def __init__(
         self,
         ruleset: Ruleset[Any, Any, MoveT],
         seed: int = 0,
         *,
-        iterations: int | None = 1000,
-        seconds: float | None = None,
-        exploration: float = 0.7,
-        rollout: RolloutPolicy | None = None,
-        value: Value | None = None,
-        rollout_moves: int | None = None,
-        guesses: int | None = None,
-        others: RolloutPolicy | None = None,
-        paired: bool = False,
-        choice: str = "visits",
-        baseline: Callable[[Any], Any] | None = None,
-        margin: float = 0.0,
-        name: str = "SearchBot",
+        options: SearchOptions | None = None,
+        **keywords: Any,
     ) -> None:
         self.ruleset = check_ruleset(ruleset)
-        if iterations is None and seconds is None:
-            raise ConfigError("a search needs a budget: iterations, seconds or both")
-        if iterations is not None and (type(iterations) is not int or iterations < 1):
-            raise ConfigError(
-                f"iterations is a whole number from 1 or None, got {short_repr(iterations)}"
+        if options is None:
+            options = SearchOptions(**keywords)
+        elif keywords:
+            raise TypeError(
+                f"SearchBot takes options or its fields as keywords, not both: got options "
+                f"and {', '.join(sorted(keywords))}"
             )
-        if seconds is not None and (type(seconds) not in (int, float) or not seconds > 0):
-            raise ConfigError(f"seconds is a positive number or None, got {short_repr(seconds)}")
-        if type(exploration) not in (int, float) or not exploration >= 0:
-            raise ConfigError(f"exploration is a number from 0, got {short_repr(exploration)}")
-        if rollout_moves is not None:
-            if type(rollout_moves) is not int or rollout_moves < 0:
-                got = short_repr(rollout_moves)
-                raise ConfigError(f"rollout_moves is a whole number from 0 or None, got {got}")
-            if value is None:
-                raise ConfigError("rollout_moves needs a value to score where rollouts stop")
-        if guesses is not None and (type(guesses) is not int or guesses < 1):
-            raise ConfigError(
-                f"guesses is a whole number from 1 or None, got {short_repr(guesses)}"
-            )
-        if baseline is not None and not callable(baseline):
-            got = short_repr(baseline)
-            raise ConfigError(f"baseline is a bot's choose (view to move), got {got}")
-        if type(margin) not in (int, float) or not margin >= 0:
-            raise ConfigError(f"margin is a number from 0, got {short_repr(margin)}")
-        if margin and baseline is None:
-            raise ConfigError("margin needs a baseline whose move it keeps")
-        if others is not None and not callable(others):
-            raise ConfigError(f"others is a rollout policy, got {short_repr(others)}")
-        self.others = others
-        if type(paired) is not bool:
-            raise ConfigError(f"paired is True or False, got {short_repr(paired)}")
-        if paired and guesses is None:
-            raise ConfigError("paired needs guesses, the deals its moves share")
-        self.paired = paired
-        if choice not in ("visits", "mean"):
-            raise ConfigError(f"choice is 'visits' or 'mean', got {short_repr(choice)}")
-        self.choice = choice
+        self.options = options
         self._seat: int | None = None
-        self.baseline = baseline
-        self.margin = float(margin)
-        self.guesses = guesses
-        self.iterations = iterations
-        self.seconds = seconds
-        self.exploration = float(exploration)
-        self.rollout = random_rollout if rollout is None else rollout
-        self.value = value
-        self.rollout_moves = rollout_moves
-        self.name = name
         self._rng = Rng.from_seed(seed)
         self._codes: dict[int, tuple[Any, int]] = {}
         self._deal_each = determinize_each_of(ruleset)
 
+    @property
+    def options(self) -> SearchOptions:
+        """How the bot searches; assigning new options makes the next move use them."""
+        return self._options
+
+    @options.setter
+    def options(self, options: SearchOptions) -> None:
+        if type(options) is not SearchOptions:
+            raise TypeError(f"options must be a SearchOptions, got {short_repr(options)}")
+        self._options = options
+        # What every iteration reads, held apart so that the search's loops read plain
+        # attributes, not the options through the descriptors above.
+        self._exploration = float(options.exploration)
+        self._policy = random_rollout if options.rollout is None else options.rollout
+        self._value = options.value
+        self._rollout_moves = options.rollout_moves
+        self._others = options.others
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The bot to pickle, less its dealer, which the ruleset gives again on loading."""
+        state = dict(vars(self))
+        del state["_deal_each"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self._deal_each = determinize_each_of(self.ruleset)
+
     def __repr__(self) -> str:
-        budget = f"iterations={self.iterations}" if self.iterations is not None else ""
-        if self.seconds is not None:
-            budget = f"{budget}, seconds={self.seconds}" if budget else f"seconds={self.seconds}"
-        return f"{self.name}({self.ruleset.name!r}, {budget})"
+        options = self.options
+        iterations, seconds = options.iterations, options.seconds
+        budget = f"iterations={iterations}" if iterations is not None else ""
+        if seconds is not None:
+            budget = f"{budget}, seconds={seconds}" if budget else f"seconds={seconds}"
+        return f"{options.name}({self.ruleset.name!r}, {budget})"
 
     def choose(self, view: Any) -> MoveT:
         """The move of ``view.legal_moves`` the search visited most, or with the best mean
@@ -298,7 +418,8 @@ class SearchBot(Generic[MoveT]):
         root = self.search(view)
         encode = self.ruleset.encode
         children = root.children
-        if self.choice == "mean":
+        options = self.options
+        if options.choice == "mean":
             means = [
                 children[code].reward / children[code].visits
                 if code in children and children[code].visits
@@ -311,14 +432,14 @@ class SearchBot(Generic[MoveT]):
                 children[code].visits if code in children else 0 for code in map(encode, moves)
             ]
             best = moves[visits.index(max(visits))]
-        if self.baseline is None:
+        if options.baseline is None:
             return cast(MoveT, best)
-        kept = self.baseline(view)
+        kept = options.baseline(view)
         held = children.get(encode(kept))
         if held is None or not held.visits:
             return cast(MoveT, best)
         chosen = children[encode(best)]
-        if chosen.reward / chosen.visits - held.reward / held.visits > self.margin:
+        if chosen.reward / chosen.visits - held.reward / held.visits > options.margin:
             return cast(MoveT, best)
         return cast(MoveT, kept)
 
@@ -331,17 +452,18 @@ class SearchBot(Generic[MoveT]):
         root = SearchNode(None)
         self._seat = view.seat
         rng = self._rng
-        count = self.iterations
-        deadline = None if self.seconds is None else perf_counter() + self.seconds
+        options = self.options
+        count, seconds, guesses_asked = options.iterations, options.seconds, options.guesses
+        deadline = None if seconds is None else perf_counter() + seconds
         self._codes.clear()
         seeds: list[Rng] = []
-        if self.guesses is not None:
-            for _guess in range(self.guesses if count is None else min(self.guesses, count)):
+        if guesses_asked is not None:
+            for _guess in range(guesses_asked if count is None else min(guesses_asked, count)):
                 seed, rng = rng.next_u64()
                 seeds.append(Rng(seed))
         guesses = _Guesses(self._deal_each, view, seeds, dealt_at_once=deadline is None)
         done = 0
-        moves = legal_moves_of(view) if self.paired else ()
+        moves = legal_moves_of(view) if options.paired else ()
         while count is None or done < count:
             if deadline is not None and done and perf_counter() >= deadline:
                 break
@@ -380,7 +502,7 @@ class SearchBot(Generic[MoveT]):
             index = untried[pick]
             children[codes[index]] = SearchNode(seat)
             return (index, codes[index], True), rng
-        exploration = self.exploration
+        exploration = self._exploration
         best = -1.0
         index = 0
         for at, code in enumerate(codes):
@@ -411,7 +533,7 @@ class SearchBot(Generic[MoveT]):
             rules.apply,
             rules.encode,
         )
-        others, seat = self.others, self._seat
+        others, seat = self._others, self._seat
         node = root
         path = [root]
         if first is not None:
@@ -465,13 +587,13 @@ class SearchBot(Generic[MoveT]):
         """
         rules = self.ruleset
         current_player, legal_moves, apply = rules.current_player, rules.legal_moves, rules.apply
-        policy = self.rollout
-        left = -1 if self.rollout_moves is None else self.rollout_moves
+        policy = self._policy
+        left = -1 if self._rollout_moves is None else self._rollout_moves
         player = current_player(state)
         while player is not None:
             if not left:
-                assert self.value is not None, "rollout_moves comes with a value"
-                return self.value(state), rng
+                assert self._value is not None, "rollout_moves comes with a value"
+                return self._value(state), rng
             moves = legal_moves(state)
             if player == CHANCE:
                 move, rng = sample_outcome(rules.chance_probabilities(state), rng)
