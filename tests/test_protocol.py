@@ -196,6 +196,6 @@ def test_a_built_in_game_is_found_by_its_packages_spelling_too() -> None:
 
 
 def test_a_name_spelling_a_built_in_game_with_underscores_is_reserved() -> None:
-    imposter = attrs.evolve(get_ruleset("palace"), name="dice_poker")
+    imposter = attrs.evolve(dice_poker.RULES, name="dice_poker")
     with pytest.raises(GamePluginError, match="'dice_poker' is the built-in game 'dice-poker'"):
         register(imposter)
