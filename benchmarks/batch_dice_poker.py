@@ -10,7 +10,9 @@ compiled kernel's lists of legal actions; a second compiled row also reads
 masks its policy would) until every game is over, then resets the batch
 with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
 end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
-last) is paid as often as it happens. Its turns are the boxes filled in the slot, its
+last) is paid as often as it happens. The *restarts every step* rows instead pass
+``reset=`` fresh seeds at every step, each game that ends dealt again in the same call, as
+a reinforcement-learning loop does. Its turns are the boxes filled in the slot, its
 games those that ended in it (so turns/game is near 90, not exactly). The reference is
 ``playout.py``'s plain loop (``legal_moves``/``apply`` with ``random.Random.choice``), and
 with OpenSpiel installed yacht's C++ loop (``pyspiel.evaluate_bots``), both counted as
@@ -94,6 +96,38 @@ def make_batched(size: int, draw: Drawer, kernel: Kernel = DicePokerEngine) -> R
     return run
 
 
+def make_restarting(size: int, kernel: Kernel = DicePokerEngine) -> Runner:
+    """``size`` default games in ``kernel`` stepped with ``random_actions`` and
+    ``reset=`` fresh seeds at every step: a game that ends starts again in the same call.
+    """
+    engine = kernel(dp.Config(), size)
+    per_game = engine.turns_per_game
+    held: dict[str, Any] = {}
+
+    def run(budget: float, seed: int, clock: Clock) -> Sample:
+        generator = np.random.default_rng(seed)
+        games = held.get("games")
+        if games is None:
+            games = engine.reset(generator.integers(0, 2**64, size=size, dtype=np.uint64))
+        finished = turns = 0
+        start = clock()
+        stop = start + budget
+        while True:
+            before, seeds = games.data["turns"], games.data["seed"]
+            fresh = generator.integers(0, 2**64, size=size, dtype=np.uint64)
+            games = engine.step(games, batch.random_actions(games, generator), reset=fresh)
+            ended = games.data["seed"] != seeds  # dealt again: it filled its last box
+            now_turns = np.where(ended, per_game, games.data["turns"])
+            turns += int((now_turns - before).sum(dtype=np.int64))
+            finished += int(ended.sum())
+            now = clock()
+            if now >= stop:
+                held["games"] = games
+                return Sample(finished, turns, now - start)
+
+    return run
+
+
 def with_mask(games: batch.Games, generator: np.random.Generator) -> np.ndarray:
     """:func:`tabletop_rules.batch.random_actions`, the dense mask read first (made from the
     lists of a kernel that gives them)."""
@@ -152,6 +186,11 @@ def main(argv: list[str] | None = None) -> int:
             f"dice poker, batched ({size}), random_actions",
             make_batched(size, batch.random_actions),
         ),
+        Contender(
+            "restarts_every_step",
+            f"dice poker, batched ({size}), restarts every step",
+            make_restarting(size),
+        ),
         Contender("dice_poker_loop", "dice poker, per-state loop", dice_poker_loop),
     ]
     kernels: list[Kernel] = [DicePokerEngine]
@@ -163,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         masked = make_batched(size, with_mask, CompiledDicePokerEngine)
         label = f"dice poker, batched compiled ({size}), legal_mask + random_actions"
         entries.insert(2, Contender("compiled_mask", label, masked))
+        label = f"dice poker, batched compiled ({size}), restarts every step"
+        restarting = make_restarting(size, CompiledDicePokerEngine)
+        entries.insert(3, Contender("compiled_restarts_every_step", label, restarting))
     else:
         print("note: numba is missing, so there is no compiled row ('.[numba]')", file=sys.stderr)
     if pyspiel is not None:

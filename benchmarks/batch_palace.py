@@ -9,7 +9,8 @@ kernel writes: the NumPy kernel's dense ``(size, 2762)`` legal mask, the compile
 short ``legal_actions`` lists (its mask is made only when read). *Whole batches* step until
 every game is over, then reset the batch with fresh seeds (the tail of a batch, games over
 and waiting for the last, is paid as often as it happens); *restarts* pass ``reset=``
-fresh seeds every 64 steps, so a finished game waits at most 64 steps for its next one;
+fresh seeds every 64 steps, so a finished game waits at most 64 steps for its next one,
+and *restarts every step* at every step, as a reinforcement-learning loop does;
 the compiled kernel's *whole batches, mask read* is its whole batches reading
 ``games.legal_mask`` too at every step, so paying for the dense mask made from the lists,
 as an agent that reads masks would. Resets are timed with the steps; a batch left
@@ -123,10 +124,8 @@ def make_whole_batches(engine: batch.Engine, *, read_mask: bool = False) -> Runn
     return run
 
 
-def make_restarts(engine: batch.Engine) -> Runner:
-    """The engine's default games, the finished ones restarted every :data:`RESTART_EVERY`
-    steps.
-    """
+def make_restarts(engine: batch.Engine, every: int = RESTART_EVERY) -> Runner:
+    """The engine's default games, the finished ones restarted every ``every`` steps."""
     size = engine.size
     held: dict[str, Any] = {}
 
@@ -143,7 +142,7 @@ def make_restarts(engine: batch.Engine) -> Runner:
             playing = size - int(games.over.sum())
             actions = batch.random_actions(games, generator)
             step += 1
-            if step % RESTART_EVERY:
+            if step % every:
                 games = engine.step(games, actions)
             else:
                 seeds = games.data["seed"]
@@ -231,6 +230,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{prefix}restarts",
                 f"batched palace ({name}), {size} games, restarts every {RESTART_EVERY} steps",
                 make_restarts(engine),
+            ),
+            Contender(
+                f"{prefix}restarts_every_step",
+                f"batched palace ({name}), {size} games, restarts every step",
+                make_restarts(engine, every=1),
             ),
         ]
         if engine.reset(np.zeros(size, dtype=np.uint64)).legal_actions is not None:

@@ -226,6 +226,26 @@ class AccountEngine(Engine):
     # --- step -------------------------------------------------------------------------
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
+        return self._games_of(self._played(games, actions, playing))
+
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
+    ) -> Games:
+        """The step, the games then over dealt into its new arrays' rows, one record."""
+        data = self._played(games, actions, playing)
+        rows = np.flatnonzero(data["phase"] == _PHASE_OVER)
+        if rows.size:
+            self._dealt_into(data, games.data, rows, self._dealt(seeds[rows]))
+        return self._games_of(data)
+
+    def _played(
+        self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]
+    ) -> dict[str, NDArray[Any]]:
+        """The arrays after the games ``playing`` play (those unchanged the record's own)."""
         work = _Work(games.data)
         decoded = self._action
         kind = np.where(playing, decoded["kind"][actions], -1)
@@ -244,7 +264,7 @@ class AccountEngine(Engine):
         lands = np.flatnonzero((kind == _PLACE) | (kind == _BUY) | (kind == _ADVANCE))
         if lands.size:
             self._land(work, lands, kind[lands], actions[lands])
-        return self._games_of(work.data())
+        return work.data()
 
     def _land(
         self, work: _Work, g: NDArray[np.intp], kind: NDArray[np.int8], actions: NDArray[np.int64]

@@ -259,6 +259,31 @@ class DicePokerEngine(Engine):
         }
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
+        return self._record(*self._played(games, actions, playing))
+
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
+    ) -> Games:
+        """The step, the games then over dealt into its new arrays' rows, one record."""
+        data, scores = self._played(games, actions, playing)
+        rows = np.flatnonzero(data["turns"] == self.turns_per_game)
+        if rows.size:
+            self._dealt_into(data, games.data, rows, self._dealt(seeds[rows]))
+            if np.may_share_memory(scores, games.scores):
+                scores = scores.copy()
+            scores[rows] = 0
+        return self._record(data, scores)
+
+    def _played(
+        self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]
+    ) -> tuple[dict[str, NDArray[Any]], NDArray[np.int64]]:
+        """The arrays and scores after the games ``playing`` play (the unchanged ones
+        the record's own).
+        """
         data = dict(games.data)
         rolling = playing & (actions < _FIRST_WRITE)
         filling = playing & (actions >= _FIRST_WRITE) & (actions < _FIRST_ANNOUNCE)
@@ -287,7 +312,7 @@ class DicePokerEngine(Engine):
             data["announced"] = np.where(filling, -1, data["announced"]).astype(np.int8)
         data["dice"] = dice.astype(np.int16)
         data["throws_used"] = throws_used.astype(np.int16)
-        return self._record(data, scores)
+        return data, scores
 
     def _fill(
         self,

@@ -309,11 +309,11 @@ class Engine:
             text = self.rules.action_text(self.config, int(actions[i]))
             raise IllegalMoveError(f"game {i}: action {int(actions[i])} ('{text}') is not legal")
         seeds = None if reset is None else self._checked_seeds(reset)
+        played: NDArray[np.int64] = np.where(playing, actions, 0)
         with _kernel_errors():
-            after = self._own(self._step(games, np.where(playing, actions, 0), playing))
-            if seeds is None or not after.over.any():
-                return after
-            return self._own(self._restart(after, seeds, after.over))
+            if seeds is None:
+                return self._own(self._step(games, played, playing))
+            return self._own(self._step_restarting(games, played, playing, seeds))
 
     def restart(
         self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_] | None = None
@@ -412,6 +412,39 @@ class Engine:
         a whole new batch merged in; a kernel whose deal is dear may deal the few alone.
         """
         return self._merged(games, self._reset(seeds), where)
+
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
+    ) -> Games:
+        """``_step``, then the games over after it dealt again from their ``seeds``: by
+        default a restart of the stepped record; a kernel may deal them into the arrays its
+        step has just made (no caller holds them yet), writing only their rows.
+        """
+        after = self._step(games, actions, playing)
+        if not after.over.any():
+            return after
+        return self._restart(after, seeds, after.over)
+
+    @staticmethod
+    def _dealt_into(
+        data: dict[str, NDArray[Any]],
+        before: Mapping[str, NDArray[Any]],
+        rows: NDArray[np.intp],
+        fresh: Mapping[str, NDArray[Any]],
+    ) -> None:
+        """``fresh``'s arrays (new games, one row each) written into ``rows`` of ``data``,
+        the arrays a step has just made: in place, except that an array read-only or
+        sharing memory with ``before`` (the record stepped from) is copied first.
+        """
+        for name, value in fresh.items():
+            target = data[name]
+            if not target.flags.writeable or np.may_share_memory(target, before[name]):
+                target = data[name] = target.copy()
+            target[rows] = value
 
     # --- the checks at the entry ----------------------------------------------------
 

@@ -204,7 +204,11 @@ class PalaceEngine(Engine):
     # --- the deal ------------------------------------------------------------------
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        config, n, players = self.config, self.size, self.config.players
+        return self._record(self._dealt(seeds))
+
+    def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, Array]:
+        """The arrays of new games, one a seed, as ``new_game`` deals them."""
+        config, n, players = self.config, len(seeds), self.config.players
         deck = np.tile(np.tile(_CARD_NUMBERS, config.decks), (n, 1))
         deal, _after = rng.shuffled(seeds.copy(), deck)
         places = np.arange(players)
@@ -239,11 +243,33 @@ class PalaceEngine(Engine):
             "pending": np.full(n, NONE, dtype=np.int8),
             "places": np.zeros((n, players), dtype=np.int8),
         }
-        return self._record(data)
+        return data
 
     # --- a step --------------------------------------------------------------------
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
+        return self._record(self._played(games, actions, playing))
+
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
+    ) -> Games:
+        """The step, the games then over dealt into its new arrays' rows, one record."""
+        data = self._played(games, actions, playing)
+        rows = np.flatnonzero(data["phase"] == OVER)
+        if rows.size:
+            self._dealt_into(data, games.data, rows, self._dealt(seeds[rows]))
+        return self._record(data)
+
+    def _played(
+        self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]
+    ) -> dict[str, Array]:
+        """The arrays after the games ``playing`` play: new ones, but for the seed and
+        the deal, which a step never changes.
+        """
         work = _Work(games.data, self.config.players)
         phase = games.data["phase"]
         swapping = np.flatnonzero(playing & (phase == SWAP))
@@ -252,7 +278,7 @@ class PalaceEngine(Engine):
         in_play = np.flatnonzero(playing & (phase == PLAY))
         if in_play.size:
             self._play(work, in_play, actions[in_play])
-        return self._record(work.arrays)
+        return work.arrays
 
     def _at(self, work: _Work, g: Index) -> Index:
         """The row of each game's seat on turn in the per-seat arrays."""

@@ -314,9 +314,7 @@ class CompiledDicePokerEngine(DicePokerEngine):
         """Games of ``data`` and ``scores`` (the caller's own, written in place), the games
         ``playing`` stepped and those ``recording`` recorded into ``record``.
         """
-        arrays = [data[name] for name in _DATA_NAMES]
-        arrays += [scores, *record, actions, playing, recording, *self.tables]
-        _advance(*arrays)
+        self._advance(data, scores, record, actions, playing, recording)
         listed, player, over = record
         return Games._made(
             current_player=player,
@@ -326,6 +324,20 @@ class CompiledDicePokerEngine(DicePokerEngine):
             over=over,
             data=data,
         )
+
+    def _advance(
+        self,
+        data: dict[str, NDArray[Any]],
+        scores: NDArray[np.int64],
+        record: tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]],
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        recording: NDArray[np.bool_],
+    ) -> None:
+        """The compiled call of :meth:`_advanced`, writing its arrays in place."""
+        arrays = [data[name] for name in _DATA_NAMES]
+        arrays += [scores, *record, actions, playing, recording, *self.tables]
+        _advance(*arrays)
 
     def _fresh_record(self) -> tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]]:
         """Arrays for a record every game of which is written."""
@@ -341,6 +353,36 @@ class CompiledDicePokerEngine(DicePokerEngine):
         data = {name: value.copy() for name, value in games.data.items()}
         record = self._fresh_record()
         return self._advanced(data, games.scores.copy(), record, actions, playing, self.everyone)
+
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
+    ) -> Games:
+        """The step into copies of the arrays, then the games over dealt into those rows
+        alone and recorded again: the arrays are copied once.
+        """
+        data = {name: value.copy() for name, value in games.data.items()}
+        scores, record = games.scores.copy(), self._fresh_record()
+        self._advance(data, scores, record, actions, playing, self.everyone)
+        over = record[2]
+        if over.any():
+            rows = np.flatnonzero(over)
+            for name, value in self._dealt(seeds[rows]).items():
+                data[name][rows] = value
+            scores[rows] = 0
+            self._advance(data, scores, record, self.no_actions, self.nobody, over.copy())
+        listed, player, over = record
+        return Games._made(
+            current_player=player,
+            legal_actions=listed,
+            num_actions=self.num_actions,
+            scores=scores,
+            over=over,
+            data=data,
+        )
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Deals only the games ``where`` into copies of the arrays, and records those."""

@@ -171,16 +171,16 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
             name: np.empty((self.size, *shape), dtype=dtype)
             for name, (shape, dtype) in self._layout.items()
         }
-        return self._dealt(data, seeds, np.ones(self.size, dtype=bool))
+        return self._dealt_where(data, seeds, np.ones(self.size, dtype=bool))
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Only the games ``where`` are dealt; the others' rows are copied as they are, and
         every record written again.
         """
         data = {name: value.copy() for name, value in games.data.items()}
-        return self._dealt(data, seeds, where.copy())
+        return self._dealt_where(data, seeds, where.copy())
 
-    def _dealt(
+    def _dealt_where(
         self, data: dict[str, Array], seeds: NDArray[np.uint64], where: NDArray[np.bool_]
     ) -> Games:
         _deal(seeds, where, self._numbers, _State(**data))
@@ -194,11 +194,29 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         }
         return self._advanced(data, actions, playing)
 
-    def _advanced(
-        self, data: dict[str, Array], actions: NDArray[np.int64], playing: NDArray[np.bool_]
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
     ) -> Games:
-        """``data`` (new arrays) after the games ``playing`` play, and its new record: the
-        legal actions as lists as wide as this batch's longest (the mask made on first read).
+        """One compiled call plays the step into copies of the arrays, deals the games
+        over into those rows alone and writes the record once.
+        """
+        data = {name: value.copy() for name, value in games.data.items()}
+        return self._advanced(data, actions, playing, seeds)
+
+    def _advanced(
+        self,
+        data: dict[str, Array],
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64] | None = None,
+    ) -> Games:
+        """``data`` (new arrays) after the games ``playing`` play (with ``seeds``, those
+        then over dealt again), and its new record: the legal actions as lists as wide as
+        this batch's longest (the mask made on first read).
         """
         size = self.size
         record = _Record(
@@ -208,9 +226,21 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
             scores=np.empty((size, self.players), dtype=np.int64),
             over=np.empty(size, dtype=bool),
         )
-        legal_actions = _advance(
-            actions, playing, self._numbers, self._goes, kernel._NATURAL, _State(**data), record
-        )
+        if seeds is None:
+            legal_actions = _advance(
+                actions, playing, self._numbers, self._goes, kernel._NATURAL, _State(**data), record
+            )
+        else:
+            legal_actions = _advance_restarting(
+                actions,
+                playing,
+                seeds,
+                self._numbers,
+                self._goes,
+                kernel._NATURAL,
+                _State(**data),
+                record,
+            )
         return Games._made(
             current_player=record.player,
             legal_actions=legal_actions,
@@ -289,6 +319,26 @@ def _advance(
     inline passes every array's fields, too dear once a game.
     """
     _play(actions, playing, n, allowed, natural, state)
+    _record(n, allowed, state, record)
+    return _packed(record.listed, record.counts)
+
+
+@jit
+def _advance_restarting(
+    actions: Array,
+    playing: Array,
+    seeds: Array,
+    n: _Numbers,
+    allowed: Array,
+    natural: Array,
+    state: _State,
+    record: _Record,
+) -> Array:
+    """:func:`_advance` with the games over after the move dealt again from their seeds
+    before the record is written: only their rows change.
+    """
+    _play(actions, playing, n, allowed, natural, state)
+    _deal(seeds, state.phase == n.phase_over, n, state)
     _record(n, allowed, state, record)
     return _packed(record.listed, record.counts)
 
