@@ -303,7 +303,7 @@ def test_the_kit_exports_what_a_game_author_needs() -> None:
 
 
 def test_a_move_with_a_field_no_move_holds_is_refused_as_no_move() -> None:
-    """A move class without validators rebuilds ``Take(count=[])``; it is no move."""
+    """A move class without validators builds ``Take(count=[])``; it is no move."""
     with pytest.raises(IllegalMoveError, match="is not a take away move"):
         RULES.apply(RULES.new_game(seed=0), Take([]))  # type: ignore[arg-type]
     with pytest.raises(IllegalMoveError, match="is not a take away move"):

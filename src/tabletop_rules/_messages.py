@@ -11,11 +11,8 @@ message that quotes such input through these functions stays short and is always
 from __future__ import annotations
 
 import reprlib
-from typing import Any
 
-import attrs
-
-__all__ = ["describe", "short_repr", "short_text"]
+__all__ = ["short_repr", "short_text"]
 
 
 class _ShortRepr(reprlib.Repr):
@@ -64,17 +61,3 @@ def short_text(value: object) -> str:
         return f"<{type(value).__name__} whose text cannot be read>"
     return text if len(text) <= 200 else text[:197] + "..."
 
-
-def describe(obj: Any) -> str:
-    """An ``attrs`` object as ``Class(field=value, ...)``, each value through
-    :func:`short_repr`: short, and it never raises, even for an object whose fields were
-    set around its checks.
-    """
-    fields = []
-    for field in attrs.fields(type(obj)):
-        try:
-            value = short_repr(getattr(obj, field.name))
-        except AttributeError:
-            value = "<unset>"
-        fields.append(f"{field.name}={value}")
-    return f"{type(obj).__name__}({', '.join(fields)})"

@@ -1,14 +1,14 @@
 """A game's moves, each built once, and the guard that keeps every other object out of
 ``apply``.
 
-``apply`` must act only on moves the library built. A move whose fields were set around
-its constructor's checks (``object.__setattr__``, which a careless client or a bad
-deserializer can do) or an object that is no move at all must get an
-:class:`~tabletop_rules.errors.IllegalMoveError`, and a move equal to a listed one
-(``Roll(keep=(6.0, 6.0))``) must become the listed one, so that only the game's own
-values reach a state or its events. A game builds one :class:`MoveTable` of the moves
-its states can allow and passes every move ``apply`` receives through it; a move that
-``legal_moves`` listed costs one set look-up (``id(move) in table.ids``).
+``apply`` acts only on moves of the game's own classes: an object that is no move at all
+(nor a subclass's instance) gets an :class:`~tabletop_rules.errors.IllegalMoveError`, and
+a move equal to a listed one becomes the listed one, so that a state and its events hold
+the game's own instances. A game builds one :class:`MoveTable` of the moves its states can
+allow and passes every move ``apply`` receives through it; a move that ``legal_moves``
+listed costs one set look-up (``id(move) in table.ids``), an equal one a dict look-up. A
+move's constructor checks its fields; a move changed around them (``object.__setattr__``)
+is outside the contract, as every frozen value is.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> table = dp.moves.MOVE_TABLE
@@ -22,46 +22,16 @@ tabletop_rules.errors.IllegalMoveError: 'roll' is not a dice poker move
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable
 from typing import Any, Generic, TypeVar, cast
 
-import attrs
-
-from ._messages import describe, short_repr, short_text
+from ._messages import short_repr
 from .errors import IllegalMoveError
 
-__all__ = ["MAX_ITEMS", "MoveTable", "check_action"]
+__all__ = ["MoveTable", "check_action"]
 
 MoveT = TypeVar("MoveT")
 OneMove = TypeVar("OneMove")
-
-MAX_ITEMS = 64
-"""The most items a sequence in a tampered move's field may have for the move to be
-rebuilt; a longer one is refused unread."""
-
-_SCALARS = (type(None), bool, int, float, str)
-
-
-def _plain(value: object, depth: int = 0) -> bool:
-    """Whether ``value`` is made only of what a move's fields hold (``None``, numbers,
-    strings, enum members, frozen ``attrs`` values and short tuples or lists of these),
-    so that a move's constructor can read it without running foreign code.
-    """
-    if type(value) in _SCALARS or isinstance(value, enum.Enum):
-        return True
-    if depth > 3:
-        return False
-    if type(value) in (tuple, list):
-        items = cast(tuple[object, ...], value)
-        return len(items) <= MAX_ITEMS and all(_plain(item, depth + 1) for item in items)
-    cls: Any = type(value)
-    if attrs.has(cls):
-        return all(
-            _plain(getattr(value, field.name, None), depth + 1) for field in attrs.fields(cls)
-        )
-    return False
-
 
 class MoveTable(Generic[MoveT]):
     """Every move that some state of a game allows, each built once.
@@ -92,46 +62,16 @@ class MoveTable(Generic[MoveT]):
         return cast(OneMove, self._by_value[cast(MoveT, move)])
 
     def known(self, move: object) -> MoveT:
-        """The table's own instance of ``move``, or a fresh, well-formed move that no state
-        allows (for the rules to say why); :class:`~tabletop_rules.errors.IllegalMoveError`
-        for an object of no move class, and for a move whose fields were set around its
-        constructor's checks to values no move of its class has.
+        """The table's own instance of ``move``, else ``move`` itself, a move no state allows
+        (for the rules to say why); :class:`~tabletop_rules.errors.IllegalMoveError` for an
+        object of no move class.
         """
         if id(move) in self.ids:
             return cast(MoveT, move)
         cls = type(move)
         if not any(cls is move_type for move_type in self.move_types):  # `is`: no subclass
             raise IllegalMoveError(f"{short_repr(move)} is not a {self.game} move")
-        try:  # a field set around the checks may be unhashable, or its __eq__ may raise
-            found = self._by_value.get(cast(MoveT, move))
-        except Exception:
-            found = None
-        if found is not None:
-            return found  # equal to a move, so it is that move: 6.0 reads as 6
-        return self._rebuilt(move)
-
-    def _rebuilt(self, move: Any) -> MoveT:
-        """``move``, equal to no move of the table, built again through its constructor."""
-        for field in attrs.fields(type(move)):
-            value = getattr(move, field.name, None)
-            if not _plain(value):
-                raise IllegalMoveError(
-                    f"{describe(move)} is not a {self.game} move: its {field.name} is "
-                    f"{short_repr(value)}, not a value a move holds"
-                )
-        try:
-            rebuilt = attrs.evolve(move)
-        except Exception as error:
-            raise IllegalMoveError(
-                f"{describe(move)} is not a {self.game} move: {short_text(error)}"
-            ) from error
-        found = self._by_value.get(rebuilt)
-        if found is not None:
-            raise IllegalMoveError(
-                f"{describe(move)} is not a {self.game} move: its fields are not as "
-                f"{type(move).__name__} makes them; {found!r} is"
-            )
-        return cast(MoveT, rebuilt)
+        return self._by_value.get(cast(MoveT, move), cast(MoveT, move))
 
 
 def check_action(action: object, size: int) -> int:

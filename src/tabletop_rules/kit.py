@@ -187,8 +187,8 @@ class Kernel:
     table's instance of the move without listing the legal moves first, and the
     transition's refusal is ``why_illegal``). A game that does so without a move table
     (or with its own idea of a move's instance) gives ``own_move(move)`` instead: the
-    game's own instance of an equal move, else the move rebuilt from the game's own values,
-    or ``IllegalMoveError`` for what is no move.
+    game's own instance of an equal move, else ``move`` itself, or ``IllegalMoveError``
+    for what is no move.
     A game whose ``legal_moves`` lists one move per class of equivalent moves (palace:
     which suits of a rank are played) also gives ``canonical(state, move)``, the listed
     move of the class of an accepted one, and may give ``read_move_in(state, text)``, its
@@ -380,11 +380,11 @@ class _Shell:
 
     # --- moves ------------------------------------------------------------------
 
-    def known(self, move: object, rebuilt: bool = False) -> Any:
+    def known(self, move: object, unlisted: bool = False) -> Any:
         """The table's instance of ``move`` (without a table: ``move``, of a move class);
-        else an ``IllegalMoveError``: no state allows it (unless ``rebuilt``, where the
-        well-formed move is returned for ``why_illegal`` to name the rule), or it is no
-        move of the game.
+        else an ``IllegalMoveError``: no state allows it (unless ``unlisted``, where the
+        move is returned for ``why_illegal`` to name the rule), or it is no move of the
+        game.
         """
         table = self.k.moves
         if self.k.own_move is not None:  # the game's own idea of a move's instance
@@ -392,9 +392,9 @@ class _Shell:
         if table is not None:
             try:
                 known = table.known(move)
-            except TypeError as error:  # rebuilt with a field no move holds: Die(value=[])
+            except TypeError as error:  # a class without validators built Take(count=[])
                 raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move") from error
-            if id(known) not in table.ids and not rebuilt:  # well-formed, in no legal moves
+            if id(known) not in table.ids and not unlisted:  # in no state's legal moves
                 raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move")
             return known
         if not any(type(move) is kind for kind in self.k.move_types):
@@ -407,15 +407,11 @@ class _Shell:
         for listed in legal:
             if listed is move:
                 return listed
-        known = self.known(move, rebuilt=self.k.why_illegal is not None)
+        known = self.known(move, unlisted=self.k.why_illegal is not None)
         try:
-            index = legal.index(known)
+            return legal[legal.index(known)]
         except ValueError:
-            index = -1
-        except Exception as error:  # a tampered move's __eq__
-            raise IllegalMoveError(f"{short_repr(move)} is not a {self.noun} move") from error
-        if index >= 0:
-            return legal[index]
+            pass
         raise IllegalMoveError(self.why(state, known))
 
     def why(self, state: Any, move: Any) -> str:
@@ -546,7 +542,7 @@ class _Shell:
 
     def format_move(self, move: Any) -> str:
         """The kernel's notation of the table's instance of ``move``: a ``TypeError`` for
-        what is no move of the game, ``IllegalMoveError`` for one built around its checks.
+        what is no move of the game.
         """
         if not any(type(move) is kind for kind in self.k.move_types):
             raise TypeError(f"not {self.a_noun} move: {short_repr(move)}")
@@ -574,7 +570,7 @@ class _Shell:
                     return move
             raise AssertionError(f"read_move_in named {named!r}, which legal_moves does not list")
         if self.k.read_move is not None:  # the game's reader says what is wrong with the text
-            named = self.known(self.k.read_move(text), rebuilt=self.k.why_illegal is not None)
+            named = self.known(self.k.read_move(text), unlisted=self.k.why_illegal is not None)
             for move in legal:
                 if move == named:
                     return move
@@ -621,7 +617,7 @@ class _Shell:
             known = self.table().known(move) if key is None else key(move)
             number = self._numbers.get(id(known))
             if number is None:
-                text = self.k.format_move(known)
+                text = short_text(self.k.format_move(known))
                 raise IllegalMoveError(f"'{text}' has no action number: no state allows it")
         return number
 

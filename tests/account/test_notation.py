@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -248,34 +247,6 @@ def test_notation_round_trips_through_the_mover_s_view(config: a.Config, seed: i
         seen = a.view(state, seat=seat)
         for move in a.legal_moves(state):
             assert a.parse_move(seen, a.format_move(move)) is move
-
-
-def _around(move: object, **fields: object) -> object:
-    """A copy of ``move`` with ``fields`` set around its checks; no field set if none given."""
-    copy = object.__new__(type(move))
-    for name, value in fields.items():
-        object.__setattr__(copy, name, value)
-    return copy
-
-
-@pytest.mark.parametrize(
-    ("move", "message"),
-    [
-        (_around(a.Place(0)), "has no attribute 'column'"),
-        (_around(a.Advance(0, "left", 1)), "has no attribute 'marker'"),
-        (_around(a.Place(0), column=-1), "a column is 0 to 19, not -1"),
-        (_around(a.Buy(0), column="3"), "not '3'"),
-        (_around(a.Advance(0, "left", 1), marker=0, direction="up", steps=1), "not 'up'"),
-        (_around(a.Advance(0, "left", 1), marker=0, direction="left", steps="1 left"), "1 left"),
-        (_around(a.Die(1), value=7), "a die shows 1 to 6, not 7"),
-    ],
-    ids=["hollow-place", "hollow-advance", "column--1", "column-str", "up", "steps-str", "die-7"],
-)
-def test_format_move_of_a_move_built_around_its_checks_is_an_illegal_move_error(
-    move: object, message: str
-) -> None:
-    with pytest.raises(IllegalMoveError, match=re.escape(message)):
-        a.format_move(move)  # type: ignore[arg-type]
 
 
 # --- a marker as the field draws it (issue 19, point 7) ---------------------------------

@@ -492,34 +492,6 @@ def test_events_are_public_so_redact_returns_them_unchanged() -> None:
         assert dp.redact(event, seat) is event
 
 
-def _around(move: object, **fields: object) -> object:
-    """A copy of ``move`` with ``fields`` set around its checks; no field set if none given."""
-    copy = object.__new__(type(move))
-    for name, value in fields.items():
-        object.__setattr__(copy, name, value)
-    return copy
-
-
-@pytest.mark.parametrize(
-    ("move", "message"),
-    [
-        (_around(dp.Write(dp.Box.CHANCE)), "has no attribute 'box'"),
-        (_around(dp.Roll()), "has no attribute 'keep'"),
-        (_around(dp.Write(dp.Box.CHANCE), box="chance"), "'chance' is not a valid Box"),
-        (_around(dp.Scratch(dp.Box.POKER), box=99), "99 is not a valid Box"),
-        (_around(dp.Roll(), keep="66"), "a die shows a whole number from 1 to 6, not '6'"),
-        (_around(dp.Roll(), keep=(9,)), "not 9"),
-        (_around(dp.Dice((1,)), values=(-1, 2)), "not -1"),
-    ],
-    ids=["hollow-write", "hollow-roll", "box-a-str", "box-99", "keep-a-str", "face-9", "neg"],
-)
-def test_format_move_of_a_move_built_around_its_checks_is_an_illegal_move_error(
-    move: object, message: str
-) -> None:
-    with pytest.raises(IllegalMoveError, match=re.escape(message)):
-        dp.format_move(move)  # type: ignore[arg-type]
-
-
 def test_format_move_of_a_move_subclass_is_a_type_error() -> None:
     @attrs.frozen
     class Shout(dp.Write):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -230,44 +229,3 @@ def test_the_played_move_of_a_random_game_parses_to_its_canonical_move(
 ) -> None:
     for state, move in playout(config, seed, chooser)[:-1]:
         assert p.parse_move(state, p.format_move(move)) is p.canonical(state, move)
-
-
-def _around(move: object, **fields: object) -> object:
-    """A copy of ``move`` with ``fields`` set around its checks; no field set if none given."""
-    copy = object.__new__(type(move))
-    for name, value in fields.items():
-        object.__setattr__(copy, name, value)
-    return copy
-
-
-SEVEN = p.Card.parse("7H")
-
-
-@pytest.mark.parametrize(
-    ("move", "message"),
-    [
-        (_around(p.Play((SEVEN,))), "a play's cards are a tuple or list of cards, not None"),
-        (_around(p.Swap(SEVEN, SEVEN)), "None is not a card"),
-        (_around(p.PlayBlind(0)), "a face-down slot is 0, 1 or 2, not None"),
-        (_around(p.Play((SEVEN,)), cards=((7, "H"),)), "(7, 'H') is not a card"),
-        (_around(p.Swap(SEVEN, SEVEN), hand_card=(7, "H"), face_up_card=SEVEN), "is not a card"),
-        (_around(p.Play((SEVEN,)), cards=(tuple.__new__(p.Card, (99, "H")),)), "is not a card"),
-        (_around(p.PlayBlind(0), slot=-1), "a face-down slot is 0, 1 or 2, not -1"),
-        (_around(p.Play((SEVEN,)), cards="7H"), "not '7H'"),
-    ],
-    ids=[
-        "hollow-play",
-        "hollow-swap",
-        "hollow-blind",
-        "tuple-card",
-        "tuple-swap",
-        "card-99",
-        "-1",
-        "cards-a-str",
-    ],
-)
-def test_format_move_of_a_move_built_around_its_checks_is_an_illegal_move_error(
-    move: object, message: str
-) -> None:
-    with pytest.raises(IllegalMoveError, match=re.escape(message)):
-        p.format_move(move)  # type: ignore[arg-type]

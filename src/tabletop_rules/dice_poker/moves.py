@@ -177,8 +177,9 @@ MOVE_TABLE: MoveTable[Move] = MoveTable("dice poker", MOVE_TYPES, ACTIONS)
 
 
 def known_move(move: object) -> Move:
-    """The game's own instance of ``move`` (one of :data:`ACTIONS`), or a fresh, well-formed move
-    no state allows (a roll keeping five dice), for the rules to say why; else ``IllegalMoveError``.
+    """The game's own instance of ``move`` (one of :data:`ACTIONS`), else ``move`` itself, a
+    move no state allows (a roll keeping five dice), for the rules to say why;
+    ``IllegalMoveError`` for what is no dice poker move.
 
     >>> known_move(Roll(keep=(6, 6))) is known_move(Roll(keep=(6, 6)))
     True

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import NoReturn, TypeAlias
 
+from .._messages import short_text
 from .._seats import top_seats
 from .._slots import replacer
 from .._validation import refuse_state
@@ -160,6 +161,13 @@ def why_illegal(state: State, move: Move) -> str:
     raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
 
 
+def _quoted(move: Move) -> str:
+    """The move's notation for a message, cut short: a move built from text or JSON may
+    name a hundred thousand faces.
+    """
+    return short_text(format_move(move))
+
+
 def transition(state: State, move: Move, log: _Log) -> State:
     """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
     move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
@@ -167,7 +175,7 @@ def transition(state: State, move: Move, log: _Log) -> State:
         if not isinstance(move, Dice):
             raise IllegalMoveError(
                 f"the dice are in the air: the next move is their outcome ('dice' and the "
-                f"faces thrown), not '{format_move(move)}'"
+                f"faces thrown), not '{_quoted(move)}'"
             )
         return _land(state, move, log)
     config = state.config
@@ -175,7 +183,7 @@ def transition(state: State, move: Move, log: _Log) -> State:
     turns = state.turns_played
     if turns == config.turns_per_game:
         raise IllegalMoveError(
-            f"the game is over: every box is filled; '{format_move(move)}' is not a move"
+            f"the game is over: every box is filled; '{_quoted(move)}' is not a move"
         )
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
@@ -184,12 +192,12 @@ def transition(state: State, move: Move, log: _Log) -> State:
         return _roll(state, move, seat, order, log)
     if isinstance(move, Dice):
         raise IllegalMoveError(
-            f"'{format_move(move)}' is a chance outcome, legal only while dice are in the air"
+            f"'{_quoted(move)}' is a chance outcome, legal only while dice are in the air"
         )
     box = move.box
     if isinstance(move, Announce) and order != "announce":
         raise IllegalMoveError(
-            f"'{format_move(move)}' is played only in 'announce' order; stage {stage + 1} is "
+            f"'{_quoted(move)}' is played only in 'announce' order; stage {stage + 1} is "
             f"played {order!r}"
         )
     open_mask = state.open_masks[seat]
@@ -240,7 +248,7 @@ def _roll(state: State, move: Roll, seat: Seat, order: str, log: _Log) -> State:
         if keep:
             raise IllegalMoveError(
                 f"the first throw of a turn rolls all five dice: it is 'roll', keeping "
-                f"nothing, not '{format_move(move)}'"
+                f"nothing, not '{_quoted(move)}'"
             )
     else:
         if order == "announce" and state.announced is None:
@@ -275,7 +283,7 @@ def _land(state: State, move: Dice, log: _Log) -> State:
     if len(thrown) != DICE_COUNT - len(keep):  # its faces are 1 to 6: it is a known move
         raise IllegalMoveError(
             f"{DICE_COUNT - len(keep)} dice are in the air: their outcome is 'dice' and that "
-            f"many faces 1 to 6, not '{format_move(move)}'"
+            f"many faces 1 to 6, not '{_quoted(move)}'"
         )
     dice = tuple(sorted(keep + thrown))
     if log is not None:

@@ -9,14 +9,14 @@ Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
 from __future__ import annotations
 
 from itertools import cycle, islice
-from typing import Any, TypeAlias, cast, get_args
+from typing import Any, TypeAlias, get_args
 
 import attrs
 
-from .._messages import describe, short_repr, short_text
+from .._messages import short_repr
 from .._movetable import MoveTable
 from ..errors import IllegalMoveError, NotationError
-from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, Rank, is_card, own_card
+from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, Rank, own_card
 from .config import MAX_DECKS, ROW, Config
 
 __all__ = [
@@ -125,32 +125,14 @@ READY = Ready()
 TAKE_PILE = TakePile()
 END_TURN = EndTurn()
 BLIND: tuple[PlayBlind, ...] = tuple(PlayBlind(slot) for slot in range(ROW))
-_SINGLETONS: dict[type[Any], Move] = {Ready: READY, TakePile: TAKE_PILE, EndTurn: END_TURN}
 
 
 def known_move(move: object) -> Move:
-    """``move`` rebuilt from the deck's own cards by its class's constructor, so that
-    nothing a caller built reaches a state or its events; ``IllegalMoveError`` for what is
-    no palace move (a subclass is not one) or holds fields set around its checks.
+    """The move table's instance of ``move`` where it has one (``Ready()`` is the
+    package's ``READY``), else ``move`` itself; ``IllegalMoveError`` for what is no palace
+    move (a subclass is not one).
     """
-    cls = type(move)
-    if not any(cls is move_type for move_type in MOVE_TYPES):  # `is`: no subclass
-        raise IllegalMoveError(f"{short_repr(move)} is not a palace move")
-    single = _SINGLETONS.get(cls)
-    if single is not None:
-        return single
-    try:
-        if cls is PlayBlind:
-            slot = getattr(move, "slot", None)
-            _check_slot(None, None, slot)
-            return BLIND[cast(int, slot)]
-        if cls is Swap:
-            return Swap(getattr(move, "hand_card", None), getattr(move, "face_up_card", None))
-        return Play(getattr(move, "cards", None))
-    except IllegalMoveError as error:
-        raise IllegalMoveError(
-            f"{describe(move)} is not a palace move: {short_text(error)}"
-        ) from error
+    return MOVE_TABLE.known(move)
 
 
 _WORDS: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"}
@@ -163,7 +145,7 @@ def stand_in(rank: Rank, count: int) -> Play:
     return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
 
 
-SWAP_BASE = len(_SINGLETONS) + ROW
+SWAP_BASE = len((READY, TAKE_PILE, END_TURN)) + ROW
 """The number of the first swap (6): ``ready``, ``take``, ``end`` and the blind plays
 come first."""
 PLAY_BASE = SWAP_BASE + len(DECK) * len(DECK)
@@ -193,11 +175,8 @@ def action_key(move: object) -> Move:
     ``IllegalMoveError`` for what is no palace move or a play of two ranks.
     """
     if type(move) is not Play:
-        move = known_move(move)
-        return SWAPS[move.hand_card, move.face_up_card] if type(move) is Swap else move
-    cards: object = getattr(move, "cards", None)  # a listed play's, read without rebuilding it
-    if not (type(cards) is tuple and 0 < len(cards) <= MAX_PLAY and all(map(is_card, cards))):
-        cards = cast(Play, known_move(move)).cards
+        return known_move(move)
+    cards = move.cards
     rank: Rank = cards[0].rank
     if any(card.rank != rank for card in cards):
         raise IllegalMoveError(
@@ -217,7 +196,7 @@ def action_text(move: Move) -> str:
     """
     if type(move) is Play:
         return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
-    return _notation(move)  # the table's own move: nothing to rebuild
+    return _notation(move)
 
 
 def format_move(move: Move) -> str:

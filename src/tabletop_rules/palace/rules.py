@@ -72,33 +72,20 @@ _ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 """``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
 
 # The moves legal_moves lists are built once and kept, by their fields: apply and
-# canonical map a move equal to a listed one to that instance (own_move; a swap is the move
-# table's, SWAPS). Their number is bounded: a play is a multiset of one rank's cards.
+# canonical map a move equal to a listed one to that instance (own_move). Their number is
+# bounded: a play is a multiset of one rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
 
 def own_move(move: object) -> Move:
-    """The instance :func:`legal_moves` lists that equals ``move``, else
-    :func:`~tabletop_rules.palace.moves.known_move` of it. A field is hashed only once it
-    has the type the constructor stores.
+    """The instance :func:`legal_moves` lists that equals ``move`` (one dict look-up), else
+    :func:`~tabletop_rules.palace.moves.known_move` of it (a swap is the move table's).
     """
-    cls = type(move)
-    if cls is Play:
-        cards = getattr(move, "cards", None)
-        if type(cards) is tuple:
-            for card in cards:  # a loop: all() of a generator costs a twentieth of a move
-                if type(card) is not Card:
-                    return known_move(move)
-            play = _PLAYS.get(cards)
-            if play is not None:
-                return play
-    elif cls is Swap:
-        hand_card, up_card = getattr(move, "hand_card", None), getattr(move, "face_up_card", None)
-        if type(hand_card) is Card and type(up_card) is Card:
-            swap = SWAPS.get((hand_card, up_card))
-            if swap is not None:
-                return swap
+    if type(move) is Play:
+        play = _PLAYS.get(move.cards)
+        if play is not None:
+            return play
     return known_move(move)
 
 
