@@ -56,7 +56,6 @@ from .fuzz import (
     mutated_json,
     odd_moves,
     repeated_items,
-    tampered_moves,
 )
 
 __all__ = ["FUZZ_PROFILE", "ConformanceSuite"]
@@ -327,8 +326,8 @@ class ConformanceSuite:
     @_fuzz_settings
     @given(data=st.data())
     def test_fuzz_apply_refuses_odd_objects(self, data: st.DataObject) -> None:
-        """``apply`` given moves built around their validators, or no moves at all, returns a
-        valid state or raises IllegalMoveError with the state unchanged.
+        """``apply`` given objects that are no moves, or moves of other points of the game,
+        returns a valid state or raises IllegalMoveError with the state unchanged.
         """
         playout, index = self._state_in(data)
         state = playout.states[index]
@@ -357,15 +356,15 @@ class ConformanceSuite:
     @_fuzz_settings
     @given(data=st.data())
     def test_fuzz_format_move_refuses_odd_moves(self, data: st.DataObject) -> None:
-        """``format_move``, ``encode`` and ``canonical`` given moves built around their
-        validators (fields unset, lookalike cards), or no moves at all, give a value or
-        raise TypeError or the library's error; a formatted text names the same move.
+        """``format_move``, ``encode`` and ``canonical`` given objects that are no moves, or
+        moves of other points of the game, give a value or raise TypeError or the library's
+        error; a formatted text names the same move.
         """
         playout, index = self._state_in(data)
         state = playout.states[index]
         moves = [*self.ruleset.legal_moves(state), *playout.moves]
         for _ in range(self.fuzz_cases_per_example):
-            move = data.draw(tampered_moves(moves), label="odd")
+            move = data.draw(odd_moves(moves), label="odd")
             check_move_functions_total(self.ruleset, state, move)
 
     @_suite_settings
