@@ -60,4 +60,3 @@ def short_text(value: object) -> str:
     except Exception:
         return f"<{type(value).__name__} whose text cannot be read>"
     return text if len(text) <= 200 else text[:197] + "..."
-

@@ -33,6 +33,7 @@ __all__ = ["MoveTable", "check_action"]
 MoveT = TypeVar("MoveT")
 OneMove = TypeVar("OneMove")
 
+
 class MoveTable(Generic[MoveT]):
     """Every move that some state of a game allows, each built once.
 
