@@ -78,7 +78,11 @@ def test_restarting_finished_games_touches_only_their_rows(
     assert not after.over.any()
     for name, value in stepped.data.items():  # the games still playing: the step's rows
         assert np.array_equal(after.data[name][~ended], value[~ended]), name
-    fresh = engine.restart(stepped, seeds)
+    held = {name: value.copy() for name, value in stepped.data.items()}
+    fresh = engine.restart(stepped, seeds)  # a caller's record: a new one, the old as it was
     for name, value in fresh.data.items():
         assert np.array_equal(after.data[name], value), name
-    assert np.array_equal(stepped.over, ended)  # the record stepped from is as it was
+        assert np.array_equal(stepped.data[name], held[name]), name
+    assert np.array_equal(fresh.legal_mask, after.legal_mask)
+    assert np.array_equal(fresh.scores, after.scores)
+    assert stepped.over.any()

@@ -261,6 +261,15 @@ class DicePokerEngine(Engine):
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
         return self._record(*self._played(games, actions, playing))
 
+    def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
+        """Copies of the arrays, the games ``where`` alone dealt into them; one record."""
+        data = {name: value.copy() for name, value in games.data.items()}
+        rows = np.flatnonzero(where)
+        self._dealt_into(data, games.data, rows, self._dealt(seeds[rows]))
+        scores = games.scores.copy()
+        scores[rows] = 0
+        return self._record(data, scores)
+
     def _step_restarting(
         self,
         games: Games,
