@@ -185,6 +185,28 @@ class CompiledAccountEngine(kernel.AccountEngine):
         )
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
+        return self._games(*self._stepped(games, actions, playing))
+
+    def _step_restarting(
+        self,
+        games: Games,
+        actions: NDArray[np.int64],
+        playing: NDArray[np.bool_],
+        seeds: NDArray[np.uint64],
+    ) -> Games:
+        """The step's compiled call, then the games over dealt into the arrays it has just
+        made (copies of the ones a step shares, where any is over): only their rows change.
+        """
+        record, data = self._stepped(games, actions, playing)
+        if record.over.any():
+            for name in _FIXED:
+                data[name] = data[name].copy()
+            _deal(record.over.copy(), seeds, self._tables, self._numbers, _State(**data), record)
+        return self._games(record, data)
+
+    def _stepped(
+        self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]
+    ) -> tuple[_Record, dict[str, Array]]:
         """Copies the arrays a step writes; one compiled call plays every game into them."""
         data = {
             name: value if name in _FIXED else value.copy() for name, value in games.data.items()
@@ -197,34 +219,7 @@ class CompiledAccountEngine(kernel.AccountEngine):
             over=np.empty(size, dtype=bool),
         )
         _play(actions, playing, self._tables, self._numbers, _State(**data), record)
-        return self._games(record, data)
-
-    def _step_restarting(
-        self,
-        games: Games,
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        seeds: NDArray[np.uint64],
-    ) -> Games:
-        """The step's compiled call, then the games over dealt into the arrays it has just
-        made (copies of the ones a step shares, where any is over): only their rows change.
-        """
-        data = {
-            name: value if name in _FIXED else value.copy() for name, value in games.data.items()
-        }
-        size = self.size
-        record = _Record(
-            legal=np.empty((size, self.num_actions), dtype=bool),
-            player=np.empty(size, dtype=np.int64),
-            scores=np.empty((size, self.players), dtype=np.int64),
-            over=np.empty(size, dtype=bool),
-        )
-        _play(actions, playing, self._tables, self._numbers, _State(**data), record)
-        if record.over.any():
-            for name in _FIXED:
-                data[name] = data[name].copy()
-            _deal(record.over.copy(), seeds, self._tables, self._numbers, _State(**data), record)
-        return self._games(record, data)
+        return record, data
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Copies every array; one compiled call deals the games over into them."""
