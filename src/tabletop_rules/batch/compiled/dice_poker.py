@@ -315,6 +315,15 @@ class CompiledDicePokerEngine(DicePokerEngine):
         ``playing`` stepped and those ``recording`` recorded into ``record``.
         """
         self._advance(data, scores, record, actions, playing, recording)
+        return self._games(data, scores, record)
+
+    def _games(
+        self,
+        data: dict[str, NDArray[Any]],
+        scores: NDArray[np.int64],
+        record: tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]],
+    ) -> Games:
+        """The record of ``data``, ``scores`` and ``record``'s lists, players and ends."""
         listed, player, over = record
         return Games._made(
             current_player=player,
@@ -368,21 +377,13 @@ class CompiledDicePokerEngine(DicePokerEngine):
         scores, record = games.scores.copy(), self._fresh_record()
         self._advance(data, scores, record, actions, playing, self.everyone)
         over = record[2]
-        if over.any():
-            rows = np.flatnonzero(over)
-            for name, value in self._dealt(seeds[rows]).items():
-                data[name][rows] = value
-            scores[rows] = 0
-            self._advance(data, scores, record, self.no_actions, self.nobody, over.copy())
-        listed, player, over = record
-        return Games._made(
-            current_player=player,
-            legal_actions=listed,
-            num_actions=self.num_actions,
-            scores=scores,
-            over=over,
-            data=data,
-        )
+        if not over.any():
+            return self._games(data, scores, record)
+        rows = np.flatnonzero(over)
+        for name, value in self._dealt(seeds[rows]).items():
+            data[name][rows] = value
+        scores[rows] = 0
+        return self._advanced(data, scores, record, self.no_actions, self.nobody, over.copy())
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Deals only the games ``where`` into copies of the arrays, and records those."""
