@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._validation import check_type
 from .cards import RANKS, Rank
-from .rules import _ALLOWED
+from .rules import ALLOWED
 from .state import View
 
 __all__ = ["playable_ranks"]
@@ -31,5 +31,5 @@ def playable_ranks(seen: View) -> tuple[Rank, ...]:
     check_type(seen, (View,))
     if seen.phase != "play" or seen.pending == "take" or seen.current_player is None:
         return ()
-    allowed = _ALLOWED[seen.config.must_beat == "higher"][seen.pile[-1].rank if seen.pile else 0]
+    allowed = ALLOWED[seen.config.must_beat == "higher"][seen.pile[-1].rank if seen.pile else 0]
     return tuple(rank for rank in RANKS if allowed[rank])

@@ -62,14 +62,14 @@ def _goes_on(rank: int, top: int, strict: bool) -> bool:
     return top in (0, 2, 3) or rank in BONUS_RANKS or rank > top or (not strict and rank == top)
 
 
-_ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
+ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
     strict: tuple(
         tuple(rank in RANKS and _goes_on(rank, top, strict) for rank in range(15))
         for top in range(15)
     )
     for strict in (False, True)
 }
-"""``_ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``?"""
+"""``ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``? (The batched kernel reads it.)"""
 
 # The moves legal_moves lists are built once and kept, by their fields: apply and
 # canonical map a move equal to a listed one to that instance (own_move). Their number is
@@ -214,7 +214,7 @@ def _source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
 
 def _allowed(state: State) -> tuple[bool, ...]:
     pile = state.pile
-    return _ALLOWED[state.config.must_beat == "higher"][pile[-1].rank if pile else 0]
+    return ALLOWED[state.config.must_beat == "higher"][pile[-1].rank if pile else 0]
 
 
 def _plays(source: tuple[Card, ...], allowed: tuple[bool, ...], most: int) -> list[Move]:
