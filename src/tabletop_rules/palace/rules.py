@@ -69,7 +69,8 @@ ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
     )
     for strict in (False, True)
 }
-"""``ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``? (The batched kernel reads it.)"""
+"""``ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``? (Public: the batched
+kernel reads it.)"""
 
 # The moves legal_moves lists are built once and kept, by their fields: apply and
 # canonical map a move equal to a listed one to that instance (own_move). Their number is
