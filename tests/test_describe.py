@@ -10,9 +10,10 @@ import attrs
 import pytest
 
 from tabletop_rules import account, dice_poker, kit, palace
-from tabletop_rules.protocol import GameRules, event_fields
+from tabletop_rules.game import Game, event_fields
 from tabletop_rules.testing import check_events_described
 from tabletop_rules.testing.checks import random_playout
+from tabletop_rules.testing.variants import variant
 
 GAMES = (dice_poker, palace, account)
 ids = [game.__name__.rsplit(".", 1)[-1] for game in GAMES]
@@ -68,10 +69,9 @@ def test_a_kernel_without_sentences_tells_the_events_class_and_fields() -> None:
     assert event_fields(event) == "Announced: seat 1, box full_house"
 
 
-def test_a_ruleset_built_by_hand_tells_the_redacted_events_fields() -> None:
-    fields = {f.name: getattr(palace.RULES, f.name) for f in attrs.fields(GameRules)}
-    fields.pop("describe")
-    rules = GameRules(**fields)
+def test_a_game_without_sentences_tells_the_redacted_events_fields() -> None:
+    plain: Any = type("Plain", (type(palace.RULES),), {"event_text": Game.event_text})
+    rules = plain()
     _state, _move, drew = another_seats_draw()
     count = len(drew.cards or ())
     assert (
@@ -99,16 +99,16 @@ def test_the_check_fails_on_a_redact_that_leaves_the_drawn_cards_in() -> None:
 
 
 def test_the_check_fails_on_sentences_that_read_the_event_unredacted() -> None:
-    from tabletop_rules.palace.describe import sentence
+    from tabletop_rules.palace.table import event_text
 
-    leaky = attrs.evolve(palace.RULES, describe=sentence)
+    leaky = variant(palace.RULES, describe=event_text)
     state, move, _drew = another_seats_draw()
     with pytest.raises(AssertionError, match=r"but 'P0 drew \d cards?' of the event redacted"):
         check_events_described(leaky, state, move)
 
 
 def test_the_check_fails_on_an_empty_sentence() -> None:
-    silent = attrs.evolve(dice_poker.RULES, describe=lambda event, seat: "")
+    silent = variant(dice_poker.RULES, describe=lambda event, seat: "")
     state = dice_poker.new_game(seed=1)
     with pytest.raises(AssertionError, match="not a sentence"):
         check_events_described(silent, state, dice_poker.Roll())

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import pytest
 
@@ -11,7 +13,7 @@ from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace as p
 from tabletop_rules.errors import ConfigError
-from tabletop_rules.protocol import guide_lines
+from tabletop_rules.game import Game
 
 GAMES = (dp, p, a)
 
@@ -98,8 +100,7 @@ def test_an_account_hint_names_a_landing_that_ends_the_game_or_draws() -> None:
     )
 
 
-def test_guide_lines_reads_a_ruleset_without_them_as_none() -> None:
-    assert guide_lines(object(), "rules_summary", None) == ()
-    assert guide_lines(p.RULES, "hint", p.view(p.new_game(seed=7), 0))[0].startswith("Swap")
-    with pytest.raises(ValueError, match="no guide member"):
-        guide_lines(p.RULES, "describe", None)
+def test_a_game_without_a_guide_has_nothing_to_say() -> None:
+    plain: Any = type("Plain", (type(p.RULES),), {"hint": Game.hint})
+    assert plain().hint(p.view(p.new_game(seed=7), 0)) == ()
+    assert p.RULES.hint(p.view(p.new_game(seed=7), 0))[0].startswith("Swap")

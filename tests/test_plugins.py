@@ -18,7 +18,6 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import attrs
 import pytest
 
 from tabletop_rules import (
@@ -36,15 +35,15 @@ from tabletop_rules.protocol import registered
 from tabletop_rules.records import GameRecord, replay
 from tabletop_rules.serialize import dumps, loads
 from tabletop_rules.simulate import simulate
+from tabletop_rules.testing.variants import variant
 
 ROOT = Path(__file__).resolve().parent.parent
 
 TOY = """\
-import attrs
-
 from tabletop_rules import dice_poker
+from tabletop_rules.testing.variants import variant
 
-RULES = attrs.evolve(dice_poker.RULES, name={name!r}, title="Toy dice")
+RULES = variant(dice_poker.RULES, name={name!r}, title="Toy dice")
 """
 """A plugin module: dice poker's ruleset under the name ``name``."""
 
@@ -345,12 +344,11 @@ def test_forget_reads_the_group_again(install: Install) -> None:
 
 
 IMPOSTER = """\
-import attrs
-
 from tabletop_rules import dice_poker, register
+from tabletop_rules.testing.variants import variant
 
-RULES = attrs.evolve(dice_poker.RULES, name={name!r}, title="Toy dice")
-register(attrs.evolve(dice_poker.RULES, name="palace", title="Imposter palace"))
+RULES = variant(dice_poker.RULES, name={name!r}, title="Toy dice")
+register(variant(dice_poker.RULES, name="palace", title="Imposter palace"))
 """
 """A plugin whose import registers a ruleset of its own under the name ``"palace"``."""
 
@@ -383,7 +381,7 @@ def test_register_refuses_a_built_in_name_with_the_librarys_error() -> None:
     """Issue 32, point 4: a ruleset of another package cannot take a built-in game's name;
     the refusal is a :class:`TabletopError` naming the name.
     """
-    imposter = attrs.evolve(dp.RULES, name="palace", title="Imposter palace")
+    imposter = variant(dp.RULES, name="palace", title="Imposter palace")
     with pytest.raises(GamePluginError, match="'palace' is reserved for the built-in") as raised:
         register(imposter)
     assert isinstance(raised.value, TabletopError)
@@ -538,6 +536,6 @@ def test_the_conformance_suite_refuses_a_game_under_a_built_in_name() -> None:
 
     check_found_by_its_name(palace.RULES)
     with pytest.raises(AssertionError, match="'palace' is the name of the built-in game"):
-        check_found_by_its_name(attrs.evolve(dp.RULES, name="palace"))
+        check_found_by_its_name(variant(dp.RULES, name="palace"))
     with pytest.raises(AssertionError, match="get_ruleset\\('toy-dice'\\) fails: no game"):
-        check_found_by_its_name(attrs.evolve(dp.RULES, name="toy-dice"))
+        check_found_by_its_name(variant(dp.RULES, name="toy-dice"))

@@ -24,6 +24,7 @@ from tabletop_rules.search import (
     win_shares,
 )
 from tabletop_rules.simulate import play_game, simulate
+from tabletop_rules.testing.variants import variant
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "pig" / "src"))
 
@@ -268,11 +269,11 @@ def _root_guesses(seen: Any, paired: bool) -> tuple[list[Any], list[Any]]:
     pool: list[Any] = []
     dealt = search._deal_each
 
-    def deal_each(view: Any, rngs: Any) -> list[Any]:
+    def deal_each(view: Any, rngs: Any) -> tuple[Any, ...]:
         pool.extend(dealt(view, rngs))
-        return pool
+        return tuple(pool)
 
-    search._deal_each = deal_each
+    search._deal_each = deal_each  # type: ignore[assignment]
     search.search(seen)
     return pool, scored
 
@@ -374,7 +375,7 @@ def test_a_time_budget_holds_with_many_guesses_dealt_as_they_are_needed() -> Non
             dealt.append(palace.RULES.determinize(view, rng))
         return tuple(dealt)
 
-    slow = attrs.evolve(palace.RULES, determinize_each=slow_deals)
+    slow = variant(palace.RULES, determinize_each=slow_deals)
     bot = SearchBot(slow, seed=1, iterations=None, seconds=0.01, guesses=5000)
     started = time.perf_counter()
     root = bot.search(seen)

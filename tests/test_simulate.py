@@ -49,6 +49,9 @@ from tabletop_rules.simulate import (
     useful_workers,
     wilson_interval,
 )
+from tabletop_rules.testing.variants import variant
+
+from .executors import Counting
 
 T = TypeVar("T")
 
@@ -146,9 +149,9 @@ def test_bot_factories_and_rulesets_pickle_so_they_reach_worker_processes() -> N
 
 
 def test_an_unregistered_ruleset_refuses_to_pickle() -> None:
-    variant = attrs.evolve(dp.RULES, name="dice-poker-unregistered")
+    unregistered = variant(dp.RULES, name="dice-poker-unregistered")
     with pytest.raises(pickle.PicklingError, match="register 'dice-poker-unregistered'"):
-        pickle.dumps(variant)
+        pickle.dumps(unregistered)
 
 
 def test_unseeded_makes_a_new_bot_each_call_and_ignores_the_seed() -> None:
@@ -672,24 +675,14 @@ def test_unbounded_work_games_beyond_the_cap_are_refused_before_the_first_game()
 
 
 def test_unbounded_work_chunks_are_made_as_they_are_sent_a_bounded_number_waiting() -> None:
-    class Counting:
-        """Plays each task as it is submitted, counting the tasks submitted."""
-
-        submitted = 0
-
-        def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
-            future: Future[T] = Future()
-            Counting.submitted += 1
-            future.set_result(fn(*args))
-            return future
-
+    counting = Counting()
     ahead: list[int] = []
     result = simulate(
         dp.RULES, ["greedy", "random"], 200, seed=2, config=ONE_STAGE, chunk_size=1,
-        executor=Counting(), progress=lambda done, _total: ahead.append(Counting.submitted - done),
+        executor=counting, progress=lambda done, _total: ahead.append(counting.submitted - done),
     )  # fmt: skip
     assert result == simulate(dp.RULES, ["greedy", "random"], 200, seed=2, config=ONE_STAGE)
-    assert Counting.submitted == 200
+    assert counting.submitted == 200
     assert max(ahead) <= TASKS_IN_FLIGHT < 200
 
 

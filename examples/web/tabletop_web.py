@@ -41,7 +41,7 @@ from tabletop_rules import dice_poker as dp
 from tabletop_rules._messages import short_repr
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
-from tabletop_rules.protocol import Bot, Ruleset, guide_lines
+from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json
 from tabletop_rules.simulate import seat_bot
@@ -427,8 +427,8 @@ def _game(table: Table) -> Answer:
         "table": rules.display(seen),
         "board": _board(table, seen),
         "guide": {
-            "rules": list(guide_lines(rules, "rules_summary", match.config)),
-            "notation": list(guide_lines(rules, "notation_summary", match.config)),
+            "rules": list(rules.rules_summary(match.config)),
+            "notation": list(rules.notation_summary(match.config)),
         },
         "hints": hints,
         "move_hints": move_hints,
@@ -458,7 +458,7 @@ def _hints(rules: Ruleset[Any, Any, Any], seen: Any) -> tuple[list[str], dict[st
         return _palace_hints(seen), {}
     if isinstance(seen, account.View):
         return _account_hints(rules, seen)
-    return list(guide_lines(rules, "hint", seen)), {}
+    return list(rules.hint(seen)), {}
 
 
 def _dice_poker_hints(

@@ -1,8 +1,8 @@
 """tabletop_rules: exact, typed, immutable-state rules engines for three tabletop games.
 
-Each game is a package with the same functions (``new_game``, ``legal_moves``, ``apply``,
-``score``, ``view``, …) and a ``RULES`` bundle; :func:`~tabletop_rules.protocol.get_ruleset`
-finds one by name.
+Each game is a subclass of :class:`~tabletop_rules.game.Game`, and a package whose
+functions (``new_game``, ``legal_moves``, ``apply``, ``score``, ``view``, …) are its
+``RULES`` object's methods; :func:`~tabletop_rules.protocol.get_ruleset` finds one by name.
 
 >>> import tabletop_rules
 >>> rules = tabletop_rules.get_ruleset("dice-poker")
@@ -32,7 +32,8 @@ from .errors import (
 )
 from .match import Match
 from .observation import ObservationSpec
-from .protocol import CHANCE, Bot, GameRules, Ruleset, Seat, get_ruleset, register, rulesets
+from .game import Game
+from .protocol import CHANCE, Bot, Ruleset, Seat, get_ruleset, register, rulesets
 from .rng import Rng
 
 __all__ = [
@@ -41,7 +42,7 @@ __all__ = [
     "BotSelectionError",
     "ConfigError",
     "GamePluginError",
-    "GameRules",
+    "Game",
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",

@@ -1,6 +1,6 @@
 """Who sits where, whose turn it is, and who won: the seat logic every game shares.
 
-Seats are 0-based ints (:data:`~tabletop_rules.protocol.Seat`); ``None`` stands for a
+Seats are 0-based ints (:data:`Seat`); ``None`` stands for a
 spectator where a view is asked for.
 
 >>> top_seats((12, 30, 30))
@@ -17,9 +17,11 @@ from collections.abc import Sequence
 
 from ._messages import short_repr
 from .errors import IllegalMoveError, SeatError
-from .protocol import Seat
 
-__all__ = ["check_on_turn", "check_seat", "top_seats", "zero_sum_rewards"]
+__all__ = ["Seat", "check_on_turn", "check_seat", "top_seats", "zero_sum_rewards"]
+
+Seat = int
+"""A player's seat, 0-based in seat order."""
 
 
 def check_seat(seat: object, players: int) -> None:

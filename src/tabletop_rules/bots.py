@@ -20,7 +20,8 @@ from typing import Any, Generic, TypeVar, cast
 import attrs
 
 from .errors import IllegalMoveError
-from .protocol import Bot, Ruleset, _share_bot, check_ruleset
+from .game import share_bot
+from .protocol import Bot, Ruleset, check_ruleset
 from .rng import Rng
 
 __all__ = ["RandomBot", "Unseeded", "legal_moves_of", "own_bot_name"]
@@ -99,4 +100,4 @@ class Unseeded(Generic[BotT_co]):
         return self.make()
 
 
-_share_bot("random", RandomBot)
+share_bot("random", RandomBot)

@@ -33,7 +33,7 @@ from .errors import GamePluginError, IllegalMoveError, TabletopError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .plugins import GamePluginWarning
-from .protocol import CHANCE, Bot, Ruleset, game_names, get_ruleset, guide_lines, rulesets
+from .protocol import CHANCE, Bot, Ruleset, game_names, get_ruleset, rulesets
 from .records import GameRecord, replay_steps
 from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import (
@@ -460,11 +460,11 @@ def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
     def item(text: str, indent: str = "    ") -> list[str]:
         return textwrap.wrap(text, fit, initial_indent="  ", subsequent_indent=indent)
 
-    summary = guide_lines(rules, "rules_summary", config)
+    summary = rules.rules_summary(config)
     if summary:
         lines.append(f"{rules.title} in brief:")
         lines += [row for line in summary for row in item(line)]
-    notation = guide_lines(rules, "notation_summary", config) or _examples(rules, config)
+    notation = rules.notation_summary(config) or _examples(rules, config)
     lines.append("Moves are typed in notation:")
     lines += [row for line in notation for row in item(line)]
     names = max(map(len, COMMANDS))
@@ -501,7 +501,7 @@ def _hint(rules: Ruleset[Any, Any, Any], seen: Any) -> str:
     """``hint`` at the ``play`` prompt: what the game says the moves of the person's
     view would do now; a line saying there is none from a game without hints.
     """
-    lines = guide_lines(rules, "hint", seen)
+    lines = rules.hint(seen)
     return "\n".join(lines) if lines else f"{rules.title} gives no hints here."
 
 

@@ -33,8 +33,9 @@ import attrs
 
 from ._seats import check_on_turn
 from .errors import IllegalMoveError
-from .protocol import CHANCE, ConfigT, EventT, MoveT, Ruleset, Seat, StateT, ViewT, check_ruleset
-from .records import GameRecord, _rules_and_record, replay_steps
+from .game import CHANCE, ConfigT, EventT, MoveT, Seat, StateT, ViewT
+from .protocol import Ruleset, check_ruleset
+from .records import GameRecord, replay_steps, rules_and_record
 from .rng import Rng
 
 __all__ = ["REDEALS", "Match"]
@@ -113,7 +114,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         ``Match.from_record(record, rules)`` still works for one release and warns
         :class:`DeprecationWarning`.
         """
-        ruleset, checked = _rules_and_record("Match.from_record", rules, record)
+        ruleset, checked = rules_and_record("Match.from_record", rules, record)
         steps = replay_steps(checked, rules=ruleset)
         _none, start, _no_events = next(steps)  # the new game, the record checked
         match: Match[Any, Any, Any] = cls.__new__(cls)

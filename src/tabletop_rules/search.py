@@ -34,7 +34,7 @@ from ._messages import short_repr
 from ._validation import Validator
 from .bots import legal_moves_of
 from .errors import ConfigError
-from .protocol import CHANCE, Ruleset, check_ruleset, determinize_each_of
+from .protocol import CHANCE, Ruleset, check_ruleset
 from .rng import Rng, sample_outcome
 
 __all__ = [
@@ -369,7 +369,7 @@ class SearchBot(Generic[MoveT]):
         self._seat: int | None = None
         self._rng = Rng.from_seed(seed)
         self._codes: dict[int, tuple[Any, int]] = {}
-        self._deal_each = determinize_each_of(ruleset)
+        self._deal_each = ruleset.determinize_each
 
     @property
     def options(self) -> SearchOptions:
@@ -397,7 +397,7 @@ class SearchBot(Generic[MoveT]):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         vars(self).update(state)
-        self._deal_each = determinize_each_of(self.ruleset)
+        self._deal_each = self.ruleset.determinize_each
 
     def __repr__(self) -> str:
         options = self.options

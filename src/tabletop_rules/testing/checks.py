@@ -21,18 +21,18 @@ from typing import Any
 import attrs
 
 from ..errors import IllegalMoveError, TabletopError
+from ..game import exported_names
 from ..match import Match
 from ..protocol import (
     BUILT_IN_GAMES,
     CHANCE,
-    GAME_EXPORTS,
     Ruleset,
-    determinize_each_of,
     get_ruleset,
 )
 from ..records import GameRecord, replay
 from ..rng import Rng, sample_outcome
 from ..serialize import dumps, loads, to_data
+from .fuzz import json_node, json_paths, json_replaced
 
 __all__ = [
     "ODD_ARGUMENTS",
@@ -331,8 +331,8 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
     takes_view: dict[str, Callable[[Any], object]] = {
         "observe": rules.observe,
         "determinize": lambda odd: rules.determinize(odd, _NO_SEED),
-        "determinize_each": lambda odd: determinize_each_of(rules)(odd, (_NO_SEED,)),
-        "determinize_each (none)": lambda odd: determinize_each_of(rules)(odd, ()),
+        "determinize_each": lambda odd: rules.determinize_each(odd, (_NO_SEED,)),
+        "determinize_each (none)": lambda odd: rules.determinize_each(odd, ()),
         "check_view": rules.check_view,
         "display": rules.display,
         "parse_move": lambda odd: rules.parse_move(odd, "x"),
@@ -417,7 +417,7 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
         if seat is None:
             assert rules.display(state) == drawn, "a state is drawn as a spectator sees it"
         other = rng.advanced(number + 1000)
-        dealt = determinize_each_of(rules)(view, (rng.advanced(number), other))
+        dealt = rules.determinize_each(view, (rng.advanced(number), other))
         assert dealt == (resampled, rules.determinize(view, other)), (
             f"determinize_each deals seat {seat}'s view otherwise than determinize"
         )
@@ -672,10 +672,8 @@ def number_paths(state: Any) -> list[tuple[Any, ...]]:
     """Where the whole numbers of ``state``'s JSON are (``bool`` aside), as the keys and
     indexes that lead to each inside ``dumps(state)``.
     """
-    from .fuzz import _get, _paths  # fuzz's walkers of JSON values
-
     data = json.loads(dumps(state))
-    return [path for path in _paths(data) if type(_get(data, path)) is int]
+    return [path for path in json_paths(data) if type(json_node(data, path)) is int]
 
 
 def _loaded(text: str) -> Any:
@@ -691,13 +689,11 @@ def pushed_to_the_limit(state: Any, path: tuple[Any, ...], sign: int) -> Any:
     the step doubles while the pushed state loads, then halves back to the edge. ``None``
     when no step of 1 or more loads. What a loader takes, play from it must be able to write.
     """
-    from .fuzz import _get, _replace
-
     data = json.loads(dumps(state))
-    number = _get(data, path)
+    number = json_node(data, path)
 
     def load(step: int) -> Any:
-        return _loaded(json.dumps(_replace(data, path, number + sign * step)))
+        return _loaded(json.dumps(json_replaced(data, path, number + sign * step)))
 
     found, good, step = None, 0, 1
     while step < _STEP_LIMIT:
@@ -873,11 +869,11 @@ __all__ += ["check_game_exports"]
 
 def check_game_exports(package: Any) -> None:
     """``package`` (a game's package, e.g. ``tabletop_rules.palace``) exports every name
-    of :data:`~tabletop_rules.protocol.GAME_EXPORTS` and each move and event class of its
+    of :func:`~tabletop_rules.game.exported_names` and each move and event class of its
     ``RULES``, and its ``__all__`` names no submodule: one API across the games.
     """
     exported = set(getattr(package, "__all__", ()))
-    missing = [name for name in GAME_EXPORTS if name not in exported]
+    missing = [name for name in exported_names() if name not in exported]
     assert not missing, f"{package.__name__} does not export {missing}"
     rules = package.RULES
     for kind in (*rules.move_types, *rules.event_types):
@@ -886,7 +882,7 @@ def check_game_exports(package: Any) -> None:
         assert getattr(package, kind.__name__, None) is kind, lacks
     modules = sorted(name for name in exported if isinstance(getattr(package, name), ModuleType))
     assert not modules, f"{package.__name__}.__all__ names the submodules {modules}"
-    assert rules.display is package.display, f"{package.__name__}.RULES.display is not display"
+    assert rules.display == package.display, f"{package.__name__}.RULES.display is not display"
 
 
 __all__ += ["check_found_by_its_name"]

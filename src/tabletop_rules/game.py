@@ -1,0 +1,709 @@
+"""The :class:`Game` base class: the one statement of what a game is and what every game has.
+
+A game is a subclass. It states its facts as class attributes (name, title, seats, chance
+mode, its types, its move table, its bots), writes its kernel (the abstract methods:
+:meth:`~Game.start`, :meth:`~Game.legal_moves`, :meth:`~Game.transition`,
+:meth:`~Game.score`, :meth:`~Game.current_player`, :meth:`~Game.view`,
+:meth:`~Game.redeal`, :meth:`~Game.format_move`, :meth:`~Game.encode_view`,
+:meth:`~Game.check_invariants`, :meth:`~Game.max_moves`) and inherits every other member
+as an ordinary method, which it overrides only where it knows better. Its package's
+``RULES`` is one instance, and the package's functions are that object's methods
+(``palace.apply is palace.RULES.apply`` is false, but they are the same bound method).
+
+A game's own functions that are public members (``legal_moves``, ``score``, ``view`` …) are
+bound as they are, with no wrapper around them, so each is total itself: a value of the
+wrong type gets a ``TypeError`` (:meth:`Game.refuse` for what is no state), a config of
+another game a :class:`~tabletop_rules.errors.ConfigError`. Where the base checks the
+arguments around the game's part, that part has a name of its own: ``start`` of
+:meth:`~Game.new_game`, ``redeal`` of :meth:`~Game.determinize`, ``check_invariants`` of
+:meth:`~Game.check_state`, ``encode_view`` of :meth:`~Game.observe`, ``event_text`` of
+:meth:`~Game.describe`. The members marked :func:`exported` are the functions every game
+package exports.
+
+>>> from tabletop_rules import palace
+>>> isinstance(palace.RULES, Game)
+True
+>>> palace.RULES.seats
+(2, 5)
+>>> "apply" in exported_functions() and "transition" not in exported_functions()
+True
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from functools import partial
+from pickle import PicklingError
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NoReturn, TypeVar
+
+import attrs
+from typing_extensions import TypeVar as DefaultedTypeVar
+
+from ._messages import short_repr, short_text
+from ._movetable import MoveTable, check_action
+from ._seats import Seat, check_on_turn, top_seats
+from ._validation import Fail, check_dealt_view, refuse_state, run_checks
+from .errors import ConfigError, IllegalMoveError, InvalidStateError, NotationError, TabletopError
+from .observation import Features, ObservationSpec, encoded, encoding_spec
+from .rng import Rng, is_valid_state, resolve_seed
+
+if TYPE_CHECKING:
+    from .protocol import Bot, BotFactory
+
+__all__ = [
+    "CHANCE",
+    "ChanceMode",
+    "Game",
+    "Seat",
+    "event_fields",
+    "exported",
+    "exported_functions",
+    "exported_names",
+    "share_bot",
+]
+
+CHANCE: Final = -1
+"""The "player" who moves at a chance point: :meth:`Game.current_player` returns it there."""
+
+ChanceMode = Literal["deterministic", "explicit"]
+"""``"deterministic"``: no chance point after the deal (palace). ``"explicit"``: the
+game stops at chance points (``current_player == CHANCE``) whose outcomes are moves."""
+
+ConfigT = TypeVar("ConfigT")
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+ViewT = DefaultedTypeVar("ViewT", default=Any)
+EventT = DefaultedTypeVar("EventT", default=Any)
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+_NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
+_SHARED_BOTS: dict[str, Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]] = {}
+
+
+def exported(method: Method) -> Method:
+    """Mark ``method`` of :class:`Game` as one every game package exports as a function
+    of the same name (:func:`exported_functions`).
+    """
+    method.__tabletop_exported__ = True  # type: ignore[attr-defined]
+    return method
+
+
+def share_bot(name: str, make: Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]) -> None:
+    """Offer ``make`` in every game's :attr:`Game.bots` as ``name``: how
+    :mod:`tabletop_rules.bots` gives every game its ``"random"`` bot without this module
+    importing the bots, which build on it.
+    """
+    _SHARED_BOTS[name] = make
+
+
+def event_fields(event: object) -> str:
+    """An event told by its class and fields, ``"Rolled: seat 0, value 3"``: the sentence
+    of a game that writes none of its own.
+    """
+    kind = type(event)
+    if not attrs.has(kind):
+        return kind.__name__
+    fields = ", ".join(
+        f"{field.name.replace('_', ' ')} {getattr(event, field.name)!s}"
+        for field in attrs.fields(kind)
+    )
+    return f"{kind.__name__}: {fields}" if fields else kind.__name__
+
+
+class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
+    """One game's rules: its facts, its kernel and every member derived from them.
+
+    Its type parameters are the game's ``Config``, ``State``, ``Move``, ``View`` and
+    ``Event`` types; code that serves any game writes ``Game[Any, Any, Any]``.
+    """
+
+    # --- facts ------------------------------------------------------------------------
+
+    name: str
+    """The registry name, lower case with hyphens: ``"dice-poker"``."""
+    title: str
+    """The game's name for people: ``"Dice poker"``."""
+    seats: tuple[int, int]
+    """The fewest and the most seats a config may set."""
+    chance_mode: ChanceMode = "explicit"
+    """Whether the game has chance points after the deal (:data:`ChanceMode`)."""
+    hidden_information: bool = False
+    """Whether a seat's view hides part of the state beyond the generator (cards in other
+    hands, a face-down row, a stock)."""
+    deal_type: type[Any] | None = None
+    """The class of a deal's items (a card) for a game whose ``new_game`` takes a
+    ``deal``; ``None`` for a game without a deck."""
+    format_version: int = 1
+    """The version of the game's JSON layout; loaders refuse any other."""
+    config_type: type[ConfigT]
+    """The game's frozen ``Config`` class: its house rules."""
+    state_type: type[StateT]
+    """The game's frozen ``State`` class."""
+    view_type: type[ViewT]
+    """The game's frozen ``View`` class; it has ``seat``, ``current_player`` and
+    ``legal_moves`` fields."""
+    move_types: tuple[type[Any], ...]
+    """Every move class of the game, chance outcomes included."""
+    event_types: tuple[type[Any], ...]
+    """Every event class of the game."""
+    chance_type: type[Any] | None = None
+    """The class of the chance outcomes, for a game with chance points."""
+    move_table: MoveTable[MoveT]
+    """Every move some state allows, each built once, in action order (chance outcomes
+    last): the codec numbers them and :meth:`apply` finds a move's instance in it."""
+    own_bots: Mapping[str, BotFactory] = MappingProxyType({})
+    """The game's own bots by name; :attr:`bots` adds those every game has."""
+
+    def __init__(self) -> None:
+        low, high = self.seats
+        if type(low) is not int or type(high) is not int or not 1 <= low <= high:
+            raise TypeError(f"seats must be (fewest, most), got {self.seats!r}")
+        if self.chance_mode not in ("deterministic", "explicit"):
+            raise TypeError(f"chance_mode must be deterministic or explicit: {self.chance_mode!r}")
+        if (self.chance_mode == "explicit") != (self.chance_type is not None):
+            raise TypeError("a game names its chance_type exactly when its chance mode is explicit")
+        view_type: Any = self.view_type
+        missing = {"seat", "current_player", "legal_moves"} - {
+            field.name for field in attrs.fields(view_type)
+        }
+        if missing:
+            raise TypeError(f"{self.view_type.__name__} needs fields {', '.join(sorted(missing))}")
+        self.noun = self.name.replace("-", " ")
+        """How messages name the game: ``"dice poker"``."""
+        self.a_noun = ("an " if self.noun[:1] in "aeiou" else "a ") + self.noun
+        table = self.move_table.moves
+        self._move_ids = self.move_table.ids
+        self._numbers = {id(move): number for number, move in enumerate(table)}
+        first = next((i for i, move in enumerate(table) if type(move) is self.chance_type), None)
+        self._chance_offset = len(table) if first is None else first
+        self._classes = type(self).action_key is not Game.action_key
+        self._specs: dict[Any, ObservationSpec] = {}
+        self._by_text: dict[str, MoveT] | None = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+    def __reduce__(self) -> tuple[Callable[[str, str], Game[Any, Any, Any]], tuple[str, str]]:
+        """A game pickles as a reference, its registry name, so that it can be sent to a
+        worker process; the receiving process finds it with
+        :func:`~tabletop_rules.protocol.get_ruleset`, importing the game's module first
+        when the name is not registered there yet (a game of another package).
+        """
+        from .protocol import is_registered, registered_game  # the registry builds on this module
+
+        if not is_registered(self):
+            raise PicklingError(f"only a registered game can be pickled; register {self.name!r}")
+        return registered_game, (self.name, type(self).__module__)
+
+    # --- the kernel: what every game writes -------------------------------------------
+
+    @abc.abstractmethod
+    def start(self, config: ConfigT, seed: int, deal: Any) -> StateT:
+        """The first state of a game under ``config`` from ``seed`` (a whole number), dealt
+        from ``deal`` where one is given (checked by the game): :meth:`new_game` checks the
+        config and draws the seed first.
+        """
+
+    @exported
+    @abc.abstractmethod
+    def legal_moves(self, state: StateT) -> tuple[MoveT, ...]:
+        """Every legal move, in a deterministic order; the outcomes at a chance point."""
+
+    @abc.abstractmethod
+    def transition(self, state: StateT, move: MoveT, events: list[EventT] | None) -> StateT:
+        """The state after ``move``, the move table's instance of a move (or the game's own
+        equal instance), appending the events to ``events`` unless it is ``None``; an
+        :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule for a move that
+        is not legal in ``state``: the one place legality is decided.
+        """
+
+    @exported
+    @abc.abstractmethod
+    def score(self, state: StateT) -> tuple[int, ...]:
+        """Each seat's score now; higher is better."""
+
+    @exported
+    @abc.abstractmethod
+    def current_player(self, state: StateT) -> Seat | None:
+        """The seat to move, :data:`CHANCE` at a chance point, ``None`` once over."""
+
+    @exported
+    @abc.abstractmethod
+    def view(self, state: StateT, seat: Seat | None) -> ViewT:
+        """What ``seat`` may know of ``state`` (``None``: a spectator), with the moves open
+        to it.
+        """
+
+    @abc.abstractmethod
+    def redeal(self, seen: ViewT, rng: Rng) -> StateT:
+        """A full state whose view for ``seen.seat`` is ``seen``, all it hides dealt again
+        from ``rng``: :meth:`determinize` checks the view and the result around it.
+        """
+
+    @exported
+    @abc.abstractmethod
+    def format_move(self, move: MoveT) -> str:
+        """The move's short text notation (``TypeError`` for what is no move)."""
+
+    @abc.abstractmethod
+    def encode_view(self, seen: ViewT, features: Features) -> None:
+        """Write ``seen`` into ``features``: :meth:`observe` and
+        :meth:`observation_spec` both come from it.
+        """
+
+    @abc.abstractmethod
+    def check_invariants(self, state: StateT, fail: Fail) -> None:
+        """Call ``fail(why)`` for each invariant of the game ``state`` breaks:
+        :meth:`check_state` runs it after the checks every game shares.
+        """
+
+    @exported
+    @abc.abstractmethod
+    def max_moves(self, config: ConfigT) -> int:
+        """An upper bound on the moves of one game, chance outcomes included."""
+
+    # --- entry guards -----------------------------------------------------------------
+
+    def expect(
+        self, value: Any, kinds: tuple[type[Any], ...], error: type[Exception] = TypeError
+    ) -> Any:
+        """``value`` when its type is exactly one of ``kinds``; else ``error`` saying what
+        was expected, in the game's words (``expected a pig State or View, got 7``).
+        """
+        if not any(type(value) is kind for kind in kinds):
+            names = " or ".join(kind.__name__ for kind in kinds)
+            raise error(f"expected {self.a_noun} {names}, got {short_repr(value)}")
+        return value
+
+    def refuse(self, state: object) -> NoReturn:
+        """The ``TypeError`` for what is no state of the game (a view is told what to pass)."""
+        refuse_state(state, game=self.a_noun, state_type=self.state_type, view_type=self.view_type)
+
+    def known_move(self, move: object) -> MoveT:
+        """The move table's instance of ``move``; ``IllegalMoveError`` for what is no move
+        any state allows. A game whose moves are not all in its table (palace's plays of
+        particular suits) gives its own.
+        """
+        try:
+            known = self.move_table.known(move)
+        except TypeError as error:  # a class without validators built Take(count=[])
+            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move") from error
+        if id(known) not in self._move_ids:
+            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move")
+        return known
+
+    # --- playing ----------------------------------------------------------------------
+
+    @exported
+    def new_game(
+        self, config: ConfigT | None = None, *, seed: int | None = None, deal: Any = None
+    ) -> StateT:
+        """A new game under ``config`` (the default house rules for ``None``);
+        ``seed=None`` draws a fresh seed and keeps it in the state. A game with a deck
+        takes a ``deal``, the deck's order, instead of shuffling it by the seed.
+        """
+        config = self.config_type() if config is None else config
+        if type(config) is not self.config_type:
+            kind = self.config_type
+            package = kind.__module__.rsplit(".", 2)[-2:][0]
+            raise ConfigError(
+                f"expected {self.a_noun} Config ({package}.{kind.__name__}), "
+                f"got {short_repr(config)}"
+            )
+        if self.deal_type is None and deal is not None:
+            raise ConfigError(f"{self.noun} has no deck to deal: deal must be None")
+        return self.start(config, resolve_seed(seed), deal)
+
+    @exported
+    def apply(self, state: StateT, move: MoveT) -> StateT:
+        """The state after ``move``; ``IllegalMoveError`` naming the rule otherwise.
+        ``state`` never changes.
+        """
+        if type(state) is not self.state_type:
+            self.refuse(state)
+        if id(move) not in self._move_ids:  # not the table's instance: find it, or refuse
+            move = self.known_move(move)
+        return self.transition(state, move, None)
+
+    @exported
+    def apply_with_events(self, state: StateT, move: MoveT) -> tuple[StateT, tuple[EventT, ...]]:
+        """:meth:`apply`, and the events of the transition in order."""
+        if type(state) is not self.state_type:
+            self.refuse(state)
+        events: list[EventT] = []
+        after = self.transition(state, self.known_move(move), events)
+        return after, tuple(events)
+
+    @exported
+    def canonical(self, state: StateT, move: MoveT) -> MoveT:
+        """The move :meth:`legal_moves` lists equal to ``move``; ``IllegalMoveError``
+        naming the rule when none is. A game where equivalent moves differ (palace)
+        gives its own.
+        """
+        if type(state) is not self.state_type:
+            self.refuse(state)
+        return self._listed(state, self.known_move(move))
+
+    def _listed(self, state: StateT, move: MoveT) -> MoveT:
+        """The listed move equal to ``move``, else the transition's refusal of it."""
+        for listed in self.legal_moves(state):
+            if listed == move:
+                return listed
+        self.transition(state, move, None)
+        raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
+
+    @exported
+    def is_over(self, state: StateT) -> bool:
+        """Whether the game has ended: :meth:`current_player` is ``None``."""
+        return self.current_player(state) is None
+
+    @exported
+    def winners(self, state: StateT) -> frozenset[Seat]:
+        """The seats with the top score once the game is over; empty until then."""
+        return top_seats(self.score(state)) if self.is_over(state) else frozenset()
+
+    @exported
+    def chance_probabilities(self, state: StateT) -> Mapping[MoveT, Fraction]:
+        """Each outcome at a chance point with its exact chance (read-only); empty
+        elsewhere. By default the outcomes are equally likely.
+        """
+        if self.chance_mode == "deterministic" or self.current_player(state) != CHANCE:
+            return _NO_CHANCES
+        outcomes = self.legal_moves(state)
+        return MappingProxyType(dict.fromkeys(outcomes, Fraction(1, len(outcomes))))
+
+    # --- what a seat knows --------------------------------------------------------------
+
+    @exported
+    def determinize(self, seen: ViewT, rng: Rng) -> StateT:
+        """A full state consistent with ``seen``, all its seat cannot see dealt again from
+        ``rng``: ``view(determinize(v, rng), v.seat) == v``. ``InvalidStateError`` for a
+        view that is not the view of the state dealt from it.
+        """
+        self.expect(rng, (Rng,))
+        return self._dealt(seen, rng)
+
+    def determinize_each(self, seen: ViewT, rngs: Sequence[Rng]) -> tuple[StateT, ...]:
+        """One state for each of ``rngs``, each what :meth:`determinize` deals with it: a
+        search's guesses. The view is checked once, with the first deal.
+        """
+        rngs = tuple(rngs)
+        for rng in rngs:
+            self.expect(rng, (Rng,))
+        if not rngs:
+            self.check_view(seen)
+            return ()
+        return (self._dealt(seen, rngs[0]), *(self.redeal(seen, rng) for rng in rngs[1:]))
+
+    def _dealt(self, seen: ViewT, rng: Rng) -> StateT:
+        """The state :meth:`redeal` deals from ``seen``, once ``seen`` passed
+        :meth:`check_view_invariants` and is that state's view again (one deal serves both).
+        """
+        self.expect(seen, (self.view_type,))
+        run_checks(f"{self.noun} view", lambda fail: self.check_view_invariants(seen, fail))
+        try:
+            dealt = self.redeal(seen, rng)
+        except TabletopError:
+            raise
+        except Exception as error:
+            raise InvalidStateError(f"invalid {self.noun} view: {short_text(error)}") from error
+        check_dealt_view(self.noun, seen, dealt, self.view, self.check_state)
+        return dealt
+
+    @exported
+    def redact(self, event: EventT, seat: Seat | None) -> EventT:
+        """``event`` as ``seat`` may see it; by default no event hides anything."""
+        self.expect(event, self.event_types)
+        return event
+
+    @exported
+    def describe(self, event: EventT, seat: Seat | None) -> str:
+        """``event`` in one plain sentence as ``seat`` sees it (``None``: a spectator):
+        ``"You played 7H 7S"``. The event is redacted for the seat first, so the sentence
+        never names what the seat may not see.
+        """
+        self.expect(event, self.event_types)
+        if seat is not None and (type(seat) is not int or seat < 0):
+            raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")
+        seen = self.redact(event, seat)
+        return self.event_text(seen, seat)
+
+    def event_text(self, event: EventT, seat: Seat | None) -> str:
+        """The sentence of an event already redacted for ``seat``; by default its class
+        and fields (:func:`event_fields`).
+        """
+        return event_fields(event)
+
+    # --- notation -------------------------------------------------------------------------
+
+    @exported
+    def read_move(self, text: str) -> MoveT:
+        """The move ``text`` names, whatever the state (whitespace and case aside);
+        :class:`~tabletop_rules.errors.NotationError` for text naming no move. By
+        default the text is a move's :meth:`format_move`.
+        """
+        if type(text) is not str:
+            raise TypeError(f"move text is a str, got {short_repr(text)}")
+        by_text = self._by_text
+        if by_text is None:
+            by_text = self._by_text = {self.format_move(m): m for m in self.move_table.moves}
+        move = by_text.get(" ".join(text.split()).lower())
+        if move is None:
+            raise NotationError(f"{short_repr(text)} names no {self.noun} move")
+        return move
+
+    def read_move_in(self, state: StateT, text: str) -> MoveT:
+        """The legal move of ``state`` that ``text`` names; ``IllegalMoveError`` naming
+        the rule when the move it names is not legal. A game whose text names moves by what
+        the state holds (palace's ``play 7 7``) gives its own.
+        """
+        return self._listed(state, self.known_move(self.read_move(text)))
+
+    @exported
+    def parse_move(self, game: StateT | ViewT, text: str) -> MoveT:
+        """The legal move of a state, or of a view's seat, that ``text`` names:
+        ``NotationError`` if it names no move, ``IllegalMoveError`` naming the rule if the
+        move is not legal now.
+        """
+        if type(game) is self.view_type:
+            named = self.read_move(text)  # text naming no move is refused first
+            legal: tuple[MoveT, ...] = game.legal_moves  # type: ignore[attr-defined]
+            for move in legal:
+                if move == named:
+                    return move
+            check_on_turn(game.seat, game.current_player)  # type: ignore[attr-defined]
+            named = self.read_move_in(self._dealt(game, Rng.from_seed(0)), text)
+            return next((move for move in legal if move == named), named)
+        if type(game) is not self.state_type:
+            raise TypeError(f"parse_move needs {self.a_noun} State or View, got {short_repr(game)}")
+        return self.read_move_in(game, text)
+
+    # --- the action codec -----------------------------------------------------------------
+
+    @exported
+    def num_actions(self, config: ConfigT) -> int:
+        """The size of the action space under ``config``, chance outcomes included."""
+        self.expect(config, (self.config_type,), ConfigError)
+        return len(self.move_table.moves)
+
+    @exported
+    def chance_offset(self, config: ConfigT) -> int:
+        """The number of the first chance outcome: outcomes are numbered from here to
+        :meth:`num_actions`, every player move below it (:meth:`num_actions` itself for a
+        game without chance points).
+        """
+        size = self.num_actions(config)
+        return size if self.chance_type is None else self._chance_offset
+
+    def action_key(self, move: object) -> MoveT:
+        """The table's move that numbers ``move``: the move itself by default; a game
+        whose codec numbers classes of equivalent moves gives its own.
+        """
+        return self.move_table.known(move)
+
+    def action_notation(self, move: MoveT) -> str:
+        """The text of the action a table move numbers (:meth:`format_move` by default;
+        the text of its class for a game that numbers classes).
+        """
+        return self.format_move(move)
+
+    @exported
+    def encode(self, move: MoveT) -> int:
+        """The move's action number (that of its class, where moves are numbered by class)."""
+        number = self._numbers.get(id(move))
+        if number is None:
+            known = self.action_key(move)
+            number = self._numbers.get(id(known))
+            if number is None:
+                text = short_text(self.format_move(known))
+                raise IllegalMoveError(f"'{text}' has no action number: no state allows it")
+        return number
+
+    @exported
+    def decode(self, state: StateT, action: int) -> MoveT:
+        """The legal move numbered ``action`` in ``state``; ``IllegalMoveError`` otherwise."""
+        if type(state) is not self.state_type:
+            self.refuse(state)
+        size = self.num_actions(state.config)  # type: ignore[attr-defined]
+        move = self.move_table.moves[check_action(action, size)]
+        kind, ids, classes = type(move), self._move_ids, self._classes
+        for listed in self.legal_moves(state):
+            if listed is move:
+                return listed
+            # a move of the class that is not the table's own (a play of other suits)
+            if (
+                classes
+                and type(listed) is kind
+                and id(listed) not in ids
+                and self.action_key(listed) is move
+            ):
+                return listed
+        text = self.action_notation(move)
+        raise IllegalMoveError(f"action {action} ('{text}') is not legal in this state")
+
+    @exported
+    def legal_mask(self, state: StateT) -> tuple[bool, ...]:
+        """For each action number, whether its move (or a move of its class) is legal."""
+        if type(state) is not self.state_type:
+            self.refuse(state)
+        mask = [False] * self.num_actions(state.config)  # type: ignore[attr-defined]
+        for move in self.legal_moves(state):
+            mask[self.encode(move)] = True
+        return tuple(mask)
+
+    @exported
+    def action_text(self, config: ConfigT, action: int) -> str:
+        """The notation of the move (or class of moves) numbered ``action``, without a
+        state; :meth:`parse_move` reads it back where it is legal.
+        """
+        size = self.num_actions(config)
+        return self.action_notation(self.move_table.moves[check_action(action, size)])
+
+    # --- observation and checks ---------------------------------------------------------
+
+    @exported
+    def observe(self, seen: ViewT) -> tuple[float, ...]:
+        """``seen`` as a flat tuple of floats, from the view alone: as long as
+        :meth:`observation_spec` says, each element within its bounds.
+        """
+        self.expect(seen, (self.view_type,))
+        return encoded(self.encode_view, seen)
+
+    @exported
+    def observation_spec(self, config: ConfigT) -> ObservationSpec:
+        """The size, bounds and names of :meth:`observe`'s numbers under ``config``."""
+        self.expect(config, (self.config_type,), ConfigError)
+        spec = self._specs.get(config)
+        if spec is None:
+            sample = self.view(self.start(config, 0, None), None)
+            if len(self._specs) >= 256:  # a bound on what many configs keep alive
+                self._specs.clear()
+            spec = self._specs[config] = encoding_spec(self.encode_view, sample)
+        return spec
+
+    @exported
+    def check_state(self, state: StateT) -> None:
+        """``InvalidStateError`` unless ``state`` keeps every invariant of the game."""
+        self.expect(state, (self.state_type,))
+        run_checks(f"{self.noun} state", lambda fail: self._check_state(state, fail))
+
+    def _check_state(self, state: Any, fail: Fail) -> None:
+        if type(state.config) is not self.config_type:
+            fail(f"config must be {self.a_noun} Config, got {short_repr(state.config)}")
+        self.check_invariants(state, fail)  # before the seed's and rng's: the game's words win
+        if type(state.seed) is not int or not 0 <= state.seed < 1 << 64:
+            fail(f"seed must be a whole number in [0, 2**64), got {short_repr(state.seed)}")
+        rng = getattr(state, "rng", Rng(0))
+        if type(rng) is not Rng or not is_valid_state(rng.state):
+            fail(f"rng must be an Rng, got {short_repr(rng)}")
+
+    @exported
+    def check_view(self, seen: ViewT) -> None:
+        """``InvalidStateError`` unless ``seen`` is internally consistent and the view of
+        the state dealt from it (also for what is no view: a loader's check).
+        """
+        self.expect(seen, (self.view_type,), InvalidStateError)
+        self._dealt(seen, Rng.from_seed(0))
+
+    def check_view_invariants(self, seen: ViewT, fail: Fail) -> None:
+        """Call ``fail(why)`` for what a view holds beyond what its state would (counts
+        that do not add up); by default nothing.
+        """
+
+    # --- the rest of the table ------------------------------------------------------------
+
+    def players(self, config: ConfigT) -> int:
+        """The number of seats ``config`` sets at the table."""
+        return self.expect(config, (self.config_type,), ConfigError).players  # type: ignore[no-any-return]
+
+    def config_of(self, state: StateT) -> ConfigT:
+        """The house rules in force in ``state``."""
+        return self.expect(state, (self.state_type,)).config  # type: ignore[no-any-return]
+
+    def seed_of(self, state: StateT) -> int:
+        """The seed ``state``'s game started from."""
+        return self.expect(state, (self.state_type,)).seed  # type: ignore[no-any-return]
+
+    def deal_of(self, state: StateT) -> tuple[Any, ...] | None:
+        """The deck order ``state``'s game was dealt from when ``new_game`` was given one;
+        ``None`` when the seed shuffled it, or the game has no deck.
+        """
+        checked = self.expect(state, (self.state_type,))
+        return None if self.deal_type is None else checked.deal
+
+    def deck(self, config: ConfigT) -> tuple[Any, ...]:
+        """Every card of ``config``'s deck in a fixed order (each order of it is a
+        ``deal``); ``()`` for a game without a deck.
+        """
+        self.expect(config, (self.config_type,), ConfigError)
+        return ()
+
+    @exported
+    def display(self, game: StateT | ViewT) -> str:
+        """The table as plain text: a view as its seat sees it, a state as a spectator
+        does (never more). By default the value's ``repr``.
+        """
+        return repr(self.expect(game, (self.state_type, self.view_type)))
+
+    def json_hooks(self, converter: Any) -> None:
+        """Register the game's own hooks on the shared cattrs ``converter`` (cards as text,
+        derived fields left out); by default none.
+        """
+
+    def rules_summary(self, config: ConfigT) -> tuple[str, ...]:
+        """The game's own rules under ``config``'s house rules in a few lines for a player
+        at the table (the terminal's ``help``); by default none.
+        """
+        self.expect(config, (self.config_type,), ConfigError)
+        return ()
+
+    def notation_summary(self, config: ConfigT) -> tuple[str, ...]:
+        """The move notation under ``config``, a form with an example a line; by default
+        none (the terminal then shows examples from :meth:`action_text`).
+        """
+        self.expect(config, (self.config_type,), ConfigError)
+        return ()
+
+    def hint(self, seen: ViewT) -> tuple[str, ...]:
+        """What the moves open to ``seen``'s seat would do now, in a few lines (the
+        terminal's ``hint``); by default none.
+        """
+        self.expect(seen, (self.view_type,))
+        return ()
+
+    @property
+    def bots(self) -> Mapping[str, BotFactory]:
+        """The game's bots by the names people type (``--bots random,greedy``), each a
+        factory of a new bot from a seed: ``"random"`` for every game, then the game's own.
+        """
+        shared = {name: partial(make, self) for name, make in _SHARED_BOTS.items()}
+        return MappingProxyType({**shared, **self.own_bots})
+
+
+def exported_functions() -> tuple[str, ...]:
+    """The members of :class:`Game` that every game package exports as functions of the
+    same name (``palace.apply`` is ``palace.RULES.apply``), read off the class: the
+    methods marked :func:`exported`.
+
+    >>> exported_functions()[:4]
+    ('action_text', 'apply', 'apply_with_events', 'canonical')
+    """
+    return tuple(
+        sorted(
+            name
+            for name, member in vars(Game).items()
+            if getattr(member, "__tabletop_exported__", False)
+        )
+    )
+
+
+def exported_names() -> tuple[str, ...]:
+    """Every name each game package exports with the same meaning: ``CHANCE``, ``RULES``,
+    its ``Config``, ``State``, ``View``, ``Move`` and ``Event`` types, and
+    :func:`exported_functions`. Besides them a package exports its own move, event and card
+    (or box) classes and its bots.
+    """
+    return ("CHANCE", "RULES", "Config", "State", "View", "Move", "Event", *exported_functions())
