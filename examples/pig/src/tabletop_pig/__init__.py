@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .game import HoldAt20, Pig
-from .rules import HOLD, Config, Die, Event, Hold, Move, Roll, State, View
+from .rules import HOLD, Config, Die, Event, Hold, HoldAt20, Move, Pig, Roll, State, View
 
 __all__ = [
     "HOLD", "RULES", "Config", "Die", "Event", "Hold", "HoldAt20", "Move", "Pig", "Roll",
