@@ -26,7 +26,7 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*_args: Any) -> Any:
         raise AssertionError("a game was played before the arguments were checked")
 
-    monkeypatch.setattr("tabletop_rules.simulate._play_chunk", refuse)
+    monkeypatch.setattr("tabletop_rules.executors.play_chunk", refuse)
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str], *parts: str) -> None:

@@ -8,9 +8,7 @@ import json
 import math
 import multiprocessing
 from collections import Counter
-from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from hypothesis import given, settings
@@ -39,7 +37,7 @@ from tabletop_rules.tournament import (
     tournament,
 )
 
-T = TypeVar("T")
+from .executors import Counting
 
 ONE_STAGE = dp.Config(stages=1)
 
@@ -294,22 +292,14 @@ def test_unbounded_work_too_many_bots_or_tables_are_refused_before_any_table_is_
 
 
 def test_unbounded_work_a_tournament_sends_its_tables_games_as_they_are_played() -> None:
-    class Counting:
-        submitted = 0
-
-        def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
-            future: Future[T] = Future()
-            Counting.submitted += 1
-            future.set_result(fn(*args))
-            return future
-
+    counting = Counting()
     ahead: list[int] = []
     bots = ["greedy"] + ["random"] * 9
     result = tournament(
         dp.RULES, bots, 4, seed=1, config=ONE_STAGE, chunk_size=1, resamples=20,
-        executor=Counting(), progress=lambda done, _total: ahead.append(Counting.submitted - done),
+        executor=counting, progress=lambda done, _total: ahead.append(counting.submitted - done),
     )  # fmt: skip
-    assert Counting.submitted == 45 * 4
+    assert counting.submitted == 45 * 4
     assert max(ahead) <= TASKS_IN_FLIGHT < 45 * 4
     assert result == tournament(dp.RULES, bots, 4, seed=1, config=ONE_STAGE, resamples=20)
 

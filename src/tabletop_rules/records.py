@@ -29,7 +29,14 @@ from ._messages import short_repr, short_text
 from .errors import InvalidStateError, TabletopError
 from .protocol import Ruleset, check_ruleset, get_ruleset
 from .rng import is_valid_state
-from .serialize import _add_document, _Document, converter, from_data, parse_json, to_data
+from .serialize import (
+    DocumentKind,
+    add_document_kind,
+    converter,
+    from_data,
+    parse_json,
+    to_data,
+)
 
 __all__ = [
     "GameRecord",
@@ -281,13 +288,15 @@ def replay_steps(
         yield move, state, happened
 
 
-def _rules_and_record(
+def rules_and_record(
     caller: str, first: object, second: object
 ) -> tuple[Ruleset[Any, Any, Any] | None, Any]:
     """The ruleset (``None``: the record's own game) and the record of a call written
-    ``caller(rules, record)`` or ``caller(record)``. The older order ``caller(record,
-    rules)``, told by a :class:`GameRecord` first, still works for one release and warns
-    :class:`DeprecationWarning`. The record is checked where it is replayed.
+    ``caller(rules, record)`` or ``caller(record)``, as :func:`replay` and
+    :meth:`Match.from_record <tabletop_rules.match.Match.from_record>` are. The older
+    order ``caller(record, rules)``, told by a :class:`GameRecord` first, still works for
+    one release and warns :class:`DeprecationWarning`. The record is checked where it is
+    replayed.
     """
     if second is None:
         return None, first
@@ -339,14 +348,16 @@ def replay(
     ``replay(record, rules)`` still works for one release and warns
     :class:`DeprecationWarning`.
     """
-    ruleset, checked = _rules_and_record("replay", rules, record)
+    ruleset, checked = rules_and_record("replay", rules, record)
     state = None
     for _move, state, _events in replay_steps(checked, events=False, rules=ruleset):  # noqa: B007
         pass
     return state
 
 
-_add_document(
+add_document_kind(
     "record",
-    _Document(GameRecord, attrgetter("ruleset"), to_data=record_data, from_data=record_from_data),
+    DocumentKind(
+        GameRecord, attrgetter("ruleset"), to_data=record_data, from_data=record_from_data
+    ),
 )

@@ -549,9 +549,10 @@ def _reason(error: BaseException) -> str:
 
 
 @attrs.frozen
-class _Document:
+class DocumentKind:
     """A kind of document that is none of a game's own classes (a game record): how to
-    find its game, and its data both ways.
+    find its game, and its data both ways. The library's own modules add theirs with
+    :func:`add_document_kind`.
     """
 
     cls: type[Any]
@@ -560,10 +561,10 @@ class _Document:
     from_data: Callable[[Ruleset[Any, Any, Any], Any], Any]
 
 
-_DOCUMENTS: dict[str, _Document] = {}
+_DOCUMENTS: dict[str, DocumentKind] = {}
 
 
-def _add_document(kind: str, document: _Document) -> None:
+def add_document_kind(kind: str, document: DocumentKind) -> None:
     """Let :func:`dumps` and :func:`loads` carry ``document`` as ``kind``.
 
     :mod:`tabletop_rules.records`, which builds on this module, adds ``"record"`` so:

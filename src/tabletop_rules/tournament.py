@@ -29,26 +29,18 @@ import attrs
 
 from ._messages import short_repr
 from .errors import BotSelectionError, ConfigError
-from .protocol import Ruleset, check_ruleset
-from .rng import Rng
-from .simulate import (
-    MAX_GAMES,
-    BotChoice,
-    GameResult,
-    Json,
-    SimulationResult,
+from .executors import (
+    Run,
     TaskExecutor,
-    _bot_names,
-    _check_games,
-    _check_whole_deals,
-    _chunks,
-    _play_runs,
-    _Run,
+    check_game_count,
     default_chunk_size,
-    derived_seed,
-    text_table,
-    wilson_interval,
+    game_chunks,
+    play_runs,
 )
+from .playing import BotChoice, bot_names, check_whole_deals
+from .protocol import Ruleset, check_ruleset
+from .results import MAX_GAMES, GameResult, Json, SimulationResult, text_table, wilson_interval
+from .rng import Rng, derived_seed
 
 __all__ = [
     "ELO_SCALE",
@@ -270,7 +262,7 @@ def _check_resamples(resamples: object) -> None:
 def _check_tournament_size(bots: int, seats: int, games: int) -> None:
     """Raise :class:`~tabletop_rules.errors.ConfigError` for a round robin of ``bots``
     bots at ``seats`` seats, ``games`` a table, beyond the caps: :data:`MAX_TOURNAMENT_BOTS`
-    bots, :data:`MAX_TABLES` tables, and :data:`~tabletop_rules.simulate.MAX_GAMES` games
+    bots, :data:`MAX_TABLES` tables, and :data:`~tabletop_rules.results.MAX_GAMES` games
     over all the tables. Counted, not built: nothing is made before the check.
 
     >>> _check_tournament_size(30, 8, 1)  # doctest: +ELLIPSIS
@@ -616,7 +608,7 @@ def tournament(
             factories, as for :func:`~tabletop_rules.simulate.simulate`.
         games: The games of each table, at least 1; with ``duplicate`` a multiple of the
             seats. At most :data:`MAX_TABLES` tables, of :data:`MAX_TOURNAMENT_BOTS` bots at
-            most, and :data:`~tabletop_rules.simulate.MAX_GAMES` games over all of them:
+            most, and :data:`~tabletop_rules.results.MAX_GAMES` games over all of them:
             counted before any table is made, and ``ConfigError`` beyond.
         seed: The tournament's seed; table ``t`` plays as ``simulate(…,
             seed=derived_seed(seed, t))`` and the bootstrap draws from
@@ -638,7 +630,7 @@ def tournament(
 
     """
     check_ruleset(rules)
-    _check_games(games)
+    check_game_count(games)
     _check_resamples(resamples)
     Rng.from_seed(seed)
     seats = rules.players(rules.config_type() if config is None else config)
@@ -651,23 +643,23 @@ def tournament(
             f"least {seats} bots, got {len(choices)}"
         )
     _check_tournament_size(len(choices), seats, games)
-    names = _bot_names(rules, choices)
-    _check_whole_deals(games, seats, duplicate)
+    names = bot_names(rules, choices)
+    check_whole_deals(games, seats, duplicate)
     size = default_chunk_size(games) if chunk_size is None else chunk_size
     if type(size) is not int or size < 1:
         raise ConfigError(f"chunk_size must be a positive integer, got {short_repr(chunk_size)}")
     seated: list[tuple[int, ...]] = []
 
-    def runs() -> Iterator[tuple[_Run, Iterator[range]]]:
+    def runs() -> Iterator[tuple[Run, Iterator[range]]]:
         """Each table's run and chunks, the tables made as their games are sent."""
         for number, table in enumerate(combinations(range(len(choices)), seats)):
             seated.append(table)
             bots = tuple(choices[bot] for bot in table)
-            run = _Run(rules, config, bots, derived_seed(seed, number), True, None, duplicate)
-            yield run, _chunks(games, size)
+            run = Run(rules, config, bots, derived_seed(seed, number), True, None, duplicate)
+            yield run, game_chunks(games, size)
 
     total = math.comb(len(choices), seats) * games
-    played = _play_runs(runs(), total, executor, progress)
+    played = play_runs(runs(), total, executor, progress)
     results = tuple(
         SimulationResult.of(
             rules.name,

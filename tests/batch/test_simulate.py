@@ -11,9 +11,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from tabletop_rules import batch
+from tabletop_rules import batch, executors
 from tabletop_rules import dice_poker as dp
-from tabletop_rules import simulate as simulate_module
 from tabletop_rules.errors import BotSelectionError, ConfigError
 from tabletop_rules.simulate import derived_seed, seating, simulate
 
@@ -49,7 +48,7 @@ def test_the_scores_winners_and_lengths_are_those_of_the_rules_playing_the_batch
 def test_a_finished_games_row_takes_the_next_game_once_an_eighth_of_the_batch_waits(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(simulate_module, "BATCH_SIZE", 16)  # rows wait for 2 to finish
+    monkeypatch.setattr(executors, "BATCH_SIZE", 16)  # rows wait for 2 to finish
     result = simulate(dp.RULES, ["random", "random"], 40, seed=3, config=ONE_STAGE, batched=True)
     # the same run beside the rules: each row's game played by the rules, rows dealt again
     engine = batch.engine("dice-poker", ONE_STAGE, size=16)

@@ -147,33 +147,36 @@ _FULLWIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
 Path = tuple[Any, ...]
 
 
-def _paths(value: Any, path: Path = ()) -> list[Path]:
-    """Every node of a JSON value, as the keys and indexes that lead to it."""
+def json_paths(value: Any, path: Path = ()) -> list[Path]:
+    """Every node of a JSON value, as the keys and indexes that lead to it: where the
+    fuzzers and the conformance checks change a document.
+    """
     found = [path]
     if isinstance(value, dict):
         for key, item in value.items():
-            found += _paths(item, (*path, key))
+            found += json_paths(item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
+            found += json_paths(item, (*path, index))
     return found
 
 
-def _get(value: Any, path: Path) -> Any:
+def json_node(value: Any, path: Path) -> Any:
+    """The node of a JSON value at ``path`` (one of :func:`json_paths`)."""
     for step in path:
         value = value[step]
     return value
 
 
-def _replace(value: Any, path: Path, new: Any) -> Any:
+def json_replaced(value: Any, path: Path, new: Any) -> Any:
     """``value`` with the node at ``path`` replaced by ``new`` (copies along the path)."""
     if not path:
         return new
     step, rest = path[0], path[1:]
     if isinstance(value, dict):
-        return {**value, step: _replace(value[step], rest, new)}
+        return {**value, step: json_replaced(value[step], rest, new)}
     copy = list(value)
-    copy[step] = _replace(value[step], rest, new)
+    copy[step] = json_replaced(value[step], rest, new)
     return copy
 
 
@@ -198,8 +201,8 @@ def _int_variants(number: int) -> list[Any]:
 @st.composite
 def _mutate(draw: st.DrawFn, value: Any) -> Any:
     """``value`` with one node changed: replaced, retyped, nudged, or edited inside."""
-    path = draw(st.sampled_from(_paths(value)))
-    node = _get(value, path)
+    path = draw(st.sampled_from(json_paths(value)))
+    node = json_node(value, path)
     choices: list[Any] = [draw(st.sampled_from(_ODD_VALUES)), [node], {"value": node}]
     if isinstance(node, bool):
         choices += [not node, int(node), str(node).lower()]
@@ -221,7 +224,7 @@ def _mutate(draw: st.DrawFn, value: Any) -> Any:
             Pairs((*node.items(), (key, odd))),
             Pairs(((key, odd), *node.items())),
         ]
-    return _replace(value, path, draw(st.sampled_from(choices)))
+    return json_replaced(value, path, draw(st.sampled_from(choices)))
 
 
 @st.composite
@@ -483,15 +486,15 @@ def check_move_functions_total(rules: Rules, state: Any, move: Any) -> None:
 @st.composite
 def _repeated_items(draw: st.DrawFn, text: str) -> str:
     value: Any = json.loads(text)
-    arrays = [path for path in _paths(value) if isinstance(_get(value, path), list)]
-    arrays = [path for path in arrays if _get(value, path)]
+    arrays = [path for path in json_paths(value) if isinstance(json_node(value, path), list)]
+    arrays = [path for path in arrays if json_node(value, path)]
     if not arrays:
         return text
     path = draw(st.sampled_from(arrays))
-    node = _get(value, path)
+    node = json_node(value, path)
     item = node[draw(st.integers(0, len(node) - 1))]
     times = draw(st.sampled_from((1, 2, 3, 4, 5, 6, 15, 16, 17, 100)))
-    return write_json(_replace(value, path, [*node, *[item] * times]))
+    return write_json(json_replaced(value, path, [*node, *[item] * times]))
 
 
 def repeated_items(text: str) -> st.SearchStrategy[str]:

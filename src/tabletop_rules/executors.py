@@ -1,0 +1,412 @@
+"""Running many games on an executor: a run's games cut into chunks, each chunk a task
+for a process pool, Dask or this process, the tasks sent as earlier ones come back and
+the results put back in game order. :func:`~tabletop_rules.simulate.simulate` plays one
+run this way, :func:`~tabletop_rules.tournament.tournament` all its tables together.
+
+>>> from tabletop_rules import dice_poker as dp
+>>> run = Run(dp.RULES, dp.Config(stages=1), ("greedy", "random"), seed=1, rotate=True)
+>>> (results,) = play_runs([(run, game_chunks(4, 2))], 4, executor=None, progress=None)
+>>> [result.index for result in results]
+[0, 1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import BrokenExecutor
+from functools import partial
+from typing import Any, Final, Protocol, TypeVar
+
+import attrs
+
+from ._messages import short_repr
+from .errors import ConfigError, SimulationError
+from .playing import BotChoice, game_seed, seating, simulated_game
+from .protocol import CHANCE, Ruleset
+from .results import MAX_GAMES, GameResult
+from .rng import derived_seed
+
+__all__ = [
+    "BATCHED_CHUNK_SIZE",
+    "BATCH_SIZE",
+    "TASKS_IN_FLIGHT",
+    "Run",
+    "TaskExecutor",
+    "TaskFuture",
+    "check_game_count",
+    "default_chunk_size",
+    "game_chunks",
+    "games_per_task",
+    "play_chunk",
+    "play_runs",
+    "task_count",
+    "useful_workers",
+]
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+_SHOWN_LOST_GAMES: Final = 20
+
+
+class TaskFuture(Protocol[T_co]):
+    """What :func:`simulate` needs of the future ``submit`` returns: a
+    :class:`concurrent.futures.Future` or a Dask ``distributed.Future``.
+    """
+
+    def result(self) -> T_co:
+        """The task's value, or its exception raised."""
+        ...
+
+    def add_done_callback(self, fn: Callable[[Any], object], /) -> None:
+        """Call ``fn`` (with the future) once the task is finished."""
+        ...
+
+    def cancel(self) -> bool:
+        """Drop the task if it has not started."""
+        ...
+
+
+class TaskExecutor(Protocol):
+    """What :func:`simulate` needs of an executor: ``submit(fn, *args)``, as every
+    :class:`concurrent.futures.Executor` has (a process pool, Dask's
+    ``client.get_executor()``), and a Dask ``distributed.Client`` too.
+    """
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> TaskFuture[T]:
+        """Run ``fn(*args)`` as a task and return its future."""
+        ...
+
+
+@attrs.frozen
+class Run:
+    """What every chunk of a run needs to play its games: sent with each task, so it
+    pickles (its bots are names or factories that pickle). Game ``i`` of the run is
+    :func:`~tabletop_rules.simulate.simulated_game` with these arguments, or a game of the
+    batched ``kernel``.
+    """
+
+    rules: Ruleset[Any, Any, Any]
+    config: Any
+    bots: tuple[BotChoice, ...]
+    seed: int
+    rotate: bool
+    kernel: Callable[..., Any] | None = None
+    """The batched kernel (a class, which pickles by name) of a batched run."""
+    duplicate: bool = False
+    """Whether game ``i`` is of deal ``i // len(bots)``."""
+
+    def game_seed(self, index: int) -> int:
+        """The seed of the run's game ``index``."""
+        return game_seed(self.seed, index, len(self.bots), self.duplicate)
+
+
+def play_chunk(run: Run, start: int, stop: int) -> tuple[GameResult, ...]:
+    """The results of games ``start`` to ``stop - 1`` of ``run``: the task an executor
+    runs. The first game to fail stops the chunk with a
+    :class:`~tabletop_rules.errors.SimulationError` naming it and its seed.
+    """
+    if run.kernel is not None:
+        return _play_batch(run, run.kernel, start, stop)
+    results = []
+    for index in range(start, stop):
+        try:
+            game = simulated_game(
+                run.rules,
+                run.bots,
+                index,
+                seed=run.seed,
+                config=run.config,
+                rotate=run.rotate,
+                duplicate=run.duplicate,
+            )
+        except Exception as error:
+            seed = run.game_seed(index)
+            raise SimulationError(
+                f"game {index} (seed {seed}) failed: {error!r}", (index,), (seed,)
+            ) from error
+        results.append(GameResult.of(game, index, seating(index, len(run.bots), rotate=run.rotate)))
+    return tuple(results)
+
+
+def _play_batch(
+    run: Run, kernel: Callable[..., Any], start: int, stop: int
+) -> tuple[GameResult, ...]:
+    """Games ``start`` to ``stop - 1`` of ``run`` on the batched engine, at most
+    :data:`BATCH_SIZE` at a time, each dealt from its seed as :func:`simulated_game` deals
+    it and random legal moves drawn from a generator seeded with the run's seed and
+    ``start``. A finished game's row waits for the next game until an eighth of the batch
+    waits (or every game left can start), so the batch stays full at a deal's cost a few.
+    """
+    import numpy as np  # the batch extra: only a batched run needs it
+
+    from .batch import random_actions
+
+    config = run.rules.config_type() if run.config is None else run.config
+    count = stop - start
+    engine = kernel(config, min(count, BATCH_SIZE))
+    seeds = np.array([derived_seed(run.seed, index) for index in range(start, stop)], np.uint64)
+    scores = np.zeros((count, engine.players), dtype=np.int64)
+    won = np.zeros((count, engine.players), dtype=bool)
+    moves = np.zeros(count, dtype=np.int64)
+    game = np.arange(engine.size)  # the game (of the chunk) each row plays; -1: none
+    dealt = engine.size
+    generator = np.random.default_rng([run.seed, start])
+    games = engine.reset(seeds[:dealt])
+    while dealt < count or (game >= 0).any():
+        if (games.current_player == CHANCE).any():  # its outcomes are not equally likely
+            raise ConfigError(
+                "the batched simulate plays games whose rules draw their own chance "
+                "(auto_chance=True); a game stopped at a chance point"
+            )
+        moves[game[~games.over]] += 1
+        games = engine.step(games, random_actions(games, generator))
+        ended = np.flatnonzero(games.over & (game >= 0))
+        if ended.size:
+            scores[game[ended]] = games.scores[ended]
+            won[game[ended]] = engine.winners(games)[ended]
+            game[ended] = -1
+        waiting = np.flatnonzero(game < 0)
+        if dealt < count and waiting.size >= min(engine.size // 8, count - dealt):
+            rows = waiting[: count - dealt]
+            next_seeds = np.zeros(engine.size, dtype=np.uint64)
+            next_seeds[rows] = seeds[dealt : dealt + rows.size]
+            games = engine.restart(games, next_seeds, np.isin(np.arange(engine.size), rows))
+            game[rows] = np.arange(dealt, dealt + rows.size)
+            dealt += rows.size
+    bots = len(run.bots)
+    return tuple(
+        GameResult(
+            index,
+            int(seeds[j]),
+            seating(index, bots, rotate=run.rotate),
+            tuple(scores[j].tolist()),
+            frozenset(np.flatnonzero(won[j]).tolist()),
+            int(moves[j]),
+            0,
+        )
+        for j, index in enumerate(range(start, stop))
+    )
+
+
+def _lost(run: Run, chunks: Sequence[range], error: BaseException) -> SimulationError:
+    """The error for games that got no result because their task failed outside a game."""
+    games = tuple(index for chunk in chunks for index in chunk)
+    seeds = tuple(run.game_seed(index) for index in games)
+    named = ", ".join(
+        f"game {index} (seed {seed})"
+        for index, seed in zip(games[:_SHOWN_LOST_GAMES], seeds, strict=False)
+    )
+    if len(games) > _SHOWN_LOST_GAMES:
+        named += f" and {len(games) - _SHOWN_LOST_GAMES} more (see .games and .seeds)"
+    if isinstance(error, BrokenExecutor):
+        why = "the worker pool broke: a worker process died while playing one of"
+    else:
+        why = "their task failed:"
+    return SimulationError(
+        f"no result for {len(games)} games; {why} {named} ({error!r})", games, seeds
+    )
+
+
+BATCH_SIZE: Final = 4096
+"""The most games a batched :func:`simulate` plays at a time in one task."""
+
+BATCHED_CHUNK_SIZE: Final = 8 * BATCH_SIZE
+"""The games of one task in a batched :func:`simulate`, unless ``chunk_size`` says: a
+batch plays them by turns, a finished game's row taking the next."""
+
+
+def default_chunk_size(games: int) -> int:
+    """The games per task when :func:`simulate` is not told: about 100 tasks, at most 100
+    games each, so that a few dozen workers share the work evenly and the progress moves,
+    while each task (a fraction of a second and more) dwarfs what sending it costs.
+
+    >>> default_chunk_size(40), default_chunk_size(10_000), default_chunk_size(10**6)
+    (1, 100, 100)
+    """
+    return max(1, min(100, -(-games // 100)))
+
+
+def check_game_count(games: object, most: int = MAX_GAMES) -> None:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``games`` is a whole
+    number from 1 to ``most`` (:data:`~tabletop_rules.results.MAX_GAMES`): checked
+    before any work, so that a huge count is refused at once, not after the memory runs
+    out.
+    """
+    if type(games) is not int or games < 1:
+        raise ConfigError(f"games must be a positive integer, got {short_repr(games)}")
+    if games > most:
+        raise ConfigError(
+            f"games must be at most {most:,} (MAX_GAMES), as a result keeps every game; "
+            f"got {short_repr(games)}"
+        )
+
+
+def games_per_task(games: int, chunk_size: object, batched: bool) -> int:
+    """The games per task: ``chunk_size`` checked
+    (:class:`~tabletop_rules.errors.ConfigError` unless a positive whole number), or when
+    ``None`` the default of a run of ``games``,
+    :data:`~tabletop_rules.executors.BATCHED_CHUNK_SIZE` at most for a ``batched`` one and
+    :func:`~tabletop_rules.simulate.default_chunk_size` otherwise.
+    """
+    if chunk_size is None:
+        return min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
+    if type(chunk_size) is not int or chunk_size < 1:
+        raise ConfigError(f"chunk_size must be a positive integer, got {short_repr(chunk_size)}")
+    return chunk_size
+
+
+def game_chunks(games: int, size: int) -> Iterator[range]:
+    """The chunks of a run of ``games``, ``size`` games each (the last one fewer), made as
+    they are read, so that a long run never holds them all.
+
+    >>> [list(chunk) for chunk in game_chunks(5, 2)]
+    [[0, 1], [2, 3], [4]]
+    """
+    return (range(start, min(start + size, games)) for start in range(0, games, size))
+
+
+def task_count(games: int, *, batched: bool = False, chunk_size: int | None = None) -> int:
+    """How many tasks :func:`simulate` splits ``games`` into: more workers than this have
+    nothing to do.
+
+    >>> task_count(1), task_count(250), task_count(10**6), task_count(10**6, batched=True)
+    (1, 84, 10000, 31)
+    """
+    check_game_count(games)
+    return -(-games // games_per_task(games, chunk_size, batched))
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    counted = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if callable(counted):
+        return int(counted() or 1)
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def useful_workers(workers: int, tasks: int) -> int:
+    """The worker processes worth starting for ``tasks`` tasks when ``workers`` are asked
+    for: no more than the cores this process may use, nor than the tasks (one game needs
+    one process, not forty).
+
+    >>> useful_workers(40, 1)
+    1
+    """
+    return max(1, min(workers, tasks, _cores()))
+
+
+def _put_number(finished: queue.SimpleQueue[int], number: int, _future: object) -> None:
+    finished.put(number)
+
+
+TASKS_IN_FLIGHT: Final = 64
+"""The most chunks sent to an executor and not yet collected, or twice its workers where
+it says how many it has (a process pool, a Dask client): chunks are made as they are sent,
+so a long run holds only these and the results in hand, never every chunk at once."""
+
+
+def _in_flight(executor: TaskExecutor) -> int:
+    """How many chunks to keep sent to ``executor``: two per worker where it says how many
+    (a :mod:`concurrent.futures` pool's ``_max_workers``, a Dask client's ``nthreads()``),
+    at least :data:`TASKS_IN_FLIGHT`.
+    """
+    workers = getattr(executor, "_max_workers", None)
+    if type(workers) is not int:
+        workers = 0
+        nthreads = getattr(getattr(executor, "_client", executor), "nthreads", None)
+        if callable(nthreads):
+            try:
+                counts = nthreads()
+                workers = sum(counts.values()) if isinstance(counts, Mapping) else 0
+            except Exception:  # an executor that only looks like a Dask client
+                workers = 0
+    return max(TASKS_IN_FLIGHT, 2 * workers) if type(workers) is int else TASKS_IN_FLIGHT
+
+
+def play_runs(
+    runs: Iterable[tuple[Run, Iterable[range]]],
+    games: int,
+    executor: TaskExecutor | None,
+    progress: Callable[[int, int], object] | None,
+) -> list[list[GameResult]]:
+    """Every run's results, each in game order, its chunks (``games`` games in all) played
+    here (``executor`` ``None``) or on ``executor``, ``progress(done, games)`` called before
+    the first and after each chunk. The runs and their chunks are read as they are sent,
+    at most :data:`~tabletop_rules.executors.TASKS_IN_FLIGHT` (or two per worker, where the
+    executor says how many) waiting at a time, so the work before the first game and the memory
+    held grow with the games played, not the games asked for; the runs share the workers
+    (the tables of a tournament keep them busy together).
+    """
+    tasks = ((number, run, chunk) for number, (run, chunks) in enumerate(runs) for chunk in chunks)
+    results: list[tuple[int, tuple[GameResult, ...]]] = []
+    done = 0
+    if progress is not None:
+        progress(0, games)
+    if executor is None:
+        for number, run, chunk in tasks:
+            results.append((number, play_chunk(run, chunk.start, chunk.stop)))
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    else:
+        _play_sent(tasks, games, executor, progress, results)
+    played: list[list[GameResult]] = []
+    for number, chunk_results in results:
+        while len(played) <= number:
+            played.append([])
+        played[number].extend(chunk_results)
+    return played
+
+
+def _play_sent(
+    tasks: Iterator[tuple[int, Run, range]],
+    games: int,
+    executor: TaskExecutor,
+    progress: Callable[[int, int], object] | None,
+    results: list[tuple[int, tuple[GameResult, ...]]],
+) -> None:
+    """:func:`play_runs` on ``executor``: ``results`` filled in task order, the chunks
+    sent as earlier ones are collected.
+    """
+    finished: queue.SimpleQueue[int] = queue.SimpleQueue()
+    pending: dict[int, tuple[TaskFuture[tuple[GameResult, ...]], int, Run, range]] = {}
+    collected: dict[int, tuple[int, tuple[GameResult, ...]]] = {}
+    limit = _in_flight(executor)
+    sent = done = 0
+    try:
+        while True:
+            while len(pending) < limit and (task_item := next(tasks, None)) is not None:
+                number, run, chunk = task_item
+                future = executor.submit(play_chunk, run, chunk.start, chunk.stop)
+                future.add_done_callback(partial(_put_number, finished, sent))
+                pending[sent] = (future, number, run, chunk)
+                sent += 1
+            if not pending:
+                return
+            task = finished.get()
+            future, number, run, chunk = pending.pop(task)
+            try:
+                collected[task] = (number, future.result())
+            except SimulationError:
+                raise
+            except Exception as error:
+                lost = [chunk]
+                if isinstance(error, BrokenExecutor):  # every game of the run left unplayed
+                    lost += [other for _f, _n, of, other in pending.values() if of is run]
+                    lost += [other for _n, of, other in tasks if of is run]
+                    lost.sort(key=lambda each: each.start)
+                raise _lost(run, lost, error) from error
+            while len(results) in collected:
+                results.append(collected.pop(len(results)))
+            done += len(chunk)
+            if progress is not None:
+                progress(done, games)
+    except BaseException:
+        for future, _number, _run, _chunk in pending.values():
+            future.cancel()
+        raise

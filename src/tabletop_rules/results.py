@@ -1,0 +1,648 @@
+"""What a run of games leaves and how it is summed up: each game's :class:`GameResult`,
+each bot's figures with their 95% intervals, the luck-controlled differences of a
+duplicate run, the plain-text tables printed, and the JSON data of a
+:class:`SimulationResult` (written and read back, every field checked).
+
+>>> low, high = wilson_interval(20, 20)
+>>> round(low, 3), high
+(0.839, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import partial
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+from ._messages import short_repr
+from ._validation import Fail, run_checks
+from .errors import InvalidStateError
+from .playing import PlayedGame, game_seed, seating
+from .protocol import Seat
+
+__all__ = [
+    "MAX_GAMES",
+    "BotStats",
+    "Estimate",
+    "FieldDifference",
+    "GameResult",
+    "Json",
+    "LengthStats",
+    "SimulationResult",
+    "mean_interval",
+    "text_table",
+    "wilson_interval",
+]
+
+Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | None
+"""A value that :func:`json.dumps` writes as it is."""
+
+
+_Z_95: Final = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
+
+MAX_GAMES: Final = 10**7
+"""The most games one :func:`simulate` plays, and one tournament over all its tables. A
+result keeps every game's :class:`GameResult`, some 600 bytes each: ten million games
+hold about 6 GB, and take a batched run (the fastest) a quarter of an hour on two cores.
+A study of more games runs several seeds and pools their figures."""
+
+
+@attrs.frozen
+class GameResult:
+    """What a simulation keeps of one game: small enough to travel between processes."""
+
+    index: int
+    """The game's place in the run, from 0."""
+    seed: int
+    """The game's seed, ``derived_seed(run_seed, index)``."""
+    seating: tuple[int, ...]
+    """The bot at each seat, as its position in the run's bots."""
+    scores: tuple[int, ...]
+    """Each seat's final score."""
+    winners: frozenset[Seat]
+    """The winning seats."""
+    moves: int
+    """The moves the players made (the game's length)."""
+    chance_moves: int
+    """The chance outcomes drawn (none with ``auto_chance`` on: the rules roll the dice)."""
+
+    @classmethod
+    def of(cls, game: PlayedGame, index: int, seating: tuple[int, ...]) -> GameResult:
+        """The result of ``game``, game ``index`` of a run, its bots seated as ``seating``."""
+        moves = len(game.moves) - game.chance_moves
+        return cls(index, game.seed, seating, game.score, game.winners, moves, game.chance_moves)
+
+    def to_data(self) -> dict[str, Json]:
+        """The result as JSON data."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seating": list(self.seating),
+            "scores": list(self.scores),
+            "winners": [*sorted(self.winners)],
+            "moves": self.moves,
+            "chance_moves": self.chance_moves,
+        }
+
+
+def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a success rate (95% with the default ``z``): unlike
+    the plain normal interval it stays inside [0, 1] and is sound near 0 and 1 and for
+    few trials. ``successes`` may be fractional (shared wins).
+
+    >>> low, high = wilson_interval(20, 20)
+    >>> round(low, 3), high
+    (0.839, 1.0)
+    """
+    if trials <= 0:
+        raise ValueError(f"a rate needs at least one trial, got {trials}")
+    rate = successes / trials
+    spread = z * z / trials
+    centre = (rate + spread / 2) / (1 + spread)
+    half = z * math.sqrt(rate * (1 - rate) / trials + spread / (4 * trials)) / (1 + spread)
+    return min(rate, max(0.0, centre - half)), max(rate, min(1.0, centre + half))
+
+
+_T_975: Final = (
+    12.706204736174707,
+    4.302652729749464,
+    3.182446305284263,
+    2.776445105197799,
+    2.570581835636314,
+    2.446911848791681,
+    2.364624251592785,
+    2.306004135204166,
+    2.262157162798205,
+    2.228138851986274,
+)
+"""The 97.5% quantiles of Student's t with 1 to 10 degrees of freedom."""
+
+
+def _t_quantile_975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom: from the table
+    to 10, then the Cornish-Fisher series of Abramowitz & Stegun 26.7.5 (within 1e-5).
+    """
+    if df <= len(_T_975):
+        return _T_975[df - 1]
+    z = _Z_95
+    z3, z5, z7, z9 = z**3, z**5, z**7, z**9
+    return (
+        z
+        + (z3 + z) / (4 * df)
+        + (5 * z5 + 16 * z3 + 3 * z) / (96 * df**2)
+        + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df**3)
+        + (79 * z9 + 776 * z7 + 1482 * z5 - 1920 * z3 - 945 * z) / (92160 * df**4)
+    )
+
+
+@attrs.frozen
+class Estimate:
+    """A mean over independent samples (deals) with its 95% confidence interval."""
+
+    mean: float
+    """The mean of the samples."""
+    low: float
+    """The interval's lower end (``-inf`` for one sample; ``None`` in JSON data)."""
+    high: float
+    """The interval's upper end (``inf`` for one sample; ``None`` in JSON data)."""
+    stdev: float
+    """The samples' standard deviation (0 for one sample)."""
+    samples: int
+    """How many samples: the deals of a duplicate run."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {
+            "mean": self.mean,
+            "low": self.low if math.isfinite(self.low) else None,
+            "high": self.high if math.isfinite(self.high) else None,
+            "stdev": self.stdev,
+            "samples": self.samples,
+        }
+
+
+def mean_interval(samples: Sequence[float]) -> Estimate:
+    """The mean of ``samples`` with its 95% Student t interval, ``mean ± t · sd / √n``:
+    for differences measured once per deal, which are independent from deal to deal. One
+    sample has no spread to measure: its interval is unbounded.
+
+    >>> estimate = mean_interval([1.0, 2.0, 3.0])
+    >>> estimate.mean, round(estimate.low, 3), round(estimate.high, 3)
+    (2.0, -0.484, 4.484)
+    """
+    values = [float(value) for value in samples]
+    if not values:
+        raise ValueError("an estimate needs at least one sample")
+    mean = statistics.fmean(values)
+    if len(values) == 1:
+        return Estimate(mean, -math.inf, math.inf, 0.0, 1)
+    stdev = statistics.stdev(values)
+    half = _t_quantile_975(len(values) - 1) * stdev / math.sqrt(len(values))
+    return Estimate(mean, mean - half, mean + half, stdev, len(values))
+
+
+@attrs.frozen
+class FieldDifference:
+    """How one bot did against the field in a duplicate run (``simulate(…,
+    duplicate=True)``), luck controlled: on each deal, its mean over the deal's games
+    minus the other bots' mean, then averaged over the deals with a 95% interval over
+    deals. With two bots the field is the other bot: the head-to-head difference.
+    """
+
+    name: str
+    """The bot's name in the run."""
+    deals: int
+    """The deals played, each once per seating."""
+    score_difference: Estimate
+    """Its mean final score minus the other bots', per deal."""
+    win_difference: Estimate
+    """Its share of the wins minus the other bots' mean share, per deal (from -1 to 1)."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {
+            "name": self.name,
+            "deals": self.deals,
+            "score_difference": self.score_difference.to_data(),
+            "win_difference": self.win_difference.to_data(),
+        }
+
+
+def _versus_field(
+    names: tuple[str, ...], games: tuple[GameResult, ...]
+) -> tuple[FieldDifference, ...]:
+    """Each bot against the field, deal by deal (game ``i`` is of deal ``i // bots``)."""
+    bots = len(names)
+    deals: dict[int, list[GameResult]] = {}
+    for game in games:
+        deals.setdefault(game.index // bots, []).append(game)
+    score_gaps: list[list[float]] = [[] for _ in names]
+    win_gaps: list[list[float]] = [[] for _ in names]
+    for played in deals.values():
+        scores = [0.0] * bots
+        wins = [0.0] * bots
+        for game in played:
+            for seat, bot in enumerate(game.seating):
+                scores[bot] += game.scores[seat] / len(played)
+                if seat in game.winners:
+                    wins[bot] += 1 / (len(game.winners) * len(played))
+        for bot in range(bots):
+            others = bots - 1
+            score_gaps[bot].append(scores[bot] - (sum(scores) - scores[bot]) / others)
+            win_gaps[bot].append(wins[bot] - (sum(wins) - wins[bot]) / others)
+    return tuple(
+        FieldDifference(
+            name, len(deals), mean_interval(score_gaps[bot]), mean_interval(win_gaps[bot])
+        )
+        for bot, name in enumerate(names)
+    )
+
+
+@attrs.frozen
+class BotStats:
+    """How one bot of a run did, over every game it played (all of them), whatever seat
+    it sat at.
+    """
+
+    name: str
+    """The bot's name in the run (a name of the ruleset's ``bots``, or its factory's)."""
+    games: int
+    """The games it played."""
+    wins: float
+    """Its wins; a win shared by ``k`` winners counts ``1/k`` to each."""
+    win_rate: float
+    """``wins / games``."""
+    win_interval: tuple[float, float]
+    """The 95% Wilson interval of the win rate (:func:`wilson_interval`)."""
+    score_mean: float
+    """Its mean final score."""
+    score_stdev: float
+    """The sample standard deviation of its final scores (0 for one game)."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_low": self.win_interval[0],
+            "win_rate_high": self.win_interval[1],
+            "score_mean": self.score_mean,
+            "score_stdev": self.score_stdev,
+        }
+
+
+@attrs.frozen
+class LengthStats:
+    """Game lengths in moves made by the players (chance outcomes not counted)."""
+
+    mean: float
+    """The mean length."""
+    min: int
+    """The shortest game's length."""
+    max: int
+    """The longest game's length."""
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return {"mean": self.mean, "min": self.min, "max": self.max}
+
+
+def _bot_stats(names: tuple[str, ...], games: tuple[GameResult, ...]) -> tuple[BotStats, ...]:
+    wins = [Fraction(0)] * len(names)
+    scores: list[list[int]] = [[] for _ in names]
+    for game in games:
+        for seat, bot in enumerate(game.seating):
+            scores[bot].append(game.scores[seat])
+            if seat in game.winners:
+                wins[bot] += Fraction(1, len(game.winners))
+    stats = []
+    for name, won, scored in zip(names, wins, scores, strict=True):
+        played = len(scored)
+        stdev = statistics.stdev(scored) if played > 1 else 0.0
+        stats.append(
+            BotStats(
+                name,
+                played,
+                float(won),
+                float(won / played),
+                wilson_interval(float(won), played),
+                statistics.fmean(scored),
+                float(stdev),
+            )
+        )
+    return tuple(stats)
+
+
+def text_table(heading: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """The lines of a plain-text table: the first column left-aligned, the others right.
+
+    >>> text_table(("bot", "wins"), [("greedy", "20"), ("random", "0")])
+    ['bot     wins', 'greedy    20', 'random     0']
+    """
+    widths = [max(len(row[column]) for row in (heading, *rows)) for column in range(len(heading))]
+    lines = []
+    for row in (heading, *rows):
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _interval_text(estimate: Estimate, spec: str) -> str:
+    return f"{estimate.low:{spec}} to {estimate.high:{spec}}"
+
+
+_MOST_COUNT: Final = 2**63 - 1
+"""The largest score, length or count a result's data may hold: an int64, as the batched
+engine's arrays hold them, so sums and means stay exact and finite."""
+
+
+def _whole(fail: Fail, where: str, value: object, low: int, high: int) -> int:
+    """``value`` when it is a plain ``int`` from ``low`` to ``high``; else ``fail``."""
+    if type(value) is not int:
+        fail(f"{where} must be a whole number, got {short_repr(value)}")
+    if not low <= value <= high:
+        fail(f"{where} must be {low} to {high}, got {short_repr(value)}")
+    return value
+
+
+def _items(fail: Fail, where: str, value: object) -> list[Any]:
+    """``value`` when it is a list (as JSON gives arrays); else ``fail``."""
+    if type(value) is not list:
+        fail(f"{where} must be a list, got {short_repr(value)}")
+    return value
+
+
+def _field(fail: Fail, where: str, data: object, key: str) -> Any:
+    """``data[key]`` of a JSON object; ``fail`` when it is no object or has no ``key``."""
+    if not isinstance(data, Mapping):
+        fail(f"{where} must be an object, got {short_repr(data)}")
+    if key not in data:
+        fail(f"{where} has no {key!r}")
+    return data[key]
+
+
+def _read_result(
+    data: Mapping[str, Any], fail: Fail
+) -> tuple[str, int, bool, tuple[str, ...], tuple[GameResult, ...], bool]:
+    """The run a result's data describes, every field checked (``fail`` names the first
+    that is wrong): :meth:`SimulationResult.from_data`'s check.
+    """
+    game = _field(fail, "the result", data, "game")
+    if type(game) is not str or not game:
+        fail(f"game must be a game's name, got {short_repr(game)}")
+    seed = _whole(fail, "seed", _field(fail, "the result", data, "seed"), 0, 2**64 - 1)
+    rotate, duplicate = _field(fail, "the result", data, "rotate"), data.get("duplicate", False)
+    for name, flag in (("rotate", rotate), ("duplicate", duplicate)):
+        if type(flag) is not bool:
+            fail(f"{name} must be true or false, got {short_repr(flag)}")
+    if duplicate and not rotate:
+        fail("a duplicate run seats each bot at every seat: rotate must be true")
+    names = []
+    for number, bot in enumerate(_items(fail, "bots", _field(fail, "the result", data, "bots"))):
+        name = _field(fail, f"bots[{number}]", bot, "name")
+        if type(name) is not str:
+            fail(f"bots[{number}]'s name must be a string, got {short_repr(name)}")
+        names.append(name)
+    bots = len(names)
+    if not bots:
+        fail("bots names no bot")
+    played = _items(fail, "games", data["games"])
+    if not played:
+        fail("a simulation result's data holds no games")
+    if len(played) > MAX_GAMES:
+        fail(f"games holds {len(played)} games, more than {MAX_GAMES:,} (MAX_GAMES)")
+    if duplicate and len(played) % bots:
+        fail(
+            f"a duplicate run plays whole deals, {bots} games each: "
+            f"{len(played)} games are not whole deals"
+        )
+    games = tuple(
+        _read_game(fail, one, index, seed, names, rotate, duplicate)
+        for index, one in enumerate(played)
+    )
+    totals = {
+        "games_played": len(games),
+        "moves": sum(one.moves for one in games),
+        "chance_moves": sum(one.chance_moves for one in games),
+    }
+    for key, total in totals.items():
+        if key in data and (type(data[key]) is not int or data[key] != total):
+            fail(f"{key} is {short_repr(data[key])}, but the games add up to {total}")
+    return game, seed, rotate, tuple(names), games, duplicate
+
+
+def _read_game(
+    fail: Fail,
+    one: object,
+    index: int,
+    run_seed: int,
+    names: Sequence[str],
+    rotate: bool,
+    duplicate: bool,
+) -> GameResult:
+    """Game ``index`` of a result's data, checked against the run that played it."""
+    where = f"games[{index}]"
+
+    def field(key: str) -> Any:
+        return _field(fail, where, one, key)
+
+    if _whole(fail, f"{where}.index", field("index"), 0, _MOST_COUNT) != index:
+        fail(f"{where}.index must be {index}: the games are in game order from 0")
+    bots = len(names)
+    seed = _whole(fail, f"{where}.seed", field("seed"), 0, 2**64 - 1)
+    if seed != game_seed(run_seed, index, bots, duplicate):
+        fail(f"{where}.seed {seed} is not the seed the run's seed gives game {index}")
+    seating_items = _items(fail, f"{where}.seating", field("seating"))
+    if len(seating_items) != bots:
+        fail(f"{where}.seating must seat the {bots} bots that bots names, got {len(seating_items)}")
+    seated = tuple(_whole(fail, f"{where}.seating", bot, 0, bots - 1) for bot in seating_items)
+    if seated != seating(index, bots, rotate=rotate):
+        fail(
+            f"{where}.seating must be {list(seating(index, bots, rotate=rotate))}, the bots' "
+            f"seats in game {index}, got {list(seated)}"
+        )
+    scores = tuple(
+        _whole(fail, f"{where}.scores", score, -_MOST_COUNT, _MOST_COUNT)
+        for score in _items(fail, f"{where}.scores", field("scores"))
+    )
+    if len(scores) != bots:
+        fail(f"{where}.scores must give one score for each of the {bots} seats")
+    winners = [
+        _whole(fail, f"{where}.winners", seat, 0, bots - 1)
+        for seat in _items(fail, f"{where}.winners", field("winners"))
+    ]
+    if winners != sorted(set(winners)):
+        fail(f"{where}.winners must name seats once each, in increasing order, got {winners}")
+    moves = _whole(fail, f"{where}.moves", field("moves"), 0, _MOST_COUNT)
+    chance = _whole(fail, f"{where}.chance_moves", field("chance_moves"), 0, _MOST_COUNT)
+    return GameResult(index, seed, seated, scores, frozenset(winners), moves, chance)
+
+
+@attrs.frozen
+class SimulationResult:
+    """The outcome of :func:`simulate`: per-bot wins and scores, game lengths, and each
+    game's :class:`GameResult`, in game order. Equal for equal arguments, whatever
+    executor played the games. ``str()`` gives it as a plain-text table.
+    """
+
+    game: str
+    """The ruleset's name."""
+    seed: int
+    """The run's seed."""
+    rotate: bool
+    """Whether the bots changed seats from game to game (:func:`seating`)."""
+    games: tuple[GameResult, ...]
+    """Every game's result, in game order."""
+    bots: tuple[BotStats, ...]
+    """Each bot's figures, in the order the bots were given."""
+    length: LengthStats
+    """Game lengths in players' moves."""
+    duplicate: bool = False
+    """Whether each deal was played once per seating (``simulate(…, duplicate=True)``)."""
+    versus_field: tuple[FieldDifference, ...] = ()
+    """Of a duplicate run with more than one bot: each bot against the field, luck
+    controlled, in the order the bots were given; empty otherwise."""
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        seed: int,
+        rotate: bool,
+        names: Sequence[str],
+        games: Sequence[GameResult],
+        *,
+        duplicate: bool = False,
+    ) -> SimulationResult:
+        """The result of the run that played ``games`` (in game order) with bots called
+        ``names``; ``duplicate`` for a run whose game ``i`` was of deal ``i // len(names)``.
+        """
+        games = tuple(games)
+        names = tuple(names)
+        if not games:
+            raise ValueError("a simulation result needs at least one game")
+        lengths = [result.moves for result in games]
+        length = LengthStats(statistics.fmean(lengths), min(lengths), max(lengths))
+        versus = _versus_field(names, games) if duplicate and len(names) > 1 else ()
+        bots = _bot_stats(names, games)
+        return cls(game, seed, rotate, games, bots, length, duplicate, versus)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> SimulationResult:
+        """The result that ``to_data(per_game=True)`` wrote (after a JSON round trip too):
+        its figures computed again from the games. The whole document is checked first:
+        the types (plain ``int``, ``str``, ``bool`` and lists, as JSON gives them), each
+        game's index, seed and seating as the run made them, its scores and winners one per
+        seat, its counts in range, and the totals written beside the games. Raises
+        :class:`~tabletop_rules.errors.InvalidStateError` naming what is wrong for data
+        that is not such a result, or that has no games; never another error.
+        """
+        if not isinstance(data, Mapping) or "games" not in data:
+            raise InvalidStateError(
+                "not the data of a simulation result with its games (to_data(per_game=True)): "
+                f"got {short_repr(data)}"
+            )
+        game, seed, rotate, names, games, duplicate = run_checks(
+            "simulation result data", partial(_read_result, data)
+        )
+        return cls.of(game, seed, rotate, names, games, duplicate=duplicate)
+
+    @property
+    def games_played(self) -> int:
+        """How many games were played."""
+        return len(self.games)
+
+    @property
+    def scores_say_only_who_won(self) -> bool:
+        """Whether the scores tell nothing the wins do not: in every game each winner has
+        one score and every other seat one lower score, the same two in every game (palace
+        played to the first out: 1 and 0). Then a mean score only restates the win rate, and
+        the tables leave it out; any game whose scores count points shows them. One game
+        alone cannot tell, and keeps its scores.
+        """
+        if len(self.games) < 2:
+            return False
+        won = {s for one in self.games for seat, s in enumerate(one.scores) if seat in one.winners}
+        lost = {
+            s for one in self.games for seat, s in enumerate(one.scores) if seat not in one.winners
+        }
+        return len(won) <= 1 and len(lost) <= 1 and (not won or not lost or min(won) > max(lost))
+
+    @property
+    def moves(self) -> int:
+        """The moves the players made, over all games."""
+        return sum(result.moves for result in self.games)
+
+    @property
+    def chance_moves(self) -> int:
+        """The chance outcomes drawn, over all games (0 with ``auto_chance`` on)."""
+        return sum(result.chance_moves for result in self.games)
+
+    def to_data(self, *, per_game: bool = False) -> dict[str, Json]:
+        """The result as JSON data (for ``json.dumps``); each game's result only with
+        ``per_game``.
+        """
+        data: dict[str, Json] = {
+            "game": self.game,
+            "seed": self.seed,
+            "rotate": self.rotate,
+            "games_played": self.games_played,
+            "moves": self.moves,
+            "chance_moves": self.chance_moves,
+            "length": self.length.to_data(),
+            "bots": [bot.to_data() for bot in self.bots],
+            "duplicate": self.duplicate,
+        }
+        if self.versus_field:
+            data["versus_field"] = [bot.to_data() for bot in self.versus_field]
+        if per_game:
+            data["games"] = [result.to_data() for result in self.games]
+        return data
+
+    def table(self) -> str:
+        """The per-bot figures and game lengths as a plain-text table; the mean score and
+        its spread only where the scores count points (not :attr:`scores_say_only_who_won`).
+
+        >>> from tabletop_rules import dice_poker as dp
+        >>> from tabletop_rules.simulate import simulate
+        >>> config = dp.Config(stages=1)
+        >>> print(simulate(dp.RULES, ["greedy", "random"], 20, seed=1, config=config).table())
+        dice-poker: 20 games, seed 1, bots rotated through the seats
+        bot     wins  win rate  95% interval  mean score  score sd
+        greedy  20.0    100.0%  83.9%-100.0%       180.8      28.0
+        random   0.0      0.0%    0.0%-16.1%       -64.5      11.1
+        game length in moves by players: mean 110.7, min 79, max 120
+        """
+        seats = "bots rotated through the seats" if self.rotate else "bots in fixed seats"
+        points = not self.scores_say_only_who_won
+        heading: tuple[str, ...] = ("bot", "wins", "win rate", "95% interval")
+        if points:
+            heading += ("mean score", "score sd")
+        rows = [
+            (
+                bot.name,
+                f"{bot.wins:.1f}",
+                f"{bot.win_rate:.1%}",
+                f"{bot.win_interval[0]:.1%}-{bot.win_interval[1]:.1%}",
+                f"{bot.score_mean:.1f}",
+                f"{bot.score_stdev:.1f}",
+            )[: None if points else 4]
+            for bot in self.bots
+        ]
+        if self.duplicate:
+            seats = "each deal played once per rotation of the seats"
+        lines = [f"{self.game}: {self.games_played} games, seed {self.seed}, {seats}"]
+        lines += text_table(heading, rows)
+        length = self.length
+        lines.append(
+            f"game length in moves by players: mean {length.mean:.1f}, "
+            f"min {length.min}, max {length.max}"
+        )
+        if self.versus_field:
+            deals = self.versus_field[0].deals
+            lines.append(f"luck controlled over {deals} deals: each bot minus the field, per deal")
+            lines += text_table(
+                ("bot", "score diff", "95% interval", "win diff", "95% interval"),
+                [
+                    (
+                        bot.name,
+                        f"{bot.score_difference.mean:+.1f}",
+                        _interval_text(bot.score_difference, "+.1f"),
+                        f"{bot.win_difference.mean:+.1%}",
+                        _interval_text(bot.win_difference, "+.1%"),
+                    )
+                    for bot in self.versus_field
+                ],
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
