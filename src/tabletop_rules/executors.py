@@ -52,8 +52,8 @@ _SHOWN_LOST_GAMES: Final = 20
 
 
 class TaskFuture(Protocol[T_co]):
-    """What :func:`simulate` needs of the future ``submit`` returns: a
-    :class:`concurrent.futures.Future` or a Dask ``distributed.Future``.
+    """What :func:`~tabletop_rules.simulate.simulate` needs of the future ``submit``
+    returns: a :class:`concurrent.futures.Future` or a Dask ``distributed.Future``.
     """
 
     def result(self) -> T_co:
@@ -70,9 +70,9 @@ class TaskFuture(Protocol[T_co]):
 
 
 class TaskExecutor(Protocol):
-    """What :func:`simulate` needs of an executor: ``submit(fn, *args)``, as every
-    :class:`concurrent.futures.Executor` has (a process pool, Dask's
-    ``client.get_executor()``), and a Dask ``distributed.Client`` too.
+    """What :func:`~tabletop_rules.simulate.simulate` needs of an executor:
+    ``submit(fn, *args)``, as every :class:`concurrent.futures.Executor` has (a process
+    pool, Dask's ``client.get_executor()``), and a Dask ``distributed.Client`` too.
     """
 
     def submit(self, fn: Callable[..., T], /, *args: Any) -> TaskFuture[T]:
@@ -211,17 +211,19 @@ def _lost(run: Run, chunks: Sequence[range], error: BaseException) -> Simulation
 
 
 BATCH_SIZE: Final = 4096
-"""The most games a batched :func:`simulate` plays at a time in one task."""
+"""The most games a batched :func:`~tabletop_rules.simulate.simulate` plays at a time in one
+task."""
 
 BATCHED_CHUNK_SIZE: Final = 8 * BATCH_SIZE
-"""The games of one task in a batched :func:`simulate`, unless ``chunk_size`` says: a
-batch plays them by turns, a finished game's row taking the next."""
+"""The games of one task in a batched :func:`~tabletop_rules.simulate.simulate`, unless
+``chunk_size`` says: a batch plays them by turns, a finished game's row taking the next."""
 
 
 def default_chunk_size(games: int) -> int:
-    """The games per task when :func:`simulate` is not told: about 100 tasks, at most 100
-    games each, so that a few dozen workers share the work evenly and the progress moves,
-    while each task (a fraction of a second and more) dwarfs what sending it costs.
+    """The games per task when :func:`~tabletop_rules.simulate.simulate` is not told: about
+    100 tasks, at most 100 games each, so that a few dozen workers share the work evenly
+    and the progress moves, while each task (a fraction of a second and more) dwarfs what
+    sending it costs.
 
     >>> default_chunk_size(40), default_chunk_size(10_000), default_chunk_size(10**6)
     (1, 100, 100)
@@ -269,8 +271,8 @@ def game_chunks(games: int, size: int) -> Iterator[range]:
 
 
 def task_count(games: int, *, batched: bool = False, chunk_size: int | None = None) -> int:
-    """How many tasks :func:`simulate` splits ``games`` into: more workers than this have
-    nothing to do.
+    """How many tasks :func:`~tabletop_rules.simulate.simulate` splits ``games`` into: more
+    workers than this have nothing to do.
 
     >>> task_count(1), task_count(250), task_count(10**6), task_count(10**6, batched=True)
     (1, 84, 10000, 31)

@@ -40,8 +40,8 @@ __all__ = [
 ConfigT = TypeVar("ConfigT")
 
 BotChoice: TypeAlias = str | BotFactory
-"""A bot for :func:`simulate`: a name of the ruleset's ``bots`` (``"random"``,
-``"greedy"``…) or a :data:`~tabletop_rules.protocol.BotFactory` of your own."""
+"""A bot for :func:`~tabletop_rules.simulate.simulate`: a name of the ruleset's ``bots``
+(``"random"``, ``"greedy"``…) or a :data:`~tabletop_rules.protocol.BotFactory` of your own."""
 
 
 @attrs.frozen
@@ -141,9 +141,9 @@ def seat_bot(factory: BotFactory, game_seed: int, seat: Seat) -> Bot[Any, Any]:
 
 
 def seating(index: int, bots: int, *, rotate: bool = True) -> tuple[int, ...]:
-    """Which bot (its position in the bots of :func:`simulate`) sits at each seat in game
-    ``index``: rotated by ``index``, so that over ``bots`` games each bot takes each
-    seat once; in the given order every game when ``rotate`` is false.
+    """Which bot (its position in the bots of :func:`~tabletop_rules.simulate.simulate`) sits
+    at each seat in game ``index``: rotated by ``index``, so that over ``bots`` games each
+    bot takes each seat once; in the given order every game when ``rotate`` is false.
 
     >>> seating(0, 3), seating(1, 3), seating(1, 3, rotate=False)
     ((0, 1, 2), (1, 2, 0), (0, 1, 2))

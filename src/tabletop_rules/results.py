@@ -46,10 +46,10 @@ Json: TypeAlias = bool | int | float | str | list["Json"] | dict[str, "Json"] | 
 _Z_95: Final = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 
 MAX_GAMES: Final = 10**7
-"""The most games one :func:`simulate` plays, and one tournament over all its tables. A
-result keeps every game's :class:`GameResult`, some 600 bytes each: ten million games
-hold about 6 GB, and take a batched run (the fastest) a quarter of an hour on two cores.
-A study of more games runs several seeds and pools their figures."""
+"""The most games one :func:`~tabletop_rules.simulate.simulate` plays, and one tournament
+over all its tables. A result keeps every game's :class:`GameResult`, some 600 bytes each:
+ten million games hold about 6 GB, and take a batched run (the fastest) a quarter of an
+hour on two cores. A study of more games runs several seeds and pools their figures."""
 
 
 @attrs.frozen
@@ -468,9 +468,9 @@ def _read_game(
 
 @attrs.frozen
 class SimulationResult:
-    """The outcome of :func:`simulate`: per-bot wins and scores, game lengths, and each
-    game's :class:`GameResult`, in game order. Equal for equal arguments, whatever
-    executor played the games. ``str()`` gives it as a plain-text table.
+    """The outcome of :func:`~tabletop_rules.simulate.simulate`: per-bot wins and scores,
+    game lengths, and each game's :class:`GameResult`, in game order. Equal for equal
+    arguments, whatever executor played the games. ``str()`` gives it as a plain-text table.
     """
 
     game: str
