@@ -36,6 +36,9 @@ collect_ignore = [
         ("src/tabletop_rules/adapters/pettingzoo.py", "pettingzoo"),
         ("src/tabletop_rules/batch", "numpy"),
         ("src/tabletop_rules/batch/compiled", "numba"),
+        ("src/tabletop_rules/palace/batch.py", "numba"),
+        ("src/tabletop_rules/dice_poker/batch.py", "numba"),
+        ("src/tabletop_rules/account/batch.py", "numba"),
     ]
     if not _installed(module)
 ]

@@ -5,7 +5,6 @@ observations, under every house rule.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import attrs
@@ -16,9 +15,12 @@ from hypothesis import strategies as st
 
 from tabletop_rules import account, batch
 from tabletop_rules.account.cards import KINDS
-from tabletop_rules.batch.account import AccountEngine
 from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
+
+pytest.importorskip("numba")
+
+from tabletop_rules.account.batch import AccountEngine
 
 ROLL = 40
 
@@ -58,7 +60,7 @@ def configs(draw: st.DrawFn) -> account.Config:
 
 
 def test_the_default_game_plays_as_the_rules_to_the_end() -> None:
-    engine = batch.engine("account", account.Config(), size=48, backend="numpy")
+    engine = batch.engine("account", account.Config(), size=48)
     report = check_lockstep(engine, _seeds(48))
     assert report.states == 48 * (report.steps + 1)
     assert report.steps > 100  # whole games: 30 rounds of two players at most
@@ -77,14 +79,14 @@ B_HEAVY = account.Config(
 
 
 def test_collapse_with_b_heavy_decks_reshuffles_as_the_rules() -> None:
-    check_lockstep(batch.engine("account", B_HEAVY, size=16, backend="numpy"), _seeds(16, 1000))
+    check_lockstep(batch.engine("account", B_HEAVY, size=16), _seeds(16, 1000))
 
 
 @settings(max_examples=25, deadline=None)
 @given(config=configs(), first=st.integers(0, 2**32))
 def test_every_house_rule_plays_as_the_rules(config: account.Config, first: int) -> None:
     check_lockstep(
-        batch.engine("account", config, size=12, backend="numpy"),
+        batch.engine("account", config, size=12),
         _seeds(12, first),
         action_seed=first,
     )
@@ -93,7 +95,7 @@ def test_every_house_rule_plays_as_the_rules(config: account.Config, first: int)
 def test_reset_restarts_finished_games_from_the_seeds_given() -> None:
     config = account.Config(max_rounds=3, marker_cost=10)
     report = check_lockstep(
-        batch.engine("account", config, size=24, backend="numpy"),
+        batch.engine("account", config, size=24),
         _seeds(24, 7),
         reset_over=True,
         max_steps=150,
@@ -102,7 +104,7 @@ def test_reset_restarts_finished_games_from_the_seeds_given() -> None:
 
 
 def test_reset_deals_what_new_game_deals() -> None:
-    engine = batch.engine("account", account.Config(players=3), size=5, backend="numpy")
+    engine = batch.engine("account", account.Config(players=3), size=5)
     seeds = _seeds(5, 3)
     games = engine.reset(seeds)
     for i, seed in enumerate(seeds.tolist()):
@@ -120,18 +122,8 @@ def _same(before: dict[str, np.ndarray[Any, Any]], games: batch.Games, rows: Any
     return all(np.array_equal(before[name][rows], after[name][rows]) for name in before)
 
 
-KERNELS = [
-    "numpy",
-    pytest.param(
-        "numba", marks=pytest.mark.skipif(not importlib.util.find_spec("numba"), reason="numba")
-    ),
-]
-"""Both backends, for the entry's behaviour that each kernel must show for itself."""
-
-
-@pytest.mark.parametrize("backend", KERNELS)
-def test_an_illegal_action_names_its_game_and_changes_nothing(backend: str) -> None:
-    engine = batch.engine("account", account.Config(), size=4, backend=backend)
+def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
+    engine = batch.engine("account", account.Config(), size=4)
     games = engine.reset(_seeds(4))
     before = _snapshot(games)
     actions = np.zeros(4, dtype=np.int64)
@@ -142,9 +134,8 @@ def test_an_illegal_action_names_its_game_and_changes_nothing(backend: str) -> N
     assert engine.step(games, np.zeros(4, dtype=np.int64)).current_player.tolist() == [1] * 4
 
 
-@pytest.mark.parametrize("backend", KERNELS)
-def test_a_game_over_ignores_its_action_and_stays_as_it_was(backend: str) -> None:
-    engine = batch.engine("account", account.Config(max_rounds=1), size=16, backend=backend)
+def test_a_game_over_ignores_its_action_and_stays_as_it_was() -> None:
+    engine = batch.engine("account", account.Config(max_rounds=1), size=16)
     games = engine.reset(_seeds(16))
     generator = np.random.default_rng(1)
     while not games.over.any():
@@ -158,7 +149,7 @@ def test_a_game_over_ignores_its_action_and_stays_as_it_was(backend: str) -> Non
 
 def test_roll_waits_for_a_die_outcome_without_auto_chance() -> None:
     config = account.Config(players=1, auto_chance=False)
-    engine = batch.engine("account", config, size=1, backend="numpy")
+    engine = batch.engine("account", config, size=1)
     games = engine.step(engine.reset(_seeds(1)), np.array([0]))  # place on column 0
     games = engine.step(games, np.array([ROLL]))
     assert games.current_player.tolist() == [account.CHANCE]
@@ -189,7 +180,7 @@ OTHER_VALUES: dict[str, Any] = {
 def test_every_house_rule_is_taken(field: str) -> None:
     """No field is refused: the kernel builds under a non-default value of each."""
     config = attrs.evolve(account.Config(), **{field: OTHER_VALUES[field]})
-    engine = batch.engine("account", config, size=3, backend="numpy")
+    engine = batch.engine("account", config, size=3)
     assert isinstance(engine, AccountEngine)
     check_lockstep(engine, _seeds(3), max_steps=40)
 
@@ -198,12 +189,12 @@ def test_a_config_of_another_game_is_a_config_error() -> None:
     from tabletop_rules import dice_poker
 
     with pytest.raises(ConfigError, match="takes a Config"):
-        batch.engine("account", dice_poker.Config(), size=2, backend="numpy")
+        batch.engine("account", dice_poker.Config(), size=2)
 
 
 def test_observations_have_the_spec_size() -> None:
     config = account.Config(players=3, collapse=True)
-    engine = batch.engine("account", config, size=2, backend="numpy")
+    engine = batch.engine("account", config, size=2)
     observed = engine.observe(engine.reset(_seeds(2)))
     assert observed.shape == (2, account.observation_spec(config).size)
     assert observed.dtype == np.float32
@@ -215,11 +206,11 @@ def test_observations_have_the_spec_size() -> None:
 def test_random_house_rules_over_hundreds_of_games_play_as_the_rules(
     config: account.Config, first: int
 ) -> None:
-    check_lockstep(batch.engine("account", config, size=48, backend="numpy"), _seeds(48, first))
+    check_lockstep(batch.engine("account", config, size=48), _seeds(48, first))
 
 
 @pytest.mark.slow
 def test_over_a_hundred_default_games_play_as_the_rules() -> None:
-    engine = batch.engine("account", account.Config(), size=192, backend="numpy")
+    engine = batch.engine("account", account.Config(), size=192)
     report = check_lockstep(engine, _seeds(192, 5))
     assert report.games == 192

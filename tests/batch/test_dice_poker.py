@@ -4,8 +4,6 @@ chance thrown inside or given as moves, finished games restarted, bad actions re
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -13,9 +11,12 @@ from hypothesis import strategies as st
 
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.batch.dice_poker import DicePokerEngine
 from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
+
+pytest.importorskip("numba")
+
+from tabletop_rules.dice_poker.batch import DicePokerEngine
 
 from ..dice_poker.strategies import configs
 
@@ -25,15 +26,12 @@ def _seeds(first: int, count: int) -> np.ndarray:
 
 
 def test_the_registry_finds_the_kernel_by_ruleset_name() -> None:
-    assert type(batch.engine("dice-poker", dp.Config(), size=1, backend="numpy")) is DicePokerEngine
-    expected = "CompiledDicePokerEngine" if importlib.util.find_spec("numba") else "DicePokerEngine"
-    assert type(batch.engine("dice-poker", dp.Config(), size=1)).__name__ == expected  # auto
+    assert type(batch.engine("dice-poker", dp.Config(), size=1)) is DicePokerEngine
+    assert type(batch.engine("dice-poker", dp.Config(), size=1, backend="numba")) is DicePokerEngine
 
 
 def test_default_games_play_to_the_end_as_the_rules_play_them() -> None:
-    report = check_lockstep(
-        batch.engine("dice-poker", dp.Config(), size=32, backend="numpy"), _seeds(0, 32)
-    )
+    report = check_lockstep(batch.engine("dice-poker", dp.Config(), size=32), _seeds(0, 32))
     assert report.games == 32
     assert report.states == 32 * (report.steps + 1)
 
@@ -42,14 +40,14 @@ def test_default_games_play_to_the_end_as_the_rules_play_them() -> None:
 @pytest.mark.parametrize("auto_chance", [True, False])
 def test_each_stage_order_both_ways_of_throwing(order: str, auto_chance: bool) -> None:
     config = dp.Config(players=2, stages=1, stage_orders=(order,), auto_chance=auto_chance)
-    check_lockstep(batch.engine("dice-poker", config, size=8, backend="numpy"), _seeds(100, 8))
+    check_lockstep(batch.engine("dice-poker", config, size=8), _seeds(100, 8))
 
 
 @settings(max_examples=20, deadline=None)
 @given(configs(max_players=3, max_stages=2), st.integers(0, 2**64 - 1))
 def test_any_config_plays_as_the_rules_play_it(config: dp.Config, seed: int) -> None:
     check_lockstep(
-        batch.engine("dice-poker", config, size=6, backend="numpy"),
+        batch.engine("dice-poker", config, size=6),
         _seeds(seed, 6),
         action_seed=seed,
     )
@@ -57,16 +55,14 @@ def test_any_config_plays_as_the_rules_play_it(config: dp.Config, seed: int) -> 
 
 def test_the_largest_table_keeps_in_step() -> None:
     config = dp.Config(players=8, stages=10, throws_per_turn=10, premium=1000, penalty=1000)
-    check_lockstep(
-        batch.engine("dice-poker", config, size=3, backend="numpy"), _seeds(7, 3), max_steps=150
-    )
+    check_lockstep(batch.engine("dice-poker", config, size=3), _seeds(7, 3), max_steps=150)
 
 
 def test_a_bank_of_more_than_127_throws_is_spent_in_one_turn() -> None:
     # stage 0 scratched and written on one throw each banks 9 * 10 + 6 * 9 = 144 fences;
     # stage 1's first turn then throws 141 times
     config = dp.Config(players=1, stages=2, throws_per_turn=10)
-    engine = batch.engine("dice-poker", config, size=1, backend="numpy")
+    engine = batch.engine("dice-poker", config, size=1)
     state = dp.new_game(config, seed=5)
     games = engine.reset(np.array([5], dtype=np.uint64))
     script: list[dp.Move] = [dp.Scratch(box) for box in dp.POKER_BOXES]
@@ -82,14 +78,14 @@ def test_a_bank_of_more_than_127_throws_is_spent_in_one_turn() -> None:
 
 def test_finished_games_restart_from_the_seeds_given() -> None:
     config = dp.Config(players=1, stages=1)  # 15 turns: several games per slot
-    engine = batch.engine("dice-poker", config, size=6, backend="numpy")
+    engine = batch.engine("dice-poker", config, size=6)
     report = check_lockstep(engine, _seeds(50, 6), reset_over=True, max_steps=160)
     assert report.steps == 160
 
 
 def test_a_game_over_ignores_its_action_and_stays_over() -> None:
     config = dp.Config(players=1, stages=1)
-    engine = batch.engine("dice-poker", config, size=2, backend="numpy")
+    engine = batch.engine("dice-poker", config, size=2)
     games = engine.reset(_seeds(3, 2))
     generator = np.random.default_rng(3)
     while not games.over[0]:
@@ -103,7 +99,7 @@ def test_a_game_over_ignores_its_action_and_stays_over() -> None:
 
 
 def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
-    engine = batch.engine("dice-poker", dp.Config(), size=3, backend="numpy")
+    engine = batch.engine("dice-poker", dp.Config(), size=3)
     games = engine.reset(_seeds(9, 3))
     before = [engine.state(games, i) for i in range(3)]
     write_poker = dp.encode(dp.Write(dp.Box.POKER))  # no dice are thrown yet
@@ -115,7 +111,7 @@ def test_an_illegal_action_names_its_game_and_changes_nothing() -> None:
 
 
 def test_a_chance_point_allows_only_the_outcomes_of_the_dice_in_the_air() -> None:
-    engine = batch.engine("dice-poker", dp.Config(auto_chance=False), size=1, backend="numpy")
+    engine = batch.engine("dice-poker", dp.Config(auto_chance=False), size=1)
     games = engine.step(engine.reset(_seeds(1, 1)), np.array([0]))
     assert games.current_player.tolist() == [dp.CHANCE]
     legal = np.flatnonzero(games.legal_mask[0])
@@ -145,7 +141,7 @@ def test_no_house_rule_is_refused_but_another_games_config_is() -> None:
 
 @pytest.mark.slow
 def test_hundreds_of_default_games_play_as_the_rules_play_them() -> None:
-    engine = batch.engine("dice-poker", dp.Config(), size=192, backend="numpy")
+    engine = batch.engine("dice-poker", dp.Config(), size=192)
     check_lockstep(engine, _seeds(2**40, 192), action_seed=1)
 
 
@@ -153,4 +149,4 @@ def test_hundreds_of_default_games_play_as_the_rules_play_them() -> None:
 @settings(max_examples=15, deadline=None)
 @given(configs(), st.integers(0, 2**64 - 1))
 def test_many_configs_many_games(config: dp.Config, seed: int) -> None:
-    check_lockstep(batch.engine("dice-poker", config, size=32, backend="numpy"), _seeds(seed, 32))
+    check_lockstep(batch.engine("dice-poker", config, size=32), _seeds(seed, 32))

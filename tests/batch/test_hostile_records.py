@@ -13,7 +13,6 @@ import textwrap
 import pytest
 
 BACKENDS = [
-    "numpy",
     pytest.param(
         "numba",
         marks=pytest.mark.skipif(

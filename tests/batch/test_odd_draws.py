@@ -1,6 +1,6 @@
 """Issue 32, point 3: draws outside the contract of ``random_actions`` and ``nth_legal``
 (floats in [0, 1), one a game) are refused with the library's error on both readers (NumPy's
-and the compiled one) and both kernels, never read outside a row; valid draws always give a
+and the compiled one) and every kernel, never read outside a row; valid draws always give a
 legal action; a record's lists never write outside its mask.
 """
 
@@ -34,8 +34,8 @@ import tabletop_pig.batched  # registers the kernel
 HAS_NUMBA = importlib.util.find_spec("numba") is not None
 needs_numba = pytest.mark.skipif(not HAS_NUMBA, reason="numba")
 
-KERNELS = ["numpy", pytest.param("numba", marks=needs_numba)]
-"""The engine's backend: NumPy's kernels write masks, compiled dice poker and palace lists."""
+KERNELS = [pytest.param("numba", marks=needs_numba)]
+"""The built-in games' one backend: account writes masks, dice poker and palace lists."""
 
 READERS = ["numpy", pytest.param("compiled", marks=needs_numba)]
 """What reads the draws off a record: NumPy's pass, or the compiled one of ``masks``."""
@@ -269,8 +269,7 @@ def test_random_actions_takes_a_games_record() -> None:
 
 @pytest.mark.parametrize(
     ("name", "config", "backend"),
-    [(name, config, "numpy") for name, config in GAMES]
-    + [pytest.param(name, config, "numba", marks=needs_numba) for name, config in GAMES]
+    [pytest.param(name, config, "numba", marks=needs_numba) for name, config in GAMES]
     + [("pig", pig.Config(), "numpy")],
 )
 def test_the_kit_holds_every_kernel_to_the_draws_contract(
@@ -280,8 +279,9 @@ def test_the_kit_holds_every_kernel_to_the_draws_contract(
     kit.check_odd_draws(engine, np.arange(8, dtype=np.uint64) * 31)
 
 
+@needs_numba
 def test_the_kits_odd_draws_check_fails_a_reader_that_takes_odd_draws() -> None:
-    engine = batch.engine("dice-poker", dp.Config(), 4, backend="numpy")
+    engine = batch.engine("dice-poker", dp.Config(), 4)
 
     def unchecked(games: batch.Games, generator: Any) -> np.ndarray:
         return np.zeros(games.size, dtype=np.int64)

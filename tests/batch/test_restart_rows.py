@@ -12,9 +12,12 @@ import pytest
 
 from tabletop_rules import account, batch, palace
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.batch.account import AccountEngine
-from tabletop_rules.batch.dice_poker import DicePokerEngine
-from tabletop_rules.batch.palace import PalaceEngine
+
+pytest.importorskip("numba")
+
+from tabletop_rules.account.batch import AccountEngine
+from tabletop_rules.dice_poker.batch import DicePokerEngine
+from tabletop_rules.palace.batch import PalaceEngine
 
 SIZE = 2048
 
@@ -23,18 +26,6 @@ KERNELS: list[tuple[type[batch.Engine], Any]] = [
     (DicePokerEngine, dp.Config()),
     (AccountEngine, account.Config()),
 ]
-try:
-    from tabletop_rules.batch.compiled.account import CompiledAccountEngine
-    from tabletop_rules.batch.compiled.dice_poker import CompiledDicePokerEngine
-    from tabletop_rules.batch.compiled.palace import CompiledPalaceEngine
-except ImportError:  # numba missing: the NumPy kernels alone
-    pass
-else:
-    KERNELS += [
-        (CompiledPalaceEngine, palace.Config(max_turns=12)),
-        (CompiledDicePokerEngine, dp.Config()),
-        (CompiledAccountEngine, account.Config()),
-    ]
 
 
 def _peak(call: Any) -> int:

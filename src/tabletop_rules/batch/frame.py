@@ -749,31 +749,37 @@ def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
 
 
 BACKENDS = ("auto", "numpy", "numba")
-"""What :func:`~tabletop_rules.batch.engine` may run a game on: ``"numpy"``, the kernels
-over arrays; ``"numba"``, the same kernels compiled (the ``numba`` extra); ``"auto"``, the
-compiled one where the game has one and numba is installed, else NumPy's."""
+"""What :func:`~tabletop_rules.batch.engine` may run a game on. Each built-in game has one
+kernel, compiled by numba (the ``batch`` extra requires it): ``"numba"``. ``"numpy"`` names
+the kernels over plain arrays that other packages register (the Pig example's);
+``"auto"``, the game's compiled kernel where it has one, else its NumPy one. The built-in
+games' NumPy kernels are gone: ``backend="numpy"`` for one is a
+:class:`~tabletop_rules.errors.ConfigError` that says so."""
 
 _KERNELS: dict[str, dict[str, str | Callable[..., Engine]]] = {
-    "numpy": {
-        "dice-poker": "tabletop_rules.batch.dice_poker:DicePokerEngine",
-        "palace": "tabletop_rules.batch.palace:PalaceEngine",
-        "account": "tabletop_rules.batch.account:AccountEngine",
-    },
+    "numpy": {},
     "numba": {
-        "dice-poker": "tabletop_rules.batch.compiled.dice_poker:CompiledDicePokerEngine",
-        "palace": "tabletop_rules.batch.compiled.palace:CompiledPalaceEngine",
-        "account": "tabletop_rules.batch.compiled.account:CompiledAccountEngine",
+        "dice-poker": "tabletop_rules.dice_poker.batch:DicePokerEngine",
+        "palace": "tabletop_rules.palace.batch:PalaceEngine",
+        "account": "tabletop_rules.account.batch:AccountEngine",
     },
 }
+"""The kernels by backend and game: a built-in game's named by where it lives (beside its
+rules, ``<game>/batch.py``), imported on first use so that importing a game, or
+:mod:`tabletop_rules.batch`, never imports numba."""
 
-
-def engines(backend: str = "numpy") -> tuple[str, ...]:
-    """The ruleset names that have a batched kernel on ``backend`` (``"numpy"``: all)."""
-    return tuple(sorted(_KERNELS[_checked_backend(backend, auto=False)]))
-
-
-_BUILT_IN: frozenset[str] = frozenset(_KERNELS["numpy"])
+_BUILT_IN: frozenset[str] = frozenset(_KERNELS["numba"])
 """The games whose kernels come with the library: their names cannot be registered."""
+
+_INSTALL = "pip install 'tabletop-rules[batch]'"
+
+
+def engines(backend: str = "auto") -> tuple[str, ...]:
+    """The ruleset names that have a batched kernel on ``backend`` (``"auto"``: any)."""
+    backend = _checked_backend(backend, auto=True)
+    if backend == "auto":
+        return tuple(sorted(_KERNELS["numpy"].keys() | _KERNELS["numba"].keys()))
+    return tuple(sorted(_KERNELS[backend]))
 
 
 def register(name: str, kernel: Callable[..., Engine], *, backend: str = "numpy") -> None:
@@ -797,7 +803,8 @@ def register(name: str, kernel: Callable[..., Engine], *, backend: str = "numpy"
 def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
     """The batched kernel (an :class:`Engine` subclass) registered for the game ``name`` on
     ``backend``; :class:`~tabletop_rules.errors.UnknownGameError` naming those there are,
-    :class:`~tabletop_rules.errors.ConfigError` for a backend that cannot run here.
+    :class:`~tabletop_rules.errors.ConfigError` for a backend that cannot run here or a
+    game with no kernel on it (a built-in game's one kernel is compiled: ``"numba"``).
     """
     backend = _checked_backend(backend, auto=True)
     name = game_name(name)
@@ -806,15 +813,22 @@ def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
         raise UnknownGameError(
             f"no batched engine for {short_repr(name)}; there is one for {', '.join(engines())}"
         )
-    if backend == "auto":
-        backend = "numba" if name in _KERNELS["numba"] and _numba_installed() else "numpy"
-    if backend == "numba" and not _numba_installed():
-        raise ConfigError("the numba backend needs numba: pip install 'tabletop-rules[numba]'")
+    if backend == "auto":  # compiled where it can run, or where the game has no other
+        compiled = name in _KERNELS["numba"]
+        usable = _numba_installed() or name not in _KERNELS["numpy"]
+        backend = "numba" if compiled and usable else "numpy"
     found = _KERNELS[backend].get(name)
     if found is None:
+        if name in _BUILT_IN:
+            raise ConfigError(
+                f"{name} has one batched kernel, compiled by numba (backend 'numba' or "
+                f"'auto'); its NumPy kernel is gone"
+            )
         raise ConfigError(
             f"{name} has no {backend} kernel; there is one for {', '.join(engines(backend))}"
         )
+    if backend == "numba" and not _numba_installed():
+        raise ConfigError(f"the batched kernel of {name} needs numba: {_INSTALL}")
     if isinstance(found, str):
         module, _, attribute = found.partition(":")
         found = _KERNELS[backend][name] = getattr(importlib.import_module(module), attribute)
@@ -823,8 +837,7 @@ def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
 
 def engine(name: str, config: Any, size: int, *, backend: str = "auto") -> Engine:
     """The batched kernel of the game ``name`` for ``config``, ``size`` games a call, on
-    ``backend`` (one of :data:`~tabletop_rules.batch.frame.BACKENDS`): the same games on
-    each.
+    ``backend`` (one of :data:`~tabletop_rules.batch.frame.BACKENDS`).
     """
     return kernel(name, backend)(config, size)
 

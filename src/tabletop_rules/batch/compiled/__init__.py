@@ -1,6 +1,7 @@
-"""The batched kernels compiled by numba (``pip install 'tabletop-rules[numba]'``): each
-subclasses its game's NumPy kernel, keeps its arrays and its ``state``/``observe``, and
-plays a step as one compiled loop over the games, so that both play the same games.
+"""What the compiled batched kernels share (``pip install 'tabletop-rules[batch]'``): numba's
+:func:`jit`, with its on-disk cache kept to the sources it was compiled from. Each game's
+kernel lives beside its rules (``<game>/batch.py``) and plays a step as one compiled loop
+over the games.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ try:
     import numba
 except ImportError as missing:  # the optional `numba` extra
     raise ImportError(
-        "the compiled batched kernels need numba: pip install 'tabletop-rules[numba]'"
+        "the compiled batched kernels need numba: pip install 'tabletop-rules[batch]'"
     ) from missing
 
 __all__ = ["jit"]

@@ -1,15 +1,38 @@
-"""The account game's batched kernel compiled: the NumPy kernel's arrays and tables, its
-step and its restart each played as one compiled loop over the games.
+"""The account game's batched kernel: every game of a batch moves its markers round the
+bottom line of its own field, and each is the game :mod:`tabletop_rules.account` plays
+from the same seed, die roll for die roll and reshuffle for reshuffle. A step, a deal and
+a restart are each one compiled loop over the games (the ``batch`` extra).
+
+It takes every house rule of :class:`~tabletop_rules.account.Config`: players, deck, rows,
+columns, starting and most markers, the marker cost, ``placement_scores``,
+``floor_at_zero``, ``collapse``, both ``end`` rules, ``max_rounds`` and ``auto_chance``
+(with ``False`` a ``Roll`` stops at a chance point whose ``Die`` outcome is an action, as in
+the rules). No field is refused. A game laid from a given ``deal`` is not a batch's: games
+are reset from seeds only.
+
+The layout, one row per game (``EMPTY`` pads, the kind index of no card):
+
+- ``field`` ``(C, R)`` the cards as laid, bottom line first (never changes), with
+  ``collapsed`` ``(C,)`` how many cards each column lost from its bottom and ``bottom``
+  ``(C,)`` the card now on the bottom line (``EMPTY`` once a column is gone);
+- ``cards`` ``(N,)`` the cards off the field: the discard pile at ``cards[:discard_size]``,
+  oldest first, and the pack at ``cards[pack_top:]``, top card first (a B moves cards from
+  the one to the other, so the pile never reaches the pack: the field holds a card);
+- ``markers`` ``(P, M)`` the column of each seat's markers in the order got (-1 unowned),
+  ``owned`` ``(P,)``, ``accounts`` ``(P,)``;
+- ``moved`` ``(M,)`` the markers moved this turn in order (``moved_count`` of them, also
+  as the bits ``moved_bits``), ``phase`` (0 setup, 1 play, 2 over), ``seat``, ``turns``,
+  ``roll`` (0 for none), ``awaiting_die``, ``ending``, ``rng`` and ``seed``.
 
 >>> import numpy as np
->>> from tabletop_rules import account
->>> from tabletop_rules.batch.account import AccountEngine
->>> compiled = CompiledAccountEngine(account.Config(), size=2)
->>> engine = AccountEngine(account.Config(), size=2)
->>> seeds = np.array([7, 8], dtype=np.uint64)
->>> a, b = compiled.reset(seeds), engine.reset(seeds)
->>> a, b = compiled.step(a, np.array([3, 5])), engine.step(b, np.array([3, 5]))
->>> compiled.state(a, 1) == engine.state(b, 1)
+>>> from tabletop_rules import account, batch
+>>> engine = batch.engine("account", account.Config(), size=2)
+>>> games = engine.reset(np.array([7, 8], dtype=np.uint64))
+>>> games.current_player.tolist(), int(games.legal_mask[0].sum())
+([0, 0], 7)
+>>> games = engine.step(games, np.array([3, 5]))
+>>> state = account.apply(account.new_game(seed=8), account.decode(account.new_game(seed=8), 5))
+>>> engine.state(games, 1) == state
 True
 """
 
@@ -20,21 +43,66 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ...account import Config
-from ...account.moves import SIDES
-from ...protocol import CHANCE
-from .. import account as kernel
-from ..frame import NOBODY, Games
-from . import jit
-from .rng import below, shuffle
+from ..batch.compiled import jit
+from ..batch.compiled.rng import below, shuffle
+from ..batch.frame import NOBODY, Engine, Games
+from ..protocol import CHANCE
+from ..rng import Rng
+from .cards import CARDS, KINDS
+from .config import Config
+from .moves import ADVANCES, BUYS, CHANCE_OFFSET, MOVE_TABLE, ROLL, SIDES
+from .observation import ACCOUNT_CLIP, LOG_CLIP
+from .state import PHASES, State
 
-__all__ = ["CompiledAccountEngine"]
+__all__ = ["EMPTY", "AccountEngine"]
 
 Array = NDArray[Any]
 
+EMPTY = len(KINDS)
+"""The kind index that stands for no card (13): a gone column, a padded pile."""
+
+_B, _Z, _END = KINDS.index("B"), KINDS.index("Z"), KINDS.index("End")
+_CELLS = len(KINDS) + 1  # a field cell's one-hot: each kind, then empty
+
+# the action numbering of the move table: places, buys, roll, advances, dice
+_PLACE, _BUY, _ROLL, _ADVANCE, _DIE = range(5)
+_BUY_OFFSET = MOVE_TABLE.moves.index(BUYS[0])
+_ROLL_ACTION = MOVE_TABLE.moves.index(ROLL)
+_ADVANCE_OFFSET = MOVE_TABLE.moves.index(ADVANCES[0][SIDES][0])
+_PER_MARKER = len(ADVANCES[0][SIDES])  # left 1 to 6, then right 1 to 6
+
+_VALUED = np.array([card.valued for card in CARDS] + [False])
+"""Whether B charges a kind when it draws it (numbers, P, T), by kind index."""
+_POINTS = np.array([card.points for card in CARDS] + [0], dtype=np.int32)
+_COST = np.array([card.cost for card in CARDS] + [0], dtype=np.int32)
+
+_PHASE_SETUP, _PHASE_PLAY, _PHASE_OVER = map(PHASES.index, ("setup", "play", "over"))
+
+# the legal-mask table's rows: a game's row is its key (see _masks)
+_KEY_OVER, _KEY_SETUP, _KEY_DIE, _KEY_ROLL, _KEY_ROLL_OR_BUY, _KEY_ADVANCE = range(6)
+
+
+def _decoded(num_actions: int) -> dict[str, NDArray[Any]]:
+    """Each action number's kind and its fields (column, marker, sign, steps, face)."""
+    action = np.arange(num_actions)
+    advance = action - _ADVANCE_OFFSET
+    kind = np.select(
+        [action < _BUY_OFFSET, action < _ROLL_ACTION, action == _ROLL_ACTION],
+        [_PLACE, _BUY, _ROLL],
+        np.where(action < CHANCE_OFFSET, _ADVANCE, _DIE),
+    )
+    return {
+        "kind": kind.astype(np.int8),
+        "column": np.where(kind == _PLACE, action, action - _BUY_OFFSET).astype(np.int8),
+        "marker": (advance // _PER_MARKER).astype(np.int8),
+        "sign": np.where(advance % _PER_MARKER < SIDES, -1, 1).astype(np.int8),
+        "steps": (advance % SIDES + 1).astype(np.int8),
+        "face": (action - CHANCE_OFFSET + 1).astype(np.int8),
+    }
+
 
 class _State(NamedTuple):
-    """A batch's ``data`` arrays by name (the NumPy kernel's layout)."""
+    """A batch's ``data`` arrays by name (as :func:`_layout` lays them out)."""
 
     field: Array
     collapsed: Array
@@ -68,7 +136,7 @@ class _Record(NamedTuple):
 
 
 class _Tables(NamedTuple):
-    """The NumPy kernel's tables by action number, mask key and card kind (arguments, as
+    """The tables by action number, mask key and card kind (arguments, as
     :class:`_Numbers` says why).
     """
 
@@ -86,9 +154,9 @@ class _Tables(NamedTuple):
 
 
 class _Numbers(NamedTuple):
-    """The config's house rules, and the codes of the NumPy kernel the compiled code compares
+    """The config's house rules, and the codes of this module the compiled code compares
     with: arguments, not globals, which numba's cache (keyed on this file alone) would keep
-    from a former version of ``batch/account.py``.
+    from a former version of the rules' modules.
     """
 
     players: int
@@ -127,16 +195,56 @@ _FIXED = frozenset({"field", "seed"})
 """The arrays a step never writes: the new record shares the old one's."""
 
 
-class CompiledAccountEngine(kernel.AccountEngine):
-    """:class:`~tabletop_rules.batch.account.AccountEngine` with its step and restart
-    compiled: the same ``Games``, array for array.
-    """
+class AccountEngine(Engine):
+    """The account game over arrays: ``size`` games under one :class:`~.account.Config`."""
 
     game = "account"
+    _winners = Engine._top_scorers  # the rules' winners: the top scores
+
+    def _check_record(self, games: Games) -> None:
+        """The arrays whose values the step and record index by, within their ranges (the
+        cards off the field and on the bottom line, columns, markers, counts, seats, phases,
+        the roll), the discard pile below the pack, and ``over`` as the phase says; what the
+        compiled loop indexes by beyond these (a seat's next marker, a column or marker an
+        action names, the pile's next place) it bounds as it goes.
+        """
+        data, most, cards = games.data, self.max_markers, self.deck_size
+        self._check_ranges(
+            games,
+            {
+                "collapsed": (0, self.rows),
+                "bottom": (0, EMPTY),
+                "cards": (0, EMPTY),
+                "pack_top": (0, cards),
+                "discard_size": (0, cards),
+                "markers": (-1, self.columns - 1),
+                "owned": (0, most),
+                "moved_count": (0, most),
+                "phase": (0, len(PHASES) - 1),
+                "seat": (0, self.players - 1),
+                "turns": (0, self.last_turn),
+                "roll": (0, SIDES),
+            },
+        )
+        self._refuse(
+            games,
+            data["discard_size"] > data["pack_top"],
+            "its discard pile runs into its pack",
+        )
+        over = data["phase"] == _PHASE_OVER
+        self._refuse(games, games.over != over, "over is not its phase's")
 
     def _prepare(self) -> None:
-        super()._prepare()
         config: Config = self.config
+        self.columns, self.rows = config.columns, config.rows
+        self.max_markers = config.max_markers
+        self.deck = np.array([card.index for card in config.deck_cards()], dtype=np.int8)
+        self.deck_size = len(self.deck)
+        self.last_turn = config.max_rounds * self.players
+        self._rows = np.arange(self.size)
+        self._action = _decoded(self.num_actions)
+        self._mask_table = self._mask_rows()
+        self._layout = _layout(config)
         decoded = self._action
         self._tables = _Tables(
             kind=decoded["kind"],
@@ -145,11 +253,11 @@ class CompiledAccountEngine(kernel.AccountEngine):
             distance=(decoded["sign"] * decoded["steps"]).astype(np.int8),
             face=decoded["face"],
             mask=self._mask_table.view(np.uint8),
-            valued=kernel._VALUED,
-            points=kernel._POINTS,
-            cost=kernel._COST,
+            valued=_VALUED,
+            points=_POINTS,
+            cost=_COST,
             deck=self.deck,
-            setup_mask=self._mask_table[kernel._KEY_SETUP],
+            setup_mask=self._mask_table[_KEY_SETUP],
         )
         self._numbers = _Numbers(
             players=self.players,
@@ -161,28 +269,61 @@ class CompiledAccountEngine(kernel.AccountEngine):
             immediate=int(config.end == "immediate"),
             last_turn=self.last_turn,
             auto_chance=int(config.auto_chance),
-            empty=kernel.EMPTY,
-            b=kernel._B,
-            z=kernel._Z,
-            end=kernel._END,
-            place=kernel._PLACE,
-            buy=kernel._BUY,
-            roll=kernel._ROLL,
-            advance=kernel._ADVANCE,
-            die=kernel._DIE,
-            setup=kernel._PHASE_SETUP,
-            play=kernel._PHASE_PLAY,
-            over=kernel._PHASE_OVER,
-            key_over=kernel._KEY_OVER,
-            key_setup=kernel._KEY_SETUP,
-            key_die=kernel._KEY_DIE,
-            key_roll=kernel._KEY_ROLL,
-            key_advance=kernel._KEY_ADVANCE,
-            buy_offset=kernel._BUY_OFFSET,
+            empty=EMPTY,
+            b=_B,
+            z=_Z,
+            end=_END,
+            place=_PLACE,
+            buy=_BUY,
+            roll=_ROLL,
+            advance=_ADVANCE,
+            die=_DIE,
+            setup=_PHASE_SETUP,
+            play=_PHASE_PLAY,
+            over=_PHASE_OVER,
+            key_over=_KEY_OVER,
+            key_setup=_KEY_SETUP,
+            key_die=_KEY_DIE,
+            key_roll=_KEY_ROLL,
+            key_advance=_KEY_ADVANCE,
+            buy_offset=_BUY_OFFSET,
             nobody=NOBODY,
             chance=CHANCE,
             sides=SIDES,
         )
+
+    def _mask_rows(self) -> NDArray[np.bool_]:
+        """The legal mask of each key: over, setup, a die awaited, roll only, roll or buy
+        on any column, then ``_KEY_ADVANCE + (roll - 1) * 256 + markers free to move``.
+        """
+        table = np.zeros((_KEY_ADVANCE + SIDES * 256, self.num_actions), dtype=bool)
+        columns = np.arange(self.columns)
+        table[_KEY_SETUP, columns] = True
+        table[_KEY_DIE, CHANCE_OFFSET : CHANCE_OFFSET + SIDES] = True
+        table[_KEY_ROLL : _KEY_ROLL_OR_BUY + 1, _ROLL_ACTION] = True
+        table[_KEY_ROLL_OR_BUY, _BUY_OFFSET + columns] = True
+        for roll in range(1, SIDES + 1):
+            for free in range(256):
+                row = table[_KEY_ADVANCE + (roll - 1) * 256 + free]
+                for marker in range(self.max_markers):
+                    if free >> marker & 1:
+                        first = _ADVANCE_OFFSET + marker * _PER_MARKER
+                        row[first : first + roll] = True  # left, 1 to roll
+                        row[first + SIDES : first + SIDES + roll] = True  # right
+        return table
+
+    def _reset(self, seeds: NDArray[np.uint64]) -> Games:
+        size = self.size
+        layout = self._layout.items()
+        data = {name: np.empty((size, *shape), dtype) for name, (shape, dtype) in layout}
+        record = _Record(
+            legal=np.empty((size, self.num_actions), dtype=bool),
+            player=np.empty(size, dtype=np.int64),
+            scores=np.empty((size, self.players), dtype=np.int64),
+            over=np.empty(size, dtype=bool),
+        )
+        _deal(np.ones(size, dtype=bool), seeds, self._tables, self._numbers, _State(**data), record)
+        return self._games(record, data)
 
     def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
         return self._games(*self._stepped(games, actions, playing))
@@ -243,6 +384,103 @@ class CompiledAccountEngine(kernel.AccountEngine):
             data=data,
         )
 
+    def _observe(self, games: Games) -> NDArray[np.float32]:
+        data = games.data
+        size, players, most, columns = self.size, self.players, self.max_markers, self.columns
+        rows = self._rows
+        phase, on_turn = data["phase"].astype(np.intp), data["seat"].astype(np.intp)
+        spectator = games.current_player < 0
+        viewer = np.where(spectator, 0, games.current_player)
+        order = (viewer[:, None] + np.arange(players)) % players  # P0 is the viewer
+        parts: list[NDArray[Any]] = [
+            spectator[:, None],
+            (games.current_player[:, None] == np.arange(players)),
+            phase[:, None] == np.arange(len(PHASES)),
+            ((on_turn - viewer) % players)[:, None] == np.arange(players),
+            (games.current_player == CHANCE)[:, None],
+        ]
+        place = data["collapsed"][:, :, None] + np.arange(self.rows)
+        cells = np.take_along_axis(data["field"], np.minimum(place, self.rows - 1), axis=2)
+        cells = np.where(place < self.rows, cells, EMPTY)
+        parts.append((cells[..., None] == np.arange(_CELLS)).reshape(size, -1))
+        markers = data["markers"][rows[:, None], order]
+        parts.append((markers[..., None] == np.arange(columns)).reshape(size, -1))
+        parts.append(data["owned"][rows[:, None], order])
+        accounts = data["accounts"][rows[:, None], order].astype(np.float64)
+        parts.append(np.clip(accounts, -ACCOUNT_CLIP, ACCOUNT_CLIP))
+        signed_log = np.minimum(np.log10(1 + np.abs(accounts)), LOG_CLIP)
+        parts.append(np.copysign(signed_log, accounts))
+        parts.append((data["turns"] // players)[:, None])
+        parts.append(data["roll"][:, None] == np.arange(1, SIDES + 1))
+        bits = data["moved_bits"][:, None] >> np.arange(most, dtype=np.uint8) & 1
+        parts.append(bits)
+        parts.append(data["ending"][:, None])
+        parts.append((self.deck_size - data["pack_top"])[:, None])
+        pile = np.where(
+            np.arange(self.deck_size) < data["discard_size"][:, None], data["cards"], EMPTY
+        )
+        parts.append((pile[:, :, None] == np.arange(len(KINDS))).sum(axis=1))
+        return np.concatenate([part.astype(np.float32) for part in parts], axis=1)
+
+    def _state(self, games: Games, i: int) -> State:
+        data = {name: value[i] for name, value in games.data.items()}
+        field = tuple(
+            tuple(CARDS[kind] for kind in data["field"][column, data["collapsed"][column] :])
+            for column in range(self.columns)
+        )
+        pack = data["cards"][data["pack_top"] :]
+        discard = data["cards"][: data["discard_size"]]
+        owned = data["owned"]
+        roll = int(data["roll"])
+        return State(
+            config=self.config,
+            seed=int(data["seed"]),
+            rng=Rng(int(data["rng"])),
+            field=field,
+            pack=tuple(CARDS[kind] for kind in pack),
+            discard=tuple(CARDS[kind] for kind in discard),
+            markers=tuple(
+                tuple(int(column) for column in data["markers"][seat, : owned[seat]])
+                for seat in range(self.players)
+            ),
+            accounts=tuple(int(account) for account in data["accounts"]),
+            phase=PHASES[int(data["phase"])],
+            seat=int(data["seat"]),
+            turns=int(data["turns"]),
+            roll=roll or None,
+            awaiting_die=bool(data["awaiting_die"]),
+            moved=tuple(int(marker) for marker in data["moved"][: data["moved_count"]]),
+            ending=bool(data["ending"]),
+        )
+
+
+def _layout(config: Config) -> dict[str, tuple[tuple[int, ...], np.dtype[Any]]]:
+    """Each array of a game's row: its shape (past the batch axis) and dtype."""
+    columns, players, most = config.columns, config.players, config.max_markers
+    i8, i16, flag = np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.bool_)
+    return {
+        "field": ((columns, config.rows), i8),
+        "collapsed": ((columns,), i8),
+        "bottom": ((columns,), i8),
+        "cards": ((len(config.deck_cards()),), i8),
+        "pack_top": ((), i16),
+        "discard_size": ((), i16),
+        "markers": ((players, most), i8),
+        "owned": ((players,), i8),
+        "accounts": ((players,), np.dtype(np.int32)),
+        "moved": ((most,), i8),
+        "moved_count": ((), i8),
+        "moved_bits": ((), np.dtype(np.uint8)),
+        "phase": ((), i8),
+        "seat": ((), i8),
+        "turns": ((), i16),
+        "roll": ((), i8),
+        "awaiting_die": ((), flag),
+        "ending": ((), flag),
+        "rng": ((), np.dtype(np.uint64)),
+        "seed": ((), np.dtype(np.uint64)),
+    }
+
 
 @jit
 def _play(
@@ -253,8 +491,8 @@ def _play(
     state: _State,
     record: _Record,
 ) -> None:
-    """Each playing game plays its action, as the NumPy kernel's ``_step``; then every
-    game's seat to move, legal mask, scores and end, as its ``_games_of``.
+    """Each playing game plays its action, as the rules' ``apply`` does; then every
+    game's seat to move, legal mask (the rules' ``legal_mask``), scores and end.
     """
     bottom, markers, owned = state.bottom, state.markers, state.owned
     accounts, moved_count, phase, seat = state.accounts, state.moved_count, state.phase, state.seat
@@ -408,7 +646,7 @@ def _holds(markers: Array, column: int) -> bool:
 @jit
 def _draw_for_b(g: int, tables: _Tables, n: _Numbers, state: _State) -> int:
     """B draws onto the discard pile until a number, P or T (an empty pack is the discard
-    pile shuffled, pack below it): the charge, as the NumPy kernel's ``_draw_for_b``.
+    pile shuffled, pack below it): the charge, as the rules' B draws.
     """
     cards, pack_top, discard_size, rng = state.cards, state.pack_top, state.discard_size, state.rng
     valued, empty, last = tables.valued, n.empty, cards.shape[1]
@@ -443,7 +681,7 @@ def _draw_for_b(g: int, tables: _Tables, n: _Numbers, state: _State) -> int:
 def _deal(
     where: Array, seeds: Array, tables: _Tables, n: _Numbers, state: _State, record: _Record
 ) -> None:
-    """Each game ``where`` dealt anew from its seed, as the NumPy kernel's ``_dealt``: in
+    """Each game ``where`` dealt anew from its seed, as ``new_game`` deals it: in
     setup, seat 0 to place, the field laid row by row from the shuffled deck.
     """
     field, cards = state.field, state.cards

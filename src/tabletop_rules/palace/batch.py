@@ -1,42 +1,90 @@
-"""Palace's batched kernel compiled: :class:`CompiledPalaceEngine` deals, plays a step and
-writes its record as compiled loops over the games, into the very arrays
-:class:`~tabletop_rules.batch.palace.PalaceEngine` writes.
+"""Palace's batched kernel: :class:`PalaceEngine` deals, plays a step and writes its
+record as compiled loops over thousands of games a call (the ``batch`` extra), each the
+game :func:`tabletop_rules.palace.new_game` deals from the same seed and
+:func:`~tabletop_rules.palace.apply` plays from the same moves.
+
+Every house rule of :class:`~tabletop_rules.palace.Config` is taken: players, decks,
+hand_size, must_beat, quad, face_up_play, voluntary_pickup, first_player, play_until and
+max_turns: no config ``Config`` allows is refused.
+
+A card is its place in :data:`~tabletop_rules.palace.cards.DECK` (0 to 51: rank by rank,
+suits in order); hands and known cards are counts of each card, so they are sorted as the
+rules keep them; rows, the pile and the burned cards are card numbers padded with -1. The
+legal actions are written as each game's list (``legal_actions``), the mask made from
+them on first read.
 
 >>> import numpy as np
->>> from tabletop_rules import palace
->>> from tabletop_rules.batch.palace import PalaceEngine
->>> compiled = CompiledPalaceEngine(palace.Config(), size=2)
->>> engine = PalaceEngine(palace.Config(), size=2)
->>> seeds = np.array([7, 8], dtype=np.uint64)
->>> a, b = compiled.reset(seeds), engine.reset(seeds)
->>> a, b = compiled.step(a, np.array([0, 0])), engine.step(b, np.array([0, 0]))
->>> compiled.state(a, 1) == engine.state(b, 1)
+>>> from tabletop_rules import batch, palace
+>>> engine = batch.engine("palace", palace.Config(), size=2)
+>>> games = engine.reset(np.array([7, 8], dtype=np.uint64))
+>>> engine.state(games, 0) == palace.new_game(palace.Config(), seed=7)
 True
+>>> games = engine.step(games, np.array([0, 0]))  # each seat 0 is ready (action 0)
+>>> games = engine.step(games, np.array([0, 0]))  # and each seat 1: play starts
+>>> games.current_player.tolist()
+[0, 0]
+>>> [engine.rules.action_text(engine.config, int(a)) for a in np.flatnonzero(games.legal_mask[0])]
+['play 5', 'play Q', 'play K']
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ...palace.config import ROW
-from ...palace.moves import PLAY_BASE, SWAP_BASE
-from ...palace.rules import EXTRA_PLAY_MOST
-from ...palace.state import MAX_SWAPS
-from .. import palace as kernel
-from ..frame import NOBODY, Games
-from . import jit
-from .rng import shuffle
+from ..batch.compiled import jit
+from ..batch.compiled.rng import shuffle
+from ..batch.frame import NOBODY, Engine, Games
+from .cards import BONUS_RANKS, DECK
+from .cards import RANKS as RANK_LIST
+from .cards import SUITS as SUIT_LIST
+from .config import ROW, Config
+from .moves import BLIND, END_TURN, MOVE_TABLE, PLAY_BASE, READY, SWAP_BASE, TAKE_PILE
+from .rules import ALLOWED, EXTRA_PLAY_MOST
+from .state import MAX_SWAPS, PENDINGS, Phase, State
 
-__all__ = ["CompiledPalaceEngine"]
+__all__ = ["PalaceEngine"]
 
 Array = NDArray[Any]
 
+KINDS = len(DECK)
+"""Distinct cards (52): a card's number is its place in ``DECK``."""
+RANKS = len(RANK_LIST)
+SUITS = len(SUIT_LIST)
+
+PHASES: tuple[Phase, ...] = get_args(Phase)
+SWAP, PLAY, OVER = (PHASES.index(name) for name in ("swap", "play", "over"))
+"""The phases, numbered as ``state.Phase`` lists them."""
+NONE, TAKE, EXTRA, REPLAY = (PENDINGS.index(name) for name in ("none", "take", "extra", "replay"))
+"""What the seat on turn owes, numbered as ``state.Pending`` lists it."""
+
+READY_ACTION, TAKE_ACTION, END_ACTION, BLIND_ACTION = map(
+    MOVE_TABLE.moves.index, (READY, TAKE_PILE, END_TURN, BLIND[0])
+)
+"""The action numbers of ``ready``, ``take``, ``end`` and ``blind 0`` (the other slots follow)."""
+
+_CARD_NUMBERS = np.arange(KINDS, dtype=np.int8)
+_NATURAL = np.array([rank not in BONUS_RANKS for rank in RANK_LIST])
+"""Per rank (2 first), whether it is a natural card."""
+
+
+def _allowed_table(strict: bool) -> NDArray[np.bool_]:
+    """``[top rank (0: an empty pile), rank - 2]``: may the rank go on the top card, as
+    the rules' own table says.
+    """
+    return np.array([row[2:] for row in ALLOWED[strict]], dtype=bool)
+
+
+def _card_counts(slots: Array) -> NDArray[np.int8]:
+    """``(..., 52)``: how often each card lies in ``slots`` (``(..., k)``, -1 for none)."""
+    counts: NDArray[np.int8] = (slots[..., None] == _CARD_NUMBERS).sum(axis=-2, dtype=np.int8)
+    return counts
+
 
 class _State(NamedTuple):
-    """A batch's ``data`` arrays by name (the NumPy kernel's layout)."""
+    """A batch's ``data`` arrays by name (as :func:`_layout` lays them out)."""
 
     seed: Array
     deal: Array
@@ -72,7 +120,7 @@ class _Record(NamedTuple):
 
 
 class _Numbers(NamedTuple):
-    """The config's house rules, and the numbers of the NumPy kernel and the rules the
+    """The config's house rules, and the numbers of this module and the rules the
     compiled code compares with: arguments, not globals, which numba's cache (keyed on this
     file alone) would keep from a former version of the files that define them.
     """
@@ -114,16 +162,27 @@ _FIXED = frozenset({"seed", "deal"})
 """The arrays a step never writes: the new ``Games`` shares the old one's."""
 
 
-class CompiledPalaceEngine(kernel.PalaceEngine):
-    """:class:`~tabletop_rules.batch.palace.PalaceEngine` with its deal, step and record
-    compiled: the same ``Games``, array for array.
+class PalaceEngine(Engine):
+    """Palace under one :class:`~tabletop_rules.palace.Config`, ``size`` games a call.
+
+    ``Games.data`` holds, per game: ``seed``; ``deal`` (the deck order, top card first);
+    ``hands`` and ``known`` (``(players, 52)`` counts) and ``hand_size``; ``face_up`` and
+    ``face_down`` (``(players, 3)``); ``stock_from`` (the stock is ``deal[stock_from:]``);
+    ``pile`` and ``burned`` (bottom first) with ``pile_size`` and ``burned_size``;
+    ``pile_counts``; ``top`` (the top card's rank, 0 for an empty pile) and ``top_run``
+    (cards of that rank on top); ``phase``, ``seat``, ``turns``, ``swaps`` and ``pending``
+    as the state's; and ``places`` (each seat's finishing place from 1, 0 while it holds
+    cards).
     """
 
     game = "palace"
+    config: Config
 
     def _prepare(self) -> None:
-        super()._prepare()
         config = self.config
+        self.cards = config.cards
+        self.dealt = config.players * (2 * ROW + config.hand_size)
+        self.allowed = _allowed_table(config.must_beat == "higher")
         self._numbers = _Numbers(
             players=config.players,
             hand_size=config.hand_size,
@@ -135,21 +194,21 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
             until_last=int(config.play_until == "last"),
             max_turns=config.max_turns,
             num_actions=self.num_actions,
-            kinds=kernel.KINDS,
-            ranks=kernel.RANKS,
-            suits=kernel.SUITS,
+            kinds=KINDS,
+            ranks=RANKS,
+            suits=SUITS,
             row=ROW,
-            phase_swap=kernel.SWAP,
-            phase_play=kernel.PLAY,
-            phase_over=kernel.OVER,
-            owes_none=kernel.NONE,
-            owes_take=kernel.TAKE,
-            owes_extra=kernel.EXTRA,
-            owes_replay=kernel.REPLAY,
-            ready=kernel.READY_ACTION,
-            take=kernel.TAKE_ACTION,
-            end=kernel.END_ACTION,
-            blind=kernel.BLIND_ACTION,
+            phase_swap=SWAP,
+            phase_play=PLAY,
+            phase_over=OVER,
+            owes_none=NONE,
+            owes_take=TAKE,
+            owes_extra=EXTRA,
+            owes_replay=REPLAY,
+            ready=READY_ACTION,
+            take=TAKE_ACTION,
+            end=END_ACTION,
+            blind=BLIND_ACTION,
             swap_base=SWAP_BASE,
             play_base=PLAY_BASE,
             max_swaps=MAX_SWAPS,
@@ -159,12 +218,36 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         )
         # ``allowed`` with a row below where no rank goes: the row of a seat owing the take
         self._goes = np.vstack([self.allowed, np.zeros_like(self.allowed[:1])])
-        # the arrays' shapes and dtypes, as the NumPy kernel deals them
-        one = kernel.PalaceEngine(config, 1)._reset(np.zeros(1, dtype=np.uint64))
-        self._layout = {name: (value.shape[1:], value.dtype) for name, value in one.data.items()}
-        self._most = _most_legal(self.num_actions, PLAY_BASE, SWAP_BASE, kernel.KINDS, ROW)
+        self._layout = _layout(config)
+        self._most = _most_legal(self.num_actions, PLAY_BASE, SWAP_BASE, KINDS, ROW)
         self._idle = np.zeros(self.size, dtype=bool)
         self._no_actions = np.zeros(self.size, dtype=np.int64)
+
+    def _check_record(self, games: Games) -> None:
+        """The arrays whose values the step and record index by, within their ranges (the
+        seat, the phase, the top card, the cards on the table, the stock's and the pile's
+        places), and ``over`` as the phase says: a min and a max of small arrays. What the
+        compiled loop indexes by beyond these (a card of the deal, the pile's next place,
+        the seat after) it bounds as it goes.
+        """
+        cards, players = self.cards, self.players
+        card = (-1, KINDS - 1)
+        self._check_ranges(
+            games,
+            {
+                "face_up": card,
+                "face_down": card,
+                "stock_from": (self.dealt, cards),
+                "pile_size": (0, cards),
+                "top": (0, self.allowed.shape[0] - 1),
+                "burned_size": (0, cards),
+                "phase": (0, len(PHASES) - 1),
+                "seat": (0, players - 1),
+                "pending": (0, len(PENDINGS) - 1),
+                "places": (0, players),
+            },
+        )
+        self._refuse(games, games.over != (games.data["phase"] == OVER), "over is not its phase's")
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
         data = {
@@ -228,7 +311,7 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
         )
         if seeds is None:
             legal_actions = _advance(
-                actions, playing, self._numbers, self._goes, kernel._NATURAL, _State(**data), record
+                actions, playing, self._numbers, self._goes, _NATURAL, _State(**data), record
             )
         else:
             legal_actions = _advance_restarting(
@@ -237,7 +320,7 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
                 seeds,
                 self._numbers,
                 self._goes,
-                kernel._NATURAL,
+                _NATURAL,
                 _State(**data),
                 record,
             )
@@ -249,6 +332,118 @@ class CompiledPalaceEngine(kernel.PalaceEngine):
             over=record.over,
             data=data,
         )
+
+    # --- what the rules read -------------------------------------------------------
+
+    def _winners(self, games: Games) -> NDArray[np.bool_]:
+        """The first to finish, once the game is over."""
+        won: NDArray[np.bool_] = (games.data["places"] == 1) & games.over[:, None]
+        return won
+
+    def _observe(self, games: Games) -> NDArray[np.float32]:
+        """Each game's view for its seat to move (a spectator's once over), feature by
+        feature in the order ``palace.observation.encode_view`` writes them.
+        """
+        config, n, players = self.config, self.size, self.config.players
+        data = games.data
+        over = games.over
+        rows = np.arange(n)[:, None]
+        seat = data["seat"].astype(np.int64)
+        viewer = np.where(over, 0, seat)
+        order = (viewer[:, None] + np.arange(players)) % players
+        seats = np.arange(players)
+        hands = data["hands"][rows, order]
+        top = data["top"].astype(np.int64)
+        burned = data["burned"].astype(np.int64) + 1 + (KINDS + 1) * np.arange(n)[:, None]
+        burned_counts = np.bincount(burned.ravel(), minlength=n * (KINDS + 1))
+        parts: list[Array] = [
+            over[:, None],
+            (seat[:, None] == seats) & ~over[:, None],
+            data["phase"][:, None] == np.arange(len(PHASES)),
+            data["pending"][:, None] == np.arange(len(PENDINGS)),
+            (seat - viewer)[:, None] % players == seats,
+            data["swaps"][:, None],
+            data["turns"][:, None],
+            hands[:, 0] * ~over[:, None],
+            _card_counts(data["face_up"][rows, order]).reshape(n, -1),
+            (data["face_down"][rows, order] >= 0).reshape(n, -1),
+            data["known"][rows, order].reshape(n, -1),
+            data["hand_size"][rows, order],
+            data["places"][rows, order],
+            data["pile_counts"],
+            data["pile_size"][:, None],
+            top[:, None] - 2 == np.arange(RANKS),
+            data["top_run"][:, None],
+            burned_counts.reshape(n, KINDS + 1)[:, 1:],
+            data["burned_size"][:, None],
+            (config.cards - data["stock_from"].astype(np.int64))[:, None],
+        ]
+        return np.concatenate([part.astype(np.float32) for part in parts], axis=1)
+
+    def _state(self, games: Games, i: int) -> State:
+        """Game ``i`` as the rules' ``State``, field by field."""
+        game = {name: value[i] for name, value in games.data.items()}
+
+        def held(counts: Array) -> tuple[Any, ...]:
+            return tuple(DECK[card] for card in np.repeat(np.arange(KINDS), counts).tolist())
+
+        def laid(cards: Array) -> tuple[Any, ...]:
+            return tuple(DECK[card] for card in cards.tolist())
+
+        def row(slots: Array) -> tuple[Any, ...]:
+            return tuple(DECK[card] if card >= 0 else None for card in slots.tolist())
+
+        places = game["places"].tolist()
+        finished = tuple(
+            sorted((s for s in range(len(places)) if places[s]), key=places.__getitem__)
+        )
+        return State(
+            config=self.config,
+            seed=int(game["seed"]),
+            hands=tuple(map(held, game["hands"])),
+            known=tuple(map(held, game["known"])),
+            face_up=tuple(map(row, game["face_up"])),
+            face_down=tuple(map(row, game["face_down"])),
+            stock=laid(game["deal"][int(game["stock_from"]) :]),
+            pile=laid(game["pile"][: int(game["pile_size"])]),
+            burned=laid(game["burned"][: int(game["burned_size"])]),
+            phase=PHASES[int(game["phase"])],
+            seat=int(game["seat"]),
+            turns=int(game["turns"]),
+            swaps=int(game["swaps"]),
+            pending=PENDINGS[int(game["pending"])],
+            finished=finished,
+            deal=None,
+        )
+
+
+def _layout(config: Config) -> dict[str, tuple[tuple[int, ...], np.dtype[Any]]]:
+    """Each array of a game's row: its shape (past the batch axis) and dtype."""
+    players, cards = config.players, config.cards
+    i8, i16 = np.dtype(np.int8), np.dtype(np.int16)
+    return {
+        "seed": ((), np.dtype(np.uint64)),
+        "deal": ((cards,), i8),
+        "hands": ((players, KINDS), i8),
+        "known": ((players, KINDS), i8),
+        "hand_size": ((players,), i16),
+        "face_up": ((players, ROW), i8),
+        "face_down": ((players, ROW), i8),
+        "stock_from": ((), i16),
+        "pile": ((cards,), i8),
+        "pile_size": ((), i16),
+        "pile_counts": ((KINDS,), i8),
+        "top": ((), i8),
+        "top_run": ((), i8),
+        "burned": ((cards,), i8),
+        "burned_size": ((), i16),
+        "phase": ((), i8),
+        "seat": ((), i8),
+        "turns": ((), np.dtype(np.int32)),
+        "swaps": ((), i8),
+        "pending": ((), i8),
+        "places": ((players,), i8),
+    }
 
 
 def _most_legal(num_actions: int, play_base: int, swap_base: int, kinds: int, row: int) -> int:

@@ -1,13 +1,40 @@
-"""Dice poker's compiled kernel: :class:`CompiledDicePokerEngine` plays a step, or records
-a deal, as one numba loop over the games, reading the NumPy kernel's tables and writing
-its arrays, so that both give the same :class:`~tabletop_rules.batch.Games`, array for
-array; the legal actions it writes as each game's list (``legal_actions``), the mask made
-from them on first read: the 710-wide mask cost more to write and read than the rules.
+"""Dice poker's batched kernel: :class:`DicePokerEngine`, thousands of games a call, each
+the game :mod:`tabletop_rules.dice_poker` plays from the same seed, throw for throw; a
+step, a record and a restart are each one numba loop over the games (the ``batch`` extra).
 
-A game's list is its rolls (the keeps its throw allows, from a table by throw), then the
+Every house rule of :class:`~tabletop_rules.dice_poker.Config` is taken: any number of
+players and stages, every stage order (``announce`` included), the throws, the fences and
+their caps, the premium and penalty, the box scores, and ``auto_chance`` both ways (off,
+each throw stops at a chance point whose outcome is a ``Dice`` action, as the rules do).
+None is refused.
+
+The rules become lookups in tables made once: what each throw scores in each box and
+which keeps it allows, the sorted throw each draw of the generator gives, the dice a keep
+and an outcome land, the boxes a stage order lets a player fill. A game's row holds its
+generator and seed, each seat's sheet (:data:`OPEN` for an open box), open boxes and
+fences, the turns played, the dice on the table (the index of the sorted throw in
+:data:`~tabletop_rules.dice_poker.scoring.ALL_THROWS`, -1 for none), the throws used,
+the box announced and the keep of a throw in the air (its ``Roll`` action, -1 for none);
+the scores are the record's own ``scores``.
+
+The legal actions are written as each game's list (``legal_actions``), the mask made from
+them on first read: the 710-wide mask cost more to write and read than the rules. A
+game's list is its rolls (the keeps its throw allows, from a table by throw), then the
 boxes it may fill (writes, scratches, announcements: the set bits of one word), then with
 ``auto_chance`` off and dice in the air the outcomes the keep allows (from a table by
 keep): ascending, as the action numbers of the three kinds are.
+
+>>> import numpy as np
+>>> from tabletop_rules import batch, dice_poker as dp
+>>> engine = batch.engine("dice-poker", dp.Config(), size=2)
+>>> games = engine.reset(np.array([42, 7], dtype=np.uint64))
+>>> games = engine.step(games, np.array([0, 0]))  # both throw all five dice
+>>> engine.state(games, 0).dice == dp.apply(dp.new_game(dp.Config(), seed=42), dp.Roll()).dice
+True
+>>> write_fives = dp.encode(dp.Write(dp.Box.FIVES))
+>>> games = engine.step(games, np.array([write_fives, 0]))
+>>> games.scores[0].tolist(), engine.state(games, 0).fences
+([-5, 0], (2, 0))
 """
 
 from __future__ import annotations
@@ -17,27 +44,96 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ...dice_poker.moves import BOXES_PER_STAGE, CHANCE_OFFSET, DICE_COUNT, MOUNTAIN
-from ...protocol import CHANCE
-from ..dice_poker import (
-    _ALL_BOXES,
-    _ANNOUNCE,
-    _FILL_BITS,
-    _FIRST_ANNOUNCE,
-    _FIRST_SCRATCH,
-    _FIRST_WRITE,
-    _NO_DICE,
-    _NO_ROLL,
-    _POKER_MASK,
-    _TABLES,
-    OPEN,
-    DicePokerEngine,
-)
-from ..frame import NOBODY, Games
-from . import jit
-from .rng import below
+from ..batch.compiled import jit
+from ..batch.compiled.rng import below
+from ..batch.frame import NOBODY, Engine, Games
+from ..protocol import CHANCE
+from ..rng import Rng
+from . import moves, scoring
+from .config import STAGE_ORDERS, Config
+from .moves import ACTIONS, BOXES_PER_STAGE, CHANCE_OFFSET, DICE_COUNT, MOUNTAIN, Box
+from .state import State
 
-__all__ = ["CompiledDicePokerEngine"]
+__all__ = ["OPEN", "DicePokerEngine"]
+
+OPEN = np.iinfo(np.int16).min
+"""What an open box holds on a batched sheet (the rules say ``None``)."""
+
+_THROWS = scoring.ALL_THROWS
+_THROW_INDEX = {dice: index for index, dice in enumerate(_THROWS)}
+_ROLLS = tuple(move for move in ACTIONS if type(move) is moves.Roll)
+_OUTCOMES = tuple(move.values for move in ACTIONS if type(move) is moves.Dice)
+_FIRST_WRITE = len(_ROLLS)  # 210
+_FIRST_SCRATCH = _FIRST_WRITE + BOXES_PER_STAGE  # 225
+_FIRST_ANNOUNCE = _FIRST_SCRATCH + len(moves.POKER_BOXES)  # 234
+_FILL_BITS = CHANCE_OFFSET - _FIRST_WRITE  # 39 actions: writes, scratches, announcements
+_ALL_BOXES = (1 << BOXES_PER_STAGE) - 1
+_POKER_MASK = sum(1 << box for box in moves.POKER_BOXES)
+_ORDERS = {order: number for number, order in enumerate(STAGE_ORDERS)}
+_ANNOUNCE = _ORDERS["announce"]
+_NO_DICE = len(_THROWS)  # the table row of a turn not thrown yet (dice index -1)
+_NO_ROLL = _NO_DICE + 1  # the row that allows no roll
+
+
+def _tables() -> dict[str, NDArray[Any]]:
+    """The config-free tables: keeps, draws, landings, fillable boxes, face counts."""
+    keeps = {dice: frozenset(kept) for dice, kept in scoring.KEEPS.items()}
+    rolls = np.zeros((len(_THROWS) + 2, len(_ROLLS)), dtype=bool)  # + no dice, no roll
+    for row, dice in enumerate(_THROWS):
+        rolls[row] = [roll.keep in keeps[dice] for roll in _ROLLS]
+    rolls[_NO_DICE, 0] = True  # a turn's first throw rolls all five
+    keep_size = np.array([len(roll.keep) for roll in _ROLLS], dtype=np.int64)
+    outcome_index = {values: index for index, values in enumerate(_OUTCOMES)}
+    drawn = np.zeros((DICE_COUNT + 1, 6**DICE_COUNT), dtype=np.int16)
+    for count, (_bound, throws) in scoring.THROW_TABLES.items():
+        drawn[count, : len(throws)] = [outcome_index[thrown] for thrown in throws]
+    landed = np.full((len(_ROLLS) + 1, len(_OUTCOMES)), -1, dtype=np.int16)  # + none pending
+    for row, roll in enumerate(_ROLLS):
+        for column, values in enumerate(_OUTCOMES):
+            if len(roll.keep) + len(values) == DICE_COUNT:
+                landed[row, column] = _THROW_INDEX[tuple(sorted(roll.keep + values))]
+    open_masks = np.arange(1 << BOXES_PER_STAGE)
+    highest = np.where(open_masks > 0, 1 << np.maximum(_bit_length(open_masks) - 1, 0), 0)
+    by_order = {  # the boxes each stage order lets a seat fill, by its open boxes
+        "free": open_masks,
+        "down": open_masks & -open_masks,
+        "up": highest,
+        "announce": open_masks,
+    }
+    fillable = np.stack([by_order[order] for order in STAGE_ORDERS])
+    faces = np.arange(1, 7)
+    counts = np.zeros((len(_THROWS) + 1, 6), dtype=np.float32)  # + no dice
+    counts[: len(_THROWS)] = (np.array(_THROWS)[:, :, None] == faces).sum(axis=1)
+    kept = np.zeros((len(_ROLLS) + 1, 6), dtype=np.float32)  # + none pending
+    kept[: len(_ROLLS)] = [[roll.keep.count(face) for face in faces] for roll in _ROLLS]
+    box_of = np.full(len(ACTIONS), -1, dtype=np.int64)
+    for number, move in enumerate(ACTIONS):
+        if isinstance(move, moves.Write | moves.Scratch | moves.Announce):
+            box_of[number] = int(move.box)
+    return {
+        "rolls": rolls,
+        "keep_size": keep_size,
+        "bound": (6 ** (DICE_COUNT - keep_size)).astype(np.uint64),
+        "drawn": drawn,
+        "landed": landed,
+        "chance": landed >= 0,
+        "fillable": fillable.astype(np.int64),
+        "dice_counts": counts,
+        "kept_counts": kept,
+        "box_of": box_of,
+    }
+
+
+def _bit_length(values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """``int.bit_length`` of each value below ``2 ** 15``."""
+    length = np.zeros_like(values)
+    for bit in range(BOXES_PER_STAGE):
+        length = np.where(values >> bit & 1, bit + 1, length)
+    return length
+
+
+_TABLES = _tables()
+
 
 _MOUNTAIN = len(MOUNTAIN)
 _ANNOUNCE_SHIFT = _FIRST_ANNOUNCE - _FIRST_WRITE
@@ -59,7 +155,7 @@ _HOUSE = (
     _PLAYERS,
     _STAGES,
     _TURNS,
-    _THROWS,
+    _THROWS_PER_TURN,
     _FENCES,
     _MAX_FENCES,
     _MAX_PER_TURN,
@@ -69,7 +165,7 @@ _HOUSE = (
 ) = range(len(_HOUSE))
 
 _TABLE_NAMES = ("keep_size", "bound", "drawn", "landed", "fillable", "box_of")
-"""The NumPy kernel's config-free tables the loop reads, in its arguments' order."""
+"""The config-free tables (of ``_tables``) the loop reads, in its arguments' order."""
 
 _DATA_NAMES = (
     "rng",
@@ -160,11 +256,11 @@ def _advance(
     box_of: Any,
 ) -> None:
     """Each game ``playing`` plays its action in the arrays; each game ``recording`` then
-    has its seat to move, legal actions (ascending, then -1) and end written: the NumPy
-    kernel's ``_step`` and ``_record``, game by game.
+    has its seat to move, legal actions (ascending, then -1) and end written: the rules'
+    ``apply`` and ``legal_moves``, game by game.
     """
     players, stages, turns_per_game = house[_PLAYERS], house[_STAGES], house[_TURNS]
-    throws_per_turn = house[_THROWS]
+    throws_per_turn = house[_THROWS_PER_TURN]
     max_fences, max_per_turn = house[_MAX_FENCES], house[_MAX_PER_TURN]
     per_stage = players * BOXES_PER_STAGE
     width = listed.shape[1]
@@ -261,16 +357,31 @@ def _advance(
             listed[i, k] = row[k] if k < count else -1
 
 
-class CompiledDicePokerEngine(DicePokerEngine):
-    """:class:`~tabletop_rules.batch.dice_poker.DicePokerEngine` with its step, record and
-    restart compiled: the same games, the same arrays, a fraction of the time.
+class DicePokerEngine(Engine):
+    """Dice poker under one :class:`~tabletop_rules.dice_poker.Config`, ``size`` games a
+    call: every house rule taken (see the module's docstring for the layout).
     """
 
     game = "dice-poker"
+    _winners = Engine._top_scorers  # the rules' winners: the top scores
 
     def _prepare(self) -> None:
-        super()._prepare()
-        config = self.config
+        config: Config = self.config
+        self.auto_chance = config.auto_chance
+        self.turns_per_game = config.turns_per_game
+        self.boxes = config.boxes_per_player
+        self.rows = np.arange(self.size)
+        self.seat_offsets = np.arange(self.players)
+        self.stage_order = np.array([_ORDERS[order] for order in config.orders_by_stage])
+        table = scoring.score_table(config.box_scores)
+        self.points = np.zeros((len(_THROWS) + 1, BOXES_PER_STAGE), dtype=np.int64)
+        self.points[: len(_THROWS)] = [table[dice] for dice in _THROWS]
+        fits = np.zeros(len(_THROWS) + 1, dtype=np.int64)  # no dice fit nothing
+        fits[: len(_THROWS)] = [scoring.FITS[dice] for dice in _THROWS]
+        self.fits = fits
+        self.max_fences = config.max_fences
+        self.max_per_turn = config.max_fences_per_turn
+        self.observation_size = self.rules.observation_spec(config).size
         house = {
             "players": self.players,
             "stages": config.stages,
@@ -301,6 +412,52 @@ class CompiledDicePokerEngine(DicePokerEngine):
         self.everyone = np.ones(self.size, dtype=bool)
         self.nobody = np.zeros(self.size, dtype=bool)
         self.no_actions = np.zeros(self.size, dtype=np.int64)
+
+    def _check_record(self, games: Games) -> None:
+        """The arrays the step and record index by, within their tables (the turns up to
+        the game's, the throw, the keep in the air, the box announced, the open boxes),
+        and ``over`` as the turns say: no record drives the compiled loop out of bounds.
+        """
+        self._check_ranges(
+            games,
+            {
+                "turns": (0, self.turns_per_game),
+                "dice": (-1, len(_THROWS) - 1),
+                "pending": (-1, -1 if self.auto_chance else len(_ROLLS) - 1),
+                "announced": (-1, BOXES_PER_STAGE - 1),
+                "open_masks": (0, _ALL_BOXES),
+            },
+        )
+        done = games.data["turns"] == self.turns_per_game
+        self._refuse(games, games.over != done, "over is not whether all its turns are played")
+
+    def _throws_allowed(self, bank: NDArray[Any]) -> NDArray[np.int64]:
+        """``Config.throws_allowed`` of each bank."""
+        config: Config = self.config
+        allowed = np.full(bank.shape, config.throws_per_turn, dtype=np.int64)
+        if config.fences:
+            spendable = bank if self.max_per_turn is None else np.minimum(bank, self.max_per_turn)
+            allowed += spendable
+        return allowed
+
+    def _reset(self, seeds: NDArray[np.uint64]) -> Games:
+        return self._record(self._dealt(seeds), np.zeros((self.size, self.players), dtype=np.int64))
+
+    def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, NDArray[Any]]:
+        """The arrays of new games, one per seed: empty sheets, no dice (the scores are 0)."""
+        size, players = len(seeds), self.players
+        return {
+            "seed": seeds.copy(),
+            "rng": seeds.copy(),
+            "sheets": np.full((size, players, self.boxes), OPEN, dtype=np.int16),
+            "open_masks": np.full((size, players), _ALL_BOXES, dtype=np.int16),
+            "fences": np.zeros((size, players), dtype=np.int16),
+            "turns": np.zeros(size, dtype=np.int16),
+            "dice": np.full(size, -1, dtype=np.int16),
+            "throws_used": np.zeros(size, dtype=np.int16),
+            "announced": np.full(size, -1, dtype=np.int8),
+            "pending": np.full(size, -1, dtype=np.int16),
+        }
 
     def _advanced(
         self,
@@ -401,3 +558,75 @@ class CompiledDicePokerEngine(DicePokerEngine):
             record = (listed.copy(), games.current_player.copy(), games.over.copy())
             recording = where.copy()  # writable: a read-only array would compile a second loop
         return self._advanced(data, scores, record, self.no_actions, self.nobody, recording)
+
+    # --- what the rules read off a game ---------------------------------------------
+
+    def _observe(self, games: Games) -> NDArray[np.float32]:
+        data, players, stages = games.data, self.players, self.config.stages
+        size, rows = self.size, self.rows
+        turns = data["turns"].astype(np.int64)
+        over = games.over
+        pending = data["pending"].astype(np.int64)
+        spectator = over | (pending >= 0)
+        seat = np.where(spectator, 0, turns % players)
+        order = (seat[:, None] + self.seat_offsets) % players  # seats from the viewer's
+        rows2 = rows[:, None]
+        out = np.zeros((size, self.observation_size), dtype=np.float32)
+        at = 0
+
+        def put(values: NDArray[Any], width: int) -> None:
+            nonlocal at
+            out[:, at : at + width] = values.reshape(size, width)
+            at += width
+
+        put(spectator, 1)
+        out[rows, at + seat] = ~spectator
+        at += players
+        out[:, at] = ~spectator  # the seat to move is the viewer, P0
+        at += players
+        put(pending >= 0, 1)
+        put(over, 1)
+        stage = np.minimum(turns // (players * BOXES_PER_STAGE), stages - 1)
+        out[rows, at + stage] = 1
+        at += stages
+        sheets = data["sheets"][rows2, order]
+        filled = sheets != OPEN
+        put(filled, players * self.boxes)
+        put(np.where(filled, sheets, 0), players * self.boxes)
+        put(data["fences"][rows2, order], players)
+        put(games.scores[rows2, order], players)
+        put(data["throws_used"], 1)
+        bank = data["fences"][rows, turns % players]
+        put(np.where(over, 0, self._throws_allowed(bank)), 1)
+        put(_TABLES["dice_counts"][data["dice"]], 6)
+        put(pending >= 0, 1)
+        put(_TABLES["kept_counts"][pending], 6)
+        announced = data["announced"].astype(np.int64)
+        out[rows, at + np.maximum(announced, 0)] = announced >= 0
+        at += BOXES_PER_STAGE
+        assert at == self.observation_size
+        return out
+
+    def _state(self, games: Games, i: int) -> State:
+        data = {name: value[i] for name, value in games.data.items()}
+        sheets = tuple(
+            tuple(None if cell == OPEN else cell for cell in sheet.tolist())
+            for sheet in data["sheets"]
+        )
+        dice = int(data["dice"])
+        announced = int(data["announced"])
+        pending = int(data["pending"])
+        return State(
+            config=self.config,
+            seed=int(data["seed"]),
+            rng=Rng(int(data["rng"])),
+            sheets=sheets,
+            open_masks=tuple(data["open_masks"].tolist()),
+            totals=tuple(games.scores[i].tolist()),
+            fences=tuple(data["fences"].tolist()),
+            turns_played=int(data["turns"]),
+            dice=_THROWS[dice] if dice >= 0 else (),
+            throws_used=int(data["throws_used"]),
+            announced=Box(announced) if announced >= 0 else None,
+            pending_keep=_ROLLS[pending].keep if pending >= 0 else None,
+        )
