@@ -42,7 +42,7 @@ from harness import (
 )
 
 from tabletop_rules import account, dice_poker, palace
-from tabletop_rules.account.cards import B
+from tabletop_rules.account.cards import CHARGE
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,8 @@ def account_worst() -> Game:
     )
     rest = list(config.deck_cards())
     for _ in range(config.columns):
-        rest.remove(B)
-    return Game(account, config, (B,) * config.columns + tuple(rest))
+        rest.remove(CHARGE)
+    return Game(account, config, (CHARGE,) * config.columns + tuple(rest))
 
 
 CANDIDATES: dict[str, dict[str, Callable[[], Game]]] = {

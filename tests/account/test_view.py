@@ -13,9 +13,10 @@ from hypothesis import given
 from tabletop_rules import account as a
 from tabletop_rules import account as r
 from tabletop_rules import serialize
-from tabletop_rules.account.config import FORMAT_VERSION, json_hooks
+from tabletop_rules.account.config import FORMAT_VERSION
 from tabletop_rules.account.events import Drew, Reshuffled
 from tabletop_rules.account.moves import Advance
+from tabletop_rules.account.notation import json_hooks
 from tabletop_rules.account.state import lay
 from tabletop_rules.errors import InvalidStateError, NotationError, SeatError
 from tabletop_rules.protocol import CHANCE

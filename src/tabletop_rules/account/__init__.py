@@ -11,23 +11,42 @@ from typing import Any
 
 from .. import kit
 from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, guide, hints, moves, observation, rules, state
-from . import describe as describe_module
-from . import display as display_module
+from . import (
+    bots,
+    cards,
+    config,
+    events,
+    invariants,
+    moves,
+    notation,
+    observation,
+    rules,
+    state,
+    table,
+)
 from . import view as view_module
 from .bots import *
 from .cards import *
 from .config import *
-from .config import json_hooks
 from .events import *
-from .hints import *
 from .moves import *
+from .notation import json_hooks, read_move
 from .observation import *
 from .observation import encode_view
+from .rules import line
 from .state import *
-from .state import invariants
+from .table import Landing, landings
 
-__all__ = ["CHANCE", "RULES"]
+P = cards.PREMIUM_100
+"""The old name of :data:`~tabletop_rules.account.cards.PREMIUM_100`, for one release more."""
+T = cards.PREMIUM_1000
+"""The old name of :data:`~tabletop_rules.account.cards.PREMIUM_1000`, for one release more."""
+B = cards.CHARGE
+"""The old name of :data:`~tabletop_rules.account.cards.CHARGE`, for one release more."""
+Z = cards.ZERO
+"""The old name of :data:`~tabletop_rules.account.cards.ZERO`, for one release more."""
+
+__all__ = ["CHANCE", "RULES", "B", "Landing", "P", "T", "Z", "landings", "line", "read_move"]
 __all__ += kit.RULES_FUNCTIONS
 __all__ += bots.__all__
 __all__ += cards.__all__
@@ -35,7 +54,6 @@ __all__ += config.__all__
 __all__ += moves.__all__
 __all__ += observation.__all__
 __all__ += events.__all__
-__all__ += hints.__all__
 __all__ += state.__all__
 
 DECLARATION = kit.Declaration(
@@ -60,14 +78,14 @@ KERNEL = kit.Kernel(
     current_player=rules.current_player,
     view=view_module.view,
     determinize=view_module.determinize,
-    format_move=moves.format_move,
+    format_move=notation.format_move,
     encode_view=encode_view,
-    check_state=invariants,
+    check_state=invariants.check_invariants,
     max_moves=rules.max_moves,
     moves=MOVE_TABLE,
     chance_type=Die,
-    check_view=view_module.check_view,
-    display=display_module.display,
+    check_view=invariants.check_view,
+    display=table.display,
     json_hooks=json_hooks,
     deck=Config.deck_cards,
     bots={
@@ -77,10 +95,10 @@ KERNEL = kit.Kernel(
     },
     read_move=read_move,
     transition_checks=True,
-    describe=describe_module.sentence,
-    rules_summary=guide.rules_summary,
-    notation_summary=guide.notation_summary,
-    hint=guide.hint,
+    describe=table.event_text,
+    rules_summary=table.rules_summary,
+    notation_summary=table.notation_summary,
+    hint=table.hint,
 )
 
 RULES: GameRules[Config, State, Move, View, Event] = kit.build(

@@ -13,7 +13,7 @@ from ..kit import legal_moves_of
 from ..protocol import Seat, get_ruleset
 from ..rng import Rng
 from ..search import SearchBot
-from .cards import END, Card, Z
+from .cards import END, ZERO, Card
 from .moves import ROLL, SIDES, Advance, Buy, Move, Place
 from .state import State, View
 from .view import pack_contents, view
@@ -74,7 +74,7 @@ class _Table:
     def worth(self, card: Card, account: int) -> float:
         if card is END:
             return self.end_worth(account)
-        if card is Z:
+        if card is ZERO:
             return self.floor(0) - account
         if card.kind == "B":
             total = self._costs.total()
@@ -103,7 +103,7 @@ class _Table:
         config = view.config
         bottom = [view.field[column][0] for column in self.ring]
         best_points = max(card.points for card in bottom)
-        zero = Z in bottom
+        zero = ZERO in bottom
         reaches = []
         for who, account in enumerate(view.accounts):
             if who < self.seat:

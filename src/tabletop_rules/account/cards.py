@@ -10,7 +10,7 @@ import attrs
 
 from ..kit import NotationError, short_repr
 
-__all__ = ["CARDS", "CARD_ORDER", "END", "KINDS", "B", "Card", "Deal", "P", "T", "Z"]
+__all__ = ["CARDS", "CARD_ORDER", "END", "KINDS", "Card", "Deal"]
 
 _POINTS = {"+1": 1, "+10": 10, "+15": 15, "+25": 25, "-1": -1, "-10": -10, "-15": -15}
 _POINTS.update({"-25": -25, "P": 100, "T": 1000, "B": 0, "Z": 0, "End": 0})
@@ -87,20 +87,21 @@ CARD_ORDER = operator.attrgetter("index")
 """A sort key that orders cards as :data:`KINDS` lists their kinds: how views and events
 list a pile of cards."""
 
-P = CARDS[8]
-"""The premium card P: +100."""
+PREMIUM_100 = CARDS[8]
+"""The premium card ``P``: +100."""
 
-T = CARDS[9]
-"""The premium card T: +1000."""
+PREMIUM_1000 = CARDS[9]
+"""The premium card ``T``: +1000."""
 
-B = CARDS[10]
-"""The card B: its owner draws the top card of the pack and pays its absolute value."""
+CHARGE = CARDS[10]
+"""The card ``B``: its owner draws the top card of the pack and is charged its absolute
+value."""
 
-Z = CARDS[11]
-"""The card Z: the account becomes 0."""
+ZERO = CARDS[11]
+"""The card ``Z``: the account becomes 0."""
 
 END = CARDS[12]
-"""The card End: the game stops."""
+"""The card ``End``: the game stops."""
 
 
 def own_card(value: object) -> Card:

@@ -152,31 +152,5 @@ def _cards_of(deck: Deck) -> tuple[Card, ...]:
     return tuple(card for card, count in deck for _ in range(count))
 
 
-# --- JSON: cards travel as their text ("+10", "End"), a deck as [text, count] pairs ---
-
 FORMAT_VERSION = 1
 """The version of the account game's JSON layout."""
-
-
-def _card_from_text(value: Any, _kind: Any) -> Card:
-    if type(value) is not str:  # Card.parse reads only the spelling str(card) writes
-        raise NotationError(f"a card is written as its text, like +10 or End: {short_repr(value)}")
-    return Card.parse(value)
-
-
-def _deck_from_data(value: Any, _kind: Any) -> Deck:
-    if not isinstance(value, list | tuple):
-        raise TypeError(f"a deck is an array of [card, count] pairs, got {short_repr(value)}")
-    pairs: list[tuple[Card, Any]] = []
-    for pair in value:
-        if not isinstance(pair, list | tuple) or len(pair) != 2:
-            raise TypeError(f"a deck entry is a [card, count] pair, got {short_repr(pair)}")
-        pairs.append((_card_from_text(pair[0], Card), pair[1]))
-    return tuple(pairs)
-
-
-def json_hooks(converter: Any) -> None:
-    """Register the account game's JSON hooks on the shared ``converter``."""
-    converter.register_unstructure_hook(Card, str)
-    converter.register_structure_hook(Card, _card_from_text)
-    converter.register_structure_hook_func(lambda kind: bool(kind == Deck), _deck_from_data)

@@ -5,6 +5,7 @@ the transition and the end.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
 from typing import Literal, NoReturn, TypeAlias
 
 from .._validation import refuse_state
@@ -12,13 +13,13 @@ from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..kit import CHANCE, Rng, replacer, short_repr, top_seats
 from ..protocol import Seat
 from . import events as ev
-from .cards import CARD_ORDER, CARDS, END, B, Card, Deal, own_card
-from .config import MAX_MARKERS, Config
+from .cards import CARD_ORDER, CARDS, CHARGE, END, Card, Deal, own_card
+from .config import MAX_COLUMNS, MAX_MARKERS, Config
 from .moves import ADVANCES, BUYS, DICE, PLACES, ROLL, SIDES, Advance, Buy, Die, Move, Place, Roll
-from .moves import format_move as _text
-from .state import _EVERY_COLUMN, State, View, _line, lay
+from .notation import format_move
+from .state import State, View, lay
 
-__all__: list[str] = []  # the kernel's rules reach users as members of the package's RULES
+__all__ = ["line"]  # the kernel's other rules reach users as members of the package's RULES
 
 _ROLL_ONLY: tuple[Move, ...] = (ROLL,)
 
@@ -97,6 +98,8 @@ def is_over(state: State) -> bool:
 
 def current_player(state: State) -> Seat | None:
     """The seat to move, ``CHANCE`` while a roll awaits its die, ``None`` once over."""
+    if type(state) is not State:
+        _refuse(state)
     if state.phase == "over":
         return None
     return CHANCE if state.awaiting_die else state.seat
@@ -104,11 +107,15 @@ def current_player(state: State) -> Seat | None:
 
 def score(state: State) -> tuple[int, ...]:
     """Each seat's account."""
+    if type(state) is not State:
+        _refuse(state)
     return state.accounts
 
 
 def max_moves(config: Config) -> int:
     """Each marker is got once, and moved once a turn with ``Roll``, (``Die``,) ``Advance``."""
+    if type(config) is not Config:
+        raise ConfigError(f"expected an account Config, got {short_repr(config)}")
     per_marker = 2 if config.auto_chance else 3
     return config.players * config.max_markers * (1 + config.max_rounds * per_marker)
 
@@ -146,6 +153,27 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return (ROLL, *(BUYS[column] for column in _line(state)))
 
 
+def line(state: State) -> tuple[int, ...]:
+    """The columns of the bottom line that still hold a card, left to right: the ring the
+    markers move on.
+    """
+    if type(state) is not State:
+        _refuse(state)
+    return _line(state)
+
+
+def _line(state: State) -> tuple[int, ...]:
+    field = state.field
+    if not state.config.collapse:
+        return _EVERY_COLUMN[len(field)]
+    return tuple(compress(range(len(field)), field))
+
+
+_EVERY_COLUMN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(columns)) for columns in range(MAX_COLUMNS + 1)
+)
+
+
 # --- moving -----------------------------------------------------------------------------
 
 
@@ -159,29 +187,29 @@ def transition(state: State, move: Move, events: _Events) -> State:
         if type(move) is Buy:
             return _buy(state, move.column, events)
     if state.phase == "over":
-        raise IllegalMoveError(f"the game is over; '{_text(move)}' is not a move")
+        raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
     if state.awaiting_die:
         if not isinstance(move, Die):
             raise IllegalMoveError(
                 f"the die is rolling: the next move is its outcome ('die' and the face "
-                f"shown), not '{_text(move)}'"
+                f"shown), not '{format_move(move)}'"
             )
         if events is not None:
             events.append(ev.Rolled(state.seat, move.value))
         return _replace(state, roll=move.value, awaiting_die=False)
     if type(move) is Die:
         raise IllegalMoveError(
-            f"'{_text(move)}' is a chance outcome, legal only while the die rolls"
+            f"'{format_move(move)}' is a chance outcome, legal only while the die rolls"
         )
     if not isinstance(move, Place):
         raise IllegalMoveError(
             f"in setup each player places its starting markers ('place' and a column), "
-            f"not '{_text(move)}'"
+            f"not '{format_move(move)}'"
         )
     if state.phase == "setup":
         return _place(state, move.column, events)
     raise IllegalMoveError(
-        f"'{_text(move)}' is for the starting markers in setup; in play a marker is bought "
+        f"'{format_move(move)}' is for the starting markers in setup; in play a marker is bought "
         f"('buy {move.column}')"
     )
 
@@ -274,7 +302,8 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
     roll = state.roll
     if roll is None:
         raise IllegalMoveError(
-            f"roll first: '{_text(move)}' moves a marker by up to the number rolled with 'roll'"
+            f"roll first: '{format_move(move)}' moves a marker by up to the number rolled "
+            "with 'roll'"
         )
     seat = state.seat
     owned = state.markers[seat]
@@ -312,7 +341,7 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
         if events is not None:
             events.append(ev.Collapsed(start, left))
     moved = (*state.moved, marker)
-    if card is B or card is END:
+    if card is CHARGE or card is END:
         state = _replace(
             state, field=field, discard=discard, markers=markers, roll=None, moved=moved
         )
@@ -381,7 +410,7 @@ def _score(state: State, seat: Seat, card: Card, events: _Events) -> tuple[State
             events.append(ev.EndHit(seat, immediate))
         return (state, True) if immediate else (_replace(state, ending=True), False)
     before = state.accounts[seat]
-    if card is B:
+    if card is CHARGE:
         charge, state = _draw_for_b(state, seat, events)
         after = before - charge
     else:

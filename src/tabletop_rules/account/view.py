@@ -9,12 +9,13 @@ from itertools import islice
 
 import attrs
 
-from ..kit import Fail, Rng, check_seat, maker, short_repr, top_seats, unseen_cards
+from .._validation import refuse_state
+from ..kit import Rng, check_seat, maker, top_seats
 from ..protocol import Seat
 from .cards import CARD_ORDER, Card
 from .config import Config
 from .rules import current_player, legal_moves
-from .state import Column, State, View, cards_of
+from .state import Column, State, View
 
 __all__: list[str] = []
 
@@ -26,6 +27,10 @@ _SHARED = tuple(
 
 
 def view(state: State, seat: Seat | None) -> View:
+    """What ``seat`` (``None``: a spectator) may know of ``state``."""
+    if type(state) is not State:
+        refuse_state(state, game="an account", state_type=State, view_type=View)
+    check_seat(seat, state.config.players)
     to_move = current_player(state)
     over = to_move is None
     return _make_view(
@@ -40,28 +45,6 @@ def view(state: State, seat: Seat | None) -> View:
         winners=top_seats(state.accounts) if over else frozenset(),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
     )
-
-
-def check_view(seen: View, fail: Fail) -> None:
-    """What the shell needs of a view before it deals a state from it: its shape, and its
-    cards and pack size adding up to the deck.
-    """
-    config = seen.config
-    if type(config) is not Config:
-        fail(f"expected an account Config, got {short_repr(config)}")
-    check_seat(seen.seat, config.players)
-    if type(seen.field) is not tuple or len(seen.field) != config.columns:
-        fail(f"field must hold {config.columns} columns, got {short_repr(seen.field)}")
-    shown: list[Card] = []
-    for column, cards in enumerate(seen.field):
-        shown += cards_of(f"column {column}", cards, fail)
-    shown += cards_of("the discard pile", seen.discard, fail)
-    if list(seen.discard) != sorted(seen.discard, key=CARD_ORDER):
-        fail("the discard pile must be sorted by kind (its order is hidden)")
-    pack = seen.pack_size
-    if type(pack) is not int or pack < 0:
-        fail(f"the pack size must be a whole number, got {short_repr(pack)}")
-    unseen_cards(config.deck_cards(), shown, pack, fail, key=CARD_ORDER)
 
 
 def pack_contents(seen: View) -> tuple[Card, ...]:
