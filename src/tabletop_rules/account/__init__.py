@@ -10,7 +10,7 @@ import warnings
 from typing import Any
 
 from .. import kit
-from ..protocol import CHANCE, GameRules, NewGame
+from ..game import CHANCE, Game, exported_functions
 from . import (
     bots,
     cards,
@@ -47,7 +47,7 @@ Z = cards.ZERO
 """The old name of :data:`~tabletop_rules.account.cards.ZERO`, for one release more."""
 
 __all__ = ["CHANCE", "RULES", "B", "Landing", "P", "T", "Z", "landings", "line", "read_move"]
-__all__ += kit.RULES_FUNCTIONS
+__all__ += exported_functions()
 __all__ += bots.__all__
 __all__ += cards.__all__
 __all__ += config.__all__
@@ -101,7 +101,7 @@ KERNEL = kit.Kernel(
     hint=table.hint,
 )
 
-RULES: GameRules[Config, State, Move, View, Event] = kit.build(
+RULES: Game[Config, State, Move, View, Event] = kit._build(
     DECLARATION,
     KERNEL,
     # benchmarks/ab_playout.py: a playout asks both every move; behind the shell's guard the
@@ -131,7 +131,7 @@ is_over = RULES.is_over
 legal_mask = RULES.legal_mask
 legal_moves = RULES.legal_moves
 max_moves = RULES.max_moves
-new_game: NewGame[Config, State, Deal] = RULES.new_game
+new_game = RULES.new_game
 num_actions = RULES.num_actions
 observation_spec = RULES.observation_spec
 observe = RULES.observe
