@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import attrs
 import pytest
 
 from tabletop_rules import Match, palace
@@ -678,11 +677,14 @@ def test_help_lists_the_commands_with_undo_as_the_fair_take_back(
 
 
 def test_help_of_a_game_without_summaries_gives_the_commands_and_notation_examples() -> None:
-    from tabletop_rules import cli, kit
+    from tabletop_rules import cli
+    from tabletop_rules.testing.variants import variant
 
-    bare = kit.build(
-        dp.DECLARATION,
-        attrs.evolve(dp.KERNEL, rules_summary=None, notation_summary=None, hint=None),
+    bare = variant(
+        dp.RULES,
+        rules_summary=lambda config: (),
+        notation_summary=lambda config: (),
+        hint=lambda seen: (),
     )
     text = cli._help(bare, dp.Config(auto_chance=False))
     assert "in brief" not in text
