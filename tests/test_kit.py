@@ -176,3 +176,13 @@ def test_build_takes_a_declaration_and_a_kernel() -> None:
         pytest.warns(DeprecationWarning, match="kit.build is deprecated"),
     ):
         kit.build(KERNEL, DECLARATION)  # type: ignore[arg-type]
+
+
+def test_the_kit_exports_what_a_game_author_needs() -> None:
+    for name in kit.__all__:
+        assert getattr(kit, name) is not None, name
+    for helper in ("Game", "MoveTable", "replacer", "whole", "flag", "top_seats", "Rng"):
+        assert helper in kit.__all__
+    assert kit.Game is Game
+    with pytest.raises(ValueError, match="players must be"):
+        kit.Declaration(name="x", title="X", players=(3, 2))
