@@ -10,15 +10,14 @@ A *move* is a player's decision, counted as the reference benchmarks count: ``Pl
 ``Buy`` and ``Advance``; ``Roll()`` is the account game's chance event (its die is rolled
 inside), played and timed but not counted, as backgammon's chance nodes are not.
 
-- **batch + random_actions**: ``engine.step(games, batch.random_actions(games, g),
-  reset=seeds)`` at ``--size`` games, every game that ends dealt again from a new seed in the
-  same call (a new game is timed, as ``new_game`` is in the loops).
-- **batch, step alone**: the same play, timing ``engine.step`` alone: what the kernel costs
-  without the mask sampler.
-- **compiled batch + random_actions**, **compiled batch, step alone** (with ``numba``
-  installed, the ``numba`` extra): the same two with ``CompiledAccountEngine``, the kernel
-  whose step and restart are each one compiled loop over the games; compiled before the
-  timed rounds.
+- **compiled batch + random_actions, restarts every step** (the headline row):
+  ``engine.step(games, batch.random_actions(games, g), reset=seeds)`` at ``--size`` games
+  with the account game's one kernel (``tabletop_rules.account.batch``, the ``batch``
+  extra: its step and restart each one compiled loop over the games, compiled before the
+  timed rounds), every game that ends dealt again from a new seed in the same call (a new
+  game is timed, as ``new_game`` is in the loops).
+- **compiled batch, step alone**: the same play, timing ``engine.step`` alone: what the
+  kernel costs without the mask sampler.
 - **pgx backgammon** (with ``pgx`` installed, the ``bench`` extra): pgx's backgammon on
   this CPU at the same batch size, jitted and vmapped, uniform legal actions drawn with
   ``jax.random``, finished games reset by ``pgx.experimental.auto_reset``; a step is a
@@ -61,11 +60,6 @@ except ImportError:  # the optional `bench` extra
     pyspiel = None
 
 try:
-    from tabletop_rules.batch.compiled.account import CompiledAccountEngine
-except ImportError:  # the optional `numba` extra
-    CompiledAccountEngine = None
-
-try:
     import jax
     import pgx
     import pgx.experimental
@@ -80,18 +74,14 @@ ANCHORS = [
 ROLL = account.encode(account.ROLL)
 
 
-def batched(size: int, step_alone: bool, compiled: bool = False) -> Runner:
+def batched(size: int, step_alone: bool) -> Runner:
     """Random legal play of ``size`` games at once, each game dealt again when it ends;
-    counts the moves (not ``Roll()``) of the games playing, and the games that ended.
-    ``compiled``: by the numba kernel, compiled here (or loaded from numba's cache).
+    counts the moves (not ``Roll()``) of the games playing, and the games that ended. The
+    kernel is compiled here (or loaded from numba's cache).
     """
-    config = account.Config(players=PLAYERS)
-    if compiled:
-        engine = CompiledAccountEngine(config, size)
-        games = engine.reset(np.arange(size, dtype=np.uint64))
-        engine.step(games, np.zeros(size, dtype=np.int64), reset=games.data["seed"])
-    else:
-        engine = batch.engine("account", config, size, backend="numpy")
+    engine = batch.engine("account", account.Config(players=PLAYERS), size)
+    games = engine.reset(np.arange(size, dtype=np.uint64))
+    engine.step(games, np.zeros(size, dtype=np.int64), reset=games.data["seed"])
     step, random_actions = engine.step, batch.random_actions
 
     def run(budget: float, seed: int, clock: Clock) -> Sample:
@@ -156,7 +146,7 @@ def pgx_backgammon(size: int) -> Runner:
 
 def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
     """The median time of ``reset`` at ``size`` games, and the bytes per game."""
-    engine = batch.engine("account", account.Config(players=PLAYERS), size, backend="numpy")
+    engine = batch.engine("account", account.Config(players=PLAYERS), size)
     seeds = np.arange(size, dtype=np.uint64)
     times = []
     for _ in range(repeats):
@@ -167,17 +157,14 @@ def reset_seconds(size: int, repeats: int = 7) -> tuple[float, int]:
 
 
 def contenders(size: int) -> list[Contender]:
-    """The batch, its step alone, the same compiled, the per-state loop, and backgammon's
-    C++ loop.
+    """The compiled batch restarting every step, its step alone, the per-state loop, and
+    backgammon's C++ loop (and pgx's, where installed).
     """
+    label = f"compiled batch of {size} + random_actions, restarts every step"
     entries = [
-        Contender("batch", f"NumPy batch of {size} + random_actions", batched(size, False)),
-        Contender("batch_step", f"NumPy batch of {size}, step alone", batched(size, True)),
+        Contender("jit", label, batched(size, False)),
+        Contender("jit_step", f"compiled batch of {size}, step alone", batched(size, True)),
     ]
-    if CompiledAccountEngine is not None:
-        jit, jit_step = batched(size, False, True), batched(size, True, True)
-        entries.append(Contender("jit", f"compiled batch of {size} + random_actions", jit))
-        entries.append(Contender("jit_step", f"compiled batch of {size}, step alone", jit_step))
     entries.append(Contender("account_loop", "account, per-state loop", account_loop))
     if pyspiel is not None:
         game = pyspiel.load_game("backgammon")
@@ -196,8 +183,6 @@ def main(argv: list[str] | None = None) -> int:
     args = timing_arguments(__doc__.splitlines()[0], argv)
     if pyspiel is None:
         print("note: pyspiel is not installed, so there is no backgammon row", file=sys.stderr)
-    if CompiledAccountEngine is None:
-        print("note: numba is not installed, so there are no compiled rows", file=sys.stderr)
     seconds, held = reset_seconds(size)
     packages = ("tabletop-rules", "numpy", "numba", "open-spiel")
     what = (

@@ -1,16 +1,16 @@
 """Batched dice poker: random legal play of a whole batch at a time beside the reference
 per-state loop and OpenSpiel's yacht, in turns per second (a turn is a box filled).
 
-Each batched contender (the NumPy kernel, and with numba installed the compiled one,
-:class:`~tabletop_rules.batch.compiled.dice_poker.CompiledDicePokerEngine`) holds
-``--size`` games (default 4096): it steps them all with
-:func:`tabletop_rules.batch.random_actions` (off the NumPy kernel's legal masks, off the
-compiled kernel's lists of legal actions; a second compiled row also reads
-``games.legal_mask`` every step, the dense mask made from the lists, as a learner that
-masks its policy would) until every game is over, then resets the batch
+Each batched contender runs dice poker's one kernel, compiled
+(:class:`~tabletop_rules.dice_poker.batch.DicePokerEngine`, the ``batch`` extra), over
+``--size`` games (default 4096). The headline row, *restarts every step*, is described
+below. The *batched* row steps them all with :func:`tabletop_rules.batch.random_actions`
+(off the kernel's lists of legal actions; a second row also reads ``games.legal_mask``
+every step, the dense mask made from the lists, as a learner that masks its policy would)
+until every game is over, then resets the batch
 with fresh seeds; the reset is timed with the steps, and a batch left unfinished at the
 end of a slot goes on in the next, so the tail of a batch (games over, waiting for the
-last) is paid as often as it happens. The *restarts every step* rows instead pass
+last) is paid as often as it happens. The *restarts every step* row instead passes
 ``reset=`` fresh seeds at every step, each game that ends dealt again in the same call, as
 a reinforcement-learning loop does. Its turns are the boxes filled in the slot, its
 games those that ended in it (so turns/game is near 90, not exactly). The reference is
@@ -22,9 +22,8 @@ Run::
 
     PYTHONPATH=src python benchmarks/batch_dice_poker.py [--size 4096] [--seconds 1] [--rounds 5]
 
-After the table, for each kernel: bytes per game in a batch, the time of ``reset``, and
-one step's time split between drawing the actions and the kernel (and, for the compiled
-kernel, making the dense mask from the lists).
+After the table: bytes per game in a batch, the time of ``reset``, and one step's time
+split between drawing the actions and the kernel, and making the dense mask from the lists.
 """
 
 from __future__ import annotations
@@ -43,17 +42,11 @@ from playout import dice_poker_loop, make_yacht_cpp_loop, yacht_turns_per_game
 
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
-from tabletop_rules.batch.dice_poker import DicePokerEngine
 
 try:
     import pyspiel
 except ImportError:  # the optional `bench` extra
     pyspiel = None
-
-try:
-    from tabletop_rules.batch.compiled.dice_poker import CompiledDicePokerEngine
-except ImportError:  # the optional `numba` extra
-    CompiledDicePokerEngine = None
 
 Drawer = Callable[[batch.Games, np.random.Generator], np.ndarray]
 Kernel = Callable[[dp.Config, int], batch.Engine]
@@ -64,7 +57,12 @@ ANCHORS = [
 ]
 
 
-def make_batched(size: int, draw: Drawer, kernel: Kernel = DicePokerEngine) -> Runner:
+def one_kernel(config: dp.Config, size: int) -> batch.Engine:
+    """Dice poker's one batched kernel (compiled)."""
+    return batch.engine("dice-poker", config, size)
+
+
+def make_batched(size: int, draw: Drawer, kernel: Kernel = one_kernel) -> Runner:
     """Whole batches of ``size`` default games in ``kernel``, stepped with ``draw``'s actions."""
     engine = kernel(dp.Config(), size)
     held: dict[str, Any] = {}
@@ -96,7 +94,7 @@ def make_batched(size: int, draw: Drawer, kernel: Kernel = DicePokerEngine) -> R
     return run
 
 
-def make_restarting(size: int, kernel: Kernel = DicePokerEngine) -> Runner:
+def make_restarting(size: int, kernel: Kernel = one_kernel) -> Runner:
     """``size`` default games in ``kernel`` stepped with ``random_actions`` and
     ``reset=`` fresh seeds at every step: a game that ends starts again in the same call.
     """
@@ -182,31 +180,22 @@ def main(argv: list[str] | None = None) -> int:
     args = timing_arguments(__doc__.splitlines()[0], arguments)
     entries = [
         Contender(
-            "batched",
-            f"dice poker, batched ({size}), random_actions",
+            "compiled_restarts_every_step",
+            f"dice poker, batched compiled ({size}), restarts every step",
+            make_restarting(size),
+        ),
+        Contender(
+            "compiled",
+            f"dice poker, batched compiled ({size}), random_actions",
             make_batched(size, batch.random_actions),
         ),
         Contender(
-            "restarts_every_step",
-            f"dice poker, batched ({size}), restarts every step",
-            make_restarting(size),
+            "compiled_mask",
+            f"dice poker, batched compiled ({size}), legal_mask + random_actions",
+            make_batched(size, with_mask),
         ),
         Contender("dice_poker_loop", "dice poker, per-state loop", dice_poker_loop),
     ]
-    kernels: list[Kernel] = [DicePokerEngine]
-    if CompiledDicePokerEngine is not None:
-        kernels.append(CompiledDicePokerEngine)
-        compiled = make_batched(size, batch.random_actions, CompiledDicePokerEngine)
-        label = f"dice poker, batched compiled ({size}), random_actions"
-        entries.insert(1, Contender("compiled", label, compiled))
-        masked = make_batched(size, with_mask, CompiledDicePokerEngine)
-        label = f"dice poker, batched compiled ({size}), legal_mask + random_actions"
-        entries.insert(2, Contender("compiled_mask", label, masked))
-        label = f"dice poker, batched compiled ({size}), restarts every step"
-        restarting = make_restarting(size, CompiledDicePokerEngine)
-        entries.insert(3, Contender("compiled_restarts_every_step", label, restarting))
-    else:
-        print("note: numba is missing, so there is no compiled row ('.[numba]')", file=sys.stderr)
     if pyspiel is not None:
         game = pyspiel.load_game("yacht")
         cpp = make_yacht_cpp_loop(game, yacht_turns_per_game(game))
@@ -215,8 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         print("note: pyspiel is missing, so there is no yacht row ('.[bench]')", file=sys.stderr)
     packages = ("tabletop-rules", "numpy", "numba", "open-spiel")
     run_and_report(args, entries, packages, ANCHORS, "turn", "turn = box filled", size=size)
-    for kernel in kernels:
-        profile(size, kernel)
+    profile(size, one_kernel)
     return 0
 
 

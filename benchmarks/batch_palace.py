@@ -2,16 +2,16 @@
 per-state loop and OpenSpiel's crazy_eights, in moves per second (a move is a player's
 decision).
 
-Batched contenders per kernel (the NumPy one, and with numba installed the compiled one,
-``CompiledPalaceEngine``) hold ``--size`` games (default 4096) of the default config and
-draw every action with :func:`tabletop_rules.batch.random_actions`, which reads what the
-kernel writes: the NumPy kernel's dense ``(size, 2762)`` legal mask, the compiled kernel's
-short ``legal_actions`` lists (its mask is made only when read). *Whole batches* step until
+The batched contenders run palace's one kernel, compiled (``tabletop_rules.palace.batch``,
+the ``batch`` extra), over ``--size`` games (default 4096) of the default config, and
+draw every action with :func:`tabletop_rules.batch.random_actions`, which reads the
+kernel's short ``legal_actions`` lists (the dense ``(size, 2762)`` mask is made only when
+read). The headline row, *restarts every step*, passes ``reset=`` fresh seeds at every
+step, as a reinforcement-learning loop does. *Whole batches* step until
 every game is over, then reset the batch with fresh seeds (the tail of a batch, games over
 and waiting for the last, is paid as often as it happens); *restarts* pass ``reset=``
-fresh seeds every 64 steps, so a finished game waits at most 64 steps for its next one,
-and *restarts every step* at every step, as a reinforcement-learning loop does;
-the compiled kernel's *whole batches, mask read* is its whole batches reading
+fresh seeds every 64 steps, so a finished game waits at most 64 steps for its next one;
+*whole batches, mask read* is whole batches reading
 ``games.legal_mask`` too at every step, so paying for the dense mask made from the lists,
 as an agent that reads masks would. Resets are timed with the steps; a batch left
 unfinished at the end of a slot goes on in the next. A batched move is a game not over
@@ -24,13 +24,10 @@ Run::
 
     PYTHONPATH=src python benchmarks/batch_palace.py [--size 4096] [--seconds 1] [--rounds 5]
 
-After the table, per kernel: bytes per game in a batch (the legal record as the kernel
-writes it: the mask, or the lists), the time of ``reset``, and one step's time split
-between drawing the actions and the kernel's step; then, for the kernel writing a mask,
-the legal mask's floor (a new ``(size, 2762)`` mask with its plays written, and
-random_actions drawing from it: what any kernel writing the mask pays for it, whatever its
-rules cost), and for the kernel writing lists, the time to make the mask from them on
-first read (what reading ``games.legal_mask`` adds to a step).
+After the table: bytes per game in a batch (the legal record as the kernel writes it, the
+lists), the time of ``reset``, and one step's time split between drawing the actions and
+the kernel's step; then the time to make the mask from the lists on first read (what
+reading ``games.legal_mask`` adds to a step).
 """
 
 from __future__ import annotations
@@ -56,18 +53,12 @@ from harness import (
 from palace_playout import PLAYERS, palace_loop
 
 from tabletop_rules import batch, palace
-from tabletop_rules.batch.palace import PalaceEngine
 from tabletop_rules.palace.moves import PLAY_BASE
 
 try:
     import pyspiel
 except ImportError:  # the optional `bench` extra
     pyspiel = None
-
-try:
-    from tabletop_rules.batch.compiled.palace import CompiledPalaceEngine
-except ImportError:  # the optional `numba` extra
-    CompiledPalaceEngine = None
 
 ANCHORS = [
     Anchor("crazy_eights_cpp", "vs OpenSpiel crazy_eights C++"),
@@ -82,15 +73,8 @@ RESTART_EVERY = 64
 
 
 def kernels(size: int) -> dict[str, batch.Engine]:
-    """The kernels measured, by the name their rows carry: the NumPy one, and the compiled
-    one when numba is installed.
-    """
-    config = palace.Config(players=PLAYERS)
-    # each built directly, so that the rows are the kernels named whatever batch.engine picks
-    found: dict[str, batch.Engine] = {"numpy": PalaceEngine(config, size)}
-    if CompiledPalaceEngine is not None:
-        found["compiled"] = CompiledPalaceEngine(config, size)
-    return found
+    """The kernel measured, by the name its rows carry: palace's one, compiled."""
+    return {"compiled": batch.engine("palace", palace.Config(players=PLAYERS), size)}
 
 
 def make_whole_batches(engine: batch.Engine, *, read_mask: bool = False) -> Runner:
@@ -219,8 +203,13 @@ def main(argv: list[str] | None = None) -> int:
     engines = kernels(size)
     entries = []
     for name, engine in engines.items():
-        prefix = "" if name == "numpy" else f"{name}_"
+        prefix = f"{name}_"
         entries += [
+            Contender(
+                f"{prefix}restarts_every_step",
+                f"batched palace ({name}), {size} games, restarts every step",
+                make_restarts(engine, every=1),
+            ),
             Contender(
                 f"{prefix}whole_batches",
                 f"batched palace ({name}), whole batches of {size}",
@@ -230,11 +219,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"{prefix}restarts",
                 f"batched palace ({name}), {size} games, restarts every {RESTART_EVERY} steps",
                 make_restarts(engine),
-            ),
-            Contender(
-                f"{prefix}restarts_every_step",
-                f"batched palace ({name}), {size} games, restarts every step",
-                make_restarts(engine, every=1),
             ),
         ]
         if engine.reset(np.zeros(size, dtype=np.uint64)).legal_actions is not None:
@@ -246,12 +230,6 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
     entries.append(Contender("palace_loop", "palace, per-state plain loop", palace_loop))
-    if CompiledPalaceEngine is None:
-        print(
-            "note: numba is not installed, so there are no compiled-kernel rows; install it "
-            "with `pip install -e '.[numba]'`.",
-            file=sys.stderr,
-        )
     if pyspiel is None:
         print(
             "note: pyspiel (OpenSpiel) is not installed, so there is no crazy_eights row; "

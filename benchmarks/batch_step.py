@@ -61,7 +61,9 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=4096, help="games a batch (default 4096)")
     parser.add_argument("--number", type=int, default=200, help="steps a run (default 200)")
     parser.add_argument("--repeat", type=int, default=7, help="runs (default 7)")
-    parser.add_argument("--backend", default="numba", help="numba or numpy (default numba)")
+    parser.add_argument(
+        "--backend", default="numba", help="numba, the built-in games' one backend (default)"
+    )
     args = parser.parse_args()
     figures = "; ".join(timed(name, config, args) for name, config in GAMES)
     print(f"{tabletop_rules.__file__}: {figures} (us, {args.size} games)")

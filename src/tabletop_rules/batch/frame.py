@@ -592,8 +592,8 @@ class Engine:
 def _kernel_errors() -> Iterator[None]:
     """A kernel's ``IndexError``, ``KeyError``, ``ArithmeticError`` or plain ``ValueError``
     on a record that passed the entry checks, as ``InvalidStateError``: a record whose
-    arrays hold no game (the NumPy kernels raise, the compiled ones are kept within
-    bounds by the entry checks; both backends answer with the library's error).
+    arrays hold no game (a NumPy kernel raises; the compiled ones are kept within bounds
+    by the entry checks): every kernel answers with the library's error.
     """
     try:
         yield

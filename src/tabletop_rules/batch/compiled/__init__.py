@@ -39,7 +39,7 @@ def jit(function: F) -> F:
 def sources_digest() -> str:
     """A digest of the library's Python sources. numba checks a cached function against
     its own file alone, not the functions and constants of other files compiled into it
-    (the generator, the NumPy kernels' numbers), so the cache is keyed on all of them.
+    (the generator, the rules' tables), so the cache is keyed on all of them.
     """
     root = Path(__file__).parents[2]
     digest = hashlib.sha256()
