@@ -76,7 +76,7 @@ def test_every_card_of_every_deck_is_dealt() -> None:
 )
 def test_a_deal_that_is_not_exactly_the_configured_decks_is_refused(deal: object) -> None:
     with pytest.raises(ConfigError):
-        p.new_game(seed=0, deal=deal)  # type: ignore[arg-type]
+        p.new_game(seed=0, deal=deal)
 
 
 def test_a_deal_of_the_wrong_card_count_for_several_decks_is_refused() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 
 from tabletop_rules import palace as p
-from tabletop_rules.palace.display import PILE_SHOWN, WIDTH
+from tabletop_rules.palace.table import PILE_SHOWN, WIDTH
 from tabletop_rules.rng import Rng
 
 from .helpers import cards, play, position

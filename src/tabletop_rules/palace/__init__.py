@@ -18,37 +18,47 @@ import warnings
 from typing import Any
 
 from .. import kit
-from ..protocol import CHANCE, GameRules, NewGame
-from . import bots, cards, config, events, guide, hints, moves, notation, observation, rules, state
-from . import describe as describe_module
-from . import display as display_module
+from ..game import CHANCE, Game, exported_functions
+from . import (
+    bots,
+    cards,
+    config,
+    events,
+    invariants,
+    moves,
+    notation,
+    observation,
+    rules,
+    state,
+    table,
+)
 from . import view as view_module
 from .bots import *
 from .cards import *
 from .config import *
-from .display import *
 from .events import *
-from .hints import *
+from .invariants import *
+from .invariants import check_invariants
 from .moves import *
-from .moves import json_hooks
 from .notation import *
+from .notation import json_hooks
 from .rules import *
 from .state import *
-from .state import check_invariants
+from .table import *
 from .view import *
 
 __all__ = ["CHANCE", "RULES"]
-__all__ += kit.RULES_FUNCTIONS
+__all__ += exported_functions()
 __all__ += bots.__all__
 __all__ += cards.__all__
 __all__ += config.__all__
-__all__ += display_module.__all__
 __all__ += events.__all__
-__all__ += hints.__all__
+__all__ += invariants.__all__
 __all__ += moves.__all__
 __all__ += notation.__all__
 __all__ += rules.__all__
 __all__ += state.__all__
+__all__ += table.__all__
 __all__ += view_module.__all__
 
 DECLARATION = kit.Declaration(
@@ -73,30 +83,32 @@ KERNEL = kit.Kernel(
     current_player=rules.current_player,
     view=view_module.view,
     determinize=view_module.determinize,
-    format_move=moves.format_move,
+    format_move=notation.format_move,
     encode_view=observation.encode_view,
     check_state=check_invariants,
     max_moves=rules.max_moves,
     moves=moves.MOVE_TABLE,
     winners=rules.winners,
-    display=display_module.display,
+    display=table.display,
     json_hooks=json_hooks,
     deck=rules.deck,
     bots={"lowcard": kit.Unseeded(LowCardBot), "search": PalaceSearchBot},
-    own_move=rules.own_move,
+    # transition itself refuses every move that is not legal and makes a play equal to a
+    # listed one that one: the shell hands it each move as given.
+    own_move=lambda move: move,
     canonical=rules.canonical,
     read_move=notation.read_move,
-    read_move_in=notation.read_move_in,
+    read_move_in=rules.read_move_in,
     action_key=moves.action_key,
     num_actions=moves.num_actions,
-    action_text=moves.action_text,
-    describe=describe_module.sentence,
-    rules_summary=guide.rules_summary,
-    notation_summary=guide.notation_summary,
-    hint=guide.hint,
+    action_text=notation.action_text,
+    describe=table.event_text,
+    rules_summary=table.rules_summary,
+    notation_summary=table.notation_summary,
+    hint=table.hint,
 )
 
-RULES: GameRules[Config, State, Move, View, Event] = kit.build(
+RULES: Game[Config, State, Move, View, Event] = kit._build(
     DECLARATION,
     KERNEL,
     # ab_playout: a playout calls these on every move, the derived ones a call deeper
@@ -128,7 +140,7 @@ is_over = RULES.is_over
 legal_mask = RULES.legal_mask
 legal_moves = RULES.legal_moves
 max_moves = RULES.max_moves
-new_game: NewGame[Config, State, Deal] = RULES.new_game
+new_game = RULES.new_game
 num_actions = RULES.num_actions
 observation_spec = RULES.observation_spec
 observe = RULES.observe

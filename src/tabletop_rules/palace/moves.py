@@ -1,6 +1,7 @@
-"""The moves of palace, their notation, and how they travel as JSON (a card as its text).
-A constructor checks only its fields' shapes; whether the rules allow the move is
-:func:`~tabletop_rules.palace.apply`'s business, which names the rule.
+"""The moves of palace, each built once in the move table, and their action numbers (their
+text and JSON are :mod:`~tabletop_rules.palace.notation`'s). A constructor checks only its
+fields' shapes; whether the rules allow the move is :func:`~tabletop_rules.palace.apply`'s
+business, which names the rule.
 
 >>> Play((Card.parse("7S"), Card.parse("7H")))
 Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
@@ -15,8 +16,8 @@ import attrs
 
 from .._messages import short_repr
 from .._movetable import MoveTable
-from ..errors import IllegalMoveError, NotationError
-from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, Rank, own_card
+from ..errors import IllegalMoveError
+from .cards import DECK, RANKS, SUITS, Card, Rank, own_card
 from .config import MAX_DECKS, ROW, Config
 
 __all__ = [
@@ -135,9 +136,6 @@ def known_move(move: object) -> Move:
     return MOVE_TABLE.known(move)
 
 
-_WORDS: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"}
-
-
 def stand_in(rank: Rank, count: int) -> Play:
     """The play standing for its rank and count: the lowest suits first, each as often as
     needed (``7C 7D`` for two 7s).
@@ -180,7 +178,8 @@ def action_key(move: object) -> Move:
     rank: Rank = cards[0].rank
     if any(card.rank != rank for card in cards):
         raise IllegalMoveError(
-            f"'{format_move(move)}' has no action number: a play lays cards of one rank"
+            f"'play {' '.join(map(str, cards))}' has no action number: a play lays cards of "
+            f"one rank"
         )
     return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(cards) - 1) + rank - 2]
 
@@ -188,53 +187,3 @@ def action_key(move: object) -> Move:
 def num_actions(config: Config) -> int:
     """The size of the action space: 2710 plus 52 plays per deck (one per rank and count)."""
     return PLAY_BASE + len(RANKS) * len(SUITS) * config.decks
-
-
-def action_text(move: Move) -> str:
-    """The notation of the class ``move`` stands for: a play as its ranks only (``play 7
-    7``, which :func:`~tabletop_rules.palace.parse_move` reads as the player's own cards).
-    """
-    if type(move) is Play:
-        return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
-    return _notation(move)
-
-
-def format_move(move: Move) -> str:
-    """The move's notation, a play with its exact cards (``play 7H 7S``)."""
-    return _notation(known_move(move))
-
-
-def _notation(move: Move) -> str:
-    if isinstance(move, Play):
-        return "play " + " ".join(map(str, move.cards))
-    if isinstance(move, Swap):
-        return f"swap {move.hand_card} {move.face_up_card}"
-    if isinstance(move, PlayBlind):
-        return f"blind {move.slot}"
-    return _WORDS[type(move)]
-
-
-def _card_from_text(value: Any, _kind: Any) -> Card:
-    if type(value) is str:
-        card = Card.parse(value)
-        if str(card) == value:
-            return card
-    raise NotationError(f"{short_repr(value)} is not a card as the library writes one, like 10H")
-
-
-def json_hooks(converter: Any) -> None:
-    """Register palace's JSON hooks: ``Card`` as its text, a ``Swap`` only of two cards."""
-    converter.register_unstructure_hook(Card, str)
-    converter.register_structure_hook(Card, _card_from_text)
-    read_swap = converter.get_structure_hook(Swap)
-
-    def swap_of_two_cards(value: Any, kind: Any) -> Swap:
-        swap: Swap = read_swap(value, kind)
-        if swap.hand_card == swap.face_up_card:
-            raise IllegalMoveError(
-                f"'swap {swap.hand_card} {swap.face_up_card}' is no move any state allows: "
-                f"swapping a card for an equal one changes nothing"
-            )
-        return swap
-
-    converter.register_structure_hook(Swap, swap_of_two_cards)

@@ -1,21 +1,90 @@
-"""Short, typable text for palace moves (``play 7H 7S``, ``play 7 7``, ``take``, ``blind 2``,
-``swap 4H QS``, ``ready``, ``end``); the table is on the API page.
+"""How palace's moves and cards are written down: the short, typable move text (``play 7H
+7S``, ``play 7 7``, ``take``, ``blind 2``, ``swap 4H QS``, ``ready``, ``end``; the table is
+on the API page), an action's text, and the JSON hooks (a card as its text).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._messages import short_repr
 from ..errors import IllegalMoveError, NotationError
 from .cards import RANK_TEXT, Card, Rank
-from .moves import END_TURN, MAX_PLAY, READY, TAKE_PILE, Move, Play, PlayBlind, Swap, stand_in
-from .rules import _source, canonical, transition
-from .state import State
+from .moves import (
+    END_TURN,
+    MAX_PLAY,
+    READY,
+    TAKE_PILE,
+    EndTurn,
+    Move,
+    Play,
+    PlayBlind,
+    Ready,
+    Swap,
+    TakePile,
+    known_move,
+    stand_in,
+)
 
 __all__ = ["read_move"]
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
 _WORDS: dict[str, Move] = {"ready": READY, "take": TAKE_PILE, "end": END_TURN}
+_WRITTEN: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"}
 _FORMS = "play, take, blind, swap, ready or end"
+
+
+# --- writing -------------------------------------------------------------------------
+
+
+def format_move(move: Move) -> str:
+    """The move's notation, a play with its exact cards (``play 7H 7S``)."""
+    return _notation(known_move(move))
+
+
+def action_text(move: Move) -> str:
+    """The notation of the class ``move`` stands for: a play as its ranks only (``play 7
+    7``, which :func:`~tabletop_rules.palace.parse_move` reads as the player's own cards).
+    """
+    if type(move) is Play:
+        return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
+    return _notation(move)
+
+
+def _notation(move: Move) -> str:
+    if isinstance(move, Play):
+        return "play " + " ".join(map(str, move.cards))
+    if isinstance(move, Swap):
+        return f"swap {move.hand_card} {move.face_up_card}"
+    if isinstance(move, PlayBlind):
+        return f"blind {move.slot}"
+    return _WRITTEN[type(move)]
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def read_words(text: object) -> Move | tuple[Rank, int]:
+    """The move ``text`` names, or for a ranks-only play (``play 7 7``) its rank and count,
+    which only a state turns into cards (:func:`~tabletop_rules.palace.rules.read_move_in`);
+    ``NotationError`` for text that names no move.
+    """
+    text = _text(text)
+    verb, rest = _words(text)
+    if verb == "play":
+        return _play_words(rest, text)
+    return _other(verb, rest, text)
+
+
+def read_move(text: str) -> Move:
+    """The move ``text`` names, without a state (``play 7 7`` as the lowest suits, ``7C
+    7D``); ``NotationError`` for text that names no move.
+
+    >>> read_move("swap 4h qs")
+    Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
+    """
+    named = read_words(text)
+    return stand_in(*named) if isinstance(named, tuple) else named
 
 
 def _text(text: object) -> str:
@@ -64,21 +133,6 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
     return Play(_cards(words, text))
 
 
-def read_move(text: str) -> Move:
-    """The move ``text`` names, without a state (``play 7 7`` as the lowest suits, ``7C
-    7D``); ``NotationError`` for text that names no move.
-
-    >>> read_move("swap 4h qs")
-    Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
-    """
-    text = _text(text)
-    verb, rest = _words(text)
-    if verb == "play":
-        play = _play_words(rest, text)
-        return play if isinstance(play, Play) else stand_in(*play)
-    return _other(verb, rest, text)
-
-
 def _other(verb: str, rest: list[str], text: str) -> Move:
     if verb in _WORDS:
         if rest:
@@ -101,39 +155,30 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
     raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
 
 
-def read_move_in(state: State, text: str) -> Move:
-    """The listed legal move ``text`` names in ``state`` (``parse_move`` reads with it):
-    ``play 7 7`` names the player's own cards; ``IllegalMoveError`` naming the rule.
+# --- JSON ----------------------------------------------------------------------------
 
-    >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, parse_move, view
-    >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
-    >>> format_move(parse_move(view(state, 0), "play 4 4"))
-    'play 4D 4S'
-    >>> parse_move(view(state, 1), "take")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    tabletop_rules.errors.IllegalMoveError: seat 1 has no move now: ... another seat is to move (0)
-    """
-    text = _text(text)
-    verb, rest = _words(text)
-    if verb != "play":
-        return canonical(state, _other(verb, rest, text))
-    play = _play_words(rest, text)
-    if isinstance(play, Play):
-        return canonical(state, play)
-    rank, count = play
-    if state.phase != "play" or state.pending == "take":
-        return canonical(state, stand_in(rank, count))  # refused, naming the rule
-    source, where = _source(state, state.seat)
-    if where == "face_down":
-        return canonical(state, stand_in(rank, count))  # refused, naming the rule
-    held = tuple(card for card in source if card.rank == rank)
-    if len(held) >= count:
-        return canonical(state, Play(held[:count]))
-    if held:
-        transition(state, Play(held), None)  # a rule against the rank itself is named first
-    place = "in hand" if where == "hand" else "in the face-up row"
-    have = f"only {len(held)}" if held else "no"
-    raise IllegalMoveError(
-        f"seat {state.seat} holds {have} {RANK_TEXT[rank]}s {place}, not {count}"
-    )
+
+def _card_from_text(value: Any, _kind: Any) -> Card:
+    if type(value) is str:
+        card = Card.parse(value)
+        if str(card) == value:
+            return card
+    raise NotationError(f"{short_repr(value)} is not a card as the library writes one, like 10H")
+
+
+def json_hooks(converter: Any) -> None:
+    """Register palace's JSON hooks: ``Card`` as its text, a ``Swap`` only of two cards."""
+    converter.register_unstructure_hook(Card, str)
+    converter.register_structure_hook(Card, _card_from_text)
+    read_swap = converter.get_structure_hook(Swap)
+
+    def swap_of_two_cards(value: Any, kind: Any) -> Swap:
+        swap: Swap = read_swap(value, kind)
+        if swap.hand_card == swap.face_up_card:
+            raise IllegalMoveError(
+                f"'swap {swap.hand_card} {swap.face_up_card}' is no move any state allows: "
+                f"swapping a card for an equal one changes nothing"
+            )
+        return swap
+
+    converter.register_structure_hook(Swap, swap_of_two_cards)

@@ -14,36 +14,27 @@ from .._validation import check_type, refuse_state
 from ..errors import ConfigError, IllegalMoveError
 from ..protocol import Seat
 from . import events as ev
-from .cards import BONUS_RANKS, DECK, RANKS, Card, Deal, own_card
+from .cards import BONUS_RANKS, DECK, RANK_TEXT, RANKS, Card, Deal, own_card
 from .config import ROW, Config
 from .events import Event, Source
+from .invariants import deck_difference
 from .moves import (
     BLIND,
     END_TURN,
     READY,
     SWAPS,
     TAKE_PILE,
+    EndTurn,
     Move,
     Play,
     PlayBlind,
     Ready,
     Swap,
     TakePile,
-    format_move,
-    known_move,
+    stand_in,
 )
-from .state import (
-    MAX_SWAPS,
-    Hand,
-    Pending,
-    Phase,
-    Row,
-    State,
-    View,
-    deal_places,
-    deck_difference,
-    shuffled_decks,
-)
+from .notation import format_move, read_words
+from .state import MAX_SWAPS, Hand, Pending, Phase, Row, State, View, deal_places, shuffled_decks
 
 __all__ = ["EXTRA_PLAY_MOST", "first_player"]
 
@@ -72,22 +63,11 @@ ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 """``ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``? (Public: the batched
 kernel reads it.)"""
 
-# The moves legal_moves lists are built once and kept, by their fields: apply and
-# canonical map a move equal to a listed one to that instance (own_move). Their number is
-# bounded: a play is a multiset of one rank's cards.
+# The plays legal_moves lists are built once and kept, by their cards: a play equal to a
+# listed one lays that one's cards. Their number is bounded: a play is a multiset of one
+# rank's cards.
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
-
-
-def own_move(move: object) -> Move:
-    """The instance :func:`legal_moves` lists that equals ``move`` (one dict look-up), else
-    :func:`~tabletop_rules.palace.moves.known_move` of it (a swap is the move table's).
-    """
-    if type(move) is Play:
-        play = _PLAYS.get(move.cards)
-        if play is not None:
-            return play
-    return known_move(move)
 
 
 # --- the deal ------------------------------------------------------------------------
@@ -135,22 +115,28 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
 def is_over(state: State) -> bool:
     """Whether the game is over."""
     if type(state) is not State:
-        _refuse(state)
+        refuse_non_state(state)
     return state.phase == "over"
 
 
-def _refuse(state: object) -> NoReturn:
-    """The ``TypeError`` for what is no palace State (a View is told what to pass)."""
+def refuse_non_state(state: object) -> NoReturn:
+    """The ``TypeError`` for what is no palace State (a View is told what to pass): every
+    function of a state checks its argument's type first, once, and calls this.
+    """
     refuse_state(state, game="a palace", state_type=State, view_type=View)
 
 
 def current_player(state: State) -> Seat | None:
     """The seat to move (swapping, in the swap phase); ``None`` once over."""
+    if type(state) is not State:
+        refuse_non_state(state)
     return None if state.phase == "over" else state.seat
 
 
 def score(state: State) -> tuple[int, ...]:
     """Each seat's score: the players still holding cards when it finished (0 until then)."""
+    if type(state) is not State:
+        refuse_non_state(state)
     return _scores(state.config.players, state.finished)
 
 
@@ -163,6 +149,8 @@ def _scores(players: int, finished: tuple[Seat, ...]) -> tuple[int, ...]:
 
 def winners(state: State) -> frozenset[Seat]:
     """The first to finish, once the game is over (empty when nobody finished)."""
+    if type(state) is not State:
+        refuse_non_state(state)
     return frozenset(state.finished[:1]) if state.phase == "over" else frozenset()
 
 
@@ -175,6 +163,8 @@ def max_moves(config: Config) -> int:
     """A bound on a game's moves: per seat ``MAX_SWAPS`` swaps and ``Ready``; per turn one
     play per card and one move that ends it.
     """
+    if type(config) is not Config:
+        raise ConfigError(f"expected a palace Config, got {short_repr(config)}")
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 
@@ -199,7 +189,7 @@ def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
     return best_seat
 
 
-def _source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
+def play_source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
     """The cards the seat plays from: its hand, else under ``from_table`` its face-up row
     (sorted), else none (a blind card).
     """
@@ -247,7 +237,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     (rank, count), laying the lowest suits (a play of other suits is accepted too).
     """
     if type(state) is not State:
-        _refuse(state)
+        refuse_non_state(state)
     phase = state.phase
     if phase == "over":
         return ()
@@ -268,7 +258,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     pending = state.pending
     if pending == "take":
         return (TAKE_PILE,)
-    source, _where = _source(state, seat)
+    source, _where = play_source(state, seat)
     if pending == "extra":
         return (*_plays(source, _allowed(state), EXTRA_PLAY_MOST), END_TURN)
     can_take = bool(state.pile) and state.config.voluntary_pickup and pending == "none"
@@ -330,9 +320,10 @@ class _Work:
 
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
-    """The state after ``move`` (as :func:`own_move` gives it), its events appended to
-    ``events``; ``IllegalMoveError`` naming the rule that forbids it. A :class:`Play` of held
-    cards equivalent to a listed play is legal, and the state records the cards laid.
+    """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
+    naming the rule that forbids it, or saying that ``move`` is no palace move: the one
+    check of a move's legality. A :class:`Play` of held cards equivalent to a listed play is
+    legal, and the state records the cards laid.
     """
     phase = state.phase
     if phase == "over":
@@ -361,14 +352,16 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
             f"a 3 is on top of the pile: seat {state.seat} must take the pile "
             f"('take'), not '{format_move(move)}'"
         )
-    if type(move) is Play:
-        _do_play(work, move)
+    if type(move) is Play:  # a play equal to a listed one is that one: one dict look-up
+        _do_play(work, _PLAYS.get(move.cards, move))
     elif cls is TakePile:
         _do_take(work)
     elif type(move) is PlayBlind:
         _do_blind(work, move.slot)
-    else:
+    elif cls is EndTurn:
         _do_end_turn(work)
+    else:
+        raise IllegalMoveError(f"{short_repr(move)} is not a palace move")
     return work.next_state()
 
 
@@ -453,7 +446,7 @@ def _do_play(work: _Work, move: Play) -> None:
     rank = cards[0].rank
     if cards[-1].rank != rank:  # cards are sorted: by rank first
         raise IllegalMoveError(f"a play lays cards of one rank, not {_cards_text(cards)}")
-    source, where = _source(state, seat)
+    source, where = play_source(state, seat)
     if where == "face_down":
         if state.pending == "extra":
             raise IllegalMoveError(
@@ -615,7 +608,7 @@ def _do_take(work: _Work) -> None:
             "the pile is not taken"
         )
     if state.pending == "none" and not state.config.voluntary_pickup:
-        source, where = _source(state, seat)
+        source, where = play_source(state, seat)
         if where == "face_down":
             raise IllegalMoveError(
                 "a player who can play does not take the pile: turn a face-down card "
@@ -700,10 +693,9 @@ def canonical(state: State, move: Move) -> Move:
     ...
     tabletop_rules.errors.IllegalMoveError: seat 0 does not hold 4H in hand
     """
-    move = own_move(move)
     legal = legal_moves(state)
     for listed in legal:
-        if listed == move:
+        if type(listed) is type(move) and listed == move:
             return listed
     transition(state, move, None)  # raises IllegalMoveError naming the rule
     if type(move) is Play:  # the transition accepted held cards of a listed (rank, count)
@@ -712,3 +704,37 @@ def canonical(state: State, move: Move) -> Move:
             if type(listed) is Play and listed.cards[0].rank == rank and len(listed.cards) == count:
                 return listed
     raise AssertionError(f"apply accepted {move!r}, which no listed move is equivalent to")
+
+
+def read_move_in(state: State, text: str) -> Move:
+    """The listed legal move ``text`` names in ``state`` (``parse_move`` reads with it):
+    ``play 7 7`` names the player's own cards; ``IllegalMoveError`` naming the rule.
+
+    >>> from tabletop_rules.palace import Ready, apply, format_move, new_game, parse_move, view
+    >>> state = apply(apply(new_game(seed=1), Ready()), Ready())
+    >>> format_move(parse_move(view(state, 0), "play 4 4"))
+    'play 4D 4S'
+    >>> parse_move(view(state, 1), "take")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.IllegalMoveError: seat 1 has no move now: ... another seat is to move (0)
+    """
+    named = read_words(text)
+    if not isinstance(named, tuple):
+        return canonical(state, named)
+    rank, count = named
+    if state.phase != "play" or state.pending == "take":
+        return canonical(state, stand_in(rank, count))  # refused, naming the rule
+    source, where = play_source(state, state.seat)
+    if where == "face_down":
+        return canonical(state, stand_in(rank, count))  # refused, naming the rule
+    held = tuple(card for card in source if card.rank == rank)
+    if len(held) >= count:
+        return canonical(state, Play(held[:count]))
+    if held:
+        transition(state, Play(held), None)  # a rule against the rank itself is named first
+    place = "in hand" if where == "hand" else "in the face-up row"
+    have = f"only {len(held)}" if held else "no"
+    raise IllegalMoveError(
+        f"seat {state.seat} holds {have} {RANK_TEXT[rank]}s {place}, not {count}"
+    )

@@ -1,0 +1,353 @@
+"""Everything palace says to a person: the table drawn as text, the events in words, the
+rules and the notation in a few lines, and the hints (which ranks go on the pile now).
+
+The table is plain text for terminals, logs and the docs, drawn from a view or a state
+(as a spectator sees it): exactly what the view holds; the layout is on the API page.
+
+An event is one sentence as a seat reads it in a log: "You" for the reader's own seat,
+``P1`` for another; cards in the rules page's text (``7H``, ``10S``, ``QD``), ranks by their
+names (``J``, not 11). The shell hands each event as :func:`~tabletop_rules.palace.redact`
+leaves it for the reader, so another seat's draw is told by its count only.
+
+>>> from tabletop_rules.palace import Card, Drew, describe
+>>> drew = Drew(1, (Card.parse("7H"), Card.parse("QS")))
+>>> describe(drew, 1), describe(drew, 0)
+('You drew 7H QS', 'P1 drew 2 cards')
+
+The summaries are palace in a few lines for a player at the table (the terminal's ``help``
+and ``hint``), from the rules page ``rules/palace`` and the house rules in force;
+face-down slots counted from 0, left to right, as the table draws the row
+(``face down ## ## ##``).
+
+>>> from tabletop_rules.palace import RULES, Config
+>>> RULES.rules_summary(Config(quad="burn"))[2]
+'Four or more of a rank on top of the pile burn it, and whoever completed them plays again.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._validation import check_type
+from .._words import counted, game_over, ordinal, verb, who
+from ..protocol import Seat
+from .cards import RANK_TEXT, RANKS, Card, Rank
+from .config import Config
+from .events import (
+    Burned,
+    Drew,
+    EndedTurn,
+    Event,
+    Finished,
+    GameOver,
+    Played,
+    Readied,
+    Started,
+    Swapped,
+    TookFaceUp,
+    TookPile,
+    TurnedBlind,
+    TurnPassed,
+)
+from .moves import Play, PlayBlind, TakePile
+from .rules import ALLOWED
+from .state import MAX_SWAPS, State, View
+from .view import view
+
+__all__ = ["PILE_SHOWN", "WIDTH", "playable_ranks"]
+
+
+# --- the table ------------------------------------------------------------------------
+
+WIDTH = 80
+"""The widest line drawn: long card lists wrap onto further lines."""
+
+PILE_SHOWN = 12
+"""The pile's cards drawn, counted from the top: the ones under them are counted only."""
+
+_EMPTY = "--"
+_HIDDEN = "##"
+
+
+def display(game: View | State) -> str:
+    """The table as lines no wider than :data:`WIDTH` (the layout is on the API page)."""
+    seen = view(game, None) if isinstance(game, State) else game
+    lines = _seats(seen)
+    lines += _pile(seen)
+    lines.append(f"stock {seen.stock_size}, burned {len(seen.burned)}")
+    if seen.finished:
+        lines += _wrap("finished:", [f"P{seat}" for seat in seen.finished], ", ")
+    if seen.phase == "over":
+        scores = [f"P{seat} {points}" for seat, points in enumerate(seen.scores)]
+        lines += _wrap("scores:", scores, ", ")
+    lines.append(_status(seen))
+    return "\n".join(lines)
+
+
+def _label(seen: View, seat: Seat) -> str:
+    return f"P{seat} (you)" if seat == seen.seat else f"P{seat}"
+
+
+def _seats(seen: View) -> list[str]:
+    """Each seat's rows and hand size, then the viewer's hand and its known cards."""
+    players = seen.config.players
+    width = max(len(_label(seen, seat)) for seat in range(players))
+    indent = " " * (2 + width + 2)
+    lines = []
+    for seat in range(players):
+        mark = ">" if seat == seen.current_player else " "
+        up = " ".join(
+            _EMPTY.rjust(3) if card is None else _card(card) for card in seen.face_up[seat]
+        )
+        down = " ".join(_HIDDEN if occupied else _EMPTY for occupied in seen.face_down[seat])
+        lines.append(
+            f"{mark} {_label(seen, seat).ljust(width)}  face up {up}  face down {down}  "
+            f"hand {seen.hand_sizes[seat]}"
+        )
+        if seat == seen.seat and seen.hand:
+            lines += _wrap(f"{indent}in hand", list(map(_card, seen.hand)))
+        if seen.known[seat]:
+            lines += _wrap(f"{indent}known  ", list(map(_card, seen.known[seat])))
+    return lines
+
+
+def _pile(seen: View) -> list[str]:
+    """The pile's size and its top ``PILE_SHOWN`` cards, the top one last."""
+    pile = seen.pile
+    if not pile:
+        return ["pile empty"]
+    shown = [str(card) for card in pile[-PILE_SHOWN:]]
+    under = len(pile) - len(shown)
+    head = f"pile {len(pile)}, top last:"
+    return _wrap(f"{head} ({under} more)" if under else head, shown)
+
+
+def _card(card: Card) -> str:
+    return str(card).rjust(3)
+
+
+def _wrap(head: str, words: Sequence[str], separator: str = " ") -> list[str]:
+    """``head`` then ``words``, as many to a line as ``WIDTH`` allows, aligned under the first."""
+    comma = separator.rstrip()
+    items = [word + comma for word in words[:-1]] + list(words[-1:])
+    indent = " " * (len(head) + 1)
+    lines = [head]
+    for item in items:
+        if lines[-1] != head and len(lines[-1]) + 1 + len(item) > WIDTH:
+            lines.append(indent + item)
+        else:
+            lines[-1] += " " + item
+    return lines
+
+
+def _status(seen: View) -> str:
+    """Who moves now and what they owe or may do, or who won."""
+    config = seen.config
+    if seen.current_player is None:
+        limit = f", turn limit {config.max_turns} reached" if seen.turns >= config.max_turns else ""
+        winner = ", ".join(f"winner P{seat}" for seat in seen.winners) or "no winner"
+        return f"game over{limit}: {winner}"
+    seat = seen.on_turn
+    if seen.phase == "swap":
+        return f"to move: P{seat}, swap phase, {seen.swaps} of {MAX_SWAPS} swaps made"
+    status = f"to move: P{seat}, turn {seen.turns + 1} of {config.max_turns}"
+    if seen.pending == "take":
+        status += ", must take the pile (a 3 on top)"
+    elif seen.pending == "extra":
+        status += ", four of a kind: extra play or end the turn"
+    elif seen.pending == "replay":
+        status += ", the pile burned: plays again"
+    return status
+
+
+# --- events in words -------------------------------------------------------------------
+
+_FACES = {11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards as the rules page writes them, in the order given: ``7H 7S``."""
+    return " ".join(map(str, cards))
+
+
+def ranks_text(rank: Rank, count: int) -> str:
+    """``Four 7s``, ``Five aces``: a run of one rank by its name."""
+    number = _COUNTS[count] if count < len(_COUNTS) else str(count)
+    return f"{number.capitalize()} {_FACES.get(rank, RANK_TEXT[rank] + 's')}"
+
+
+def event_text(event: Event, seat: Seat | None) -> str:
+    """``event`` in one sentence for ``seat`` (``None``: a spectator), as the shell hands
+    it: redacted for that seat.
+    """
+    if isinstance(event, Played):
+        return _played(event, seat)
+    if isinstance(event, Drew):
+        return _drew(event, seat)
+    if isinstance(event, TurnPassed):
+        return _turn(event, seat)
+    if isinstance(event, Burned):
+        return _burned(event)
+    if isinstance(event, Swapped):
+        return (
+            f"{who(event.seat, seat)} put {event.hand_card} face up and took "
+            f"{event.face_up_card} in hand"
+        )
+    if isinstance(event, Readied):
+        return f"{who(event.seat, seat)} {verb(event.seat, seat, 'are', 'is')} ready"
+    if isinstance(event, Started):
+        return f"{who(event.seat, seat)} {verb(event.seat, seat, 'play', 'plays')} first"
+    if isinstance(event, TurnedBlind):
+        return (
+            f"{who(event.seat, seat)} turned {event.card} from face-down slot {event.slot} "
+            f"and cannot play it"
+        )
+    if isinstance(event, TookFaceUp):
+        cards = cards_text(sorted(event.cards))
+        return f"{who(event.seat, seat)} took the face-up cards {cards} in hand"
+    if isinstance(event, TookPile):
+        return f"{who(event.seat, seat)} took the pile ({counted(len(event.cards), 'card')})"
+    if isinstance(event, EndedTurn):
+        return f"{who(event.seat, seat)} ended the turn after four of a kind"
+    if isinstance(event, Finished):
+        return f"{who(event.seat, seat)} went out {ordinal(event.place)}"
+    assert isinstance(event, GameOver)
+    text = game_over(event.winners, seat, event.scores)
+    if event.reason == "max_turns":
+        return text.replace("Game over:", "Game over at the turn limit:", 1)
+    return text
+
+
+def _played(event: Played, seat: Seat | None) -> str:
+    played = f"{who(event.seat, seat)} played {cards_text(event.cards)}"
+    if event.source == "face_up":
+        return f"{played} from the face-up row"
+    if event.source == "face_down":
+        return f"{played} blind, from face-down slot {event.slot}"
+    return played
+
+
+def _drew(event: Drew, seat: Seat | None) -> str:
+    if event.cards is None:
+        return f"{who(event.seat, seat)} drew {counted(event.count, 'card')}"
+    return f"{who(event.seat, seat)} drew {cards_text(event.cards)}"
+
+
+def _burned(event: Burned) -> str:
+    cards = event.cards
+    pile = counted(len(cards), "card")
+    top = cards[-1].rank
+    if top == 10:
+        return f"The 10 burned the pile ({pile})"
+    run = 0
+    for card in reversed(cards):
+        if card.rank != top:
+            break
+        run += 1
+    return f"{ranks_text(top, run)} burned the pile ({pile})"
+
+
+def _turn(event: TurnPassed, seat: Seat | None) -> str:
+    number = f"Turn {event.turns + 1}"
+    if event.must_take:
+        return f"{number}: {who(event.seat, seat, start=False)} must take the pile (a 3 is on top)"
+    if event.seat == seat:
+        return f"{number}: your move"
+    return f"{number}: P{event.seat} to play"
+
+
+# --- the rules, the notation and hints --------------------------------------------------
+
+
+def rules_summary(config: Config) -> tuple[str, ...]:
+    """The rules that make palace palace, under ``config``."""
+    beat = "higher than" if config.must_beat == "higher" else "equal or higher than"
+    lines = [
+        f"Play one or more cards of one rank on the pile: {beat} its top card (4 low ... A high).",
+        "2, 3 and 10 go on anything, anything goes on a 2; a 3 left on top makes the next "
+        "player take the pile; a 10 burns the pile and you play again.",
+    ]
+    if config.quad == "burn":
+        lines.append(
+            "Four or more of a rank on top of the pile burn it, and whoever completed them "
+            "plays again."
+        )
+    else:
+        lines.append(
+            "Four or more of a rank in one play: lay another set on them, or end the turn."
+        )
+    take = "Cannot play? Take the pile (take)"
+    if config.voluntary_pickup:
+        take += "; you may also take it at the start of your turn when you could play"
+    lines.append(f"{take}. While the stock lasts you draw up to {config.hand_size} in hand.")
+    if config.face_up_play == "from_table":
+        lines.append("Hand and stock gone: play your face-up cards from the table.")
+    else:
+        lines.append("Hand and stock gone: your face-up cards go into your hand.")
+    lines.append(
+        "Then play your face-down cards blind, one a turn; one that cannot go on the pile "
+        "is taken with it."
+    )
+    lines.append("Before play, swap hand cards with your face-up cards as you like, then ready.")
+    if config.play_until == "last":
+        lines.append("The first out wins; play goes on, and the last holding cards loses.")
+    else:
+        lines.append("The first player with no cards left wins.")
+    return tuple(lines)
+
+
+def notation_summary(_config: Config) -> tuple[str, ...]:
+    """The notation, a form and its example a line."""
+    return (
+        "play 7H 7S: lay those cards (rank 2-10, J, Q, K, A; suit C, D, H, S)",
+        "play 7 7: lay two 7s of your own, whichever suits",
+        "take: take the pile; end: end the turn after a four of a kind",
+        "blind 0: turn face-down card 0 and play it (0, 1, 2 from the left, as drawn)",
+        "swap 4H QS: your hand card 4H for your face-up QS (swap phase); ready: done swapping",
+    )
+
+
+def hint(seen: View) -> tuple[str, ...]:
+    """The ranks that go on the pile now, and which of them the seat can lay."""
+    if seen.phase == "swap":
+        return ("Swap phase: swap hand and face-up cards, then ready; nothing is played yet.",)
+    if seen.pending == "take" and seen.current_player is not None:
+        return ("A 3 is on top: the seat on turn must take the pile.",)
+    ranks = playable_ranks(seen)
+    if not ranks:
+        return ("The game is over.",) if seen.current_player is None else ()
+    lines = [f"Ranks that go on the pile now: {' '.join(RANK_TEXT[rank] for rank in ranks)}."]
+    if seen.seat is None or seen.seat != seen.current_player:
+        return tuple(lines)
+    yours = sorted({move.cards[0].rank for move in seen.legal_moves if isinstance(move, Play)})
+    if yours:
+        lines.append(f"Of them you can lay: {' '.join(RANK_TEXT[rank] for rank in yours)}.")
+    elif any(isinstance(move, PlayBlind) for move in seen.legal_moves):
+        lines.append("You play blind: turn a face-down card (blind 0, 1 or 2).")
+    elif TakePile() in seen.legal_moves:
+        lines.append("You hold none of them: take the pile (take).")
+    return tuple(lines)
+
+
+def playable_ranks(seen: View) -> tuple[Rank, ...]:
+    """The ranks that may go on the pile now, lowest first: what the pile's top card and
+    ``must_beat`` allow (anything on an empty pile or a 2; the bonus cards 2, 3 and 10 on
+    anything). Empty when no card may be played: in the swap phase, when a 3 makes the
+    seat on turn take the pile, once the game is over. It is the same for every seat;
+    the viewer's own cards that fit are those of its hand of these ranks.
+
+    >>> from tabletop_rules.palace import Card, Config, new_game, view
+    >>> import attrs
+    >>> state = attrs.evolve(new_game(seed=7), phase="play", pile=(Card.parse("JH"),))
+    >>> playable_ranks(view(state, 0))
+    (2, 3, 10, 11, 12, 13, 14)
+    >>> strict = attrs.evolve(state, config=Config(must_beat="higher"))
+    >>> playable_ranks(view(strict, None))
+    (2, 3, 10, 12, 13, 14)
+    """
+    check_type(seen, (View,))
+    if seen.phase != "play" or seen.pending == "take" or seen.current_player is None:
+        return ()
+    allowed = ALLOWED[seen.config.must_beat == "higher"][seen.pile[-1].rank if seen.pile else 0]
+    return tuple(rank for rank in RANKS if allowed[rank])
