@@ -379,7 +379,7 @@ def test_new_game_refuses_a_bad_seed(seed: Any) -> None:
 
 def test_new_game_refuses_a_deal() -> None:
     with pytest.raises(ConfigError, match="no deck"):
-        dp.new_game(dp.Config(), seed=0, deal=[1, 2, 3])  # type: ignore[arg-type]
+        dp.new_game(dp.Config(), seed=0, deal=[1, 2, 3])
 
 
 def test_without_a_seed_new_game_draws_one_and_keeps_it() -> None:

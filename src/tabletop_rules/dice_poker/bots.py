@@ -8,10 +8,10 @@ from __future__ import annotations
 from functools import cache
 
 from ..bots import legal_moves_of
-from .config import BoxScores
+from .config import DEFAULT_BOX_SCORES, BoxScores
 from .moves import DICE_COUNT, Announce, Box, Face, Move, Roll, Scratch, Write
 from .rules import ROLL_ALL
-from .scoring import _YATZY, KEEPS, OUTCOMES, PROBABILITIES, score_table
+from .scoring import KEEPS, OUTCOMES, PROBABILITIES, score_table
 from .state import View
 
 __all__ = ["PAR", "GreedyBot", "expected_points"]
@@ -22,7 +22,9 @@ three of its face). Writing more than par gains, less costs; scratching costs th
 
 
 @cache
-def expected_points(keep: tuple[Face, ...], box_scores: BoxScores = _YATZY) -> tuple[float, ...]:
+def expected_points(
+    keep: tuple[Face, ...], box_scores: BoxScores = DEFAULT_BOX_SCORES
+) -> tuple[float, ...]:
     """Expected points in each box (0 where the dice do not fit) after keeping ``keep``
     and throwing the other dice once.
     """

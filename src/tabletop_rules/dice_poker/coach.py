@@ -37,7 +37,7 @@ from .._validation import check_type
 from .._words import counted
 from ..bots import legal_moves_of
 from ..errors import ConfigError, IllegalMoveError
-from .config import BoxScores, Config
+from .config import DEFAULT_BOX_SCORES, BoxScores, Config
 from .moves import (
     BOXES_PER_STAGE,
     DICE_COUNT,
@@ -51,8 +51,8 @@ from .moves import (
     Write,
 )
 from .notation import format_move
-from .rules import _fillable
-from .scoring import _YATZY, ALL_THROWS, FITS, KEEPS, score_table, stage_bonus
+from .rules import fillable_boxes
+from .scoring import ALL_THROWS, FITS, KEEPS, score_table, stage_bonus
 from .state import View
 
 __all__ = [
@@ -193,7 +193,7 @@ def _solved_levels(box: Box, goal: str, throws: int) -> tuple[int, ...]:
             if goal == "fit":
                 levels = [tuple(int(_fits(box, dice)) for dice in ALL_THROWS)]
             else:  # no fixed score: Yatzy's table serves every config
-                levels = [tuple(score_table(_YATZY)[dice][box] for dice in ALL_THROWS)]
+                levels = [tuple(score_table()[dice][box] for dice in ALL_THROWS)]
             _LEVELS[key] = levels
         now = levels[0]
         constant = len(set(now)) == 1  # a box every throw fits: the dice change nothing
@@ -224,7 +224,7 @@ def _keep_exact(box: Box, box_scores: BoxScores, goal: str, throws: int) -> tupl
 
 
 def box_chances(
-    box: Box, keep: Sequence[Face], throws: int, box_scores: BoxScores = _YATZY
+    box: Box, keep: Sequence[Face], throws: int, box_scores: BoxScores = DEFAULT_BOX_SCORES
 ) -> tuple[Fraction, Fraction]:
     """The exact chance that ``box`` is made and the most points it can be expected to score,
     keeping ``keep`` and throwing the other dice, with ``throws`` throws (this one included)
@@ -444,7 +444,7 @@ def _table(view: View, values: Values) -> _Table:
     open_mask = sum(1 << box for box, cell in enumerate(cells) if cell is None)
     order = config.stage_order(view.stage)
     announced = view.announced
-    fillable = _fillable(order, open_mask) if announced is None else 1 << announced
+    fillable = fillable_boxes(order, open_mask) if announced is None else 1 << announced
     turns_left = sum(cell is None for cell in sheet) - 1
     # the plan looks HORIZON throws ahead: the whole turn unless it allows more
     last = min(view.throws_allowed, view.throws_used + HORIZON)

@@ -72,6 +72,10 @@ def _stage_orders(value: Any) -> tuple[str, ...]:
     )
 
 
+DEFAULT_BOX_SCORES = BoxScores()
+"""The fixed poker boxes' points by default, Yatzy's (what :class:`Config` plays with)."""
+
+
 @attrs.frozen
 class Config:
     """Dice poker house rules, each field validated (``ConfigError``) and bounded by the
@@ -104,7 +108,7 @@ class Config:
     )
     premium: int = attrs.field(default=50, validator=whole(0, MAX_POINTS))
     penalty: int = attrs.field(default=20, validator=whole(0, MAX_POINTS))
-    box_scores: BoxScores = BoxScores()
+    box_scores: BoxScores = DEFAULT_BOX_SCORES
     auto_chance: bool = True
     orders_by_stage: tuple[StageOrder, ...] = attrs.field(init=False, eq=False, repr=False)
     """``stage_orders`` spelt out: the order of each stage, 0-based (derived)."""

@@ -94,8 +94,10 @@ POKER_BOXES = tuple(box for box in Box if box.is_poker)
 """The nine poker boxes, PAIR to CHANCE."""
 
 
-def _sorted_faces(values: Iterable[int]) -> tuple[int, ...]:
-    """Faces as a sorted tuple; a die shows a whole number from 1 to 6 and nothing else."""
+def sorted_faces(values: Iterable[int]) -> tuple[int, ...]:
+    """Faces as a sorted tuple, as a roll and a throw's outcome keep them;
+    ``IllegalMoveError`` for a face no die shows (a die shows a whole number from 1 to 6).
+    """
     faces = tuple(values)
     for face in faces:
         if type(face) is not int or not 1 <= face <= 6:
@@ -109,7 +111,7 @@ def _sorted_faces(values: Iterable[int]) -> tuple[int, ...]:
 class Roll:
     """Throw the dice not kept. ``keep`` is the sorted values kept; ``Roll()`` throws all five."""
 
-    keep: tuple[Face, ...] = attrs.field(default=(), converter=_sorted_faces)
+    keep: tuple[Face, ...] = attrs.field(default=(), converter=sorted_faces)
 
     def __repr__(self) -> str:
         return f"Roll(keep={self.keep!r})" if self.keep else "Roll()"
@@ -140,7 +142,7 @@ class Announce:
 class Dice:
     """A chance outcome: the values of the dice just thrown, sorted."""
 
-    values: tuple[Face, ...] = attrs.field(converter=_sorted_faces)
+    values: tuple[Face, ...] = attrs.field(converter=sorted_faces)
 
 
 Move: TypeAlias = Roll | Write | Scratch | Announce | Dice

@@ -1,12 +1,20 @@
-"""Short, typable text for moves (``roll``, ``roll keep 6 6``, ``write full_house``, ``dice 2 5``):
-:func:`~tabletop_rules.dice_poker.read_move` forgives case, spaces, hyphens and run-together faces.
+"""How dice poker is written down: short, typable text for moves (``roll``, ``roll keep 6 6``,
+``write full_house``, ``dice 2 5``; :func:`~tabletop_rules.dice_poker.read_move` forgives
+case, spaces, hyphens and run-together faces) and the JSON form of a state, which leaves out
+the derived ``open_masks`` and ``totals``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+from cattrs.gen import make_dict_unstructure_fn, override
+
 from .._messages import short_repr
 from ..errors import NotationError
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
+from .state import State, open_mask, sheet_total
 
 __all__ = ["parse_box", "read_move"]
 
@@ -79,3 +87,21 @@ def read_move(text: str) -> Move:
     raise NotationError(
         f"unknown move {short_repr(text)}: moves start with roll, write, scratch, announce or dice"
     )
+
+
+def json_hooks(converter: Any) -> None:
+    """Register on the shared converter a ``State`` without ``open_masks`` and ``totals``."""
+    omit = override(omit=True)
+    unstructure = make_dict_unstructure_fn(State, converter, open_masks=omit, totals=omit)
+    structure_base = converter.get_structure_hook(State)
+
+    def structure(value: Any, kind: type[State]) -> State:
+        if isinstance(value, dict) and not value.keys() & {"open_masks", "totals"}:
+            state: State = structure_base({**value, "open_masks": (), "totals": ()}, kind)
+            masks = tuple(open_mask(sheet) for sheet in state.sheets)
+            totals = tuple(sheet_total(state.config, sheet) for sheet in state.sheets)
+            return attrs.evolve(state, open_masks=masks, totals=totals)
+        return structure_base(value, kind)  # type: ignore[no-any-return]
+
+    converter.register_unstructure_hook(State, unstructure)
+    converter.register_structure_hook(State, structure)

@@ -5,13 +5,12 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import NoReturn, TypeAlias
+from typing import TypeAlias
 
-from .._messages import short_text
+from .._messages import short_repr, short_text
 from .._seats import top_seats
 from .._slots import replacer
-from .._validation import refuse_state
-from ..errors import IllegalMoveError
+from ..errors import ConfigError, IllegalMoveError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng
 from . import events, moves, scoring
@@ -19,7 +18,7 @@ from .config import Config, Deal
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOVE_TABLE, Announce, Box, Dice, Move, Roll, Write
 from .notation import format_move
 from .scoring import FITS, OUTCOMES, PROBABILITIES, THROW_TABLES, score_table, stage_bonus
-from .state import State, View, mountain_total
+from .state import State, mountain_total, refuse
 
 __all__: list[str] = []
 
@@ -70,12 +69,14 @@ def new_game(config: Config, seed: int, deal: Deal) -> State:
 def is_over(state: State) -> bool:
     """Whether every player has filled every box."""
     if type(state) is not State:
-        _refuse(state)
+        refuse(state)
     return state.turns_played == state.config.turns_per_game
 
 
 def current_player(state: State) -> Seat | None:
     """The seat on turn, ``CHANCE`` while a throw awaits its dice, ``None`` once over."""
+    if type(state) is not State:
+        refuse(state)
     if state.pending_keep is not None:
         return CHANCE
     if state.turns_played == state.config.turns_per_game:
@@ -85,19 +86,25 @@ def current_player(state: State) -> Seat | None:
 
 def score(state: State) -> tuple[int, ...]:
     """Each seat's points: every box written plus each complete mountain's premium or penalty."""
+    if type(state) is not State:
+        refuse(state)
     return state.totals
 
 
 def max_moves(config: Config) -> int:
     """Per turn each throw and outcome, an announcement and the box; each fence banked, spent."""
+    if type(config) is not Config:
+        raise ConfigError(f"expected a dice poker Config, got {short_repr(config)}")
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2
     return turns * (config.throws_per_turn * per_throw + 2) + fences * per_throw
 
 
-def _fillable(order: str, open_mask: int) -> int:
-    """The open boxes of ``open_mask`` that the stage order lets the player fill now."""
+def fillable_boxes(order: str, open_mask: int) -> int:
+    """The open boxes of ``open_mask`` (bit ``box``) that a stage played in ``order`` lets
+    the player fill now: the lowest for ``down``, the highest for ``up``, every one else.
+    """
     if order == "down":
         return open_mask & -open_mask
     if order == "up":
@@ -107,6 +114,8 @@ def _fillable(order: str, open_mask: int) -> int:
 
 def legal_moves(state: State) -> tuple[Move, ...]:
     """Every legal move, in action-number order; at a chance point, each outcome of the throw."""
+    if type(state) is not State:
+        refuse(state)
     pending = state.pending_keep
     if pending is not None:
         return OUTCOMES[DICE_COUNT - len(pending)]
@@ -118,7 +127,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     seat = turns % players
     stage = turns // players // BOXES_PER_STAGE
     order = config.orders_by_stage[stage]
-    fillable = _fillable(order, state.open_masks[seat])
+    fillable = fillable_boxes(order, state.open_masks[seat])
     dice = state.dice
     if not dice:
         return (ROLL_ALL, *_fills(0, fillable & _POKER_MASK))
@@ -134,31 +143,12 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 
 def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     """Each outcome of the throw with its exact probability (not uniform); empty elsewhere."""
+    if type(state) is not State:
+        refuse(state)
     pending = state.pending_keep
     if pending is None:
         return _NO_PROBABILITIES
     return PROBABILITIES[DICE_COUNT - len(pending)]
-
-
-def apply(state: State, move: Move) -> State:
-    """The state after ``move``; ``IllegalMoveError`` naming the rule that forbids it."""
-    if type(state) is not State:
-        _refuse(state)
-    return transition(state, move, None)
-
-
-def _refuse(state: object) -> NoReturn:
-    """The ``TypeError`` for what is no State (a View is told what to pass)."""
-    refuse_state(state, game="a dice poker", state_type=State, view_type=View)
-
-
-def why_illegal(state: State, move: Move) -> str:
-    """The rule that forbids ``move`` in ``state``, as :func:`transition` words it."""
-    try:
-        transition(state, move, None)
-    except IllegalMoveError as error:
-        return str(error)
-    raise AssertionError(f"transition accepted {move!r}, which legal_moves does not list")
 
 
 def _quoted(move: Move) -> str:
@@ -169,7 +159,10 @@ def _quoted(move: Move) -> str:
 
 
 def transition(state: State, move: Move, log: _Log) -> State:
-    """The kernel's transition; a move not legal raises the error :func:`why_illegal` reads."""
+    """The state after ``move``, its events appended to ``log`` (unless ``None``): the one
+    legality path. A move equal to a listed one is that move (one dict look-up); any move
+    :func:`legal_moves` does not list raises ``IllegalMoveError`` naming the rule it breaks.
+    """
     move = MOVE_TABLE.known(move)  # the listed instance, or why it is no move
     if state.pending_keep is not None:
         if not isinstance(move, Dice):
@@ -206,7 +199,7 @@ def transition(state: State, move: Move, log: _Log) -> State:
             f"{box.name} of stage {stage + 1} is filled already; each box is filled once"
         )
     if order == "down" or order == "up":  # such a stage fills its next box only
-        fillable = _fillable(order, open_mask)
+        fillable = fillable_boxes(order, open_mask)
         if not fillable >> box & 1:
             raise IllegalMoveError(
                 f"stage {stage + 1} is played {order!r}: only its next box, "

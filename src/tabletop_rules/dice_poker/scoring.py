@@ -13,8 +13,8 @@ from itertools import combinations, combinations_with_replacement, product
 from math import factorial, prod
 
 from .._messages import short_repr
-from .config import BoxScores
-from .moves import DICE_COUNT, MOVE_TABLE, Box, Dice, Face, Move, _sorted_faces
+from .config import DEFAULT_BOX_SCORES, BoxScores
+from .moves import DICE_COUNT, MOVE_TABLE, Box, Dice, Face, Move, sorted_faces
 
 __all__ = ["mountain_points", "points", "stage_bonus"]
 
@@ -64,7 +64,6 @@ THROW_TABLES = {
 """Number of dice -> ``(6 ** count, faces)``: one draw ``n`` below ``6 ** count`` throws
 them all, ``faces[n]`` (the digits of ``n`` in base 6, plus one, sorted)."""
 
-_YATZY = BoxScores()
 _OF_A_KIND = {Box.PAIR: 2, Box.THREE_KIND: 3, Box.FOUR_KIND: 4}
 
 
@@ -76,7 +75,7 @@ def _checked(box: object, dice: object) -> tuple[Face, ...]:
         raise TypeError(f"expected a dice poker Box, got {short_repr(box)}")
     if type(dice) is not tuple and type(dice) is not list:
         raise TypeError(f"dice are a tuple or list of faces, got {short_repr(dice)}")
-    return _sorted_faces(dice)
+    return sorted_faces(dice)
 
 
 def mountain_points(box: Box, dice: Sequence[Face]) -> int:
@@ -84,7 +83,9 @@ def mountain_points(box: Box, dice: Sequence[Face]) -> int:
     return (_checked(box, dice).count(box.face) - 3) * box.face
 
 
-def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> int | None:
+def points(
+    box: Box, dice: Sequence[Face], box_scores: BoxScores = DEFAULT_BOX_SCORES
+) -> int | None:
     """Points ``dice`` score in ``box``, or ``None`` when they do not fit a poker box.
 
     A poker box scores the best way the dice fit it; five alike fit PAIR, THREE_KIND and
@@ -112,13 +113,15 @@ def points(box: Box, dice: Sequence[Face], box_scores: BoxScores = _YATZY) -> in
 
 
 @cache
-def score_table(box_scores: BoxScores = _YATZY) -> dict[tuple[Face, ...], tuple[int, ...]]:
+def score_table(
+    box_scores: BoxScores = DEFAULT_BOX_SCORES,
+) -> dict[tuple[Face, ...], tuple[int, ...]]:
     """Sorted dice -> points in each box (0 where they do not fit), once per ``box_scores``."""
     return {dice: tuple(points(box, dice, box_scores) or 0 for box in Box) for dice in ALL_THROWS}
 
 
 @cache
-def possible_points(box_scores: BoxScores = _YATZY) -> tuple[frozenset[int], ...]:
+def possible_points(box_scores: BoxScores = DEFAULT_BOX_SCORES) -> tuple[frozenset[int], ...]:
     """For each box every value it can hold (what a throw scores there, 0 for a scratch), so
     that loaders refuse sheets no game can reach.
     """
