@@ -312,11 +312,6 @@ def test_a_move_with_a_field_no_move_holds_is_refused_as_no_move() -> None:
         RULES.format_move(Take("1"))  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Game.encode passes the move to action_key, whose MoveTable.known hashes it: "
-    "Take([]) gets a bare 'unhashable type' TypeError where apply says it is no move",
-)
 def test_encode_refuses_a_move_with_a_field_no_move_holds_as_no_move() -> None:
     with pytest.raises(IllegalMoveError, match="is not a take away move"):
         RULES.encode(Take([]))  # type: ignore[arg-type]
@@ -373,11 +368,6 @@ class Capitals(TakeAway):
         return super().format_move(move).capitalize()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Game.read_move looks the text up lower-cased, but keys its table by format_move "
-    "as written: a game whose notation has a capital letter cannot read its own moves",
-)
 def test_the_default_read_move_reads_back_every_format_move() -> None:
     rules = Capitals()
     for move in MOVES.moves:
@@ -443,12 +433,6 @@ def test_messages_name_a_game_whose_noun_starts_with_a_vowel_with_an() -> None:
         rules.check_state(attrs.evolve(rules.new_game(seed=0), pile=9))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Game.known_move leaves the refusal of an object of no move class to "
-    "MoveTable.known, which says 'a' whatever the name: account says \"'x' is not a "
-    'account game move"',
-)
 def test_apply_refuses_what_is_no_move_naming_a_vowel_game_with_an() -> None:
     rules = OddTake()
     with pytest.raises(IllegalMoveError, match="'take 1' is not an odd take move"):
@@ -635,11 +619,6 @@ def test_the_seats_and_the_chance_facts_are_checked_when_a_game_is_made() -> Non
         made(view_type=Blind)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Game.__init__ unpacks seats before checking it: (2, 3, 4) is a ValueError 'too "
-    "many values to unpack', 5 a TypeError that does not name seats",
-)
 @pytest.mark.parametrize("seats", [(2, 3, 4), 5])
 def test_seats_that_are_no_pair_are_refused_naming_seats(seats: object) -> None:
     with pytest.raises(TypeError, match=r"seats must be \(fewest, most\)"):
@@ -669,11 +648,6 @@ def test_chance_probabilities_are_equally_likely_outcomes_unless_the_game_says()
     assert rules.chance_probabilities(State(Config(), 0, 4, turns=2)) == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Game.chance_probabilities of a deterministic game returns {} before looking at "
-    "its argument: what is no state is not refused, as every other member refuses it",
-)
 def test_chance_probabilities_refuses_what_is_no_state() -> None:
     with pytest.raises(TypeError, match="expected a take away State"):
         RULES.chance_probabilities("state")  # type: ignore[arg-type]

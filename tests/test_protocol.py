@@ -16,6 +16,7 @@ from tabletop_rules import CHANCE, dice_poker, protocol
 from tabletop_rules.errors import GamePluginError, TabletopError, UnknownGameError
 from tabletop_rules.game import Game, exported_functions
 from tabletop_rules.protocol import Ruleset, get_ruleset, register, registered, rulesets
+from tabletop_rules.testing.variants import variant
 
 PIG = Path(__file__).parents[1] / "examples" / "pig" / "src"
 DicePokerRules = Ruleset[dice_poker.Config, dice_poker.State, dice_poker.Move]
@@ -25,12 +26,6 @@ DicePokerRules = Ruleset[dice_poker.Config, dice_poker.State, dice_poker.Move]
 def private_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let a test register games without leaving them behind for other tests."""
     monkeypatch.setattr(protocol, "_registered", dict(protocol._registered))
-
-
-def renamed(game: Game[Any, Any, Any], name: str) -> Game[Any, Any, Any]:
-    """A game like ``game`` under another name: a subclass, as a variant of a game is written."""
-    variant: Game[Any, Any, Any] = type("Variant", (type(game),), {"name": name})()
-    return variant
 
 
 def play_first_turn(rules: DicePokerRules, seed: int) -> dice_poker.State:
@@ -72,16 +67,16 @@ def test_registering_the_same_ruleset_again_changes_nothing(private_registry: No
 
 
 def test_another_ruleset_cannot_take_a_registered_name(private_registry: None) -> None:
-    impostor = type("Impostor", (type(dice_poker.RULES),), {"title": "Not dice poker"})()
+    impostor = variant(dice_poker.RULES, title="Not dice poker")
     with pytest.raises(ValueError, match="'dice-poker' is registered already"):
         register(impostor)
     assert get_ruleset("dice-poker") is dice_poker.RULES
 
 
 def test_a_third_party_game_registers_under_its_own_name(private_registry: None) -> None:
-    variant = renamed(dice_poker.RULES, "dice-poker-variant")
-    register(variant)
-    assert get_ruleset("dice-poker-variant") is variant
+    toy = variant(dice_poker.RULES, name="dice-poker-variant")
+    register(toy)
+    assert get_ruleset("dice-poker-variant") is toy
     assert "dice-poker-variant" in rulesets()
     assert get_ruleset("dice-poker") is dice_poker.RULES
 
@@ -197,6 +192,6 @@ def test_a_built_in_game_is_found_by_its_packages_spelling_too() -> None:
 
 
 def test_a_name_spelling_a_built_in_game_with_underscores_is_reserved() -> None:
-    imposter = renamed(dice_poker.RULES, "dice_poker")
+    imposter = variant(dice_poker.RULES, name="dice_poker")
     with pytest.raises(GamePluginError, match="'dice_poker' is the built-in game 'dice-poker'"):
         register(imposter)

@@ -37,7 +37,7 @@ from fractions import Fraction
 from functools import partial
 from pickle import PicklingError
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, NoReturn, TypeVar
+from typing import Any, Final, Generic, Literal, NoReturn, Protocol, TypeAlias, TypeVar
 
 import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
@@ -50,11 +50,10 @@ from .errors import ConfigError, IllegalMoveError, InvalidStateError, NotationEr
 from .observation import Features, ObservationSpec, encoded, encoding_spec
 from .rng import Rng, is_valid_state, resolve_seed
 
-if TYPE_CHECKING:
-    from .protocol import Bot, BotFactory
-
 __all__ = [
     "CHANCE",
+    "Bot",
+    "BotFactory",
     "ChanceMode",
     "Game",
     "Seat",
@@ -63,6 +62,7 @@ __all__ = [
     "exported_functions",
     "exported_names",
     "share_bot",
+    "use_registry",
 ]
 
 CHANCE: Final = -1
@@ -78,9 +78,47 @@ MoveT = TypeVar("MoveT")
 ViewT = DefaultedTypeVar("ViewT", default=Any)
 EventT = DefaultedTypeVar("EventT", default=Any)
 Method = TypeVar("Method", bound=Callable[..., Any])
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
+MoveT_co = TypeVar("MoveT_co", covariant=True)
+
+
+class Bot(Protocol[ViewT_contra, MoveT_co]):
+    """A player: picks one of the legal moves of its seat's view.
+
+    Bots see views, never states: a view holds what its seat may know (never another
+    seat's hidden cards, nor the generator that predicts the dice) and, in
+    ``legal_moves``, the moves open to that seat. Every game's view has ``seat``,
+    ``current_player`` and ``legal_moves`` fields.
+    """
+
+    def choose(self, view: ViewT_contra) -> MoveT_co:
+        """The move to play, one of ``view.legal_moves``."""
+        ...
+
+
+BotFactory: TypeAlias = Callable[[int], Bot[Any, Any]]
+"""Makes a new bot for one game from a seed (a bot that draws no random numbers ignores
+it). A class or a module-level function, so that it pickles and can be sent to worker
+processes; :class:`~tabletop_rules.bots.Unseeded` adapts a bot class without a seed."""
+
+
+_REGISTRY: dict[str, Callable[..., Any]] = {}
+"""How a game is found by name, given by :mod:`tabletop_rules.protocol` (which builds on
+this module) through :func:`use_registry`: pickling names a game by its registry name."""
+
+
+def use_registry(
+    find: Callable[[str], Game[Any, Any, Any] | None],
+    load: Callable[[str, str], Game[Any, Any, Any]],
+) -> None:
+    """Let games pickle as their names: ``find(name)`` is the game registered as ``name``
+    now, ``load(name, module)`` the game a pickle names, importing ``module`` first where
+    needed. Called once, by :mod:`tabletop_rules.protocol`.
+    """
+    _REGISTRY.update(find=find, load=load)
+
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
-_SHARED_BOTS: dict[str, Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]] = {}
 
 
 def exported(method: Method) -> Method:
@@ -89,6 +127,9 @@ def exported(method: Method) -> Method:
     """
     method.__tabletop_exported__ = True  # type: ignore[attr-defined]
     return method
+
+
+_SHARED_BOTS: dict[str, Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]] = {}
 
 
 def share_bot(name: str, make: Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]) -> None:
@@ -158,9 +199,14 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     """The game's own bots by name; :attr:`bots` adds those every game has."""
 
     def __init__(self) -> None:
-        low, high = self.seats
-        if type(low) is not int or type(high) is not int or not 1 <= low <= high:
-            raise TypeError(f"seats must be (fewest, most), got {self.seats!r}")
+        seats: Any = self.seats
+        if (
+            type(seats) is not tuple
+            or len(seats) != 2
+            or not all(type(number) is int for number in seats)
+            or not 1 <= seats[0] <= seats[1]
+        ):
+            raise TypeError(f"seats must be (fewest, most), got {short_repr(seats)}")
         if self.chance_mode not in ("deterministic", "explicit"):
             raise TypeError(f"chance_mode must be deterministic or explicit: {self.chance_mode!r}")
         if (self.chance_mode == "explicit") != (self.chance_type is not None):
@@ -192,11 +238,9 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         :func:`~tabletop_rules.protocol.get_ruleset`, importing the game's module first
         when the name is not registered there yet (a game of another package).
         """
-        from .protocol import is_registered, registered_game  # the registry builds on this module
-
-        if not is_registered(self):
+        if _REGISTRY["find"](self.name) is not self:
             raise PicklingError(f"only a registered game can be pickled; register {self.name!r}")
-        return registered_game, (self.name, type(self).__module__)
+        return _REGISTRY["load"], (self.name, type(self).__module__)
 
     # --- the kernel: what every game writes -------------------------------------------
 
@@ -287,13 +331,19 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         any state allows. A game whose moves are not all in its table (palace's plays of
         particular suits) gives its own.
         """
-        try:
-            known = self.move_table.known(move)
-        except TypeError as error:  # a class without validators built Take(count=[])
-            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move") from error
+        known = self._table_move(move)
         if id(known) not in self._move_ids:
             raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move")
         return known
+
+    def _table_move(self, move: object) -> MoveT:
+        """The table's instance of ``move``, else ``move`` itself if it is of a move class."""
+        if not any(type(move) is kind for kind in self.move_types):
+            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move")
+        try:
+            return self.move_table.known(move)
+        except TypeError as error:  # a class without validators built Take(count=[])
+            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move") from error
 
     # --- playing ----------------------------------------------------------------------
 
@@ -370,7 +420,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """Each outcome at a chance point with its exact chance (read-only); empty
         elsewhere. By default the outcomes are equally likely.
         """
-        if self.chance_mode == "deterministic" or self.current_player(state) != CHANCE:
+        if self.current_player(state) != CHANCE:
             return _NO_CHANCES
         outcomes = self.legal_moves(state)
         return MappingProxyType(dict.fromkeys(outcomes, Fraction(1, len(outcomes))))
@@ -449,8 +499,9 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
             raise TypeError(f"move text is a str, got {short_repr(text)}")
         by_text = self._by_text
         if by_text is None:
-            by_text = self._by_text = {self.format_move(m): m for m in self.move_table.moves}
-        move = by_text.get(" ".join(text.split()).lower())
+            by_text = {_words(self.format_move(m)): m for m in self.move_table.moves}
+            self._by_text = by_text
+        move = by_text.get(_words(text))
         if move is None:
             raise NotationError(f"{short_repr(text)} names no {self.noun} move")
         return move
@@ -502,7 +553,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """The table's move that numbers ``move``: the move itself by default; a game
         whose codec numbers classes of equivalent moves gives its own.
         """
-        return self.move_table.known(move)
+        return self._table_move(move)
 
     def action_notation(self, move: MoveT) -> str:
         """The text of the action a table move numbers (:meth:`format_move` by default;
@@ -681,6 +732,11 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """
         shared = {name: partial(make, self) for name, make in _SHARED_BOTS.items()}
         return MappingProxyType({**shared, **self.own_bots})
+
+
+def _words(text: str) -> str:
+    """``text`` as notation is compared: lower case, words one space apart."""
+    return " ".join(text.split()).lower()
 
 
 def exported_functions() -> tuple[str, ...]:

@@ -25,13 +25,15 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final, Protocol, TypeAlias, TypeVar
+from typing import Any, Final
 
-from . import plugins
+from . import game, plugins
 from ._messages import short_repr
 from .errors import GamePluginError, UnknownGameError
 from .game import (
     CHANCE,
+    Bot,
+    BotFactory,
     Game,
     Seat,
     event_fields,
@@ -58,32 +60,9 @@ __all__ = [
     "rulesets",
 ]
 
-ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
-MoveT_co = TypeVar("MoveT_co", covariant=True)
-
 Ruleset = Game
 """The name generic code used for a game's rules before :class:`~tabletop_rules.game.Game`;
 the same class, kept for a release."""
-
-
-class Bot(Protocol[ViewT_contra, MoveT_co]):
-    """A player: picks one of the legal moves of its seat's view.
-
-    Bots see views, never states: a view holds what its seat may know (never another
-    seat's hidden cards, nor the generator that predicts the dice) and, in
-    ``legal_moves``, the moves open to that seat. Every game's view has ``seat``,
-    ``current_player`` and ``legal_moves`` fields.
-    """
-
-    def choose(self, view: ViewT_contra) -> MoveT_co:
-        """The move to play, one of ``view.legal_moves``."""
-        ...
-
-
-BotFactory: TypeAlias = Callable[[int], Bot[Any, Any]]
-"""Makes a new bot for one game from a seed (a bot that draws no random numbers ignores
-it). A class or a module-level function, so that it pickles and can be sent to worker
-processes; :class:`~tabletop_rules.bots.Unseeded` adapts a bot class without a seed."""
 
 
 _BUILTIN: Final[Mapping[str, str]] = {
@@ -220,7 +199,12 @@ def registered_game(name: str, module: str) -> Game[Any, Any, Any]:
     if type(name) is not str or type(module) is not str:
         raise TypeError(f"a game's name and module are str, got {short_repr((name, module))}")
     if name not in _registered and name not in _BUILTIN:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise UnknownGameError(
+                f"no game named {name!r}: {short_repr(module)} does not import"
+            ) from error
     return get_ruleset(name)
 
 
@@ -293,3 +277,6 @@ def __getattr__(name: str) -> Any:
         stacklevel=2,
     )
     return value()
+
+
+game.use_registry(_find, registered_game)

@@ -326,6 +326,11 @@ def text_table(heading: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     >>> text_table(("bot", "wins"), [("greedy", "20"), ("random", "0")])
     ['bot     wins', 'greedy    20', 'random     0']
     """
+    for row in (heading, *rows):
+        if isinstance(row, str) or not row or any(type(cell) is not str for cell in row):
+            raise TypeError(f"a table's rows are sequences of str, got {short_repr(row)}")
+        if len(row) != len(heading):
+            raise TypeError(f"each row has the heading's {len(heading)} cells: {short_repr(row)}")
     widths = [max(len(row[column]) for row in (heading, *rows)) for column in range(len(heading))]
     lines = []
     for row in (heading, *rows):
