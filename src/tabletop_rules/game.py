@@ -61,6 +61,9 @@ __all__ = [
     "exported",
     "exported_functions",
     "exported_names",
+    "guard_config",
+    "guard_table",
+    "guard_view",
     "share_bot",
     "use_registry",
 ]
@@ -732,6 +735,50 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """
         shared = {name: partial(make, self) for name, make in _SHARED_BOTS.items()}
         return MappingProxyType({**shared, **self.own_bots})
+
+
+Rule = TypeVar("Rule")
+
+
+def guard_config(rule: Callable[[Any], Rule]) -> Any:
+    """``rule(config)`` as a :class:`Game` method that first refuses a config of another
+    game (``ConfigError``): how a game binds a function of its config it has not guarded.
+    """
+
+    def method(self: Game[Any, Any, Any], config: Any) -> Rule:
+        return rule(self.expect(config, (self.config_type,), ConfigError))
+
+    return _named_like(rule, method)
+
+
+def guard_view(rule: Callable[[Any], Rule]) -> Any:
+    """``rule(view)`` as a :class:`Game` method that first refuses what is no view of the
+    game (``TypeError``).
+    """
+
+    def method(self: Game[Any, Any, Any], seen: Any) -> Rule:
+        return rule(self.expect(seen, (self.view_type,)))
+
+    return _named_like(rule, method)
+
+
+def guard_table(rule: Callable[[Any], Rule]) -> Any:
+    """``rule(game)`` as a :class:`Game` method that first refuses what is neither a state
+    nor a view of the game (``TypeError``): for what draws either.
+    """
+
+    def method(self: Game[Any, Any, Any], game: Any) -> Rule:
+        return rule(self.expect(game, (self.state_type, self.view_type)))
+
+    return _named_like(rule, method)
+
+
+def _named_like(rule: Callable[..., Any], method: Method) -> Method:
+    """``method`` named and documented as the game's ``rule``, for ``help()`` and the API pages."""
+    for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(method, attribute, getattr(rule, attribute, None))
+    method.__wrapped__ = rule  # type: ignore[attr-defined]
+    return method
 
 
 def _words(text: str) -> str:

@@ -1,116 +1,47 @@
 """The account game: markers run round the bottom line of a field of cards and each card
 they land on changes their player's account (the rules page ``rules/account``; every
-house rule is a field of :class:`Config`). Its ``RULES``, registered as ``"account"``, is
-built by :func:`tabletop_rules.kit.build` from the declaration and kernel below.
+house rule is a field of :class:`Config`). Its ``RULES`` is the
+:class:`~tabletop_rules.account.game.Account` game, registered as ``"account"``; the
+functions below are its members.
 """
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
-from .. import kit
-from ..game import CHANCE, Game, exported_functions
-from . import (
-    bots,
-    cards,
-    config,
-    events,
-    invariants,
-    moves,
-    notation,
-    observation,
-    rules,
-    state,
-    table,
+from .._deprecation import moved_names
+from ..game import CHANCE
+from ..protocol import register
+from .bots import AccountSearchBot, BestCardBot, PlannerBot
+from .cards import Card, Deal
+from .config import MAX_PLAYERS, Config
+from .events import (
+    AccountChanged,
+    Bought,
+    Collapsed,
+    Drew,
+    EndHit,
+    Event,
+    GameOver,
+    Moved,
+    Placed,
+    Reshuffled,
+    Rolled,
+    TurnPassed,
 )
-from . import view as view_module
-from .bots import *
-from .cards import *
-from .config import *
-from .events import *
-from .moves import *
-from .notation import json_hooks, read_move
-from .observation import *
-from .observation import encode_view
-from .rules import line
-from .state import *
-from .table import Landing, landings
+from .game import RULES, Account
+from .moves import Advance, Buy, Die, Move, Place, Roll
+from .state import State, View
 
-P = cards.PREMIUM_100
-"""The old name of :data:`~tabletop_rules.account.cards.PREMIUM_100`, for one release more."""
-T = cards.PREMIUM_1000
-"""The old name of :data:`~tabletop_rules.account.cards.PREMIUM_1000`, for one release more."""
-B = cards.CHARGE
-"""The old name of :data:`~tabletop_rules.account.cards.CHARGE`, for one release more."""
-Z = cards.ZERO
-"""The old name of :data:`~tabletop_rules.account.cards.ZERO`, for one release more."""
-
-__all__ = ["CHANCE", "RULES", "B", "Landing", "P", "T", "Z", "landings", "line", "read_move"]
-__all__ += exported_functions()
-__all__ += bots.__all__
-__all__ += cards.__all__
-__all__ += config.__all__
-__all__ += moves.__all__
-__all__ += observation.__all__
-__all__ += events.__all__
-__all__ += state.__all__
-
-DECLARATION = kit.Declaration(
-    name="account",
-    title="The account game",
-    players=(1, MAX_PLAYERS),
-    hidden_information=True,
-    deal_type=Card,
-    format_version=FORMAT_VERSION,
-)
-
-KERNEL = kit.Kernel(
-    config_type=Config,
-    state_type=State,
-    view_type=View,
-    move_types=MOVE_TYPES,
-    event_types=EVENT_TYPES,
-    new_game=rules.new_game,
-    legal_moves=rules.legal_moves,
-    transition=rules.transition,
-    score=rules.score,
-    current_player=rules.current_player,
-    view=view_module.view,
-    determinize=view_module.determinize,
-    format_move=notation.format_move,
-    encode_view=encode_view,
-    check_state=invariants.check_invariants,
-    max_moves=rules.max_moves,
-    moves=MOVE_TABLE,
-    chance_type=Die,
-    check_view=invariants.check_view,
-    display=table.display,
-    json_hooks=json_hooks,
-    deck=Config.deck_cards,
-    bots={
-        "bestcard": kit.Unseeded(BestCardBot),
-        "planner": kit.Unseeded(PlannerBot),
-        "search": AccountSearchBot,
-    },
-    read_move=read_move,
-    transition_checks=True,
-    describe=table.event_text,
-    rules_summary=table.rules_summary,
-    notation_summary=table.notation_summary,
-    hint=table.hint,
-)
-
-RULES: Game[Config, State, Move, View, Event] = kit._build(
-    DECLARATION,
-    KERNEL,
-    # benchmarks/ab_playout.py: a playout asks both every move; behind the shell's guard the
-    # playout ran at 0.88 of the game before the kit, with the game's own checks at 0.92.
-    legal_moves=rules.legal_moves,
-    is_over=rules.is_over,
-)
-"""The account game's :class:`~tabletop_rules.protocol.Ruleset`: the kernel above and what
-:func:`tabletop_rules.kit.build` derives from it."""
+__all__ = [
+    "CHANCE", "MAX_PLAYERS", "RULES", "Account", "AccountChanged", "AccountSearchBot",
+    "Advance", "BestCardBot", "Bought", "Buy", "Card", "Collapsed", "Config", "Deal", "Die",
+    "Drew", "EndHit", "Event", "GameOver", "Move", "Moved", "Place", "Placed", "PlannerBot",
+    "Reshuffled", "Roll", "Rolled", "State", "TurnPassed", "View",
+    "action_text", "apply", "apply_with_events", "canonical", "chance_offset",
+    "chance_probabilities", "check_state", "check_view", "current_player", "decode",
+    "describe", "determinize", "display", "encode", "format_move", "is_over", "legal_mask",
+    "legal_moves", "max_moves", "new_game", "num_actions", "observation_spec", "observe",
+    "parse_move", "read_move", "redact", "score", "view", "winners",
+]  # fmt: skip
 
 action_text = RULES.action_text
 apply = RULES.apply
@@ -136,22 +67,29 @@ num_actions = RULES.num_actions
 observation_spec = RULES.observation_spec
 observe = RULES.observe
 parse_move = RULES.parse_move
+read_move = RULES.read_move
 redact = RULES.redact
 score = RULES.score
 view = RULES.view
 winners = RULES.winners
 
+register(RULES)
 
-def __getattr__(name: str) -> Any:
-    """``field_text``, the deprecated name of :func:`display`, kept for one release."""
-    if name == "field_text":
-        warnings.warn(
-            "account.field_text is deprecated: use account.display, the name every game shares",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return display
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-kit.register(RULES)
+__getattr__ = moved_names(
+    __name__,
+    {
+        "field_text": "table.display",
+        "P": "cards.PREMIUM_100", "T": "cards.PREMIUM_1000", "B": "cards.CHARGE",
+        "Z": "cards.ZERO", "END": "cards", "CARDS": "cards", "CARD_ORDER": "cards",
+        "KINDS": "cards", "DEFAULT_DECK": "config", "Deck": "config", "ENDS": "config",
+        "EndRule": "config", "FORMAT_VERSION": "config", "MAX_COLUMNS": "config",
+        "MAX_COST": "config", "MAX_COUNT": "config", "MAX_MARKERS": "config",
+        "MAX_ROUNDS": "config", "MAX_ROWS": "config", "ADVANCES": "moves", "BUYS": "moves",
+        "CHANCE_OFFSET": "moves", "DICE": "moves", "DIRECTIONS": "moves", "Direction": "moves",
+        "MOVE_TABLE": "moves", "MOVE_TYPES": "moves", "NUM_ACTIONS": "moves", "PLACES": "moves",
+        "ROLL": "moves", "SIDES": "moves", "EVENT_TYPES": "events", "Column": "state",
+        "PHASES": "state", "Phase": "state", "line": "rules", "Landing": "table",
+        "landings": "table", "ACCOUNT_CLIP": "observation", "LOG_CLIP": "observation",
+        "DECISIVE": "bots", "plan_value": "bots", "worth_lead_value": "bots",
+    },
+)  # fmt: skip
