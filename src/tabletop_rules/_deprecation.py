@@ -25,7 +25,7 @@ def moved_names(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
     'tabletop_rules.short moved: use tabletop_rules._messages.short_repr'
     """
 
-    def __getattr__(name: str) -> Any:
+    def moved(name: str) -> Any:
         if name not in where:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module, _, new_name = where[name].partition(".")
@@ -37,4 +37,4 @@ def moved_names(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
         )
         return getattr(importlib.import_module(path), new_name or name)
 
-    return __getattr__
+    return moved
