@@ -31,7 +31,6 @@ from ._validation import (
     choice,
     flag,
     optional_whole,
-    refuse_state,
     run_checks,
     whole,
 )
@@ -80,7 +79,6 @@ __all__ = [
     "legal_moves_of",
     "maker",
     "optional_whole",
-    "refuse_state",
     "register",
     "replacer",
     "resolve_seed",
@@ -105,7 +103,7 @@ class Declaration:
         title: The name for people (``"Pig"``).
         players: The fewest and most seats, for the config's validator
             (``whole(*DECLARATION.players)``).
-        chance_mode: Whether the game has chance points (:data:`ChanceMode`).
+        chance_mode: Whether the game has chance points (:data:`~tabletop_rules.game.ChanceMode`).
         hidden_information: Whether a seat's view hides more than the generator.
         deal_type: The class of a deal's items for a game with a deck, else ``None``.
         format_version: The version of the game's JSON layout.

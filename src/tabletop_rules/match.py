@@ -180,7 +180,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @property
     def current_player(self) -> Seat | None:
-        """The seat to move, :data:`~tabletop_rules.protocol.CHANCE` at a chance point,
+        """The seat to move, :data:`~tabletop_rules.game.CHANCE` at a chance point,
         ``None`` once the game is over.
         """
         return self._rules.current_player(self._states[-1])

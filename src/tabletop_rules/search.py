@@ -445,7 +445,7 @@ class SearchBot(Generic[MoveT]):
 
     def search(self, view: Any) -> SearchNode:
         """The tree of the budget's iterations from ``view`` (its root's children are
-        keyed by action number, :meth:`~tabletop_rules.protocol.Ruleset.encode`).
+        keyed by action number, :meth:`~tabletop_rules.game.Game.encode`).
         """
         determinize = self.ruleset.determinize
         iterate = self._iterate

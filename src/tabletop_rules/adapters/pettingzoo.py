@@ -22,7 +22,7 @@ PettingZoo's classic environments are; :class:`TabletopEnv` (also called
   reward is 0; each seat's final score is in its ``info["score"]``.
 - **Termination** is the end of the game, for every agent at once. There is no
   truncation: every game ends by its own rules within
-  :meth:`~tabletop_rules.protocol.Ruleset.max_moves` moves.
+  :meth:`~tabletop_rules.game.Game.max_moves` moves.
 - **Chance** is resolved inside the environment, from the seed: ``reset(seed=s)``
   starts ``new_game(config, seed=s)``. With ``auto_chance=True`` (every game's default)
   the game throws its own dice from that seed; with ``auto_chance=False`` the

@@ -586,7 +586,7 @@ def check_observation(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
     each value a float within its bounds; observing twice gives the same numbers, and so
     does observing the view of a state re-dealt from the view (the numbers come from the
     view alone). Each legal move's ``action_text`` parses back, in ``state``, to the same
-    move (as :meth:`~tabletop_rules.protocol.Ruleset.canonical` lists it).
+    move (as :meth:`~tabletop_rules.game.Game.canonical` lists it).
     """
     config = rules.config_of(state)
     spec = rules.observation_spec(config)
