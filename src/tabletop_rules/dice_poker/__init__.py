@@ -15,82 +15,37 @@ field of :class:`Config`. A game in five lines:
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
-from .. import kit
-from ..game import CHANCE, Game, exported_functions
-from . import bots, config, events, invariants, moves, notation, rules, scoring, state, table
-from . import coach as coach_module
-from . import view as view_module
-from .bots import *
-from .coach import *
-from .config import *
-from .events import *
-from .moves import *
-from .notation import *
-from .observation import encode_view
-from .scoring import *
-from .state import *
-from .table import *
-
-__all__ = ["CHANCE", "RULES"]
-__all__ += exported_functions()
-__all__ += bots.__all__
-__all__ += coach_module.__all__
-__all__ += config.__all__
-__all__ += events.__all__
-__all__ += moves.__all__
-__all__ += notation.__all__
-__all__ += scoring.__all__
-__all__ += state.__all__
-__all__ += table.__all__
-
-DECLARATION = kit.Declaration(
-    name="dice-poker", title="Dice poker", players=(2, MAX_PLAYERS), format_version=FORMAT_VERSION
+from .._deprecation import moved_names
+from ..game import CHANCE
+from ..protocol import register
+from .bots import GreedyBot
+from .coach import CoachBot
+from .config import MAX_PLAYERS, Config, Deal
+from .events import (
+    Announced,
+    Event,
+    FencesChanged,
+    GameOver,
+    MountainScored,
+    Rolled,
+    Scratched,
+    Wrote,
 )
+from .game import RULES, DicePoker
+from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
+from .state import State, View
 
-KERNEL = kit.Kernel(
-    config_type=Config,
-    state_type=State,
-    view_type=View,
-    move_types=MOVE_TYPES,
-    event_types=EVENT_TYPES,
-    new_game=rules.new_game,
-    legal_moves=rules.legal_moves,
-    transition=rules.transition,
-    score=rules.score,
-    current_player=rules.current_player,
-    view=view_module.view,
-    determinize=view_module.determinize,
-    format_move=notation.format_move,
-    encode_view=encode_view,
-    check_state=invariants.check_invariants,
-    max_moves=rules.max_moves,
-    moves=MOVE_TABLE,
-    chance_type=Dice,
-    transition_checks=True,
-    own_move=MOVE_TABLE.known,  # a move no state allows reaches the transition: it names the rule
-    check_view=invariants.check_view,
-    chance_probabilities=rules.chance_probabilities,
-    display=table.display,
-    json_hooks=notation.json_hooks,
-    bots={"greedy": kit.Unseeded(GreedyBot), "coach": kit.Unseeded(CoachBot)},
-    read_move=read_move,
-    describe=table.event_text,
-    rules_summary=table.rules_summary,
-    notation_summary=table.notation_summary,
-    hint=table.hint,
-)
-
-RULES: Game[Config, State, Move, View, Event] = kit._build(
-    DECLARATION,
-    KERNEL,
-    # benchmarks/ab_playout.py: the derived is_over is two calls deeper.
-    is_over=rules.is_over,
-)
-"""Dice poker's :class:`~tabletop_rules.protocol.Ruleset`: the kernel above and what
-:func:`tabletop_rules.kit.build` derives from it."""
+__all__ = [
+    "CHANCE", "MAX_PLAYERS", "RULES", "Announce", "Announced", "Box", "CoachBot", "Config",
+    "Deal", "Dice", "DicePoker", "Event", "FencesChanged", "GameOver", "GreedyBot",
+    "MountainScored", "Move", "Roll", "Rolled", "Scratch", "Scratched", "State", "View",
+    "Write", "Wrote",
+    "action_text", "apply", "apply_with_events", "canonical", "chance_offset",
+    "chance_probabilities", "check_state", "check_view", "current_player", "decode",
+    "describe", "determinize", "display", "encode", "format_move", "is_over", "legal_mask",
+    "legal_moves", "max_moves", "new_game", "num_actions", "observation_spec", "observe",
+    "parse_move", "read_move", "redact", "score", "view", "winners",
+]  # fmt: skip
 
 action_text = RULES.action_text
 apply = RULES.apply
@@ -116,22 +71,29 @@ num_actions = RULES.num_actions
 observation_spec = RULES.observation_spec
 observe = RULES.observe
 parse_move = RULES.parse_move
+read_move = RULES.read_move
 redact = RULES.redact
 score = RULES.score
 view = RULES.view
 winners = RULES.winners
 
-kit.register(RULES)
+register(RULES)
 
-
-def __getattr__(name: str) -> Any:
-    """``sheet_table``, the old name of :func:`display`, warns and draws the same (one release)."""
-    if name == "sheet_table":
-        warnings.warn(
-            "dice_poker.sheet_table is deprecated: use dice_poker.display, the name every game "
-            "shares",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return display
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(
+    __name__,
+    {
+        "ACTIONS": "moves", "BOXES_PER_STAGE": "moves", "CHANCE_OFFSET": "moves",
+        "DICE_COUNT": "moves", "Face": "moves", "MOUNTAIN": "moves", "MOVE_TABLE": "moves",
+        "MOVE_TYPES": "moves", "NUM_ACTIONS": "moves", "POKER_BOXES": "moves",
+        "known_move": "moves", "EVENT_TYPES": "events", "BoxScores": "config",
+        "MAX_FENCES": "config", "MAX_POINTS": "config", "MAX_STAGES": "config",
+        "MAX_THROWS_PER_TURN": "config", "STAGE_ORDERS": "config", "StageOrder": "config",
+        "Cell": "state", "FORMAT_VERSION": "state", "Sheet": "state", "PAR": "bots",
+        "expected_points": "bots", "Advice": "coach", "BoxChance": "coach",
+        "DEFAULT_VALUES": "coach", "Fill": "coach", "HORIZON": "coach", "KeepAdvice": "coach",
+        "Values": "coach", "advice_lines": "coach", "box_chances": "coach", "coach": "coach",
+        "coach_lines": "coach", "mountain_points": "scoring", "points": "scoring",
+        "stage_bonus": "scoring", "parse_box": "notation", "open_box_points": "table",
+        "sheet_table": "table.display",
+    },
+)  # fmt: skip

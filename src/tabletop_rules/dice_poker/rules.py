@@ -15,6 +15,7 @@ from ..protocol import CHANCE, Seat
 from ..rng import Rng
 from . import events, moves, scoring
 from .config import Config, Deal
+from .events import Announced
 from .moves import BOXES_PER_STAGE, DICE_COUNT, MOVE_TABLE, Announce, Box, Dice, Move, Roll, Write
 from .notation import format_move
 from .scoring import FITS, OUTCOMES, PROBABILITIES, THROW_TABLES, score_table, stage_bonus
@@ -158,8 +159,8 @@ def _quoted(move: Move) -> str:
     return short_text(format_move(move))
 
 
-def transition(state: State, move: Move, log: _Log) -> State:
-    """The state after ``move``, its events appended to ``log`` (unless ``None``): the one
+def transition(state: State, move: Move, events: _Log) -> State:
+    """The state after ``move``, its events appended to ``events`` (unless ``None``): the one
     legality path. A move equal to a listed one is that move (one dict look-up); any move
     :func:`legal_moves` does not list raises ``IllegalMoveError`` naming the rule it breaks.
     """
@@ -170,7 +171,7 @@ def transition(state: State, move: Move, log: _Log) -> State:
                 f"the dice are in the air: the next move is their outcome ('dice' and the "
                 f"faces thrown), not '{_quoted(move)}'"
             )
-        return _land(state, move, log)
+        return _land(state, move, events)
     config = state.config
     players = config.players
     turns = state.turns_played
@@ -182,7 +183,7 @@ def transition(state: State, move: Move, log: _Log) -> State:
     stage = turns // players // BOXES_PER_STAGE
     order = config.orders_by_stage[stage]
     if isinstance(move, Roll):
-        return _roll(state, move, seat, order, log)
+        return _roll(state, move, seat, order, events)
     if isinstance(move, Dice):
         raise IllegalMoveError(
             f"'{_quoted(move)}' is a chance outcome, legal only while dice are in the air"
@@ -208,8 +209,8 @@ def transition(state: State, move: Move, log: _Log) -> State:
     if isinstance(move, Announce):
         if state.throws_used != 1 or state.announced is not None:
             raise IllegalMoveError("a box is announced once per turn, right after the first throw")
-        if log is not None:
-            log.append(events.Announced(seat, box))
+        if events is not None:
+            events.append(Announced(seat, box))
         return _replace(state, announced=box)
     if order == "announce" and state.dice:  # after the first throw, the announced box only
         if state.announced is None:
@@ -222,7 +223,7 @@ def transition(state: State, move: Move, log: _Log) -> State:
                 f"this turn announced {state.announced.name}: it may only end in that box, "
                 f"not {box.name}"
             )
-    return _fill(state, move, seat, stage, log)
+    return _fill(state, move, seat, stage, events)
 
 
 def _roll(state: State, move: Roll, seat: Seat, order: str, log: _Log) -> State:
