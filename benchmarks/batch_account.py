@@ -71,7 +71,7 @@ ANCHORS = [
     Anchor("account_loop", "vs per-state loop"),
 ]
 
-ROLL = account.encode(account.ROLL)
+ROLL = account.encode(account.Roll())
 
 
 def batched(size: int, step_alone: bool) -> Runner:

@@ -42,7 +42,7 @@ from harness import (
 )
 
 from tabletop_rules import account, dice_poker, palace
-from tabletop_rules.account.cards import CHARGE
+from tabletop_rules.account.cards import CHARGE, KINDS
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ CANDIDATES: dict[str, dict[str, Callable[[], Game]]] = {
                 marker_cost=0,
                 max_rounds=1000,
                 collapse=True,
-                deck=dict.fromkeys(account.KINDS, 100),
+                deck=dict.fromkeys(KINDS, 100),
             ),
         ),
     },

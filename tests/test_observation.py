@@ -13,6 +13,8 @@ import attrs
 import pytest
 
 from tabletop_rules import account, dice_poker, palace
+from tabletop_rules.account.moves import CHANCE_OFFSET as ACCOUNT_CHANCE_OFFSET
+from tabletop_rules.account.observation import ACCOUNT_CLIP, LOG_CLIP
 from tabletop_rules.errors import IllegalMoveError, TabletopError
 from tabletop_rules.observation import Features, ObservationSpec, seats_from
 from tabletop_rules.protocol import CHANCE, Ruleset, registered
@@ -121,7 +123,7 @@ def test_every_action_number_has_a_text(rules: Ruleset[Any, Any, Any], config: A
 
 def test_chance_offsets_of_the_codecs() -> None:
     assert dice_poker.chance_offset(dice_poker.Config()) == 249 == dice_poker.CHANCE_OFFSET
-    assert account.chance_offset(account.Config()) == 137 == account.CHANCE_OFFSET
+    assert account.chance_offset(account.Config()) == 137 == ACCOUNT_CHANCE_OFFSET
     for config in CONFIGS["palace"]:
         assert palace.chance_offset(config) == palace.num_actions(config)
     texts = [dice_poker.action_text(dice_poker.Config(), n) for n in range(710)]
@@ -190,8 +192,8 @@ def test_huge_accounts_are_clipped_and_logged() -> None:
         numbers = account.observe(attrs.evolve(seen, accounts=accounts))
         assert spec.contains(numbers)
         named = dict(zip(spec.names, numbers, strict=True))
-        assert named["account[P0]"] == max(-account.ACCOUNT_CLIP, min(accounts[0], 100_000))
-        assert abs(named["account_log[P1]"]) <= account.LOG_CLIP
+        assert named["account[P0]"] == max(-ACCOUNT_CLIP, min(accounts[0], 100_000))
+        assert abs(named["account_log[P1]"]) <= LOG_CLIP
     assert named["account_log[P0]"] < 0
 
 

@@ -39,6 +39,7 @@ import attrs
 from tabletop_rules import CHANCE, Match, TabletopError, account, get_ruleset, palace, rulesets
 from tabletop_rules import dice_poker as dp
 from tabletop_rules._messages import short_repr
+from tabletop_rules.account import table as account_table
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.house_rules import configured, house_rules
 from tabletop_rules.protocol import Bot, Ruleset
@@ -511,7 +512,7 @@ def _palace_hints(seen: palace.View) -> list[str]:
 def _account_hints(
     rules: Ruleset[Any, Any, Any], seen: account.View
 ) -> tuple[list[str], dict[str, str]]:
-    found = account.landings(seen)
+    found = account_table.landings(seen)
     if not found:
         return [], {}
     legal = set(seen.legal_moves)
@@ -814,7 +815,7 @@ def _account_board(rules: Ruleset[Any, Any, Any], seen: account.View, last: list
             kind = "place" if isinstance(move, account.Place) else "buy"
             by_column.setdefault(move.column, {})[kind] = notation(move)
     landings: dict[int, list[Answer]] = {}
-    for landing in account.landings(seen):
+    for landing in account_table.landings(seen):
         move = account.Advance(landing.marker, landing.direction, landing.steps)
         if move not in legal:
             continue

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import account as a
-from tabletop_rules.account.bots import _plan
+from tabletop_rules.account.bots import _plan, plan_value, worth_lead_value
 from tabletop_rules.account.moves import Advance, Buy, Place, Roll
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.errors import IllegalMoveError
@@ -221,19 +221,19 @@ def test_the_bots_play_legal_moves_under_random_house_rules(
 def test_the_search_values_a_lead_in_worth_bought_markers_counted() -> None:
     state = a.new_game(seed=3)
     even = attrs.evolve(state, accounts=(100, 100))
-    assert a.worth_lead_value(even) == (0.5, 0.5)
-    ahead, behind = a.worth_lead_value(attrs.evolve(state, accounts=(150, 100)))
+    assert worth_lead_value(even) == (0.5, 0.5)
+    ahead, behind = worth_lead_value(attrs.evolve(state, accounts=(150, 100)))
     assert ahead > 0.5 > behind
     assert ahead - 0.5 == pytest.approx(0.5 - behind)
     bought = attrs.evolve(state, accounts=(0, 2000), markers=((0, 1), (2,)))
-    assert a.worth_lead_value(bought) == (0.5, 0.5), "a bought marker is worth its cost"
+    assert worth_lead_value(bought) == (0.5, 0.5), "a bought marker is worth its cost"
     out_of_reach = attrs.evolve(state, accounts=(10**9, 0))
-    assert a.worth_lead_value(out_of_reach) == (1.0, 0.0)
+    assert worth_lead_value(out_of_reach) == (1.0, 0.0)
 
 
 def test_the_search_value_reads_account_states_only() -> None:
     with pytest.raises(TypeError, match="reads an account State"):
-        a.worth_lead_value(a.view(a.new_game(seed=3), 0))  # type: ignore[arg-type]
+        worth_lead_value(a.view(a.new_game(seed=3), 0))  # type: ignore[arg-type]
 
 
 def test_planner_bot_beats_best_card_bot_in_duplicate_games() -> None:
@@ -290,14 +290,22 @@ def test_a_long_plan_adds_each_turn_beyond_the_exact_ones_what_the_last_one_did(
         assert plan[100][at] == pytest.approx(plan[64][at] + 36 * step)
 
 
+def test_plan_value_counts_no_turns_left_once_an_end_placed_in_setup_ends_the_game() -> None:
+    state = game(["End", "+1"], end="finish_round", placement_scores=True)
+    state = placed(state, 0)  # seat 0 lands on End: the game ends once setup is done
+    assert state.phase == "setup"
+    assert state.ending
+    assert plan_value(state) == (0.5, 0.5), "no marker moves again: worth is the accounts"
+
+
 def test_plan_value_counts_what_each_seats_markers_can_still_add() -> None:
     state = a.new_game(seed=3)
-    assert a.plan_value(attrs.evolve(state, accounts=(100, 100))) == (0.5, 0.5)
+    assert plan_value(attrs.evolve(state, accounts=(100, 100))) == (0.5, 0.5)
     line = [cards[0] for cards in state.field]
     best = max(range(len(line)), key=lambda column: line[column].points)
     worst = min(range(len(line)), key=lambda column: line[column].points)
     play = attrs.evolve(state, phase="play", markers=((worst,), (best,)), accounts=(0, 0))
-    behind, ahead = a.plan_value(play)
+    behind, ahead = plan_value(play)
     assert ahead > 0.5 > behind
     with pytest.raises(TypeError, match="reads an account State"):
-        a.plan_value(a.view(state, 0))  # type: ignore[arg-type]
+        plan_value(a.view(state, 0))  # type: ignore[arg-type]

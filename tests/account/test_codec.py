@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 
 from tabletop_rules import account as a
-from tabletop_rules.account.moves import MOVE_TABLE
+from tabletop_rules.account.moves import MOVE_TABLE, NUM_ACTIONS
 from tabletop_rules.errors import IllegalMoveError, TabletopError
 from tabletop_rules.testing.checks import check_codec
 
@@ -32,7 +32,7 @@ def after_roll(value: int) -> a.State:
 
 
 def test_num_actions_is_the_same_for_every_config() -> None:
-    assert a.NUM_ACTIONS == 143
+    assert NUM_ACTIONS == 143
     assert a.num_actions(a.Config()) == 143
     assert a.num_actions(a.Config(rows=1, columns=20, max_markers=8, auto_chance=False)) == 143
 
@@ -56,7 +56,7 @@ def test_every_move_has_its_own_number_in_table_order() -> None:
 
 @pytest.mark.parametrize("move", ["roll", 40, None, object(), a.Config()])
 def test_encode_refuses_what_is_no_move(move: object) -> None:
-    with pytest.raises(TabletopError, match="is not a account game move"):
+    with pytest.raises(TabletopError, match="is not an account move"):
         a.encode(move)  # type: ignore[arg-type]
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tabletop_rules import account as a
+from tabletop_rules.account.cards import CHARGE
 from tabletop_rules.testing import ConformanceSuite
 
 from .test_properties import configs
@@ -30,8 +31,8 @@ def _worst() -> tuple[a.Config, tuple[a.Card, ...]]:
     )
     rest = list(config.deck_cards())
     for _ in range(config.columns):
-        rest.remove(a.B)
-    return config, (a.B,) * config.columns + tuple(rest)
+        rest.remove(CHARGE)
+    return config, (CHARGE,) * config.columns + tuple(rest)
 
 
 class TestAccountConformance(ConformanceSuite):

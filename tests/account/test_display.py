@@ -8,6 +8,7 @@ from hypothesis import given
 
 from tabletop_rules import account as a
 from tabletop_rules import account as r
+from tabletop_rules.account.cards import END
 from tabletop_rules.account.moves import Advance, Buy, Roll
 from tabletop_rules.protocol import CHANCE
 from tabletop_rules.rng import Rng
@@ -187,7 +188,7 @@ def test_an_empty_column_draws_a_dot_on_the_bottom_line_and_no_marker() -> None:
 def test_eight_players_on_twenty_columns_fit_an_80_column_terminal() -> None:
     config = a.Config(players=8, rows=3, columns=20, starting_markers=3, max_markers=3)
     state = a.new_game(config, seed=5)
-    safe = [column for column in range(20) if state.field[column][0] is not a.END]
+    safe = [column for column in range(20) if state.field[column][0] is not END]
     for placement in range(8 * 3):
         state = r.apply(state, a.Place(safe[(7 * placement) % len(safe)]))
     drawn = lines(state)

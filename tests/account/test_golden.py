@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from tabletop_rules import account as a
+from tabletop_rules.account.rules import line
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.protocol import Bot
 from tabletop_rules.records import GameRecord, replay_states
@@ -131,7 +132,7 @@ def test_the_given_deal_is_the_default_deck_and_the_record_holds_it() -> None:
     record, final = checked_in("default_given_deal")
     assert record.deal == GIVEN_DEAL
     assert "deal" in json.loads(TestAccountGolden.paths("default_given_deal")[0].read_text())
-    assert a.line(final) == tuple(range(7))
+    assert line(final) == tuple(range(7))
     assert [final.field[column][0] for column in range(7)] == list(GIVEN_DEAL[:7])
 
 

@@ -6,6 +6,7 @@ kernel functions that refuse a wrong argument themselves.
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 from pathlib import Path
 
@@ -13,9 +14,10 @@ import pytest
 
 from tabletop_rules import account as a
 from tabletop_rules.account import cards, invariants, notation, rules, table
-from tabletop_rules.account.moves import MOVE_TABLE
+from tabletop_rules.account.moves import MOVE_TABLE, ROLL
 from tabletop_rules.account.view import view as kernel_view
 from tabletop_rules.errors import ConfigError, IllegalMoveError, SeatError
+from tabletop_rules.game import exported_functions, exported_names
 from tabletop_rules.rng import Rng
 
 PACKAGE = Path(a.__file__).parent
@@ -32,12 +34,52 @@ def test_each_subject_has_its_own_file_the_same_in_every_game() -> None:
         assert importlib.util.find_spec(f"tabletop_rules.account.{gone}") is None, gone
 
 
-def test_the_moved_names_still_reach_users_from_the_package() -> None:
+def test_the_package_exports_the_shared_set_and_its_own_classes_only() -> None:
+    own = {
+        *(kind.__name__ for kind in (*a.RULES.move_types, *a.RULES.event_types)),
+        *("Account", "Card", "Deal", "Die", "MAX_PLAYERS"),
+        *("AccountSearchBot", "BestCardBot", "PlannerBot"),
+    }
+    assert len(a.__all__) == len(set(a.__all__)) <= 65
+    assert set(a.__all__) == set(exported_names()) | own
+    assert type(a.RULES) is a.Account
+    for name in exported_functions():
+        assert getattr(a, name) == getattr(a.RULES, name), name
+
+
+@pytest.mark.parametrize(
+    ("old", "submodule", "new"),
+    [
+        ("P", "cards", "PREMIUM_100"),
+        ("B", "cards", "CHARGE"),
+        ("KINDS", "cards", "KINDS"),
+        ("MAX_ROUNDS", "config", "MAX_ROUNDS"),
+        ("NUM_ACTIONS", "moves", "NUM_ACTIONS"),
+        ("ROLL", "moves", "ROLL"),
+        ("Column", "state", "Column"),
+        ("line", "rules", "line"),
+        ("landings", "table", "landings"),
+        ("field_text", "table", "display"),
+        ("plan_value", "bots", "plan_value"),
+    ],
+)
+def test_the_moved_names_still_reach_users_from_the_package(
+    old: str, submodule: str, new: str
+) -> None:
+    assert old not in a.__all__
+    module = importlib.import_module(f"tabletop_rules.account.{submodule}")
+    where = f"use tabletop_rules\\.account\\.{submodule}\\.{new}"
+    with pytest.warns(DeprecationWarning, match=rf"tabletop_rules\.account\.{old} moved: {where}"):
+        found = getattr(a, old)
+    assert found is getattr(module, new)
+
+
+def test_the_package_functions_are_the_games_members() -> None:
     state = a.new_game(seed=4)
     assert a.display(state) == table.display(state)
     assert a.format_move(a.Roll()) == notation.format_move(a.Roll()) == "roll"
-    assert a.read_move("roll") is a.ROLL
-    assert a.landings(a.view(state, 0)) == ()
+    assert a.read_move("roll") is ROLL
+    assert table.landings(a.view(state, 0)) == ()
     event = a.TurnPassed(1)
     assert a.describe(event, 1) == table.event_text(event, 1) == "Your turn"
 

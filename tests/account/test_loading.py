@@ -12,6 +12,7 @@ import pytest
 
 from tabletop_rules import account as a
 from tabletop_rules import account as r
+from tabletop_rules.account.config import MAX_ROUNDS
 from tabletop_rules.account.moves import Advance
 from tabletop_rules.account.state import account_bound, largest_change, scores_so_far
 from tabletop_rules.errors import InvalidStateError
@@ -117,11 +118,11 @@ def test_a_new_game_holds_accounts_of_0_and_no_card_can_change_them() -> None:
 
 
 def test_the_largest_game_keeps_accounts_within_8_million() -> None:
-    config = a.Config(players=8, max_markers=8, max_rounds=a.MAX_ROUNDS, deck={"T": 100})
+    config = a.Config(players=8, max_markers=8, max_rounds=MAX_ROUNDS, deck={"T": 100})
     assert largest_change(config) == 1000
     start = r.new_game(config, seed=0)
-    over = attrs.evolve(start, markers=((0,) * 8,) * 8, phase="over", turns=8 * a.MAX_ROUNDS)
-    assert account_bound(over, 7) == 1000 * 8 * (a.MAX_ROUNDS + 1) == 8_008_000
+    over = attrs.evolve(start, markers=((0,) * 8,) * 8, phase="over", turns=8 * MAX_ROUNDS)
+    assert account_bound(over, 7) == 1000 * 8 * (MAX_ROUNDS + 1) == 8_008_000
 
 
 @pytest.mark.parametrize("sign", [1, -1])

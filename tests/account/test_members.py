@@ -31,7 +31,7 @@ def test_chance_probabilities_are_read_only_and_fresh_for_every_state() -> None:
 
 def test_field_text_is_display_under_its_deprecated_name() -> None:
     state = a.new_game(seed=2)
-    with pytest.warns(DeprecationWarning, match="use account.display"):
+    with pytest.warns(DeprecationWarning, match=r"use tabletop_rules\.account\.table\.display"):
         old = a.field_text
     assert old(state) == a.display(state) == a.RULES.display(state)
     with warnings.catch_warnings():

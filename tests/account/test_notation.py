@@ -213,7 +213,7 @@ def test_canonical_of_an_illegal_move_names_the_rule() -> None:
 
 
 def test_canonical_of_what_is_no_move_is_refused() -> None:
-    with pytest.raises(IllegalMoveError, match="'roll' is not a account game move"):
+    with pytest.raises(IllegalMoveError, match="'roll' is not an account move"):
         a.canonical(game(["+10"] * 5), "roll")  # type: ignore[arg-type]
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from tabletop_rules import account, batch
 from tabletop_rules.account.cards import KINDS
+from tabletop_rules.account.config import DEFAULT_DECK, ENDS, MAX_MARKERS
 from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
 
@@ -41,7 +42,7 @@ def configs(draw: st.DrawFn) -> account.Config:
     short = rows * columns - sum(counts)
     if short > 0:
         deck["B"] += short
-    most = draw(st.integers(1, account.MAX_MARKERS))
+    most = draw(st.integers(1, MAX_MARKERS))
     return account.Config(
         players=draw(st.integers(1, 4)),
         deck=deck,
@@ -53,7 +54,7 @@ def configs(draw: st.DrawFn) -> account.Config:
         placement_scores=draw(st.booleans()),
         floor_at_zero=draw(st.booleans()),
         collapse=draw(st.booleans()),
-        end=draw(st.sampled_from(account.ENDS)),
+        end=draw(st.sampled_from(ENDS)),
         max_rounds=draw(st.integers(1, 8)),
         auto_chance=draw(st.booleans()),
     )
@@ -160,7 +161,7 @@ def test_roll_waits_for_a_die_outcome_without_auto_chance() -> None:
 
 OTHER_VALUES: dict[str, Any] = {
     "players": 5,
-    "deck": {str(card): count for card, count in account.DEFAULT_DECK} | {"B": 9},
+    "deck": {str(card): count for card, count in DEFAULT_DECK} | {"B": 9},
     "rows": 2,
     "columns": 3,
     "starting_markers": 2,

@@ -14,6 +14,7 @@ pytest.importorskip("numba")
 
 from tabletop_rules import account, batch
 from tabletop_rules.account.batch import AccountEngine
+from tabletop_rules.account.moves import CHANCE_OFFSET
 from tabletop_rules.testing.batch import check_lockstep
 
 from .test_account import OTHER_VALUES, ROLL, _same, _seeds, _snapshot, configs
@@ -59,9 +60,9 @@ def test_without_auto_chance_a_roll_waits_for_its_die_as_the_rules() -> None:
     games = engine.step(engine.step(engine.reset(_seeds(1)), np.array([0])), np.array([ROLL]))
     assert games.current_player.tolist() == [account.CHANCE]
     assert np.flatnonzero(games.legal_mask[0]).tolist() == list(
-        range(account.CHANCE_OFFSET, account.CHANCE_OFFSET + 6)
+        range(CHANCE_OFFSET, CHANCE_OFFSET + 6)
     )
-    games = engine.step(games, np.array([account.CHANCE_OFFSET + 3]))  # the die shows 4
+    games = engine.step(games, np.array([CHANCE_OFFSET + 3]))  # the die shows 4
     assert engine.state(games, 0).roll == 4
 
 

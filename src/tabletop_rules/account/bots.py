@@ -306,8 +306,8 @@ class PlannerBot(_LandingBot):
 def _turns_left(state: State, seat: Seat, marker: int) -> int:
     """How many more times ``seat``'s ``marker`` moves if the game runs to its end."""
     config = state.config
-    if state.phase == "over":
-        return 0
+    if state.phase == "over" or (state.phase == "setup" and state.ending):
+        return 0  # an End placed in setup under finish_round ends the game after setup
     if state.phase == "setup":
         return config.max_rounds
     after = seat > state.seat or (seat == state.seat and marker not in state.moved)

@@ -37,8 +37,18 @@ _FORMS = "'place 3', 'buy 5', 'roll', 'move m0 left 3' or 'die 4'"
 
 
 def format_move(move: Move) -> str:
-    """The notation of one of the move table's moves, as the rules name it in messages."""
-    return " ".join((_VERBS[type(move)], *map(str, attrs.astuple(move))))
+    """The notation of one of the move table's moves, as the rules name it in messages;
+    ``TypeError`` for what is no account move (the game's entry point, so it is total).
+
+    >>> format_move("roll")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'roll' is not an account move
+    """
+    verb = _VERBS.get(type(move))
+    if verb is None:
+        raise TypeError(f"{short_repr(move)} is not an account move")
+    return " ".join((verb, *map(str, attrs.astuple(move))))
 
 
 def _word(word: str, what: str, text: str) -> int | str:
