@@ -322,8 +322,8 @@ class _Work:
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
     naming the rule that forbids it, or saying that ``move`` is no palace move: the one
-    check of a move's legality. A :class:`Play` of held cards equivalent to a listed play is
-    legal, and the state records the cards laid.
+    check of a move's legality. A :class:`~tabletop_rules.palace.Play` of held cards
+    equivalent to a listed play is legal, and the state records the cards laid.
     """
     phase = state.phase
     if phase == "over":
