@@ -81,10 +81,11 @@ def _hints_for(rules: Game[Any, Any, Any], method: Callable[..., Any]) -> dict[s
     """The type hints of a ``Game`` method as the game's class fills in the base's type
     parameters: what mypy checks a call of ``rules.method`` against."""
     filled: dict[Any, Any] = {}
+    parameters = Game.__parameters__  # type: ignore[attr-defined]  # set by Generic at runtime
     for cls in type(rules).__mro__:
         for base in getattr(cls, "__orig_bases__", ()):
             if get_origin(base) is Game:
-                filled = dict(zip(Game.__parameters__, get_args(base), strict=True))
+                filled = dict(zip(parameters, get_args(base), strict=True))
     return {
         name: hint[tuple(filled[parameter] for parameter in hint.__parameters__)]
         if getattr(hint, "__parameters__", ())

@@ -27,7 +27,8 @@ def a_field(**house: object) -> a.State:
 
 
 def lines(game_or_view: a.State | a.View) -> list[str]:
-    return a.display(game_or_view).splitlines()
+    drawn: str = a.display(game_or_view)
+    return drawn.splitlines()
 
 
 def cells(line: str) -> list[str]:

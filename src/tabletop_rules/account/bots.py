@@ -390,8 +390,9 @@ class AccountSearchBot:
     """The account game's search bot of ``RULES.bots["search"]``:
     :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the pack and the dice,
     with :class:`PlannerBot` as the model of the other seats and no rollout: each
-    position the tree reaches is scored by :func:`plan_value`, the plan of the turns
-    left. The moves at the root are compared on the same guesses (``paired``) by their
+    position the tree reaches is scored by
+    :func:`~tabletop_rules.account.bots.plan_value`, the plan of the turns left. The
+    moves at the root are compared on the same guesses (``paired``) by their
     mean reward, and PlannerBot's move is kept unless another looks ``_SEARCH_MARGIN``
     better: the plan weighs every roll exactly where 16 guesses only sample it, so the
     search leaves it only for a gain its samples cannot have made up, such as an End
