@@ -14,112 +14,43 @@ seed:
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
-from .. import kit
-from ..game import CHANCE, Game, exported_functions
-from . import (
-    bots,
-    cards,
-    config,
-    events,
-    invariants,
-    moves,
-    notation,
-    observation,
-    rules,
-    state,
-    table,
+from .._deprecation import moved_names
+from ..game import CHANCE
+from ..protocol import register
+from .bots import LowCardBot, PalaceSearchBot
+from .cards import Card, Deal
+from .config import MAX_PLAYERS, Config
+from .events import (
+    Burned,
+    Drew,
+    EndedTurn,
+    Event,
+    Finished,
+    GameOver,
+    Played,
+    Readied,
+    Started,
+    Swapped,
+    TookFaceUp,
+    TookPile,
+    TurnedBlind,
+    TurnPassed,
 )
-from . import view as view_module
-from .bots import *
-from .cards import *
-from .config import *
-from .events import *
-from .invariants import *
-from .invariants import check_invariants
-from .moves import *
-from .notation import *
-from .notation import json_hooks
-from .rules import *
-from .state import *
-from .table import *
-from .view import *
+from .game import RULES, Palace
+from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
+from .state import State, View
 
-__all__ = ["CHANCE", "RULES"]
-__all__ += exported_functions()
-__all__ += bots.__all__
-__all__ += cards.__all__
-__all__ += config.__all__
-__all__ += events.__all__
-__all__ += invariants.__all__
-__all__ += moves.__all__
-__all__ += notation.__all__
-__all__ += rules.__all__
-__all__ += state.__all__
-__all__ += table.__all__
-__all__ += view_module.__all__
-
-DECLARATION = kit.Declaration(
-    name="palace",
-    title="Palace",
-    players=(2, MAX_PLAYERS),
-    chance_mode="deterministic",
-    hidden_information=True,
-    deal_type=Card,
-)
-
-KERNEL = kit.Kernel(
-    config_type=Config,
-    state_type=State,
-    view_type=View,
-    move_types=MOVE_TYPES,
-    event_types=EVENT_TYPES,
-    new_game=rules.new_game,
-    legal_moves=rules.legal_moves,
-    transition=rules.transition,
-    score=rules.score,
-    current_player=rules.current_player,
-    view=view_module.view,
-    determinize=view_module.determinize,
-    format_move=notation.format_move,
-    encode_view=observation.encode_view,
-    check_state=check_invariants,
-    max_moves=rules.max_moves,
-    moves=moves.MOVE_TABLE,
-    winners=rules.winners,
-    display=table.display,
-    json_hooks=json_hooks,
-    deck=rules.deck,
-    bots={"lowcard": kit.Unseeded(LowCardBot), "search": PalaceSearchBot},
-    # transition itself refuses every move that is not legal and makes a play equal to a
-    # listed one that one: the shell hands it each move as given.
-    own_move=lambda move: move,
-    canonical=rules.canonical,
-    read_move=notation.read_move,
-    read_move_in=rules.read_move_in,
-    action_key=moves.action_key,
-    num_actions=moves.num_actions,
-    action_text=notation.action_text,
-    describe=table.event_text,
-    rules_summary=table.rules_summary,
-    notation_summary=table.notation_summary,
-    hint=table.hint,
-)
-
-RULES: Game[Config, State, Move, View, Event] = kit._build(
-    DECLARATION,
-    KERNEL,
-    # ab_playout: a playout calls these on every move, the derived ones a call deeper
-    # (best of nine plain playouts: 0.90 of 35305bf derived, 0.92 own, as at 0c18b10).
-    is_over=rules.is_over,
-    legal_moves=rules.legal_moves,
-    # A drawn card is private: another seat sees how many were drawn.
-    redact=events.redact,
-)
-"""Palace's :class:`~tabletop_rules.protocol.Ruleset`: the kernel above and what
-:func:`tabletop_rules.kit.build` derives from it."""
+__all__ = [
+    "CHANCE", "MAX_PLAYERS", "RULES", "Burned", "Card", "Config", "Deal", "Drew", "EndTurn",
+    "EndedTurn", "Event", "Finished", "GameOver", "LowCardBot", "Move", "Palace",
+    "PalaceSearchBot", "Play", "PlayBlind", "Played", "Readied", "Ready", "Started", "State",
+    "Swap", "Swapped", "TakePile", "TookFaceUp", "TookPile", "TurnPassed", "TurnedBlind", "View",
+    "action_text", "apply", "apply_with_events", "canonical", "chance_offset",
+    "chance_probabilities", "check_state", "check_view", "current_player", "decode",
+    "describe", "determinize", "display", "encode", "format_move", "is_over", "legal_mask",
+    "legal_moves", "max_moves", "new_game", "num_actions", "observation_spec", "observe",
+    "parse_move", "read_move", "redact", "score", "view", "winners",
+]  # fmt: skip
 
 action_text = RULES.action_text
 apply = RULES.apply
@@ -145,21 +76,28 @@ num_actions = RULES.num_actions
 observation_spec = RULES.observation_spec
 observe = RULES.observe
 parse_move = RULES.parse_move
+read_move = RULES.read_move
 redact = RULES.redact
 score = RULES.score
 view = RULES.view
 winners = RULES.winners
 
-kit.register(RULES)
+register(RULES)
 
-
-def __getattr__(name: str) -> Any:
-    """``table_text``, the deprecated name of :data:`display`, for one release."""
-    if name == "table_text":
-        warnings.warn(
-            "palace.table_text is deprecated: use palace.display, the name every game shares",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return display
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(
+    __name__,
+    {
+        "table_text": "table.display",
+        "BONUS_RANKS": "cards", "DECK": "cards", "NATURAL_RANKS": "cards", "RANKS": "cards",
+        "Rank": "cards", "SUITS": "cards", "Suit": "cards", "is_card": "cards",
+        "own_card": "cards", "CARDS_PER_DECK": "config", "FacePlay": "config",
+        "FirstPlayer": "config", "MAX_DECKS": "config", "MAX_HAND_SIZE": "config",
+        "MAX_TURNS": "config", "MustBeat": "config", "PlayUntil": "config", "Quad": "config",
+        "ROW": "config", "EVENT_TYPES": "events", "Source": "events", "MAX_PLAY": "moves",
+        "MOVE_TYPES": "moves", "PLAY_BASE": "moves", "SWAP_BASE": "moves", "Slot": "moves",
+        "known_move": "moves", "Hand": "state", "MAX_SWAPS": "state", "Pending": "state",
+        "Phase": "state", "Row": "state", "EXTRA_PLAY_MOST": "rules", "first_player": "rules",
+        "fitting_deal": "invariants", "PILE_SHOWN": "table", "WIDTH": "table",
+        "playable_ranks": "table", "cards_left_value": "bots", "lowcard_move": "bots",
+    },
+)  # fmt: skip
