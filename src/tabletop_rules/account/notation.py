@@ -15,7 +15,7 @@ from .cards import Card
 from .config import MAX_MARKERS, Deck
 from .moves import DIRECTIONS, MOVE_TABLE, Advance, Buy, Die, Move, Place, Roll
 
-__all__ = ["json_hooks", "read_move"]
+__all__ = ["json_hooks"]  # format_move and read_move: the package exports them
 
 _NOTATION: dict[str, tuple[Callable[..., Move], tuple[str, ...], str]] = {
     "place": (Place, ("a column",), "a column, e.g. 'place 3'"),
