@@ -28,32 +28,7 @@ ABOVE_THE_GAMES = (*PLAYING_MANY, "match", "cli", "adapters", "plots")
 BELOW_THE_GAMES = ("rng", "errors", "observation")
 """What every game stands on and which knows no game."""
 
-PENDING: Mapping[str, frozenset[str]] = {
-    # the lead's (issue 33 point 1, the Game base class):
-    "tabletop_rules.bots": frozenset({"_share_bot"}),
-    # the game packages' own helpers (issue 33 points 3 and 6):
-    "tabletop_rules.account.rules": frozenset({"_EVERY_COLUMN", "_line"}),
-    "tabletop_rules.dice_poker.bots": frozenset({"_YATZY"}),
-    "tabletop_rules.dice_poker.coach": frozenset({"_fillable", "_YATZY"}),
-    "tabletop_rules.dice_poker.scoring": frozenset({"_sorted_faces"}),
-    "tabletop_rules.palace.notation": frozenset({"_source"}),
-    "tabletop_rules.palace.view": frozenset({"_fitting_deal"}),
-    # the batched kernels, which move beside their rules (issue 33 points 3 and 4):
-    "tabletop_rules.batch.compiled.dice_poker": frozenset(
-        {
-            "_ALL_BOXES",
-            "_ANNOUNCE",
-            "_FILL_BITS",
-            "_FIRST_ANNOUNCE",
-            "_FIRST_SCRATCH",
-            "_FIRST_WRITE",
-            "_NO_DICE",
-            "_NO_ROLL",
-            "_POKER_MASK",
-            "_TABLES",
-        }
-    ),
-}
+PENDING: Mapping[str, frozenset[str]] = {}
 """Private names still imported across modules while other work of issue 33 moves them,
 by importing module; this list only shrinks."""
 

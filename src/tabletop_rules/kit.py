@@ -416,11 +416,6 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> Game[An
         DeprecationWarning,
         stacklevel=2,
     )
-    return _build(declaration, kernel, **overrides)
-
-
-def _build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> Game[Any, Any, Any]:
-    """:func:`build` without its warning, while the built-in games move to Game subclasses."""
     if type(declaration) is not Declaration or type(kernel) is not Kernel:
         raise TypeError("build() takes a kit.Declaration and a kit.Kernel")
     unknown = sorted(set(overrides) - _OVERRIDABLE)
