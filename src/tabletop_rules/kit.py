@@ -142,47 +142,12 @@ def _repr_display(game: Any) -> str:
 @attrs.frozen(kw_only=True)
 class Kernel:
     """A game's own functions for the deprecated :func:`build`: a
-    :class:`~tabletop_rules.game.Game` subclass writes them as its methods.
-
-    Required: the types, ``new_game``, ``legal_moves`` (the table's instances, in a
-    deterministic order), ``transition(state, move, events)`` (``move`` is a listed legal
-    move; append the events to ``events`` unless it is ``None``), ``score``,
-    ``current_player``, ``view`` (the view holds ``seat``, ``current_player`` and
-    ``legal_moves``), ``determinize``, ``format_move``, ``encode_view`` (an
-    :data:`~tabletop_rules.observation.Encoder`), ``check_state(state, fail)`` (the
-    invariants; call ``fail(why)``), ``max_moves``, and ``moves``, the
-    :class:`~tabletop_rules.kit.MoveTable` of every move in action order (chance
-    outcomes, of ``chance_type``, last); ``None`` only for a game that passes its own codec
-    members to :func:`build`. Optional: ``why_illegal(state, move) -> str`` names the rule a
-    move breaks; ``check_view(view, fail)`` checks what a view holds beyond what its
-    state would; ``winners``, ``chance_probabilities``, ``display``, ``json_hooks``,
-    ``deck``, ``bots`` (the game's own factories by name), ``read_move(text)`` (the
-    game's reader of move text, ``NotationError`` for text naming no move, whatever its
-    type: ``parse_move`` then reads the text with it rather than by ``format_move``), and
-    ``transition_checks`` (``True`` for a game whose ``transition`` itself refuses every
-    move that is not legal, naming the rule: ``apply`` then hands the transition the move
-    table's instance of the move without listing the legal moves first, and the
-    transition's refusal is ``why_illegal``). A game that does so without a move table
-    (or with its own idea of a move's instance) gives ``own_move(move)`` instead: the
-    game's own instance of an equal move, else ``move`` itself, or ``IllegalMoveError``
-    for what is no move.
-    A game whose ``legal_moves`` lists one move per class of equivalent moves (palace:
-    which suits of a rank are played) also gives ``canonical(state, move)``, the listed
-    move of the class of an accepted one, and may give ``read_move_in(state, text)``, its
-    reading of text that names a move by what the state holds (palace's ``play 7 7``): the
-    listed move, or ``IllegalMoveError`` naming the rule (a view's text is read in the state
-    dealt from it, once ``read_move`` accepted it and the view's seat is on turn). Its
-    codec numbers classes: ``action_key(move)`` is the table's move standing for ``move``'s
-    class (``IllegalMoveError`` for a move of no class), ``num_actions(config)`` how many of
-    the table's numbers a config uses (the table holds the largest config's),
-    ``action_text(move)`` the text of a class from the move standing for it
-    (``format_move`` by default). ``describe(event, seat)`` tells an event in one
-    sentence as ``seat`` sees it; it is handed the event as ``redact`` leaves it for that
-    seat, so it cannot name what the seat may not see (without it, the sentence is the
-    event's class and fields). ``rules_summary(config)`` and ``notation_summary(config)``
-    give the game's rules and notation in a few lines each for a player's help, and
-    ``hint(view)`` what the moves open to the view's seat would do now (the terminal's
-    ``help`` and ``hint``); a kernel without them has none (``()``).
+    :class:`~tabletop_rules.game.Game` subclass writes them as its methods. What each field
+    becomes is in "Moving from kit.build" of the authors' guide: ``new_game`` is ``start``,
+    ``determinize`` ``redeal``, ``check_state`` ``check_invariants``, ``check_view``
+    ``check_view_invariants``, ``describe`` ``event_text``, ``action_text``
+    ``action_notation``; ``why_illegal``, ``transition_checks`` and ``own_move`` give way
+    to a ``transition`` that refuses every move that is not legal; the rest keep their names.
     """
 
     config_type: type[Any]
