@@ -41,6 +41,15 @@ def test_field_text_is_display_under_its_deprecated_name() -> None:
         a.no_such_name  # noqa: B018
 
 
+def test_the_old_name_field_text_refuses_what_is_neither_a_state_nor_a_view() -> None:
+    with pytest.warns(DeprecationWarning, match="field_text moved"):
+        old = a.field_text
+    with pytest.raises(TypeError, match="expected an account State or View, got 7"):
+        old(7)
+    with pytest.raises(TypeError, match="got Config"):
+        old(a.Config())
+
+
 def test_every_event_class_is_exported_by_the_package() -> None:
     assert a.RULES.event_types
     for kind in a.RULES.event_types:

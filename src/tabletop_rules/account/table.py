@@ -54,9 +54,11 @@ _NO_CARD = "."
 def display(game: View | State) -> str:
     """The field as plain text: the columns' numbers, the rows above the bottom line top
     row first, a rule, the bottom line, the markers under their columns, then each seat's
-    account and markers, the pack and whose move it is.
+    account and markers, the pack and whose move it is. ``TypeError`` for anything else:
+    it is also reached directly, as the old name ``account.field_text``.
     """
-    seen = view(game, None) if isinstance(game, State) else game
+    check_type(game, (State, View))
+    seen = view(game, None) if type(game) is State else game
     field = seen.field
     rows = [  # the top row first, the bottom line last
         [column[row] if row < len(column) else _NO_CARD for column in field]
