@@ -58,7 +58,7 @@ def display(game: View | State) -> str:
     it is also reached directly, as the old name ``account.field_text``.
     """
     check_type(game, (State, View))
-    seen = view(game, None) if type(game) is State else game
+    seen = view(game, None) if isinstance(game, State) else game
     field = seen.field
     rows = [  # the top row first, the bottom line last
         [column[row] if row < len(column) else _NO_CARD for column in field]
