@@ -89,9 +89,6 @@ _PRIOR: Final = 1.0
 _TOLERANCE: Final = 1e-10
 _MOST_ITERATIONS: Final = 100
 
-Points = tuple[tuple[float, ...], ...]
-"""``points[i][j]``: the points bot ``i`` took from bot ``j`` (a win 1, a draw 1/2)."""
-
 RATING_HEADINGS: Final = ("bot", "rating", "95% interval", "games", "win rate", "mean score")
 """The columns of :meth:`TournamentResult.rating_rows`; the last is left out where the
 scores only say who won (:meth:`TournamentResult.rating_headings`)."""

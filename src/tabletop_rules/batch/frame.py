@@ -429,23 +429,6 @@ class Engine:
             return after
         return self._restart(after, seeds, after.over)
 
-    @staticmethod
-    def _dealt_into(
-        data: dict[str, NDArray[Any]],
-        before: Mapping[str, NDArray[Any]],
-        rows: NDArray[np.intp],
-        fresh: Mapping[str, NDArray[Any]],
-    ) -> None:
-        """``fresh``'s arrays (new games, one row each) written into ``rows`` of ``data``,
-        the arrays a step has just made: in place, except that an array read-only or
-        sharing memory with ``before`` (the record stepped from) is copied first.
-        """
-        for name, value in fresh.items():
-            target = data[name]
-            if not target.flags.writeable or np.may_share_memory(target, before[name]):
-                target = data[name] = target.copy()
-            target[rows] = value
-
     # --- the checks at the entry ----------------------------------------------------
 
     def _checked_seeds(self, seeds: object) -> NDArray[np.uint64]:
