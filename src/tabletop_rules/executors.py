@@ -35,6 +35,7 @@ __all__ = [
     "Run",
     "TaskExecutor",
     "TaskFuture",
+    "check_count",
     "check_game_count",
     "default_chunk_size",
     "game_chunks",
@@ -231,19 +232,27 @@ def default_chunk_size(games: int) -> int:
     return max(1, min(100, -(-games // 100)))
 
 
-def check_game_count(games: object, most: int = MAX_GAMES) -> None:
-    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``games`` is a whole
-    number from 1 to ``most`` (:data:`~tabletop_rules.results.MAX_GAMES`): checked
-    before any work, so that a huge count is refused at once, not after the memory runs
-    out.
+def check_count(
+    name: str, value: object, most: int | None = None, cap: str = "", why: str = ""
+) -> int:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``value``, the argument
+    ``name``, is a whole number from 1 to ``most`` (no cap where ``None``), the constant
+    ``cap`` named in the error with ``why`` it caps; ``value`` where it is. The one check
+    of a run's counts (games, chunk size, resamples), made before any work.
     """
-    if type(games) is not int or games < 1:
-        raise ConfigError(f"games must be a positive integer, got {short_repr(games)}")
-    if games > most:
-        raise ConfigError(
-            f"games must be at most {most:,} (MAX_GAMES), as a result keeps every game; "
-            f"got {short_repr(games)}"
-        )
+    if type(value) is not int or value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {short_repr(value)}")
+    if most is not None and value > most:
+        raise ConfigError(f"{name} must be at most {most:,} ({cap}), {why}got {short_repr(value)}")
+    return value
+
+
+def check_game_count(games: object) -> None:
+    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``games`` is a whole
+    number from 1 to :data:`~tabletop_rules.results.MAX_GAMES`: checked before any work,
+    so that a huge count is refused at once, not after the memory runs out.
+    """
+    check_count("games", games, MAX_GAMES, "MAX_GAMES", "as a result keeps every game; ")
 
 
 def games_per_task(games: int, chunk_size: object, batched: bool) -> int:
@@ -255,9 +264,7 @@ def games_per_task(games: int, chunk_size: object, batched: bool) -> int:
     """
     if chunk_size is None:
         return min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
-    if type(chunk_size) is not int or chunk_size < 1:
-        raise ConfigError(f"chunk_size must be a positive integer, got {short_repr(chunk_size)}")
-    return chunk_size
+    return check_count("chunk_size", chunk_size)
 
 
 def game_chunks(games: int, size: int) -> Iterator[range]:

@@ -27,14 +27,14 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from ._messages import short_repr
 from .errors import BotSelectionError, ConfigError
 from .executors import (
     Run,
     TaskExecutor,
+    check_count,
     check_game_count,
-    default_chunk_size,
     game_chunks,
+    games_per_task,
     play_runs,
 )
 from .playing import BotChoice, bot_names, check_whole_deals
@@ -227,7 +227,7 @@ def bootstrap_ratings(
     units (a table's deals, or its games) with replacement, as many as it has. Seeded:
     the same ``seed`` gives the same intervals.
     """
-    _check_resamples(resamples)
+    check_count("resamples", resamples, MAX_RESAMPLES, "MAX_RESAMPLES")
     rng = Rng.from_seed(seed)
     drawn: list[list[float]] = [[] for _ in range(bots)]
     for _ in range(resamples):
@@ -241,19 +241,6 @@ def bootstrap_ratings(
         for bot, rating in enumerate(bradley_terry(points)):
             drawn[bot].append(rating)
     return tuple(_percentiles(sorted(ratings)) for ratings in drawn)
-
-
-def _check_resamples(resamples: object) -> None:
-    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``resamples`` is a whole
-    number from 1 to :data:`MAX_RESAMPLES`.
-    """
-    if type(resamples) is not int or resamples < 1:
-        raise ConfigError(f"resamples must be a positive integer, got {short_repr(resamples)}")
-    if resamples > MAX_RESAMPLES:
-        raise ConfigError(
-            f"resamples must be at most {MAX_RESAMPLES:,} (MAX_RESAMPLES), got "
-            f"{short_repr(resamples)}"
-        )
 
 
 def _check_tournament_size(bots: int, seats: int, games: int) -> None:
@@ -628,7 +615,7 @@ def tournament(
     """
     check_ruleset(rules)
     check_game_count(games)
-    _check_resamples(resamples)
+    check_count("resamples", resamples, MAX_RESAMPLES, "MAX_RESAMPLES")
     Rng.from_seed(seed)
     seats = rules.players(rules.config_type() if config is None else config)
     if seats < 2:
@@ -642,9 +629,7 @@ def tournament(
     _check_tournament_size(len(choices), seats, games)
     names = bot_names(rules, choices)
     check_whole_deals(games, seats, duplicate)
-    size = default_chunk_size(games) if chunk_size is None else chunk_size
-    if type(size) is not int or size < 1:
-        raise ConfigError(f"chunk_size must be a positive integer, got {short_repr(chunk_size)}")
+    size = games_per_task(games, chunk_size, batched=False)
     seated: list[tuple[int, ...]] = []
 
     def runs() -> Iterator[tuple[Run, Iterator[range]]]:
