@@ -1,6 +1,7 @@
 """The account game as a :class:`~tabletop_rules.game.Game`: its facts, and its kernel
-bound from the modules named after each subject (the rules in :mod:`.rules`, what a seat
-sees in :mod:`.view`, the text for people in :mod:`.table`).
+bound from the modules named after each subject (the rules in :mod:`~tabletop_rules.account.rules`,
+what a seat sees in :mod:`~tabletop_rules.account.view`, the text for people in
+:mod:`~tabletop_rules.account.table`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from .events import EVENT_TYPES, Event
 from .moves import MOVE_TABLE, MOVE_TYPES, Die, Move
 from .state import State, View
 from .view import determinize, view
+
+__all__ = ["RULES", "Account"]
 
 
 class Account(Game[Config, State, Move, View, Event]):

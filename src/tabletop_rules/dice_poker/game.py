@@ -1,6 +1,7 @@
 """Dice poker as a :class:`~tabletop_rules.game.Game`: its facts, and its kernel bound from
-the modules named after each subject (the rules in :mod:`.rules`, what a seat sees in
-:mod:`.view`, the text for people in :mod:`.table`).
+the modules named after each subject (the rules in :mod:`~tabletop_rules.dice_poker.rules`,
+what a seat sees in :mod:`~tabletop_rules.dice_poker.view`, the text for people in
+:mod:`~tabletop_rules.dice_poker.table`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from .events import EVENT_TYPES, Event
 from .moves import MOVE_TABLE, MOVE_TYPES, Dice, Move
 from .state import FORMAT_VERSION, State, View
 from .view import determinize, view
+
+__all__ = ["RULES", "DicePoker"]
 
 
 class DicePoker(Game[Config, State, Move, View, Event]):
