@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .._messages import short_repr
 from .._seats import check_seat
-from .._validation import Fail
+from .._validation import Fail, check_type
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
 from .scoring import possible_points
-from .state import Sheet, State, View, fewest_throws, open_mask, sheet_total, thrown_boxes
+from .state import Sheet, State, View, fewest_throws, open_mask, refuse, sheet_total, thrown_boxes
 from .view import determinize, view
 
 __all__: list[str] = []
@@ -23,8 +24,12 @@ def check_invariants(state: State, fail: Fail) -> None:
     stage orders, the fences its sheet can have banked, and a generator between the fewest
     throws made and twice the most draws past the seed's (:meth:`Rng.below
     <tabletop_rules.rng.Rng.below>` redraws with probability under ``2 ** -51.4``, so a
-    state reached by play fails with probability below ``3.4e-16``).
+    state reached by play fails with probability below ``3.4e-16``). ``TypeError`` for
+    what is no state or a ``fail`` that cannot be called.
     """
+    if type(state) is not State:
+        refuse(state)
+    _check_fail(fail)
     if not is_valid_state(state.seed):
         fail(f"seed must be in [0, 2**{SEED_BITS}), got {state.seed!r}")
     if not isinstance(state.rng, Rng) or not is_valid_state(state.rng.state):
@@ -82,6 +87,12 @@ def check_invariants(state: State, fail: Fail) -> None:
             fail(f"seat {player}'s totals entry does not match its sheet")
     _check_turn(state, fail)
     _check_generator(state, fewest_throws(state), most_throws, fail)
+
+
+def _check_fail(fail: object) -> None:
+    """``TypeError`` unless ``fail`` can be called with the reason a check fails."""
+    if not callable(fail):
+        raise TypeError(f"fail must be a callable taking the reason, got {short_repr(fail)}")
 
 
 def _check_turn(state: State, fail: Fail) -> None:
@@ -179,7 +190,10 @@ def _check_generator(state: State, fewest: int, most: int, fail: Fail) -> None:
 def check_view(seen: View, fail: Fail) -> None:
     """Call ``fail`` unless ``seen`` is what :func:`view` gives of a state the rules can
     reach: its table keeps every invariant, and what it derives follows from it.
+    ``TypeError`` for what is no view or a ``fail`` that cannot be called.
     """
+    check_type(seen, (View,))
+    _check_fail(fail)
     boxes = seen.config.boxes_per_player
     for seat, sheet in enumerate(seen.sheets):
         if len(sheet) != boxes:

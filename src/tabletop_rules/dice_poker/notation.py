@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+from cattrs import BaseConverter
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from .._messages import short_repr
@@ -24,12 +25,16 @@ _BOX_VERBS: dict[str, type[Write | Scratch | Announce]] = {
 
 
 def format_move(move: Move) -> str:
-    """The notation of a move of the table, as ``read_move`` reads it back."""
-    if isinstance(move, Roll):
+    """The notation of a move of the table, as ``read_move`` reads it back; ``TypeError``
+    for what is no dice poker move (a subclass of one included).
+    """
+    if type(move) is Roll:
         return "roll keep " + " ".join(map(str, move.keep)) if move.keep else "roll"
-    if isinstance(move, Dice):
+    if type(move) is Dice:
         return " ".join(("dice", *map(str, move.values)))
-    return f"{type(move).__name__.lower()} {move.box}"
+    if type(move) is Write or type(move) is Scratch or type(move) is Announce:
+        return f"{type(move).__name__.lower()} {move.box}"
+    raise TypeError(f"{short_repr(move)} is not a dice poker move")
 
 
 def _text(text: object) -> str:
@@ -90,7 +95,11 @@ def read_move(text: str) -> Move:
 
 
 def json_hooks(converter: Any) -> None:
-    """Register on the shared converter a ``State`` without ``open_masks`` and ``totals``."""
+    """Register on the shared converter a ``State`` without ``open_masks`` and ``totals``;
+    ``TypeError`` for what is no cattrs converter.
+    """
+    if not isinstance(converter, BaseConverter):
+        raise TypeError(f"converter must be a cattrs converter, got {short_repr(converter)}")
     omit = override(omit=True)
     unstructure = make_dict_unstructure_fn(State, converter, open_masks=omit, totals=omit)
     structure_base = converter.get_structure_hook(State)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .._messages import short_repr
+from .._validation import check_type
 from ..observation import Features, seats_from, viewer_features
 from ..protocol import CHANCE
 from .config import Config
@@ -39,7 +41,12 @@ def _bounds(config: Config) -> tuple[tuple[int, ...], tuple[int, ...], int, int,
 
 
 def encode_view(seen: View, features: Features) -> None:
-    """Write ``seen`` into ``features`` as the module's table lays it out."""
+    """Write ``seen`` into ``features`` as the module's table lays it out; ``TypeError``
+    for what is no view or no :class:`~tabletop_rules.observation.Features`.
+    """
+    check_type(seen, (View,))
+    if type(features) is not Features:
+        raise TypeError(f"features must be a Features, got {short_repr(features)}")
     config = seen.config
     lows, highs, bank, throws, least, most = _bounds(config)
     order = seats_from(seen.seat, config.players)

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._messages import short_repr
 from .._validation import check_type
 from .._words import counted, game_over, who, whose
 from ..protocol import Seat
 from .coach import advice_lines
 from .config import Config
 from .events import (
+    EVENT_TYPES,
     Announced,
     Event,
     FencesChanged,
@@ -119,8 +121,12 @@ def _dice(values: Sequence[Face]) -> str:
 def event_text(event: Event, seat: Seat | None) -> str:
     """``event`` in one sentence for ``seat`` (``None``: a spectator): "You" for the
     reader's own seat, ``P1`` for another; every event is public, so every seat reads the
-    same facts.
+    same facts. ``TypeError`` for what is no dice poker event or no seat.
     """
+    if type(event) not in EVENT_TYPES:
+        raise TypeError(f"{short_repr(event)} is not a dice poker event")
+    if seat is not None and (type(seat) is not int or seat < 0):
+        raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")
     if isinstance(event, Rolled):
         return _rolled(event, seat)
     if isinstance(event, Announced):
@@ -223,7 +229,7 @@ def notation_summary(config: Config) -> tuple[str, ...]:
 
 def hint(seen: View) -> tuple[str, ...]:
     """What each box the seat may fill now would score with the dice on the table, then the
-    dice coach's advice for the turn (:func:`~tabletop_rules.dice_poker.coach`).
+    dice coach's advice for the turn (:func:`~tabletop_rules.dice_poker.coach.coach`).
     """
     return _box_hint(seen) + _coach_hint(seen)
 

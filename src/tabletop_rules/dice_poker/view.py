@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import attrs
 
+from .._messages import short_repr
 from .._seats import check_seat, top_seats
 from .._slots import maker
+from .._validation import check_type
 from ..protocol import Seat
 from ..rng import Rng
 from .rules import current_player, legal_moves
@@ -40,8 +42,11 @@ def view(state: State, seat: Seat | None) -> View:
 def determinize(seen: View, rng: Rng) -> State:
     """The table ``seen`` shows, with a fresh seed drawn from ``rng`` and a generator as far
     past it as the throws made require: dice poker hides only the generator (the
-    :doc:`/tutorial` samples one).
+    :doc:`/tutorial` samples one). ``TypeError`` for what is no view or no :class:`Rng`.
     """
+    check_type(seen, (View,))
+    if type(rng) is not Rng:
+        raise TypeError(f"rng must be an Rng, got {short_repr(rng)}")
     seed, _ = rng.next_u64()
     table = State(
         **{name: getattr(seen, name) for name in _TABLE},
