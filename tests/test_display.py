@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.dice_poker.moves import MOUNTAIN
+from tabletop_rules.dice_poker.notation import parse_box
 from tabletop_rules.simulate import play_game
 
 MANUAL = dp.Config(stages=1, auto_chance=False)
@@ -42,7 +44,7 @@ def test_every_box_is_a_row_named_as_in_the_notation() -> None:
     table = rows(dp.display(dp.new_game(seed=1)))
     box_rows = list(table)[1:16]
     assert box_rows == [str(box) for box in dp.Box]
-    assert [dp.parse_box(name) for name in box_rows] == list(dp.Box)
+    assert [parse_box(name) for name in box_rows] == list(dp.Box)
 
 
 def test_each_stage_adds_mountain_premium_and_total_rows() -> None:
@@ -93,7 +95,7 @@ def test_mountain_row_sums_the_boxes_written_so_far() -> None:
 def test_a_complete_mountain_shows_its_premium_and_the_stage_total() -> None:
     config = dp.Config(players=1, stages=1, premium=7, penalty=3, auto_chance=False)
     state = dp.new_game(config, seed=1)
-    for box in dp.MOUNTAIN:
+    for box in MOUNTAIN:
         state = play(state, "roll", "dice " + f"{box.face} " * 4 + "1", f"write {box}")
     table = rows(dp.display(state))
     mountain = 1 * 2 + 2 + 3 + 4 + 5 + 6  # four ONES count five
@@ -105,7 +107,7 @@ def test_a_complete_mountain_shows_its_premium_and_the_stage_total() -> None:
 def test_a_negative_mountain_shows_the_penalty() -> None:
     config = dp.Config(players=1, stages=1, premium=7, penalty=3, auto_chance=False)
     state = dp.new_game(config, seed=1)
-    for box in dp.MOUNTAIN:
+    for box in MOUNTAIN:
         state = play(state, "roll", "dice 1 2 3 4 5", f"write {box}")
     assert rows(dp.display(state))["premium"] == ["-3"]
 

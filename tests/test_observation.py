@@ -15,6 +15,7 @@ import pytest
 from tabletop_rules import account, dice_poker, palace
 from tabletop_rules.account.moves import CHANCE_OFFSET as ACCOUNT_CHANCE_OFFSET
 from tabletop_rules.account.observation import ACCOUNT_CLIP, LOG_CLIP
+from tabletop_rules.dice_poker.moves import CHANCE_OFFSET as DICE_POKER_CHANCE_OFFSET
 from tabletop_rules.errors import IllegalMoveError, TabletopError
 from tabletop_rules.observation import Features, ObservationSpec, seats_from
 from tabletop_rules.protocol import CHANCE, Ruleset, registered
@@ -122,7 +123,7 @@ def test_every_action_number_has_a_text(rules: Ruleset[Any, Any, Any], config: A
 
 
 def test_chance_offsets_of_the_codecs() -> None:
-    assert dice_poker.chance_offset(dice_poker.Config()) == 249 == dice_poker.CHANCE_OFFSET
+    assert dice_poker.chance_offset(dice_poker.Config()) == 249 == DICE_POKER_CHANCE_OFFSET
     assert account.chance_offset(account.Config()) == 137 == ACCOUNT_CHANCE_OFFSET
     for config in CONFIGS["palace"]:
         assert palace.chance_offset(config) == palace.num_actions(config)

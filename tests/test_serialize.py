@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import serialize
+from tabletop_rules.dice_poker.config import BoxScores
+from tabletop_rules.dice_poker.moves import POKER_BOXES
 from tabletop_rules.errors import ConfigError, InvalidConfigError, InvalidStateError
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import (
@@ -100,7 +102,7 @@ CONFIGS = [
         max_fences_per_turn=2,
         premium=35,
         penalty=0,
-        box_scores=dp.BoxScores(small_straight=25, large_straight=30, poker=100),
+        box_scores=BoxScores(small_straight=25, large_straight=30, poker=100),
         auto_chance=False,
     ),
     dp.Config(fences=False, stage_orders="down"),
@@ -161,7 +163,7 @@ MOVES: list[dp.Move] = [
     dp.Roll(keep=(6, 6)),
     dp.Roll(keep=(1, 2, 3, 4)),
     *(dp.Write(box) for box in Box),
-    *(dp.Scratch(box) for box in dp.POKER_BOXES),
+    *(dp.Scratch(box) for box in POKER_BOXES),
     *(dp.Announce(box) for box in Box),
     dp.Dice((3,)),
     dp.Dice((1, 2, 4, 6, 6)),

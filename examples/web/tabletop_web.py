@@ -41,6 +41,9 @@ from tabletop_rules import dice_poker as dp
 from tabletop_rules._messages import short_repr
 from tabletop_rules.account import table as account_table
 from tabletop_rules.bots import own_bot_name
+from tabletop_rules.dice_poker.coach import coach_lines
+from tabletop_rules.dice_poker.moves import BOXES_PER_STAGE, MOUNTAIN
+from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import configured, house_rules
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
@@ -465,7 +468,7 @@ def _hints(rules: Ruleset[Any, Any, Any], seen: Any) -> tuple[list[str], dict[st
 def _dice_poker_hints(
     rules: Ruleset[Any, Any, Any], seen: dp.View
 ) -> tuple[list[str], dict[str, str]]:
-    points = dp.open_box_points(seen)
+    points = open_box_points(seen)
     if not points:
         return [], {}
     legal = set(seen.legal_moves)
@@ -693,9 +696,9 @@ def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[A
     notation = rules.format_move
     config = seen.config
     on_turn = seen.seat == seen.current_player
-    points = dp.open_box_points(seen) if on_turn else {}
+    points = open_box_points(seen) if on_turn else {}
     thinking = on_turn and bool(seen.dice) and seen.pending_keep is None
-    coached = dp.coach_lines(seen) if thinking else {}
+    coached = coach_lines(seen) if thinking else {}
     rolls: dict[str, str] = {}
     cell_moves: dict[dp.Box, list[Answer]] = {}
     for move in seen.legal_moves:
@@ -741,7 +744,7 @@ def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[A
         cells = []
         for column in columns:
             seat, stage = column["seat"], column["stage"]
-            value = seen.sheets[seat][dp.BOXES_PER_STAGE * stage + box]
+            value = seen.sheets[seat][BOXES_PER_STAGE * stage + box]
             cell: Answer = {"value": value}
             if seat == mine and stage == seen.stage and box in cell_moves:
                 cell["moves"] = cell_moves[box]
@@ -787,9 +790,9 @@ def _dice_poker_sums(seen: dp.View, columns: list[Answer]) -> list[Answer]:
     mountain, premium, total = [], [], []
     for column in columns:
         sheet = seen.sheets[column["seat"]]
-        base = dp.BOXES_PER_STAGE * column["stage"]
-        cells = [cell for cell in sheet[base : base + len(dp.MOUNTAIN)] if cell is not None]
-        full = len(cells) == len(dp.MOUNTAIN)
+        base = BOXES_PER_STAGE * column["stage"]
+        cells = [cell for cell in sheet[base : base + len(MOUNTAIN)] if cell is not None]
+        full = len(cells) == len(MOUNTAIN)
         mountain.append(str(sum(cells)) if cells else "")
         bonus = dp.scoring.stage_bonus(sum(cells), config.premium, config.penalty)
         premium.append(str(bonus) if full else "")

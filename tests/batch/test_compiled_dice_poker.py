@@ -15,6 +15,7 @@ pytest.importorskip("numba")
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.dice_poker.batch import DicePokerEngine
+from tabletop_rules.dice_poker.moves import MOUNTAIN
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
 
@@ -118,7 +119,7 @@ def test_a_mountain_above_below_and_at_zero_earns_premium_penalty_and_nothing() 
     engine = DicePokerEngine(config, size=5)
     got = engine.reset(_seeds(1, 5))
     states = [dp.new_game(config, seed=int(seed)) for seed in _seeds(1, 5)]
-    for box in dp.MOUNTAIN:
+    for box in MOUNTAIN:
         face, other = box.face, box.face % 6 + 1
         counts = [5, 0, 3, 4 if face == 1 else 3, 2 if face == 1 else 3]
         thrown = [tuple(sorted((face,) * count + (other,) * (5 - count))) for count in counts]

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from tabletop_rules import batch
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.config import BoxScores
+from tabletop_rules.dice_poker.moves import MOUNTAIN, POKER_BOXES
 from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.testing.batch import check_lockstep
 
@@ -65,8 +67,8 @@ def test_a_bank_of_more_than_127_throws_is_spent_in_one_turn() -> None:
     engine = batch.engine("dice-poker", config, size=1)
     state = dp.new_game(config, seed=5)
     games = engine.reset(np.array([5], dtype=np.uint64))
-    script: list[dp.Move] = [dp.Scratch(box) for box in dp.POKER_BOXES]
-    script += [move for box in dp.MOUNTAIN for move in (dp.Roll(), dp.Write(box))]
+    script: list[dp.Move] = [dp.Scratch(box) for box in POKER_BOXES]
+    script += [move for box in MOUNTAIN for move in (dp.Roll(), dp.Write(box))]
     script += [dp.Roll()] * 141
     for move in script:
         games = engine.step(games, np.array([dp.encode(move)]))
@@ -131,7 +133,7 @@ def test_no_house_rule_is_refused_but_another_games_config_is() -> None:
         max_fences_per_turn=2,
         premium=7,
         penalty=9,
-        box_scores=dp.BoxScores(1, 2, 3),
+        box_scores=BoxScores(1, 2, 3),
         auto_chance=False,
     )
     check_lockstep(DicePokerEngine(every_field, size=2), _seeds(4, 2), max_steps=40)

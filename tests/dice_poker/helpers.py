@@ -16,6 +16,8 @@ import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.config import BoxScores
+from tabletop_rules.dice_poker.state import Sheet
 from tabletop_rules.errors import IllegalMoveError
 
 Dice5 = tuple[int, int, int, int, int]
@@ -88,7 +90,7 @@ def cell_index(stage: int, box: dp.Box) -> int:
     return 15 * stage + SHEET_ORDER.index(box)
 
 
-def sheet(config: dp.Config, *stages: Mapping[dp.Box, int]) -> dp.Sheet:
+def sheet(config: dp.Config, *stages: Mapping[dp.Box, int]) -> Sheet:
     """A sheet whose stage ``i`` has the boxes of ``stages[i]`` filled, the rest open."""
     cells: list[int | None] = [None] * (15 * config.stages)
     for stage, filled in enumerate(stages):
@@ -99,7 +101,7 @@ def sheet(config: dp.Config, *stages: Mapping[dp.Box, int]) -> dp.Sheet:
 
 def position(
     config: dp.Config,
-    sheets: Sequence[dp.Sheet],
+    sheets: Sequence[Sheet],
     fences: Sequence[int] | None = None,
 ) -> dp.State:
     """A state between turns with the given sheets (and banks), validated by check_state.
@@ -186,13 +188,13 @@ def play_out(state: dp.State, choose: Callable[[dp.State], dp.Move]) -> dp.State
 
 
 def reference_points(
-    box: dp.Box, dice: Sequence[int], fixed: dp.BoxScores | None = None
+    box: dp.Box, dice: Sequence[int], fixed: BoxScores | None = None
 ) -> int | None:
     """What ``dice`` score in ``box`` read literally from the rules page: a mountain box
     ``(count - 3) * face``; a poker box the best subset of the dice that shows what it
     needs; ``None`` when the dice do not fit the poker box.
     """
-    fixed = fixed if fixed is not None else dp.BoxScores()
+    fixed = fixed if fixed is not None else BoxScores()
     dice = tuple(sorted(dice))
     if box in MOUNTAIN:
         face = MOUNTAIN.index(box) + 1

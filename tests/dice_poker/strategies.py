@@ -3,8 +3,9 @@
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.config import MAX_POINTS, MAX_STAGES, STAGE_ORDERS, BoxScores
 
-orders = st.sampled_from(dp.STAGE_ORDERS)
+orders = st.sampled_from(STAGE_ORDERS)
 
 
 @st.composite
@@ -15,7 +16,7 @@ def configs(draw: st.DrawFn, max_players: int = 4, max_stages: int = 2) -> dp.Co
     range over the whole of ``0..MAX_POINTS``, the sizes stay small.
     """
     assert 1 <= max_players <= dp.MAX_PLAYERS
-    assert 1 <= max_stages <= dp.MAX_STAGES
+    assert 1 <= max_stages <= MAX_STAGES
     stages = draw(st.integers(1, max_stages))
     order_count = draw(st.sampled_from(sorted({1, stages})))
     return dp.Config(
@@ -26,9 +27,9 @@ def configs(draw: st.DrawFn, max_players: int = 4, max_stages: int = 2) -> dp.Co
         fences=draw(st.booleans()),
         max_fences=draw(st.none() | st.integers(0, 6)),
         max_fences_per_turn=draw(st.none() | st.integers(0, 3)),
-        premium=draw(st.integers(0, dp.MAX_POINTS)),
-        penalty=draw(st.integers(0, dp.MAX_POINTS)),
-        box_scores=dp.BoxScores(*(draw(st.integers(0, dp.MAX_POINTS)) for _ in range(3))),
+        premium=draw(st.integers(0, MAX_POINTS)),
+        penalty=draw(st.integers(0, MAX_POINTS)),
+        box_scores=BoxScores(*(draw(st.integers(0, MAX_POINTS)) for _ in range(3))),
         auto_chance=draw(st.booleans()),
     )
 

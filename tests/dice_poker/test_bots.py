@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.dice_poker.config import STAGE_ORDERS
 from tabletop_rules.errors import IllegalMoveError
 from tabletop_rules.protocol import Bot
 from tabletop_rules.simulate import play_game
@@ -82,7 +83,7 @@ def test_greedy_bot_refuses_the_view_of_a_seat_not_on_turn() -> None:
         dp.GreedyBot().choose(dp.view(dp.new_game(seed=1), 1))
 
 
-@pytest.mark.parametrize("order", dp.STAGE_ORDERS)
+@pytest.mark.parametrize("order", STAGE_ORDERS)
 @pytest.mark.parametrize("auto_chance", [True, False])
 def test_greedy_bot_plays_legal_moves_in_every_stage_order(order: str, auto_chance: bool) -> None:
     config = dp.Config(players=2, stages=1, stage_orders=order, auto_chance=auto_chance)

@@ -12,6 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.coach import (
+    HORIZON,
+    Values,
+    advice_lines,
+    box_chances,
+    coach,
+    coach_lines,
+)
+from tabletop_rules.dice_poker.config import MAX_STAGES, MAX_THROWS_PER_TURN, BoxScores
 from tabletop_rules.dice_poker.scoring import ALL_THROWS, KEEPS, PROBABILITIES, points
 from tabletop_rules.errors import ConfigError, IllegalMoveError
 from tabletop_rules.protocol import Bot
@@ -24,20 +33,20 @@ Box = dp.Box
 
 
 def test_four_sixes_kept_with_one_throw_left_make_poker_one_time_in_six() -> None:
-    assert dp.box_chances(Box.POKER, (6, 6, 6, 6), 1) == (Fraction(1, 6), Fraction(50, 6))
+    assert box_chances(Box.POKER, (6, 6, 6, 6), 1) == (Fraction(1, 6), Fraction(50, 6))
 
 
 def test_five_alike_within_three_throws_with_the_best_keeps_is_the_published_4_603_percent() -> (
     None
 ):
-    chance, _ = dp.box_chances(Box.POKER, (), 3)
+    chance, _ = box_chances(Box.POKER, (), 3)
     assert chance == Fraction(2783176, 60466176)  # 0.04603, the published Yahtzee figure
     assert round(float(chance), 5) == 0.04603
 
 
 def test_a_mountain_box_is_made_by_three_of_its_face_and_expects_its_score() -> None:
     # two fives kept, three dice thrown once: at least one five among them
-    assert dp.box_chances(Box.FIVES, (5, 5), 1) == (
+    assert box_chances(Box.FIVES, (5, 5), 1) == (
         1 - Fraction(5, 6) ** 3,
         5 * (2 + Fraction(3, 6) - 3),  # (count - 3) * face, count = 2 + fives thrown
     )
@@ -66,15 +75,15 @@ def test_a_mountain_box_is_made_as_the_binomial_chances_of_its_face_say(box: dp.
     for kept in range(5):
         for throws in (1, 2, 3, 6):
             made, count = _face_made(kept, throws)
-            assert dp.box_chances(box, (box.face,) * kept, throws) == (made, box.face * count)
+            assert box_chances(box, (box.face,) * kept, throws) == (made, box.face * count)
 
 
 def test_a_box_of_fixed_score_expects_its_score_times_its_chance() -> None:
-    scores = dp.BoxScores(small_straight=7, large_straight=0, poker=999)
+    scores = BoxScores(small_straight=7, large_straight=0, poker=999)
     for keep, throws in [((), 3), ((2, 3, 4), 2), ((6, 6), 4)]:
         for box, score in [(Box.SMALL_STRAIGHT, 7), (Box.LARGE_STRAIGHT, 0), (Box.POKER, 999)]:
-            chance, points = dp.box_chances(box, keep, throws, scores)
-            assert chance == dp.box_chances(box, keep, throws)[0]
+            chance, points = box_chances(box, keep, throws, scores)
+            assert chance == box_chances(box, keep, throws)[0]
             assert points == score * chance
 
 
@@ -83,20 +92,20 @@ def test_the_coach_recursing_once_per_throw_left_is_gone_past_its_horizon() -> N
     the true ones and short of them by under 0.004% of the box's best score (checked on the
     mountain boxes against their binomial closed form, and against the limits, 1 and the
     best score, for every box and keep)."""
-    horizon = dp.HORIZON
+    horizon = HORIZON
     far = 5 * horizon
     for box in (Box.ONES, Box.SIXES):
         made, count = _face_made(1, far)
-        chance, points = dp.box_chances(box, (box.face,), far)
-        assert (chance, points) == dp.box_chances(box, (box.face,), horizon)
+        chance, worth = box_chances(box, (box.face,), far)
+        assert (chance, worth) == box_chances(box, (box.face,), horizon)
         assert made - Fraction(4, 100_000) < chance < made
-        assert box.face * count - Fraction(4, 100_000) * 2 * box.face < points < box.face * count
-    best = {box: max(dp.points(box, dice) or 0 for dice in ALL_THROWS) for box in Box}
+        assert box.face * count - Fraction(4, 100_000) * 2 * box.face < worth < box.face * count
+    best = {box: max(points(box, dice) or 0 for dice in ALL_THROWS) for box in Box}
     for box in Box:
         for keep in {kept for dice in ALL_THROWS for kept in KEEPS[dice]}:
-            chance, points = dp.box_chances(box, keep, far)
+            chance, worth = box_chances(box, keep, far)
             assert 1 - Fraction(4, 100_000) < chance <= 1
-            assert best[box] * (1 - Fraction(4, 100_000)) < points <= best[box]
+            assert best[box] * (1 - Fraction(4, 100_000)) < worth <= best[box]
 
 
 def _most_banked(order: str, open_boxes: int) -> dp.State:
@@ -106,8 +115,8 @@ def _most_banked(order: str, open_boxes: int) -> dp.State:
     last of them POKER) are open: the most throws a turn can allow there."""
     config = dp.Config(
         players=1,
-        throws_per_turn=dp.MAX_THROWS_PER_TURN,
-        stages=dp.MAX_STAGES,
+        throws_per_turn=MAX_THROWS_PER_TURN,
+        stages=MAX_STAGES,
         stage_orders=order,
     )
     state = dp.new_game(config, seed=7)
@@ -141,11 +150,11 @@ def test_the_coach_answers_at_once_however_many_throws_the_house_rules_allow(
     bot = dp.CoachBot()
     for step in range(3):
         seen = dp.view(state, 0)
-        for consumer in (dp.coach, dp.RULES.hint, bot.choose, dp.coach_lines, dp.advice_lines):
+        for consumer in (coach, dp.RULES.hint, bot.choose, coach_lines, advice_lines):
             started = time.process_time()  # the work done, whatever else shares the cores
             consumer(seen)
             assert time.process_time() - started < 1.0, consumer
-        advice = dp.coach(seen)
+        advice = coach(seen)
         assert advice.throws_left == throws - state.throws_used
         assert advice.move in dp.legal_moves(state)
         assert bot.choose(seen) == advice.move
@@ -159,20 +168,20 @@ def test_the_coach_answers_at_once_however_many_throws_the_house_rules_allow(
 
 
 def test_a_straight_one_die_short_is_made_one_time_in_six() -> None:
-    assert dp.box_chances(Box.SMALL_STRAIGHT, (1, 2, 3, 4), 1) == (Fraction(1, 6), Fraction(15, 6))
+    assert box_chances(Box.SMALL_STRAIGHT, (1, 2, 3, 4), 1) == (Fraction(1, 6), Fraction(15, 6))
 
 
 def test_chance_is_always_made() -> None:
-    assert dp.box_chances(Box.CHANCE, (), 1) == (Fraction(1), Fraction(35, 2))
+    assert box_chances(Box.CHANCE, (), 1) == (Fraction(1), Fraction(35, 2))
 
 
 def test_box_chances_refuse_what_no_throw_keeps() -> None:
     with pytest.raises(IllegalMoveError, match="keeps 0 to 4 dice"):
-        dp.box_chances(Box.PAIR, (6, 6, 6, 6, 6), 1)
+        box_chances(Box.PAIR, (6, 6, 6, 6, 6), 1)
     with pytest.raises(IllegalMoveError, match="throw left"):
-        dp.box_chances(Box.PAIR, (6,), 0)
+        box_chances(Box.PAIR, (6,), 0)
     with pytest.raises(TypeError):
-        dp.box_chances(6, (6,), 1)  # type: ignore[arg-type]
+        box_chances(6, (6,), 1)  # type: ignore[arg-type]
 
 
 throws = st.sampled_from(ALL_THROWS)
@@ -187,8 +196,8 @@ def kept(draw: st.DrawFn) -> tuple[int, ...]:
 def test_chances_are_probabilities_and_grow_with_the_throws_left(
     box: dp.Box, keep: tuple[int, ...], left: int
 ) -> None:
-    chance, expected = dp.box_chances(box, keep, left)
-    more_chance, more_expected = dp.box_chances(box, keep, left + 1)
+    chance, expected = box_chances(box, keep, left)
+    more_chance, more_expected = box_chances(box, keep, left + 1)
     assert 0 <= chance <= more_chance <= 1
     assert expected <= more_expected
 
@@ -204,7 +213,7 @@ def test_one_throw_left_sums_the_outcomes_of_the_dice_thrown(
         fits = dice.count(box.face) >= 3 if box.is_mountain else value is not None
         made += chance * fits
         scored += chance * (value or 0)
-    assert dp.box_chances(box, keep, 1) == (made, scored)
+    assert box_chances(box, keep, 1) == (made, scored)
 
 
 def _after_first_turns(config: dp.Config) -> dp.State:
@@ -217,20 +226,20 @@ def _after_first_turns(config: dp.Config) -> dp.State:
 
 
 def test_fences_extend_the_throws_the_coach_counts() -> None:
-    banked = dp.coach(dp.view(_after_first_turns(dp.Config()), 0))
-    plain = dp.coach(dp.view(_after_first_turns(dp.Config(fences=False)), 0))
+    banked = coach(dp.view(_after_first_turns(dp.Config()), 0))
+    plain = coach(dp.view(_after_first_turns(dp.Config(fences=False)), 0))
     assert (banked.throws_left, plain.throws_left) == (4, 2)
     keep = banked.keeps[0].keep
     poker = [advice.boxes.index(Box.POKER) for advice in (banked, plain)]
     far = next(k for k in banked.keeps if k.keep == keep).boxes[poker[0]]
     near = next(k for k in plain.keeps if k.keep == keep).boxes[poker[1]]
-    assert far.chance == dp.box_chances(Box.POKER, keep, 4)[0] > near.chance
+    assert far.chance == box_chances(Box.POKER, keep, 4)[0] > near.chance
 
 
 @pytest.mark.parametrize(("order", "box"), [("down", Box.ONES), ("up", Box.CHANCE)])
 def test_stage_orders_leave_the_coach_only_the_box_they_allow(order: str, box: dp.Box) -> None:
     state = dp.apply(dp.new_game(dp.Config(stage_orders=order), seed=3), dp.Roll())
-    advice = dp.coach(dp.view(state, 0))
+    advice = coach(dp.view(state, 0))
     assert advice.boxes == (box,)
     assert all(len(keep.boxes) == 1 and keep.boxes[0].box is box for keep in advice.keeps)
     assert advice.move in dp.legal_moves(state)
@@ -238,16 +247,16 @@ def test_stage_orders_leave_the_coach_only_the_box_they_allow(order: str, box: d
 
 def test_in_announce_order_the_coach_names_a_box_after_the_first_throw() -> None:
     state = dp.apply(dp.new_game(dp.Config(stage_orders="announce"), seed=3), dp.Roll())
-    advice = dp.coach(dp.view(state, 0))
+    advice = coach(dp.view(state, 0))
     assert isinstance(advice.move, dp.Announce)
     assert {fill.move for fill in advice.fills} == set(dp.legal_moves(state))
     announced = dp.apply(state, advice.move)
-    assert dp.coach(dp.view(announced, 0)).boxes == (advice.move.box,)
+    assert coach(dp.view(announced, 0)).boxes == (advice.move.box,)
 
 
 def test_the_advice_plays_its_best_option_and_lists_them_best_first() -> None:
     state = dp.apply(dp.new_game(seed=42), dp.Roll())
-    advice = dp.coach(dp.view(state, 1))  # any seat's view advises the seat on turn
+    advice = coach(dp.view(state, 1))  # any seat's view advises the seat on turn
     values = [keep.value for keep in advice.keeps]
     assert values == sorted(values, reverse=True)
     assert advice.value == max(values[0], advice.fills[0].value)
@@ -264,17 +273,17 @@ def test_the_advice_plays_its_best_option_and_lists_them_best_first() -> None:
 def test_the_coach_refuses_a_finished_game_and_dice_in_the_air() -> None:
     final = play_game(dp.RULES, [dp.GreedyBot()], dp.Config(players=1, stages=1), seed=1).final
     with pytest.raises(IllegalMoveError, match="seat on turn"):
-        dp.coach(dp.view(final, 0))
+        coach(dp.view(final, 0))
     waiting = dp.apply(dp.new_game(dp.Config(auto_chance=False), seed=1), dp.Roll())
     with pytest.raises(IllegalMoveError, match="seat on turn"):
-        dp.coach(dp.view(waiting, 0))
+        coach(dp.view(waiting, 0))
     with pytest.raises(TypeError):
-        dp.coach(dp.new_game(seed=1))  # type: ignore[arg-type]
+        coach(dp.new_game(seed=1))  # type: ignore[arg-type]
 
 
 def test_coach_lines_give_each_box_its_best_keep_chance_and_points() -> None:
     seen = dp.view(dp.apply(dp.new_game(seed=42), dp.Roll()), 0)
-    lines = dp.coach_lines(seen)
+    lines = coach_lines(seen)
     assert list(lines) == list(Box)
     assert lines[Box.PAIR] == "keep 5 5: 100% made, 10.4 points"
 
@@ -372,13 +381,13 @@ def test_the_coach_bot_beats_the_greedy_bot_by_10_points_a_game() -> None:
 )
 def test_values_refuse_what_is_not_a_worth(fields: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        dp.Values(**fields)  # type: ignore[arg-type]
+        Values(**fields)  # type: ignore[arg-type]
 
 
 def test_a_mountain_box_is_worth_its_mean_score() -> None:
     certain_three = ((0.0, 0.0, 0.0, 1.0, 0.0, 0.0),) * 6
-    assert dp.Values(mountain_counts=certain_three).par(Box.SIXES) == 0
-    assert dp.Values().par(Box.PAIR) == dp.Values().poker_pars[0]
+    assert Values(mountain_counts=certain_three).par(Box.SIXES) == 0
+    assert Values().par(Box.PAIR) == Values().poker_pars[0]
 
 
 def test_in_announce_order_a_last_open_box_is_thrown_for() -> None:

@@ -12,6 +12,13 @@ from hypothesis import given, settings
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import serialize
+from tabletop_rules.dice_poker.config import (
+    MAX_FENCES,
+    MAX_POINTS,
+    MAX_STAGES,
+    MAX_THROWS_PER_TURN,
+    BoxScores,
+)
 from tabletop_rules.errors import ConfigError, TabletopError
 from tabletop_rules.records import GameRecord
 from tabletop_rules.testing import random_playout
@@ -30,7 +37,7 @@ def test_the_default_config_is_the_seeds_game() -> None:
     assert config.max_fences_per_turn is None
     assert config.premium == 50
     assert config.penalty == 20
-    assert config.box_scores == dp.BoxScores(small_straight=15, large_straight=20, poker=50)
+    assert config.box_scores == BoxScores(small_straight=15, large_straight=20, poker=50)
     assert config.auto_chance is True
 
 
@@ -65,7 +72,7 @@ def test_the_caps_and_scores_accept_their_boundary_values() -> None:
         max_fences_per_turn=0,
         premium=0,
         penalty=0,
-        box_scores=dp.BoxScores(0, 0, 0),
+        box_scores=BoxScores(0, 0, 0),
     )
     assert (config.max_fences, config.max_fences_per_turn, config.premium) == (0, 0, 0)
 
@@ -138,7 +145,7 @@ def test_a_bad_house_rule_is_refused_by_evolve_too(fields: dict[str, Any], fragm
 )
 def test_bad_box_scores_raise_config_error(fields: dict[str, Any]) -> None:
     with pytest.raises(ConfigError):
-        dp.BoxScores(**fields)
+        BoxScores(**fields)
 
 
 # --- the upper bounds ---------------------------------------------------------------
@@ -158,8 +165,8 @@ HOW = ["constructor", "evolve"]
 
 
 def test_the_bounds_are_the_documented_numbers() -> None:
-    assert (dp.MAX_PLAYERS, dp.MAX_THROWS_PER_TURN, dp.MAX_STAGES) == (8, 10, 10)
-    assert (dp.MAX_FENCES, dp.MAX_POINTS) == (100, 1000)
+    assert (dp.MAX_PLAYERS, MAX_THROWS_PER_TURN, MAX_STAGES) == (8, 10, 10)
+    assert (MAX_FENCES, MAX_POINTS) == (100, 1000)
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -167,13 +174,13 @@ def test_every_field_accepts_its_upper_bound(how: str) -> None:
     config = build(
         how,
         players=dp.MAX_PLAYERS,
-        throws_per_turn=dp.MAX_THROWS_PER_TURN,
-        stages=dp.MAX_STAGES,
-        max_fences=dp.MAX_FENCES,
-        max_fences_per_turn=dp.MAX_FENCES,
-        premium=dp.MAX_POINTS,
-        penalty=dp.MAX_POINTS,
-        box_scores=dp.BoxScores(dp.MAX_POINTS, dp.MAX_POINTS, dp.MAX_POINTS),
+        throws_per_turn=MAX_THROWS_PER_TURN,
+        stages=MAX_STAGES,
+        max_fences=MAX_FENCES,
+        max_fences_per_turn=MAX_FENCES,
+        premium=MAX_POINTS,
+        penalty=MAX_POINTS,
+        box_scores=BoxScores(MAX_POINTS, MAX_POINTS, MAX_POINTS),
     )
     assert config.boxes_per_player == 150
     assert config.turns_per_game == 1200
@@ -232,11 +239,11 @@ def test_penalty_above_a_thousand_is_a_config_error(how: str, points: int) -> No
         build(how, penalty=points)
 
 
-def build_box_scores(how: str, **fields: Any) -> dp.BoxScores:
+def build_box_scores(how: str, **fields: Any) -> BoxScores:
     """Box scores with ``fields``, built by the constructor or evolved from the default."""
     if how == "constructor":
-        return dp.BoxScores(**fields)
-    return attrs.evolve(dp.BoxScores(), **fields)
+        return BoxScores(**fields)
+    return attrs.evolve(BoxScores(), **fields)
 
 
 @pytest.mark.parametrize("how", HOW)
@@ -270,7 +277,7 @@ def test_a_bounded_field_refuses_what_is_not_a_plain_int(how: str, field: str, v
 @pytest.mark.parametrize("value", [True, 15.0, 10.0**30])
 def test_a_box_score_refuses_what_is_not_a_plain_int(box: str, value: Any) -> None:
     with pytest.raises(ConfigError, match=f"^{box} must be a whole number, got "):
-        dp.BoxScores(**{box: value})
+        BoxScores(**{box: value})
 
 
 @pytest.mark.parametrize("sign", [1, -1])
@@ -319,14 +326,14 @@ def test_a_game_record_with_a_million_stages_is_refused_before_replay() -> None:
 
 LARGEST = dp.Config(
     players=dp.MAX_PLAYERS,
-    throws_per_turn=dp.MAX_THROWS_PER_TURN,
-    stages=dp.MAX_STAGES,
+    throws_per_turn=MAX_THROWS_PER_TURN,
+    stages=MAX_STAGES,
     fences=True,
     max_fences=None,
     max_fences_per_turn=None,
-    premium=dp.MAX_POINTS,
-    penalty=dp.MAX_POINTS,
-    box_scores=dp.BoxScores(dp.MAX_POINTS, dp.MAX_POINTS, dp.MAX_POINTS),
+    premium=MAX_POINTS,
+    penalty=MAX_POINTS,
+    box_scores=BoxScores(MAX_POINTS, MAX_POINTS, MAX_POINTS),
     auto_chance=False,
 )
 """The config with the most moves: every bound at its top, fences uncapped, each throw a

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.dice_poker.config import BoxScores
 from tabletop_rules.records import replay_states
 from tabletop_rules.testing.golden import GoldenGame, GoldenSuite
 
@@ -46,7 +47,7 @@ GAMES = (
             max_fences_per_turn=1,
             premium=35,
             penalty=10,
-            box_scores=dp.BoxScores(small_straight=25, large_straight=30, poker=100),
+            box_scores=BoxScores(small_straight=25, large_straight=30, poker=100),
         ),
         seed=99,
         chance_seed=0,

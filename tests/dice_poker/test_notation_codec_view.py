@@ -9,6 +9,9 @@ import attrs
 import pytest
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.moves import NUM_ACTIONS, POKER_BOXES
+from tabletop_rules.dice_poker.notation import parse_box
+from tabletop_rules.dice_poker.state import Sheet
 from tabletop_rules.errors import IllegalMoveError, NotationError, SeatError
 from tabletop_rules.serialize import dumps, to_data
 
@@ -31,7 +34,7 @@ def in_the_air(keep: tuple[int, ...]) -> dp.State:
     return state
 
 
-def last_turn(sheets: tuple[dp.Sheet, ...]) -> dp.State:
+def last_turn(sheets: tuple[Sheet, ...]) -> dp.State:
     """A two-player, one-stage game of manual dice (max_fences=1) in which only seat 1's
     SIXES is still open, and seat 1 has thrown 1 6 6 6 6.
     """
@@ -178,11 +181,11 @@ def test_every_legal_move_formats_and_parses_back() -> None:
 
 
 def test_parse_box_forgives_case_spaces_and_hyphens() -> None:
-    assert dp.parse_box("Small Straight") is Box.SMALL_STRAIGHT
-    assert dp.parse_box("large-straight") is Box.LARGE_STRAIGHT
-    assert dp.parse_box("  THREE_KIND ") is Box.THREE_KIND
+    assert parse_box("Small Straight") is Box.SMALL_STRAIGHT
+    assert parse_box("large-straight") is Box.LARGE_STRAIGHT
+    assert parse_box("  THREE_KIND ") is Box.THREE_KIND
     with pytest.raises(NotationError, match="boxes are ones, twos"):
-        dp.parse_box("yahtzee")
+        parse_box("yahtzee")
 
 
 # --- codec ----------------------------------------------------------------------------------
@@ -198,7 +201,7 @@ def every_move() -> list[dp.Move]:
             for keep in combinations_with_replacement(faces, size)
         ),
         *(dp.Write(box) for box in Box),
-        *(dp.Scratch(box) for box in dp.POKER_BOXES),
+        *(dp.Scratch(box) for box in POKER_BOXES),
         *(dp.Announce(box) for box in Box),
         *(
             dp.Dice(values)
@@ -211,7 +214,7 @@ def every_move() -> list[dp.Move]:
 @pytest.mark.parametrize("config", [dp.Config(), dp.Config(players=8, stages=1), MANUAL])
 def test_there_are_710_actions_in_every_config(config: dp.Config) -> None:
     assert dp.num_actions(config) == 710
-    assert dp.NUM_ACTIONS == 710
+    assert NUM_ACTIONS == 710
     assert len(every_move()) == 710
 
 

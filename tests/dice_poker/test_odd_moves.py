@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.notation import parse_box
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError, NotationError
 from tabletop_rules.serialize import dumps, loads, to_data
 
@@ -175,7 +176,7 @@ def test_parse_move_of_something_that_is_no_text_raises_notation_error(text: Any
     with pytest.raises(NotationError, match="move text is a string"):
         dp.read_move(text)
     with pytest.raises(NotationError, match="move text is a string"):
-        dp.parse_box(text)
+        parse_box(text)
 
 
 def test_parse_move_of_a_str_subclass_reads_its_text() -> None:

@@ -7,6 +7,7 @@ from itertools import combinations_with_replacement
 import pytest
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.config import BoxScores
 
 from .helpers import (
     POKER,
@@ -162,7 +163,7 @@ def test_every_throw_scores_every_poker_box_as_the_table_says() -> None:
 
 
 def test_box_scores_set_the_fixed_scores_of_the_straights_and_poker() -> None:
-    config = manual(box_scores=dp.BoxScores(small_straight=25, large_straight=30, poker=100))
+    config = manual(box_scores=BoxScores(small_straight=25, large_straight=30, poker=100))
     assert (
         write(start(config), B.SMALL_STRAIGHT, (1, 2, 3, 4, 5)).cell(0, 0, B.SMALL_STRAIGHT) == 25
     )
@@ -173,14 +174,14 @@ def test_box_scores_set_the_fixed_scores_of_the_straights_and_poker() -> None:
 
 
 def test_box_scores_leave_the_other_boxes_scoring_the_dice() -> None:
-    config = manual(box_scores=dp.BoxScores(small_straight=25, large_straight=30, poker=100))
+    config = manual(box_scores=BoxScores(small_straight=25, large_straight=30, poker=100))
     assert write(start(config), B.CHANCE, (1, 2, 3, 4, 5)).cell(0, 0, B.CHANCE) == 15
     assert write(start(config), B.FOUR_KIND, (4, 4, 4, 4, 4)).cell(0, 0, B.FOUR_KIND) == 16
     assert write(start(config), B.FULL_HOUSE, (2, 2, 6, 6, 6)).cell(0, 0, B.FULL_HOUSE) == 22
 
 
 def test_box_scores_do_not_change_what_fits() -> None:
-    config = manual(box_scores=dp.BoxScores(small_straight=25, large_straight=30, poker=100))
+    config = manual(box_scores=BoxScores(small_straight=25, large_straight=30, poker=100))
     thrown = throw(start(config), (1, 2, 3, 4, 6))
     assert not {B.SMALL_STRAIGHT, B.LARGE_STRAIGHT, B.POKER} & writes(thrown)
 

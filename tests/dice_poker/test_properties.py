@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.moves import POKER_BOXES
+from tabletop_rules.dice_poker.state import Sheet
 from tabletop_rules.testing import Playout, random_playout
 
 from .helpers import reference_points, reference_score
@@ -33,7 +35,7 @@ def playouts(draw: st.DrawFn) -> Playout:
     return random_playout(dp.RULES, config, draw(seeds), draw(seeds))
 
 
-def stage_cells(sheet: dp.Sheet, stage: int) -> dp.Sheet:
+def stage_cells(sheet: Sheet, stage: int) -> Sheet:
     return sheet[PER_STAGE * stage : PER_STAGE * (stage + 1)]
 
 
@@ -137,7 +139,7 @@ def test_every_poker_cell_is_zero_or_a_score_the_box_can_take(playout: Playout) 
     for sheet in final.sheets:
         for stage in range(final.config.stages):
             cells = stage_cells(sheet, stage)
-            for box in dp.POKER_BOXES:
+            for box in POKER_BOXES:
                 assert cells[box] in {0} | poker_scores(final.config, box), box
 
 

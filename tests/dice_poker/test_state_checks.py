@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.config import BoxScores, StageOrder
 from tabletop_rules.errors import InvalidStateError
 from tabletop_rules.rng import Rng
 from tabletop_rules.serialize import dumps, loads
@@ -113,7 +114,7 @@ def test_an_up_stage_with_ones_filled_before_chance_does_not_load() -> None:
     )
 
 
-def second_stage_begun(order: dp.StageOrder) -> dp.State:
+def second_stage_begun(order: StageOrder) -> dp.State:
     """One player, stage 1 free and full, stage 2 in ``order`` with three boxes filled."""
     state = dp.new_game(manual(players=1, stages=2, stage_orders=("free", order)), seed=2)
     for box in Box:
@@ -143,7 +144,7 @@ def test_an_up_stage_in_progress_with_a_gap_does_not_load() -> None:
 
 
 @pytest.mark.parametrize("order", ["free", "announce"])
-def test_free_and_announce_stages_load_with_any_boxes_filled(order: dp.StageOrder) -> None:
+def test_free_and_announce_stages_load_with_any_boxes_filled(order: StageOrder) -> None:
     state = second_stage_begun(order)
     text = edited(state, move_cell(0, PER_STAGE + Box.THREES, PER_STAGE + Box.FOURS, -8))
     moved = loads(text, dp.State)
@@ -174,7 +175,7 @@ def test_a_zero_in_a_poker_box_may_have_been_scratched_before_the_first_throw() 
     assert loads(dumps(scratched)) == scratched
     refused(edited(scratched, set_bank(0, 4)), "seat 0 has 4 fences but its sheet allows at most 3")
     # A straight written for 0 points after a throw cannot be told from one scratched at once.
-    config = manual(box_scores=dp.BoxScores(small_straight=0))
+    config = manual(box_scores=BoxScores(small_straight=0))
     written = play(dp.new_game(config, seed=1), "roll", "dice 1 2 3 4 5", "write small_straight")
     assert written.fences == (2, 0)
     assert loads(edited(written, set_bank(0, 3))) == attrs.evolve(written, fences=(3, 0))
@@ -335,7 +336,7 @@ def test_every_state_reached_by_play_passes_every_check(playout: Playout) -> Non
 @pytest.mark.parametrize("max_fences", [None, 0, 2])
 @pytest.mark.parametrize("auto_chance", [True, False])
 def test_states_of_down_and_up_games_load(
-    orders: tuple[dp.StageOrder, ...], max_fences: int | None, auto_chance: bool
+    orders: tuple[StageOrder, ...], max_fences: int | None, auto_chance: bool
 ) -> None:
     config = dp.Config(
         players=2,

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from tabletop_rules import Match, get_ruleset, palace, rulesets
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.coach import coach_lines
+from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import house_rules
-from tabletop_rules.protocol import guide_lines
 
 from .helpers import WEB, leaked, web_module
 
@@ -286,8 +287,8 @@ def test_each_answer_carries_the_guides_rules_and_notation_for_the_house_rules(
     answer = start(game=game, seed="2", rules=house)["game"]
     config = glue._table.match.config
     assert answer["guide"] == {
-        "rules": list(guide_lines(rules, "rules_summary", config)),
-        "notation": list(guide_lines(rules, "notation_summary", config)),
+        "rules": list(rules.rules_summary(config)),
+        "notation": list(rules.notation_summary(config)),
     }
     assert answer["guide"]["rules"]
     assert start(game=game, seed="3", rules=house)["game"]["guide"] == answer["guide"]
@@ -298,7 +299,7 @@ def test_dice_poker_tells_what_each_box_the_person_may_fill_would_score_now() ->
     game = start(game="dice-poker", seed="7")["game"]
     assert (game["hints"], game["move_hints"]) == ([], {})  # no dice on the table yet
     game = ask("play", "roll")["game"]
-    points = dp.open_box_points(glue._table.match.view(0))
+    points = open_box_points(glue._table.match.view(0))
     notes = game["move_hints"]
     assert notes["write pair"] == f"scores {points[dp.Box.PAIR]}"
     assert notes["scratch pair"] == f"0 instead of {points[dp.Box.PAIR]}"
@@ -769,7 +770,7 @@ def test_dice_poker_draws_the_sheet_with_each_open_boxs_points_and_the_keeps_to_
     start(game="dice-poker", seed="7", rules={"stages": "1"})
     board = ask("play", "roll")["game"]["board"]
     seen = glue._table.match.view(0)
-    points = dp.open_box_points(seen)
+    points = open_box_points(seen)
     assert [die["face"] for die in board["dice"]] == list(seen.dice) == [1, 2, 2, 3, 3]
     assert all(die["rolled"] for die in board["dice"])
     assert board["just_thrown"]
@@ -784,7 +785,7 @@ def test_dice_poker_draws_the_sheet_with_each_open_boxs_points_and_the_keeps_to_
     assert theirs == {"value": None}
     poker = next(row for row in board["rows"] if row["box"] == "poker")["cells"][0]
     assert poker["hint"] == "the dice do not fit: scratch for 0"
-    coached = dp.coach_lines(seen)
+    coached = coach_lines(seen)
     assert poker["coach"] == coached[dp.Box.POKER]
     assert mine["coach"] == coached[dp.Box.PAIR]
     board = ask("play", "roll keep 2 2 3")["game"]["board"]

@@ -14,8 +14,8 @@ import pytest
 
 from tabletop_rules import CHANCE, Match, account, get_ruleset, palace
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import configured
-from tabletop_rules.protocol import guide_lines as guide_of
 from tabletop_rules.records import GameRecord
 
 from .conftest import Visit
@@ -593,10 +593,10 @@ def test_a_rules_panel_tells_the_game_in_short_and_a_screen_reader_finds_it(
         f"{rules.title}: the rules and the notation"
     )
     assert page.locator("#guide-rules li").all_inner_texts() == list(
-        guide_of(rules, "rules_summary", config)
+        rules.rules_summary(config)
     )
     assert page.locator("#guide-notation li").all_inner_texts() == list(
-        guide_of(rules, "notation_summary", config)
+        rules.notation_summary(config)
     )
 
 
@@ -627,7 +627,7 @@ def test_dice_poker_shows_what_each_open_box_would_score_beside_its_button(
     board_click(page, "roll")
     match = Match(dp.RULES, seed=7)
     match.play("roll")
-    points = dp.open_box_points(match.view(0))
+    points = open_box_points(match.view(0))
     assert page.inner_text("#hints").startswith("With 1 2 2 3 3 the boxes you may write now")
     assert described_by(page, "write pair") == f"scores {points[dp.Box.PAIR]}"
     assert described_by(page, "write chance") == f"scores {points[dp.Box.CHANCE]}"

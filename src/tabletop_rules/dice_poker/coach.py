@@ -314,7 +314,7 @@ class Values:
 
 DEFAULT_VALUES = Values()
 """The values :class:`~tabletop_rules.dice_poker.CoachBot` and
-:func:`~tabletop_rules.dice_poker.coach` use unless given others."""
+:func:`~tabletop_rules.dice_poker.coach.coach` use unless given others."""
 
 
 @cache
@@ -656,7 +656,7 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
 
 class CoachBot:
     """Plays dice poker by the coach: each turn the move of
-    :func:`~tabletop_rules.dice_poker.coach` (without its exact
+    :func:`~tabletop_rules.dice_poker.coach.coach` (without its exact
     chances, which it does not need), valuing boxes and fences by ``values``.
 
     Args:
@@ -690,7 +690,7 @@ def _percent(chance: Fraction) -> str:
 def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
     """For each box the turn in ``view`` may end in, a short line for a score sheet: the keep
     best for that box, its exact chance of making it and the points it can expect (see
-    :func:`~tabletop_rules.dice_poker.coach`; ``IllegalMoveError`` when no seat is to
+    :func:`~tabletop_rules.dice_poker.coach.coach`; ``IllegalMoveError`` when no seat is to
     throw). Empty when no throw is left.
 
     >>> from tabletop_rules.dice_poker import Box, Roll, apply, new_game, view
