@@ -21,9 +21,9 @@ import os
 import sys
 import textwrap
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -168,12 +168,26 @@ def _parser() -> _Parser:
         "--seed", type=_seed, default=None, help="the game's seed (default: a fresh one, shown)"
     )
 
-    sim = game_command("simulate", "play many games between bots and sum them up", _simulate)
-    sim.add_argument(
-        "--games",
-        type=int,
+    def many_games(
+        name: str, help_text: str, run: Callable[..., int], games: str, seed: str, default: int
+    ) -> _Parser:
+        """A command that plays many games: its ``--games`` (``games`` says what they
+        count), ``--seed`` (``seed`` says of what) and ``--workers``.
+        """
+        command = game_command(name, help_text, run)
+        games = f"{games} (default {default})"
+        command.add_argument("--games", type=int, default=default, help=games)
+        command.add_argument("--seed", type=_seed, default=0, help=f"{seed} (default 0)")
+        command.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
+        return command
+
+    sim = many_games(
+        "simulate",
+        "play many games between bots and sum them up",
+        _simulate,
+        games=f"how many games, at most {MAX_GAMES:,}",
+        seed="the run's seed",
         default=100,
-        help=f"how many games, at most {MAX_GAMES:,} (default 100)",
     )
     sim.add_argument(
         "--bots",
@@ -181,8 +195,6 @@ def _parser() -> _Parser:
         help="the bots, comma-separated: one per seat, or one for all; rotated through the "
         "seats (default: the game's own bot against random)",
     )
-    sim.add_argument("--seed", type=_seed, default=0, help="the run's seed (default 0)")
-    sim.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument(
         "--batched",
@@ -196,10 +208,13 @@ def _parser() -> _Parser:
         "luck-controlled difference from the field (--games: a multiple of the seats)",
     )
 
-    tour = game_command(
+    tour = many_games(
         "tournament",
         "rate bots in a round robin: Bradley-Terry ratings with intervals",
         _tournament,
+        games=f"games per table, at most {MAX_GAMES:,} over all the tables",
+        seed="the tournament's seed",
+        default=100,
     )
     tour.add_argument(
         "--bots",
@@ -207,14 +222,6 @@ def _parser() -> _Parser:
         help="the bots, comma-separated, at least one per seat: every table of the game's "
         "player count plays",
     )
-    tour.add_argument(
-        "--games",
-        type=int,
-        default=100,
-        help=f"games per table, at most {MAX_GAMES:,} over all the tables (default 100)",
-    )
-    tour.add_argument("--seed", type=_seed, default=0, help="the tournament's seed (default 0)")
-    tour.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
     tour.add_argument(
         "--duplicate",
         action="store_true",
@@ -228,16 +235,13 @@ def _parser() -> _Parser:
     )
     tour.add_argument("--json", action="store_true", help="print the result as JSON")
 
-    weigh = game_command(
+    weigh = many_games(
         "balance",
         "weigh house rules against the defaults: an HTML page with figures (the plot extra)",
         _balance,
-    )
-    weigh.add_argument(
-        "--games",
-        type=int,
+        games=f"games under each set of rules, at most {MAX_GAMES:,}",
+        seed="the runs' seed",
         default=200,
-        help=f"games under each set of rules, at most {MAX_GAMES:,} (default 200)",
     )
     weigh.add_argument(
         "--bots",
@@ -245,8 +249,6 @@ def _parser() -> _Parser:
         help="the bots, comma-separated: one per seat, or one for all (default: the game's "
         "own bot at every seat)",
     )
-    weigh.add_argument("--seed", type=_seed, default=0, help="the runs' seed (default 0)")
-    weigh.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
     weigh.add_argument(
         "--out",
         type=Path,
@@ -308,6 +310,11 @@ def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int) -> l
             names *= seats
     if len(names) != seats:
         raise UsageError(f"--bots names {len(names)} bots for {seats} seats")
+    return _known_bots(rules, names)
+
+
+def _known_bots(rules: Ruleset[Any, Any, Any], names: list[str]) -> list[str]:
+    """``names`` where each is one of the game's bots; else the first unknown one named."""
     for name in names:
         if name not in rules.bots:
             raise UsageError(
@@ -551,11 +558,7 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
     _check_counts(args, games=MAX_GAMES, workers=None)
     _check_whole_deals(args, players)
     tasks = task_count(args.games, batched=args.batched)
-    show_progress = console.is_terminal and not args.json
-    with (
-        _executor(args.workers, tasks) as executor,
-        _progress(console, show_progress) as progress,
-    ):
+    with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
         result = simulate(
             rules,
             names,
@@ -632,7 +635,7 @@ def _shortest_game(
 
 def _check_counts(args: argparse.Namespace, **most: int | None) -> None:
     """Each option named in ``most`` is at least 1 and at most its cap (``None``: none;
-    ``--workers`` is capped by the cores and the tasks instead, :func:`_executor`).
+    ``--workers`` is capped by the cores and the tasks instead, :func:`_workers`).
     """
     for option, cap in most.items():
         value = getattr(args, option)
@@ -654,9 +657,10 @@ def _check_whole_deals(args: argparse.Namespace, players: int) -> None:
 
 def _duplicate_table(result: SimulationResult) -> Table:
     deals = result.versus_field[0].deals
-    table = Table(title=f"Luck controlled over {deals} deals: each bot minus the field")
-    for heading in ("bot", "score diff", "95% interval", "win diff", "95% interval"):
-        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    table = _figures(
+        f"Luck controlled over {deals} deals: each bot minus the field",
+        ("bot", "score diff", "95% interval", "win diff", "95% interval"),
+    )
     for stats in result.versus_field:
         score, won = stats.score_difference, stats.win_difference
         table.add_row(
@@ -669,27 +673,35 @@ def _duplicate_table(result: SimulationResult) -> Table:
     return table
 
 
+def _figures(
+    title: str,
+    headings: Sequence[str],
+    rows: Iterable[Sequence[str]] = (),
+    caption: str | None = None,
+) -> Table:
+    """A table of figures: the first column, what each row is of, left-aligned; the
+    figures right-aligned, as :func:`~tabletop_rules.results.text_table` sets them.
+    """
+    table = Table(title=title, caption=caption)
+    for number, heading in enumerate(headings):
+        table.add_column(heading, justify="right" if number else "left")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 # --- tournament --------------------------------------------------------------------------
 
 
 def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     rules = _ruleset(args.game)
     config = configured(rules.config_type, args.rule)
-    names = [name.strip() for name in args.bots.split(",")]
-    for name in names:
-        if name not in rules.bots:
-            raise UsageError(
-                f"unknown bot {name!r} for {rules.name}; its bots are {', '.join(rules.bots)}"
-            )
+    names = _known_bots(rules, [name.strip() for name in args.bots.split(",")])
     _check_counts(args, games=MAX_GAMES, workers=None, resamples=MAX_RESAMPLES)
     seats = rules.players(config)
     _check_whole_deals(args, seats)
     tasks = math.comb(len(names), seats) * task_count(args.games)
-    show_progress = console.is_terminal and not args.json
-    with (
-        _executor(args.workers, tasks) as executor,
-        _progress(console, show_progress) as progress,
-    ):
+    with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
         result = tournament(
             rules,
             names,
@@ -707,21 +719,12 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
     seats = len(result.table_bots[0])
     tables = len(result.tables)
     how = "each deal once per rotation of the seats" if result.duplicate else "seats rotated"
-    ratings = Table(
-        title=f"{rules.title}: {result.games_played} games, {tables} table"
+    title = (
+        f"{rules.title}: {result.games_played} games, {tables} table"
         f"{'s' * (tables != 1)} of {seats}, {how}"
     )
-    for heading in result.rating_headings():
-        ratings.add_column(heading, justify="left" if heading == "bot" else "right")
-    for row in result.rating_rows():
-        ratings.add_row(*row)
-    console.print(ratings)
-    by_seat = Table(title="Wins by seat")
-    for heading in SEAT_HEADINGS:
-        by_seat.add_column(heading, justify="left" if heading == "seat" else "right")
-    for row in result.seat_rows():
-        by_seat.add_row(*row)
-    console.print(by_seat)
+    console.print(_figures(title, result.rating_headings(), result.rating_rows()))
+    console.print(_figures("Wins by seat", SEAT_HEADINGS, result.seat_rows()))
     length = result.length
     console.print(
         Text(
@@ -740,33 +743,28 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
 
 
 @contextmanager
-def _executor(workers: int, tasks: int) -> Iterator[ProcessPoolExecutor | None]:
-    """A process pool of ``workers``, but no more than the cores and the ``tasks`` of the
-    run (:func:`~tabletop_rules.simulate.useful_workers`), shut down afterwards; no
-    executor where that leaves one worker.
+def _workers(
+    console: Console, workers: int, tasks: int, shown: bool
+) -> Iterator[tuple[ProcessPoolExecutor | None, Callable[[int, int], None] | None]]:
+    """Where a command plays its games: a process pool of ``workers``, but no more than
+    the cores and the ``tasks`` of the run (:func:`~tabletop_rules.simulate.useful_workers`),
+    shut down afterwards, and no executor where that leaves one worker; and a rich progress
+    bar where ``shown`` on a terminal, no progress report when the output is piped.
     """
     workers = useful_workers(workers, tasks)
-    if workers == 1:
-        yield None
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        yield pool
-
-
-@contextmanager
-def _progress(console: Console, shown: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on a terminal; no progress report when the output is piped."""
-    if not shown:
-        yield None
-        return
-    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True) as bar:
+    with ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
+        if not (shown and console.is_terminal):
+            yield pool, None
+            return
+        columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        bar = stack.enter_context(Progress(*columns, console=console, transient=True))
         task = bar.add_task("games", total=None)
 
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        yield advance
+        yield pool, advance
 
 
 def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Table:
@@ -775,18 +773,17 @@ def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Ta
     """
     points = not result.scores_say_only_who_won
     caption = None if points else "No mean score: these games' scores only say who won."
-    table = Table(title=f"{rules.title}: {result.games_played} games", caption=caption)
     headings = ("bot", "games", "wins", "win rate", "95% interval")
-    for heading in (*headings, *(("mean score", "sd") if points else ())):
-        table.add_column(heading, justify="left" if heading == "bot" else "right")
+    rows = []
     for stats in result.bots:
         low, high = stats.win_interval
         row = [stats.name, str(stats.games), f"{stats.wins:g}", f"{stats.win_rate:.1%}"]
         row.append(f"{low:.1%} - {high:.1%}")
         if points:
             row += [f"{stats.score_mean:.1f}", f"{stats.score_stdev:.1f}"]
-        table.add_row(*row)
-    return table
+        rows.append(row)
+    title = f"{rules.title}: {result.games_played} games"
+    return _figures(title, (*headings, *(("mean score", "sd") if points else ())), rows, caption)
 
 
 # --- balance -----------------------------------------------------------------------------
@@ -806,11 +803,7 @@ def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int
         raise UsageError(
             "balance draws figures with matplotlib: pip install 'tabletop-rules[plot]'"
         ) from None
-    tasks = task_count(args.games)
-    with (
-        _executor(args.workers, tasks) as executor,
-        _progress(console, console.is_terminal) as progress,
-    ):
+    with _workers(console, args.workers, task_count(args.games), True) as (executor, progress):
         report = balance_report(
             rules,
             args.rule,
@@ -824,12 +817,9 @@ def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int
         written = report.write(args.out)
     except OSError as error:
         raise UsageError(f"cannot write {args.out}: {error.strerror or error}") from None
-    table = Table(title=f"{rules.title}: {' '.join(report.rules)} against the defaults")
-    for heading in ("", "defaults", " ".join(report.rules)):
-        table.add_column(heading, justify="left" if not heading else "right")
-    for row in report.summary():
-        table.add_row(*row)
-    console.print(table)
+    weighed = " ".join(report.rules)
+    title = f"{rules.title}: {weighed} against the defaults"
+    console.print(_figures(title, ("", "defaults", weighed), report.summary()))
     console.print(Text(f"{args.games} games under each, seed {args.seed}; wrote {written}"))
     return 0
 
