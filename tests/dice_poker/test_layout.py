@@ -133,7 +133,7 @@ def test_the_moved_coach_function_still_reaches_users_from_the_package() -> None
     from tabletop_rules.dice_poker.coach import coach
 
     with pytest.warns(DeprecationWarning, match=r"use tabletop_rules\.dice_poker\.coach\.coach"):
-        found = dp.coach
+        found: object = dp.coach
     assert found is coach
 
 

@@ -592,9 +592,7 @@ def test_a_rules_panel_tells_the_game_in_short_and_a_screen_reader_finds_it(
     assert page.inner_text("#guide-details summary") == (
         f"{rules.title}: the rules and the notation"
     )
-    assert page.locator("#guide-rules li").all_inner_texts() == list(
-        rules.rules_summary(config)
-    )
+    assert page.locator("#guide-rules li").all_inner_texts() == list(rules.rules_summary(config))
     assert page.locator("#guide-notation li").all_inner_texts() == list(
         rules.notation_summary(config)
     )
