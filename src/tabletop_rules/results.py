@@ -34,6 +34,7 @@ __all__ = [
     "Json",
     "LengthStats",
     "SimulationResult",
+    "figures_data",
     "mean_interval",
     "text_table",
     "wilson_interval",
@@ -50,6 +51,18 @@ MAX_GAMES: Final = 10**7
 over all its tables. A result keeps every game's :class:`GameResult`, some 600 bytes each:
 ten million games hold about 6 GB, and take a batched run (the fastest) a quarter of an
 hour on two cores. A study of more games runs several seeds and pools their figures."""
+
+
+def figures_data(figures: Any) -> dict[str, Json]:
+    """An attrs value of figures as JSON data: its fields by name in their order, tuples
+    as lists, a nested value as its own data, and a float that is not finite (the bound of
+    an interval over one sample) as ``None``, which JSON can hold.
+    """
+    return attrs.asdict(figures, value_serializer=_finite_or_none)
+
+
+def _finite_or_none(_figures: Any, _field: Any, value: Any) -> Any:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 @attrs.frozen
@@ -157,13 +170,7 @@ class Estimate:
 
     def to_data(self) -> dict[str, Json]:
         """The figures as JSON data."""
-        return {
-            "mean": self.mean,
-            "low": self.low if math.isfinite(self.low) else None,
-            "high": self.high if math.isfinite(self.high) else None,
-            "stdev": self.stdev,
-            "samples": self.samples,
-        }
+        return figures_data(self)
 
 
 def mean_interval(samples: Sequence[float]) -> Estimate:
@@ -205,12 +212,7 @@ class FieldDifference:
 
     def to_data(self) -> dict[str, Json]:
         """The figures as JSON data."""
-        return {
-            "name": self.name,
-            "deals": self.deals,
-            "score_difference": self.score_difference.to_data(),
-            "win_difference": self.win_difference.to_data(),
-        }
+        return figures_data(self)
 
 
 def _versus_field(
@@ -291,7 +293,7 @@ class LengthStats:
 
     def to_data(self) -> dict[str, Json]:
         """The figures as JSON data."""
-        return {"mean": self.mean, "min": self.min, "max": self.max}
+        return figures_data(self)
 
 
 def _bot_stats(names: tuple[str, ...], games: tuple[GameResult, ...]) -> tuple[BotStats, ...]:

@@ -39,7 +39,15 @@ from .executors import (
 )
 from .playing import BotChoice, bot_names, check_whole_deals
 from .protocol import Ruleset, check_ruleset
-from .results import MAX_GAMES, GameResult, Json, SimulationResult, text_table, wilson_interval
+from .results import (
+    MAX_GAMES,
+    GameResult,
+    Json,
+    SimulationResult,
+    figures_data,
+    text_table,
+    wilson_interval,
+)
 from .rng import Rng, derived_seed
 
 __all__ = [
@@ -407,13 +415,7 @@ class LengthSummary:
 
     def to_data(self) -> dict[str, Json]:
         """The figures as JSON data."""
-        return {
-            "mean": self.mean,
-            "stdev": self.stdev,
-            "min": self.min,
-            "quartiles": list(self.quartiles),
-            "max": self.max,
-        }
+        return figures_data(self)
 
 
 @attrs.frozen
