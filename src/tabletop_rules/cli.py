@@ -199,7 +199,7 @@ def _parser() -> _Parser:
     sim.add_argument(
         "--batched",
         action="store_true",
-        help="random bots on the batched NumPy engine, 4,096 games a batch (the batch extra)",
+        help="random bots on the compiled batched engine, 4,096 games a batch (the batch extra)",
     )
     sim.add_argument(
         "--duplicate",
