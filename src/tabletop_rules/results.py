@@ -30,6 +30,7 @@ __all__ = [
     "BotStats",
     "Estimate",
     "FieldDifference",
+    "Figures",
     "GameResult",
     "Json",
     "LengthStats",
@@ -53,16 +54,40 @@ ten million games hold about 6 GB, and take a batched run (the fastest) a quarte
 hour on two cores. A study of more games runs several seeds and pools their figures."""
 
 
-def figures_data(figures: Any) -> dict[str, Json]:
+def figures_data(figures: Any, **intervals: str) -> dict[str, Json]:
     """An attrs value of figures as JSON data: its fields by name in their order, tuples
     as lists, a nested value as its own data, and a float that is not finite (the bound of
-    an interval over one sample) as ``None``, which JSON can hold.
+    an interval over one sample) as ``None``, which JSON can hold. A field named in
+    ``intervals``, a ``(low, high)`` pair, is written in its place as two keys named
+    from the name given: ``win_interval="win_rate"`` writes ``win_rate_low`` and
+    ``win_rate_high``.
     """
-    return attrs.asdict(figures, value_serializer=_finite_or_none)
+    data = attrs.asdict(figures, value_serializer=_finite_or_none)
+    if not intervals:
+        return data
+    written: dict[str, Json] = {}
+    for key, value in data.items():
+        if key in intervals:
+            written[f"{intervals[key]}_low"], written[f"{intervals[key]}_high"] = value
+        else:
+            written[key] = value
+    return written
 
 
 def _finite_or_none(_figures: Any, _field: Any, value: Any) -> Any:
     return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+class Figures:
+    """A value of figures whose JSON data are its fields, as :func:`figures_data` writes
+    them: the base of the figures a run and a tournament report.
+    """
+
+    __slots__ = ()
+
+    def to_data(self) -> dict[str, Json]:
+        """The figures as JSON data."""
+        return figures_data(self)
 
 
 @attrs.frozen
@@ -154,7 +179,7 @@ def _t_quantile_975(df: int) -> float:
 
 
 @attrs.frozen
-class Estimate:
+class Estimate(Figures):
     """A mean over independent samples (deals) with its 95% confidence interval."""
 
     mean: float
@@ -167,10 +192,6 @@ class Estimate:
     """The samples' standard deviation (0 for one sample)."""
     samples: int
     """How many samples: the deals of a duplicate run."""
-
-    def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return figures_data(self)
 
 
 def mean_interval(samples: Sequence[float]) -> Estimate:
@@ -194,7 +215,7 @@ def mean_interval(samples: Sequence[float]) -> Estimate:
 
 
 @attrs.frozen
-class FieldDifference:
+class FieldDifference(Figures):
     """How one bot did against the field in a duplicate run (``simulate(…,
     duplicate=True)``), luck controlled: on each deal, its mean over the deal's games
     minus the other bots' mean, then averaged over the deals with a 95% interval over
@@ -209,10 +230,6 @@ class FieldDifference:
     """Its mean final score minus the other bots', per deal."""
     win_difference: Estimate
     """Its share of the wins minus the other bots' mean share, per deal (from -1 to 1)."""
-
-    def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return figures_data(self)
 
 
 def _versus_field(
@@ -246,7 +263,7 @@ def _versus_field(
 
 
 @attrs.frozen
-class BotStats:
+class BotStats(Figures):
     """How one bot of a run did, over every game it played (all of them), whatever seat
     it sat at.
     """
@@ -267,21 +284,12 @@ class BotStats:
     """The sample standard deviation of its final scores (0 for one game)."""
 
     def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return {
-            "name": self.name,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "win_rate_low": self.win_interval[0],
-            "win_rate_high": self.win_interval[1],
-            "score_mean": self.score_mean,
-            "score_stdev": self.score_stdev,
-        }
+        """The figures as JSON data, the interval as ``win_rate_low`` and ``win_rate_high``."""
+        return figures_data(self, win_interval="win_rate")
 
 
 @attrs.frozen
-class LengthStats:
+class LengthStats(Figures):
     """Game lengths in moves made by the players (chance outcomes not counted)."""
 
     mean: float
@@ -290,10 +298,6 @@ class LengthStats:
     """The shortest game's length."""
     max: int
     """The longest game's length."""
-
-    def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return figures_data(self)
 
 
 def _bot_stats(names: tuple[str, ...], games: tuple[GameResult, ...]) -> tuple[BotStats, ...]:

@@ -41,6 +41,7 @@ from .playing import BotChoice, bot_names, check_whole_deals
 from .protocol import Ruleset, check_ruleset
 from .results import (
     MAX_GAMES,
+    Figures,
     GameResult,
     Json,
     SimulationResult,
@@ -331,7 +332,7 @@ class Rating:
 
 
 @attrs.frozen
-class SeatStats:
+class SeatStats(Figures):
     """How often a seat won, whoever sat there: the game's edge (or handicap) of a seat."""
 
     seat: int
@@ -346,15 +347,8 @@ class SeatStats:
     """The rate's 95% Wilson interval."""
 
     def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return {
-            "seat": self.seat,
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": self.win_rate,
-            "win_rate_low": self.win_interval[0],
-            "win_rate_high": self.win_interval[1],
-        }
+        """The figures as JSON data, the interval as ``win_rate_low`` and ``win_rate_high``."""
+        return figures_data(self, win_interval="win_rate")
 
 
 def seat_stats(games: Sequence[GameResult]) -> tuple[SeatStats, ...]:
@@ -381,7 +375,7 @@ def seat_stats(games: Sequence[GameResult]) -> tuple[SeatStats, ...]:
 
 
 @attrs.frozen
-class LengthSummary:
+class LengthSummary(Figures):
     """The distribution of game lengths, in moves made by the players."""
 
     mean: float
@@ -412,10 +406,6 @@ class LengthSummary:
         return cls(
             statistics.fmean(lengths), spread, min(lengths), (low, middle, high), max(lengths)
         )
-
-    def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return figures_data(self)
 
 
 @attrs.frozen
