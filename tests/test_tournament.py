@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace
 from tabletop_rules.errors import BotSelectionError, ConfigError
+from tabletop_rules.executors import check_count
+from tabletop_rules.results import Figures, figures_data, mean_interval
 from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import (
     MAX_GAMES,
@@ -309,3 +311,46 @@ def test_a_palace_tournament_has_no_mean_score_where_scores_only_say_who_won() -
     assert "mean score" not in result.rating_headings()
     assert all(len(row) == len(result.rating_headings()) for row in result.rating_rows())
     assert "mean score" not in result.table()
+
+
+# --- one check of a run's counts, one writer of the figures' data --------------------------
+
+
+def test_a_runs_counts_are_checked_by_one_function_with_the_same_words() -> None:
+    """simulate and tournament refuse a count (games, chunk size, resamples) with the
+    words of executors.check_count, which gives a count it takes back.
+    """
+    assert check_count("resamples", 5, MAX_RESAMPLES, "MAX_RESAMPLES") == 5
+    for refused in (0, True, 2.0, "3"):
+        with pytest.raises(ConfigError) as counted:
+            check_count("chunk_size", refused)
+        for run in (simulate, tournament):
+            with pytest.raises(ConfigError) as told:
+                run(dp.RULES, ["greedy", "random"], 2, seed=1, chunk_size=refused)
+            assert str(told.value) == str(counted.value)
+    with pytest.raises(ConfigError) as counted:
+        check_count("resamples", MAX_RESAMPLES + 1, MAX_RESAMPLES, "MAX_RESAMPLES")
+    with pytest.raises(ConfigError) as told:
+        tournament(dp.RULES, ["greedy", "random"], 2, seed=1, resamples=MAX_RESAMPLES + 1)
+    assert str(told.value) == str(counted.value)
+
+
+def test_the_figures_data_are_their_fields_an_interval_as_two_keys() -> None:
+    """figures_data writes a figures value's fields in order, an unbounded end as None and
+    an interval named to it as two keys in its place; the figures' to_data is that.
+    """
+    one = mean_interval([2.0])
+    assert isinstance(one, Figures)
+    assert one.to_data() == figures_data(one)
+    assert list(one.to_data().items()) == [
+        ("mean", 2.0), ("low", None), ("high", None), ("stdev", 0.0), ("samples", 1)
+    ]  # fmt: skip
+    result = tournament(dp.RULES, ["greedy", "random"], 4, seed=1, config=dp.Config(stages=1))
+    seat = result.seats[0]
+    assert list(seat.to_data()) == [
+        "seat", "games", "wins", "win_rate", "win_rate_low", "win_rate_high"
+    ]  # fmt: skip
+    assert (seat.to_data()["win_rate_low"], seat.to_data()["win_rate_high"]) == seat.win_interval
+    assert result.length.to_data()["quartiles"] == list(result.length.quartiles)
+    bot = result.tables[0].bots[0].to_data()
+    assert list(bot)[4:6] == ["win_rate_low", "win_rate_high"]

@@ -62,7 +62,7 @@ def figures_data(figures: Any, **intervals: str) -> dict[str, Json]:
     from the name given: ``win_interval="win_rate"`` writes ``win_rate_low`` and
     ``win_rate_high``.
     """
-    data = attrs.asdict(figures, value_serializer=_finite_or_none)
+    data = attrs.asdict(figures, value_serializer=_json_value)
     if not intervals:
         return data
     written: dict[str, Json] = {}
@@ -74,7 +74,9 @@ def figures_data(figures: Any, **intervals: str) -> dict[str, Json]:
     return written
 
 
-def _finite_or_none(_figures: Any, _field: Any, value: Any) -> Any:
+def _json_value(_figures: Any, _field: Any, value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
