@@ -13,7 +13,6 @@ from typing import Any
 import attrs
 import pytest
 
-from tabletop_rules import kit
 from tabletop_rules import palace as p
 from tabletop_rules.palace import rules
 from tabletop_rules.palace.events import Played
@@ -53,7 +52,8 @@ def test_checks_at_the_entry_a_bug_in_a_rule_surfaces_as_the_bug_it_is(
     def no_state_check(_state: object) -> None:
         raise AssertionError("a rule's bug made the rules check the state")
 
-    monkeypatch.setattr(kit, "refuse_state", no_state_check)
+    monkeypatch.setattr(rules, "refuse_non_state", no_state_check)
+    monkeypatch.setattr(p.RULES, "refuse", no_state_check)
     monkeypatch.setattr(rules, "_allowed", broken_rule)
     for entry in (p.legal_moves, lambda s: p.apply(s, play("7C"))):
         with pytest.raises(IndexError, match="a bug in a rule") as error:

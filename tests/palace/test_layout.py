@@ -13,8 +13,11 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import ConfigError, IllegalMoveError, SeatError
+from tabletop_rules.game import exported_names
 from tabletop_rules.palace import invariants, notation, rules, table
-from tabletop_rules.palace.moves import MOVE_TABLE
+from tabletop_rules.palace.events import EVENT_TYPES
+from tabletop_rules.palace.moves import MOVE_TABLE, MOVE_TYPES
+from tabletop_rules.palace.state import Pending
 from tabletop_rules.palace.view import view as view_of
 from tabletop_rules.rng import Rng
 
@@ -34,14 +37,63 @@ def test_each_subject_has_its_own_file_the_same_in_every_game() -> None:
         assert importlib.util.find_spec(f"tabletop_rules.palace.{gone}") is None, gone
 
 
-def test_the_moved_names_still_reach_users_from_the_package() -> None:
+def test_the_package_exports_the_shared_set_and_its_own_types_and_bots_only() -> None:
+    own = {kind.__name__ for kind in (*MOVE_TYPES, *EVENT_TYPES)}
+    own |= {"Card", "Deal", "MAX_PLAYERS", "LowCardBot", "PalaceSearchBot", "Palace"}
+    assert set(p.__all__) == set(exported_names()) | own
+    assert len(p.__all__) == len(set(p.__all__)) <= 65
+    for name in p.__all__:
+        assert getattr(p, name) is not None, name
+
+
+# Each name the package no longer exports, by the submodule that holds it now.
+MOVED = {
+    "cards": "BONUS_RANKS DECK NATURAL_RANKS RANKS Rank SUITS Suit is_card own_card",
+    "config": "CARDS_PER_DECK FacePlay FirstPlayer MAX_DECKS MAX_HAND_SIZE MAX_TURNS MustBeat "
+    "PlayUntil Quad ROW",
+    "events": "EVENT_TYPES Source",
+    "moves": "MAX_PLAY MOVE_TYPES PLAY_BASE SWAP_BASE Slot known_move",
+    "state": "Hand MAX_SWAPS Pending Phase Row",
+    "rules": "EXTRA_PLAY_MOST first_player",
+    "invariants": "fitting_deal",
+    "table": "PILE_SHOWN WIDTH playable_ranks",
+    "bots": "cards_left_value lowcard_move",
+}
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    [(module, name) for module, names in MOVED.items() for name in names.split()],
+)
+def test_a_moved_name_is_in_its_submodule_and_for_one_release_in_the_package_with_a_warning(
+    module: str, name: str
+) -> None:
+    home = importlib.import_module(f"tabletop_rules.palace.{module}")
+    assert name not in p.__all__
+    with pytest.warns(DeprecationWarning, match=rf"use tabletop_rules\.palace\.{module}\.{name}$"):
+        found = getattr(p, name)
+    assert found is getattr(home, name)
+
+
+def test_the_deprecated_table_text_is_the_tables_display_with_a_warning() -> None:
+    state = p.new_game(seed=4)
+    with pytest.warns(DeprecationWarning, match=r"use tabletop_rules\.palace\.table\.display"):
+        table_text = p.table_text
+    assert table_text is table.display
+    assert table_text(state) == p.display(state) == table.display(state)
+
+
+def test_a_name_neither_exported_nor_moved_is_no_attribute_of_the_package() -> None:
+    with pytest.raises(AttributeError, match="has no attribute 'Kernel'"):
+        _ = p.Kernel
+
+
+def test_the_package_functions_read_the_same_as_the_submodules() -> None:
     state = p.new_game(seed=4)
     assert p.display(state) == table.display(state)
-    assert (p.WIDTH, p.PILE_SHOWN) == (table.WIDTH, table.PILE_SHOWN)
     assert p.format_move(p.Ready()) == notation.format_move(p.Ready()) == "ready"
     assert p.read_move("take") is p.read_move("take") == p.TakePile()
-    assert p.playable_ranks(p.view(state, 0)) == table.playable_ranks(p.view(state, 0)) == ()
-    assert p.fitting_deal is invariants.fitting_deal
+    assert table.playable_ranks(p.view(state, 0)) == ()
     event = p.Readied(1)
     assert p.describe(event, 1) == table.event_text(event, 1) == "You are ready"
 
@@ -128,7 +180,7 @@ class _Play(p.Play):
 @pytest.mark.parametrize(
     ("pending", "pile"), [("none", "9C"), ("extra", "9C 9D 9H 9S"), ("take", "3C")]
 )
-def test_transition_itself_refuses_what_is_no_palace_move(pending: p.Pending, pile: str) -> None:
+def test_transition_itself_refuses_what_is_no_palace_move(pending: Pending, pile: str) -> None:
     config = p.Config(quad="extra_play")
     state = position(config, hands=["5H 6H", "7H"], pile=pile, pending=pending)
     for move in ("end", object(), _Play((p.Card.parse("5H"),))):

@@ -179,7 +179,7 @@ class PalaceSearchBot:
     then :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the hidden cards,
     with :class:`LowCardBot`'s rule for the other seats (in the tree too: a model of the
     opponents) and in the rollouts, ``_SEARCH_ROLLOUT`` moves deep, and
-    :func:`cards_left_value` where they stop.
+    :func:`~tabletop_rules.palace.bots.cards_left_value` where they stop.
     """
 
     def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:

@@ -8,6 +8,7 @@ from typing import Literal, TypeAlias, get_args
 
 import attrs
 
+from .._messages import short_repr
 from ..protocol import Seat
 from .cards import Card
 from .moves import Slot
@@ -185,6 +186,17 @@ def redact(event: Event, seat: Seat | None) -> Event:
     >>> redact(drew, 0)
     Drew(seat=1, cards=None, count=2)
     """
+    check_event(event, seat)
     if type(event) is Drew and event.seat != seat and event.cards is not None:
         return Drew(event.seat, None, len(event.cards))
     return event
+
+
+def check_event(event: object, seat: object) -> None:
+    """``TypeError`` unless ``event`` is a palace event and ``seat`` a spectator (``None``)
+    or a whole number from 0: the guard of what reads an event for a seat.
+    """
+    if not any(type(event) is kind for kind in EVENT_TYPES):
+        raise TypeError(f"expected a palace event, got {short_repr(event)}")
+    if seat is not None and (type(seat) is not int or seat < 0):
+        raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")

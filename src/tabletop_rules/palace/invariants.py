@@ -12,7 +12,7 @@ import attrs
 
 from .._messages import short_repr
 from .._seats import check_seat
-from .._validation import Fail, run_checks
+from .._validation import Fail, check_type, run_checks
 from ..errors import InvalidStateError
 from ..kit import unseen_cards
 from ..protocol import Seat
@@ -79,8 +79,12 @@ def unchecked_fitting_deal(state: State) -> tuple[Card, ...]:
 
 def check_invariants(state: State, fail: Fail) -> None:
     """Every invariant of a palace state, each named in its message: the fields' shapes,
-    card conservation, the phases, the rules' traces, and agreement with the deal.
+    card conservation, the phases, the rules' traces, and agreement with the deal;
+    ``TypeError`` for what is no palace state or a ``fail`` that cannot be called.
     """
+    check_type(state, (State,))
+    if not callable(fail):
+        raise TypeError(f"fail must be callable, got {short_repr(fail)}")
     _check_places(state, fail)
     _check_deal(state, fail)
 

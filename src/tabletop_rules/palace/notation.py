@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from cattrs import BaseConverter
+
 from .._messages import short_repr
 from ..errors import IllegalMoveError, NotationError
 from .cards import RANK_TEXT, Card, Rank
 from .moves import (
     END_TURN,
     MAX_PLAY,
+    MOVE_TYPES,
     READY,
     TAKE_PILE,
     EndTurn,
@@ -22,11 +25,10 @@ from .moves import (
     Ready,
     Swap,
     TakePile,
-    known_move,
     stand_in,
 )
 
-__all__ = ["read_move"]
+__all__: list[str] = []  # the package exports read_move; the rest serve the game class
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
 _WORDS: dict[str, Move] = {"ready": READY, "take": TAKE_PILE, "end": END_TURN}
@@ -38,8 +40,10 @@ _FORMS = "play, take, blind, swap, ready or end"
 
 
 def format_move(move: Move) -> str:
-    """The move's notation, a play with its exact cards (``play 7H 7S``)."""
-    return _notation(known_move(move))
+    """The move's notation, a play with its exact cards (``play 7H 7S``); ``TypeError``
+    for what is no palace move.
+    """
+    return _notation(_move(move))
 
 
 def action_text(move: Move) -> str:
@@ -48,7 +52,14 @@ def action_text(move: Move) -> str:
     """
     if type(move) is Play:
         return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
-    return _notation(move)
+    return _notation(_move(move))
+
+
+def _move(move: object) -> Move:
+    """``move`` when it is a palace move (a subclass is not one); else ``TypeError``."""
+    if not any(type(move) is kind for kind in MOVE_TYPES):
+        raise TypeError(f"{short_repr(move)} is not a palace move")
+    return move  # type: ignore[return-value]
 
 
 def _notation(move: Move) -> str:
@@ -167,7 +178,11 @@ def _card_from_text(value: Any, _kind: Any) -> Card:
 
 
 def json_hooks(converter: Any) -> None:
-    """Register palace's JSON hooks: ``Card`` as its text, a ``Swap`` only of two cards."""
+    """Register palace's JSON hooks on a cattrs ``converter``: ``Card`` as its text, a
+    ``Swap`` only of two cards.
+    """
+    if not isinstance(converter, BaseConverter):
+        raise TypeError(f"json_hooks needs a cattrs converter, got {short_repr(converter)}")
     converter.register_unstructure_hook(Card, str)
     converter.register_structure_hook(Card, _card_from_text)
     read_swap = converter.get_structure_hook(Swap)

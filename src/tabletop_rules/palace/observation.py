@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import get_args
 
+from .._messages import short_repr
+from .._validation import check_type
 from ..observation import Features, seats_from, viewer_features
 from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
 from .config import CARDS_PER_DECK, ROW
@@ -31,7 +33,12 @@ def _counts(cards: Iterable[Card | None]) -> list[int]:
 
 
 def encode_view(seen: View, features: Features) -> None:
-    """Write ``seen`` into ``features``, field by field as the module's table says."""
+    """Write ``seen`` into ``features``, field by field as the module's table says;
+    ``TypeError`` for what is no palace view or no ``Features``.
+    """
+    check_type(seen, (View,))
+    if type(features) is not Features:
+        raise TypeError(f"encode_view writes into Features, got {short_repr(features)}")
     config = seen.config
     players = config.players
     decks = config.decks

@@ -21,6 +21,7 @@ from .invariants import deck_difference
 from .moves import (
     BLIND,
     END_TURN,
+    MOVE_TYPES,
     READY,
     SWAPS,
     TAKE_PILE,
@@ -277,9 +278,10 @@ def legal_moves(state: State) -> tuple[Move, ...]:
 _replace = replacer(State)
 
 
-class _Work:
+class Work:
     """A mutable scratch copy of the fields a transition changes, made into the next state
-    once by :meth:`next_state`.
+    once by :meth:`next_state`: how :func:`transition` builds each state (public for the
+    benchmark that times that cost alone).
     """
 
     def __init__(self, state: State, events: list[Event] | None) -> None:
@@ -301,6 +303,7 @@ class _Work:
         self.finished = state.finished
 
     def next_state(self) -> State:
+        """The state the scratch copy holds now, a new frozen ``State``."""
         return _replace(
             self.state,
             hands=tuple(self.hands),
@@ -327,9 +330,9 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """
     phase = state.phase
     if phase == "over":
-        raise IllegalMoveError(f"the game is over; '{format_move(move)}' is not a move")
+        raise IllegalMoveError(f"the game is over; '{_text_of(move)}' is not a move")
     cls = type(move)
-    work = _Work(state, events)
+    work = Work(state, events)
     if phase == "swap":
         if type(move) is Swap:
             _do_swap(work, move)
@@ -338,19 +341,19 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
         else:
             raise IllegalMoveError(
                 f"in the swap phase each player swaps a hand card for a face-up card "
-                f"('swap') and then declares 'ready'; '{format_move(move)}' waits until "
+                f"('swap') and then declares 'ready'; '{_text_of(move)}' waits until "
                 f"play starts"
             )
         return work.next_state()
     if cls is Swap or cls is Ready:
         raise IllegalMoveError(
             f"the swap phase is over: swaps happen once, before the first play; "
-            f"'{format_move(move)}' is not a move now"
+            f"'{_text_of(move)}' is not a move now"
         )
     if state.pending == "take" and cls is not TakePile:
         raise IllegalMoveError(
             f"a 3 is on top of the pile: seat {state.seat} must take the pile "
-            f"('take'), not '{format_move(move)}'"
+            f"('take'), not '{_text_of(move)}'"
         )
     if type(move) is Play:  # a play equal to a listed one is that one: one dict look-up
         _do_play(work, _PLAYS.get(move.cards, move))
@@ -363,6 +366,13 @@ def transition(state: State, move: Move, events: list[Event] | None) -> State:
     else:
         raise IllegalMoveError(f"{short_repr(move)} is not a palace move")
     return work.next_state()
+
+
+def _text_of(move: object) -> str:
+    """The text of ``move`` for a refusal; ``IllegalMoveError`` for what is no palace move."""
+    if not any(type(move) is kind for kind in MOVE_TYPES):
+        raise IllegalMoveError(f"{short_repr(move)} is not a palace move")
+    return format_move(move)  # type: ignore[arg-type]
 
 
 def _cards_text(cards: Sequence[Card]) -> str:
@@ -396,7 +406,7 @@ def _less_known(known: Hand, removed: Sequence[Card]) -> Hand:
 # --- the swap phase --------------------------------------------------------------------
 
 
-def _do_swap(work: _Work, move: Swap) -> None:
+def _do_swap(work: Work, move: Swap) -> None:
     seat = work.seat
     hand_card, up_card = move.hand_card, move.face_up_card
     if work.swaps >= MAX_SWAPS:
@@ -422,7 +432,7 @@ def _do_swap(work: _Work, move: Swap) -> None:
         work.events.append(ev.Swapped(seat, hand_card, up_card))
 
 
-def _do_ready(work: _Work) -> None:
+def _do_ready(work: Work) -> None:
     seat = work.seat
     if work.events is not None:
         work.events.append(ev.Readied(seat))
@@ -439,7 +449,7 @@ def _do_ready(work: _Work) -> None:
 # --- a turn ------------------------------------------------------------------------
 
 
-def _do_play(work: _Work, move: Play) -> None:
+def _do_play(work: Work, move: Play) -> None:
     state = work.state
     seat = state.seat
     cards = move.cards
@@ -494,7 +504,7 @@ def _do_play(work: _Work, move: Play) -> None:
     _lay(work, seat, cards, where, None)
 
 
-def _lay(work: _Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: int | None) -> None:
+def _lay(work: Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: int | None) -> None:
     """``cards`` go on the pile, with all their effects: burn, refill, face-up cards into
     the hand, finishing, a replay, an extra play, or the end of the turn.
     """
@@ -530,7 +540,7 @@ def _lay(work: _Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: 
         _pass_turn(work, seat)
 
 
-def _refill(work: _Work, seat: Seat) -> None:
+def _refill(work: Work, seat: Seat) -> None:
     """After every play, while the stock lasts, draw up to ``hand_size`` cards in hand."""
     stock = work.stock
     hand = work.hands[seat]
@@ -543,7 +553,7 @@ def _refill(work: _Work, seat: Seat) -> None:
             work.events.append(ev.Drew(seat, drawn))
 
 
-def _face_up_into_hand(work: _Work, seat: Seat) -> None:
+def _face_up_into_hand(work: Work, seat: Seat) -> None:
     """Under ``take_into_hand``, the moment hand and stock are empty the face-up cards
     go into the hand, in view of all.
     """
@@ -558,7 +568,7 @@ def _face_up_into_hand(work: _Work, seat: Seat) -> None:
         work.events.append(ev.TookFaceUp(seat, up))
 
 
-def _finish(work: _Work, seat: Seat) -> None:
+def _finish(work: Work, seat: Seat) -> None:
     """``seat`` has no cards left: it finished; the game ends as ``play_until`` says."""
     work.finished += (seat,)
     holding = work.config.players - len(work.finished)
@@ -570,7 +580,7 @@ def _finish(work: _Work, seat: Seat) -> None:
         _pass_turn(work, seat)
 
 
-def _pass_turn(work: _Work, seat: Seat) -> None:
+def _pass_turn(work: Work, seat: Seat) -> None:
     """The turn passes to the next seat still holding cards; it counts toward
     ``max_turns``. A 3 on top makes that seat take the pile.
     """
@@ -589,7 +599,7 @@ def _pass_turn(work: _Work, seat: Seat) -> None:
         work.events.append(ev.TurnPassed(following, work.turns, must_take))
 
 
-def _game_over(work: _Work, reason: Literal["finished", "max_turns"]) -> None:
+def _game_over(work: Work, reason: Literal["finished", "max_turns"]) -> None:
     work.phase = "over"
     work.pending = "none"
     if work.events is not None:
@@ -597,7 +607,7 @@ def _game_over(work: _Work, reason: Literal["finished", "max_turns"]) -> None:
         work.events.append(ev.GameOver(reason, scores, frozenset(work.finished[:1])))
 
 
-def _do_take(work: _Work) -> None:
+def _do_take(work: Work) -> None:
     state = work.state
     seat = state.seat
     if not state.pile:
@@ -624,7 +634,7 @@ def _do_take(work: _Work) -> None:
     _take_pile(work, seat, state.pile)
 
 
-def _take_pile(work: _Work, seat: Seat, taken: tuple[Card, ...]) -> None:
+def _take_pile(work: Work, seat: Seat, taken: tuple[Card, ...]) -> None:
     """``taken`` (the pile, and a blind card) goes into the hand in view of all; the turn ends."""
     work.hands[seat] = tuple(sorted(work.hands[seat] + taken))
     work.known[seat] = tuple(sorted(work.known[seat] + taken))
@@ -634,7 +644,7 @@ def _take_pile(work: _Work, seat: Seat, taken: tuple[Card, ...]) -> None:
     _pass_turn(work, seat)
 
 
-def _do_blind(work: _Work, slot: int) -> None:
+def _do_blind(work: Work, slot: int) -> None:
     state = work.state
     seat = state.seat
     if state.pending == "extra":
@@ -663,7 +673,7 @@ def _do_blind(work: _Work, slot: int) -> None:
     _take_pile(work, seat, (*state.pile, card))
 
 
-def _do_end_turn(work: _Work) -> None:
+def _do_end_turn(work: Work) -> None:
     if work.state.pending != "extra":
         raise IllegalMoveError(
             "'end' ends a turn only after four of a kind (quad='extra_play'); "

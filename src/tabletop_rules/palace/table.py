@@ -48,6 +48,7 @@ from .events import (
     TookPile,
     TurnedBlind,
     TurnPassed,
+    check_event,
 )
 from .moves import Play, PlayBlind, TakePile
 from .rules import ALLOWED
@@ -70,7 +71,9 @@ _HIDDEN = "##"
 
 
 def display(game: View | State) -> str:
-    """The table as lines no wider than :data:`WIDTH` (the layout is on the API page)."""
+    """The table as lines no wider than :data:`~tabletop_rules.palace.table.WIDTH` (the
+    layout is on the API page).
+    """
     seen = view(game, None) if isinstance(game, State) else game
     lines = _seats(seen)
     lines += _pile(seen)
@@ -181,6 +184,7 @@ def event_text(event: Event, seat: Seat | None) -> str:
     """``event`` in one sentence for ``seat`` (``None``: a spectator), as the shell hands
     it: redacted for that seat.
     """
+    check_event(event, seat)
     if isinstance(event, Played):
         return _played(event, seat)
     if isinstance(event, Drew):

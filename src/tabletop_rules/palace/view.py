@@ -13,8 +13,10 @@ from itertools import islice
 
 import attrs
 
+from .._messages import short_repr
 from .._seats import check_seat
 from .._slots import maker
+from .._validation import check_type
 from ..protocol import Seat
 from ..rng import Rng
 from .cards import Card
@@ -54,7 +56,8 @@ def view(state: State, seat: Seat | None) -> View:
 def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
     """A state with ``seen``'s public part, a seed drawn from ``rng``, and the ``unseen``
     cards shuffled by ``rng`` into the other seats' unknown hand cards, the face-down slots
-    and the stock, in that order; its deal is :func:`~tabletop_rules.palace.fitting_deal`.
+    and the stock, in that order; its deal is
+    :func:`~tabletop_rules.palace.invariants.fitting_deal`.
     """
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(unseen)
@@ -89,4 +92,7 @@ def determinize(seen: View, rng: Rng) -> State:
     >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1], sampled.stock == state.stock
     (True, True, False)
     """
+    check_type(seen, (View,))
+    if type(rng) is not Rng:
+        raise TypeError(f"rng must be an Rng, got {short_repr(rng)}")
     return _deal(seen, hidden_cards(seen), rng)
