@@ -200,7 +200,7 @@ def _scaffolded_state(state: palace.State) -> palace.State:
     """The next state as palace's ``apply`` builds it: its scratch copy of ``state``, the
     turn counter advanced, made the next state.
     """
-    work = palace_rules._Work(state, None)
+    work = palace_rules.Work(state, None)
     work.turns += 1
     return work.next_state()
 

@@ -43,6 +43,7 @@ from harness import (
 
 from tabletop_rules import account, dice_poker, palace
 from tabletop_rules.account.cards import CHARGE, KINDS
+from tabletop_rules.palace.config import MAX_TURNS
 
 
 @dataclass(frozen=True)
@@ -96,9 +97,7 @@ CANDIDATES: dict[str, dict[str, Callable[[], Game]]] = {
         "default": lambda: Game(palace, palace.Config()),
         "4 decks, hands of 9, 13 players, to the last": lambda: Game(
             palace,
-            palace.Config(
-                players=13, decks=4, hand_size=9, play_until="last", max_turns=palace.MAX_TURNS
-            ),
+            palace.Config(players=13, decks=4, hand_size=9, play_until="last", max_turns=MAX_TURNS),
         ),
         "4 decks, hands of 9, 2 players, pick up at will, to the last": lambda: Game(
             palace,
@@ -108,14 +107,14 @@ CANDIDATES: dict[str, dict[str, Callable[[], Game]]] = {
                 hand_size=9,
                 voluntary_pickup=True,
                 play_until="last",
-                max_turns=palace.MAX_TURNS,
+                max_turns=MAX_TURNS,
             ),
         ),
         "4 decks, hands of 9, 2 players": lambda: Game(
-            palace, palace.Config(players=2, decks=4, hand_size=9, max_turns=palace.MAX_TURNS)
+            palace, palace.Config(players=2, decks=4, hand_size=9, max_turns=MAX_TURNS)
         ),
         "4 decks, hands of 1, 29 players": lambda: Game(
-            palace, palace.Config(players=29, decks=4, hand_size=1, max_turns=palace.MAX_TURNS)
+            palace, palace.Config(players=29, decks=4, hand_size=1, max_turns=MAX_TURNS)
         ),
     },
     "account": {

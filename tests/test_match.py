@@ -14,6 +14,7 @@ from tabletop_rules.account import events as account_events
 from tabletop_rules.dice_poker import events as dice_events
 from tabletop_rules.errors import IllegalMoveError, InvalidStateError, NotationError
 from tabletop_rules.palace import events as palace_events
+from tabletop_rules.palace.cards import DECK
 from tabletop_rules.protocol import Ruleset, registered
 from tabletop_rules.records import GameRecord, replay_states
 from tabletop_rules.rng import Rng
@@ -47,7 +48,7 @@ def test_a_match_starts_at_the_rules_new_game() -> None:
 
 
 def test_a_match_dealt_from_a_given_deck_keeps_the_deal_in_its_record() -> None:
-    deal = tuple(reversed(p.DECK))
+    deal = tuple(reversed(DECK))
     match = Match(p.RULES, seed=0, deal=deal)
     assert match.state == p.new_game(seed=0, deal=deal)
     assert match.record.deal == deal

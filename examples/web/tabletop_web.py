@@ -45,6 +45,7 @@ from tabletop_rules.dice_poker.coach import coach_lines
 from tabletop_rules.dice_poker.moves import BOXES_PER_STAGE, MOUNTAIN
 from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import configured, house_rules
+from tabletop_rules.palace.table import playable_ranks
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json
@@ -502,7 +503,7 @@ def _rank_names(ranks: Iterable[int]) -> str:
 
 
 def _palace_hints(seen: palace.View) -> list[str]:
-    ranks = palace.playable_ranks(seen)
+    ranks = playable_ranks(seen)
     if not ranks:
         return []
     lines = [f"Ranks that go on the pile now: {_rank_names(ranks)}."]

@@ -16,10 +16,11 @@ from tabletop_rules.testing.batch import check_lockstep
 pytest.importorskip("numba")
 
 from tabletop_rules.palace.batch import PalaceEngine
+from tabletop_rules.palace.config import MAX_DECKS
 
 from .test_palace import configs, seeds
 
-WIDEST = palace.Config(players=palace.MAX_PLAYERS, decks=palace.MAX_DECKS, hand_size=1)
+WIDEST = palace.Config(players=palace.MAX_PLAYERS, decks=MAX_DECKS, hand_size=1)
 
 
 def assert_lists_are_the_masks(games: batch.Games) -> None:

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import batch, palace
+from tabletop_rules.palace.config import MAX_DECKS, MAX_HAND_SIZE
 from tabletop_rules.testing.batch import check_lockstep
 
 pytest.importorskip("numba")
@@ -19,8 +20,8 @@ pytest.importorskip("numba")
 @st.composite
 def configs(draw: st.DrawFn, most_players: int = 5) -> palace.Config:
     """Any palace config, players bounded to keep the reference quick."""
-    decks = draw(st.integers(1, palace.MAX_DECKS))
-    hand_size = draw(st.integers(1, palace.MAX_HAND_SIZE))
+    decks = draw(st.integers(1, MAX_DECKS))
+    hand_size = draw(st.integers(1, MAX_HAND_SIZE))
     players = draw(st.integers(2, min(most_players, 52 * decks // (6 + hand_size))))
     return palace.Config(
         players=players,
@@ -69,7 +70,7 @@ def test_every_house_rule_plays_the_rules_games(
 
 
 def test_every_house_rule_and_size_of_table_is_taken() -> None:
-    widest = palace.Config(players=palace.MAX_PLAYERS, decks=palace.MAX_DECKS, hand_size=1)
+    widest = palace.Config(players=palace.MAX_PLAYERS, decks=MAX_DECKS, hand_size=1)
     for config in (widest, palace.Config(decks=4, hand_size=9), palace.Config.pagat()):
         engine = batch.engine("palace", config, size=2)
         games = engine.reset(seeds(2))

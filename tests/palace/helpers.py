@@ -17,6 +17,9 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.palace.cards import DECK
+from tabletop_rules.palace.invariants import fitting_deal
+from tabletop_rules.palace.state import Pending
 
 
 def cards(text: str) -> tuple[p.Card, ...]:
@@ -65,7 +68,7 @@ def deal_order(
     base = n * (6 + config.hand_size)
     for i, card in enumerate(cards(stock)):
         order[base + i] = card
-    rest = Counter(dict.fromkeys(p.DECK, config.decks))
+    rest = Counter(dict.fromkeys(DECK, config.decks))
     rest.subtract(card for card in order if card is not None)
     assert all(count >= 0 for count in rest.values()), "a card placed too often"
     spare = iter(sorted(rest.elements()))
@@ -89,7 +92,7 @@ def position(
     stock: str = "",
     pile: str = "",
     seat: int = 0,
-    pending: p.Pending = "none",
+    pending: Pending = "none",
     finished: tuple[int, ...] = (),
     turns: int = 0,
 ) -> p.State:
@@ -112,7 +115,7 @@ def position(
             placed.update(card for card in seat_cards if card is not None)
     placed.update(fields["stock"])
     placed.update(fields["pile"])
-    rest = Counter(dict.fromkeys(p.DECK, config.decks))
+    rest = Counter(dict.fromkeys(DECK, config.decks))
     rest.subtract(placed)
     state = p.State(
         config=config,
@@ -125,7 +128,7 @@ def position(
         turns=turns,
         **fields,
     )
-    state = attrs.evolve(state, deal=p.fitting_deal(state))
+    state = attrs.evolve(state, deal=fitting_deal(state))
     p.check_state(state)
     return state
 

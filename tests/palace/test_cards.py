@@ -6,12 +6,13 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import IllegalMoveError, NotationError
+from tabletop_rules.palace.cards import BONUS_RANKS, DECK, NATURAL_RANKS
 
 
 def test_a_card_is_rank_2_to_14_and_one_of_four_suits() -> None:
-    assert len(p.DECK) == 52 == len(set(p.DECK))
-    assert {card.rank for card in p.DECK} == set(range(2, 15))
-    assert {card.suit for card in p.DECK} == {"C", "D", "H", "S"}
+    assert len(DECK) == 52 == len(set(DECK))
+    assert {card.rank for card in DECK} == set(range(2, 15))
+    assert {card.suit for card in DECK} == {"C", "D", "H", "S"}
 
 
 @pytest.mark.parametrize("text", ["10H", "QS", "4C", "2D", "AS", "JC", "KH"])
@@ -20,7 +21,7 @@ def test_card_text_round_trips(text: str) -> None:
 
 
 def test_every_card_text_round_trips() -> None:
-    for card in p.DECK:
+    for card in DECK:
         assert p.Card.parse(str(card)) == card
         assert p.Card.parse(str(card)) is p.Card.parse(str(card))
 
@@ -35,7 +36,7 @@ def test_rank_names() -> None:
 def test_cards_are_ordered_by_rank_then_suit() -> None:
     assert p.Card.parse("4S") < p.Card.parse("5C")
     assert p.Card.parse("9C") < p.Card.parse("9D") < p.Card.parse("9H") < p.Card.parse("9S")
-    assert sorted(p.DECK) == list(p.DECK)
+    assert sorted(DECK) == list(DECK)
 
 
 @pytest.mark.parametrize("text", ["", "1H", "11H", "10", "H10", "QX", "Q S", "10HH", "ZZZ"])
@@ -62,7 +63,7 @@ def test_a_card_with_no_such_suit_is_refused(suit: object) -> None:
 
 
 def test_bonus_cards_are_2_3_and_10() -> None:
-    assert {2, 3, 10} == p.BONUS_RANKS
-    assert p.NATURAL_RANKS == (4, 5, 6, 7, 8, 9, 11, 12, 13, 14)
+    assert {2, 3, 10} == BONUS_RANKS
+    assert NATURAL_RANKS == (4, 5, 6, 7, 8, 9, 11, 12, 13, 14)
     assert p.Card.parse("10S").is_bonus
     assert not p.Card.parse("AS").is_bonus

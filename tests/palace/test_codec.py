@@ -10,7 +10,8 @@ from hypothesis import given
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import IllegalMoveError
-from tabletop_rules.palace import PLAY_BASE, SWAP_BASE
+from tabletop_rules.palace.cards import DECK, SUITS
+from tabletop_rules.palace.moves import PLAY_BASE, SWAP_BASE
 from tabletop_rules.testing.checks import check_codec
 
 from .helpers import cards, play, position
@@ -57,12 +58,12 @@ def test_plays_of_one_rank_and_count_share_a_number() -> None:
 
 def _of_rank(rank: int, count: int) -> p.Play:
     """A play of ``count`` cards of ``rank`` that four decks hold: suits in turn."""
-    return p.Play(tuple(p.Card(rank, p.SUITS[index % 4]) for index in range(count)))
+    return p.Play(tuple(p.Card(rank, SUITS[index % 4]) for index in range(count)))
 
 
 def test_every_number_is_one_class() -> None:
-    numbers = {p.encode(p.Swap(a, b)) for a in p.DECK for b in p.DECK}
-    numbers |= {p.encode(_of_rank(card.rank, count)) for card in p.DECK for count in range(1, 17)}
+    numbers = {p.encode(p.Swap(a, b)) for a in DECK for b in DECK}
+    numbers |= {p.encode(_of_rank(card.rank, count)) for card in DECK for count in range(1, 17)}
     numbers |= {p.encode(move) for move in (p.Ready(), p.TakePile(), p.EndTurn())}
     numbers |= {p.encode(p.PlayBlind(slot)) for slot in range(3)}
     assert numbers == set(range(p.num_actions(p.Config(decks=4))))

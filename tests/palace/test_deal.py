@@ -8,13 +8,14 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import ConfigError
+from tabletop_rules.palace.cards import DECK
 
 from .helpers import cards, deal_order, hand, row
 
 
 def test_a_given_deal_is_dealt_one_card_at_a_time_in_seat_order() -> None:
     config = p.Config(players=2)
-    deck = list(p.DECK)
+    deck = list(DECK)
     state = p.new_game(config, seed=0, deal=deck)
     # three rounds to the face-down slots, three to the face-up slots, three to the hands
     assert state.face_down == ((deck[0], deck[2], deck[4]), (deck[1], deck[3], deck[5]))
@@ -59,17 +60,17 @@ def test_every_card_of_every_deck_is_dealt() -> None:
         counted.update(state.hands[seat])
         counted.update(state.face_up[seat])  # type: ignore[arg-type]
         counted.update(state.face_down[seat])  # type: ignore[arg-type]
-    assert counted == Counter(dict.fromkeys(p.DECK, 3))
+    assert counted == Counter(dict.fromkeys(DECK, 3))
 
 
 @pytest.mark.parametrize(
     "deal",
     [
-        list(p.DECK)[:51],
-        [*p.DECK, p.DECK[0]],
-        [p.DECK[0], *p.DECK[:51]],
-        list(p.DECK) * 2,
-        ["2C", *p.DECK[1:]],
+        list(DECK)[:51],
+        [*DECK, DECK[0]],
+        [DECK[0], *DECK[:51]],
+        list(DECK) * 2,
+        ["2C", *DECK[1:]],
         "2C",
         None.__class__,
     ],
@@ -81,7 +82,7 @@ def test_a_deal_that_is_not_exactly_the_configured_decks_is_refused(deal: object
 
 def test_a_deal_of_the_wrong_card_count_for_several_decks_is_refused() -> None:
     with pytest.raises(ConfigError, match="2 deck"):
-        p.new_game(p.Config(decks=2), seed=0, deal=list(p.DECK))
+        p.new_game(p.Config(decks=2), seed=0, deal=list(DECK))
 
 
 def test_a_bad_seed_is_refused() -> None:

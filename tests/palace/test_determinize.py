@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.palace.cards import DECK
 from tabletop_rules.rng import Rng
 from tabletop_rules.testing import check_errors_hide_secrets
 
@@ -35,7 +36,7 @@ def test_the_view_of_a_determinized_view_is_the_view(
     config: p.Config, seed: int, chooser: int, pick: int, rng_seed: int
 ) -> None:
     steps = playout(config, seed, chooser)
-    full = Counter(dict.fromkeys(p.DECK, config.decks))
+    full = Counter(dict.fromkeys(DECK, config.decks))
     for state, _move in (steps[0], steps[pick % len(steps)], steps[-1]):
         for number, seat in enumerate((None, *range(config.players))):
             seen = p.view(state, seat)
@@ -152,7 +153,7 @@ def test_a_seeded_game_keeps_no_deal() -> None:
 
 def test_check_state_refuses_a_deal_that_is_not_the_configured_decks() -> None:
     state = p.new_game(seed=1)
-    deck = list(p.DECK)
+    deck = list(DECK)
     with pytest.raises(InvalidStateError, match="the deal must be exactly the configured 1 deck"):
         p.check_state(attrs.evolve(state, deal=tuple(deck[:-1] + deck[:1])))
     with pytest.raises(InvalidStateError, match="the deal must be a tuple of cards"):

@@ -10,6 +10,9 @@ import pytest
 from hypothesis import given
 
 from tabletop_rules import palace as p
+from tabletop_rules.palace.cards import DECK
+from tabletop_rules.palace.config import MAX_TURNS
+from tabletop_rules.palace.state import MAX_SWAPS
 from tabletop_rules.palace.table import PILE_SHOWN, WIDTH
 from tabletop_rules.rng import Rng
 
@@ -191,9 +194,9 @@ def test_the_stock_and_the_burned_cards_are_drawn_by_size() -> None:
 
 def test_status_in_the_swap_phase_counts_the_swaps_made() -> None:
     state = p.new_game(seed=3)
-    assert status(state) == f"to move: P0, swap phase, 0 of {p.MAX_SWAPS} swaps made"
+    assert status(state) == f"to move: P0, swap phase, 0 of {MAX_SWAPS} swaps made"
     state = p.apply(state, p.parse_move(state, "swap 3C 5C"))
-    assert status(state) == f"to move: P0, swap phase, 1 of {p.MAX_SWAPS} swaps made"
+    assert status(state) == f"to move: P0, swap phase, 1 of {MAX_SWAPS} swaps made"
     assert under(p.view(state, 1), 0, "known") == ["5C"]
 
 
@@ -262,7 +265,7 @@ def test_eight_players_fit_80_columns() -> None:
 
 def test_long_hands_wrap_within_80_columns_and_keep_every_card() -> None:
     config = p.Config(decks=4)
-    held = " ".join(str(card) for card in p.DECK[:40] for _copy in range(2))
+    held = " ".join(str(card) for card in DECK[:40] for _copy in range(2))
     state = position(config, hands=[held, "AS"], known=[held, ""], pile="QS")
     seen = p.view(state, 0)
     assert max(map(len, drawn(seen))) <= WIDTH
@@ -280,18 +283,18 @@ def test_the_most_seats_fit_80_columns() -> None:
 
 
 def test_the_longest_status_fits_80_columns() -> None:
-    config = p.Config(players=p.MAX_PLAYERS, decks=4, hand_size=1, max_turns=p.MAX_TURNS)
+    config = p.Config(players=p.MAX_PLAYERS, decks=4, hand_size=1, max_turns=MAX_TURNS)
     last = p.MAX_PLAYERS - 1
     state = position(
         config,
-        hands=[str(card) for card in p.DECK[20 : 20 + p.MAX_PLAYERS]],
+        hands=[str(card) for card in DECK[20 : 20 + p.MAX_PLAYERS]],
         pile="9S 9C 9D 9H",
         pending="extra",
         seat=last,
-        turns=p.MAX_TURNS - 1,
+        turns=MAX_TURNS - 1,
     )
     assert status(state) == (
-        f"to move: P{last}, turn {p.MAX_TURNS} of {p.MAX_TURNS}, "
+        f"to move: P{last}, turn {MAX_TURNS} of {MAX_TURNS}, "
         "four of a kind: extra play or end the turn"
     )
     assert len(status(state)) <= WIDTH

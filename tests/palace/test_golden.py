@@ -30,6 +30,7 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.bots import RandomBot
+from tabletop_rules.palace.cards import DECK
 from tabletop_rules.protocol import Bot
 from tabletop_rules.records import GameRecord, replay_states
 from tabletop_rules.testing.golden import GoldenGame, GoldenSuite
@@ -89,7 +90,7 @@ def record_path(name: str) -> Path:
 
 @pytest.mark.parametrize("name", ["default_given_deal", "pagat_given_deal"])
 def test_the_given_deal_is_a_whole_deck_and_the_record_holds_it(name: str) -> None:
-    assert sorted(GIVEN_DEAL) == sorted(p.DECK)
+    assert sorted(GIVEN_DEAL) == sorted(DECK)
     record, final = checked_in(name)
     assert record.deal == GIVEN_DEAL
     start = p.new_game(record.config, seed=record.seed, deal=record.deal)

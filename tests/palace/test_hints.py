@@ -7,6 +7,7 @@ import attrs
 from tabletop_rules import palace as p
 from tabletop_rules.palace import Card
 from tabletop_rules.palace.state import Pending
+from tabletop_rules.palace.table import playable_ranks
 
 ALL = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 
@@ -19,25 +20,25 @@ def in_play(pile: str, config: p.Config | None = None, pending: Pending = "none"
 
 
 def test_natural_ranks_equal_or_higher_and_the_bonus_cards_go_on_the_top() -> None:
-    assert p.playable_ranks(p.view(in_play("4C 9H"), 0)) == (2, 3, 9, 10, 11, 12, 13, 14)
+    assert playable_ranks(p.view(in_play("4C 9H"), 0)) == (2, 3, 9, 10, 11, 12, 13, 14)
 
 
 def test_strictly_higher_under_must_beat_higher() -> None:
     state = in_play("9H", p.Config(must_beat="higher"))
-    assert p.playable_ranks(p.view(state, 1)) == (2, 3, 10, 11, 12, 13, 14)
+    assert playable_ranks(p.view(state, 1)) == (2, 3, 10, 11, 12, 13, 14)
 
 
 def test_anything_goes_on_an_empty_pile_and_on_a_two() -> None:
-    assert p.playable_ranks(p.view(in_play(""), None)) == ALL
-    assert p.playable_ranks(p.view(in_play("AS 2D"), 0)) == ALL
+    assert playable_ranks(p.view(in_play(""), None)) == ALL
+    assert playable_ranks(p.view(in_play("AS 2D"), 0)) == ALL
 
 
 def test_nothing_is_playable_when_a_three_must_be_taken() -> None:
-    assert p.playable_ranks(p.view(in_play("3C", pending="take"), 0)) == ()
+    assert playable_ranks(p.view(in_play("3C", pending="take"), 0)) == ()
 
 
 def test_nothing_is_playable_in_the_swap_phase() -> None:
-    assert p.playable_ranks(p.view(p.new_game(seed=7), 0)) == ()
+    assert playable_ranks(p.view(p.new_game(seed=7), 0)) == ()
 
 
 def test_the_ranks_of_the_listed_plays_are_playable() -> None:
@@ -45,5 +46,5 @@ def test_the_ranks_of_the_listed_plays_are_playable() -> None:
     for _ in range(6):
         seen = p.view(state, p.current_player(state))
         plays = {move.cards[0].rank for move in seen.legal_moves if type(move) is p.Play}
-        assert plays <= set(p.playable_ranks(seen))
+        assert plays <= set(playable_ranks(seen))
         state = p.apply(state, seen.legal_moves[0])

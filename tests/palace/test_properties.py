@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.palace.cards import DECK
 from tabletop_rules.rng import Rng
 
 playout_settings = settings(
@@ -67,7 +68,7 @@ def playout(config: p.Config, seed: int, chooser: int) -> list[tuple[p.State, p.
 def test_random_playouts_conserve_cards_and_keep_every_invariant(
     config: p.Config, seed: int, chooser: int
 ) -> None:
-    full = Counter(dict.fromkeys(p.DECK, config.decks))
+    full = Counter(dict.fromkeys(DECK, config.decks))
     for state, _move in playout(config, seed, chooser):
         p.check_state(state)
         assert all_cards(state) == full
@@ -114,11 +115,11 @@ def unlisted_moves(state: p.State) -> list[p.Move]:
     moves: list[p.Move] = [p.Ready(), p.TakePile(), p.EndTurn()]
     moves += [p.PlayBlind(slot) for slot in range(3)]
     moves += [p.Play((card,)) for card in held[:6]]
-    moves += [p.Play((card,)) for card in p.DECK[::7]]
+    moves += [p.Play((card,)) for card in DECK[::7]]
     if len(held) >= 2:
         moves.append(p.Play(tuple(held[:2])))
     moves += [p.Play((card,)) for card in up]  # from the table: legal only as the source
-    moves += [p.Swap(a, b) for a in state.hands[seat][:2] for b in (*up[:2], *p.DECK[::13])]
+    moves += [p.Swap(a, b) for a in state.hands[seat][:2] for b in (*up[:2], *DECK[::13])]
     return moves
 
 

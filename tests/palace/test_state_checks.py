@@ -10,6 +10,7 @@ import pytest
 
 from tabletop_rules import palace as p
 from tabletop_rules.errors import InvalidStateError
+from tabletop_rules.palace.invariants import fitting_deal
 from tabletop_rules.rng import Rng
 from tabletop_rules.serialize import dumps, loads
 
@@ -226,7 +227,7 @@ def test_determinized_states_carry_a_deal_they_agree_with() -> None:
             for seat in (None, 0, 1):
                 sampled = p.determinize(p.view(state, seat), Rng.from_seed(seed + moves))
                 assert sampled.deal is not None
-                assert sampled.deal == p.fitting_deal(sampled)
+                assert sampled.deal == fitting_deal(sampled)
                 p.check_state(sampled)
                 assert loads(dumps(sampled)) == sampled
                 assert p.view(sampled, seat) == p.view(state, seat)
@@ -247,11 +248,11 @@ def test_fitting_deal_gives_a_set_up_position_a_deal_and_refuses_a_broken_state(
     bare = attrs.evolve(state, deal=None)
     with pytest.raises(InvalidStateError, match="face-down slot"):
         p.check_state(bare)  # seed 0's shuffle put other cards there
-    p.check_state(attrs.evolve(bare, deal=p.fitting_deal(bare)))
+    p.check_state(attrs.evolve(bare, deal=fitting_deal(bare)))
     with pytest.raises(InvalidStateError, match="card conservation"):
-        p.fitting_deal(broken(bare, pile=cards("5C")))
+        fitting_deal(broken(bare, pile=cards("5C")))
     with pytest.raises(InvalidStateError, match="palace State"):
-        p.fitting_deal("state")  # type: ignore[arg-type]
+        fitting_deal("state")  # type: ignore[arg-type]
 
 
 def test_a_view_whose_cards_are_not_one_deck_is_refused_not_a_stop_iteration() -> None:

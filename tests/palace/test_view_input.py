@@ -14,6 +14,7 @@ from hypothesis import given
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace as p
 from tabletop_rules.errors import ConfigError, IllegalMoveError, NotationError, TabletopError
+from tabletop_rules.palace.state import MAX_SWAPS
 from tabletop_rules.rng import Rng
 
 from .helpers import hand, position, ready_all
@@ -173,7 +174,7 @@ IDS = [name for name, _ in STATE_ONLY]
 
 def _swapped_out() -> p.State:
     state = p.new_game(seed=1)
-    for _ in range(p.MAX_SWAPS):
+    for _ in range(MAX_SWAPS):
         state = p.apply(state, p.legal_moves(state)[0])
     assert p.legal_moves(state) == (p.Ready(),)
     return state

@@ -23,6 +23,7 @@ from tabletop_rules import dice_poker as dp
 from tabletop_rules.dice_poker.coach import coach_lines
 from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import house_rules
+from tabletop_rules.palace.table import playable_ranks
 
 from .helpers import WEB, leaked, web_module
 
@@ -325,7 +326,7 @@ def test_palace_tells_the_ranks_that_go_on_the_pile_and_those_the_person_holds()
         game = ask("play", game["moves"][0])["game"]
     seen = glue._table.match.view(0)
     names = {11: "J", 12: "Q", 13: "K", 14: "A"}
-    ranks = " ".join(names.get(rank, str(rank)) for rank in palace.playable_ranks(seen))
+    ranks = " ".join(names.get(rank, str(rank)) for rank in playable_ranks(seen))
     assert game["hints"][0] == f"Ranks that go on the pile now: {ranks}."
     held = sorted({m.cards[0].rank for m in seen.legal_moves if isinstance(m, palace.Play)})
     assert held

@@ -16,6 +16,7 @@ from tabletop_rules import CHANCE, Match, account, get_ruleset, palace
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import configured
+from tabletop_rules.palace.table import playable_ranks
 from tabletop_rules.records import GameRecord
 
 from .conftest import Visit
@@ -643,7 +644,7 @@ def test_palace_shows_the_ranks_that_go_on_the_pile(page: Page, origin: str) -> 
     record = saved_record(page)
     seen = Match.from_record(record).view(0)
     names = {11: "J", 12: "Q", 13: "K", 14: "A"}
-    ranks = " ".join(names.get(rank, str(rank)) for rank in palace.playable_ranks(seen))
+    ranks = " ".join(names.get(rank, str(rank)) for rank in playable_ranks(seen))
     assert page.locator("#hints p").first.inner_text() == f"Ranks that go on the pile now: {ranks}."
 
 
