@@ -17,7 +17,7 @@ from ..errors import NotationError
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
 from .state import State, open_mask, sheet_total
 
-__all__ = ["parse_box", "read_move"]
+__all__ = ["json_hooks", "parse_box"]
 
 _BOX_VERBS: dict[str, type[Write | Scratch | Announce]] = {
     kind.__name__.lower(): kind for kind in (Write, Scratch, Announce)
