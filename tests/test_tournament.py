@@ -9,6 +9,7 @@ import math
 import multiprocessing
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -321,7 +322,8 @@ def test_a_runs_counts_are_checked_by_one_function_with_the_same_words() -> None
     words of executors.check_count, which gives a count it takes back.
     """
     assert check_count("resamples", 5, MAX_RESAMPLES, "MAX_RESAMPLES") == 5
-    for refused in (0, True, 2.0, "3"):
+    odd: tuple[Any, ...] = (0, True, 2.0, "3")
+    for refused in odd:
         with pytest.raises(ConfigError) as counted:
             check_count("chunk_size", refused)
         for run in (simulate, tournament):
