@@ -36,7 +36,8 @@ def mid_game() -> p.State:
 
 
 def drawn(game: p.State | p.View) -> list[str]:
-    return p.display(game).splitlines()
+    text: str = p.display(game)
+    return text.splitlines()
 
 
 def seat_lines(game: p.State | p.View, seat: int) -> list[str]:
