@@ -138,8 +138,8 @@ BAD_OPTIONS: list[tuple[dict[str, Any], str]] = [
     ({"rollout": "lowcard"}, "rollout is a rollout policy"),
     ({"value": 0.5}, "value is a function of a state"),
     ({"paired": True}, "paired needs guesses"),
-    ({"paired": 1, "guesses": 2}, "paired is True or False"),
-    ({"choice": "best"}, "choice is 'visits' or 'mean'"),
+    ({"paired": 1, "guesses": 2}, "paired must be True or False"),
+    ({"choice": "best"}, "choice must be one of visits, mean"),
 ]
 """Options a search refuses, and what its ``ConfigError`` says."""
 

@@ -31,7 +31,8 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast, overload
 import attrs
 
 from ._messages import short_repr
-from ._validation import Validator
+from ._validation import Validator, flag
+from ._validation import choice as literal_choice
 from .bots import legal_moves_of
 from .errors import ConfigError
 from .protocol import CHANCE, Ruleset, check_ruleset
@@ -189,18 +190,6 @@ def _function_or_none(what: str) -> Validator:
     return check
 
 
-def _true_or_false(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
-    """A validator for a ``bool`` option: ``True`` or ``False``, not ``1``."""
-    if type(value) is not bool:
-        raise ConfigError(f"{field.name} is True or False, got {short_repr(value)}")
-
-
-def _visits_or_mean(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
-    """A validator for ``choice``: one of the two plain strings."""
-    if type(value) is not str or value not in ("visits", "mean"):
-        raise ConfigError(f"{field.name} is 'visits' or 'mean', got {short_repr(value)}")
-
-
 @attrs.frozen(kw_only=True)
 class SearchOptions:
     """How a :class:`SearchBot` searches, as one frozen value validated when it is built
@@ -273,8 +262,10 @@ class SearchOptions:
     others: RolloutPolicy | None = attrs.field(
         default=None, validator=_function_or_none("a rollout policy")
     )
-    paired: bool = attrs.field(default=False, validator=_true_or_false)
-    choice: Literal["visits", "mean"] = attrs.field(default="visits", validator=_visits_or_mean)
+    paired: bool = attrs.field(default=False, validator=flag())
+    choice: Literal["visits", "mean"] = attrs.field(
+        default="visits", validator=literal_choice(Literal["visits", "mean"])
+    )
     baseline: Callable[[Any], Any] | None = attrs.field(
         default=None, validator=_function_or_none("a bot's choose (view to move)")
     )
