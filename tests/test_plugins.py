@@ -353,12 +353,12 @@ register(variant(dice_poker.RULES, name="palace", title="Imposter palace"))
 """A plugin whose import registers a ruleset of its own under the name ``"palace"``."""
 
 RAISING_NAME = """\
-from tabletop_rules import dice_poker
+from tabletop_rules.dice_poker import DicePoker
 
 
-class Rules:
-    def __getattr__(self, member):
-        return getattr(dice_poker.RULES, member)
+class Rules(DicePoker):
+    def __init__(self):
+        pass
 
     @property
     def name(self):
@@ -367,7 +367,7 @@ class Rules:
 
 RULES = Rules()
 """
-"""A plugin object whose ``name`` raises something other than ``TypeError``."""
+"""A plugin game whose ``name`` raises something other than ``TypeError``."""
 
 EXITING = """import sys
 sys.exit("tabletop_pig cannot start")

@@ -20,6 +20,7 @@ from ..game import CHANCE
 from ..protocol import register
 from .bots import GreedyBot
 from .coach import CoachBot
+from .coach import coach as coach_function
 from .config import MAX_PLAYERS, Config, Deal
 from .events import (
     Announced,
@@ -79,6 +80,10 @@ winners = RULES.winners
 
 register(RULES)
 
+# The coach function, as the package gave it before its module shared the name: the
+# attribute is set (the submodule's import would otherwise take the name), not exported.
+coach = coach_function
+
 __getattr__ = moved_names(
     __name__,
     {
@@ -91,7 +96,7 @@ __getattr__ = moved_names(
         "Cell": "state", "FORMAT_VERSION": "state", "Sheet": "state", "PAR": "bots",
         "expected_points": "bots", "Advice": "coach", "BoxChance": "coach",
         "DEFAULT_VALUES": "coach", "Fill": "coach", "HORIZON": "coach", "KeepAdvice": "coach",
-        "Values": "coach", "advice_lines": "coach", "box_chances": "coach", "coach": "coach",
+        "Values": "coach", "advice_lines": "coach", "box_chances": "coach",
         "coach_lines": "coach", "mountain_points": "scoring", "points": "scoring",
         "stage_bonus": "scoring", "parse_box": "notation", "open_box_points": "table",
         "sheet_table": "table.display",
