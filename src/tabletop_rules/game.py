@@ -23,8 +23,8 @@ package exports.
 >>> from tabletop_rules import palace
 >>> isinstance(palace.RULES, Game)
 True
->>> palace.RULES.seats
-(2, 5)
+>>> palace.RULES.name, palace.RULES.seats[0]
+('palace', 2)
 >>> "apply" in exported_functions() and "transition" not in exported_functions()
 True
 """
