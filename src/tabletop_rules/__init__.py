@@ -30,9 +30,9 @@ from .errors import (
     TabletopError,
     UnknownGameError,
 )
+from .game import Game
 from .match import Match
 from .observation import ObservationSpec
-from .game import Game
 from .protocol import CHANCE, Bot, Ruleset, Seat, get_ruleset, register, rulesets
 from .rng import Rng
 
@@ -41,8 +41,8 @@ __all__ = [
     "Bot",
     "BotSelectionError",
     "ConfigError",
-    "GamePluginError",
     "Game",
+    "GamePluginError",
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",
