@@ -316,3 +316,35 @@ def test_the_compiled_range_check_finds_the_array_numpys_finds() -> None:
 def test_a_batched_engine_is_found_by_its_games_package_spelling_too() -> None:
     pytest.importorskip("numba")
     assert batch.kernel("dice_poker") is batch.kernel("dice-poker")
+
+
+def test_a_kernel_may_write_stepped_instead_of_step() -> None:
+    """The restarting step's hook: a kernel that writes ``_stepped`` alone serves both
+    ``step`` and ``step(..., reset=seeds)``, and plays the games a ``_step`` kernel plays.
+    """
+    handed: list[bool] = []
+
+    class SteppedPig(tabletop_pig.batched.PigEngine):
+        def _step(self, games: batch.Games, actions: Any, playing: Any) -> batch.Games:
+            raise AssertionError("the frame steps through _stepped")
+
+        def _stepped(
+            self, games: batch.Games, actions: Any, playing: Any, seeds: Any
+        ) -> batch.Games:
+            handed.append(seeds is not None)
+            after = super()._step(games, actions, playing)
+            return after if seeds is None else self._restart(after, seeds, after.over)
+
+    config, fresh = pig.Config(target=10), np.arange(100, 104, dtype=np.uint64)
+    stepped, plain = SteppedPig(config, 4), batch.engine("pig", config, 4)
+    ours, theirs = stepped.reset(seeds()), plain.reset(seeds())
+    generator = np.random.default_rng(3)
+    for turn in range(60):
+        actions = batch.random_actions(theirs, generator)
+        reset = fresh if turn % 2 else None
+        ours, theirs = (
+            stepped.step(ours, actions, reset=reset),
+            plain.step(theirs, actions, reset=reset),
+        )
+        assert all(stepped.state(ours, i) == plain.state(theirs, i) for i in range(4))
+    assert handed == [turn % 2 == 1 for turn in range(60)]

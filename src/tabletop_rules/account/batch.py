@@ -45,7 +45,7 @@ from numpy.typing import NDArray
 
 from ..batch.compiled import jit
 from ..batch.compiled.rng import below, shuffle
-from ..batch.frame import NOBODY, Engine, Games
+from ..batch.frame import NOBODY, Actions, Engine, Flags, Games, Seeds
 from ..protocol import CHANCE
 from ..rng import Rng
 from .cards import CARDS, KINDS
@@ -313,54 +313,39 @@ class AccountEngine(Engine):
         return table
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        size = self.size
         layout = self._layout.items()
-        data = {name: np.empty((size, *shape), dtype) for name, (shape, dtype) in layout}
-        record = _Record(
-            legal=np.empty((size, self.num_actions), dtype=bool),
-            player=np.empty(size, dtype=np.int64),
-            scores=np.empty((size, self.players), dtype=np.int64),
-            over=np.empty(size, dtype=bool),
-        )
-        _deal(np.ones(size, dtype=bool), seeds, self._tables, self._numbers, _State(**data), record)
+        data = {name: np.empty((self.size, *shape), dtype) for name, (shape, dtype) in layout}
+        record, everyone = self._fresh_record(), np.ones(self.size, dtype=bool)
+        _deal(everyone, seeds, self._tables, self._numbers, _State(**data), record)
         return self._games(record, data)
 
-    def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
-        return self._games(*self._stepped(games, actions, playing))
-
-    def _step_restarting(
-        self,
-        games: Games,
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        seeds: NDArray[np.uint64],
+    def _stepped(
+        self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
     ) -> Games:
-        """The step's compiled call, then the games over dealt into the arrays it has just
-        made (copies of the ones a step shares, where any is over): only their rows change.
+        """One compiled call plays every game into copies of the arrays a step writes; with
+        ``seeds``, the games then over are dealt into them (and into copies of the ones a
+        step shares, where any is over): only their rows change.
         """
-        record, data = self._stepped(games, actions, playing)
-        if record.over.any():
+        data = {
+            name: value if name in _FIXED else value.copy() for name, value in games.data.items()
+        }
+        record = self._fresh_record()
+        _play(actions, playing, self._tables, self._numbers, _State(**data), record)
+        if seeds is not None and record.over.any():
             for name in _FIXED:
                 data[name] = data[name].copy()
             _deal(record.over.copy(), seeds, self._tables, self._numbers, _State(**data), record)
         return self._games(record, data)
 
-    def _stepped(
-        self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]
-    ) -> tuple[_Record, dict[str, Array]]:
-        """Copies the arrays a step writes; one compiled call plays every game into them."""
-        data = {
-            name: value if name in _FIXED else value.copy() for name, value in games.data.items()
-        }
+    def _fresh_record(self) -> _Record:
+        """Arrays for a record every game of which is written."""
         size = self.size
-        record = _Record(
+        return _Record(
             legal=np.empty((size, self.num_actions), dtype=bool),
             player=np.empty(size, dtype=np.int64),
             scores=np.empty((size, self.players), dtype=np.int64),
             over=np.empty(size, dtype=bool),
         )
-        _play(actions, playing, self._tables, self._numbers, _State(**data), record)
-        return record, data
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Copies every array; one compiled call deals the games over into them."""

@@ -2,8 +2,9 @@
 the :class:`~tabletop_rules.batch.Engine` that checks what comes in, and the registry
 :func:`~tabletop_rules.batch.engine` finds a kernel in.
 
-A kernel subclasses ``Engine`` and writes ``_reset``, ``_step``, ``_observe`` and
-``_state``; the checks at the entry (shapes, dtypes, sizes, legality) are written here once.
+A kernel subclasses ``Engine`` and writes ``_reset``, ``_step`` (or ``_stepped``, the step
+that may also deal the games it ends again), ``_observe`` and ``_state``; the checks at the
+entry (shapes, dtypes, sizes, legality) are written here once.
 """
 
 from __future__ import annotations
@@ -89,6 +90,13 @@ def _copied_arrays(arrays: Mapping[str, object]) -> Mapping[str, NDArray[Any]]:
 def _copied_or_none(value: object) -> NDArray[Any] | None:
     return None if value is None else _copied(value)
 
+
+Actions = NDArray[np.int64]
+"""A step's action of each game, as a kernel is handed them."""
+Flags = NDArray[np.bool_]
+"""A flag a game: which games play, are over, are dealt again."""
+Seeds = NDArray[np.uint64]
+"""A seed a game."""
 
 EngineKey = tuple[str, Any]
 """What a record names its engine by: the game's ruleset name and the engine's config."""
@@ -311,9 +319,7 @@ class Engine:
         seeds = None if reset is None else self._checked_seeds(reset)
         played: NDArray[np.int64] = np.where(playing, actions, 0)
         with _kernel_errors():
-            if seeds is None:
-                return self._own(self._step(games, played, playing))
-            return self._own(self._step_restarting(games, played, playing, seeds))
+            return self._own(self._stepped(games, played, playing, seeds))
 
     def restart(
         self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_] | None = None
@@ -413,19 +419,16 @@ class Engine:
         """
         return self._merged(games, self._reset(seeds), where)
 
-    def _step_restarting(
-        self,
-        games: Games,
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        seeds: NDArray[np.uint64],
+    def _stepped(
+        self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
     ) -> Games:
-        """``_step``, then the games over after it dealt again from their ``seeds``: by
-        default a restart of the stepped record; a kernel may deal them into the arrays its
-        step has just made (no caller holds them yet), writing only their rows.
+        """``_step``; with ``seeds``, the games over after it dealt again from them: by
+        default a restart of the stepped record. A kernel may write this instead of
+        ``_step``, dealing those games into the arrays its step has just made (no caller
+        holds them yet), writing only their rows.
         """
         after = self._step(games, actions, playing)
-        if not after.over.any():
+        if seeds is None or not after.over.any():
             return after
         return self._restart(after, seeds, after.over)
 

@@ -46,7 +46,7 @@ from numpy.typing import NDArray
 
 from ..batch.compiled import jit
 from ..batch.compiled.rng import below
-from ..batch.frame import NOBODY, Engine, Games
+from ..batch.frame import NOBODY, Actions, Engine, Flags, Games, Seeds
 from ..protocol import CHANCE
 from ..rng import Rng
 from . import moves, scoring
@@ -58,6 +58,9 @@ __all__ = ["OPEN", "DicePokerEngine"]
 
 OPEN = np.iinfo(np.int16).min
 """What an open box holds on a batched sheet (the rules say ``None``)."""
+
+_Lists = tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]]
+"""A record's legal actions as lists, players to move and ends (a step writes them)."""
 
 _THROWS = scoring.ALL_THROWS
 _THROW_INDEX = {dice: index for index, dice in enumerate(_THROWS)}
@@ -459,26 +462,8 @@ class DicePokerEngine(Engine):
             "pending": np.full(size, -1, dtype=np.int16),
         }
 
-    def _advanced(
-        self,
-        data: dict[str, NDArray[Any]],
-        scores: NDArray[np.int64],
-        record: tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]],
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        recording: NDArray[np.bool_],
-    ) -> Games:
-        """Games of ``data`` and ``scores`` (the caller's own, written in place), the games
-        ``playing`` stepped and those ``recording`` recorded into ``record``.
-        """
-        self._advance(data, scores, record, actions, playing, recording)
-        return self._games(data, scores, record)
-
     def _games(
-        self,
-        data: dict[str, NDArray[Any]],
-        scores: NDArray[np.int64],
-        record: tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]],
+        self, data: dict[str, NDArray[Any]], scores: NDArray[np.int64], record: _Lists
     ) -> Games:
         """The record of ``data``, ``scores`` and ``record``'s lists, players and ends."""
         listed, player, over = record
@@ -495,61 +480,61 @@ class DicePokerEngine(Engine):
         self,
         data: dict[str, NDArray[Any]],
         scores: NDArray[np.int64],
-        record: tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]],
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        recording: NDArray[np.bool_],
+        record: _Lists,
+        actions: Actions,
+        playing: Flags,
+        recording: Flags,
     ) -> None:
-        """The compiled call of :meth:`_advanced`, writing its arrays in place."""
+        """One compiled call: the games ``playing`` of ``data`` and ``scores`` (the
+        caller's own, written in place) stepped, and those ``recording`` recorded into
+        ``record``.
+        """
         arrays = [data[name] for name in _DATA_NAMES]
         arrays += [scores, *record, actions, playing, recording, *self.tables]
         _advance(*arrays)
 
-    def _fresh_record(self) -> tuple[NDArray[np.int16], NDArray[np.int64], NDArray[np.bool_]]:
+    def _fresh_record(self) -> _Lists:
         """Arrays for a record every game of which is written."""
         size = self.size
         listed = np.empty((size, self.list_width), dtype=np.int16)
         return listed, np.empty(size, dtype=np.int64), np.empty(size, dtype=bool)
 
+    def _dealt_into(
+        self, data: dict[str, NDArray[Any]], scores: NDArray[np.int64], seeds: Seeds, where: Flags
+    ) -> None:
+        """The games ``where`` of ``data`` and ``scores`` (the caller's own) dealt again from
+        their ``seeds``, row by row; not yet recorded.
+        """
+        rows = np.flatnonzero(where)
+        for name, value in self._dealt(seeds[rows]).items():
+            data[name][rows] = value
+        scores[rows] = 0
+
     def _record(self, data: dict[str, NDArray[Any]], scores: NDArray[np.int64]) -> Games:
         record = self._fresh_record()
-        return self._advanced(data, scores, record, self.no_actions, self.nobody, self.everyone)
+        self._advance(data, scores, record, self.no_actions, self.nobody, self.everyone)
+        return self._games(data, scores, record)
 
-    def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
-        data = {name: value.copy() for name, value in games.data.items()}
-        record = self._fresh_record()
-        return self._advanced(data, games.scores.copy(), record, actions, playing, self.everyone)
-
-    def _step_restarting(
-        self,
-        games: Games,
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        seeds: NDArray[np.uint64],
+    def _stepped(
+        self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
     ) -> Games:
-        """The step into copies of the arrays, then the games over dealt into those rows
-        alone and recorded again: the arrays are copied once.
+        """The step into copies of the arrays; with ``seeds``, the games then over dealt
+        into those rows alone and recorded again: the arrays are copied once.
         """
         data = {name: value.copy() for name, value in games.data.items()}
         scores, record = games.scores.copy(), self._fresh_record()
         self._advance(data, scores, record, actions, playing, self.everyone)
         over = record[2]
-        if not over.any():
-            return self._games(data, scores, record)
-        rows = np.flatnonzero(over)
-        for name, value in self._dealt(seeds[rows]).items():
-            data[name][rows] = value
-        scores[rows] = 0
-        return self._advanced(data, scores, record, self.no_actions, self.nobody, over.copy())
+        if seeds is not None and over.any():
+            self._dealt_into(data, scores, seeds, over)
+            self._advance(data, scores, record, self.no_actions, self.nobody, over.copy())
+        return self._games(data, scores, record)
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Deals only the games ``where`` into copies of the arrays, and records those."""
-        rows = np.flatnonzero(where)
         data = {name: value.copy() for name, value in games.data.items()}
-        for name, value in self._dealt(seeds[rows]).items():
-            data[name][rows] = value
         scores = games.scores.copy()
-        scores[rows] = 0
+        self._dealt_into(data, scores, seeds, where)
         listed = games.legal_actions
         if listed is None or listed.shape[1] != self.list_width:  # another kernel's record:
             recording = self.everyone  # each game's record is its arrays', so write them all
@@ -557,7 +542,8 @@ class DicePokerEngine(Engine):
         else:
             record = (listed.copy(), games.current_player.copy(), games.over.copy())
             recording = where.copy()  # writable: a read-only array would compile a second loop
-        return self._advanced(data, scores, record, self.no_actions, self.nobody, recording)
+        self._advance(data, scores, record, self.no_actions, self.nobody, recording)
+        return self._games(data, scores, record)
 
     # --- what the rules read off a game ---------------------------------------------
 

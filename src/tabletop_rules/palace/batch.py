@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from ..batch.compiled import jit
 from ..batch.compiled.rng import shuffle
-from ..batch.frame import NOBODY, Engine, Games
+from ..batch.frame import NOBODY, Actions, Engine, Flags, Games, Seeds
 from .cards import BONUS_RANKS, DECK
 from .cards import RANKS as RANK_LIST
 from .cards import SUITS as SUIT_LIST
@@ -271,23 +271,17 @@ class PalaceEngine(Engine):
             data[name].flags.writeable = False
         return self._advanced(data, self._no_actions, self._idle)
 
-    def _step(self, games: Games, actions: NDArray[np.int64], playing: NDArray[np.bool_]) -> Games:
-        data = {
-            name: value if name in _FIXED else value.copy() for name, value in games.data.items()
-        }
-        return self._advanced(data, actions, playing)
-
-    def _step_restarting(
-        self,
-        games: Games,
-        actions: NDArray[np.int64],
-        playing: NDArray[np.bool_],
-        seeds: NDArray[np.uint64],
+    def _stepped(
+        self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
     ) -> Games:
-        """One compiled call plays the step into copies of the arrays, deals the games
-        over into those rows alone and writes the record once.
+        """One compiled call plays the step into copies of the arrays it writes; with
+        ``seeds`` (every array copied, the deal writes them all), it deals the games then
+        over into those rows alone, and writes the record once.
         """
-        data = {name: value.copy() for name, value in games.data.items()}
+        shared = _FIXED if seeds is None else frozenset()
+        data = {
+            name: value if name in shared else value.copy() for name, value in games.data.items()
+        }
         return self._advanced(data, actions, playing, seeds)
 
     def _advanced(
@@ -564,12 +558,8 @@ def _play(
     the turn passing.
     """
     hands, known, hand_size, face_up = state.hands, state.known, state.hand_size, state.face_up
-    face_down, stock_from, pile, pile_size = (
-        state.face_down,
-        state.stock_from,
-        state.pile,
-        state.pile_size,
-    )
+    face_down, stock_from = state.face_down, state.stock_from
+    pile, pile_size = state.pile, state.pile_size
     pile_counts, top, top_run, phase = state.pile_counts, state.top, state.top_run, state.phase
     seat, turns, swaps, pending = state.seat, state.turns, state.swaps, state.pending
     burned, burned_size, places, deal = state.burned, state.burned_size, state.places, state.deal
@@ -767,19 +757,9 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
     """Each game's legal actions ascending (the moves ``legal_moves`` lists), seat to move,
     scores and end.
     """
-    hands, hand_size, face_up, face_down = (
-        state.hands,
-        state.hand_size,
-        state.face_up,
-        state.face_down,
-    )
-    top, phase, seat, pending, places = (
-        state.top,
-        state.phase,
-        state.seat,
-        state.pending,
-        state.places,
-    )
+    hands, hand_size = state.hands, state.hand_size
+    face_up, face_down, top, phase = state.face_up, state.face_down, state.top, state.phase
+    seat, pending, places = state.seat, state.pending, state.places
     listed, legal_counts, scores, over = record.listed, record.counts, record.scores, record.over
     players, kinds, ranks, row = n.players, n.kinds, n.ranks, n.row
     counts = (n.num_actions - n.play_base) // ranks  # the most cards a play lays

@@ -40,9 +40,20 @@ def _flags_in(word: Any) -> int:
     return int(((word & _BYTE_SUM) * _BYTE_SUM) >> _S56)
 
 
+def _drawn(pick: Any, draws: NDArray[np.float64], *arrays: Any) -> NDArray[np.int64]:
+    """The action ``pick`` (compiled) writes for each game off ``arrays`` and its draw;
+    the draw error of the first game whose draw it finds outside [0, 1).
+    """
+    actions = np.empty(draws.shape[0], dtype=np.int64)
+    wrong = pick(draws, actions, *arrays)
+    if wrong >= 0:
+        raise draw_error(draws, wrong)
+    return actions
+
+
 @jit
 def _fill(
-    flags: Any, words: Any, width: int, draws: Any, actions: Any, found: Any, counts: Any
+    draws: Any, actions: Any, flags: Any, words: Any, width: int, found: Any, counts: Any
 ) -> int:
     for game in range(actions.shape[0]):
         draw = draws[game]
@@ -100,17 +111,13 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
     draws = checked_draws(draws, mask.shape[0])
     flags = mask.reshape(-1).view(np.uint8)
     words = flags[: flags.size - flags.size % 8].view(np.uint64)
-    actions = np.empty(mask.shape[0], dtype=np.int64)
     room = mask.shape[1] // 8 + 1  # a row's words
     found, counts = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
-    wrong = _fill(flags, words, mask.shape[1], draws, actions, found, counts)
-    if wrong >= 0:
-        raise draw_error(draws, wrong)
-    return actions
+    return _drawn(_fill, draws, flags, words, mask.shape[1], found, counts)
 
 
 @jit
-def _nth_listed(listed: Any, draws: Any, actions: Any) -> int:
+def _nth_listed(draws: Any, actions: Any, listed: Any) -> int:
     for game in range(listed.shape[0]):
         draw = draws[game]
         if not (draw >= 0.0 and draw < 1.0):  # NaN too
@@ -130,12 +137,7 @@ def nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray
     :func:`~tabletop_rules.batch.nth_legal` refuses them.
     """
     listed = checked_listed(listed)
-    draws = checked_draws(draws, listed.shape[0])
-    actions = np.empty(listed.shape[0], dtype=np.int64)
-    wrong = _nth_listed(listed, draws, actions)
-    if wrong >= 0:
-        raise draw_error(draws, wrong)
-    return actions
+    return _drawn(_nth_listed, checked_draws(draws, listed.shape[0]), listed)
 
 
 @jit
