@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import compress
 from typing import Literal, NoReturn, TypeAlias
 
-from .._validation import refuse_state
+from .._validation import check_type, refuse_state
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..kit import CHANCE, Rng, replacer, short_repr, top_seats
 from ..protocol import Seat
@@ -114,8 +114,7 @@ def score(state: State) -> tuple[int, ...]:
 
 def max_moves(config: Config) -> int:
     """Each marker is got once, and moved once a turn with ``Roll``, (``Die``,) ``Advance``."""
-    if type(config) is not Config:
-        raise ConfigError(f"expected an account Config, got {short_repr(config)}")
+    check_type(config, (Config,), ConfigError)
     per_marker = 2 if config.auto_chance else 3
     return config.players * config.max_markers * (1 + config.max_rounds * per_marker)
 

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TypeAlias
 
-from .._messages import short_repr, short_text
+from .._messages import short_text
 from .._seats import top_seats
 from .._slots import replacer
+from .._validation import check_type
 from ..errors import ConfigError, IllegalMoveError
 from ..protocol import CHANCE, Seat
 from ..rng import Rng
@@ -94,8 +95,7 @@ def score(state: State) -> tuple[int, ...]:
 
 def max_moves(config: Config) -> int:
     """Per turn each throw and outcome, an announcement and the box; each fence banked, spent."""
-    if type(config) is not Config:
-        raise ConfigError(f"expected a dice poker Config, got {short_repr(config)}")
+    check_type(config, (Config,), ConfigError)
     turns = config.players * config.boxes_per_player
     fences = turns * config.throws_per_turn if config.fences else 0
     per_throw = 1 if config.auto_chance else 2

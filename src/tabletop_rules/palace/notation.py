@@ -18,13 +18,10 @@ from .moves import (
     MOVE_TYPES,
     READY,
     TAKE_PILE,
-    EndTurn,
     Move,
     Play,
     PlayBlind,
-    Ready,
     Swap,
-    TakePile,
     stand_in,
 )
 
@@ -32,7 +29,7 @@ __all__: list[str] = []  # the package exports read_move; the rest serve the gam
 
 _RANKS: dict[str, Rank] = {text: rank for rank, text in RANK_TEXT.items()}
 _WORDS: dict[str, Move] = {"ready": READY, "take": TAKE_PILE, "end": END_TURN}
-_WRITTEN: dict[type[Any], str] = {TakePile: "take", Ready: "ready", EndTurn: "end"}
+_WRITTEN: dict[type[Any], str] = {type(move): word for word, move in _WORDS.items()}
 _FORMS = "play, take, blind, swap, ready or end"
 
 

@@ -164,8 +164,7 @@ def max_moves(config: Config) -> int:
     """A bound on a game's moves: per seat ``MAX_SWAPS`` swaps and ``Ready``; per turn one
     play per card and one move that ends it.
     """
-    if type(config) is not Config:
-        raise ConfigError(f"expected a palace Config, got {short_repr(config)}")
+    check_type(config, (Config,), ConfigError)
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 
