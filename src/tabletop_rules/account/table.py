@@ -20,22 +20,10 @@ import attrs
 from .._words import counted, game_over, who, whose
 from ..kit import CHANCE, check_type
 from ..protocol import Seat
+from . import events as ev
 from .cards import CHARGE, END, ZERO, Card
 from .config import Config
-from .events import (
-    AccountChanged,
-    Bought,
-    Collapsed,
-    Drew,
-    EndHit,
-    Event,
-    GameOver,
-    Moved,
-    Placed,
-    Reshuffled,
-    Rolled,
-    TurnPassed,
-)
+from .events import Event
 from .moves import DIRECTIONS, Direction
 from .state import State, View
 from .view import view
@@ -147,45 +135,45 @@ def event_text(event: Event, seat: Seat | None) -> str:
     >>> event_text(AccountChanged(0, Card.parse("-15"), 101, 86), 1)
     "P0's account: 101 -> 86 (-15)"
     """
-    if isinstance(event, Moved):
+    if isinstance(event, ev.Moved):
         return (
             f"{whose(event.seat, seat)} marker m{event.marker} moved {event.steps} "
             f"{event.direction} to {event.card} (column {event.landed})"
         )
-    if isinstance(event, AccountChanged):
+    if isinstance(event, ev.AccountChanged):
         why = "bought a marker" if event.reason == "buy" else str(event.card)
         return f"{whose(event.seat, seat)} account: {event.before} -> {event.after} ({why})"
-    if isinstance(event, Rolled):
+    if isinstance(event, ev.Rolled):
         return f"{who(event.seat, seat)} rolled a {event.value}"
-    if isinstance(event, TurnPassed):
+    if isinstance(event, ev.TurnPassed):
         return "Your turn" if event.seat == seat else f"P{event.seat}'s turn"
-    if isinstance(event, Placed):
+    if isinstance(event, ev.Placed):
         return (
             f"{who(event.seat, seat)} placed marker m{event.marker} on column {event.column} "
             f"({event.card})"
         )
-    if isinstance(event, Bought):
+    if isinstance(event, ev.Bought):
         return (
             f"{who(event.seat, seat)} bought marker m{event.marker} for {event.cost} and "
             f"placed it on column {event.column} ({event.card})"
         )
-    if isinstance(event, Drew):
+    if isinstance(event, ev.Drew):
         return _drew(event, seat)
-    if isinstance(event, Collapsed):
+    if isinstance(event, ev.Collapsed):
         return f"Column {event.column} collapsed: its {event.card} went to the discard pile"
-    if isinstance(event, Reshuffled):
+    if isinstance(event, ev.Reshuffled):
         return f"The discard pile was shuffled into a new pack of {event.cards} cards"
-    if isinstance(event, EndHit):
+    if isinstance(event, ev.EndHit):
         stops = "the game stops" if event.immediate else "the game stops once the round is over"
         return f"End scored for {who(event.seat, seat, start=False)}: {stops}"
-    assert isinstance(event, GameOver)
+    assert isinstance(event, ev.GameOver)
     text = game_over(event.winners, seat)  # an End that stopped it was told as it scored
     if event.reason == "max_rounds":
         return text.replace("Game over:", "Game over after the last round:", 1)
     return text
 
 
-def _drew(event: Drew, seat: Seat | None) -> str:
+def _drew(event: ev.Drew, seat: Seat | None) -> str:
     text = f"The B drew {event.card} for {who(event.seat, seat, start=False)}"
     passed = list(event.discarded)
     if event.card in passed:  # the charged card is discarded too

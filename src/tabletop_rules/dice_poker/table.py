@@ -18,19 +18,10 @@ from .._messages import short_repr
 from .._validation import check_type
 from .._words import counted, game_over, who, whose
 from ..protocol import Seat
+from . import events as ev
 from .coach import advice_lines
 from .config import Config
-from .events import (
-    EVENT_TYPES,
-    Announced,
-    Event,
-    FencesChanged,
-    GameOver,
-    MountainScored,
-    Rolled,
-    Scratched,
-    Wrote,
-)
+from .events import EVENT_TYPES, Event
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Box, Face, Scratch, Write
 from .scoring import points, stage_bonus
 from .state import State, View, stage_total
@@ -127,24 +118,24 @@ def event_text(event: Event, seat: Seat | None) -> str:
         raise TypeError(f"{short_repr(event)} is not a dice poker event")
     if seat is not None and (type(seat) is not int or seat < 0):
         raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")
-    if isinstance(event, Rolled):
+    if isinstance(event, ev.Rolled):
         return _rolled(event, seat)
-    if isinstance(event, Announced):
+    if isinstance(event, ev.Announced):
         return f"{who(event.seat, seat)} announced {box_name(event.box)}"
-    if isinstance(event, Wrote):
+    if isinstance(event, ev.Wrote):
         box, stage = box_name(event.box), event.stage + 1
         return f"{who(event.seat, seat)} wrote {event.points} in {box} (stage {stage})"
-    if isinstance(event, Scratched):
+    if isinstance(event, ev.Scratched):
         return f"{who(event.seat, seat)} scratched {box_name(event.box)} (stage {event.stage + 1})"
-    if isinstance(event, MountainScored):
+    if isinstance(event, ev.MountainScored):
         return _mountain(event, seat)
-    if isinstance(event, FencesChanged):
+    if isinstance(event, ev.FencesChanged):
         return _fences(event, seat)
-    assert isinstance(event, GameOver)
+    assert isinstance(event, ev.GameOver)
     return game_over(event.winners, seat, event.scores)
 
 
-def _rolled(event: Rolled, seat: Seat | None) -> str:
+def _rolled(event: ev.Rolled, seat: Seat | None) -> str:
     thrown = f"{_dice(event.thrown)} (throw {event.throw})"
     if event.throw == 1:
         return f"{who(event.seat, seat)} threw {thrown}"
@@ -154,7 +145,7 @@ def _rolled(event: Rolled, seat: Seat | None) -> str:
     return f"{who(event.seat, seat)} kept {_dice(event.kept)} and threw {dice}"
 
 
-def _mountain(event: MountainScored, seat: Seat | None) -> str:
+def _mountain(event: ev.MountainScored, seat: Seat | None) -> str:
     stage, total = event.stage + 1, event.mountain_sum
     sums = f"{whose(event.seat, seat)} mountain of stage {stage} sums to {total}"
     if event.bonus > 0:
@@ -164,7 +155,7 @@ def _mountain(event: MountainScored, seat: Seat | None) -> str:
     return f"{sums}: no premium, no penalty"
 
 
-def _fences(event: FencesChanged, seat: Seat | None) -> str:
+def _fences(event: ev.FencesChanged, seat: Seat | None) -> str:
     change, now = event.change, event.fences
     if change > 0:
         text = f"{who(event.seat, seat)} banked {counted(change, 'fence')}, {now} now"

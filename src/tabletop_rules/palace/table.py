@@ -31,25 +31,10 @@ from collections.abc import Sequence
 from .._validation import check_type
 from .._words import counted, game_over, ordinal, verb, who
 from ..protocol import Seat
+from . import events as ev
 from .cards import RANK_TEXT, RANKS, Card, Rank
 from .config import Config
-from .events import (
-    Burned,
-    Drew,
-    EndedTurn,
-    Event,
-    Finished,
-    GameOver,
-    Played,
-    Readied,
-    Started,
-    Swapped,
-    TookFaceUp,
-    TookPile,
-    TurnedBlind,
-    TurnPassed,
-    check_event,
-)
+from .events import Event, check_event
 from .moves import Play, PlayBlind, TakePile
 from .rules import ALLOWED
 from .state import MAX_SWAPS, State, View
@@ -185,45 +170,45 @@ def event_text(event: Event, seat: Seat | None) -> str:
     it: redacted for that seat.
     """
     check_event(event, seat)
-    if isinstance(event, Played):
+    if isinstance(event, ev.Played):
         return _played(event, seat)
-    if isinstance(event, Drew):
+    if isinstance(event, ev.Drew):
         return _drew(event, seat)
-    if isinstance(event, TurnPassed):
+    if isinstance(event, ev.TurnPassed):
         return _turn(event, seat)
-    if isinstance(event, Burned):
+    if isinstance(event, ev.Burned):
         return _burned(event)
-    if isinstance(event, Swapped):
+    if isinstance(event, ev.Swapped):
         return (
             f"{who(event.seat, seat)} put {event.hand_card} face up and took "
             f"{event.face_up_card} in hand"
         )
-    if isinstance(event, Readied):
+    if isinstance(event, ev.Readied):
         return f"{who(event.seat, seat)} {verb(event.seat, seat, 'are', 'is')} ready"
-    if isinstance(event, Started):
+    if isinstance(event, ev.Started):
         return f"{who(event.seat, seat)} {verb(event.seat, seat, 'play', 'plays')} first"
-    if isinstance(event, TurnedBlind):
+    if isinstance(event, ev.TurnedBlind):
         return (
             f"{who(event.seat, seat)} turned {event.card} from face-down slot {event.slot} "
             f"and cannot play it"
         )
-    if isinstance(event, TookFaceUp):
+    if isinstance(event, ev.TookFaceUp):
         cards = cards_text(sorted(event.cards))
         return f"{who(event.seat, seat)} took the face-up cards {cards} in hand"
-    if isinstance(event, TookPile):
+    if isinstance(event, ev.TookPile):
         return f"{who(event.seat, seat)} took the pile ({counted(len(event.cards), 'card')})"
-    if isinstance(event, EndedTurn):
+    if isinstance(event, ev.EndedTurn):
         return f"{who(event.seat, seat)} ended the turn after four of a kind"
-    if isinstance(event, Finished):
+    if isinstance(event, ev.Finished):
         return f"{who(event.seat, seat)} went out {ordinal(event.place)}"
-    assert isinstance(event, GameOver)
+    assert isinstance(event, ev.GameOver)
     text = game_over(event.winners, seat, event.scores)
     if event.reason == "max_turns":
         return text.replace("Game over:", "Game over at the turn limit:", 1)
     return text
 
 
-def _played(event: Played, seat: Seat | None) -> str:
+def _played(event: ev.Played, seat: Seat | None) -> str:
     played = f"{who(event.seat, seat)} played {cards_text(event.cards)}"
     if event.source == "face_up":
         return f"{played} from the face-up row"
@@ -232,13 +217,13 @@ def _played(event: Played, seat: Seat | None) -> str:
     return played
 
 
-def _drew(event: Drew, seat: Seat | None) -> str:
+def _drew(event: ev.Drew, seat: Seat | None) -> str:
     if event.cards is None:
         return f"{who(event.seat, seat)} drew {counted(event.count, 'card')}"
     return f"{who(event.seat, seat)} drew {cards_text(event.cards)}"
 
 
-def _burned(event: Burned) -> str:
+def _burned(event: ev.Burned) -> str:
     cards = event.cards
     pile = counted(len(cards), "card")
     top = cards[-1].rank
@@ -252,7 +237,7 @@ def _burned(event: Burned) -> str:
     return f"{ranks_text(top, run)} burned the pile ({pile})"
 
 
-def _turn(event: TurnPassed, seat: Seat | None) -> str:
+def _turn(event: ev.TurnPassed, seat: Seat | None) -> str:
     number = f"Turn {event.turns + 1}"
     if event.must_take:
         return f"{number}: {who(event.seat, seat, start=False)} must take the pile (a 3 is on top)"
