@@ -12,7 +12,7 @@ import attrs
 import pytest
 
 from tabletop_rules import kit
-from tabletop_rules.errors import IllegalMoveError, InvalidStateError
+from tabletop_rules.errors import ConfigError, IllegalMoveError, InvalidStateError
 from tabletop_rules.game import Game
 from tabletop_rules.testing import (
     check_codec,
@@ -186,3 +186,24 @@ def test_the_kit_exports_what_a_game_author_needs() -> None:
     assert kit.Game is Game
     with pytest.raises(ValueError, match="players must be"):
         kit.Declaration(name="x", title="X", players=(3, 2))
+
+
+def test_a_kit_games_deck_and_summaries_check_the_config_and_default_to_nothing() -> None:
+    rules = built()
+    for member in (rules.deck, rules.rules_summary, rules.notation_summary):
+        assert member(Config()) == ()
+        with pytest.raises(ConfigError, match="expected a take away Config, got 'big'"):
+            member("big")
+    summaries = attrs.evolve(
+        KERNEL,
+        deck=lambda config: tuple(range(config.pile)),
+        rules_summary=lambda config: (f"Take 1 or 2 of {config.pile}.",),
+        notation_summary=lambda config: ("take 2: take two",),
+    )
+    with pytest.warns(DeprecationWarning):
+        told = kit.build(DECLARATION, summaries)
+    assert told.deck(Config(pile=3)) == (0, 1, 2)
+    assert told.rules_summary(Config(pile=3)) == ("Take 1 or 2 of 3.",)
+    assert told.notation_summary(Config()) == ("take 2: take two",)
+    with pytest.raises(ConfigError, match="expected a take away Config"):
+        told.rules_summary(7)

@@ -14,7 +14,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -91,6 +91,8 @@ __all__ = [
     "viewer_features",
     "whole",
 ]
+
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -351,20 +353,21 @@ class _KernelGame(Game[Any, Any, Any, Any, Any]):
     def json_hooks(self, converter: Any) -> None:
         self.k.json_hooks(converter)
 
-    def deck(self, config: Any) -> tuple[Any, ...]:
-        own = self.k.deck
+    def _of_config(self, own: Callable[[Any], tuple[T, ...]] | None, config: Any) -> tuple[T, ...]:
+        """``own(config)`` once ``config`` is this game's; ``()`` where the kernel has no
+        ``own``: the deck and the summaries, which a kernel may leave out.
+        """
         checked = self.expect(config, (self.config_type,), ConfigError)
         return () if own is None else own(checked)
+
+    def deck(self, config: Any) -> tuple[Any, ...]:
+        return self._of_config(self.k.deck, config)
 
     def rules_summary(self, config: Any) -> tuple[str, ...]:
-        own = self.k.rules_summary
-        checked = self.expect(config, (self.config_type,), ConfigError)
-        return () if own is None else own(checked)
+        return self._of_config(self.k.rules_summary, config)
 
     def notation_summary(self, config: Any) -> tuple[str, ...]:
-        own = self.k.notation_summary
-        checked = self.expect(config, (self.config_type,), ConfigError)
-        return () if own is None else own(checked)
+        return self._of_config(self.k.notation_summary, config)
 
     def hint(self, seen: Any) -> tuple[str, ...]:
         own = self.k.hint
