@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, TypeVar
 
 from . import __version__
 from .bots import own_bot_name
@@ -45,7 +45,7 @@ from .simulate import (
     task_count,
     useful_workers,
 )
-from .tournament import MAX_RESAMPLES, SEAT_HEADINGS, tournament
+from .tournament import MAX_RESAMPLES, SEAT_HEADINGS, TournamentResult, tournament
 
 try:
     from rich.console import Console
@@ -58,6 +58,8 @@ else:
     HAS_RICH = True
 
 __all__ = ["main"]
+
+Result = TypeVar("Result", SimulationResult, TournamentResult)
 
 MOVES_SHOWN = 60
 """Legal moves listed at a prompt; the rest are counted (any may still be typed)."""
@@ -558,21 +560,8 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
     _check_counts(args, games=MAX_GAMES, workers=None)
     _check_whole_deals(args, players)
     tasks = task_count(args.games, batched=args.batched)
-    with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
-        result = simulate(
-            rules,
-            names,
-            args.games,
-            seed=args.seed,
-            config=config,
-            executor=executor,
-            progress=progress,
-            batched=args.batched,
-            duplicate=args.duplicate,
-        )
-    if args.json:
-        console.print_json(json.dumps(result.to_data()))
-    else:
+    result = _run_games(simulate, args, console, tasks, rules, names, config, batched=args.batched)
+    if not args.json:
         console.print(_result_table(rules, result))
         length = result.length
         console.print(
@@ -701,20 +690,10 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
     seats = rules.players(config)
     _check_whole_deals(args, seats)
     tasks = math.comb(len(names), seats) * task_count(args.games)
-    with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
-        result = tournament(
-            rules,
-            names,
-            args.games,
-            seed=args.seed,
-            config=config,
-            duplicate=args.duplicate,
-            executor=executor,
-            progress=progress,
-            resamples=args.resamples,
-        )
+    result = _run_games(
+        tournament, args, console, tasks, rules, names, config, resamples=args.resamples
+    )
     if args.json:
-        console.print_json(json.dumps(result.to_data()))
         return 0
     seats = len(result.table_bots[0])
     tables = len(result.tables)
@@ -740,6 +719,38 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
         )
     )
     return 0
+
+
+def _run_games(
+    run: Callable[..., Result],
+    args: argparse.Namespace,
+    console: Console,
+    tasks: int,
+    rules: Ruleset[Any, Any, Any],
+    names: list[str],
+    config: Any,
+    **options: Any,
+) -> Result:
+    """``run`` (:func:`~tabletop_rules.simulate.simulate` or
+    :func:`~tabletop_rules.tournament.tournament`) of the bots ``names`` at ``rules`` under
+    ``config``, with the command's ``--games``, ``--seed`` and ``--duplicate``, played on
+    :func:`_workers` for its ``tasks``; the result is printed as JSON where ``--json`` asks.
+    """
+    with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
+        result = run(
+            rules,
+            names,
+            args.games,
+            seed=args.seed,
+            config=config,
+            duplicate=args.duplicate,
+            executor=executor,
+            progress=progress,
+            **options,
+        )
+    if args.json:
+        console.print_json(json.dumps(result.to_data()))
+    return result
 
 
 @contextmanager
