@@ -200,7 +200,7 @@ def test_a_kit_games_deck_and_summaries_check_the_config_and_default_to_nothing(
         rules_summary=lambda config: (f"Take 1 or 2 of {config.pile}.",),
         notation_summary=lambda config: ("take 2: take two",),
     )
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match="kit.build is deprecated"):
         told = kit.build(DECLARATION, summaries)
     assert told.deck(Config(pile=3)) == (0, 1, 2)
     assert told.rules_summary(Config(pile=3)) == ("Take 1 or 2 of 3.",)
