@@ -71,7 +71,8 @@ class MoveTable(Generic[MoveT]):
             return cast(MoveT, move)
         cls = type(move)
         if not any(cls is move_type for move_type in self.move_types):  # `is`: no subclass
-            raise IllegalMoveError(f"{short_repr(move)} is not a {self.game} move")
+            article = "an" if self.game[:1] in "aeiou" else "a"
+            raise IllegalMoveError(f"{short_repr(move)} is not {article} {self.game} move")
         return self._by_value.get(cast(MoveT, move), cast(MoveT, move))
 
 

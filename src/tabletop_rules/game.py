@@ -340,9 +340,9 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return known
 
     def _table_move(self, move: object) -> MoveT:
-        """The table's instance of ``move``, else ``move`` itself if it is of a move class."""
-        if not any(type(move) is kind for kind in self.move_types):
-            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move")
+        """The table's instance of ``move``, else ``move`` itself if it is of a move class
+        (the table refuses any other object).
+        """
         try:
             return self.move_table.known(move)
         except TypeError as error:  # a class without validators built Take(count=[])

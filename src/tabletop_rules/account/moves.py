@@ -125,7 +125,7 @@ DICE: tuple[Die, ...] = tuple(Die(value) for value in range(1, SIDES + 1))
 """The die's outcomes, ``Die(1)`` to ``Die(6)``."""
 
 MOVE_TABLE: MoveTable[Move] = MoveTable(
-    "account game",
+    "account",
     MOVE_TYPES,
     (*PLACES, *BUYS, ROLL, *(move for by_roll in ADVANCES for move in by_roll[SIDES]), *DICE),
 )
