@@ -231,12 +231,16 @@ def type_noun(kind: type[Any]) -> str:
 
 
 def check_type(
-    value: object, kinds: tuple[type[Any], ...], error: type[Exception] = TypeError
+    value: object,
+    kinds: tuple[type[Any], ...],
+    error: type[Exception] = TypeError,
+    game: str | None = None,
 ) -> Any:
     """``value`` when its type is exactly one of ``kinds`` (a subclass is not one); else
     ``error`` (``TypeError``, or :class:`~tabletop_rules.errors.ConfigError` for a
     config) naming what was expected: the guard of the entry points that read a config,
-    a state or a view before anything else does.
+    a state or a view before anything else does. ``game`` names the game as messages do
+    (``"a pig"``) where the class's module does not.
 
     >>> from tabletop_rules.palace import State, View
     >>> check_type(7, (State, View))
@@ -248,7 +252,8 @@ def check_type(
         raise TypeError(f"check_type needs a tuple of classes, got {short_repr(kinds)}")
     if not any(type(value) is kind for kind in kinds):
         also = "".join(f" or {kind.__name__}" for kind in kinds[1:])
-        raise error(f"expected {type_noun(kinds[0])}{also}, got {short_repr(value)}")
+        first = type_noun(kinds[0]) if game is None else f"{game} {kinds[0].__name__}"
+        raise error(f"expected {first}{also}, got {short_repr(value)}")
     return value
 
 

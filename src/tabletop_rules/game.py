@@ -8,7 +8,7 @@ mode, its types, its move table, its bots), writes its kernel (the abstract meth
 :meth:`~Game.check_invariants`, :meth:`~Game.max_moves`) and inherits every other member
 as an ordinary method, which it overrides only where it knows better. Its package's
 ``RULES`` is one instance, and the package's functions are that object's methods
-(``palace.apply is palace.RULES.apply`` is false, but they are the same bound method).
+(``palace.apply == palace.RULES.apply``: the same method of the same object).
 
 A game's own functions that are public members (``legal_moves``, ``score``, ``view`` …) are
 bound as they are, with no wrapper around them, so each is total itself: a value of the
@@ -45,7 +45,7 @@ from typing_extensions import TypeVar as DefaultedTypeVar
 from ._messages import short_repr, short_text
 from ._movetable import MoveTable, check_action
 from ._seats import Seat, check_on_turn, top_seats
-from ._validation import Fail, check_dealt_view, refuse_state, run_checks
+from ._validation import Fail, check_dealt_view, check_type, refuse_state, run_checks
 from .errors import ConfigError, IllegalMoveError, InvalidStateError, NotationError, TabletopError
 from .observation import Features, ObservationSpec, encoded, encoding_spec
 from .rng import Rng, is_valid_state, resolve_seed
@@ -320,10 +320,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """``value`` when its type is exactly one of ``kinds``; else ``error`` saying what
         was expected, in the game's words (``expected a pig State or View, got 7``).
         """
-        if not any(type(value) is kind for kind in kinds):
-            names = " or ".join(kind.__name__ for kind in kinds)
-            raise error(f"expected {self.a_noun} {names}, got {short_repr(value)}")
-        return value
+        return check_type(value, kinds, error, self.a_noun)
 
     def refuse(self, state: object) -> NoReturn:
         """The ``TypeError`` for what is no state of the game (a view is told what to pass)."""
@@ -788,7 +785,7 @@ def _words(text: str) -> str:
 
 def exported_functions() -> tuple[str, ...]:
     """The members of :class:`Game` that every game package exports as functions of the
-    same name (``palace.apply`` is ``palace.RULES.apply``), read off the class: the
+    same name (``palace.apply == palace.RULES.apply``), read off the class: the
     methods marked :func:`exported`.
 
     >>> exported_functions()[:4]
