@@ -15,8 +15,7 @@ from __future__ import annotations
 import os
 import queue
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import BrokenExecutor
-from functools import partial
+from concurrent.futures import BrokenExecutor, Future
 from typing import Any, Final, Protocol, TypeVar
 
 import attrs
@@ -83,8 +82,7 @@ class TaskExecutor(Protocol):
 
 @attrs.frozen
 class Run:
-    """What every chunk of a run needs to play its games: sent with each task, so it
-    pickles (its bots are names or factories that pickle). Game ``i`` of the run is
+    """What every chunk of a run needs, sent with each task (so it pickles): game ``i`` is
     :func:`~tabletop_rules.simulate.simulated_game` with these arguments, or a game of the
     batched ``kernel``.
     """
@@ -136,10 +134,9 @@ def _play_batch(
     run: Run, kernel: Callable[..., Any], start: int, stop: int
 ) -> tuple[GameResult, ...]:
     """Games ``start`` to ``stop - 1`` of ``run`` on the batched engine, at most
-    :data:`BATCH_SIZE` at a time, each dealt from its seed as :func:`simulated_game` deals
-    it and random legal moves drawn from a generator seeded with the run's seed and
-    ``start``. A finished game's row waits for the next game until an eighth of the batch
-    waits (or every game left can start), so the batch stays full at a deal's cost a few.
+    :data:`BATCH_SIZE` at a time, dealt as :func:`simulated_game` deals them, random legal
+    moves drawn from a generator seeded with ``(run.seed, start)``. Finished rows are
+    refilled once an eighth of the batch (or every game left) waits.
     """
     import numpy as np  # the batch extra: only a batched run needs it
 
@@ -212,8 +209,7 @@ def _lost(run: Run, chunks: Sequence[range], error: BaseException) -> Simulation
 
 
 BATCH_SIZE: Final = 4096
-"""The most games a batched :func:`~tabletop_rules.simulate.simulate` plays at a time in one
-task."""
+"""The most games a batched :func:`~tabletop_rules.simulate.simulate` task plays at a time."""
 
 BATCHED_CHUNK_SIZE: Final = 8 * BATCH_SIZE
 """The games of one task in a batched :func:`~tabletop_rules.simulate.simulate`, unless
@@ -222,9 +218,8 @@ BATCHED_CHUNK_SIZE: Final = 8 * BATCH_SIZE
 
 def default_chunk_size(games: int) -> int:
     """The games per task when :func:`~tabletop_rules.simulate.simulate` is not told: about
-    100 tasks, at most 100 games each, so that a few dozen workers share the work evenly
-    and the progress moves, while each task (a fraction of a second and more) dwarfs what
-    sending it costs.
+    100 tasks of at most 100 games, to share the work among a few dozen workers while
+    each task still dwarfs the cost of sending it.
 
     >>> default_chunk_size(40), default_chunk_size(10_000), default_chunk_size(10**6)
     (1, 100, 100)
@@ -235,10 +230,9 @@ def default_chunk_size(games: int) -> int:
 def check_count(
     name: str, value: object, most: int | None = None, cap: str = "", why: str = ""
 ) -> int:
-    """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``value``, the argument
-    ``name``, is a whole number from 1 to ``most`` (no cap where ``None``), the constant
-    ``cap`` named in the error with ``why`` it caps; ``value`` where it is. The one check
-    of a run's counts (games, chunk size, resamples), made before any work.
+    """``value``, the argument ``name``, when it is a whole number from 1 to ``most`` (no
+    cap where ``None``); else :class:`~tabletop_rules.errors.ConfigError` naming the
+    constant ``cap`` and ``why`` it caps. The check of a run's counts, before any work.
     """
     if type(value) is not int or value < 1:
         raise ConfigError(f"{name} must be a positive integer, got {short_repr(value)}")
@@ -249,18 +243,15 @@ def check_count(
 
 def check_game_count(games: object) -> None:
     """Raise :class:`~tabletop_rules.errors.ConfigError` unless ``games`` is a whole
-    number from 1 to :data:`~tabletop_rules.results.MAX_GAMES`: checked before any work,
-    so that a huge count is refused at once, not after the memory runs out.
+    number from 1 to :data:`~tabletop_rules.results.MAX_GAMES`, before the memory runs out.
     """
     check_count("games", games, MAX_GAMES, "MAX_GAMES", "as a result keeps every game; ")
 
 
 def games_per_task(games: int, chunk_size: object, batched: bool) -> int:
-    """The games per task: ``chunk_size`` checked
-    (:class:`~tabletop_rules.errors.ConfigError` unless a positive whole number), or when
-    ``None`` the default of a run of ``games``,
-    :data:`~tabletop_rules.executors.BATCHED_CHUNK_SIZE` at most for a ``batched`` one and
-    :func:`~tabletop_rules.simulate.default_chunk_size` otherwise.
+    """The games per task: ``chunk_size`` checked (:func:`check_count`), or when ``None``
+    at most :data:`BATCHED_CHUNK_SIZE` for a ``batched`` run of ``games``, else
+    :func:`default_chunk_size`.
     """
     if chunk_size is None:
         return min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
@@ -269,7 +260,7 @@ def games_per_task(games: int, chunk_size: object, batched: bool) -> int:
 
 def game_chunks(games: int, size: int) -> Iterator[range]:
     """The chunks of a run of ``games``, ``size`` games each (the last one fewer), made as
-    they are read, so that a long run never holds them all.
+    they are read.
 
     >>> [list(chunk) for chunk in game_chunks(5, 2)]
     [[0, 1], [2, 3], [4]]
@@ -278,8 +269,7 @@ def game_chunks(games: int, size: int) -> Iterator[range]:
 
 
 def task_count(games: int, *, batched: bool = False, chunk_size: int | None = None) -> int:
-    """How many tasks :func:`~tabletop_rules.simulate.simulate` splits ``games`` into: more
-    workers than this have nothing to do.
+    """How many tasks :func:`~tabletop_rules.simulate.simulate` splits ``games`` into.
 
     >>> task_count(1), task_count(250), task_count(10**6), task_count(10**6, batched=True)
     (1, 84, 10000, 31)
@@ -300,8 +290,7 @@ def _cores() -> int:
 
 def useful_workers(workers: int, tasks: int) -> int:
     """The worker processes worth starting for ``tasks`` tasks when ``workers`` are asked
-    for: no more than the cores this process may use, nor than the tasks (one game needs
-    one process, not forty).
+    for: no more than the cores this process may use, nor than the tasks.
 
     >>> useful_workers(40, 1)
     1
@@ -309,14 +298,9 @@ def useful_workers(workers: int, tasks: int) -> int:
     return max(1, min(workers, tasks, _cores()))
 
 
-def _put_number(finished: queue.SimpleQueue[int], number: int, _future: object) -> None:
-    finished.put(number)
-
-
 TASKS_IN_FLIGHT: Final = 64
 """The most chunks sent to an executor and not yet collected, or twice its workers where
-it says how many it has (a process pool, a Dask client): chunks are made as they are sent,
-so a long run holds only these and the results in hand, never every chunk at once."""
+it says how many (a process pool, a Dask client): a long run never holds every chunk."""
 
 
 def _in_flight(executor: TaskExecutor) -> int:
@@ -326,15 +310,21 @@ def _in_flight(executor: TaskExecutor) -> int:
     """
     workers = getattr(executor, "_max_workers", None)
     if type(workers) is not int:
-        workers = 0
-        nthreads = getattr(getattr(executor, "_client", executor), "nthreads", None)
-        if callable(nthreads):
-            try:
-                counts = nthreads()
-                workers = sum(counts.values()) if isinstance(counts, Mapping) else 0
-            except Exception:  # an executor that only looks like a Dask client
-                workers = 0
+        try:
+            counts = getattr(executor, "_client", executor).nthreads()
+            workers = sum(counts.values()) if isinstance(counts, Mapping) else 0
+        except Exception:  # no Dask client, or one that only looks like it
+            workers = 0
     return max(TASKS_IN_FLIGHT, 2 * workers) if type(workers) is int else TASKS_IN_FLIGHT
+
+
+class _Here:
+    """Plays each task as it is sent, in this process: where a run has no executor."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
+        future: Future[T] = Future()
+        future.set_result(fn(*args))
+        return future
 
 
 def play_runs(
@@ -344,59 +334,31 @@ def play_runs(
     progress: Callable[[int, int], object] | None,
 ) -> list[list[GameResult]]:
     """Every run's results, each in game order, its chunks (``games`` games in all) played
-    here (``executor`` ``None``) or on ``executor``, ``progress(done, games)`` called before
-    the first and after each chunk. The runs and their chunks are read as they are sent,
-    at most :data:`~tabletop_rules.executors.TASKS_IN_FLIGHT` (or two per worker, where the
-    executor says how many) waiting at a time, so the work before the first game and the memory
-    held grow with the games played, not the games asked for; the runs share the workers
-    (the tables of a tournament keep them busy together).
+    here (``executor`` ``None``, one at a time) or on ``executor``, ``progress(done, games)``
+    called before the first and after each chunk. The chunks are made as they are sent, at
+    most :data:`TASKS_IN_FLIGHT` (or two per worker) waiting, so the memory held grows with
+    the games played; the runs share the workers (a tournament's tables).
     """
     tasks = ((number, run, chunk) for number, (run, chunks) in enumerate(runs) for chunk in chunks)
-    results: list[tuple[int, tuple[GameResult, ...]]] = []
-    done = 0
-    if progress is not None:
-        progress(0, games)
-    if executor is None:
-        for number, run, chunk in tasks:
-            results.append((number, play_chunk(run, chunk.start, chunk.stop)))
-            done += len(chunk)
-            if progress is not None:
-                progress(done, games)
-    else:
-        _play_sent(tasks, games, executor, progress, results)
-    played: list[list[GameResult]] = []
-    for number, chunk_results in results:
-        while len(played) <= number:
-            played.append([])
-        played[number].extend(chunk_results)
-    return played
-
-
-def _play_sent(
-    tasks: Iterator[tuple[int, Run, range]],
-    games: int,
-    executor: TaskExecutor,
-    progress: Callable[[int, int], object] | None,
-    results: list[tuple[int, tuple[GameResult, ...]]],
-) -> None:
-    """:func:`play_runs` on ``executor``: ``results`` filled in task order, the chunks
-    sent as earlier ones are collected.
-    """
+    limit = 1 if executor is None else _in_flight(executor)
+    sender: TaskExecutor = _Here() if executor is None else executor
     finished: queue.SimpleQueue[int] = queue.SimpleQueue()
     pending: dict[int, tuple[TaskFuture[tuple[GameResult, ...]], int, Run, range]] = {}
     collected: dict[int, tuple[int, tuple[GameResult, ...]]] = {}
-    limit = _in_flight(executor)
-    sent = done = 0
+    played: list[list[GameResult]] = []
+    sent = kept = done = 0
+    if progress is not None:
+        progress(0, games)
     try:
         while True:
             while len(pending) < limit and (task_item := next(tasks, None)) is not None:
                 number, run, chunk = task_item
-                future = executor.submit(play_chunk, run, chunk.start, chunk.stop)
-                future.add_done_callback(partial(_put_number, finished, sent))
+                future = sender.submit(play_chunk, run, chunk.start, chunk.stop)
+                future.add_done_callback(lambda _future, task=sent: finished.put(task))
                 pending[sent] = (future, number, run, chunk)
                 sent += 1
             if not pending:
-                return
+                return played
             task = finished.get()
             future, number, run, chunk = pending.pop(task)
             try:
@@ -410,8 +372,11 @@ def _play_sent(
                     lost += [other for _n, of, other in tasks if of is run]
                     lost.sort(key=lambda each: each.start)
                 raise _lost(run, lost, error) from error
-            while len(results) in collected:
-                results.append(collected.pop(len(results)))
+            while kept in collected:  # in task order, so each run's games in game order
+                number, results = collected.pop(kept)
+                played += [[] for _ in range(number + 1 - len(played))]
+                played[number] += results
+                kept += 1
             done += len(chunk)
             if progress is not None:
                 progress(done, games)
