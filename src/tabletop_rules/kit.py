@@ -14,7 +14,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 
@@ -42,7 +42,7 @@ from .errors import (
     NotationError,
     TabletopError,
 )
-from .game import CHANCE, ChanceMode, Game
+from .game import CHANCE, ChanceMode, Game, exported_functions
 from .observation import Encoder, Features, ObservationSpec
 from .observation import seats_from as seats_from
 from .observation import viewer_features as viewer_features
@@ -91,8 +91,6 @@ __all__ = [
     "viewer_features",
     "whole",
 ]
-
-T = TypeVar("T")
 
 
 @attrs.frozen
@@ -192,23 +190,89 @@ class Kernel:
     hint: Callable[[Any], tuple[str, ...]] | None = None
 
 
-_OVERRIDABLE: frozenset[str] = frozenset(
-    {
-        "apply", "apply_with_events", "canonical", "is_over", "winners", "score",
-        "current_player", "legal_moves", "view", "determinize", "determinize_each",
-        "chance_probabilities", "redact", "parse_move", "format_move", "num_actions", "encode",
-        "decode", "legal_mask", "chance_offset", "action_text", "observe", "observation_spec",
-        "check_state", "check_view", "max_moves", "display", "players", "config_of",
-        "seed_of", "deal_of", "deck", "describe",
-    }
-)  # fmt: skip
+_TABLE_MEMBERS = {"determinize_each", "players", "config_of", "seed_of", "deal_of", "deck"}
+_OVERRIDABLE = frozenset(exported_functions()) - {"new_game", "read_move"} | _TABLE_MEMBERS
+"""The members :func:`build` takes a keyword for."""
+
+
+def _a_state(game: Game[Any, Any, Any], state: Any, *_rest: Any) -> None:
+    if type(state) is not game.state_type:
+        game.refuse(state)
+
+
+def _a_seat(game: Game[Any, Any, Any], state: Any, seat: Any) -> None:
+    _a_state(game, state)
+    check_seat(seat, state.config.players)
+
+
+def _a_config(game: Game[Any, Any, Any], config: Any) -> None:
+    game.expect(config, (game.config_type,), ConfigError)
+
+
+def _a_view(game: Game[Any, Any, Any], seen: Any) -> None:
+    game.expect(seen, (game.view_type,))
+
+
+def _a_table(game: Game[Any, Any, Any], value: Any) -> None:
+    game.expect(value, (game.state_type, game.view_type))
+
+
+def _a_move(game: Game[Any, Any, Any], move: Any) -> None:
+    if not any(type(move) is kind for kind in game.move_types):
+        raise TypeError(f"not {game.a_noun} move: {short_repr(move)}")
+
+
+def _runs(
+    field: str, check: Callable[..., None] | None = None, base: Callable[..., Any] | None = None
+) -> Callable[..., Any]:
+    """A member of a kernel's game that runs the kernel's ``field`` once ``check(game,
+    *args)`` passes; the base's member ``base`` where the kernel leaves the field ``None``.
+    """
+
+    def member(self: _KernelGame, *args: Any) -> Any:
+        own = getattr(self.k, field)
+        if own is None:
+            assert base is not None, field
+            return base(self, *args)
+        if check is not None:
+            check(self, *args)
+        return own(*args)
+
+    return member
 
 
 class _KernelGame(Game[Any, Any, Any, Any, Any]):
     """A game made by the deprecated :func:`build`: the kernel's functions behind the
-    :class:`~tabletop_rules.game.Game` members, with the kit's old choice of legality
-    path (``why_illegal``, ``transition_checks`` or ``own_move``).
+    :class:`~tabletop_rules.game.Game` members, with the kit's old choice of legality path
+    (``why_illegal``, ``transition_checks`` or ``own_move``).
     """
+
+    start = _runs("new_game")
+    legal_moves = _runs("legal_moves", _a_state)
+    score = _runs("score", _a_state)
+    current_player = _runs("current_player", _a_state)
+    view = _runs("view", _a_seat)
+    redeal = _runs("determinize")
+    format_move = _runs("format_move", _a_move)
+    encode_view = _runs("encode_view")
+    check_invariants = _runs("check_state")
+    max_moves = _runs("max_moves", _a_config)
+    display = _runs("display", _a_table)
+    json_hooks = _runs("json_hooks")
+    check_view_invariants = _runs("check_view", base=Game.check_view_invariants)
+    winners = _runs("winners", _a_state, Game.winners)
+    chance_probabilities = _runs("chance_probabilities", _a_state, Game.chance_probabilities)
+    canonical = _runs("canonical", _a_state, Game.canonical)
+    event_text = _runs("describe", base=Game.event_text)
+    read_move = _runs("read_move", base=Game.read_move)
+    read_move_in = _runs("read_move_in", base=Game.read_move_in)
+    action_key = _runs("action_key", base=Game.action_key)
+    action_notation = _runs("action_text", base=Game.action_notation)
+    num_actions = _runs("num_actions", _a_config, Game.num_actions)
+    deck = _runs("deck", _a_config, Game.deck)
+    rules_summary = _runs("rules_summary", _a_config, Game.rules_summary)
+    notation_summary = _runs("notation_summary", _a_config, Game.notation_summary)
+    hint = _runs("hint", _a_view, Game.hint)
 
     def __init__(self, declaration: Declaration, kernel: Kernel) -> None:
         self.k = kernel
@@ -230,23 +294,12 @@ class _KernelGame(Game[Any, Any, Any, Any, Any]):
         value = super().__reduce__()
         return value[0], (self.name, self.k.new_game.__module__)
 
-    def start(self, config: Any, seed: int, deal: Any) -> Any:
-        return self.k.new_game(config, seed, deal)
-
-    def legal_moves(self, state: Any) -> tuple[Any, ...]:
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        return self.k.legal_moves(state)
-
     def known_move(self, move: object) -> Any:
         if self.k.own_move is not None:
             return self.k.own_move(move)
         if self.k.why_illegal is None:
             return super().known_move(move)
-        try:  # a move no state allows goes on, for why_illegal to name the rule
-            return self.move_table.known(move)
-        except TypeError as error:
-            raise IllegalMoveError(f"{short_repr(move)} is not {self.a_noun} move") from error
+        return self._table_move(move)  # a move no state allows goes on, for why_illegal
 
     def transition(self, state: Any, move: Any, events: list[Any] | None) -> Any:
         checks = self.k.transition_checks or self.k.own_move is not None
@@ -262,116 +315,6 @@ class _KernelGame(Game[Any, Any, Any, Any, Any]):
             return f"the game is over: '{text}' is not a move"
         legal = ", ".join(self.k.format_move(listed) for listed in self.k.legal_moves(state))
         return f"'{text}' is not legal now; the legal moves are: {legal}"
-
-    def score(self, state: Any) -> tuple[int, ...]:
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        return self.k.score(state)
-
-    def current_player(self, state: Any) -> int | None:
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        return self.k.current_player(state)
-
-    def view(self, state: Any, seat: int | None) -> Any:
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        check_seat(seat, state.config.players)
-        return self.k.view(state, seat)
-
-    def redeal(self, seen: Any, rng: Rng) -> Any:
-        return self.k.determinize(seen, rng)
-
-    def format_move(self, move: Any) -> str:
-        if not any(type(move) is kind for kind in self.move_types):
-            raise TypeError(f"not {self.a_noun} move: {short_repr(move)}")
-        return self.k.format_move(move)
-
-    def encode_view(self, seen: Any, features: Features) -> None:
-        self.k.encode_view(seen, features)
-
-    def check_invariants(self, state: Any, fail: Fail) -> None:
-        self.k.check_state(state, fail)
-
-    def check_view_invariants(self, seen: Any, fail: Fail) -> None:
-        if self.k.check_view is not None:
-            self.k.check_view(seen, fail)
-
-    def max_moves(self, config: Any) -> int:
-        return self.k.max_moves(self.expect(config, (self.config_type,), ConfigError))
-
-    def winners(self, state: Any) -> frozenset[int]:
-        if self.k.winners is None:
-            return super().winners(state)
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        return self.k.winners(state)
-
-    def chance_probabilities(self, state: Any) -> Mapping[Any, Fraction]:
-        if self.k.chance_probabilities is None:
-            return super().chance_probabilities(state)
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        return self.k.chance_probabilities(state)
-
-    def canonical(self, state: Any, move: Any) -> Any:
-        if self.k.canonical is None:
-            return super().canonical(state, move)
-        if type(state) is not self.state_type:
-            self.refuse(state)
-        return self.k.canonical(state, move)
-
-    def event_text(self, event: Any, seat: int | None) -> str:
-        own = self.k.describe
-        return super().event_text(event, seat) if own is None else own(event, seat)
-
-    def read_move(self, text: str) -> Any:
-        own = self.k.read_move
-        return super().read_move(text) if own is None else own(text)
-
-    def read_move_in(self, state: Any, text: str) -> Any:
-        own = self.k.read_move_in
-        return super().read_move_in(state, text) if own is None else own(state, text)
-
-    def action_key(self, move: object) -> Any:
-        own = self.k.action_key
-        return super().action_key(move) if own is None else own(move)
-
-    def action_notation(self, move: Any) -> str:
-        own = self.k.action_text
-        return self.k.format_move(move) if own is None else own(move)
-
-    def num_actions(self, config: Any) -> int:
-        own = self.k.num_actions
-        if own is None:
-            return super().num_actions(config)
-        return own(self.expect(config, (self.config_type,), ConfigError))
-
-    def display(self, game: Any) -> str:
-        return self.k.display(self.expect(game, (self.state_type, self.view_type)))
-
-    def json_hooks(self, converter: Any) -> None:
-        self.k.json_hooks(converter)
-
-    def _of_config(self, own: Callable[[Any], tuple[T, ...]] | None, config: Any) -> tuple[T, ...]:
-        """``own(config)`` once ``config`` is this game's; ``()`` where the kernel has no
-        ``own``: the deck and the summaries, which a kernel may leave out.
-        """
-        checked = self.expect(config, (self.config_type,), ConfigError)
-        return () if own is None else own(checked)
-
-    def deck(self, config: Any) -> tuple[Any, ...]:
-        return self._of_config(self.k.deck, config)
-
-    def rules_summary(self, config: Any) -> tuple[str, ...]:
-        return self._of_config(self.k.rules_summary, config)
-
-    def notation_summary(self, config: Any) -> tuple[str, ...]:
-        return self._of_config(self.k.notation_summary, config)
-
-    def hint(self, seen: Any) -> tuple[str, ...]:
-        own = self.k.hint
-        return () if own is None else own(self.expect(seen, (self.view_type,)))
 
 
 def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> Game[Any, Any, Any]:
