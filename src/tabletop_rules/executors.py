@@ -16,6 +16,7 @@ import os
 import queue
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Future
+from functools import partial
 from typing import Any, Final, Protocol, TypeVar
 
 import attrs
@@ -310,12 +311,17 @@ def _in_flight(executor: TaskExecutor) -> int:
     """
     workers = getattr(executor, "_max_workers", None)
     if type(workers) is not int:
+        client: Any = getattr(executor, "_client", executor)
         try:
-            counts = getattr(executor, "_client", executor).nthreads()
+            counts = client.nthreads()
             workers = sum(counts.values()) if isinstance(counts, Mapping) else 0
         except Exception:  # no Dask client, or one that only looks like it
             workers = 0
     return max(TASKS_IN_FLIGHT, 2 * workers) if type(workers) is int else TASKS_IN_FLIGHT
+
+
+def _put_number(finished: queue.SimpleQueue[int], number: int, _future: object) -> None:
+    finished.put(number)
 
 
 class _Here:
@@ -354,7 +360,7 @@ def play_runs(
             while len(pending) < limit and (task_item := next(tasks, None)) is not None:
                 number, run, chunk = task_item
                 future = sender.submit(play_chunk, run, chunk.start, chunk.stop)
-                future.add_done_callback(lambda _future, task=sent: finished.put(task))
+                future.add_done_callback(partial(_put_number, finished, sent))
                 pending[sent] = (future, number, run, chunk)
                 sent += 1
             if not pending:
