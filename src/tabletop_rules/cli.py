@@ -145,57 +145,69 @@ def _parser() -> _Parser:
     # Names only: a game is loaded when its command runs, so no other package's game is
     # imported to start, and one that fails to import stops nothing but its own commands.
     games = f"the game: {', '.join(game_names())}"
+    rule_help = "a house rule (repeatable); 'tabletop-rules rules GAME' lists them"
 
-    def game_command(name: str, help_text: str, run: Callable[..., int]) -> _Parser:
-        command: _Parser = commands.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("game", help=games)
-        _rule_option(command, "a house rule (repeatable); 'tabletop-rules rules GAME' lists them")
-        command.set_defaults(command=run)
-        return command
+    def command(name: str, help_text: str, run: Callable[..., int], rule: str = "") -> _Parser:
+        """A subcommand that runs ``run``; with ``rule``, the help of its ``--rule``."""
+        sub: _Parser = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(command=run)
+        if rule:
+            sub.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=rule)
+        return sub
 
-    play = game_command("play", "play a game in the terminal against bots", _play)
+    def game_command(
+        name: str, help_text: str, run: Callable[..., int], bots: str, required: bool = False
+    ) -> _Parser:
+        """A command that plays a game: its ``game``, ``--rule`` and ``--bots`` (``bots``
+        its help).
+        """
+        sub = command(name, help_text, run, rule_help)
+        sub.add_argument("game", help=games)
+        sub.add_argument("--bots", default=None, required=required, help=bots)
+        return sub
+
+    def many_games(
+        name: str,
+        help_text: str,
+        run: Callable[..., int],
+        bots: str,
+        games: str,
+        seed: str,
+        default: int = 100,
+    ) -> _Parser:
+        """A command that plays many games: its ``--games`` (``games`` says what they
+        count), ``--seed`` (``seed`` says of what) and ``--workers``.
+        """
+        sub = game_command(name, help_text, run, bots, required=name == "tournament")
+        sub.add_argument("--games", type=int, default=default, help=f"{games} (default {default})")
+        sub.add_argument("--seed", type=_seed, default=0, help=f"{seed} (default 0)")
+        sub.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
+        return sub
+
+    play = game_command(
+        "play",
+        "play a game in the terminal against bots",
+        _play,
+        "the other seats' bots, comma-separated: one per seat, or one for all "
+        "(default: the game's own bot)",
+    )
     play.add_argument(
         "--seat",
         type=int,
         default=0,
         help="your seat, from 0 as the table names it: P0 (default 0)",
     )
-    play.add_argument(
-        "--bots",
-        default=None,
-        help="the other seats' bots, comma-separated: one per seat, or one for all "
-        "(default: the game's own bot)",
-    )
-    play.add_argument(
-        "--seed", type=_seed, default=None, help="the game's seed (default: a fresh one, shown)"
-    )
-
-    def many_games(
-        name: str, help_text: str, run: Callable[..., int], games: str, seed: str, default: int
-    ) -> _Parser:
-        """A command that plays many games: its ``--games`` (``games`` says what they
-        count), ``--seed`` (``seed`` says of what) and ``--workers``.
-        """
-        command = game_command(name, help_text, run)
-        games = f"{games} (default {default})"
-        command.add_argument("--games", type=int, default=default, help=games)
-        command.add_argument("--seed", type=_seed, default=0, help=f"{seed} (default 0)")
-        command.add_argument("--workers", type=int, default=1, help=WORKERS_HELP)
-        return command
+    seed_help = "the game's seed (default: a fresh one, shown)"
+    play.add_argument("--seed", type=_seed, default=None, help=seed_help)
 
     sim = many_games(
         "simulate",
         "play many games between bots and sum them up",
         _simulate,
-        games=f"how many games, at most {MAX_GAMES:,}",
-        seed="the run's seed",
-        default=100,
-    )
-    sim.add_argument(
-        "--bots",
-        default=None,
-        help="the bots, comma-separated: one per seat, or one for all; rotated through the "
+        "the bots, comma-separated: one per seat, or one for all; rotated through the "
         "seats (default: the game's own bot against random)",
+        f"how many games, at most {MAX_GAMES:,}",
+        "the run's seed",
     )
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument(
@@ -214,73 +226,45 @@ def _parser() -> _Parser:
         "tournament",
         "rate bots in a round robin: Bradley-Terry ratings with intervals",
         _tournament,
-        games=f"games per table, at most {MAX_GAMES:,} over all the tables",
-        seed="the tournament's seed",
-        default=100,
-    )
-    tour.add_argument(
-        "--bots",
-        required=True,
-        help="the bots, comma-separated, at least one per seat: every table of the game's "
+        "the bots, comma-separated, at least one per seat: every table of the game's "
         "player count plays",
+        f"games per table, at most {MAX_GAMES:,} over all the tables",
+        "the tournament's seed",
     )
     tour.add_argument(
         "--duplicate",
         action="store_true",
         help="play each deal once per rotation of the seats; the bootstrap resamples deals",
     )
-    tour.add_argument(
-        "--resamples",
-        type=int,
-        default=1000,
-        help=f"bootstrap resamples, at most {MAX_RESAMPLES:,} (default 1000)",
-    )
+    resamples = f"bootstrap resamples, at most {MAX_RESAMPLES:,} (default 1000)"
+    tour.add_argument("--resamples", type=int, default=1000, help=resamples)
     tour.add_argument("--json", action="store_true", help="print the result as JSON")
 
     weigh = many_games(
         "balance",
         "weigh house rules against the defaults: an HTML page with figures (the plot extra)",
         _balance,
-        games=f"games under each set of rules, at most {MAX_GAMES:,}",
-        seed="the runs' seed",
+        "the bots, comma-separated: one per seat, or one for all (default: the game's "
+        "own bot at every seat)",
+        f"games under each set of rules, at most {MAX_GAMES:,}",
+        "the runs' seed",
         default=200,
     )
-    weigh.add_argument(
-        "--bots",
-        default=None,
-        help="the bots, comma-separated: one per seat, or one for all (default: the game's "
-        "own bot at every seat)",
-    )
-    weigh.add_argument(
-        "--out",
-        type=Path,
-        default=Path("balance.html"),
-        help="the page to write (default balance.html)",
-    )
+    out = "the page to write (default balance.html)"
+    weigh.add_argument("--out", type=Path, default=Path("balance.html"), help=out)
 
-    show = commands.add_parser(
-        "replay",
-        help="replay a game record move by move",
-        description="replay a game record move by move",
-    )
-    show.add_argument(
-        "record", type=Path, help="a game record file (JSON), as Match.record.to_json() writes"
-    )
+    show = command("replay", "replay a game record move by move", _replay)
+    record_help = "a game record file (JSON), as Match.record.to_json() writes"
+    show.add_argument("record", type=Path, help=record_help)
     show.add_argument("--tables", action="store_true", help="draw the table after every move")
     show.add_argument("--step", action="store_true", help="wait for Enter after every move")
-    show.set_defaults(command=_replay)
 
-    rules_help = "list the games, or a game's house rules and bots"
-    rules = commands.add_parser("rules", help=rules_help, description=rules_help)
+    rule_values = "show the values with this house rule set (repeatable)"
+    rules = command(
+        "rules", "list the games, or a game's house rules and bots", _rules, rule_values
+    )
     rules.add_argument("game", nargs="?", help="the game (all games when left out)")
-    _rule_option(rules, "show the values with this house rule set (repeatable)")
-    rules.set_defaults(command=_rules)
     return parser
-
-
-def _rule_option(command: _Parser, help_text: str) -> None:
-    """``--rule KEY=VALUE``, repeatable: the house rules, read by ``configured``."""
-    command.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help=help_text)
 
 
 def _seed(text: str) -> int:
@@ -293,13 +277,16 @@ def _seed(text: str) -> int:
     return seed
 
 
-def _ruleset(name: str) -> Ruleset[Any, Any, Any]:
+def _game(args: argparse.Namespace) -> tuple[Ruleset[Any, Any, Any], Any]:
+    """The game the command names, and its config under the command's ``--rule``."""
     try:
-        return get_ruleset(name)
+        rules = get_ruleset(args.game)
     except GamePluginError:
         raise  # another package's game that does not load: its own message says why
     except KeyError:
-        raise UsageError(f"unknown game {name!r}; the games are {', '.join(rulesets())}") from None
+        games = ", ".join(rulesets())
+        raise UsageError(f"unknown game {args.game!r}; the games are {games}") from None
+    return rules, configured(rules.config_type, args.rule)
 
 
 def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int) -> list[str]:
@@ -329,8 +316,7 @@ def _known_bots(rules: Ruleset[Any, Any, Any], names: list[str]) -> list[str]:
 
 
 def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
-    rules = _ruleset(args.game)
-    config = configured(rules.config_type, args.rule)
+    rules, config = _game(args)
     players = rules.players(config)
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be 0 to {players - 1}, got {args.seat}")
@@ -548,8 +534,7 @@ def _result_line(match: Match[Any, Any, Any]) -> str:
 
 
 def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
-    rules = _ruleset(args.game)
-    config = configured(rules.config_type, args.rule)
+    rules, config = _game(args)
     players = rules.players(config)
     if args.bots is None and args.batched:
         names = ["random"] * players
@@ -683,8 +668,7 @@ def _figures(
 
 
 def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
-    rules = _ruleset(args.game)
-    config = configured(rules.config_type, args.rule)
+    rules, config = _game(args)
     names = _known_bots(rules, [name.strip() for name in args.bots.split(",")])
     _check_counts(args, games=MAX_GAMES, workers=None, resamples=MAX_RESAMPLES)
     seats = rules.players(config)
@@ -709,11 +693,7 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
         Text(
             f"Ratings: Bradley-Terry, Elo scale (400 points = 10:1 odds), mean 0; "
             f"95% intervals from {result.resamples} bootstrap resamples of the "
-            f"{'deals' if result.duplicate else 'games'}, seed {result.seed}."
-        )
-    )
-    console.print(
-        Text(
+            f"{'deals' if result.duplicate else 'games'}, seed {result.seed}.\n"
             f"Game length in moves: mean {length.mean:.1f}, sd {length.stdev:.1f}, "
             f"min {length.min}, median {length.quartiles[1]:g}, max {length.max}"
         )
@@ -801,10 +781,10 @@ def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Ta
 
 
 def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
-    rules = _ruleset(args.game)
+    rules, config = _game(args)
     if not args.rule:
         raise UsageError("name the house rules to weigh against the defaults: --rule KEY=VALUE")
-    players = rules.players(configured(rules.config_type, args.rule))
+    players = rules.players(config)
     names = _bot_names(rules, args.bots, players)
     _check_counts(args, games=MAX_GAMES, workers=None)
     _check_writable(args.out)
@@ -917,15 +897,12 @@ _LIMIT = f"{MAX_DOCUMENT_CHARS} bytes, the limit for a record (MAX_DOCUMENT_CHAR
 
 def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     if args.game is None:
-        table = Table(title="Games")
-        for heading in ("game", "title", "bots"):
-            table.add_column(heading)
+        table = Table("game", "title", "bots", title="Games")
         for rules in map(get_ruleset, rulesets()):
             table.add_row(rules.name, rules.title, ", ".join(rules.bots))
         console.print(table)
         return 0
-    rules = _ruleset(args.game)
-    config = configured(rules.config_type, args.rule)
+    rules, config = _game(args)
     table = Table(title=f"{rules.title}: house rules", show_lines=False)
     # With no --rule every value is its default: one column of them, not two equal ones.
     shown = ("rule", "value", "default") if args.rule else ("rule", "default")

@@ -127,12 +127,10 @@ _MOST_DEALT_AT_ONCE = 64
 
 
 class _Guesses:
-    """A search's guesses, the ``n``-th (taken modulo their number) dealt from the ``n``-th
-    of ``seeds`` when first asked for: all at once without a time budget (the ruleset's
-    ``determinize_each`` checks the view once), else in blocks that double up to
-    :data:`_MOST_DEALT_AT_ONCE`, so that the clock is read between them and a budget of
-    ``seconds`` holds however many guesses were asked for. Either way the guesses are the
-    same states.
+    """A search's guesses, the ``n``-th (modulo their number) dealt from the ``n``-th of
+    ``seeds``: all at once without a time budget, else when first asked for, in blocks
+    that double up to :data:`_MOST_DEALT_AT_ONCE` so that the clock is read between them.
+    Either way the guesses are the same states.
     """
 
     def __init__(
@@ -205,45 +203,35 @@ class SearchOptions:
     Attributes:
         iterations: Iterations per move (each one guess, one path, one rollout).
         seconds: A time budget per move, alone or with ``iterations`` (whichever ends
-            first); a time budget makes the moves depend on the machine's speed.
+            first); it makes the moves depend on the machine's speed.
         exploration: The UCB constant; rewards lie in ``[0, 1]``.
-        rollout: Picks each move of a rollout (:data:`RolloutPolicy`); by default
-            (``None``) a uniformly random one, :func:`random_rollout`. A game may supply
-            a cheap policy of its own that reads the guessed state: it is the bot's own
-            sample, never the real game.
-        value: Estimates each seat's reward (:data:`Value`) where a rollout stops before
-            the end; needed with ``rollout_moves``.
-        rollout_moves: Stop each rollout after this many moves and ask ``value``; by
-            default rollouts play to the end and score win, draw or loss
-            (:func:`win_shares`).
-        guesses: Deal this many states from the view for each move (at most one an
-            iteration) and take them in turn, each one for several iterations; by
-            default every iteration deals its own. ``determinize`` checks the view and
-            the state it deals, which can cost more than the rest of an iteration; the
-            guesses are dealt by the ruleset's ``determinize_each``, which checks them once.
-            Without ``seconds`` they are dealt at the start of the move; with it, as the
-            iterations first need them, the clock read between blocks of at most 64, so
-            the time budget holds however many guesses are asked for.
-        others: A model of the other seats (:data:`RolloutPolicy`): inside the tree too,
-            their moves are this policy's, and the tree holds only the searching seat's
-            moves and chance. By default the tree searches every seat's moves, each for
-            that seat's reward. A model saves the iterations spent on the others' choices
-            and is as good as it is true of the opponents.
-        paired: Compare the moves at the root on the same guesses (common random
-            numbers): each move's n-th visit plays the n-th guess, so that two moves'
-            mean rewards differ by what the moves do more than by the luck of the guesses
-            they met; needs ``guesses``.
-        choice: How the move is chosen from the root's: ``"visits"``, the most visited
-            (the robust default), or ``"mean"``, the best mean reward among those visited
-            (with ``paired``, where every move met the same guesses, and rewards that
-            differ by little next to ``exploration``).
-        baseline: A bot's ``choose`` (view to move) whose move the search keeps unless
-            the mean reward of the move it would choose beats the baseline move's by more
-            than ``margin``: the search then departs from a good heuristic only where it
-            sees a clear gain, not where its estimates are noise.
-        margin: How much better (in mean reward, rewards lying in ``[0, 1]``) the
-            search's move must look than the baseline's to be played instead; needs
-            ``baseline``.
+        rollout: Picks each rollout move (:data:`RolloutPolicy`); ``None``:
+            :func:`random_rollout`. A game's own policy may read the guessed state: the
+            bot's own sample, never the real game.
+        value: Estimates each seat's reward (:data:`Value`) where ``rollout_moves`` stops
+            a rollout, which otherwise plays to the end and scores it by
+            :func:`win_shares`.
+        rollout_moves: Stop each rollout after this many moves and ask ``value``.
+        guesses: Deal this many states from the view per move (at most one an iteration)
+            and take them in turn; by default each iteration deals its own. They are
+            dealt by the ruleset's ``determinize_each``, which checks the view once
+            (``determinize``'s checks can cost more than the rest of an iteration): at
+            the start of the move, or with ``seconds`` as the iterations need them, in
+            blocks of at most 64 between looks at the clock.
+        others: A model of the other seats (:data:`RolloutPolicy`): their moves, in the
+            tree too, are this policy's, and the tree holds only the searching seat's
+            moves and chance, saving the iterations spent on the others' choices. By
+            default the tree searches every seat's moves, each for its own reward.
+        paired: Compare the root's moves on the same guesses (common random numbers):
+            each move's n-th visit plays the n-th guess, so that their mean rewards
+            differ by what the moves do more than by luck; needs ``guesses``.
+        choice: The root's move chosen: ``"visits"``, the most visited (the robust
+            default), or ``"mean"``, the best mean reward among those visited (with
+            ``paired``, and rewards that differ by little next to ``exploration``).
+        baseline: A bot's ``choose`` (view to move) whose move is kept unless the
+            search's move has a mean reward more than ``margin`` better: the search
+            departs from a good heuristic only for a clear gain, not for noise.
+        margin: That lead in mean reward (rewards lie in ``[0, 1]``); needs ``baseline``.
         name: How the bot shows itself (its ``repr``).
 
     """
@@ -392,10 +380,11 @@ class SearchBot(Generic[MoveT]):
 
     def __repr__(self) -> str:
         options = self.options
-        iterations, seconds = options.iterations, options.seconds
-        budget = f"iterations={iterations}" if iterations is not None else ""
-        if seconds is not None:
-            budget = f"{budget}, seconds={seconds}" if budget else f"seconds={seconds}"
+        budget = ", ".join(
+            f"{name}={getattr(options, name)}"
+            for name in ("iterations", "seconds")
+            if getattr(options, name) is not None
+        )
         return f"{options.name}({self.ruleset.name!r}, {budget})"
 
     def choose(self, view: Any) -> MoveT:
@@ -406,31 +395,22 @@ class SearchBot(Generic[MoveT]):
         moves = legal_moves_of(view)
         if len(moves) == 1:
             return cast(MoveT, moves[0])
-        root = self.search(view)
-        encode = self.ruleset.encode
-        children = root.children
-        options = self.options
-        if options.choice == "mean":
-            means = [
-                children[code].reward / children[code].visits
-                if code in children and children[code].visits
-                else -1.0
-                for code in map(encode, moves)
-            ]
-            best = moves[means.index(max(means))]
-        else:
-            visits = [
-                children[code].visits if code in children else 0 for code in map(encode, moves)
-            ]
-            best = moves[visits.index(max(visits))]
+        children = self.search(view).children
+        encode, options = self.ruleset.encode, self.options
+
+        def mean(move: Any) -> float:
+            node = children.get(encode(move))
+            return node.reward / node.visits if node is not None and node.visits else -1.0
+
+        def visits(move: Any) -> int:
+            node = children.get(encode(move))
+            return 0 if node is None else node.visits
+
+        best = max(moves, key=mean if options.choice == "mean" else visits)
         if options.baseline is None:
             return cast(MoveT, best)
         kept = options.baseline(view)
-        held = children.get(encode(kept))
-        if held is None or not held.visits:
-            return cast(MoveT, best)
-        chosen = children[encode(best)]
-        if chosen.reward / chosen.visits - held.reward / held.visits > options.margin:
+        if not visits(kept) or mean(best) - mean(kept) > options.margin:
             return cast(MoveT, best)
         return cast(MoveT, kept)
 
@@ -518,12 +498,8 @@ class SearchBot(Generic[MoveT]):
         ``first``, where :meth:`_select` chose the root's move already (of ``root_moves``).
         """
         rules = self.ruleset
-        current_player, legal_moves, apply, encode = (
-            rules.current_player,
-            rules.legal_moves,
-            rules.apply,
-            rules.encode,
-        )
+        current_player, legal_moves = rules.current_player, rules.legal_moves
+        apply, encode = rules.apply, rules.encode
         others, seat = self._others, self._seat
         node = root
         path = [root]
