@@ -1,24 +1,16 @@
 """The :class:`Game` base class: the one statement of what a game is and what every game has.
 
-A game is a subclass. It states its facts as class attributes (name, title, seats, chance
-mode, its types, its move table, its bots), writes its kernel (the abstract methods:
-:meth:`~Game.start`, :meth:`~Game.legal_moves`, :meth:`~Game.transition`,
-:meth:`~Game.score`, :meth:`~Game.current_player`, :meth:`~Game.view`,
-:meth:`~Game.redeal`, :meth:`~Game.format_move`, :meth:`~Game.encode_view`,
-:meth:`~Game.check_invariants`, :meth:`~Game.max_moves`) and inherits every other member
-as an ordinary method, which it overrides only where it knows better. Its package's
-``RULES`` is one instance, and the package's functions are that object's methods
-(``palace.apply == palace.RULES.apply``: the same method of the same object).
-
-A game's own functions that are public members (``legal_moves``, ``score``, ``view`` …) are
-bound as they are, with no wrapper around them, so each is total itself: a value of the
-wrong type gets a ``TypeError`` (:meth:`Game.refuse` for what is no state), a config of
-another game a :class:`~tabletop_rules.errors.ConfigError`. Where the base checks the
-arguments around the game's part, that part has a name of its own: ``start`` of
-:meth:`~Game.new_game`, ``redeal`` of :meth:`~Game.determinize`, ``check_invariants`` of
-:meth:`~Game.check_state`, ``encode_view`` of :meth:`~Game.observe`, ``event_text`` of
-:meth:`~Game.describe`. The members marked :func:`exported` are the functions every game
-package exports.
+A game is a subclass: its facts are class attributes, its kernel the abstract methods, and
+it inherits every other member, overriding one only where it knows better. Its package's
+``RULES`` is one instance, whose methods are the package's functions
+(``palace.apply == palace.RULES.apply``). A game's own functions bound as public members
+(``legal_moves``, ``view`` …) are total themselves: ``TypeError`` for a value of the wrong
+type (:meth:`Game.refuse` for what is no state), ``ConfigError`` for another game's config.
+Where the base checks the arguments around the game's part, that part has its own name:
+``start`` of :meth:`~Game.new_game`, ``redeal`` of :meth:`~Game.determinize`,
+``check_invariants`` of :meth:`~Game.check_state`, ``encode_view`` of :meth:`~Game.observe`,
+``event_text`` of :meth:`~Game.describe`. The members marked :func:`exported` are the
+functions every game package exports.
 
 >>> from tabletop_rules import palace
 >>> isinstance(palace.RULES, Game)
@@ -86,12 +78,8 @@ MoveT_co = TypeVar("MoveT_co", covariant=True)
 
 
 class Bot(Protocol[ViewT_contra, MoveT_co]):
-    """A player: picks one of the legal moves of its seat's view.
-
-    Bots see views, never states: a view holds what its seat may know (never another
-    seat's hidden cards, nor the generator that predicts the dice) and, in
-    ``legal_moves``, the moves open to that seat. Every game's view has ``seat``,
-    ``current_player`` and ``legal_moves`` fields.
+    """A player: picks one of the legal moves of its seat's view. Bots see views, never
+    states: a view holds only what its seat may know, and in ``legal_moves`` its moves.
     """
 
     def choose(self, view: ViewT_contra) -> MoveT_co:
@@ -236,10 +224,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return f"<{type(self).__name__} {self.name!r}>"
 
     def __reduce__(self) -> tuple[Callable[[str, str], Game[Any, Any, Any]], tuple[str, str]]:
-        """A game pickles as a reference, its registry name, so that it can be sent to a
-        worker process; the receiving process finds it with
-        :func:`~tabletop_rules.protocol.get_ruleset`, importing the game's module first
-        when the name is not registered there yet (a game of another package).
+        """A game pickles as its registry name, for worker processes, which find it with
+        :func:`~tabletop_rules.protocol.get_ruleset` (importing the game's module first).
         """
         if _REGISTRY["find"](self.name) is not self:
             raise PicklingError(f"only a registered game can be pickled; register {self.name!r}")
@@ -249,9 +235,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @abc.abstractmethod
     def start(self, config: ConfigT, seed: int, deal: Any) -> StateT:
-        """The first state of a game under ``config`` from ``seed`` (a whole number), dealt
-        from ``deal`` where one is given (checked by the game): :meth:`new_game` checks the
-        config and draws the seed first.
+        """The first state under ``config`` from ``seed``, dealt from ``deal`` if given (the
+        game checks it); :meth:`new_game` checks the config and draws the seed first.
         """
 
     @exported
@@ -297,15 +282,11 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @abc.abstractmethod
     def encode_view(self, seen: ViewT, features: Features) -> None:
-        """Write ``seen`` into ``features``: :meth:`observe` and
-        :meth:`observation_spec` both come from it.
-        """
+        """Write ``seen`` into ``features``, for :meth:`observe` and :meth:`observation_spec`."""
 
     @abc.abstractmethod
     def check_invariants(self, state: StateT, fail: Fail) -> None:
-        """Call ``fail(why)`` for each invariant of the game ``state`` breaks:
-        :meth:`check_state` runs it after the checks every game shares.
-        """
+        """Call ``fail(why)`` for an invariant ``state`` breaks (run by :meth:`check_state`)."""
 
     @exported
     @abc.abstractmethod
@@ -328,8 +309,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def known_move(self, move: object) -> MoveT:
         """The move table's instance of ``move``; ``IllegalMoveError`` for what is no move
-        any state allows. A game whose moves are not all in its table (palace's plays of
-        particular suits) gives its own.
+        any state allows. A game whose moves are not all in its table gives its own.
         """
         known = self._table_move(move)
         if id(known) not in self._move_ids:
@@ -337,9 +317,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return known
 
     def _table_move(self, move: object) -> MoveT:
-        """The table's instance of ``move``, else ``move`` itself if it is of a move class
-        (the table refuses any other object).
-        """
+        """The table's instance of ``move``, else ``move`` itself if it is of a move class."""
         try:
             return self.move_table.known(move)
         except TypeError as error:  # a class without validators built Take(count=[])
@@ -351,9 +329,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     def new_game(
         self, config: ConfigT | None = None, *, seed: int | None = None, deal: Any = None
     ) -> StateT:
-        """A new game under ``config`` (the default house rules for ``None``);
-        ``seed=None`` draws a fresh seed and keeps it in the state. A game with a deck
-        takes a ``deal``, the deck's order, instead of shuffling it by the seed.
+        """A new game under ``config`` (``None``: the default house rules); ``seed=None``
+        draws a fresh seed, kept in the state. A game with a deck takes a ``deal`` (its order).
         """
         config = self.config_type() if config is None else config
         if type(config) is not self.config_type:
@@ -390,8 +367,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     @exported
     def canonical(self, state: StateT, move: MoveT) -> MoveT:
         """The move :meth:`legal_moves` lists equal to ``move``; ``IllegalMoveError``
-        naming the rule when none is. A game where equivalent moves differ (palace)
-        gives its own.
+        naming the rule when none is. A game where equivalent moves differ gives its own.
         """
         if type(state) is not self.state_type:
             self.refuse(state)
@@ -417,8 +393,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def chance_probabilities(self, state: StateT) -> Mapping[MoveT, Fraction]:
-        """Each outcome at a chance point with its exact chance (read-only); empty
-        elsewhere. By default the outcomes are equally likely.
+        """Each outcome at a chance point with its exact chance (read-only; by default equal
+        chances); empty elsewhere.
         """
         if self.current_player(state) != CHANCE:
             return _NO_CHANCES
@@ -437,9 +413,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return self._dealt(seen, rng)
 
     def determinize_each(self, seen: ViewT, rngs: Sequence[Rng]) -> tuple[StateT, ...]:
-        """One state for each of ``rngs``, each what :meth:`determinize` deals with it: a
-        search's guesses. The view is checked once, with the first deal.
-        """
+        """What :meth:`determinize` deals with each of ``rngs``, the view checked once."""
         rngs = tuple(rngs)
         for rng in rngs:
             self.expect(rng, (Rng,))
@@ -450,7 +424,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def _dealt(self, seen: ViewT, rng: Rng) -> StateT:
         """The state :meth:`redeal` deals from ``seen``, once ``seen`` passed
-        :meth:`check_view_invariants` and is that state's view again (one deal serves both).
+        :meth:`check_view_invariants` and is that state's view again.
         """
         self.expect(seen, (self.view_type,))
         run_checks(f"{self.noun} view", lambda fail: self.check_view_invariants(seen, fail))
@@ -471,9 +445,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def describe(self, event: EventT, seat: Seat | None) -> str:
-        """``event`` in one plain sentence as ``seat`` sees it (``None``: a spectator):
-        ``"You played 7H 7S"``. The event is redacted for the seat first, so the sentence
-        never names what the seat may not see.
+        """``event`` in one sentence as ``seat`` (``None``: a spectator) may see it, redacted
+        first: ``"You played 7H 7S"``.
         """
         self.expect(event, self.event_types)
         if seat is not None and (type(seat) is not int or seat < 0):
@@ -482,18 +455,15 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return self.event_text(seen, seat)
 
     def event_text(self, event: EventT, seat: Seat | None) -> str:
-        """The sentence of an event already redacted for ``seat``; by default its class
-        and fields (:func:`event_fields`).
-        """
+        """The sentence of an event already redacted for ``seat`` (:func:`event_fields`)."""
         return event_fields(event)
 
     # --- notation -------------------------------------------------------------------------
 
     @exported
     def read_move(self, text: str) -> MoveT:
-        """The move ``text`` names, whatever the state (whitespace and case aside);
-        :class:`~tabletop_rules.errors.NotationError` for text naming no move. By
-        default the text is a move's :meth:`format_move`.
+        """The move ``text`` (by default a :meth:`format_move`) names whatever the state,
+        whitespace and case aside; ``NotationError`` for text naming no move.
         """
         if type(text) is not str:
             raise TypeError(f"move text is a str, got {short_repr(text)}")
@@ -508,8 +478,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def read_move_in(self, state: StateT, text: str) -> MoveT:
         """The legal move of ``state`` that ``text`` names; ``IllegalMoveError`` naming
-        the rule when the move it names is not legal. A game whose text names moves by what
-        the state holds (palace's ``play 7 7``) gives its own.
+        the rule when it is not legal. A game whose text reads the state gives its own.
         """
         return self._listed(state, self.known_move(self.read_move(text)))
 
@@ -542,23 +511,18 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def chance_offset(self, config: ConfigT) -> int:
-        """The number of the first chance outcome: outcomes are numbered from here to
-        :meth:`num_actions`, every player move below it (:meth:`num_actions` itself for a
-        game without chance points).
+        """The number of the first chance outcome, every player move below it
+        (:meth:`num_actions` for a game without chance points).
         """
         size = self.num_actions(config)
         return size if self.chance_type is None else self._chance_offset
 
     def action_key(self, move: object) -> MoveT:
-        """The table's move that numbers ``move``: the move itself by default; a game
-        whose codec numbers classes of equivalent moves gives its own.
-        """
+        """The table's move that numbers ``move`` (itself, unless the codec numbers classes)."""
         return self._table_move(move)
 
     def action_notation(self, move: MoveT) -> str:
-        """The text of the action a table move numbers (:meth:`format_move` by default;
-        the text of its class for a game that numbers classes).
-        """
+        """The text of the action a table move numbers (by default :meth:`format_move`)."""
         return self.format_move(move)
 
     @exported
@@ -607,9 +571,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def action_text(self, config: ConfigT, action: int) -> str:
-        """The notation of the move (or class of moves) numbered ``action``, without a
-        state; :meth:`parse_move` reads it back where it is legal.
-        """
+        """The notation of the move (or class) numbered ``action``, without a state."""
         size = self.num_actions(config)
         return self.action_notation(self.move_table.moves[check_action(action, size)])
 
@@ -617,9 +579,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def observe(self, seen: ViewT) -> tuple[float, ...]:
-        """``seen`` as a flat tuple of floats, from the view alone: as long as
-        :meth:`observation_spec` says, each element within its bounds.
-        """
+        """``seen`` as a flat tuple of floats within :meth:`observation_spec`'s bounds."""
         self.expect(seen, (self.view_type,))
         return encoded(self.encode_view, seen)
 
@@ -653,16 +613,12 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def check_view(self, seen: ViewT) -> None:
-        """``InvalidStateError`` unless ``seen`` is internally consistent and the view of
-        the state dealt from it (also for what is no view: a loader's check).
-        """
+        """``InvalidStateError`` unless ``seen`` (any value) is the view of the state it deals."""
         self.expect(seen, (self.view_type,), InvalidStateError)
         self._dealt(seen, Rng.from_seed(0))
 
     def check_view_invariants(self, seen: ViewT, fail: Fail) -> None:
-        """Call ``fail(why)`` for what a view holds beyond what its state would (counts
-        that do not add up); by default nothing.
-        """
+        """Call ``fail(why)`` for what a view holds beyond its state (counts that do not add up)."""
 
     # --- the rest of the table ------------------------------------------------------------
 
@@ -679,57 +635,41 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return self.expect(state, (self.state_type,)).seed  # type: ignore[no-any-return]
 
     def deal_of(self, state: StateT) -> tuple[Any, ...] | None:
-        """The deck order ``state``'s game was dealt from when ``new_game`` was given one;
-        ``None`` when the seed shuffled it, or the game has no deck.
-        """
+        """The deck order given to ``new_game`` for ``state``'s game, else ``None``."""
         checked = self.expect(state, (self.state_type,))
         return None if self.deal_type is None else checked.deal
 
     def deck(self, config: ConfigT) -> tuple[Any, ...]:
-        """Every card of ``config``'s deck in a fixed order (each order of it is a
-        ``deal``); ``()`` for a game without a deck.
-        """
+        """Every card of ``config``'s deck in a fixed order; ``()`` without a deck."""
         self.expect(config, (self.config_type,), ConfigError)
         return ()
 
     @exported
     def display(self, game: StateT | ViewT) -> str:
-        """The table as plain text: a view as its seat sees it, a state as a spectator
-        does (never more). By default the value's ``repr``.
-        """
+        """The table as plain text, a state as a spectator sees it (by default a ``repr``)."""
         return repr(self.expect(game, (self.state_type, self.view_type)))
 
     def json_hooks(self, converter: Any) -> None:
-        """Register the game's own hooks on the shared cattrs ``converter`` (cards as text,
-        derived fields left out); by default none.
-        """
+        """Register the game's own hooks on the shared cattrs ``converter`` (cards as text)."""
 
     def rules_summary(self, config: ConfigT) -> tuple[str, ...]:
-        """The game's own rules under ``config``'s house rules in a few lines for a player
-        at the table (the terminal's ``help``); by default none.
-        """
+        """The rules under ``config`` in a few lines (the terminal's ``help``); by default none."""
         self.expect(config, (self.config_type,), ConfigError)
         return ()
 
     def notation_summary(self, config: ConfigT) -> tuple[str, ...]:
-        """The move notation under ``config``, a form with an example a line; by default
-        none (the terminal then shows examples from :meth:`action_text`).
-        """
+        """The move notation under ``config``, a form and an example a line; by default none."""
         self.expect(config, (self.config_type,), ConfigError)
         return ()
 
     def hint(self, seen: ViewT) -> tuple[str, ...]:
-        """What the moves open to ``seen``'s seat would do now, in a few lines (the
-        terminal's ``hint``); by default none.
-        """
+        """What the moves open to ``seen``'s seat would do, in a few lines; by default none."""
         self.expect(seen, (self.view_type,))
         return ()
 
     @property
     def bots(self) -> Mapping[str, BotFactory]:
-        """The game's bots by the names people type (``--bots random,greedy``), each a
-        factory of a new bot from a seed: ``"random"`` for every game, then the game's own.
-        """
+        """The bots by name, each a factory from a seed: ``"random"``, then the game's own."""
         shared = {name: partial(make, self) for name, make in _SHARED_BOTS.items()}
         return MappingProxyType({**shared, **self.own_bots})
 
@@ -737,45 +677,43 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 Rule = TypeVar("Rule")
 
 
+def _guarded(
+    rule: Callable[[Any], Rule],
+    kinds: Callable[[Game[Any, Any, Any]], tuple[type[Any], ...]],
+    error: type[Exception] = TypeError,
+) -> Any:
+    """``rule(value)`` as a :class:`Game` method that first refuses a ``value`` of none of
+    ``kinds(game)``, named and documented as ``rule`` for ``help()`` and the API pages.
+    """
+
+    def method(self: Game[Any, Any, Any], value: Any) -> Rule:
+        return rule(self.expect(value, kinds(self), error))
+
+    for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(method, attribute, getattr(rule, attribute, None))
+    method.__wrapped__ = rule  # type: ignore[attr-defined]
+    return method
+
+
 def guard_config(rule: Callable[[Any], Rule]) -> Any:
     """``rule(config)`` as a :class:`Game` method that first refuses a config of another
     game (``ConfigError``): how a game binds a function of its config it has not guarded.
     """
-
-    def method(self: Game[Any, Any, Any], config: Any) -> Rule:
-        return rule(self.expect(config, (self.config_type,), ConfigError))
-
-    return _named_like(rule, method)
+    return _guarded(rule, lambda game: (game.config_type,), ConfigError)
 
 
 def guard_view(rule: Callable[[Any], Rule]) -> Any:
     """``rule(view)`` as a :class:`Game` method that first refuses what is no view of the
     game (``TypeError``).
     """
-
-    def method(self: Game[Any, Any, Any], seen: Any) -> Rule:
-        return rule(self.expect(seen, (self.view_type,)))
-
-    return _named_like(rule, method)
+    return _guarded(rule, lambda game: (game.view_type,))
 
 
 def guard_table(rule: Callable[[Any], Rule]) -> Any:
     """``rule(game)`` as a :class:`Game` method that first refuses what is neither a state
     nor a view of the game (``TypeError``): for what draws either.
     """
-
-    def method(self: Game[Any, Any, Any], game: Any) -> Rule:
-        return rule(self.expect(game, (self.state_type, self.view_type)))
-
-    return _named_like(rule, method)
-
-
-def _named_like(rule: Callable[..., Any], method: Method) -> Method:
-    """``method`` named and documented as the game's ``rule``, for ``help()`` and the API pages."""
-    for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
-        setattr(method, attribute, getattr(rule, attribute, None))
-    method.__wrapped__ = rule  # type: ignore[attr-defined]
-    return method
+    return _guarded(rule, lambda game: (game.state_type, game.view_type))
 
 
 def _words(text: str) -> str:
@@ -784,9 +722,8 @@ def _words(text: str) -> str:
 
 
 def exported_functions() -> tuple[str, ...]:
-    """The members of :class:`Game` that every game package exports as functions of the
-    same name (``palace.apply == palace.RULES.apply``), read off the class: the
-    methods marked :func:`exported`.
+    """The methods of :class:`Game` marked :func:`exported`: every game package exports
+    them as functions of the same name.
 
     >>> exported_functions()[:4]
     ('action_text', 'apply', 'apply_with_events', 'canonical')
@@ -801,9 +738,7 @@ def exported_functions() -> tuple[str, ...]:
 
 
 def exported_names() -> tuple[str, ...]:
-    """Every name each game package exports with the same meaning: ``CHANCE``, ``RULES``,
-    its ``Config``, ``State``, ``View``, ``Move`` and ``Event`` types, and
-    :func:`exported_functions`. Besides them a package exports its own move, event and card
-    (or box) classes and its bots.
+    """Every name each game package exports with the same meaning (besides its own move,
+    event and card classes and its bots).
     """
     return ("CHANCE", "RULES", "Config", "State", "View", "Move", "Event", *exported_functions())
