@@ -1,9 +1,7 @@
 """One game in play, with its history: the convenient face of the immutable states.
 
-A :class:`Match` keeps the states a game went through, the moves that led from each to
-the next and their events, so a front end or a notebook can play typed moves, undo them
-and save the game without bookkeeping of its own (compare python-chess's ``Board`` with
-its ``move_stack``). The states stay immutable; only the match moves on.
+A :class:`Match` keeps the states, moves and events of a game, so a front end or a
+notebook plays typed moves, undoes them and saves the game without bookkeeping of its own.
 
 >>> from tabletop_rules import Match
 >>> from tabletop_rules import dice_poker as dp
@@ -42,7 +40,7 @@ __all__ = ["REDEALS", "Match"]
 
 REDEALS: Final = 32
 """How many times :meth:`Match.take_back` re-deals what a seat cannot see to find out
-whether a move showed that seat something it could not foresee (a card turned face up)."""
+whether a move showed it something it could not foresee (a card turned face up)."""
 
 
 class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
@@ -54,9 +52,8 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         seed: The game's seed; ``None`` draws a fresh one, kept in the state.
         deal: A deck order to deal from, top card first, for a game with a deck.
 
-    Every entry point checks what it is given: a move the rules forbid, or text that
-    names no move, raises the :class:`~tabletop_rules.errors.TabletopError` that says why,
-    and the match is left as it was.
+    What an entry point refuses raises the :class:`~tabletop_rules.errors.TabletopError`
+    that says why, the match left as it was.
 
     """
 
@@ -105,14 +102,10 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         /,
     ) -> Match[Any, Any, Any]:
         """The match a record describes, every move replayed and checked:
-        ``Match.from_record(rules, record)``, or ``Match.from_record(record)``.
-
-        Pass the game's ``rules`` to get a typed match (and to check that the record is
-        of that game); without them the record's own game is used.
-        :class:`~tabletop_rules.errors.InvalidStateError` names the first move that
-        cannot be played. The rules come first, as in ``Match(rules, ...)``; the older
-        ``Match.from_record(record, rules)`` still works for one release and warns
-        :class:`DeprecationWarning`.
+        ``Match.from_record(rules, record)`` (a typed match, the record checked to be of
+        that game), or ``Match.from_record(record)``. ``InvalidStateError`` names the first
+        move that cannot be played. The older ``Match.from_record(record, rules)`` works
+        for one release, with a ``DeprecationWarning``.
         """
         ruleset, checked = rules_and_record("Match.from_record", rules, record)
         steps = replay_steps(checked, rules=ruleset)
@@ -216,14 +209,10 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return self._rules.parse_move(self._states[-1], text)
 
     def play(self, move: MoveT | str, *, seat: Seat | None = None) -> tuple[EventT, ...]:
-        """Play ``move``, a move or its notation text, and return its events.
-
-        A server passes the ``seat`` that sent the move: a seat that is not on turn is
-        refused before the move is read, so no client plays another seat's move.
-
-        A move equivalent to a listed one (palace: the same rank and count in other
-        suits) is played as the listed one, as its text would be read, so that
-        :attr:`record` replays to the same states.
+        """Play ``move``, a move or its notation text, and return its events; a move
+        equivalent to a listed one is played as the listed one, so that :attr:`record`
+        replays to the same states. A server passes the ``seat`` that sent the move: one
+        not on turn is refused before the move is read.
 
         Raises :class:`~tabletop_rules.errors.NotationError` for text that names no move
         and :class:`~tabletop_rules.errors.IllegalMoveError` (naming the rule) for a move
@@ -240,11 +229,9 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return events
 
     def undo(self) -> MoveT:
-        """Take back the last move (a chance outcome counts as one) and return it;
-        :class:`~tabletop_rules.errors.IllegalMoveError` at the start of the game.
-
-        For analysis and tests: the same generator and stock come back, so the next roll
-        gives the same dice. Play against others uses :meth:`take_back`.
+        """Take back the last move (a chance outcome counts) and return it;
+        ``IllegalMoveError`` at the start. For analysis and tests: the next roll gives the
+        same dice, so play against others uses :meth:`take_back`.
         """
         if not self._moves:
             raise IllegalMoveError("there is no move to undo: the game is at its start")
@@ -254,38 +241,19 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return self._moves.pop()
 
     def undo_turn(self, seat: Seat) -> tuple[MoveT, ...]:
-        """Take back moves until ``seat`` is to move once more, its own last move
-        included. Returns the moves taken back, the last first. For analysis, like
-        :meth:`undo`: a player's undo at the table is :meth:`take_back`.
-
-        :class:`~tabletop_rules.errors.IllegalMoveError` when ``seat`` has made no move
-        yet; the match is then unchanged.
+        """Take back moves until ``seat`` is to move once more, and return them, the last
+        first; ``IllegalMoveError`` when ``seat`` has made no move. For analysis, as
+        :meth:`undo` is.
         """
         turn = self._last_turn(seat)
         return tuple(self.undo() for _ in range(len(self._moves) - turn))
 
     def take_back(self, seat: Seat) -> tuple[MoveT, ...]:
         """The fair undo, for play against others: :meth:`undo_turn` for ``seat``, refused
-        when any move it would take back showed a seat something hidden. Returns the moves
-        taken back, the last first.
-
-        A seat that could look at a hidden outcome and then take back the move that showed
-        it would play knowing the future: the dice the generator throws next, the card on
-        top of the stock, what lies face down. So a take-back never crosses a move that
-        *revealed* something: a chance outcome; a move that drew from the game's generator
-        (dice, a shuffle); a move with an event that one seat sees and another does not
-        (a drawn card); a move after which ``seat`` sees what its view before could not
-        foretell (re-dealing what it cannot see, :data:`REDEALS` times, and playing the
-        move there shows it otherwise: a blind card turned); and another seat's move that
-        could not have been made in such a re-deal, since it showed that seat's hidden
-        cards (a bot's play from its hand). What a move shows one seat alone its events
-        show that seat alone, so the re-deals look through ``seat``'s eyes only; and a
-        seat's own move that shows only its own cards does not count: it chose to show
-        them. :attr:`record` replays the game as played, the moves taken back gone.
-
-        This design refuses rather than re-deals: re-dealing what is unseen after an undo
-        would need the record to carry each re-deal to replay exactly, and would still let
-        a seat look at one outcome before choosing to try another.
+        when a move it would take back *revealed* something hidden (a chance outcome, a
+        draw from the generator, an event some seat does not see, or what re-dealing the
+        unseen :data:`REDEALS` times shows otherwise; :ref:`fair-undo` gives the rules).
+        Returns the moves taken back, the last first.
 
         >>> from tabletop_rules import dice_poker as dp
         >>> match = Match(dp.RULES, dp.Config(stages=1, stage_orders="announce"), seed=7)
@@ -297,16 +265,13 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
           ...
         tabletop_rules.errors.IllegalMoveError: seat 0 cannot take back move 1 (P0 roll): ...
 
-        :class:`~tabletop_rules.errors.IllegalMoveError` says why when it refuses, or that
-        ``seat`` has made no move yet; the match is then unchanged.
+        ``IllegalMoveError`` says why it refuses, or that ``seat`` has made no move yet.
         """
         turn = self._fair_turn(seat)
         return tuple(self.undo() for _ in range(len(self._moves) - turn))
 
     def can_take_back(self, seat: Seat) -> bool:
-        """Whether :meth:`take_back` would take back moves for ``seat`` now, rather than
-        refuse: what a front end asks before it offers an undo button.
-        """
+        """Whether :meth:`take_back` would take back moves for ``seat`` now (an undo button)."""
         try:
             self._fair_turn(seat)
         except IllegalMoveError:
@@ -314,15 +279,11 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return True
 
     def verify_take_back(self, seat: Seat) -> None:
-        """Raise the :class:`~tabletop_rules.errors.IllegalMoveError` that
-        :meth:`take_back` would raise for ``seat`` now, saying why; nothing is taken back.
-        """
+        """Raise the ``IllegalMoveError`` :meth:`take_back` would raise for ``seat`` now."""
         self._fair_turn(seat)
 
     def _fair_turn(self, seat: Seat) -> int:
-        """The index of ``seat``'s last move, once no move from there on revealed
-        anything; :class:`IllegalMoveError` saying why not.
-        """
+        """The index of ``seat``'s last move, once no move since revealed anything."""
         turn = self._last_turn(seat)
         for index in range(turn, len(self._moves)):
             reason = self._reveal(index, seat)
@@ -336,27 +297,17 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def _last_turn(self, seat: Seat) -> int:
         """The index of ``seat``'s last move; :class:`IllegalMoveError` if it has none."""
-        current_player = self._rules.current_player
-        turn = next(
-            (
-                index
-                for index in range(len(self._moves) - 1, -1, -1)
-                if current_player(self._states[index]) == seat
-            ),
-            None,
-        )
-        if turn is None:
-            raise IllegalMoveError(f"seat {seat} has made no move to take back")
-        return turn
+        for index in range(len(self._moves) - 1, -1, -1):
+            if self._rules.current_player(self._states[index]) == seat:
+                return index
+        raise IllegalMoveError(f"seat {seat} has made no move to take back")
 
     def _who(self, index: int) -> str:
         player = self._rules.current_player(self._states[index])
         return "chance" if player == CHANCE else f"P{player}"
 
     def _reveal(self, index: int, taker: Seat) -> str | None:
-        """Why move ``index`` showed something hidden, as :meth:`take_back` judges it for
-        ``taker``; ``None`` when it showed nothing. Kept, since states never change.
-        """
+        """Why move ``index`` showed ``taker`` something hidden, else ``None`` (kept)."""
         known = self._reveals[index]
         if taker not in known:
             known[taker] = self._judge(index, taker)
@@ -391,9 +342,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @property
     def record(self) -> GameRecord:
-        """The game so far as a :class:`~tabletop_rules.records.GameRecord`, its moves in
-        notation: save it with ``to_json`` and load it with :meth:`from_record`.
-        """
+        """The game so far as a :class:`~tabletop_rules.records.GameRecord` (to save)."""
         rules, start = self._rules, self._states[0]
         moves = tuple(map(rules.format_move, self._moves))
         return GameRecord(
@@ -402,12 +351,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def __repr__(self) -> str:
         player = self.current_player
-        if player is None:
-            where = "over"
-        elif player == CHANCE:
-            where = "chance to move"
-        else:
-            where = f"seat {player} to move"
+        where = {None: "over", CHANCE: "chance to move"}.get(player, f"seat {player} to move")
         played = len(self._moves)
         moves = f"{played} move" if played == 1 else f"{played} moves"
         return f"<Match {self._rules.name} seed={self.seed}: {moves}, {where}>"
@@ -421,9 +365,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
 
 def _generators(state: object) -> tuple[Rng, ...]:
-    """The random generators ``state`` carries in its fields: a move that changes them
-    drew dice or shuffled, whatever it shows.
-    """
+    """The random generators in ``state``'s fields: a move that changes them drew."""
     kind = type(state)
     if not attrs.has(kind):
         return ()
