@@ -31,11 +31,9 @@ BotT_co = TypeVar("BotT_co", bound="Bot[Any, Any]", covariant=True)
 
 
 def legal_moves_of(view: Any) -> tuple[Any, ...]:
-    """The legal moves of ``view``'s seat, for a bot to choose from.
-
-    ``TypeError`` for what is no view (a bot is handed ``view(state, seat)``, never the
-    state), and :class:`~tabletop_rules.errors.IllegalMoveError` when the seat has no
-    move: the game is over, waits for a chance outcome, or another seat is to move.
+    """The legal moves of ``view``'s seat, for a bot to choose from: ``TypeError`` for
+    what is no view (a state, say), :class:`~tabletop_rules.errors.IllegalMoveError` when
+    the seat has no move (the game is over, waits for chance, or another seat is to move).
     """
     moves = getattr(view, "legal_moves", None)
     if type(moves) is not tuple:
@@ -62,10 +60,9 @@ def own_bot_name(ruleset: Ruleset[Any, Any, Any]) -> str:
 
 
 class RandomBot(Generic[MoveT]):
-    """Plays a uniformly random legal move, from its own seeded generator.
-
-    The bot is reproducible: the same seed and the same views give the same moves on
-    every Python version. It keeps its generator between calls, so it is not a value.
+    """Plays a uniformly random legal move from its own seeded generator: the same seed
+    and views give the same moves on every Python version. It keeps its generator between
+    calls, so it is not a value.
     """
 
     def __init__(self, ruleset: Ruleset[Any, Any, MoveT], seed: int = 0) -> None:

@@ -139,21 +139,13 @@ class Features:
         hot = [0.0] * len(labels)
         if index is not None:
             hot[index] = 1.0
-        self._values.extend(hot)
-        if self._spec:
-            self._names.extend(f"{prefix}{label}]" for label in labels)
-            self._low.extend([0.0] * len(labels))
-            self._high.extend([1.0] * len(labels))
+        self.group(prefix, labels, hot, [0.0] * len(labels), [1.0] * len(labels))
 
     def counts(
         self, prefix: str, labels: Sequence[str], counts: Sequence[int], highs: Sequence[float]
     ) -> None:
         """One element per label: its count, between 0 and its entry of ``highs``."""
-        self._values.extend(float(count) for count in counts)
-        if self._spec:
-            self._names.extend(f"{prefix}{label}]" for label in labels)
-            self._low.extend([0.0] * len(labels))
-            self._high.extend(float(high) for high in highs)
+        self.group(prefix, labels, counts, [0.0] * len(labels), highs)
 
     def group(
         self,

@@ -39,6 +39,7 @@ from .house_rules import configured, value_text
 from .protocol import Ruleset, check_ruleset
 from .simulate import (
     BotChoice,
+    BotStats,
     Estimate,
     SimulationResult,
     TaskExecutor,
@@ -206,12 +207,10 @@ def _histograms(axes: Any, groups: Mapping[str, Sequence[int]]) -> None:
     values = [value for group in groups.values() for value in group]
     low, high = min(values), max(values)
     bins = min(40, max(1, high - low + 1))
+    style = {"bins": bins, "range": (low, high + 1), "histtype": "step", "linewidth": 1.5}
     for name, group in groups.items():
         weights = [1 / len(group)] * len(group)
-        axes.hist(
-            group, bins=bins, range=(low, high + 1), weights=weights, histtype="step",
-            linewidth=1.5, label=_plain(name) or None,
-        )  # fmt: skip
+        axes.hist(group, weights=weights, label=_plain(name) or None, **style)
     if any(groups):
         axes.legend()
 
@@ -238,36 +237,20 @@ class BalanceReport:
         each seat's win rate, the games' lengths and their change game by game, and each
         bot's win rate and mean score where the bots are not all one.
         """
-        rows: list[tuple[str, str, str]] = []
-        for seat, (before, after) in enumerate(
-            zip(seat_stats(self.defaults.games), seat_stats(self.changed.games), strict=True)
-        ):
-            rows.append((f"P{seat} win rate (95% interval)", _rate(before), _rate(after)))
-        rows.append(
-            (
-                "game length, mean (min-max)",
-                _length(self.defaults),
-                _length(self.changed),
-            )
-        )
+        pairs = zip(seat_stats(self.defaults.games), seat_stats(self.changed.games), strict=True)
+        rows = [
+            (f"P{seat} win rate (95% interval)", _rate(before), _rate(after))
+            for seat, (before, after) in enumerate(pairs)
+        ]
         change = self.length_change
-        rows.append(
-            (
-                "length change, same seeds (95% interval)",
-                "",
-                f"{change.mean:+.1f} ({change.low:+.1f} to {change.high:+.1f})",
-            )
-        )
+        shift = f"{change.mean:+.1f} ({change.low:+.1f} to {change.high:+.1f})"
+        rows.append(("game length, mean (min-max)", _length(self.defaults), _length(self.changed)))
+        rows.append(("length change, same seeds (95% interval)", "", shift))
         kinds = {bot.name.split(" #")[0] for bot in self.defaults.bots}
         bots = zip(self.defaults.bots, self.changed.bots, strict=True) if len(kinds) > 1 else ()
-        for bot, changed in bots:
-            rows.append(
-                (
-                    f"{bot.name}: win rate, mean score",
-                    f"{bot.win_rate:.1%}, {bot.score_mean:.1f}",
-                    f"{changed.win_rate:.1%}, {changed.score_mean:.1f}",
-                )
-            )
+        rows += [
+            (f"{bot.name}: win rate, mean score", _bot(bot), _bot(changed)) for bot, changed in bots
+        ]
         return tuple(rows)
 
     @property
@@ -275,12 +258,8 @@ class BalanceReport:
         """The mean change of game ``i``'s length, house rules minus defaults, with its
         95% interval (:func:`~tabletop_rules.simulate.mean_interval`).
         """
-        return mean_interval(
-            [
-                after.moves - before.moves
-                for before, after in zip(self.defaults.games, self.changed.games, strict=True)
-            ]
-        )
+        pairs = zip(self.defaults.games, self.changed.games, strict=True)
+        return mean_interval([after.moves - before.moves for before, after in pairs])
 
     def figures(self) -> dict[str, Figure]:
         """The report's figures by caption; the scores' distribution only where scores
@@ -336,6 +315,10 @@ class BalanceReport:
         target = Path(path)
         target.write_text(self.html(), encoding="utf-8")
         return target
+
+
+def _bot(bot: BotStats) -> str:
+    return f"{bot.win_rate:.1%}, {bot.score_mean:.1f}"
 
 
 def _rate(seat: SeatStats) -> str:

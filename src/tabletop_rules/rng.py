@@ -49,10 +49,8 @@ _MIX2 = 0x94D049BB133111EB
 
 @attrs.frozen
 class Rng:
-    """The state of a SplitMix64 generator: one 64-bit integer.
-
-    Methods never change the generator; each returns what it drew and the generator
-    that follows.
+    """The state of a SplitMix64 generator: one 64-bit integer. Methods never change the
+    generator; each returns what it drew and the generator that follows.
     """
 
     state: int
@@ -90,26 +88,20 @@ class Rng:
         return product >> 64, rng
 
     def draws_since(self, seed: int) -> int:
-        """How many 64-bit draws lead from ``Rng.from_seed(seed)`` to this generator.
-
-        Each draw adds the odd constant gamma to the state modulo ``2 ** 64``, so the count
-        is ``(state - seed) * gamma ** -1`` modulo ``2 ** 64``: exact, and defined for every
-        pair (every state follows every seed after some count below ``2 ** 64``). A
-        :meth:`below` that rejects a draw makes more than one; :meth:`dice` makes one per
-        die at least. ``ValueError`` for a seed outside ``range(2 ** 64)``.
+        """How many 64-bit draws lead from ``Rng.from_seed(seed)`` (``ValueError`` for a
+        seed outside ``range(2 ** 64)``) to this generator: ``(state - seed) * gamma ** -1``
+        modulo ``2 ** 64``, as each draw adds the odd constant gamma. A :meth:`below` that
+        rejects a draw makes more than one; :meth:`dice` at least one per die.
 
         >>> rng = Rng.from_seed(7)
         >>> _faces, rng = rng.dice(5)
         >>> rng.draws_since(7)
         5
         """
-        if not is_valid_state(seed):
-            raise ValueError(f"a seed must be an integer in [0, 2**64), got {seed!r}")
-        return ((self.state - seed) * _GAMMA_INVERSE) & _MASK
+        return ((self.state - Rng.from_seed(seed).state) * _GAMMA_INVERSE) & _MASK
 
     def advanced(self, draws: int) -> Rng:
-        """The generator ``draws`` 64-bit draws on from this one, in one step: the inverse
-        of :meth:`draws_since`.
+        """The generator ``draws`` 64-bit draws on, in one step: :meth:`draws_since`'s inverse.
 
         >>> Rng.from_seed(7).advanced(5) == Rng.from_seed(7).dice(5)[1]
         True
@@ -167,12 +159,9 @@ def is_valid_state(value: object) -> bool:
 
 
 def resolve_seed(seed: object) -> int:
-    """The seed a new game starts from: ``seed`` itself when it is valid, a fresh one from
-    :mod:`secrets` for ``None``. Every game's ``new_game(seed=None)`` keeps the seed it
-    drew in the state, so the game can be replayed.
-
-    :class:`~tabletop_rules.errors.ConfigError` for anything else: a seed is part of
-    how a game is set up, like its house rules.
+    """The seed a new game starts from (and keeps in its state, to be replayed): ``seed``
+    itself, a fresh one from :mod:`secrets` for ``None``, and
+    :class:`~tabletop_rules.errors.ConfigError` for anything else, as for a house rule.
 
     >>> resolve_seed(7)
     7
@@ -197,9 +186,8 @@ def _mix(z: int) -> int:
 
 
 def derived_seed(seed: int, index: int) -> int:
-    """The ``index``-th output (from 0) of the SplitMix64 generator seeded with ``seed``
-    (:class:`~tabletop_rules.rng.Rng`): how a simulation derives each game's seed from
-    its own, and the seeds of a game's chance outcomes and bots from the game's.
+    """The ``index``-th output (from 0) of :class:`Rng` seeded with ``seed``: each game's
+    seed from a simulation's, and the seeds of a game's chance and bots from the game's.
 
     >>> derived_seed(1, 0) == Rng.from_seed(1).next_u64()[0]
     True

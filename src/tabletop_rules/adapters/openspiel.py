@@ -1,32 +1,22 @@
 """Every game as an OpenSpiel game: ``pyspiel.load_game("python_tabletop_palace(players=3)")``.
 
-Importing this module registers the three built-in games with OpenSpiel (it needs the
+Importing this module registers the three built-in games with OpenSpiel (the
 ``openspiel`` extra: ``pip install -e '.[openspiel]'``); :func:`register` registers any
-other :class:`~tabletop_rules.protocol.Ruleset` the same way. The adapter is written once,
-against the protocol, for every game:
+other :class:`~tabletop_rules.protocol.Ruleset` the same way. Written once, against the
+protocol (the OpenSpiel page of the docs gives the reasons for each choice):
 
-- **Parameters** are the house rules of the game's ``Config`` (see
-  :func:`~tabletop_rules.house_rules.house_rules`), with the same names and defaults. A
-  number, flag or word travels as itself; any other value (a list, a table, ``null``) as a
-  string holding its JSON with ``;`` for ``,``, since OpenSpiel's game strings split
-  parameters at commas: ``python_tabletop_dice_poker(stage_orders=["down";"up"])``.
-  ``auto_chance`` is no parameter: the adapter always plays with explicit chance.
-- **Chance** is explicit (``EXPLICIT_STOCHASTIC``): every die the game throws is a chance
-  node whose outcomes are the game's chance actions, numbered from 0 (action number minus
-  the ruleset's ``chance_offset``), with the exact probabilities as floats. A game with a
-  deck (palace, the account game) starts with *the deal*, as OpenSpiel's own card games
-  do: one chance node per card, whose outcome is the next card (outcome ``i``: the
-  ``i``-th distinct card of ``Ruleset.deck``), each remaining card equally likely, then
-  one chance node per byte of the 64-bit seed of the game's generator (its reshuffles).
-  Every order of the deck is equally likely, so there is no short list of deals to try,
-  and the deal is hidden from every seat: until it is done a seat sees only how far it is.
+- **Parameters** are the house rules (:func:`~tabletop_rules.house_rules.house_rules`):
+  a number, flag or word as itself, any other value as its JSON with ``;`` for ``,``
+  (``python_tabletop_dice_poker(stage_orders=["down";"up"])``); no ``auto_chance``.
+- **Chance** is explicit: a die's outcomes are the game's chance actions from 0 (less
+  ``chance_offset``), with exact probabilities. A game with a deck starts with the
+  deal, hidden from every seat: one chance node per card (outcome ``i``, the ``i``-th
+  distinct card of ``Ruleset.deck``), then one per byte of the generator's 64-bit seed.
 - **Player actions** are the game's action numbers below ``chance_offset``.
-- **Information** comes from the seat's view only: the observation is the view (its JSON
-  as the string, ``Ruleset.observe`` as the tensor); the information state adds the text of
-  every move and public chance outcome so far, so that a seat remembers what it saw.
-- **Returns** (terminal only) are zero-sum in ``[-1, 1]`` for two or more players: the
-  winners share +1 and the others share -1 (a draw by all is 0 for all). Alone at the
-  table, the return is the score squashed into ``(-1, 1)``: ``score / (|score| + 100)``.
+- **Information** comes from the seat's view only: the observation is the view (its JSON,
+  ``Ruleset.observe``); the information state adds the text of every move so far.
+- **Returns** (terminal only): the winners share +1 and the others -1 (a draw by all
+  is 0); alone at the table, ``score / (|score| + 100)``.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_tabletop_dice_poker(players=2,stages=1)")
@@ -40,7 +30,7 @@ from __future__ import annotations
 import json
 import typing
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -85,9 +75,8 @@ def game_name(rules: Ruleset[Any, Any, Any]) -> str:
 
 
 def game_state(state: Any) -> Any:
-    """The library's game state inside an OpenSpiel state of these games (``None`` until
-    the deal is done), for code that wants the game's own functions, e.g. a bot's view:
-    ``rules.view(game_state(state), seat)``.
+    """The library's game state inside an OpenSpiel state (``None`` until the deal is
+    done), e.g. for a bot's view: ``rules.view(game_state(state), seat)``.
     """
     node: _Node = state.node
     return node.state
@@ -102,8 +91,8 @@ def _optional_ints(config_type: type[Any]) -> frozenset[str]:
 
 
 def _parameter(config: Any, name: str) -> _Parameter:
-    """A house rule's value as an OpenSpiel parameter: itself when OpenSpiel has the type,
-    -1 for ``None`` where the value is a whole number or ``None``, else JSON text.
+    """A house rule's value as an OpenSpiel parameter: itself where OpenSpiel has its
+    type, -1 for ``None`` of a whole number or ``None``, else its JSON text.
     """
     value = getattr(config, name)
     if value is None and name in _optional_ints(type(config)):
@@ -120,8 +109,8 @@ def _parameter(config: Any, name: str) -> _Parameter:
 
 
 def parameters_of(rules: Ruleset[Any, Any, Any], config: Any = None) -> dict[str, _Parameter]:
-    """The OpenSpiel parameters that load ``config`` (the default ``Config()`` when
-    ``None``): every house rule but ``auto_chance``.
+    """The OpenSpiel parameters of ``config`` (``None``: the defaults): every house rule
+    but ``auto_chance``.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> parameters_of(dp.RULES)["stage_orders"]
@@ -146,10 +135,9 @@ def _text(value: object, optional_int: bool) -> str:
 
 
 def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str, object]) -> Any:
-    """The validated config that OpenSpiel ``parameters`` name, with explicit chance.
-
-    Raises :class:`~tabletop_rules.errors.ConfigError` for a parameter that names no house
-    rule, or a value the config refuses.
+    """The validated config, with explicit chance, that OpenSpiel ``parameters`` name;
+    :class:`~tabletop_rules.errors.ConfigError` for a name that is no house rule, or a
+    value the config refuses.
     """
     names = {rule.name for rule in house_rules(rules.config_type)}
     optional_ints = _optional_ints(rules.config_type)
@@ -163,9 +151,7 @@ def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str,
 
 @attrs.frozen
 class _Deck:
-    """A game's deck as the deal's chance outcomes: outcome ``i`` deals ``cards[i]``, of
-    which the deck holds ``counts[i]``, ``size`` cards in all.
-    """
+    """A deck as chance outcomes: ``i`` deals ``cards[i]``, of which it holds ``counts[i]``."""
 
     cards: tuple[Any, ...]
     counts: tuple[int, ...]
@@ -178,8 +164,8 @@ class _Deck:
 
 
 def _deck_of(rules: Ruleset[Any, Any, Any], config: Any) -> _Deck | None:
-    """The deck ``config`` deals (``None`` for a game without one), or ``ConfigError`` for
-    a game with a ``deal_type`` that names no deck.
+    """The deck ``config`` deals, ``None`` for none; ``ConfigError`` for a ``deal_type``
+    without a deck.
     """
     if rules.deal_type is None:
         return None
@@ -193,11 +179,8 @@ def _deck_of(rules: Ruleset[Any, Any, Any], config: Any) -> _Deck | None:
 
 @attrs.frozen
 class _Node:
-    """Everything an OpenSpiel state holds on the Python side, as one immutable value.
-
-    OpenSpiel clones a Python state by deep-copying its attributes; a node is its own
-    deep copy, so a clone shares it (the game states are immutable). It pickles (as
-    OpenSpiel serializes a state) through the library's validated JSON.
+    """Everything an OpenSpiel state holds on the Python side, as one immutable value:
+    its own deep copy, so a clone shares it, and pickled through the validated JSON.
     """
 
     rules: Ruleset[Any, Any, Any]
@@ -212,8 +195,8 @@ class _Node:
     """The text of each move and public chance outcome so far: what every seat saw happen."""
 
     def deal(self, outcome: int) -> _Node:
-        """The node once the deal's next chance node came out ``outcome``: the next card,
-        or the next byte of the generator's seed; the game starts with the last byte.
+        """The node after the deal's next outcome: a card, or a byte of the generator's
+        seed; the game starts with the last byte.
         """
         deck = self.deck
         assert deck is not None
@@ -249,8 +232,8 @@ class _Node:
 
 
 def _node_from_json(text: str) -> _Node:
-    """The node that :meth:`_Node.__reduce__` wrote, every part validated by its loader
-    (the deal so far by dealing it again).
+    """The node :meth:`_Node.__reduce__` wrote, each part validated by its loader (the
+    deal by dealing it again).
     """
     data = json.loads(text)
     rules = get_ruleset(data["game"])
@@ -274,8 +257,8 @@ def _node_from_json(text: str) -> _Node:
 
 
 def _initial_node(rules: Ruleset[Any, Any, Any], config: Any, deck: _Deck | None) -> _Node:
-    """The node before the first move: the deal to come, or the game from seed 0 (its
-    generator draws nothing with explicit chance, so the seed predicts nothing).
+    """The node before the first move: the deal to come, or the game from seed 0 (which
+    predicts nothing: with explicit chance its generator draws nothing).
     """
     if deck is None:
         return _Node(rules, config, None, rules.new_game(config, seed=0))
@@ -308,14 +291,10 @@ class _State(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` at a chance node, ``TERMINAL`` when over."""
         node = self._node
-        if node.state is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        player = node.rules.current_player(node.state)
+        player = CHANCE if node.state is None else node.rules.current_player(node.state)
         if player is None:
             return int(pyspiel.PlayerId.TERMINAL)
-        if player == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return player
+        return int(pyspiel.PlayerId.CHANCE) if player == CHANCE else player
 
     def _legal_actions(self, player: int) -> list[int]:
         node = self._node
@@ -377,10 +356,9 @@ class _State(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> _State:
-        """A state that ``player_id``'s view cannot tell from this one, everything it does
-        not see re-dealt by ``determinize`` from a generator seeded by the sampler (during
-        the deal, which no seat sees, as many cards and seed bytes dealt afresh). The
-        history stays this state's.
+        """A state, with this one's history, that ``player_id``'s view cannot tell from it:
+        what it does not see re-dealt by ``determinize`` from a generator seeded by the
+        sampler (during the deal, as many cards and seed bytes dealt afresh).
         """
         clone: _State = self.clone()
         node = self._node
@@ -415,9 +393,7 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
 
 class _Observer:
-    """An observation of a state by one seat, through its view only (OpenSpiel's
-    ``PyObserver`` interface: ``tensor``, ``dict``, ``set_from``, ``string_from``).
-    """
+    """OpenSpiel's ``PyObserver`` of a state by one seat, through its view only."""
 
     def __init__(self, node: _Node, perfect_recall: bool, public_only: bool) -> None:
         self.perfect_recall = perfect_recall
@@ -449,9 +425,8 @@ class _Observer:
             self.tensor[:] = self.rules.observe(view)
 
     def string_from(self, state: _State, player: int) -> str:
-        """The string of ``state`` as ``player`` sees it: its view's JSON (during the deal,
-        how far it is, and no card), and for the information state the moves so far above
-        it.
+        """``state`` as ``player`` sees it: its view's JSON (during the deal, how far it
+        is), below the moves so far for the information state.
         """
         node = state.node
         view = self._view(state, player)
@@ -470,7 +445,8 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
     """An OpenSpiel game of one ruleset and one config; subclassed per ruleset."""
 
     rules: Ruleset[Any, Any, Any]
-    registered_type: Any
+    facts: dict[str, Any]
+    """The ``GameType`` registered, as keywords."""
 
     def __init__(self, params: Mapping[str, object] | None = None) -> None:
         rules = self.rules
@@ -494,23 +470,27 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         self._max_chance_nodes = (rules.max_moves(config) if dice else 0) + (
             deck.steps if deck else 0
         )
-        super().__init__(_instance_type(self.registered_type, players, dice, deck), info, given)
+        # This config's type: general-sum alone at the table, deterministic without chance.
+        facts = dict(self.facts)
+        if players == 1:
+            facts["utility"] = pyspiel.GameType.Utility.GENERAL_SUM
+        if not dice and deck is None:
+            facts["chance_mode"] = pyspiel.GameType.ChanceMode.DETERMINISTIC
+        super().__init__(pyspiel.GameType(**facts), info, given)
 
     def new_initial_state(self, *_args: object) -> _State:
         """The game before its first move (before the deal, for a game with a deck)."""
         return _State(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        """At most one chance node per move of the game's bound, and the deal's: one per
-        card and one per byte of the generator's seed.
-        """
+        """One chance node per move of the game's bound, and the deal's."""
         return self._max_chance_nodes
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
     ) -> _Observer:
-        """An observer: the information state for a perfect-recall type, else the
-        observation; a seat's own view, or the spectator's for public information only.
+        """An observer of the information state (perfect recall) or the observation, of
+        a seat's own view or the spectator's (public information only).
         """
         if params:
             raise ValueError(f"observation parameters are not supported, got {dict(params)}")
@@ -526,11 +506,10 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-def _game_type(rules: Ruleset[Any, Any, Any], **changes: object) -> Any:
-    """The OpenSpiel ``GameType`` of a ruleset, ``changes`` applied (per config)."""
-    default = rules.config_type()
+def _game_facts(rules: Ruleset[Any, Any, Any]) -> dict[str, Any]:
+    """The OpenSpiel ``GameType`` of a ruleset, as keywords."""
     players = [count for count in range(1, 17) if _seats(rules, count)]
-    facts: dict[str, Any] = {
+    return {
         "short_name": game_name(rules),
         "long_name": f"Python tabletop_rules {rules.title}",
         "dynamics": pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -548,36 +527,8 @@ def _game_type(rules: Ruleset[Any, Any, Any], **changes: object) -> Any:
         "provides_information_state_tensor": False,
         "provides_observation_string": True,
         "provides_observation_tensor": True,
-        "parameter_specification": parameters_of(rules, default),
+        "parameter_specification": parameters_of(rules),
     }
-    facts.update(changes)
-    return pyspiel.GameType(**facts)
-
-
-def _instance_type(registered: Any, players: int, dice: int, deck: _Deck | None) -> Any:
-    """The type of one game: general-sum alone at the table, deterministic without chance."""
-    fields = (
-        "short_name",
-        "long_name",
-        "dynamics",
-        "chance_mode",
-        "information",
-        "utility",
-        "reward_model",
-        "max_num_players",
-        "min_num_players",
-        "provides_information_state_string",
-        "provides_information_state_tensor",
-        "provides_observation_string",
-        "provides_observation_tensor",
-        "parameter_specification",
-    )
-    facts = {name: getattr(registered, name) for name in fields}
-    if players == 1:
-        facts["utility"] = pyspiel.GameType.Utility.GENERAL_SUM
-    if not dice and deck is None:
-        facts["chance_mode"] = pyspiel.GameType.ChanceMode.DETERMINISTIC
-    return pyspiel.GameType(**facts)
 
 
 def _seats(rules: Ruleset[Any, Any, Any], players: int) -> bool:
@@ -593,26 +544,20 @@ _REGISTERED: dict[str, type[_Game]] = {}
 
 
 def register(rules: Ruleset[Any, Any, Any]) -> str:
-    """Register ``rules`` with OpenSpiel as :func:`game_name` and return that name; a
-    ruleset registered already is left as it is.
-    """
+    """Register ``rules`` with OpenSpiel (once) as :func:`game_name`; that name."""
     name = game_name(rules)
     if name in _REGISTERED:
         return name
-    game_type = _game_type(rules)
+    facts = _game_facts(rules)
     game_class = type(
         f"{rules.title.title().replace(' ', '')}Game",
         (_Game,),
-        {"rules": rules, "registered_type": game_type, "__module__": __name__},
+        {"rules": rules, "facts": facts, "__module__": __name__},
     )
-    pyspiel.register_game(game_type, game_class)
+    pyspiel.register_game(pyspiel.GameType(**facts), game_class)
     _REGISTERED[name] = game_class
     return name
 
 
-def _register_builtin(names: Sequence[str]) -> None:
-    for name in names:
-        register(get_ruleset(name))
-
-
-_register_builtin(("dice-poker", "palace", "account"))
+for _builtin in ("dice-poker", "palace", "account"):
+    register(get_ruleset(_builtin))

@@ -1,34 +1,21 @@
 """Every game as a PettingZoo AEC environment (the ``pettingzoo`` extra:
-``pip install -e '.[pettingzoo]'``).
+``pip install -e '.[pettingzoo]'``): :func:`env` wraps it as PettingZoo's classic
+environments are; :class:`TabletopEnv` (also :data:`raw_env`) is it without wrappers.
 
-:func:`env` makes the environment of a game, by name or by ruleset, wrapped as
-PettingZoo's classic environments are; :class:`TabletopEnv` (also called
-:data:`raw_env`) is the environment itself, without the wrappers.
-
-- **Agents** are the seats, ``"player_0"`` to ``"player_{n-1}"``. The agent to act is
-  always the seat to move: a seat may act several times in a row (dice poker's throws,
-  palace's plays), and chance never acts, the environment resolves it.
-- **Actions** are the game's player action numbers, ``Discrete(chance_offset)``: the
-  numbers below the ruleset's ``chance_offset(config)`` (the chance outcomes, numbered
-  from there on, are no agent's actions).
-- **Observations** are a dict of ``"observation"``, a ``float32`` array: the game's
-  fixed-shape encoding of the seat's view (the ruleset's ``observe(view)``, inside the
-  bounds of its ``observation_spec(config)``), and ``"action_mask"``, an ``int8`` array
-  with a 1 for each action the seat may take now (all 0 for a seat not to move). Both
-  are built from ``view(state, seat)`` alone, so no seat learns what its view hides.
-- **Rewards** come once, when the game ends, and sum to zero: the winners share +1 and
-  the losers share -1 (two seats: +1 and -1; four seats, one winner: +1 and -1/3 each).
-  When nobody loses (every seat wins, or a game of one seat) or nobody wins, every
-  reward is 0; each seat's final score is in its ``info["score"]``.
-- **Termination** is the end of the game, for every agent at once. There is no
-  truncation: every game ends by its own rules within
-  :meth:`~tabletop_rules.game.Game.max_moves` moves.
-- **Chance** is resolved inside the environment, from the seed: ``reset(seed=s)``
-  starts ``new_game(config, seed=s)``. With ``auto_chance=True`` (every game's default)
-  the game throws its own dice from that seed; with ``auto_chance=False`` the
-  environment draws each chance outcome by its exact probability from a generator
+- **Agents** are the seats, ``"player_0"`` on; the agent to act is always the seat to
+  move, perhaps several times in a row; chance never acts, the environment resolves it.
+- **Actions** are the player action numbers, ``Discrete(chance_offset)``.
+- **Observations**: ``"observation"``, ``float32``, the ruleset's ``observe(view)``
+  within its ``observation_spec(config)``, and ``"action_mask"``, ``int8``, 1 for each
+  action the seat may take now; both from ``view(state, seat)`` alone.
+- **Rewards** come once, at the end, zero-sum: the winners share +1 and the losers -1;
+  0 for all when nobody loses or nobody wins. ``info["score"]`` holds each final score.
+- **Termination** is the game's end, for every agent at once; no truncation: every game
+  ends within :meth:`~tabletop_rules.game.Game.max_moves` moves.
+- **Chance**: ``reset(seed=s)`` starts ``new_game(config, seed=s)``; with
+  ``auto_chance=False`` each outcome is drawn by its exact probability from a generator
   seeded with ``derived_seed(s, 0)``, as :func:`~tabletop_rules.simulate.play_game`
-  does. The same seed and the same actions give the same game.
+  does. The same seed and actions give the same game.
 
 >>> from tabletop_rules.adapters.pettingzoo import env
 >>> table = env("dice-poker")
@@ -104,18 +91,12 @@ def seat_of(agent: AgentID) -> Seat:
 
 
 class TabletopEnv(AECEnv):
-    """One game as a PettingZoo AEC environment, without wrappers (see the module's
-    introduction for agents, actions, observations, rewards and chance).
+    """One game (a registered name such as ``"palace"``, or a ruleset) under ``config``
+    (``None``: the defaults) as a PettingZoo AEC environment without wrappers;
+    ``render_mode`` is one of :data:`RENDER_MODES` or ``None``.
 
-    ``game`` is a registered game's name (``"palace"``) or a ruleset; ``config`` its
-    house rules (``None``: the game's defaults); ``render_mode`` one of
-    :data:`RENDER_MODES` or ``None``.
-
-    An illegal action raises :class:`~tabletop_rules.errors.IllegalMoveError`, whose
-    message names the rule that forbids it, and changes nothing; :func:`env` wraps this
-    environment so that an illegal action ends the game instead, as in PettingZoo's
-    classic games. :meth:`reset` takes ``options={"state": state}`` to start from a
-    given state of the game (a position to study); other options are ignored.
+    An illegal action raises :class:`~tabletop_rules.errors.IllegalMoveError` naming the
+    rule that forbids it, and changes nothing (:func:`env` ends the game instead).
     """
 
     def __init__(
@@ -146,15 +127,11 @@ class TabletopEnv(AECEnv):
         self.action_spaces = {
             agent: spaces.Discrete(self._offset) for agent in self.possible_agents
         }
+        low, high = (np.array(bound, dtype=np.float32) for bound in (spec.low, spec.high))
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        low=np.array(spec.low, dtype=np.float32),
-                        high=np.array(spec.high, dtype=np.float32),
-                        shape=spec.shape,
-                        dtype=np.float32,
-                    ),
+                    "observation": spaces.Box(low, high, shape=spec.shape, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(self._offset,), dtype=np.int8),
                 }
             )
@@ -181,27 +158,21 @@ class TabletopEnv(AECEnv):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: AgentID) -> spaces.Discrete:
-        """The action space of ``agent``, ``Discrete(chance_offset)`` (the same object
-        every time).
-        """
+        """The action space of ``agent``, ``Discrete(chance_offset)`` (the same object)."""
         return self.action_spaces[agent]
 
     # --- playing ------------------------------------------------------------------------
 
     @property
     def game_state(self) -> Any:
-        """The game's state now (a frozen value: keeping it costs nothing), for records,
-        analysis and tests; agents observe views of it, never the state.
-        """
+        """The game's state now, for records, analysis and tests; agents see only views."""
         return self._require_state()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game: ``new_game(config, seed=seed)``.
-
-        Without a seed, the games after ``reset(seed=s)`` take the seeds
-        ``derived_seed(s, 1)``, ``derived_seed(s, 2)``, ...; before any seed is given,
-        each game draws a fresh one. ``options={"state": state}`` starts from ``state``
-        instead (a state of this game under this environment's config).
+        """Start a new game: ``new_game(config, seed=seed)``. Without a seed, the games
+        after ``reset(seed=s)`` take ``derived_seed(s, 1)``, ``derived_seed(s, 2)``, ...,
+        and before any seed each draws a fresh one. ``options={"state": state}`` starts
+        from ``state`` (of this game under this config) instead; other options are ignored.
         """
         if seed is not None:
             self._base_seed, self._episode = resolve_seed(seed), 0
@@ -262,9 +233,7 @@ class TabletopEnv(AECEnv):
             self.render()
 
     def why_illegal(self, action: Any) -> str | None:
-        """Why the agent to act may not take ``action`` (the rule that forbids it), or
-        ``None`` when it may.
-        """
+        """The rule that forbids the agent to act ``action``, or ``None`` if it may."""
         try:
             self._move(self._require_state(), action)
         except IllegalMoveError as error:
@@ -272,8 +241,8 @@ class TabletopEnv(AECEnv):
         return None
 
     def render(self) -> str | None:
-        """The table as a spectator sees it: printed (``"human"``) or returned
-        (``"ansi"``). Without a render mode, a warning and ``None``.
+        """The table as a spectator sees it: printed (``"human"``) or returned (``"ansi"``);
+        without a render mode, a warning and ``None``.
         """
         if self.render_mode is None:
             gymnasium.logger.warn(
