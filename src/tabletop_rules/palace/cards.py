@@ -155,6 +155,17 @@ def deck_cards(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
     return value
 
 
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards as the rules page writes them, in the order given: ``7H 7S``."""
+    return " ".join(map(str, cards))
+
+
+def top_run(cards: Sequence[Card]) -> int:
+    """How many cards of the last card's rank lie together at the end of ``cards``."""
+    rank = cards[-1].rank if cards else 0
+    return next((i for i, card in enumerate(reversed(cards)) if card.rank != rank), len(cards))
+
+
 Deal: TypeAlias = Sequence[Card] | None
 """What :func:`~tabletop_rules.palace.new_game` takes as ``deal``: a deck order, top card
 first, or ``None`` for the seed's shuffle."""

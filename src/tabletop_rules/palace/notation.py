@@ -11,7 +11,7 @@ from cattrs import BaseConverter
 
 from .._messages import short_repr
 from ..errors import IllegalMoveError, NotationError
-from .cards import RANK_TEXT, Card, Rank
+from .cards import RANK_TEXT, Card, Rank, cards_text
 from .moves import (
     END_TURN,
     MAX_PLAY,
@@ -40,7 +40,15 @@ def format_move(move: Move) -> str:
     """The move's notation, a play with its exact cards (``play 7H 7S``); ``TypeError``
     for what is no palace move.
     """
-    return _notation(_move(move))
+    if not any(type(move) is kind for kind in MOVE_TYPES):  # a subclass is not one
+        raise TypeError(f"{short_repr(move)} is not a palace move")
+    if isinstance(move, Play):
+        return "play " + cards_text(move.cards)
+    if isinstance(move, Swap):
+        return f"swap {move.hand_card} {move.face_up_card}"
+    if isinstance(move, PlayBlind):
+        return f"blind {move.slot}"
+    return _WRITTEN[type(move)]
 
 
 def action_text(move: Move) -> str:
@@ -49,24 +57,7 @@ def action_text(move: Move) -> str:
     """
     if type(move) is Play:
         return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
-    return _notation(_move(move))
-
-
-def _move(move: object) -> Move:
-    """``move`` when it is a palace move (a subclass is not one); else ``TypeError``."""
-    if not any(type(move) is kind for kind in MOVE_TYPES):
-        raise TypeError(f"{short_repr(move)} is not a palace move")
-    return move  # type: ignore[return-value]
-
-
-def _notation(move: Move) -> str:
-    if isinstance(move, Play):
-        return "play " + " ".join(map(str, move.cards))
-    if isinstance(move, Swap):
-        return f"swap {move.hand_card} {move.face_up_card}"
-    if isinstance(move, PlayBlind):
-        return f"blind {move.slot}"
-    return _WRITTEN[type(move)]
+    return format_move(move)
 
 
 # --- reading -------------------------------------------------------------------------
@@ -77,71 +68,15 @@ def read_words(text: object) -> Move | tuple[Rank, int]:
     which only a state turns into cards (:func:`~tabletop_rules.palace.rules.read_move_in`);
     ``NotationError`` for text that names no move.
     """
-    text = _text(text)
-    verb, rest = _words(text)
-    if verb == "play":
-        return _play_words(rest, text)
-    return _other(verb, rest, text)
-
-
-def read_move(text: str) -> Move:
-    """The move ``text`` names, without a state (``play 7 7`` as the lowest suits, ``7C
-    7D``); ``NotationError`` for text that names no move.
-
-    >>> read_move("swap 4h qs")
-    Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
-    """
-    named = read_words(text)
-    return stand_in(*named) if isinstance(named, tuple) else named
-
-
-def _text(text: object) -> str:
     if not isinstance(text, str):
         raise NotationError(f"move text is a string, not {short_repr(text)}")
-    return str.__str__(text)  # a plain str, whatever a subclass overrides
-
-
-def _words(text: str) -> tuple[str, list[str]]:
+    text = str.__str__(text)  # a plain str, whatever a subclass overrides
     words = text.strip().upper().split()
     if not words:
         raise NotationError(f"empty move text: moves are {_FORMS}")
-    return words[0].lower(), words[1:]
-
-
-def _cards(words: list[str], text: str) -> tuple[Card, ...]:
-    try:
-        return tuple(Card.parse(word) for word in words)
-    except NotationError as error:
-        raise NotationError(f"{error}, in {short_repr(text)}") from None
-
-
-def _one_rank(ranks: tuple[Rank, ...]) -> Rank:
-    if len(ranks) > MAX_PLAY:
-        raise IllegalMoveError(
-            f"a play lays 1 to {MAX_PLAY} cards (every card of one rank in four decks), "
-            f"not {len(ranks)}"
-        )
-    if len(set(ranks)) > 1:
-        written = " ".join(RANK_TEXT[rank] for rank in ranks)
-        raise IllegalMoveError(f"a play lays cards of one rank, not {written}")
-    return ranks[0]
-
-
-def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
-    """A ``play`` text's cards as a Play, or its ranks as (rank, count)."""
-    if not words:
-        raise NotationError("'play' needs cards or ranks, e.g. 'play 7H 7S' or 'play 7 7'")
-    if all(word in _RANKS for word in words):  # a ranks-only play: 7 7, q q
-        return _one_rank(tuple(_RANKS[word] for word in words)), len(words)
-    if any(word in _RANKS for word in words):
-        raise NotationError(
-            f"write a play's ranks only ('play 7 7') or its cards ('play 7H 7S'), "
-            f"not both: {short_repr(text)}"
-        )
-    return Play(_cards(words, text))
-
-
-def _other(verb: str, rest: list[str], text: str) -> Move:
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "play":
+        return _play_words(rest, text)
     if verb in _WORDS:
         if rest:
             raise NotationError(f"{verb!r} takes nothing after it, got {short_repr(text)}")
@@ -161,6 +96,45 @@ def _other(verb: str, rest: list[str], text: str) -> Move:
         hand_card, face_up_card = _cards(rest, text)
         return Swap(hand_card, face_up_card)
     raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
+
+
+def read_move(text: str) -> Move:
+    """The move ``text`` names, without a state (``play 7 7`` as the lowest suits, ``7C
+    7D``); ``NotationError`` for text that names no move.
+
+    >>> read_move("swap 4h qs")
+    Swap(hand_card=Card(rank=4, suit='H'), face_up_card=Card(rank=12, suit='S'))
+    """
+    named = read_words(text)
+    return stand_in(*named) if isinstance(named, tuple) else named
+
+
+def _cards(words: list[str], text: str) -> tuple[Card, ...]:
+    try:
+        return tuple(Card.parse(word) for word in words)
+    except NotationError as error:
+        raise NotationError(f"{error}, in {short_repr(text)}") from None
+
+
+def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
+    """A ``play`` text's cards as a Play, or its ranks (``7 7``, ``Q Q``) as (rank, count)."""
+    if not words:
+        raise NotationError("'play' needs cards or ranks, e.g. 'play 7H 7S' or 'play 7 7'")
+    if all(word in _RANKS for word in words):
+        if len(words) > MAX_PLAY:
+            raise IllegalMoveError(
+                f"a play lays 1 to {MAX_PLAY} cards (every card of one rank in four decks), "
+                f"not {len(words)}"
+            )
+        if len(set(words)) > 1:  # each word is its rank's text
+            raise IllegalMoveError(f"a play lays cards of one rank, not {' '.join(words)}")
+        return _RANKS[words[0]], len(words)
+    if any(word in _RANKS for word in words):
+        raise NotationError(
+            f"write a play's ranks only ('play 7 7') or its cards ('play 7H 7S'), "
+            f"not both: {short_repr(text)}"
+        )
+    return Play(_cards(words, text))
 
 
 # --- JSON ----------------------------------------------------------------------------

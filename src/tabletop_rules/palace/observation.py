@@ -10,7 +10,7 @@ from typing import get_args
 from .._messages import short_repr
 from .._validation import check_type
 from ..observation import Features, seats_from, viewer_features
-from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card
+from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, top_run
 from .config import CARDS_PER_DECK, ROW
 from .state import MAX_SWAPS, PENDINGS, Phase, View
 
@@ -67,14 +67,8 @@ def encode_view(seen: View, features: Features) -> None:
     pile = seen.pile
     features.counts("pile[", _CARDS, _counts(pile), per_card)
     features.scalar("pile_size", len(pile), 0, most)
-    top = pile[-1].rank if pile else None
-    features.one_hot("top[", _RANK_LABELS, None if top is None else top - RANKS[0])
-    run = 0
-    for card in reversed(pile):
-        if card.rank != top:
-            break
-        run += 1
-    features.scalar("top_run", run, 0, len(SUITS) * decks)
+    features.one_hot("top[", _RANK_LABELS, pile[-1].rank - RANKS[0] if pile else None)
+    features.scalar("top_run", top_run(pile), 0, len(SUITS) * decks)
     features.counts("burned[", _CARDS, _counts(seen.burned), per_card)
     features.scalar("burned_size", len(seen.burned), 0, most)
     features.scalar("stock_size", seen.stock_size, 0, most)

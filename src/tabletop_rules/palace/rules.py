@@ -14,7 +14,7 @@ from .._validation import check_type, refuse_state
 from ..errors import ConfigError, IllegalMoveError
 from ..protocol import Seat
 from . import events as ev
-from .cards import BONUS_RANKS, DECK, RANK_TEXT, RANKS, Card, Deal, own_card
+from .cards import BONUS_RANKS, DECK, RANK_TEXT, RANKS, Card, Deal, cards_text, own_card, top_run
 from .config import ROW, Config
 from .events import Event, Source
 from .invariants import deck_difference
@@ -64,9 +64,7 @@ ALLOWED: dict[bool, tuple[tuple[bool, ...], ...]] = {
 """``ALLOWED[strict][top_rank][rank]``: may ``rank`` go on ``top_rank``? (Public: the batched
 kernel reads it.)"""
 
-# The plays legal_moves lists are built once and kept, by their cards: a play equal to a
-# listed one lays that one's cards. Their number is bounded: a play is a multiset of one
-# rank's cards.
+# The listed plays, built once and kept by their cards (a bounded number: multisets of one rank).
 _PLAYS: dict[tuple[Card, ...], Play] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
@@ -142,10 +140,7 @@ def score(state: State) -> tuple[int, ...]:
 
 
 def _scores(players: int, finished: tuple[Seat, ...]) -> tuple[int, ...]:
-    scores = [0] * players
-    for place, seat in enumerate(finished):
-        scores[seat] = players - 1 - place
-    return tuple(scores)
+    return tuple(players - 1 - finished.index(s) if s in finished else 0 for s in range(players))
 
 
 def winners(state: State) -> frozenset[Seat]:
@@ -179,14 +174,10 @@ def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
         raise TypeError(f"hands are each seat's sorted tuple of cards, got {short_repr(hands)}")
     if config.first_player == "seat0":
         return 0
-    best_rank, best_seat = 15, 0
-    for seat, hand in enumerate(hands):
-        for card in hand:  # sorted: the first natural card is the lowest
-            if card.rank not in BONUS_RANKS:
-                if card.rank < best_rank:
-                    best_rank, best_seat = card.rank, seat
-                break
-    return best_seat
+    naturals = (
+        (card.rank, seat) for seat, hand in enumerate(hands) for card in hand if not card.is_bonus
+    )
+    return min(naturals, default=(0, 0))[1]
 
 
 def play_source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
@@ -374,31 +365,17 @@ def _text_of(move: object) -> str:
     return format_move(move)  # type: ignore[arg-type]
 
 
-def _cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(map(str, cards))
-
-
-def _without(cards: tuple[Card, ...], removed: tuple[Card, ...]) -> tuple[Card, ...] | None:
-    """``cards`` less ``removed`` (multisets, both sorted); ``None`` if not all are there."""
-    rest = list(cards)
-    for card in removed:
-        try:
-            rest.remove(card)
-        except ValueError:
-            return None
-    return tuple(rest)
-
-
-def _less_known(known: Hand, removed: Sequence[Card]) -> Hand:
-    """Known cards once ``removed`` left the hand: one copy per card that left (the public
-    cannot tell which of equal cards left).
+def _without(cards: Hand, removed: Sequence[Card], strict: bool = True) -> Hand | None:
+    """``cards`` less ``removed`` (sorted multisets, and so is the rest); ``None`` if not all
+    are there, when ``strict``. Known cards lose one copy per card that left the hand (the
+    public cannot tell which of equal cards left): ``strict=False``.
     """
-    if not known:
-        return known
-    rest = list(known)  # sorted already, and stays sorted as cards are taken out
+    rest = list(cards)
     for card in removed:
         if card in rest:
             rest.remove(card)
+        elif strict:
+            return None
     return tuple(rest)
 
 
@@ -424,7 +401,8 @@ def _do_swap(work: Work, move: Swap) -> None:
         raise IllegalMoveError(f"swapping {hand_card} for an equal {up_card} changes nothing")
     slot = row.index(up_card)
     work.hands[seat] = tuple(sorted((*rest, up_card)))
-    work.known[seat] = tuple(sorted((*_less_known(work.known[seat], (hand_card,)), up_card)))
+    known = _without(work.known[seat], (hand_card,), strict=False) or ()
+    work.known[seat] = tuple(sorted((*known, up_card)))
     work.face_up[seat] = (*row[:slot], hand_card, *row[slot + 1 :])
     work.swaps += 1
     if work.events is not None:
@@ -454,7 +432,7 @@ def _do_play(work: Work, move: Play) -> None:
     cards = move.cards
     rank = cards[0].rank
     if cards[-1].rank != rank:  # cards are sorted: by rank first
-        raise IllegalMoveError(f"a play lays cards of one rank, not {_cards_text(cards)}")
+        raise IllegalMoveError(f"a play lays cards of one rank, not {cards_text(cards)}")
     source, where = play_source(state, seat)
     if where == "face_down":
         if state.pending == "extra":
@@ -479,7 +457,7 @@ def _do_play(work: Work, move: Play) -> None:
                 "never mixed with hand cards"
             )
         place = "in hand" if where == "hand" else "in the face-up row"
-        raise IllegalMoveError(f"seat {seat} does not hold {_cards_text(cards)} {place}")
+        raise IllegalMoveError(f"seat {seat} does not hold {cards_text(cards)} {place}")
     if state.pending == "extra" and len(cards) > EXTRA_PLAY_MOST:
         raise IllegalMoveError(
             f"an extra play after four of a kind lays 1 to {EXTRA_PLAY_MOST} cards of one "
@@ -494,7 +472,8 @@ def _do_play(work: Work, move: Play) -> None:
         raise IllegalMoveError(f"{cards[0]} is lower than the {top} on the pile")
     if where == "hand":
         work.hands[seat] = rest
-        work.known[seat] = _less_known(work.known[seat], cards)
+        if work.known[seat]:
+            work.known[seat] = _without(work.known[seat], cards, strict=False) or ()
     else:
         row = list(work.face_up[seat])
         for card in cards:
@@ -512,15 +491,7 @@ def _lay(work: Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: i
     events = work.events
     if events is not None:
         events.append(ev.Played(seat, cards, where, slot))
-    rank = cards[0].rank
-    burn = rank == 10
-    if not burn and config.quad == "burn" and len(pile) >= 4:
-        run = 0
-        for card in reversed(pile):
-            if card.rank != rank:
-                break
-            run += 1
-        burn = run >= 4
+    burn = cards[0].rank == 10 or (config.quad == "burn" and top_run(pile) >= 4)
     if burn:
         work.burned += pile
         pile = ()
@@ -627,7 +598,7 @@ def _do_take(work: Work) -> None:
         if plays:
             raise IllegalMoveError(
                 f"a player who can play does not take the pile: "
-                f"{_cards_text(cast(Play, plays[0]).cards)} goes on the {state.pile[-1]} "
+                f"{cards_text(cast(Play, plays[0]).cards)} goes on the {state.pile[-1]} "
                 f"(voluntary_pickup would allow it)"
             )
     _take_pile(work, seat, state.pile)

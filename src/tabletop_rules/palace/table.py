@@ -32,7 +32,7 @@ from .._validation import check_type
 from .._words import counted, game_over, ordinal, verb, who
 from ..protocol import Seat
 from . import events as ev
-from .cards import RANK_TEXT, RANKS, Card, Rank
+from .cards import RANK_TEXT, RANKS, Card, Rank, cards_text, top_run
 from .config import Config
 from .events import Event, check_event
 from .moves import Play, PlayBlind, TakePile
@@ -138,25 +138,21 @@ def _status(seen: View) -> str:
     seat = seen.on_turn
     if seen.phase == "swap":
         return f"to move: P{seat}, swap phase, {seen.swaps} of {MAX_SWAPS} swaps made"
-    status = f"to move: P{seat}, turn {seen.turns + 1} of {config.max_turns}"
-    if seen.pending == "take":
-        status += ", must take the pile (a 3 on top)"
-    elif seen.pending == "extra":
-        status += ", four of a kind: extra play or end the turn"
-    elif seen.pending == "replay":
-        status += ", the pile burned: plays again"
-    return status
+    return f"to move: P{seat}, turn {seen.turns + 1} of {config.max_turns}{_OWED[seen.pending]}"
+
+
+_OWED = {
+    "none": "",
+    "take": ", must take the pile (a 3 on top)",
+    "extra": ", four of a kind: extra play or end the turn",
+    "replay": ", the pile burned: plays again",
+}
 
 
 # --- events in words -------------------------------------------------------------------
 
 _FACES = {11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
 _COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-
-
-def cards_text(cards: Sequence[Card]) -> str:
-    """Cards as the rules page writes them, in the order given: ``7H 7S``."""
-    return " ".join(map(str, cards))
 
 
 def ranks_text(rank: Rank, count: int) -> str:
@@ -170,80 +166,46 @@ def event_text(event: Event, seat: Seat | None) -> str:
     it: redacted for that seat.
     """
     check_event(event, seat)
+    actor = who(event.seat, seat) if hasattr(event, "seat") else ""
     if isinstance(event, ev.Played):
-        return _played(event, seat)
+        played = f"{actor} played {cards_text(event.cards)}"
+        if event.source == "face_down":
+            return f"{played} blind, from face-down slot {event.slot}"
+        return played + (" from the face-up row" if event.source == "face_up" else "")
     if isinstance(event, ev.Drew):
-        return _drew(event, seat)
+        drawn = counted(event.count, "card") if event.cards is None else cards_text(event.cards)
+        return f"{actor} drew {drawn}"
     if isinstance(event, ev.TurnPassed):
-        return _turn(event, seat)
+        turn = f"Turn {event.turns + 1}"
+        if event.must_take:
+            taker = who(event.seat, seat, start=False)
+            return f"{turn}: {taker} must take the pile (a 3 is on top)"
+        return f"{turn}: your move" if event.seat == seat else f"{turn}: P{event.seat} to play"
     if isinstance(event, ev.Burned):
-        return _burned(event)
+        top, pile = event.cards[-1].rank, counted(len(event.cards), "card")
+        burner = "The 10" if top == 10 else ranks_text(top, top_run(event.cards))
+        return f"{burner} burned the pile ({pile})"
     if isinstance(event, ev.Swapped):
-        return (
-            f"{who(event.seat, seat)} put {event.hand_card} face up and took "
-            f"{event.face_up_card} in hand"
-        )
+        return f"{actor} put {event.hand_card} face up and took {event.face_up_card} in hand"
     if isinstance(event, ev.Readied):
-        return f"{who(event.seat, seat)} {verb(event.seat, seat, 'are', 'is')} ready"
+        return f"{actor} {verb(event.seat, seat, 'are', 'is')} ready"
     if isinstance(event, ev.Started):
-        return f"{who(event.seat, seat)} {verb(event.seat, seat, 'play', 'plays')} first"
+        return f"{actor} {verb(event.seat, seat, 'play', 'plays')} first"
     if isinstance(event, ev.TurnedBlind):
-        return (
-            f"{who(event.seat, seat)} turned {event.card} from face-down slot {event.slot} "
-            f"and cannot play it"
-        )
+        return f"{actor} turned {event.card} from face-down slot {event.slot} and cannot play it"
     if isinstance(event, ev.TookFaceUp):
-        cards = cards_text(sorted(event.cards))
-        return f"{who(event.seat, seat)} took the face-up cards {cards} in hand"
+        return f"{actor} took the face-up cards {cards_text(sorted(event.cards))} in hand"
     if isinstance(event, ev.TookPile):
-        return f"{who(event.seat, seat)} took the pile ({counted(len(event.cards), 'card')})"
+        return f"{actor} took the pile ({counted(len(event.cards), 'card')})"
     if isinstance(event, ev.EndedTurn):
-        return f"{who(event.seat, seat)} ended the turn after four of a kind"
+        return f"{actor} ended the turn after four of a kind"
     if isinstance(event, ev.Finished):
-        return f"{who(event.seat, seat)} went out {ordinal(event.place)}"
+        return f"{actor} went out {ordinal(event.place)}"
     assert isinstance(event, ev.GameOver)
     text = game_over(event.winners, seat, event.scores)
     if event.reason == "max_turns":
         return text.replace("Game over:", "Game over at the turn limit:", 1)
     return text
-
-
-def _played(event: ev.Played, seat: Seat | None) -> str:
-    played = f"{who(event.seat, seat)} played {cards_text(event.cards)}"
-    if event.source == "face_up":
-        return f"{played} from the face-up row"
-    if event.source == "face_down":
-        return f"{played} blind, from face-down slot {event.slot}"
-    return played
-
-
-def _drew(event: ev.Drew, seat: Seat | None) -> str:
-    if event.cards is None:
-        return f"{who(event.seat, seat)} drew {counted(event.count, 'card')}"
-    return f"{who(event.seat, seat)} drew {cards_text(event.cards)}"
-
-
-def _burned(event: ev.Burned) -> str:
-    cards = event.cards
-    pile = counted(len(cards), "card")
-    top = cards[-1].rank
-    if top == 10:
-        return f"The 10 burned the pile ({pile})"
-    run = 0
-    for card in reversed(cards):
-        if card.rank != top:
-            break
-        run += 1
-    return f"{ranks_text(top, run)} burned the pile ({pile})"
-
-
-def _turn(event: ev.TurnPassed, seat: Seat | None) -> str:
-    number = f"Turn {event.turns + 1}"
-    if event.must_take:
-        return f"{number}: {who(event.seat, seat, start=False)} must take the pile (a 3 is on top)"
-    if event.seat == seat:
-        return f"{number}: your move"
-    return f"{number}: P{event.seat} to play"
 
 
 # --- the rules, the notation and hints --------------------------------------------------
@@ -252,38 +214,27 @@ def _turn(event: ev.TurnPassed, seat: Seat | None) -> str:
 def rules_summary(config: Config) -> tuple[str, ...]:
     """The rules that make palace palace, under ``config``."""
     beat = "higher than" if config.must_beat == "higher" else "equal or higher than"
-    lines = [
-        f"Play one or more cards of one rank on the pile: {beat} its top card (4 low ... A high).",
-        "2, 3 and 10 go on anything, anything goes on a 2; a 3 left on top makes the next "
-        "player take the pile; a 10 burns the pile and you play again.",
-    ]
-    if config.quad == "burn":
-        lines.append(
-            "Four or more of a rank on top of the pile burn it, and whoever completed them "
-            "plays again."
-        )
-    else:
-        lines.append(
-            "Four or more of a rank in one play: lay another set on them, or end the turn."
-        )
     take = "Cannot play? Take the pile (take)"
     if config.voluntary_pickup:
         take += "; you may also take it at the start of your turn when you could play"
-    lines.append(f"{take}. While the stock lasts you draw up to {config.hand_size} in hand.")
-    if config.face_up_play == "from_table":
-        lines.append("Hand and stock gone: play your face-up cards from the table.")
-    else:
-        lines.append("Hand and stock gone: your face-up cards go into your hand.")
-    lines.append(
+    return (
+        f"Play one or more cards of one rank on the pile: {beat} its top card (4 low ... A high).",
+        "2, 3 and 10 go on anything, anything goes on a 2; a 3 left on top makes the next "
+        "player take the pile; a 10 burns the pile and you play again.",
+        "Four or more of a rank on top of the pile burn it, and whoever completed them plays again."
+        if config.quad == "burn"
+        else "Four or more of a rank in one play: lay another set on them, or end the turn.",
+        f"{take}. While the stock lasts you draw up to {config.hand_size} in hand.",
+        "Hand and stock gone: play your face-up cards from the table."
+        if config.face_up_play == "from_table"
+        else "Hand and stock gone: your face-up cards go into your hand.",
         "Then play your face-down cards blind, one a turn; one that cannot go on the pile "
-        "is taken with it."
+        "is taken with it.",
+        "Before play, swap hand cards with your face-up cards as you like, then ready.",
+        "The first out wins; play goes on, and the last holding cards loses."
+        if config.play_until == "last"
+        else "The first player with no cards left wins.",
     )
-    lines.append("Before play, swap hand cards with your face-up cards as you like, then ready.")
-    if config.play_until == "last":
-        lines.append("The first out wins; play goes on, and the last holding cards loses.")
-    else:
-        lines.append("The first player with no cards left wins.")
-    return tuple(lines)
 
 
 def notation_summary(_config: Config) -> tuple[str, ...]:
