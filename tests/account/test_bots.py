@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules import account as a
-from tabletop_rules.account.bots import _plan, plan_value, worth_lead_value
+from tabletop_rules.account.bots import plan, plan_value, worth_lead_value
 from tabletop_rules.account.moves import Advance, Buy, Place, Roll
 from tabletop_rules.bots import RandomBot
 from tabletop_rules.errors import IllegalMoveError
@@ -274,20 +274,20 @@ def _expected(standings: tuple[float, ...], at: int, turns: int) -> float:
 def test_the_plan_is_the_best_expected_gain_of_the_turns_left(
     standings: list[float], turns: int
 ) -> None:
-    plan = _plan(tuple(standings), turns)
-    assert len(plan) == turns + 1
+    gains = plan(tuple(standings), turns)
+    assert len(gains) == turns + 1
     for t in range(turns + 1):
         for at in range(len(standings)):
-            assert plan[t][at] == pytest.approx(_expected(tuple(standings), at, t))
+            assert gains[t][at] == pytest.approx(_expected(tuple(standings), at, t))
 
 
 def test_a_long_plan_adds_each_turn_beyond_the_exact_ones_what_the_last_one_did() -> None:
     standings = (10.0, -1.0, 25.0, -10.0)
-    plan = _plan(standings, 100)
-    assert len(plan) == 101
-    gain = [now - before for now, before in zip(plan[64], plan[63], strict=True)]
-    for at, step in enumerate(gain):
-        assert plan[100][at] == pytest.approx(plan[64][at] + 36 * step)
+    gains = plan(standings, 100)
+    assert len(gains) == 101
+    step_of = [now - before for now, before in zip(gains[64], gains[63], strict=True)]
+    for at, step in enumerate(step_of):
+        assert gains[100][at] == pytest.approx(gains[64][at] + 36 * step)
 
 
 def test_plan_value_counts_no_turns_left_once_an_end_placed_in_setup_ends_the_game() -> None:

@@ -83,7 +83,7 @@ _KEY_OVER, _KEY_SETUP, _KEY_DIE, _KEY_ROLL, _KEY_ROLL_OR_BUY, _KEY_ADVANCE = ran
 
 
 def _decoded(num_actions: int) -> dict[str, NDArray[Any]]:
-    """Each action number's kind and its fields (column, marker, sign, steps, face)."""
+    """Each action number's kind and its fields (column, marker, signed distance, face)."""
     action = np.arange(num_actions)
     advance = action - _ADVANCE_OFFSET
     kind = np.select(
@@ -91,14 +91,15 @@ def _decoded(num_actions: int) -> dict[str, NDArray[Any]]:
         [_PLACE, _BUY, _ROLL],
         np.where(action < CHANCE_OFFSET, _ADVANCE, _DIE),
     )
-    return {
-        "kind": kind.astype(np.int8),
-        "column": np.where(kind == _PLACE, action, action - _BUY_OFFSET).astype(np.int8),
-        "marker": (advance // _PER_MARKER).astype(np.int8),
-        "sign": np.where(advance % _PER_MARKER < SIDES, -1, 1).astype(np.int8),
-        "steps": (advance % SIDES + 1).astype(np.int8),
-        "face": (action - CHANCE_OFFSET + 1).astype(np.int8),
+    sign = np.where(advance % _PER_MARKER < SIDES, -1, 1)
+    fields = {
+        "kind": kind,
+        "column": np.where(kind == _PLACE, action, action - _BUY_OFFSET),
+        "marker": advance // _PER_MARKER,
+        "distance": sign * (advance % SIDES + 1),
+        "face": action - CHANCE_OFFSET + 1,
     }
+    return {name: values.astype(np.int8) for name, values in fields.items()}
 
 
 class _State(NamedTuple):
@@ -154,7 +155,7 @@ class _Tables(NamedTuple):
 
 
 class _Numbers(NamedTuple):
-    """The config's house rules, and the codes of this module the compiled code compares
+    """The config's house rules, then (as defaults) the codes the compiled code compares
     with: arguments, not globals, which numba's cache (keyed on this file alone) would keep
     from a former version of the rules' modules.
     """
@@ -168,27 +169,27 @@ class _Numbers(NamedTuple):
     immediate: int
     last_turn: int
     auto_chance: int
-    empty: int
-    b: int
-    z: int
-    end: int
-    place: int
-    buy: int
-    roll: int
-    advance: int
-    die: int
-    setup: int
-    play: int
-    over: int
-    key_over: int
-    key_setup: int
-    key_die: int
-    key_roll: int
-    key_advance: int
-    buy_offset: int
-    nobody: int
-    chance: int
-    sides: int
+    empty: int = EMPTY
+    b: int = _B
+    z: int = _Z
+    end: int = _END
+    place: int = _PLACE
+    buy: int = _BUY
+    roll: int = _ROLL
+    advance: int = _ADVANCE
+    die: int = _DIE
+    setup: int = _PHASE_SETUP
+    play: int = _PHASE_PLAY
+    over: int = _PHASE_OVER
+    key_over: int = _KEY_OVER
+    key_setup: int = _KEY_SETUP
+    key_die: int = _KEY_DIE
+    key_roll: int = _KEY_ROLL
+    key_advance: int = _KEY_ADVANCE
+    buy_offset: int = _BUY_OFFSET
+    nobody: int = NOBODY
+    chance: int = CHANCE
+    sides: int = SIDES
 
 
 _FIXED = frozenset({"field", "seed"})
@@ -202,11 +203,8 @@ class AccountEngine(Engine):
     _winners = Engine._top_scorers  # the rules' winners: the top scores
 
     def _check_record(self, games: Games) -> None:
-        """The arrays whose values the step and record index by, within their ranges (the
-        cards off the field and on the bottom line, columns, markers, counts, seats, phases,
-        the roll), the discard pile below the pack, and ``over`` as the phase says; what the
-        compiled loop indexes by beyond these (a seat's next marker, a column or marker an
-        action names, the pile's next place) it bounds as it goes.
+        """The arrays the step indexes by within their ranges, the discard pile below the
+        pack, ``over`` as the phase says; the compiled loop bounds the rest as it goes.
         """
         data, most, cards = games.data, self.max_markers, self.deck_size
         self._check_ranges(
@@ -242,22 +240,16 @@ class AccountEngine(Engine):
         self.deck_size = len(self.deck)
         self.last_turn = config.max_rounds * self.players
         self._rows = np.arange(self.size)
-        self._action = _decoded(self.num_actions)
-        self._mask_table = self._mask_rows()
+        mask = self._mask_rows()
         self._layout = _layout(config)
-        decoded = self._action
         self._tables = _Tables(
-            kind=decoded["kind"],
-            column=decoded["column"],
-            marker=decoded["marker"],
-            distance=(decoded["sign"] * decoded["steps"]).astype(np.int8),
-            face=decoded["face"],
-            mask=self._mask_table.view(np.uint8),
+            **_decoded(self.num_actions),
+            mask=mask.view(np.uint8),
             valued=_VALUED,
             points=_POINTS,
             cost=_COST,
             deck=self.deck,
-            setup_mask=self._mask_table[_KEY_SETUP],
+            setup_mask=mask[_KEY_SETUP],
         )
         self._numbers = _Numbers(
             players=self.players,
@@ -269,27 +261,6 @@ class AccountEngine(Engine):
             immediate=int(config.end == "immediate"),
             last_turn=self.last_turn,
             auto_chance=int(config.auto_chance),
-            empty=EMPTY,
-            b=_B,
-            z=_Z,
-            end=_END,
-            place=_PLACE,
-            buy=_BUY,
-            roll=_ROLL,
-            advance=_ADVANCE,
-            die=_DIE,
-            setup=_PHASE_SETUP,
-            play=_PHASE_PLAY,
-            over=_PHASE_OVER,
-            key_over=_KEY_OVER,
-            key_setup=_KEY_SETUP,
-            key_die=_KEY_DIE,
-            key_roll=_KEY_ROLL,
-            key_advance=_KEY_ADVANCE,
-            buy_offset=_BUY_OFFSET,
-            nobody=NOBODY,
-            chance=CHANCE,
-            sides=SIDES,
         )
 
     def _mask_rows(self) -> NDArray[np.bool_]:

@@ -23,15 +23,10 @@ __all__ = [
     "AccountSearchBot",
     "BestCardBot",
     "PlannerBot",
+    "plan",
     "plan_value",
     "worth_lead_value",
 ]
-
-_SEARCH_ITERATIONS = 100
-"""The iterations of ``RULES.bots["search"]`` per move."""
-_SEARCH_GUESSES = 16
-_SEARCH_EXPLORATION = 1.0
-_SEARCH_MARGIN = 0.2
 
 DECISIVE = 1e12
 """What an End worth playing for is worth (minus it: one to avoid): more than any account
@@ -63,9 +58,7 @@ class _Table:
 
     @cached_property
     def _prospects(self) -> dict[int, float]:
-        """Each column's prospect on the line as it lies, worked out on first use (a plan
-        does without).
-        """
+        """Each column's prospect on the line as it lies (a plan does without)."""
         return {column: self.prospect(column, self.line) for column in self.ring}
 
     def floor(self, account: float) -> float:
@@ -145,23 +138,30 @@ class _Table:
         )
         return worth + self.prospect(landed, line)
 
+    def future(self, column: int) -> float:
+        """What a marker on ``column`` may add later."""
+        return self._prospects[column]
+
+    def bought(self, column: int) -> float:
+        """What a marker bought onto ``column`` may add later: each round left, a roll."""
+        view = self.view
+        rounds_left = 1 if view.ending else view.config.max_rounds - view.rounds
+        return rounds_left * sum(self._prospects.values()) / len(self._prospects)
+
     def placing(self, column: int, cost: int) -> float:
         """What a marker placed on ``column`` after paying ``cost`` is worth."""
         view = self.view
         scores = view.config.placement_scores or view.phase == "play"
         now = self.worth(view.field[column][0], self.account - cost) if scores else 0.0
-        return now + self._prospects[column]
+        return now + self.future(column)
 
     def buys(self, column: int) -> bool:
-        view = self.view
-        config = view.config
-        paid = self.account - config.marker_cost
-        now = self.worth(view.field[column][0], paid)
+        cost = self.view.config.marker_cost
+        paid = self.account - cost
+        now = self.worth(self.view.field[column][0], paid)
         if self.account > self.rival >= paid + now:
             return False
-        rounds_left = 1 if view.ending else config.max_rounds - view.rounds
-        per_roll = sum(self._prospects.values()) / len(self._prospects)
-        return now + rounds_left * per_roll > config.marker_cost
+        return now + self.bought(column) > cost
 
 
 def _b_costs(view: View) -> Counter[int]:
@@ -223,12 +223,13 @@ def _reach(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 
 
 @lru_cache(maxsize=4096)
-def _plan(standings: tuple[float, ...], turns: int) -> tuple[tuple[float, ...], ...]:
-    """``[t][i]``: what a marker at place ``i`` of a line whose cards stand at
-    ``standings`` (an End: ``_NOWHERE``) expects to add in ``t`` more turns (``t`` from 0
-    to ``turns``), each roll landed where the card and the turns after it are worth most.
+def plan(standings: tuple[float, ...], turns: int) -> tuple[tuple[float, ...], ...]:
+    """:class:`PlannerBot`'s plan, ``[t][i]``: what a marker at place ``i`` of a ring whose
+    cards stand at ``standings`` (an End: ``-inf``) expects to add in ``t`` more turns
+    (``t`` from 0 to ``turns``), each roll landed where the card and the turns after it
+    are worth most. Beyond 64 turns each turn adds what the 64th did.
 
-    >>> [round(value, 2) for value in _plan((10.0, -1.0), 1)[1]]  # from the 10, a 1 lands on the -1
+    >>> [round(value, 2) for value in plan((10.0, -1.0), 1)[1]]  # from the 10, a 1 lands on the -1
     [8.17, 10.0]
     """
     size = len(standings)
@@ -266,7 +267,7 @@ class _Plan(_Table):
             _NOWHERE if field[column][0] is END else standing for column, standing in self.line
         )
         self.turns = 1 if view.ending else max(1, view.config.max_rounds - view.rounds)
-        self.plan = _plan(standings, self.turns)
+        self.plan = plan(standings, self.turns)
 
     def advancing(self, move: Advance) -> float:
         ring = self.ring
@@ -276,19 +277,10 @@ class _Plan(_Table):
         worth = self.worth(self.view.field[ring[landed]][0], self.account)
         return worth + self.plan[self.turns - 1][landed] - self.plan[self.turns][start]
 
-    def placing(self, column: int, cost: int) -> float:
-        view = self.view
-        scores = view.config.placement_scores or view.phase == "play"
-        now = self.worth(view.field[column][0], self.account - cost) if scores else 0.0
-        return now + self.plan[self.turns][self.ring.index(column)]
+    def future(self, column: int) -> float:
+        return self.plan[self.turns][self.ring.index(column)]
 
-    def buys(self, column: int) -> bool:
-        cost = self.view.config.marker_cost
-        paid = self.account - cost
-        now = self.worth(self.view.field[column][0], paid)
-        if self.account > self.rival >= paid + now:
-            return False
-        return now + self.plan[self.turns][self.ring.index(column)] > cost
+    bought = future
 
 
 class PlannerBot(_LandingBot):
@@ -390,30 +382,27 @@ class AccountSearchBot:
     """The account game's search bot of ``RULES.bots["search"]``:
     :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the pack and the dice,
     with :class:`PlannerBot` as the model of the other seats and no rollout: each
-    position the tree reaches is scored by
-    :func:`~tabletop_rules.account.bots.plan_value`, the plan of the turns left. The
-    moves at the root are compared on the same guesses (``paired``) by their
-    mean reward, and PlannerBot's move is kept unless another looks ``_SEARCH_MARGIN``
-    better: the plan weighs every roll exactly where 16 guesses only sample it, so the
-    search leaves it only for a gain its samples cannot have made up, such as an End
-    that wins or a marker worth buying against the other seat's plan.
+    position the tree reaches is scored by :func:`plan_value`. The root's moves are
+    compared on the same guesses (``paired``) by their mean reward, and PlannerBot's move
+    is kept unless another looks 0.2 better: the plan weighs every roll exactly where 16
+    guesses only sample it, so the search leaves it only for a gain its samples cannot
+    have made up, such as an End that wins or a marker worth buying.
     """
 
-    def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
-        rules = get_ruleset("account")
+    def __init__(self, seed: int = 0, iterations: int = 100) -> None:
         self.search: SearchBot[Move] = SearchBot(
-            rules,
+            get_ruleset("account"),
             seed,
             iterations=iterations,
-            exploration=_SEARCH_EXPLORATION,
+            exploration=1.0,
             others=_planner_move,
             value=plan_value,
             rollout_moves=0,
-            guesses=_SEARCH_GUESSES,
+            guesses=16,
             paired=True,
             choice="mean",
             baseline=_PLANNER.choose,
-            margin=_SEARCH_MARGIN,
+            margin=0.2,
         )
 
     def __repr__(self) -> str:

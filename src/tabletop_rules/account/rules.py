@@ -341,35 +341,30 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
             events.append(ev.Collapsed(start, left))
     moved = (*state.moved, marker)
     if card is CHARGE or card is END:
-        state = _replace(
-            state, field=field, discard=discard, markers=markers, roll=None, moved=moved
-        )
+        state = _replace(state, field=field, discard=discard, markers=markers, moved=moved)
         state, ended = _score(state, seat, card, events)
         if ended:
             return _over(state, "end", events)
-        return state if len(moved) < len(owned) else _end_turn(state, events)
-    before = state.accounts[seat]  # the common case: the next state in one step
-    points = _ADDED_POINTS.get(card)  # as _score, inline: a third of all moves
-    after = 0 if points is None else before + points
-    if after < 0 and config.floor_at_zero:
-        after = 0
-    if events is not None:
-        events.append(ev.AccountChanged(seat, card, before, after))
-    accounts = _with(state.accounts, seat, after)
-    turns = state.turns
-    if len(moved) == len(owned):  # the turn ends
-        turns += 1
-        if not turns % config.players and (  # as in _end_turn
-            state.ending or turns == config.max_rounds * config.players
-        ):
-            state = _replace(
-                state, field=field, discard=discard, markers=markers, accounts=accounts
-            )
-            return _end_turn(state, events)  # the game ends with this turn
-        seat, moved = turns % config.players, ()  # the turn passes
+        discard, accounts = state.discard, state.accounts
+    else:  # the common case, scored inline as _score would: a third of all moves
+        before = state.accounts[seat]
+        points = _ADDED_POINTS.get(card)
+        after = 0 if points is None else before + points
+        if after < 0 and config.floor_at_zero:
+            after = 0
         if events is not None:
-            events.append(ev.TurnPassed(seat))
-    return _replace(
+            events.append(ev.AccountChanged(seat, card, before, after))
+        accounts = _with(state.accounts, seat, after)
+    turns, ends = state.turns, False
+    if len(moved) == len(owned):  # the turn ends
+        turns, moved = turns + 1, ()
+        last = config.max_rounds * config.players
+        ends = not turns % config.players and (state.ending or turns == last)
+        if not ends:
+            seat = turns % config.players
+            if events is not None:
+                events.append(ev.TurnPassed(seat))
+    state = _replace(
         state,
         field=field,
         discard=discard,
@@ -380,17 +375,9 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
         turns=turns,
         seat=seat,
     )
-
-
-def _end_turn(state: State, events: _Events) -> State:
-    turns, players = state.turns + 1, state.config.players
-    if not turns % players and (state.ending or turns == state.config.max_rounds * players):
-        state = _replace(state, turns=turns, moved=(), roll=None)  # End scored, or the last round
+    if ends:  # End scored, or the last round: the game ends with this turn
         return _over(state, "end" if state.ending else "max_rounds", events)
-    seat = turns % players
-    if events is not None:
-        events.append(ev.TurnPassed(seat))
-    return _replace(state, turns=turns, moved=(), roll=None, seat=seat)
+    return state
 
 
 def _over(state: State, reason: Literal["end", "max_rounds"], events: _Events) -> State:
