@@ -1,17 +1,8 @@
-"""Checks for the fields of a game's ``Config``, shared so every game words them alike.
-
-Each house rule is validated when the config is built, and a bad value raises
-:class:`~tabletop_rules.errors.ConfigError` naming the field, the values it allows and
-what it got (quoted through :func:`~tabletop_rules.kit.short_repr`, so a huge or
-hostile value still gives a short message). Two forms of each check:
-
-- ``check_*`` functions take a name and a value, for values that are not one field of
-  their own (an item of a tuple, a count in a mapping);
-- :func:`whole`, :func:`optional_whole`, :func:`choice` and :func:`flag` make ``attrs``
-  validators that name the field they guard.
-
-:func:`run_checks` is the frame a game's ``check_state`` runs its invariants in, so every
-game reports a broken invariant, or a field too malformed to check, alike.
+"""Checks shared so every game words them alike: a bad house rule raises
+:class:`~tabletop_rules.errors.ConfigError` naming the field, the values it allows and what
+it got (short, however large the value). ``check_*`` take a name and a value (an item of a
+tuple); :func:`whole`, :func:`optional_whole`, :func:`choice` and :func:`flag` make
+``attrs`` validators. :func:`run_checks` is the frame a game's state checks run in.
 
 >>> import attrs
 >>> from typing import Literal
@@ -65,15 +56,9 @@ Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
 
 def check_whole(name: str, value: object, low: int, high: int) -> None:
-    """Raise ``ConfigError`` unless ``value`` is an ``int`` from ``low`` to ``high``.
-
-    Only a plain ``int`` is accepted, as the JSON loader gives: ``bool`` (``players=True``
-    is a slip, not one player), any other ``int`` subclass, and other integer types
-    (NumPy's ``int64``, ``Fraction(3)``) are refused, not converted. A subclass can
-    override the comparisons that check the bounds (or any arithmetic the rules do later),
-    so the bounds hold only for the number itself; and a config that kept a converted
-    copy would no longer hold what it was given. ``high`` is required: an unbounded number
-    would let one config make a game arbitrarily large.
+    """Raise ``ConfigError`` unless ``value`` is a plain ``int`` from ``low`` to ``high``:
+    ``bool``, ``int`` subclasses (which can override the comparisons) and other integer
+    types (NumPy's ``int64``) are refused, not converted.
 
     >>> check_whole("stages", 11, 1, 10)
     Traceback (most recent call last):
@@ -93,9 +78,7 @@ def check_whole(name: str, value: object, low: int, high: int) -> None:
 
 
 def _not_whole(name: str, value: object) -> str:
-    """Why ``value``, which is no plain ``int``, is refused as a whole number: a type that
-    has ``__index__`` (an ``int`` subclass, NumPy's integers) is told to pass ``int(value)``.
-    """
+    """Why ``value`` is no whole number; an integer type is told to pass ``int(value)``."""
     kind = type(value)
     if kind is bool or not hasattr(kind, "__index__"):
         return f"{name} must be a whole number, got {short_repr(value)}"
@@ -107,10 +90,7 @@ def _not_whole(name: str, value: object) -> str:
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
-    """Raise ``ConfigError`` unless ``value`` is one of the strings ``choices``.
-
-    Only a plain ``str`` is accepted: a subclass could compare equal and still behave
-    otherwise. The message lists the choices in their given order.
+    """Raise ``ConfigError`` unless ``value`` is a plain ``str`` among ``choices``.
 
     >>> check_choice("stage order", "x", ("free", "down", "up", "announce"))
     Traceback (most recent call last):
@@ -144,20 +124,12 @@ def whole(low: int, high: int) -> Validator:
 
 def optional_whole(low: int, high: int) -> Validator:
     """A validator for an ``int | None`` field: ``None``, or as :func:`whole`."""
-
-    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value is not None:
-            check_whole(attribute.name, value, low, high)
-
-    return check
+    return attrs.validators.optional(whole(low, high))
 
 
 def choice(literal: object) -> Validator:
-    """A validator for a field typed by ``literal``, a ``Literal`` of strings: the field
-    must be one of them (``check_choice``). The type and the check share one list of
-    values, the one the rules page gives.
-
-    ``TypeError`` at once for what is no ``Literal`` of strings.
+    """A validator for a field typed by ``literal``, a ``Literal`` of strings, so the type
+    and the check share one list; ``TypeError`` at once for what is no such ``Literal``.
     """
     choices = get_args(literal)
     if not choices or not all(type(value) is str for value in choices):
@@ -186,11 +158,9 @@ T = TypeVar("T")
 
 
 def run_checks(what: str, check: Callable[[Fail], T]) -> T:
-    """``check(fail)``, where ``fail(why)`` raises
-    :class:`~tabletop_rules.errors.InvalidStateError` ``"invalid {what}: {why}"``. A field
-    so malformed that the check itself fails on it (``TypeError``, ``AttributeError``,
-    ``IndexError``, ``ValueError``, ``KeyError``) is reported as a malformed field, so a
-    state handed in by hand gets the library's error, never another.
+    """``check(fail)``, where ``fail(why)`` raises ``InvalidStateError("invalid {what}:
+    {why}")``; a field so malformed that the check fails on it (``TypeError``,
+    ``AttributeError``, ``IndexError``, ``ValueError``, ``KeyError``) is reported so too.
 
     >>> run_checks("toy state", lambda fail: fail("no cards"))
     Traceback (most recent call last):
@@ -214,8 +184,7 @@ def run_checks(what: str, check: Callable[[Fail], T]) -> T:
 
 
 def type_noun(kind: type[Any]) -> str:
-    """How messages name a game's class: ``"a palace State"``, ``"an account Config"``
-    (the game's package, then the class); a class from outside the library by its module.
+    """How messages name a game's class (a class from outside the library by its module).
 
     >>> from tabletop_rules.palace import Config, State
     >>> type_noun(Config), type_noun(State)
@@ -236,10 +205,8 @@ def check_type(
     error: type[Exception] = TypeError,
     game: str | None = None,
 ) -> Any:
-    """``value`` when its type is exactly one of ``kinds`` (a subclass is not one); else
-    ``error`` (``TypeError``, or :class:`~tabletop_rules.errors.ConfigError` for a
-    config) naming what was expected: the guard of the entry points that read a config,
-    a state or a view before anything else does. ``game`` names the game as messages do
+    """``value`` when its type is exactly one of ``kinds``; else ``error`` (``TypeError``,
+    ``ConfigError`` for a config) naming what was expected. ``game`` names the game
     (``"a pig"``) where the class's module does not.
 
     >>> from tabletop_rules.palace import State, View
@@ -260,9 +227,7 @@ def check_type(
 def refuse_state(
     state: object, *, game: str, state_type: type[Any], view_type: type[Any]
 ) -> NoReturn:
-    """Raise the ``TypeError`` for a rule function of ``game`` handed ``state``, which is
-    no ``state_type``: a view is told what to pass instead.
-    """
+    """Raise the ``TypeError`` for ``state``, no ``state_type`` (a view is told what to pass)."""
     if type(state) is view_type:
         raise TypeError(
             f"expected {game} State, got a View: a view is what one seat may see; "
@@ -278,11 +243,9 @@ def check_dealt_view(
     view: Callable[[Any, Any], Any],
     check_state: Callable[[Any], None],
 ) -> None:
-    """For a game's ``check_view`` and ``determinize``: ``state``, dealt from the view
-    ``seen``, keeps every invariant of ``check_state``, and its view for the same seat is
-    ``seen`` again, so what a view derives (current player, scores, winners, legal moves)
-    follows from the rest. Raises :class:`~tabletop_rules.errors.InvalidStateError`
-    ``"invalid {game} view: ..."``, naming the fields that do not follow.
+    """``InvalidStateError("invalid {game} view: ...")`` unless ``state``, dealt from the
+    view ``seen``, passes ``check_state`` and gives ``seen`` again (naming the fields that
+    do not follow from the rest).
     """
     try:
         check_state(state)
@@ -302,9 +265,8 @@ def check_dealt_view(
 
 
 def check_own(name: str, value: object, own_ids: frozenset[int], what: str, fail: Fail) -> Any:
-    """``value`` if it is a tuple of the game's own instances (their ids are ``own_ids``:
-    cards that only the package builds); otherwise ``fail`` says which item is not one of
-    ``what``. States and views hold the package's own cards, never lookalikes.
+    """``value`` if it is a tuple of the game's own instances (ids in ``own_ids``), else
+    ``fail`` naming the item that is not one of ``what``.
     """
     if type(value) is not tuple:
         fail(f"{name} must be a tuple of cards, got {short_repr(value)}")

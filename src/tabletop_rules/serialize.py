@@ -2,12 +2,9 @@
 
 One converter (cattrs) serves all games: enums travel by lowercase name, moves and events
 as objects tagged with their ``type``. Loading reads only what :func:`dumps` could have
-written (exact names, every field, no unknown or duplicate keys, within the
-:data:`MAX_DOCUMENT_CHARS`, :data:`MAX_DEPTH` and :data:`MAX_INT_DIGITS` limits), checks
-types strictly and validates what can be validated: a state must be reachable
-(``check_state``), a view must be the view of such a state (``check_view``), a move must
-be one some state allows; anything else raises
-:class:`~tabletop_rules.errors.InvalidStateError`. Events are checked for shape only.
+written, within the limits below, and validates it (a state by ``check_state``, a view by
+``check_view``, a move by its action number, an event for shape only); anything else
+raises :class:`~tabletop_rules.errors.InvalidStateError`.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> text = dumps(dp.Write(dp.Box.FULL_HOUSE))
@@ -57,21 +54,15 @@ __all__ = [
 T = TypeVar("T")
 
 MAX_DOCUMENT_CHARS: Final = 1 << 24
-"""The longest JSON text a loader reads: 16 MiB (as characters, or bytes for ``bytes``),
-many times the largest document the library writes.
-
-Reading takes time linear in the size, but a maximal document is not cheap: Python's
-``json`` holds at most 48 bytes a character in objects (arrays nested in arrays are the
-worst), up to about 900 MB and several seconds for 16 MiB; the depth check before it
-takes about one copy of the text. A service that reads documents from strangers should
-cap their size below this limit, at what its own games need."""
+"""The longest JSON text a loader reads: 16 MiB (characters, or bytes for ``bytes``). A
+maximal document costs up to about 900 MB and seconds in Python's ``json``: a service
+reading strangers' documents should cap their size at what its own games need."""
 
 MAX_DEPTH: Final = 32
 """The deepest nesting of arrays and objects a loader reads; the library writes at most 5."""
 
 MAX_INT_DIGITS: Final = 20
-"""The most digits a JSON integer may have: enough for every 64-bit seed and generator
-state, the largest numbers the library writes."""
+"""The most digits a JSON integer may have: enough for every 64-bit seed."""
 
 converter = make_converter()
 """The cattrs converter behind every dump and load; games' unions are configured on it."""
@@ -84,13 +75,9 @@ _RUNS = re.compile(rb"\[+|\]+")
 
 
 def _brackets(data: bytes) -> Iterator[bytes]:
-    """The brackets of ``data`` outside its strings, as ``[`` and ``]``, window by window.
-
-    Every loop is a single pass of ``bytes`` methods (no regular expression, nothing that
-    backtracks), each window at most about :data:`_WINDOW` pieces, so the time is linear
-    and the memory a few copies of the text. A quote after an odd run of backslashes is
-    escaped; every other quote opens or closes a string. This is JSON's reading of every
-    valid prefix, and ``json`` stops at the first character past one.
+    """The brackets of ``data`` outside its strings, as ``[`` and ``]``, window by window,
+    in linear time (single passes of ``bytes`` methods); a quote after an odd run of
+    backslashes is escaped, as JSON reads every valid prefix.
     """
     data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
     start = 0
@@ -114,14 +101,9 @@ def _highest(brackets: bytes) -> int:
 
 
 def _bound(brackets: bytes) -> int:
-    """At least :func:`_highest` of ``brackets``; exactly that if the depth never falls
-    below 0, as in JSON read from the depth before the brackets.
-
-    With closing brackets appended so that the end lies below the start, every highest
-    point is a ``[]``, and one ``bytes.replace`` of all ``[]`` lowers the highest point
-    by one (or, below 0, by none) and leaves every other depth as it was. Such passes run
-    while they take an eighth of what is left, so that many small values go in a pass or
-    two at the speed of C; the few runs left are summed.
+    """At least :func:`_highest` of ``brackets``, exactly that if the depth never falls
+    below 0. With closing brackets appended, each ``replace`` of every ``[]`` lowers the
+    highest point by one (at the speed of C) while it takes an eighth; the rest is summed.
     """
     brackets += b"]" * (max(2 * brackets.count(b"[") - len(brackets), 0) + 1)
     peeled = 0
@@ -137,10 +119,8 @@ def _bound(brackets: bytes) -> int:
 
 
 def _over_depth(data: bytes) -> int | None:
-    """How deep ``data`` nests where that is over :data:`MAX_DEPTH`, else ``None``.
-
-    Each window is bounded by :func:`_bound` from the depth the windows before it
-    reached; only a document that may be too deep is counted exactly, for the message.
+    """How deep ``data`` nests where that is over :data:`MAX_DEPTH`, else ``None``: each
+    window bounded by :func:`_bound`, a document that may be too deep counted exactly.
     """
     depth = 0
     for brackets in _brackets(data):
@@ -190,15 +170,10 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_json(text: object) -> Any:
-    """``text`` (``str``, ``bytes`` or ``bytearray``) parsed as strict JSON, within the
-    limits: at most :data:`MAX_DOCUMENT_CHARS` long, nested at most :data:`MAX_DEPTH`
-    deep, integers of at most :data:`MAX_INT_DIGITS` digits, no duplicate keys and no
-    ``NaN`` or ``Infinity``. The size and the depth are checked before parsing, the depth
-    in time linear in the size whatever the text (strings of escaped quotes, deep
-    nesting, many small values).
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` for anything else; every
-    loader of the library reads its text through this function.
+    """``text`` (``str``, ``bytes`` or ``bytearray``) parsed as strict JSON within the
+    limits (size and depth checked first, in linear time), with no duplicate keys, ``NaN``
+    or ``Infinity``; :class:`~tabletop_rules.errors.InvalidStateError` for anything else.
+    Every loader of the library reads its text through it.
 
     >>> parse_json('{"a": [1, 2]}')
     {'a': [1, 2]}
@@ -255,9 +230,7 @@ _INT_LIMIT = 10**MAX_INT_DIGITS
 
 
 def _strict_int(value: Any, _type: Any) -> int:
-    """An int of at most :data:`MAX_INT_DIGITS` digits, as in JSON text: data handed to
-    :func:`from_data` directly meets the same limit.
-    """
+    """An int of at most :data:`MAX_INT_DIGITS` digits, as in JSON text."""
     if type(value) is not int:
         raise TypeError(f"expected int, got {short_repr(value)}")
     if not -_INT_LIMIT < value < _INT_LIMIT:
@@ -271,9 +244,7 @@ for _kind in (bool, str):
 
 
 def _tuple(value: Any, kind: Any) -> tuple[Any, ...]:
-    """A JSON array as a tuple (``tuple[X, ...]`` or fixed length); a string or an object
-    is no array.
-    """
+    """A JSON array as a tuple (``tuple[X, ...]`` or fixed length)."""
     if not isinstance(value, list | tuple):
         raise TypeError(f"expected an array, got {short_repr(value)}")
     args: tuple[Any, ...] = getattr(kind, "__args__", ())
@@ -294,16 +265,13 @@ def _frozenset(value: Any, kind: Any) -> frozenset[Any]:
     return frozenset(converter.structure(item, item_type) for item in value)
 
 
-def _is_tuple(kind: Any) -> bool:
-    return kind is tuple or getattr(kind, "__origin__", None) is tuple
+def _of(*kinds: type[Any]) -> Callable[[Any], bool]:
+    """Whether a type is one of ``kinds`` or a generic of one (``tuple[int, ...]``)."""
+    return lambda kind: kind in kinds or getattr(kind, "__origin__", None) in kinds
 
 
-def _is_frozenset(kind: Any) -> bool:
-    return kind is frozenset or getattr(kind, "__origin__", None) is frozenset
-
-
-converter.register_structure_hook_func(_is_tuple, _tuple)
-converter.register_structure_hook_func(_is_frozenset, _frozenset)
+converter.register_structure_hook_func(_of(tuple), _tuple)
+converter.register_structure_hook_func(_of(frozenset), _frozenset)
 
 
 def _sorted_set(value: frozenset[Any] | set[Any]) -> list[Any]:
@@ -311,10 +279,7 @@ def _sorted_set(value: frozenset[Any] | set[Any]) -> list[Any]:
     return [converter.unstructure(item) for item in sorted(value)]
 
 
-converter.register_unstructure_hook_func(
-    lambda kind: kind in (set, frozenset) or getattr(kind, "__origin__", None) in (set, frozenset),
-    _sorted_set,
-)
+converter.register_unstructure_hook_func(_of(set, frozenset), _sorted_set)
 
 
 _TAG = "type"
@@ -326,8 +291,8 @@ def _tag(cls: type[Any]) -> str:
 
 
 def _attrs_structure_factory(cls: type[Any]) -> Any:
-    """Structure attrs classes only from JSON objects with every field and no unknown key
-    (but the ``type`` tag that names the class in a union of moves or events).
+    """Structure attrs classes only from objects with every field and no unknown key but
+    the ``type`` tag of a union's member.
     """
     generated = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
     tag = _tag(cls)
@@ -353,9 +318,7 @@ _members_by_name: dict[type[enum.Enum], dict[str, enum.Enum]] = {}
 
 
 def _structure_enum(value: Any, kind: type[enum.Enum]) -> enum.Enum:
-    """The member whose lowercase name is exactly ``value``: ``"FIVES"`` and ``"ﬁves"``
-    are not ``"fives"``.
-    """
+    """The member whose lowercase name is exactly ``value`` (``"FIVES"`` is not one)."""
     members = _members_by_name.get(kind)
     if members is None:
         members = _members_by_name.setdefault(
@@ -381,9 +344,8 @@ _configuring = threading.Lock()
 
 
 def _configure(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
-    """Teach the converter a game's own hooks and its unions of moves and events, once,
-    and mark the game configured only when it is: threads that load at once wait for the
-    first.
+    """Teach the converter a game's own hooks and its unions of moves and events, once
+    (threads that load at once wait for the first).
     """
     if ruleset.name in _configured:
         return ruleset
@@ -409,12 +371,9 @@ def kind_of(ruleset: Ruleset[Any, Any, Any], cls: Any) -> str | None:
         kinds = {kind_of(ruleset, member) for member in members}
         kind = kinds.pop()
         return kind if not kinds and kind in ("move", "event") else None
-    if cls is ruleset.config_type:
-        return "config"
-    if cls is ruleset.state_type:
-        return "state"
-    if cls is ruleset.view_type:
-        return "view"
+    for kind in ("config", "state", "view"):
+        if cls is getattr(ruleset, f"{kind}_type"):
+            return kind
     if cls in ruleset.move_types:
         return "move"
     if cls in ruleset.event_types:
@@ -454,14 +413,10 @@ def _union(ruleset: Ruleset[Any, Any, Any], kind: str | None) -> Any:
 
 
 def from_data(data: Any, cls: type[T]) -> T:
-    """The object of ``cls`` that ``data`` describes, validated. ``cls`` is one of a
-    game's classes, or a union of its move or event classes (``dice_poker.Move``); data
-    of another class than the one asked for is refused.
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` when the data is malformed
-    or breaks a rule of the game: states go through the game's ``check_state``, views
-    through ``check_view``, and a move must have an action number. Integers are held to
-    :data:`MAX_INT_DIGITS` digits, as in JSON text.
+    """The object of ``cls`` (a game's class, or a union such as ``dice_poker.Move``) that
+    ``data`` describes, validated as :func:`loads` validates;
+    :class:`~tabletop_rules.errors.InvalidStateError` when it is malformed, of another
+    class, or breaks a rule of the game.
     """
     ruleset = ruleset_of(cls)
     kind = kind_of(ruleset, cls)
@@ -500,9 +455,8 @@ def from_data(data: Any, cls: type[T]) -> T:
 
 
 def _difference(data: Any, written: Any, where: str = "") -> str | None:
-    """Where ``data`` differs from ``written``, what :func:`to_data` makes of the object
-    read from it (a converter that sorted or wrapped a value), or ``None``. Arrays may be
-    tuples; scalars must have the same type.
+    """Where ``data`` differs from ``written``, the :func:`to_data` of the object read from
+    it, or ``None``; arrays may be tuples, scalars must have the same type.
     """
     if isinstance(written, dict):
         if isinstance(data, dict) and data.keys() == written.keys():
@@ -550,9 +504,8 @@ def _reason(error: BaseException) -> str:
 
 @attrs.frozen
 class DocumentKind:
-    """A kind of document that is none of a game's own classes (a game record): how to
-    find its game, and its data both ways. The library's own modules add theirs with
-    :func:`add_document_kind`.
+    """A kind of document beside a game's own classes (a game record): how to find its
+    game, and its data both ways.
     """
 
     cls: type[Any]
@@ -565,11 +518,8 @@ _DOCUMENTS: dict[str, DocumentKind] = {}
 
 
 def add_document_kind(kind: str, document: DocumentKind) -> None:
-    """Let :func:`dumps` and :func:`loads` carry ``document`` as ``kind``.
-
-    :mod:`tabletop_rules.records`, which builds on this module, adds ``"record"`` so:
-    this module does not import it. The package imports the records module before any
-    document can be written or read.
+    """Let :func:`dumps` and :func:`loads` carry ``document`` as ``kind``: how
+    :mod:`tabletop_rules.records`, which builds on this module, adds ``"record"``.
     """
     _DOCUMENTS[kind] = document
 
@@ -603,13 +553,10 @@ def loads(text: str | bytes, cls: Any = None) -> Any: ...
 
 def loads(text: str | bytes, cls: Any = None) -> Any:
     """The object that :func:`dumps` wrote, validated; ``cls`` pins the class expected
-    (a class, or a union such as ``dice_poker.Move``).
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` (for a config that breaks
-    a house rule's bounds, :class:`~tabletop_rules.errors.InvalidConfigError`, which is
-    also a :class:`~tabletop_rules.errors.ConfigError`) for text that is not such JSON,
-    for another version or game, or for data that breaks an invariant; never another
-    exception, whatever the text.
+    (a class, or a union such as ``dice_poker.Move``). Raises only
+    :class:`~tabletop_rules.errors.InvalidStateError` (``InvalidConfigError``, a
+    ``ConfigError`` too, for a config out of a house rule's bounds), for text that is not
+    such JSON, another version or game, or data that breaks an invariant.
     """
     envelope = parse_json(text)
     if not isinstance(envelope, dict) or envelope.keys() != _ENVELOPE:
