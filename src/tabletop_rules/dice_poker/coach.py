@@ -2,16 +2,11 @@
 each open box with the throws left (fences included) and its expected points, and the move
 that plays the turn best against what each box is worth to the rest of the game.
 
-Two dynamic programmes over the 252 throws of five dice and the throws left, each looking
-at most :data:`HORIZON` throws ahead (iterative, so no house rule makes them deep or slow):
-
-- per box, the best play *for that box alone*: the exact probability that the dice end up
-  fitting it (a mountain box: at least three of its face) and the most points it can be
-  expected to score (:class:`~fractions.Fraction`, exact);
-- per turn, the best play for the game: at each throw the better of writing the best box
-  now and the best keep's expectation, a box valued as its points against its par (what it
-  brings on average, :class:`Values`), a mountain box also by the change it makes to the
-  chance of the stage's premium, and each throw by the fence it costs (floats, estimated).
+Two dynamic programmes over the 252 throws and the throws left, iterative and looking at
+most :data:`HORIZON` throws ahead: per box, its best play alone (exact chance of fitting it
+and most expected points, :class:`~fractions.Fraction`); per turn, the best play for the
+game, a box valued against its par (:class:`Values`) and the stage's premium, each throw by
+the fence it costs (floats, estimated).
 
 >>> from tabletop_rules.dice_poker import Roll, apply, new_game, view
 >>> state = apply(new_game(seed=42), Roll())
@@ -138,15 +133,6 @@ def _best_keeps(expected: Sequence[float] | Sequence[int]) -> list[float | int]:
     return [max(drops(most)) for drops in _THROW_DROPS]
 
 
-def _step_float(stop: Sequence[float], later: Sequence[float]) -> tuple[list[float], list[float]]:
-    """One throw more: each keep's expectation of ``later``, and per throw the better of
-    ``stop`` and the best keep.
-    """
-    expected = list(map(mul, _sums(later), _FLOAT_SCALE))
-    best = list(map(max, stop, _best_keeps(expected)))
-    return expected, best
-
-
 # --- per box, exactly: the chance of fitting it and its points, with the best play for it --
 
 
@@ -190,11 +176,14 @@ def _solved_levels(box: Box, goal: str, throws: int) -> tuple[int, ...]:
     with _LEVELS_LOCK:
         levels = _LEVELS.get(key)
         if levels is None:
-            if goal == "fit":
-                levels = [tuple(int(_fits(box, dice)) for dice in ALL_THROWS)]
-            else:  # no fixed score: Yatzy's table serves every config
-                levels = [tuple(score_table()[dice][box] for dice in ALL_THROWS)]
-            _LEVELS[key] = levels
+            face = box.face if box.is_mountain else 0  # a mountain box needs three of it
+            first = (
+                (dice.count(face) >= 3 if face else FITS[dice] >> box & 1)
+                if goal == "fit"
+                else score_table()[dice][box]  # no fixed score: Yatzy's table serves all
+                for dice in ALL_THROWS
+            )
+            levels = _LEVELS[key] = [tuple(map(int, first))]
         now = levels[0]
         constant = len(set(now)) == 1  # a box every throw fits: the dice change nothing
         while len(levels) <= throws:
@@ -205,13 +194,6 @@ def _solved_levels(box: Box, goal: str, throws: int) -> tuple[int, ...]:
             keeps = _best_keeps(list(map(mul, _sums(levels[-1]), _INT_SCALE)))
             levels.append(tuple(map(max, map(mul, now, scale), keeps)))
         return levels[throws]
-
-
-def _fits(box: Box, dice: tuple[Face, ...]) -> bool:
-    """Whether the dice make ``box``: a mountain box needs three of its face."""
-    if box.is_mountain:
-        return dice.count(box.face) >= 3
-    return bool(FITS[dice] >> box & 1)
 
 
 @lru_cache(maxsize=1024)
@@ -239,8 +221,6 @@ def box_chances(
     0.04603
     """
     check_type(box, (Box,))
-    if type(box) is not Box:
-        raise TypeError(f"expected a dice poker Box, got {box!r}")
     kept = tuple(sorted(keep))
     if len(kept) >= DICE_COUNT or kept not in _ID or any(type(face) is not int for face in kept):
         raise IllegalMoveError(f"a throw keeps 0 to 4 dice showing 1 to 6, not {keep!r}")
@@ -350,69 +330,33 @@ def _premium_value(
 _Levels = tuple[tuple[list[float], list[float]], ...]
 
 
+@lru_cache(maxsize=1024)
 def _gains(
     config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
 ) -> tuple[float, ...]:
     """Per throw, what writing it in ``box`` gains: its points against the box's par and, for
     a mountain box, the change in the stage's expected premium.
     """
+    par = values.par(box)
     if box.is_poker:
-        return _poker_gains(config.box_scores, values, box)
-    return _mountain_gains(config, values, box, open_mountain, written)
-
-
-@lru_cache(maxsize=64)
-def _poker_gains(box_scores: BoxScores, values: Values, box: Box) -> tuple[float, ...]:
-    table = score_table(box_scores)
-    par = values.par(box)
-    return tuple(table[dice][box] - par for dice in ALL_THROWS)
-
-
-@lru_cache(maxsize=1024)
-def _mountain_gains(
-    config: Config, values: Values, box: Box, open_mountain: frozenset[Box], written: int
-) -> tuple[float, ...]:
-    par = values.par(box)
-    premium = _premium_value(values, open_mountain, written, config.premium, config.penalty)
+        table = score_table(config.box_scores)
+        return tuple(table[dice][box] - par for dice in ALL_THROWS)
+    premium, penalty = config.premium, config.penalty
+    now = _premium_value(values, open_mountain, written, premium, penalty)
     rest = open_mountain - {box}
     by_count = [
         (count - 3) * box.face
         - par
-        + _premium_value(
-            values, rest, written + (count - 3) * box.face, config.premium, config.penalty
-        )
-        - premium
+        + _premium_value(values, rest, written + (count - 3) * box.face, premium, penalty)
+        - now
         for count in range(DICE_COUNT + 1)
     ]
     return tuple(by_count[dice.count(box.face)] for dice in ALL_THROWS)
 
 
-def _levels(gains: Sequence[Sequence[float]], fences: tuple[float, ...], first: int) -> _Levels:
-    """The turn's programme, ending in one of the boxes ``gains`` values, with ``fences[u]``
-    the worth of the bank after ``u`` throws: per throws used ``u`` (``first`` to the last
-    the plan allows, ``len(fences) - 1``), each keep's expectation if one more throw is made
-    (empty at the last), and per throw on the table the worth of the turn from there.
-    """
-    stop_now = _most(gains)
-    last = len(fences) - 1
-    best = [value + fences[last] for value in stop_now]
-    levels: list[tuple[list[float], list[float]]] = [([], best)]
-    for used in range(last - 1, first - 1, -1):
-        stop = list(map(add, stop_now, repeat(fences[used])))
-        expected, best = _step_float(stop, best)
-        levels.append((expected, best))
-    levels.reverse()
-    return tuple(levels)
-
-
 def _most(columns: Sequence[Sequence[float]]) -> list[float]:
     """Per throw, the most of the columns' values."""
     return list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
-
-
-def _first_throw(best: Sequence[float]) -> float:
-    """The expectation of ``best`` (a value per throw) over the first throw of five dice."""
-    return float(_sums(best)[_ROLL_ALL_ID]) * _FLOAT_SCALE[_ROLL_ALL_ID]
 
 
 @attrs.frozen
@@ -448,78 +392,82 @@ def _table(view: View, values: Values) -> _Table:
     turns_left = sum(cell is None for cell in sheet) - 1
     # the plan looks HORIZON throws ahead: the whole turn unless it allows more
     last = min(view.throws_allowed, view.throws_used + HORIZON)
-    if not config.fences or turns_left == 0:
-        fences = (0.0,) * (last + 1)
-    else:
-        worth = values.fence * min(1.0, turns_left / 6)
-        bank = view.fences[seat]
-        fences = tuple(worth * config.bank_after_turn(bank, used) for used in range(last + 1))
+    worth = values.fence * min(1.0, turns_left / 6) if config.fences else 0.0
+    bank = view.fences[seat]
     return _Table(
         config=config,
         boxes=tuple(box for box in Box if fillable >> box & 1),
         open_mountain=frozenset(box for box in MOUNTAIN if cells[box] is None),
         written=sum(cell for cell in cells[: len(MOUNTAIN)] if cell is not None),
-        fences=fences,
+        fences=tuple(worth * config.bank_after_turn(bank, used) for used in range(last + 1)),
         first=1 if last <= HORIZON else view.throws_used,
-        announcing=order == "announce" and view.announced is None,
+        announcing=order == "announce" and announced is None,
     )
 
 
 @lru_cache(maxsize=64)
 def _plan(table: _Table, values: Values, boxes: tuple[Box, ...]) -> _Levels:
-    """The programme of the turn ``table`` describes, ending in one of ``boxes``."""
-    gains = [_gains(table.config, values, box, table.open_mountain, table.written) for box in boxes]
-    return _levels(gains, table.fences, table.first)
-
-
-def _plans(table: _Table, values: Values) -> dict[Box, _Levels] | _Levels:
-    """The programme for the turn: one for all its boxes, or one a box while it is to be
-    announced.
+    """The programme of the turn ``table`` describes, ending in one of ``boxes``, with
+    ``table.fences[u]`` the worth of the bank after ``u`` throws: per throws used (from
+    ``table.first`` to the last the plan allows), each keep's expectation if one more throw
+    is made (empty at the last), and per throw on the table the worth of the turn from there.
     """
-    if table.announcing:
-        return {box: _plan(table, values, (box,)) for box in table.boxes}
-    return _plan(table, values, table.boxes)
+    config, fences = table.config, table.fences
+    stop_now = _most(
+        [_gains(config, values, box, table.open_mountain, table.written) for box in boxes]
+    )
+    last = len(fences) - 1
+    best = [value + fences[last] for value in stop_now]
+    levels: list[tuple[list[float], list[float]]] = [([], best)]
+    for used in range(last - 1, table.first - 1, -1):
+        stop = list(map(add, stop_now, repeat(fences[used])))
+        expected = list(map(mul, _sums(best), _FLOAT_SCALE))
+        best = list(map(max, stop, _best_keeps(expected)))
+        levels.append((expected, best))
+    levels.reverse()
+    return tuple(levels)
 
 
 def _options(
     view: View, values: Values
 ) -> tuple[_Table, list[tuple[Move, float]], list[tuple[tuple[Face, ...], float]]]:
     """Every move open to the seat on turn with the coach's worth of it, in points against
-    par: the fills (and announcements) first, then the keeps of a throw.
+    par: the fills (and announcements) first, then the keeps of a throw. While a box is to
+    be announced, each has its own programme; else one serves them all.
     """
     table = _table(view, values)
-    plans = _plans(table, values)
-    used = view.throws_used
-    fences = table.fences
-    if not view.dice:
-        if isinstance(plans, dict):
-            first = _first_throw(_most([plan[0][1] for plan in plans.values()]))
-        else:
-            first = _first_throw(plans[0][1])
-        fills: list[tuple[Move, float]] = [
+    if table.announcing:
+        plans = [_plan(table, values, (box,)) for box in table.boxes]
+    else:
+        plans = [_plan(table, values, table.boxes)]
+    used, fences = view.throws_used, table.fences
+    fills: list[tuple[Move, float]]
+    if not view.dice:  # the first throw's expectation, or a scratch at once
+        best = _sums(_most([plan[0][1] for plan in plans]))[_ROLL_ALL_ID]
+        fills = [
             (Scratch(box), -values.par(box) + fences[0]) for box in table.boxes if box.is_poker
         ]
-        return table, fills, [((), first)]
-    index = _THROW_INDEX[view.dice]
-    level = used - table.first
-    if isinstance(plans, dict):
-        fills = [(Announce(box), plan[level][1][index]) for box, plan in plans.items()]
-        keeps = []
-        if used < view.throws_allowed:
-            keeps = [
-                (keep, max(plan[level][0][_ID[keep]] for plan in plans.values()))
-                for keep in KEEPS[view.dice]
-            ]
-        return table, fills, keeps
-    fills = []
-    for box in table.boxes:
-        gain = _gains(table.config, values, box, table.open_mountain, table.written)[index]
-        fill = Write(box) if FITS[view.dice] >> box & 1 else Scratch(box)
-        fills.append((fill, gain + fences[used]))
+        return table, fills, [((), float(best) * _FLOAT_SCALE[_ROLL_ALL_ID])]
+    index, level = _THROW_INDEX[view.dice], used - table.first
+    if table.announcing:
+        fills = [
+            (Announce(box), plan[level][1][index])
+            for box, plan in zip(table.boxes, plans, strict=True)
+        ]
+    else:
+        fills = [
+            (
+                Write(box) if FITS[view.dice] >> box & 1 else Scratch(box),
+                _gains(table.config, values, box, table.open_mountain, table.written)[index]
+                + fences[used],
+            )
+            for box in table.boxes
+        ]
     keeps = []
     if used < view.throws_allowed:
-        expected = plans[level][0]
-        keeps = [(keep, expected[_ID[keep]]) for keep in KEEPS[view.dice]]
+        keeps = [
+            (keep, max(plan[level][0][_ID[keep]] for plan in plans)) for keep in KEEPS[view.dice]
+        ]
     return table, fills, keeps
 
 
@@ -607,8 +555,7 @@ def _best(
     fills: list[tuple[Move, float]], keeps: list[tuple[tuple[Face, ...], float]]
 ) -> tuple[Move, float]:
     """The best option, a fill before a keep of equal worth."""
-    options: list[tuple[Move, float]] = [*fills, *((Roll(keep), value) for keep, value in keeps)]
-    return max(options, key=lambda option: option[1])
+    return max([*fills, *((Roll(keep), value) for keep, value in keeps)], key=itemgetter(1))
 
 
 def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
@@ -624,8 +571,8 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
     table, fills, keeps = _options(view, values)
     move, value = _best(fills, keeps)
     throws_left = view.throws_allowed - view.throws_used
-    scores = score_table(table.config.box_scores)
     box_scores = table.config.box_scores
+    scores = score_table(box_scores)
     return Advice(
         dice=view.dice,
         throws_left=throws_left,
@@ -700,18 +647,12 @@ def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
     """
     advice = coach(view, values)
     lines: dict[Box, str] = {}
-    for number, box in enumerate(advice.boxes):
-        best = max(
-            advice.keeps,
-            key=lambda keep: (keep.boxes[number].points, keep.boxes[number].chance),
-            default=None,
+    for number, box in enumerate(advice.boxes if advice.keeps else ()):
+        keep, made = max(
+            ((keep.keep, keep.boxes[number]) for keep in advice.keeps),
+            key=lambda option: (option[1].points, option[1].chance),
         )
-        if best is None:
-            continue
-        made = best.boxes[number]
-        lines[box] = (
-            f"{_kept(best.keep)}: {_percent(made.chance)} made, {float(made.points):.1f} points"
-        )
+        lines[box] = f"{_kept(keep)}: {_percent(made.chance)} made, {float(made.points):.1f} points"
     return lines
 
 
