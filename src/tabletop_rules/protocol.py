@@ -1,9 +1,7 @@
 """The registry of games and the :class:`Bot` protocol.
 
-Generic code (bots, simulation, the conformance suite, serialization) is written once
-against :class:`~tabletop_rules.game.Game`; each game package's ``RULES`` is an instance of
-its subclass. :func:`get_ruleset` finds a game by name, and a game's ``bots`` make its
-bots by name (``"random"`` for every game):
+:func:`get_ruleset` finds a game (a :class:`~tabletop_rules.game.Game`) by name, and a
+game's ``bots`` make its bots by name (``"random"`` for every game):
 
 >>> from tabletop_rules import get_ruleset
 >>> rules = get_ruleset("dice-poker")
@@ -78,7 +76,7 @@ _registered: dict[str, Game[Any, Any, Any]] = {}
 
 def check_ruleset(value: object) -> Ruleset[Any, Any, Any]:
     """``value`` if it is a :class:`~tabletop_rules.game.Game`; else ``TypeError`` saying
-    where rulesets come from. The guard of the functions that take a ruleset.
+    where rulesets come from.
 
     >>> check_ruleset("palace")
     Traceback (most recent call last):
@@ -93,17 +91,11 @@ def check_ruleset(value: object) -> Ruleset[Any, Any, Any]:
 
 
 def register(ruleset: Ruleset[Any, Any, Any]) -> None:
-    """Make ``ruleset`` findable by :func:`get_ruleset` under its name.
-
-    Built-in games register themselves when imported. A game of another package is found
-    without this call through its entry point (:mod:`~tabletop_rules.plugins`); it calls
-    it too (once, at import) where its states should serialize before it is looked up by
-    name, as the built-in games' do.
-
-    Raises :class:`~tabletop_rules.errors.GamePluginError` when another ruleset has the
-    name, and for a built-in game's name (``"palace"``) unless ``ruleset`` is the
-    ``RULES`` of that game's own module: the names are reserved whether or not the
-    built-in game is imported yet.
+    """Make ``ruleset`` findable by :func:`get_ruleset` under its name (a game of another
+    package is found through its entry point; it registers too where its states should
+    serialize before it is looked up). Raises
+    :class:`~tabletop_rules.errors.GamePluginError` when another ruleset has the name, or
+    for a built-in game's name (imported or not) unless ``ruleset`` is that game's ``RULES``.
     """
     check_ruleset(ruleset)
     name = ruleset.name
@@ -113,7 +105,7 @@ def register(ruleset: Ruleset[Any, Any, Any]) -> None:
             "underscores, reserved for it; register the game under a name of its own"
         )
     existing = _find(name)
-    if name in _BUILTIN and ruleset is not _builtin_rules(name):
+    if name in _BUILTIN and ruleset is not getattr(sys.modules.get(_BUILTIN[name]), "RULES", None):
         taken = f"a ruleset named {name!r} is registered already: " if existing is not None else ""
         raise GamePluginError(
             f"{taken}the name {name!r} is reserved for the built-in game of "
@@ -124,21 +116,11 @@ def register(ruleset: Ruleset[Any, Any, Any]) -> None:
     _registered[name] = ruleset
 
 
-def _builtin_rules(name: str) -> object:
-    """The ``RULES`` of the built-in game ``name``'s module, once that module has set it
-    (also while it is still importing, as it registers at its end); else ``None``.
-    """
-    return getattr(sys.modules.get(_BUILTIN[name]), "RULES", None)
-
-
 def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     """The ruleset registered as ``name``: built-in games load on first use, and games of
     other packages through the entry-point group :data:`~tabletop_rules.plugins.GROUP`.
-
-    Raises :class:`~tabletop_rules.errors.UnknownGameError` (a ``KeyError`` too) naming
-    the known games when there is none, and
-    :class:`~tabletop_rules.errors.GamePluginError` (an ``UnknownGameError`` too) naming the
-    entry point and its distribution when another package's game cannot be loaded:
+    Raises :class:`~tabletop_rules.errors.UnknownGameError` naming the known games, or
+    :class:`~tabletop_rules.errors.GamePluginError` naming the entry point that fails.
 
     >>> get_ruleset("chess")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -166,9 +148,8 @@ def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
 
 
 def game_name(name: object) -> Any:
-    """``name``, or the built-in game's name it spells with underscores (``"dice_poker"``,
-    as its package is named, for ``"dice-poker"``): every function that takes a game's
-    name takes either spelling.
+    """``name``, or the built-in game's name it spells with underscores (``"dice_poker"``
+    for ``"dice-poker"``): every function that takes a game's name takes either spelling.
     """
     if type(name) is str and "_" in name and name.replace("_", "-") in _BUILTIN:
         return name.replace("_", "-")
@@ -176,16 +157,12 @@ def game_name(name: object) -> Any:
 
 
 def is_registered(game: Game[Any, Any, Any]) -> bool:
-    """Whether ``game`` is the game :func:`get_ruleset` gives for its name now: only such
-    a game pickles (as its name).
-    """
+    """Whether ``game`` is what :func:`get_ruleset` gives for its name (only such pickles)."""
     return _find(check_ruleset(game).name) is game
 
 
 def _find(name: str) -> Ruleset[Any, Any, Any] | None:
-    """The ruleset known as ``name`` now, registered or loaded through its entry point
-    (built-in names are never taken from the group); ``None`` when there is none yet.
-    """
+    """The ruleset known as ``name`` now (a built-in name never from the entry points)."""
     ruleset = _registered.get(name)
     if ruleset is None and name not in _BUILTIN:
         ruleset = plugins.loaded().get(name)
@@ -194,7 +171,7 @@ def _find(name: str) -> Ruleset[Any, Any, Any] | None:
 
 def registered_game(name: str, module: str) -> Game[Any, Any, Any]:
     """The game a pickled :class:`~tabletop_rules.game.Game` names, importing ``module``
-    (which registers it) when the name is not known in this process yet.
+    (which registers it) where the name is not known yet.
     """
     if type(name) is not str or type(module) is not str:
         raise TypeError(f"a game's name and module are str, got {short_repr((name, module))}")
@@ -212,30 +189,24 @@ def registered() -> tuple[Ruleset[Any, Any, Any], ...]:
     """The rulesets registered so far: built-in games once imported, games of other
     packages once loaded through their entry points.
     """
-    found = plugins.loaded()
-    if not found:
-        return tuple(_registered.values())
-    return (
-        *_registered.values(),
-        *(ruleset for name, ruleset in found.items() if name not in {*_BUILTIN, *_registered}),
-    )
+    found = plugins.loaded().items()
+    others = (ruleset for name, ruleset in found if name not in {*_BUILTIN, *_registered})
+    return (*_registered.values(), *others)
 
 
 def rulesets() -> tuple[str, ...]:
-    """The names of every game :func:`get_ruleset` gives, sorted: the built-in ones, those
-    registered, and those of other packages that load through their entry points (each
-    one that does not is left out, with a :class:`~tabletop_rules.plugins.GamePluginWarning`).
+    """The names of every game :func:`get_ruleset` gives, sorted (a game of another
+    package that does not load left out, with a
+    :class:`~tabletop_rules.plugins.GamePluginWarning`).
     """
     found = plugins.loadable(check_ruleset, reserved=_BUILTIN)
     return tuple(sorted({*_BUILTIN, *_registered, *(ruleset.name for ruleset in found)}))
 
 
 def game_names() -> tuple[str, ...]:
-    """Every name a game may be asked for by, sorted, with no game imported: the built-in
-    ones, those registered, and those other packages declare (:func:`plugins.names
-    <tabletop_rules.plugins.names>`), each of which may still fail when asked for. For a
-    program's start, such as the command line's help; :func:`rulesets` lists only the
-    games that load.
+    """Every name a game may be asked for by, sorted, with no game imported (one of
+    another package may still fail to load): for a program's start, such as the command
+    line's help; :func:`rulesets` lists only the games that load.
     """
     return tuple(sorted({*_BUILTIN, *_registered, *plugins.names()}))
 
