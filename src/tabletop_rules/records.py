@@ -1,7 +1,5 @@
-"""Game records: ``{game, version, config, seed, moves}``, enough to replay a game exactly.
-
-Moves are stored in each game's text notation, like a chess game in PGN, so a record reads
-as well as it replays.
+"""Game records: ``{game, version, config, seed, moves}``, enough to replay a game exactly,
+the moves in the game's notation (as PGN does), so a record reads as well as it replays.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> state = dp.new_game(seed=9)
@@ -71,10 +69,8 @@ class GameRecord:
 
     @classmethod
     def start(cls, ruleset: Ruleset[Any, Any, Any], state: Any) -> GameRecord:
-        """An empty record of the game that ``state``, a new game, begins.
-
-        ``ValueError`` if ``state`` is not the new game of its config and seed: the moves
-        that led to it would be missing from the record.
+        """An empty record of the game that ``state`` begins; ``ValueError`` if ``state``
+        is not the new game of its config and seed.
         """
         config, seed, deal = (
             ruleset.config_of(state),
@@ -91,18 +87,13 @@ class GameRecord:
         return get_ruleset(self.game)
 
     _reached: Any = attrs.field(default=None, init=False, eq=False, repr=False)
-    """The state the moves lead to, kept by :meth:`play` so that a record grown move by
-    move is not replayed from the start each time."""
+    """The state the moves lead to, kept by :meth:`play` so as not to replay each time."""
 
     def play(self, move: Any) -> GameRecord:
-        """This record with ``move`` (a move object or its notation) appended, once the
-        move is found legal where the recorded moves lead; it is stored in the game's
-        notation, as the listed move it is equivalent to (see ``canonical``).
-
-        Raises :class:`~tabletop_rules.errors.NotationError` or
-        :class:`~tabletop_rules.errors.IllegalMoveError` for a move that cannot be played
-        there, and :class:`~tabletop_rules.errors.InvalidStateError` for a record whose
-        own moves cannot be replayed.
+        """This record with ``move`` (a move or its notation) appended, in notation as the
+        listed move it equals (``canonical``), once it is legal where the moves lead.
+        ``NotationError`` or ``IllegalMoveError`` for a move that cannot be played there,
+        ``InvalidStateError`` for a record whose own moves cannot be replayed.
         """
         ruleset = self.ruleset
         state = self._reached if self._reached is not None else replay(self)
@@ -117,18 +108,15 @@ class GameRecord:
 
     def to_json(self) -> str:
         """The record as JSON: ``{"game", "version", "config", "seed", "deal", "moves"}``,
-        the version being the game's JSON layout version and ``deal`` present only for a
-        game dealt from a given deck order.
+        ``deal`` only for a game dealt from a given deck order.
         """
         header = {"game": self.game, "version": self.ruleset.format_version}
         return json.dumps({**header, **record_data(self)})
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """The record :meth:`to_json` wrote; ``InvalidStateError`` if it is malformed.
-
-        The text is read with :func:`~tabletop_rules.serialize.parse_json`, under the same
-        limits as :func:`~tabletop_rules.serialize.loads`.
+        """The record :meth:`to_json` wrote, read under the limits of
+        :func:`~tabletop_rules.serialize.parse_json`; ``InvalidStateError`` if malformed.
         """
         data = parse_json(text)
         if not isinstance(data, dict) or data.keys() - {"deal"} != {"game", "version", *_KEYS}:
@@ -151,9 +139,8 @@ _KEYS = frozenset({"config", "seed", "moves"})
 
 
 def record_data(record: GameRecord) -> dict[str, Any]:
-    """The record's ``config``, ``seed``, ``deal`` (only when it has one) and ``moves``
-    as JSON data: the ``data`` of its :func:`~tabletop_rules.serialize.dumps` envelope,
-    and the body of :meth:`GameRecord.to_json`.
+    """The record's ``config``, ``seed``, ``deal`` (if any) and ``moves`` as JSON data,
+    for :func:`~tabletop_rules.serialize.dumps` and :meth:`GameRecord.to_json`.
     """
     if type(record) is not GameRecord:
         raise TypeError(f"expected a GameRecord, got {short_repr(record)}")
@@ -176,9 +163,7 @@ def record_from_data(ruleset: Ruleset[Any, Any, Any], data: Any) -> GameRecord:
     if type(moves) is not list:
         raise InvalidStateError("moves must be a list of move texts")
     config = from_data(data["config"], ruleset.config_type)
-    deal = None
-    if "deal" in data:
-        deal = _deal_from_data(ruleset, data["deal"])
+    deal = _deal_from_data(ruleset, data["deal"]) if "deal" in data else None
     record = GameRecord(ruleset.name, config, data["seed"], tuple(moves), deal)
     check_record(record)
     return record
@@ -208,10 +193,9 @@ def _ruleset(game: object) -> Ruleset[Any, Any, Any]:
 
 
 def check_record(record: GameRecord) -> None:
-    """Raise :class:`~tabletop_rules.errors.InvalidStateError` unless ``record`` is made of
-    what a record holds: a registered game, that game's ``Config``, a seed in
-    ``[0, 2**64)``, a tuple of move texts, and no deal or a tuple of the game's cards.
-    Whether the moves can be played is for :func:`replay_states` to find out.
+    """``InvalidStateError`` unless ``record`` holds a registered game, its ``Config``, a
+    seed in ``[0, 2**64)``, a tuple of move texts, and no deal or a tuple of its cards
+    (whether the moves can be played is for :func:`replay_states`).
     """
     if not isinstance(record, GameRecord):
         raise InvalidStateError(f"expected a GameRecord, got {type(record).__name__}")
@@ -242,10 +226,8 @@ def check_record(record: GameRecord) -> None:
 
 
 def replay_states(record: GameRecord) -> Iterator[Any]:
-    """Every state of the recorded game, the new game first.
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` for a record that
-    :func:`check_record` refuses, and naming the first move that cannot be read or played.
+    """Every state of the recorded game, the new game first; ``InvalidStateError`` for a
+    record :func:`check_record` refuses, or naming the first move that cannot be played.
     """
     for _move, state, _events in replay_steps(record, events=False):
         yield state
@@ -254,12 +236,10 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
 def replay_steps(
     record: GameRecord, *, events: bool = True, rules: Ruleset[Any, Any, Any] | None = None
 ) -> Iterator[tuple[Any, Any, Any]]:
-    """``(move, state, events)`` for the new game (``None``, the new game, ``()``) and
-    then for each recorded move: the move read from its text, the state it leads to and
-    its events (``()`` with ``events=False``, which skips making them).
-
-    Raises :class:`~tabletop_rules.errors.InvalidStateError` as :func:`replay_states` does,
-    and, given ``rules``, for a record of another game than theirs.
+    """``(move, state, events)`` for the new game (``None``, the new game, ``()``), then
+    for each recorded move (events ``()`` with ``events=False``, which skips making them).
+    ``InvalidStateError`` as :func:`replay_states` raises it, or for a record of another
+    game than ``rules``.
     """
     try:
         check_record(record)
@@ -291,12 +271,9 @@ def replay_steps(
 def rules_and_record(
     caller: str, first: object, second: object
 ) -> tuple[Ruleset[Any, Any, Any] | None, Any]:
-    """The ruleset (``None``: the record's own game) and the record of a call written
-    ``caller(rules, record)`` or ``caller(record)``, as :func:`replay` and
-    :meth:`Match.from_record <tabletop_rules.match.Match.from_record>` are. The older
-    order ``caller(record, rules)``, told by a :class:`GameRecord` first, still works for
-    one release and warns :class:`DeprecationWarning`. The record is checked where it is
-    replayed.
+    """The ruleset (``None``: the record's own) and the record of ``caller(rules, record)``
+    or ``caller(record)``; the older ``caller(record, rules)`` works for one release, with
+    a ``DeprecationWarning``.
     """
     if second is None:
         return None, first
@@ -328,11 +305,8 @@ def replay(
     record: GameRecord | Ruleset[Any, Any, Any] | None = None,
     /,
 ) -> Any:
-    """The state the recorded game reached: ``replay(rules, record)``, or
-    ``replay(record)`` for the record's own game.
-
-    Pass the game's ``rules`` to get the game's own ``State`` type back (and to have the
-    record checked to be of that game):
+    """The state the recorded game reached: ``replay(rules, record)`` (the game's own
+    ``State`` type, the record checked to be of that game), or ``replay(record)``.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> record = GameRecord("dice-poker", dp.Config(), 9, ("roll",))
@@ -344,9 +318,7 @@ def replay(
     ...
     tabletop_rules.errors.InvalidStateError: a dice-poker record cannot be replayed as palace
 
-    The rules come first, as in every function that takes a ruleset; the older
-    ``replay(record, rules)`` still works for one release and warns
-    :class:`DeprecationWarning`.
+    The older ``replay(record, rules)`` works for one release, with a ``DeprecationWarning``.
     """
     ruleset, checked = rules_and_record("replay", rules, record)
     state = None
