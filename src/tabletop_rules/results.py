@@ -2,10 +2,6 @@
 each bot's figures with their 95% intervals, the luck-controlled differences of a
 duplicate run, the plain-text tables printed, and the JSON data of a
 :class:`SimulationResult` (written and read back, every field checked).
-
->>> low, high = wilson_interval(20, 20)
->>> round(low, 3), high
-(0.839, 1.0)
 """
 
 from __future__ import annotations
@@ -49,22 +45,17 @@ _Z_95: Final = 1.959963984540054  # the standard normal quantile of a two-sided 
 
 MAX_GAMES: Final = 10**7
 """The most games one :func:`~tabletop_rules.simulate.simulate` plays, and one tournament
-over all its tables. A result keeps every game's :class:`GameResult`, some 600 bytes each:
-ten million games hold about 6 GB, and take a batched run (the fastest) a quarter of an
-hour on two cores. A study of more games runs several seeds and pools their figures."""
+over all its tables: a result keeps each game's :class:`GameResult` (some 600 bytes), so
+ten million hold about 6 GB. A study of more games pools the figures of several seeds."""
 
 
 def figures_data(figures: Any, **intervals: str) -> dict[str, Json]:
-    """An attrs value of figures as JSON data: its fields by name in their order, tuples
-    as lists, a nested value as its own data, and a float that is not finite (the bound of
-    an interval over one sample) as ``None``, which JSON can hold. A field named in
-    ``intervals``, a ``(low, high)`` pair, is written in its place as two keys named
-    from the name given: ``win_interval="win_rate"`` writes ``win_rate_low`` and
-    ``win_rate_high``.
+    """An attrs value of figures as JSON data: its fields in order, tuples as lists, nested
+    values as their data, and a float that is not finite (an interval over one sample) as
+    ``None``. A ``(low, high)`` field named in ``intervals`` is written as two keys named
+    from the value: ``win_interval="win_rate"`` writes ``win_rate_low`` and ``win_rate_high``.
     """
     data = attrs.asdict(figures, value_serializer=_json_value)
-    if not intervals:
-        return data
     written: dict[str, Json] = {}
     for key, value in data.items():
         if key in intervals:
@@ -81,9 +72,7 @@ def _json_value(_figures: Any, _field: Any, value: Any) -> Any:
 
 
 class Figures:
-    """A value of figures whose JSON data are its fields, as :func:`figures_data` writes
-    them: the base of the figures a run and a tournament report.
-    """
+    """The base of a run's and a tournament's figures: their JSON data are their fields."""
 
     __slots__ = ()
 
@@ -131,9 +120,8 @@ class GameResult:
 
 
 def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a success rate (95% with the default ``z``): unlike
-    the plain normal interval it stays inside [0, 1] and is sound near 0 and 1 and for
-    few trials. ``successes`` may be fractional (shared wins).
+    """The Wilson score interval of a success rate (95% with the default ``z``): unlike the
+    normal interval, sound near 0 and 1 and for few trials. ``successes`` may be fractional.
 
     >>> low, high = wilson_interval(20, 20)
     >>> round(low, 3), high
@@ -197,9 +185,8 @@ class Estimate(Figures):
 
 
 def mean_interval(samples: Sequence[float]) -> Estimate:
-    """The mean of ``samples`` with its 95% Student t interval, ``mean ± t · sd / √n``:
-    for differences measured once per deal, which are independent from deal to deal. One
-    sample has no spread to measure: its interval is unbounded.
+    """The mean of ``samples`` (independent, as deals are) with its 95% Student t interval,
+    ``mean ± t · sd / √n``; unbounded for one sample, which has no spread to measure.
 
     >>> estimate = mean_interval([1.0, 2.0, 3.0])
     >>> estimate.mean, round(estimate.low, 3), round(estimate.high, 3)
@@ -218,10 +205,9 @@ def mean_interval(samples: Sequence[float]) -> Estimate:
 
 @attrs.frozen
 class FieldDifference(Figures):
-    """How one bot did against the field in a duplicate run (``simulate(…,
-    duplicate=True)``), luck controlled: on each deal, its mean over the deal's games
-    minus the other bots' mean, then averaged over the deals with a 95% interval over
-    deals. With two bots the field is the other bot: the head-to-head difference.
+    """How one bot did against the field in a duplicate run, luck controlled: on each deal,
+    its mean over the deal's games minus the other bots' mean, averaged over the deals
+    with a 95% interval. With two bots the field is the other bot: head to head.
     """
 
     name: str
@@ -244,6 +230,7 @@ def _versus_field(
         deals.setdefault(game.index // bots, []).append(game)
     score_gaps: list[list[float]] = [[] for _ in names]
     win_gaps: list[list[float]] = [[] for _ in names]
+    others = bots - 1
     for played in deals.values():
         scores = [0.0] * bots
         wins = [0.0] * bots
@@ -253,7 +240,6 @@ def _versus_field(
                 if seat in game.winners:
                     wins[bot] += 1 / (len(game.winners) * len(played))
         for bot in range(bots):
-            others = bots - 1
             score_gaps[bot].append(scores[bot] - (sum(scores) - scores[bot]) / others)
             win_gaps[bot].append(wins[bot] - (sum(wins) - wins[bot]) / others)
     return tuple(
@@ -266,9 +252,7 @@ def _versus_field(
 
 @attrs.frozen
 class BotStats(Figures):
-    """How one bot of a run did, over every game it played (all of them), whatever seat
-    it sat at.
-    """
+    """How one bot of a run did over every game it played (all of them), at any seat."""
 
     name: str
     """The bot's name in the run (a name of the ruleset's ``bots``, or its factory's)."""
@@ -310,22 +294,18 @@ def _bot_stats(names: tuple[str, ...], games: tuple[GameResult, ...]) -> tuple[B
             scores[bot].append(game.scores[seat])
             if seat in game.winners:
                 wins[bot] += Fraction(1, len(game.winners))
-    stats = []
-    for name, won, scored in zip(names, wins, scores, strict=True):
-        played = len(scored)
-        stdev = statistics.stdev(scored) if played > 1 else 0.0
-        stats.append(
-            BotStats(
-                name,
-                played,
-                float(won),
-                float(won / played),
-                wilson_interval(float(won), played),
-                statistics.fmean(scored),
-                float(stdev),
-            )
+    return tuple(
+        BotStats(
+            name,
+            len(scored),
+            float(won),
+            float(won / len(scored)),
+            wilson_interval(float(won), len(scored)),
+            statistics.fmean(scored),
+            float(statistics.stdev(scored)) if len(scored) > 1 else 0.0,
         )
-    return tuple(stats)
+        for name, won, scored in zip(names, wins, scores, strict=True)
+    )
 
 
 def text_table(heading: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -385,9 +365,7 @@ def _field(fail: Fail, where: str, data: object, key: str) -> Any:
 def _read_result(
     data: Mapping[str, Any], fail: Fail
 ) -> tuple[str, int, bool, tuple[str, ...], tuple[GameResult, ...], bool]:
-    """The run a result's data describes, every field checked (``fail`` names the first
-    that is wrong): :meth:`SimulationResult.from_data`'s check.
-    """
+    """The run a result's data describes, each field checked, ``fail`` naming a wrong one."""
     game = _field(fail, "the result", data, "game")
     if type(game) is not str or not game:
         fail(f"game must be a game's name, got {short_repr(game)}")
@@ -444,46 +422,40 @@ def _read_game(
     """Game ``index`` of a result's data, checked against the run that played it."""
     where = f"games[{index}]"
 
-    def field(key: str) -> Any:
-        return _field(fail, where, one, key)
+    def number(key: str, high: int = _MOST_COUNT) -> int:
+        return _whole(fail, f"{where}.{key}", _field(fail, where, one, key), 0, high)
 
-    if _whole(fail, f"{where}.index", field("index"), 0, _MOST_COUNT) != index:
+    def numbers(key: str, low: int, high: int, each: str = "") -> tuple[int, ...]:
+        items = _items(fail, f"{where}.{key}", _field(fail, where, one, key))
+        if each and len(items) != bots:
+            fail(f"{where}.{key} must {each}, got {len(items)}")
+        return tuple(_whole(fail, f"{where}.{key}", item, low, high) for item in items)
+
+    if number("index") != index:
         fail(f"{where}.index must be {index}: the games are in game order from 0")
     bots = len(names)
-    seed = _whole(fail, f"{where}.seed", field("seed"), 0, 2**64 - 1)
+    seed = number("seed", 2**64 - 1)
     if seed != game_seed(run_seed, index, bots, duplicate):
         fail(f"{where}.seed {seed} is not the seed the run's seed gives game {index}")
-    seating_items = _items(fail, f"{where}.seating", field("seating"))
-    if len(seating_items) != bots:
-        fail(f"{where}.seating must seat the {bots} bots that bots names, got {len(seating_items)}")
-    seated = tuple(_whole(fail, f"{where}.seating", bot, 0, bots - 1) for bot in seating_items)
+    seated = numbers("seating", 0, bots - 1, f"seat the {bots} bots that bots names")
     if seated != seating(index, bots, rotate=rotate):
         fail(
             f"{where}.seating must be {list(seating(index, bots, rotate=rotate))}, the bots' "
             f"seats in game {index}, got {list(seated)}"
         )
-    scores = tuple(
-        _whole(fail, f"{where}.scores", score, -_MOST_COUNT, _MOST_COUNT)
-        for score in _items(fail, f"{where}.scores", field("scores"))
-    )
-    if len(scores) != bots:
-        fail(f"{where}.scores must give one score for each of the {bots} seats")
-    winners = [
-        _whole(fail, f"{where}.winners", seat, 0, bots - 1)
-        for seat in _items(fail, f"{where}.winners", field("winners"))
-    ]
+    scores = numbers("scores", -_MOST_COUNT, _MOST_COUNT, f"give a score for each of {bots} seats")
+    winners = list(numbers("winners", 0, bots - 1))
     if winners != sorted(set(winners)):
         fail(f"{where}.winners must name seats once each, in increasing order, got {winners}")
-    moves = _whole(fail, f"{where}.moves", field("moves"), 0, _MOST_COUNT)
-    chance = _whole(fail, f"{where}.chance_moves", field("chance_moves"), 0, _MOST_COUNT)
+    moves, chance = number("moves"), number("chance_moves")
     return GameResult(index, seed, seated, scores, frozenset(winners), moves, chance)
 
 
 @attrs.frozen
 class SimulationResult:
     """The outcome of :func:`~tabletop_rules.simulate.simulate`: per-bot wins and scores,
-    game lengths, and each game's :class:`GameResult`, in game order. Equal for equal
-    arguments, whatever executor played the games. ``str()`` gives it as a plain-text table.
+    game lengths, and each game's :class:`GameResult`, in game order, whatever executor
+    played them. ``str()`` gives it as a plain-text table.
     """
 
     game: str
@@ -530,13 +502,11 @@ class SimulationResult:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> SimulationResult:
-        """The result that ``to_data(per_game=True)`` wrote (after a JSON round trip too):
-        its figures computed again from the games. The whole document is checked first:
-        the types (plain ``int``, ``str``, ``bool`` and lists, as JSON gives them), each
-        game's index, seed and seating as the run made them, its scores and winners one per
-        seat, its counts in range, and the totals written beside the games. Raises
-        :class:`~tabletop_rules.errors.InvalidStateError` naming what is wrong for data
-        that is not such a result, or that has no games; never another error.
+        """The result that ``to_data(per_game=True)`` wrote, its figures computed again
+        from the games, after the whole document is checked: JSON's types, each game's
+        index, seed and seating as the run made them, one score per seat, counts in range,
+        the totals beside the games. :class:`~tabletop_rules.errors.InvalidStateError`,
+        naming what is wrong, for anything else, or no games; never another error.
         """
         if not isinstance(data, Mapping) or "games" not in data:
             raise InvalidStateError(
@@ -555,11 +525,9 @@ class SimulationResult:
 
     @property
     def scores_say_only_who_won(self) -> bool:
-        """Whether the scores tell nothing the wins do not: in every game each winner has
-        one score and every other seat one lower score, the same two in every game (palace
-        played to the first out: 1 and 0). Then a mean score only restates the win rate, and
-        the tables leave it out; any game whose scores count points shows them. One game
-        alone cannot tell, and keeps its scores.
+        """Whether the scores tell nothing the wins do not: every winner scores one value
+        and every other seat one lower value, the same in every game (palace to the first
+        out: 1 and 0), so the tables leave the mean score out. One game cannot tell.
         """
         if len(self.games) < 2:
             return False
@@ -601,8 +569,8 @@ class SimulationResult:
         return data
 
     def table(self) -> str:
-        """The per-bot figures and game lengths as a plain-text table; the mean score and
-        its spread only where the scores count points (not :attr:`scores_say_only_who_won`).
+        """The per-bot figures and game lengths as a plain-text table, the scores only where
+        they count points (not :attr:`scores_say_only_who_won`).
 
         >>> from tabletop_rules import dice_poker as dp
         >>> from tabletop_rules.simulate import simulate
@@ -615,10 +583,8 @@ class SimulationResult:
         game length in moves by players: mean 110.7, min 79, max 120
         """
         seats = "bots rotated through the seats" if self.rotate else "bots in fixed seats"
-        points = not self.scores_say_only_who_won
-        heading: tuple[str, ...] = ("bot", "wins", "win rate", "95% interval")
-        if points:
-            heading += ("mean score", "score sd")
+        columns = 4 if self.scores_say_only_who_won else 6
+        heading = ("bot", "wins", "win rate", "95% interval", "mean score", "score sd")[:columns]
         rows = [
             (
                 bot.name,
@@ -627,7 +593,7 @@ class SimulationResult:
                 f"{bot.win_interval[0]:.1%}-{bot.win_interval[1]:.1%}",
                 f"{bot.score_mean:.1f}",
                 f"{bot.score_stdev:.1f}",
-            )[: None if points else 4]
+            )[:columns]
             for bot in self.bots
         ]
         if self.duplicate:

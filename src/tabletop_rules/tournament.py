@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, Final, TypeVar
@@ -81,18 +81,15 @@ RESAMPLES: Final = 1000
 """The bootstrap resamples of a tournament's rating intervals, unless told."""
 
 MAX_RESAMPLES: Final = 100_000
-"""The most bootstrap resamples a tournament takes. Each refits every rating, so the time
-grows with them; the 2.5th and 97.5th percentiles stop moving, to the rating point shown,
-after some thousands, so a hundred thousand leaves room and still ends."""
+"""The most bootstrap resamples a tournament takes: each refits every rating, and the
+percentiles stop moving, to the rating point shown, after some thousands."""
 
 MAX_TOURNAMENT_BOTS: Final = 32
-"""The most bots one tournament rates: every resample fits a rating for each by Newton's
-method, whose steps cost the cube of the bots, so 32 bots keep a thousand resamples to
-seconds; rate more in groups that share a reference bot."""
+"""The most bots one tournament rates: a resample's fit costs the cube of the bots, so 32
+keep a thousand resamples to seconds; rate more in groups that share a reference bot."""
 
 MAX_TABLES: Final = 10_000
-"""The most tables one tournament plays, ``C(bots, seats)`` of them: 30 bots at eight
-seats would be 5,852,925 tables. Each is a run of its own, with its result kept."""
+"""The most tables, ``C(bots, seats)``, one tournament plays, each a run with its result kept."""
 
 _PRIOR: Final = 1.0
 _TOLERANCE: Final = 1e-10
@@ -135,12 +132,10 @@ def pairwise_points(game: GameResult) -> tuple[tuple[int, int, float], ...]:
 def bradley_terry(points: Sequence[Sequence[float]], *, prior: float = _PRIOR) -> tuple[float, ...]:
     """The Bradley-Terry ratings of bots from their pairwise points, on the Elo scale
     (:data:`ELO_SCALE`), averaging 0: the strengths ``p`` that make the points most
-    likely when bot ``i`` beats bot ``j`` with probability ``p_i / (p_i + p_j)``, found by
-    Newton's method on the log-strengths (the likelihood is concave in them, so it
-    converges in a few steps). A draw counts half a win to each.
-
+    likely when bot ``i`` beats bot ``j`` with probability ``p_i / (p_i + p_j)``, by
+    Newton's method on the (concave) log-likelihood. A draw counts half a win to each.
     ``prior`` adds that many drawn games between every pair, so that a bot that won (or
-    lost) every game still has a finite rating; 0 adds none.
+    lost) every game still has a finite rating.
 
     >>> [round(r) for r in bradley_terry([[0, 10], [10, 0]])]
     [0, 0]
@@ -240,23 +235,30 @@ def bootstrap_ratings(
     rng = Rng.from_seed(seed)
     drawn: list[list[float]] = [[] for _ in range(bots)]
     for _ in range(resamples):
-        points = [[0.0] * bots for _ in range(bots)]
+        picked = []
         for units in strata:
             for _ in units:
                 pick, rng = rng.below(len(units))
-                for i, j, got in units[pick]:
-                    points[i][j] += got
-                    points[j][i] += 1.0 - got
-        for bot, rating in enumerate(bradley_terry(points)):
+                picked.append(units[pick])
+        for bot, rating in enumerate(bradley_terry(_points(picked, bots))):
             drawn[bot].append(rating)
     return tuple(_percentiles(sorted(ratings)) for ratings in drawn)
 
 
+def _points(units: Iterable[Unit], bots: int) -> list[list[float]]:
+    """The points each bot took from each other in ``units``, for :func:`bradley_terry`."""
+    points = [[0.0] * bots for _ in range(bots)]
+    for unit in units:
+        for i, j, got in unit:
+            points[i][j] += got
+            points[j][i] += 1.0 - got
+    return points
+
+
 def _check_tournament_size(bots: int, seats: int, games: int) -> None:
-    """Raise :class:`~tabletop_rules.errors.ConfigError` for a round robin of ``bots``
-    bots at ``seats`` seats, ``games`` a table, beyond the caps: :data:`MAX_TOURNAMENT_BOTS`
-    bots, :data:`MAX_TABLES` tables, and :data:`~tabletop_rules.results.MAX_GAMES` games
-    over all the tables. Counted, not built: nothing is made before the check.
+    """Raise :class:`~tabletop_rules.errors.ConfigError` for a round robin beyond
+    :data:`MAX_TOURNAMENT_BOTS` bots, :data:`MAX_TABLES` tables or
+    :data:`~tabletop_rules.results.MAX_GAMES` games, counted before anything is built.
 
     >>> _check_tournament_size(30, 8, 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -622,18 +624,14 @@ def tournament(
     names = bot_names(rules, choices)
     check_whole_deals(games, seats, duplicate)
     size = games_per_task(games, chunk_size, batched=False)
-    seated: list[tuple[int, ...]] = []
-
-    def runs() -> Iterator[tuple[Run, Iterator[range]]]:
-        """Each table's run and chunks, the tables made as their games are sent."""
-        for number, table in enumerate(combinations(range(len(choices)), seats)):
-            seated.append(table)
-            bots = tuple(choices[bot] for bot in table)
-            run = Run(rules, config, bots, derived_seed(seed, number), True, None, duplicate)
-            yield run, game_chunks(games, size)
-
-    total = math.comb(len(choices), seats) * games
-    played = play_runs(runs(), total, executor, progress)
+    seated = tables(len(choices), seats)
+    runs = (
+        (
+            Run(rules, config, bots, derived_seed(seed, n), True, None, duplicate),
+            game_chunks(games, size),
+        )
+        for n, bots in enumerate(tuple(choices[bot] for bot in table) for table in seated)
+    )
     results = tuple(
         SimulationResult.of(
             rules.name,
@@ -643,41 +641,19 @@ def tournament(
             table_games,
             duplicate=duplicate,
         )
-        for number, (table, table_games) in enumerate(zip(seated, played, strict=True))
+        for number, (table, table_games) in enumerate(
+            zip(seated, play_runs(runs, len(seated) * games, executor, progress), strict=True)
+        )
     )
-    bootstrap_seed = derived_seed(seed, len(seated))
-    table_bots = tuple(seated)
-    return _rated(
-        rules.name, seed, duplicate, names, table_bots, results, resamples, bootstrap_seed
-    )
-
-
-def _rated(
-    game: str,
-    seed: int,
-    duplicate: bool,
-    names: tuple[str, ...],
-    seated: tuple[tuple[int, ...], ...],
-    results: tuple[SimulationResult, ...],
-    resamples: int,
-    bootstrap_seed: int,
-) -> TournamentResult:
     strata = [_units(table, bots) for bots, table in zip(seated, results, strict=True)]
-    points = [[0.0] * len(names) for _ in names]
-    for units in strata:
-        for unit in units:
-            for i, j, got in unit:
-                points[i][j] += got
-                points[j][i] += 1.0 - got
-    ratings = bradley_terry(points)
+    ratings = bradley_terry(_points((unit for units in strata for unit in units), len(names)))
+    bootstrap_seed = derived_seed(seed, len(seated))
     intervals = bootstrap_ratings(strata, len(names), resamples=resamples, seed=bootstrap_seed)
     played = [0] * len(names)
     wins = [0.0] * len(names)
     scores = [0.0] * len(names)
-    every: list[GameResult] = []
-    for bots, table in zip(seated, results, strict=True):
-        every.extend(table.games)
-        for stats, bot in zip(table.bots, bots, strict=True):
+    for at, table in zip(seated, results, strict=True):
+        for stats, bot in zip(table.bots, at, strict=True):
             played[bot] += stats.games
             wins[bot] += stats.wins
             scores[bot] += stats.score_mean * stats.games
@@ -687,7 +663,9 @@ def _rated(
         )
         for bot, name in enumerate(names)
     )
-    length = LengthSummary.of([one.moves for one in every])
+    every = [game for table in results for game in table.games]
+    length = LengthSummary.of([game.moves for game in every])
+    by_seat = seat_stats(every)
     return TournamentResult(
-        game, seed, duplicate, names, seated, results, rated, seat_stats(every), length, resamples
+        rules.name, seed, duplicate, names, seated, results, rated, by_seat, length, resamples
     )
