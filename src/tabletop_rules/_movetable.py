@@ -1,14 +1,8 @@
 """A game's moves, each built once, and the guard that keeps every other object out of
-``apply``.
-
-``apply`` acts only on moves of the game's own classes: an object that is no move at all
-(nor a subclass's instance) gets an :class:`~tabletop_rules.errors.IllegalMoveError`, and
-a move equal to a listed one becomes the listed one, so that a state and its events hold
-the game's own instances. A game builds one :class:`MoveTable` of the moves its states can
-allow and passes every move ``apply`` receives through it; a move that ``legal_moves``
-listed costs one set look-up (``id(move) in table.ids``), an equal one a dict look-up. A
-move's constructor checks its fields; a move changed around them (``object.__setattr__``)
-is outside the contract, as every frozen value is.
+``apply``: what is no move of the game's own classes gets an
+:class:`~tabletop_rules.errors.IllegalMoveError`, and a move equal to a listed one becomes
+that one (one set look-up for a listed move, one dict look-up for an equal one). A move
+changed around its constructor's checks (``object.__setattr__``) is outside the contract.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> table = dp.moves.MOVE_TABLE
@@ -63,9 +57,8 @@ class MoveTable(Generic[MoveT]):
         return cast(OneMove, self._by_value[cast(MoveT, move)])
 
     def known(self, move: object) -> MoveT:
-        """The table's own instance of ``move``, else ``move`` itself, a move no state allows
-        (for the rules to say why); :class:`~tabletop_rules.errors.IllegalMoveError` for an
-        object of no move class.
+        """The table's own instance of ``move``, else ``move`` itself (for the rules to say
+        why no state allows it); ``IllegalMoveError`` for an object of no move class.
         """
         if id(move) in self.ids:
             return cast(MoveT, move)
@@ -77,10 +70,8 @@ class MoveTable(Generic[MoveT]):
 
 
 def check_action(action: object, size: int) -> int:
-    """``action`` itself when it is a number of an action space of ``size`` actions: a
-    plain ``int`` (``bool`` and subclasses refused) in ``[0, size)``; else
-    :class:`~tabletop_rules.errors.IllegalMoveError` saying which. Every game's codec
-    checks the numbers it is given with it.
+    """``action`` itself when it is a plain ``int`` in ``[0, size)``; else
+    :class:`~tabletop_rules.errors.IllegalMoveError` saying which.
 
     >>> check_action(3, 10)
     3

@@ -1,7 +1,5 @@
 """Who sits where, whose turn it is, and who won: the seat logic every game shares.
-
-Seats are 0-based ints (:data:`Seat`); ``None`` stands for a
-spectator where a view is asked for.
+Seats are 0-based ints (:data:`Seat`); ``None`` is a spectator where a view is asked for.
 
 >>> top_seats((12, 30, 30))
 frozenset({1, 2})
@@ -25,10 +23,8 @@ Seat = int
 
 
 def check_seat(seat: object, players: int) -> None:
-    """Raise ``TypeError`` unless ``seat`` is ``None`` (a spectator) or an exact ``int``
-    (not a ``bool`` or another subclass), and :class:`~tabletop_rules.errors.SeatError`
-    unless that int is a seat at a table of ``players``, 0 to ``players - 1``: what
-    ``view(state, seat)`` accepts.
+    """What ``view(state, seat)`` accepts: ``TypeError`` unless ``seat`` is ``None`` or a
+    plain ``int``, :class:`~tabletop_rules.errors.SeatError` unless it is 0 to ``players - 1``.
 
     >>> check_seat(2, players=2)
     Traceback (most recent call last):
@@ -46,10 +42,8 @@ def check_seat(seat: object, players: int) -> None:
 
 
 def check_on_turn(seat: Seat | None, current_player: Seat | None) -> None:
-    """Raise :class:`~tabletop_rules.errors.IllegalMoveError` unless ``seat`` may move
-    now: it is ``current_player``. For a client that holds a view: a spectator
-    (``None``) never moves, and a seat has no move while another seat is on turn, the
-    dice or cards are awaited (``CHANCE``) or the game is over (``None``).
+    """Raise :class:`~tabletop_rules.errors.IllegalMoveError` unless ``seat`` (``None``: a
+    spectator, who never moves) is ``current_player``.
     """
     if seat is None or seat != current_player:
         whose = "a spectator" if seat is None else f"seat {seat}"
@@ -60,11 +54,8 @@ def check_on_turn(seat: Seat | None, current_player: Seat | None) -> None:
 
 
 def top_seats(scores: Sequence[int]) -> frozenset[Seat]:
-    """The seats with the highest score (ties share it); empty for no scores.
-
-    A game's ``winners`` is this of its final scores once it is over, and empty before.
-    Equal scores are a shared win, so a game that can end with nobody winning (palace at
-    its turn limit with nobody finished, every seat at 0) says so itself, before asking.
+    """The seats with the highest score (ties share it); empty for no scores. A game that
+    can end with nobody winning says so itself, before asking.
 
     >>> top_seats((3, 7, 5)), top_seats(())
     (frozenset({1}), frozenset())
@@ -76,9 +67,8 @@ def top_seats(scores: Sequence[int]) -> frozenset[Seat]:
 
 
 def zero_sum_rewards(winners: frozenset[Seat], seats: int) -> list[float]:
-    """Each seat's reward for a finished game, summing to zero: the winners share +1
-    and the losers share -1; all 0 when nobody wins or nobody loses. What the
-    reinforcement-learning adapters pay out.
+    """Each seat's reward for a finished game, summing to zero: the winners share +1 and
+    the losers -1; all 0 when nobody wins or nobody loses.
 
     >>> zero_sum_rewards(frozenset({0}), 4)
     [1.0, -0.3333333333333333, -0.3333333333333333, -0.3333333333333333]

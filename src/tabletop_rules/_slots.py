@@ -1,12 +1,8 @@
-"""Building frozen, slotted ``attrs`` values fast, for a game's hot path.
-
-A move makes one new state, and a bot's every turn one new view. ``attrs``' generated
-``__init__`` stores each field with ``object.__setattr__`` by name (the class is frozen:
-its own ``__setattr__`` refuses), which looks every field up again; with sixteen fields
-that is a sixth of a palace move. A game's hot path instead makes the instance with
-``object.__new__`` and stores each field through the setter of its slot, taken once from
-``slot_setters``. That is sound only while the constructor does nothing but store each
-field: ``check_plain_constructor`` says so, for a game's tests.
+"""Building frozen, slotted ``attrs`` values fast, for a game's hot path: ``attrs``'
+``__init__`` stores each field with ``object.__setattr__`` by name (a sixth of a palace
+move), so the hot path makes the instance with ``object.__new__`` and stores each field
+through its slot's setter. Sound only while the constructor just stores each field, as
+``check_plain_constructor`` checks for a game's tests.
 
 >>> import attrs
 >>> @attrs.frozen
@@ -39,9 +35,7 @@ _KEEP: Any = type("_Keep", (), {"__repr__": lambda self: "<keep>", "__slots__": 
 
 
 def slot_setters(cls: type[Any]) -> dict[str, Callable[[Any, Any], None]]:
-    """The setter of each field's slot of the frozen, slotted ``attrs`` class ``cls``, by
-    field name in field order. ``TypeError`` for a class that is no slotted ``attrs`` class.
-    """
+    """The setter of each field's slot of the slotted ``attrs`` class ``cls``, by name."""
     if not isinstance(cls, type) or not attrs.has(cls) or "__slots__" not in vars(cls):
         raise TypeError(f"slot_setters needs a slotted attrs class, got {short_repr(cls)}")
     return {field.name: vars(cls)[field.name].__set__ for field in attrs.fields(cls)}
@@ -49,8 +43,7 @@ def slot_setters(cls: type[Any]) -> dict[str, Callable[[Any, Any], None]]:
 
 def check_plain_constructor(cls: type[Any]) -> None:
     """Raise ``AssertionError`` unless ``cls``'s constructor only stores its fields (no
-    converter, validator, default factory or ``__attrs_post_init__``), so that an
-    instance built through ``slot_setters`` is the one the constructor would build.
+    converter, validator, default factory or ``__attrs_post_init__``).
     """
     if not isinstance(cls, type) or not attrs.has(cls):
         raise TypeError(f"check_plain_constructor needs an attrs class, got {short_repr(cls)}")
@@ -66,9 +59,8 @@ def check_plain_constructor(cls: type[Any]) -> None:
 def _generated(
     cls: type[T], name: str, params: str, value: Callable[[str], str], check: str = ""
 ) -> Any:
-    """The function ``name(params)`` that makes a ``cls`` and stores each field's
-    ``value(field)`` (an expression in the parameters) through its slot, after the
-    statement ``check`` if one is given.
+    """The function ``name(params)`` that runs ``check``, makes a ``cls`` and stores each
+    field's ``value(field)`` through its slot.
     """
     setters = slot_setters(cls)
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
@@ -84,12 +76,8 @@ def _generated(
 
 def replacer(cls: type[T]) -> Callable[..., T]:
     """A fast ``replace(value, **changes)`` for the frozen, slotted ``attrs`` class
-    ``cls``, generated once as ``attrs`` generates ``__init__``: a copy of ``value`` with
-    the named fields changed, built through the slots (no checks, no ``evolve`` lookups).
-    Every argument after ``value`` is keyword-only and named after a field, so a misspelt
-    field is a ``TypeError``. For a game's transition, which builds a state per move from
-    values its rules made; like ``slot_setters``, sound only for a plain constructor
-    (``check_plain_constructor``).
+    ``cls``: a copy of ``value`` with the named fields changed (a misspelt one a
+    ``TypeError``), built through the slots with no checks; for a game's transition.
 
     >>> @attrs.frozen
     ... class Point:
@@ -99,8 +87,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
     >>> replace(Point(1, 2), y=5)
     Point(x=1, y=5)
     """
-    # Keyword-only parameters would take their defaults from a dict, call by call; these
-    # take them from a tuple, and the positional-only guard refuses a field by position.
+    # Defaults from a tuple, not keyword-only's dict; the guard refuses a field by position.
     fields = ", ".join(f"{field}=_KEEP" for field in slot_setters(cls))
     params = f"value, _by_position=_KEEP, /, {fields}"
     check = (
@@ -114,8 +101,7 @@ def replacer(cls: type[T]) -> Callable[..., T]:
 
 def maker(cls: type[T]) -> Callable[..., T]:
     """A fast constructor for the frozen, slotted ``attrs`` class ``cls``: every field by
-    keyword, required, stored through its slot with no checks. For values a game builds
-    whole on its hot path (a view per turn); sound only for a plain constructor.
+    keyword, stored through its slot with no checks (a view per turn).
 
     >>> @attrs.frozen
     ... class Point:

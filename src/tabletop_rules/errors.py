@@ -22,10 +22,8 @@ __all__ = [
 
 
 class TabletopError(ValueError):
-    """Base class of the errors about game input: moves, house rules, serialized data,
-    notation, seats and bots chosen by name, and of a simulation whose game failed. An
-    argument of the wrong type (a state that is no state, a seat that is no ``int``)
-    raises ``TypeError``.
+    """Base class of the errors about game input (moves, house rules, serialized data,
+    notation, seats, bots by name) and of a failed simulation; a wrong type is a ``TypeError``.
     """
 
 
@@ -38,9 +36,7 @@ class ConfigError(TabletopError):
 
 
 class SeatError(TabletopError):
-    """A seat that is not at the table: ``view(state, 5)`` at a table of two. The message
-    names the seats there are.
-    """
+    """A seat that is not at the table (``view(state, 5)`` for two); the message names the seats."""
 
 
 class InvalidStateError(TabletopError):
@@ -53,21 +49,19 @@ class NotationError(TabletopError):
 
 class InvalidConfigError(InvalidStateError, ConfigError):
     """Serialized house rules that break a rule of the game's ``Config``: an
-    :class:`InvalidStateError` like every loading failure, and a :class:`ConfigError`
-    like the same config built in code.
+    :class:`InvalidStateError` and a :class:`ConfigError`.
     """
 
 
 class BotSelectionError(TabletopError):
-    """Bots that cannot play a game as chosen: a name the game has no bot for (the message
-    lists those it has), or not one bot for each seat.
+    """Bots that cannot play a game as chosen: a name it has no bot for (the message lists
+    those it has), or not one bot a seat.
     """
 
 
 class UnknownGameError(TabletopError, KeyError):
-    """A game name that no registered or built-in game has; the message lists the known
-    ones. A :class:`KeyError` too, as the registry's lookup was before it had its own
-    error, so ``except KeyError`` keeps catching it.
+    """A game name no game has; the message lists the known ones. A :class:`KeyError` too,
+    as the registry's lookup raised before.
     """
 
     def __str__(self) -> str:
@@ -76,9 +70,8 @@ class UnknownGameError(TabletopError, KeyError):
 
 
 class SimulationError(TabletopError):
-    """A simulated game that failed: a bot or the rules raised, or the worker process
-    playing it died. :attr:`games` and :attr:`seeds` name the games that have no result,
-    so each can be played again alone; the message names them too.
+    """A simulated game that failed (a bot or the rules raised, or its worker died);
+    :attr:`games` and :attr:`seeds` name the games without a result, to play again.
     """
 
     def __init__(self, message: str, games: tuple[int, ...] = (), seeds: tuple[int, ...] = ()):
@@ -95,14 +88,11 @@ class SimulationError(TabletopError):
 
 
 class GamePluginError(TabletopError, KeyError):
-    """A game of another package that cannot be played: its entry point in the
-    ``tabletop_rules.games`` group fails to import, names no ruleset, or names one by
-    another name, or two distributions claim the same game. The message names the entry
-    point and its distribution. :func:`register <tabletop_rules.protocol.register>`
-    raises it too for a name that is taken: a built-in game's, or another ruleset's. A
-    :class:`KeyError` too, as :func:`get_ruleset
-    <tabletop_rules.protocol.get_ruleset>` raises for a game it cannot give, so code that
-    handles an unknown game handles this one.
+    """A game of another package that cannot be played (its entry point fails to import,
+    names no ruleset or another name, or two distributions claim the game; the message
+    names the entry point and its distribution), or a name
+    :func:`~tabletop_rules.protocol.register` finds taken. A :class:`KeyError` too, as an
+    unknown game is.
     """
 
     __str__ = BaseException.__str__  # the message, not KeyError's repr of it
