@@ -1,11 +1,7 @@
 """What a game's author needs, in one module: the :class:`~tabletop_rules.game.Game` base
-class and the helpers games are written with (validators, the move table, the generator,
-observation features, bots' adapters).
-
-A game is a subclass of :class:`~tabletop_rules.game.Game` (see "Writing your own game"
-in the docs). The earlier way, a :class:`Declaration` and a :class:`Kernel` given to
-:func:`build`, still works for one release, with a ``DeprecationWarning``: :func:`build`
-returns a :class:`~tabletop_rules.game.Game` that runs the kernel's functions.
+class, which a game subclasses, and the helpers games are written with. The earlier way, a
+:class:`Declaration` and a :class:`Kernel` given to :func:`build`, works for one release,
+with a ``DeprecationWarning``.
 """
 
 from __future__ import annotations
@@ -95,19 +91,8 @@ __all__ = [
 
 @attrs.frozen
 class Declaration:
-    """A game's facts for the deprecated :func:`build`: a
-    :class:`~tabletop_rules.game.Game` subclass states them as class attributes.
-
-    Attributes:
-        name: The registry name, lower case with hyphens (``"pig"``).
-        title: The name for people (``"Pig"``).
-        players: The fewest and most seats, for the config's validator
-            (``whole(*DECLARATION.players)``).
-        chance_mode: Whether the game has chance points (:data:`~tabletop_rules.game.ChanceMode`).
-        hidden_information: Whether a seat's view hides more than the generator.
-        deal_type: The class of a deal's items for a game with a deck, else ``None``.
-        format_version: The version of the game's JSON layout.
-
+    """A game's facts for the deprecated :func:`build`: the class attributes of the same
+    names of a :class:`~tabletop_rules.game.Game` subclass (``players`` is its ``seats``).
     """
 
     name: str = attrs.field(validator=attrs.validators.matches_re(r"[a-z][a-z0-9-]*"))
@@ -141,13 +126,9 @@ def _repr_display(game: Any) -> str:
 
 @attrs.frozen(kw_only=True)
 class Kernel:
-    """A game's own functions for the deprecated :func:`build`: a
-    :class:`~tabletop_rules.game.Game` subclass writes them as its methods. What each field
-    becomes is in "Moving from kit.build" of the authors' guide: ``new_game`` is ``start``,
-    ``determinize`` ``redeal``, ``check_state`` ``check_invariants``, ``check_view``
-    ``check_view_invariants``, ``describe`` ``event_text``, ``action_text``
-    ``action_notation``; ``why_illegal``, ``transition_checks`` and ``own_move`` give way
-    to a ``transition`` that refuses every move that is not legal; the rest keep their names.
+    """A game's own functions for the deprecated :func:`build`: the methods of a
+    :class:`~tabletop_rules.game.Game` subclass, as "Moving from kit.build" in the
+    authors' guide maps them.
     """
 
     config_type: type[Any]
@@ -318,9 +299,8 @@ class _KernelGame(Game[Any, Any, Any, Any, Any]):
 
 
 def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> Game[Any, Any, Any]:
-    """A :class:`~tabletop_rules.game.Game` that runs ``kernel``'s functions: the way
-    games were written before the :class:`~tabletop_rules.game.Game` class, kept for one
-    release (``DeprecationWarning``). A keyword named after a member replaces it.
+    """A :class:`~tabletop_rules.game.Game` that runs ``kernel``'s functions, kept for one
+    release (``DeprecationWarning``); a keyword named after a member replaces it.
     """
     warnings.warn(
         "kit.build is deprecated: write the game as a subclass of tabletop_rules.game.Game",
@@ -349,10 +329,9 @@ def unseen_cards(
     holds: str = "the deck holds",
     key: Callable[[Any], Any] | None = None,
 ) -> list[Any]:
-    """The cards of ``deck`` that a view does not show, sorted (by ``key``), once the
-    ``shown`` cards, each as often as the view shows it, are all cards of the deck and add
-    up to it with the ``hidden`` places; ``fail(why)`` otherwise. ``holds`` names the
-    deck in the messages (``"2 deck(s) hold"``). What a game's ``determinize`` deals.
+    """The cards of ``deck`` a view does not show, sorted by ``key``, once the ``shown``
+    cards are cards of the deck and add up to it with the ``hidden`` places; else
+    ``fail(why)``, naming the deck as ``holds`` (``"2 deck(s) hold"``).
 
     >>> unseen_cards("AABC", "BA", 2, print)
     ['A', 'C']
