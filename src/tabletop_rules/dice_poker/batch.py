@@ -1,28 +1,21 @@
 """Dice poker's batched kernel: :class:`DicePokerEngine`, thousands of games a call, each
 the game :mod:`tabletop_rules.dice_poker` plays from the same seed, throw for throw; a
 step, a record and a restart are each one numba loop over the games (the ``batch`` extra).
+Every house rule of :class:`~tabletop_rules.dice_poker.Config` is taken, ``auto_chance``
+off included (each throw stops at a chance point whose outcome is a ``Dice`` action).
 
-Every house rule of :class:`~tabletop_rules.dice_poker.Config` is taken: any number of
-players and stages, every stage order (``announce`` included), the throws, the fences and
-their caps, the premium and penalty, the box scores, and ``auto_chance`` both ways (off,
-each throw stops at a chance point whose outcome is a ``Dice`` action, as the rules do).
-None is refused.
-
-The rules become lookups in tables made once: what each throw scores in each box and
-which keeps it allows, the sorted throw each draw of the generator gives, the dice a keep
-and an outcome land, the boxes a stage order lets a player fill. A game's row holds its
-generator and seed, each seat's sheet (:data:`OPEN` for an open box), open boxes and
-fences, the turns played, the dice on the table (the index of the sorted throw in
-:data:`~tabletop_rules.dice_poker.scoring.ALL_THROWS`, -1 for none), the throws used,
-the box announced and the keep of a throw in the air (its ``Roll`` action, -1 for none);
-the scores are the record's own ``scores``.
+The rules become lookups in tables made once (each throw's points per box and keeps, the
+throw each draw gives, the dice a keep and an outcome land, the boxes a stage order lets a
+player fill). A game's row holds its generator and seed, each seat's sheet (:data:`OPEN`
+for an open box), open boxes and fences, the turns played, the dice (the index of the
+throw in :data:`~tabletop_rules.dice_poker.scoring.ALL_THROWS`, -1 for none), the throws
+used, the box announced and the keep of a throw in the air (its ``Roll`` action, -1 for
+none); the scores are the record's own ``scores``.
 
 The legal actions are written as each game's list (``legal_actions``), the mask made from
-them on first read: the 710-wide mask cost more to write and read than the rules. A
-game's list is its rolls (the keeps its throw allows, from a table by throw), then the
-boxes it may fill (writes, scratches, announcements: the set bits of one word), then with
-``auto_chance`` off and dice in the air the outcomes the keep allows (from a table by
-keep): ascending, as the action numbers of the three kinds are.
+them on first read (the 710-wide mask cost more to write and read than the rules): its
+rolls, then the boxes it may fill (the set bits of one word), then with dice in the air the
+outcomes the keep allows, ascending as the action numbers of the three kinds are.
 
 >>> import numpy as np
 >>> from tabletop_rules import batch, dice_poker as dp
@@ -39,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -95,15 +88,9 @@ def _tables() -> dict[str, NDArray[Any]]:
         for column, values in enumerate(_OUTCOMES):
             if len(roll.keep) + len(values) == DICE_COUNT:
                 landed[row, column] = _THROW_INDEX[tuple(sorted(roll.keep + values))]
-    open_masks = np.arange(1 << BOXES_PER_STAGE)
-    highest = np.where(open_masks > 0, 1 << np.maximum(_bit_length(open_masks) - 1, 0), 0)
-    by_order = {  # the boxes each stage order lets a seat fill, by its open boxes
-        "free": open_masks,
-        "down": open_masks & -open_masks,
-        "up": highest,
-        "announce": open_masks,
-    }
-    fillable = np.stack([by_order[order] for order in STAGE_ORDERS])
+    masks = np.arange(1 << BOXES_PER_STAGE)
+    by_order = {"down": masks & -masks, "up": 1 << np.frexp(masks)[1] >> 1}  # lowest, highest
+    fillable = np.stack([by_order.get(order, masks) for order in STAGE_ORDERS])  # by open boxes
     faces = np.arange(1, 7)
     counts = np.zeros((len(_THROWS) + 1, 6), dtype=np.float32)  # + no dice
     counts[: len(_THROWS)] = (np.array(_THROWS)[:, :, None] == faces).sum(axis=1)
@@ -127,45 +114,27 @@ def _tables() -> dict[str, NDArray[Any]]:
     }
 
 
-def _bit_length(values: NDArray[np.int64]) -> NDArray[np.int64]:
-    """``int.bit_length`` of each value below ``2 ** 15``."""
-    length = np.zeros_like(values)
-    for bit in range(BOXES_PER_STAGE):
-        length = np.where(values >> bit & 1, bit + 1, length)
-    return length
-
-
 _TABLES = _tables()
 
 
 _MOUNTAIN = len(MOUNTAIN)
 _ANNOUNCE_SHIFT = _FIRST_ANNOUNCE - _FIRST_WRITE
 
-_HOUSE = (
-    "players",
-    "stages",
-    "turns",
-    "throws",
-    "fences",
-    "max_fences",
-    "max_per_turn",
-    "premium",
-    "penalty",
-    "auto_chance",
-)
-"""The house rules the compiled loop reads, in this order in one int64 array (no cap: -1)."""
-(
-    _PLAYERS,
-    _STAGES,
-    _TURNS,
-    _THROWS_PER_TURN,
-    _FENCES,
-    _MAX_FENCES,
-    _MAX_PER_TURN,
-    _PREMIUM,
-    _PENALTY,
-    _AUTO_CHANCE,
-) = range(len(_HOUSE))
+
+class _House(NamedTuple):
+    """The house rules the compiled loop reads (no cap: -1)."""
+
+    players: int
+    stages: int
+    turns: int
+    throws: int
+    fences: bool
+    max_fences: int
+    max_per_turn: int
+    premium: int
+    penalty: int
+    auto_chance: bool
+
 
 _TABLE_NAMES = ("keep_size", "bound", "drawn", "landed", "fillable", "box_of")
 """The config-free tables (of ``_tables``) the loop reads, in its arguments' order."""
@@ -262,9 +231,8 @@ def _advance(
     has its seat to move, legal actions (ascending, then -1) and end written: the rules'
     ``apply`` and ``legal_moves``, game by game.
     """
-    players, stages, turns_per_game = house[_PLAYERS], house[_STAGES], house[_TURNS]
-    throws_per_turn = house[_THROWS_PER_TURN]
-    max_fences, max_per_turn = house[_MAX_FENCES], house[_MAX_PER_TURN]
+    players, stages, turns_per_game = house.players, house.stages, house.turns
+    throws_per_turn, max_fences, max_per_turn = house.throws, house.max_fences, house.max_per_turn
     per_stage = players * BOXES_PER_STAGE
     width = listed.shape[1]
     row = np.empty(max(width, roll_lists.shape[1] + 8 * 8), dtype=np.int16)
@@ -273,7 +241,7 @@ def _advance(
             action = actions[i]
             if action < _FIRST_WRITE:  # a Roll: the keep is the action's number
                 throws_used[i] += 1
-                if house[_AUTO_CHANCE]:
+                if house.auto_chance:
                     number, rng[i] = below(rng[i], bound[action])
                     outcome = drawn[DICE_COUNT - keep_size[action], np.int64(number)]
                     dice[i] = landed[action, outcome]
@@ -291,7 +259,7 @@ def _advance(
                 first = stage * BOXES_PER_STAGE
                 got = points[dice[i], box] if action < _FIRST_SCRATCH else 0
                 sheets[i, seat, first + box] = got
-                if house[_FENCES]:
+                if house.fences:
                     earned = fences[i, seat] + throws_per_turn - throws_used[i]
                     fences[i, seat] = earned if max_fences < 0 else min(earned, max_fences)
                 left = open_masks[i, seat] & ~(1 << box)
@@ -302,9 +270,9 @@ def _advance(
                         complete &= cell != OPEN
                         height += cell
                     if complete and height > 0:
-                        got += house[_PREMIUM]
+                        got += house.premium
                     elif complete and height < 0:
-                        got -= house[_PENALTY]
+                        got -= house.penalty
                 scores[i, seat] += got
                 turns[i] += 1
                 dice[i], throws_used[i], announced[i] = -1, 0, -1
@@ -331,7 +299,7 @@ def _advance(
                 bits |= (can & _POKER_MASK) >> _MOUNTAIN << BOXES_PER_STAGE
                 bank = np.int64(fences[i, seat])
                 spendable = bank if max_per_turn < 0 else min(bank, max_per_turn)
-                allowed = throws_per_turn + (spendable if house[_FENCES] else 0)
+                allowed = throws_per_turn + (spendable if house.fences else 0)
                 if throws_used[i] < allowed:
                     roll_row = dice[i] if thrown else _NO_DICE
         if keep >= 0:  # dice in the air: their outcomes alone (no roll, no box)
@@ -385,20 +353,20 @@ class DicePokerEngine(Engine):
         self.max_fences = config.max_fences
         self.max_per_turn = config.max_fences_per_turn
         self.observation_size = self.rules.observation_spec(config).size
-        house = {
-            "players": self.players,
-            "stages": config.stages,
-            "turns": self.turns_per_game,
-            "throws": config.throws_per_turn,
-            "fences": config.fences,
-            "max_fences": -1 if self.max_fences is None else self.max_fences,
-            "max_per_turn": -1 if self.max_per_turn is None else self.max_per_turn,
-            "premium": config.premium,
-            "penalty": config.penalty,
-            "auto_chance": self.auto_chance,
-        }
-        self.tables: tuple[NDArray[Any], ...] = (
-            np.array([house[name] for name in _HOUSE], dtype=np.int64),
+        house = _House(
+            players=self.players,
+            stages=config.stages,
+            turns=self.turns_per_game,
+            throws=config.throws_per_turn,
+            fences=config.fences,
+            max_fences=-1 if self.max_fences is None else self.max_fences,
+            max_per_turn=-1 if self.max_per_turn is None else self.max_per_turn,
+            premium=config.premium,
+            penalty=config.penalty,
+            auto_chance=self.auto_chance,
+        )
+        self.tables: tuple[Any, ...] = (
+            house,
             self.stage_order.astype(np.int64),
             self.points,
             self.fits,
@@ -434,17 +402,11 @@ class DicePokerEngine(Engine):
         done = games.data["turns"] == self.turns_per_game
         self._refuse(games, games.over != done, "over is not whether all its turns are played")
 
-    def _throws_allowed(self, bank: NDArray[Any]) -> NDArray[np.int64]:
-        """``Config.throws_allowed`` of each bank."""
-        config: Config = self.config
-        allowed = np.full(bank.shape, config.throws_per_turn, dtype=np.int64)
-        if config.fences:
-            spendable = bank if self.max_per_turn is None else np.minimum(bank, self.max_per_turn)
-            allowed += spendable
-        return allowed
-
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        return self._record(self._dealt(seeds), np.zeros((self.size, self.players), dtype=np.int64))
+        data, scores = self._dealt(seeds), np.zeros((self.size, self.players), dtype=np.int64)
+        record = self._fresh_record()
+        self._advance(data, scores, record, self.no_actions, self.nobody, self.everyone)
+        return self._games(data, scores, record)
 
     def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, NDArray[Any]]:
         """The arrays of new games, one per seed: empty sheets, no dice (the scores are 0)."""
@@ -509,11 +471,6 @@ class DicePokerEngine(Engine):
         for name, value in self._dealt(seeds[rows]).items():
             data[name][rows] = value
         scores[rows] = 0
-
-    def _record(self, data: dict[str, NDArray[Any]], scores: NDArray[np.int64]) -> Games:
-        record = self._fresh_record()
-        self._advance(data, scores, record, self.no_actions, self.nobody, self.everyone)
-        return self._games(data, scores, record)
 
     def _stepped(
         self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
@@ -582,8 +539,11 @@ class DicePokerEngine(Engine):
         put(data["fences"][rows2, order], players)
         put(games.scores[rows2, order], players)
         put(data["throws_used"], 1)
-        bank = data["fences"][rows, turns % players]
-        put(np.where(over, 0, self._throws_allowed(bank)), 1)
+        bank = data["fences"][rows, turns % players].astype(np.int64)  # Config.throws_allowed:
+        if self.max_per_turn is not None:
+            bank = np.minimum(bank, self.max_per_turn)
+        allowed = self.config.throws_per_turn + (bank if self.config.fences else 0)
+        put(np.where(over, 0, allowed), 1)
         put(_TABLES["dice_counts"][data["dice"]], 6)
         put(pending >= 0, 1)
         put(_TABLES["kept_counts"][pending], 6)

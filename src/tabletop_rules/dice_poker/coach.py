@@ -37,6 +37,7 @@ from .moves import (
     BOXES_PER_STAGE,
     DICE_COUNT,
     MOUNTAIN,
+    POKER_BOXES,
     Announce,
     Box,
     Face,
@@ -138,11 +139,8 @@ def _best_keeps(expected: Sequence[float] | Sequence[int]) -> list[float | int]:
 
 _LEVELS_LOCK = threading.Lock()
 _LEVELS: dict[tuple[Box, str], list[tuple[int, ...]]] = {}
-_FIXED = {
-    Box.SMALL_STRAIGHT: "small_straight",
-    Box.LARGE_STRAIGHT: "large_straight",
-    Box.POKER: "poker",
-}  # the boxes of a fixed score, with their BoxScores field
+_GOALS = ("fit", "points")
+_FIXED = (Box.SMALL_STRAIGHT, Box.LARGE_STRAIGHT, Box.POKER)  # BoxScores names their scores
 _SWAPS = {  # per face, each throw's index once that face and the ones trade places
     face: tuple(
         _THROW_INDEX[tuple(sorted(1 if die == face else face if die == 1 else die for die in dice))]
@@ -163,7 +161,7 @@ def _box_levels(box: Box, box_scores: BoxScores, goal: str, throws: int) -> tupl
         level = tuple(map(ones.__getitem__, _SWAPS[box.face]))
         return level if goal == "fit" else tuple(map(mul, level, repeat(box.face)))
     if goal == "points" and box in _FIXED:
-        score: int = getattr(box_scores, _FIXED[box])
+        score: int = getattr(box_scores, str(box))
         return tuple(map(mul, _box_levels(box, box_scores, "fit", throws), repeat(score)))
     return _solved_levels(box, goal, throws)
 
@@ -187,12 +185,9 @@ def _solved_levels(box: Box, goal: str, throws: int) -> tuple[int, ...]:
         now = levels[0]
         constant = len(set(now)) == 1  # a box every throw fits: the dice change nothing
         while len(levels) <= throws:
-            scale = repeat(6 ** (DICE_COUNT * len(levels)))
-            if constant:
-                levels.append(tuple(map(mul, now, scale)))
-                continue
-            keeps = _best_keeps(list(map(mul, _sums(levels[-1]), _INT_SCALE)))
-            levels.append(tuple(map(max, map(mul, now, scale), keeps)))
+            stop = tuple(map(mul, now, repeat(6 ** (DICE_COUNT * len(levels)))))
+            keeps = stop if constant else _best_keeps(list(map(mul, _sums(levels[-1]), _INT_SCALE)))
+            levels.append(tuple(map(max, stop, keeps)))
         return levels[throws]
 
 
@@ -227,15 +222,16 @@ def box_chances(
     if type(throws) is not int or throws < 1:
         raise IllegalMoveError(f"a keep needs a throw left, got throws={throws!r}")
     throws = min(throws, HORIZON)
+    fit, points = (_keep_exact(box, box_scores, goal, throws)[_ID[kept]] for goal in _GOALS)
     scale = 6 ** (DICE_COUNT * throws)
-    number = _ID[kept]
-    return tuple(  # type: ignore[return-value]
-        Fraction(_keep_exact(box, box_scores, goal, throws)[number], scale)
-        for goal in ("fit", "points")
-    )
+    return Fraction(fit, scale), Fraction(points, scale)
 
 
 # --- what a box is worth to the rest of the game -----------------------------------------
+
+
+def _tuple_of(value: object, length: int) -> bool:
+    return isinstance(value, tuple) and len(value) == length
 
 
 @attrs.frozen
@@ -254,34 +250,25 @@ class Values:
 
     """
 
-    poker_pars: tuple[float, ...] = attrs.field(
-        default=(9.6, 16.5, 11.6, 8.4, 16.2, 5.8, 8.0, 11.5, 22.6)
-    )
-    mountain_counts: tuple[tuple[float, ...], ...] = attrs.field(
-        default=((0.02, 0.08, 0.25, 0.45, 0.17, 0.03),) * len(MOUNTAIN)
-    )
+    poker_pars: tuple[float, ...] = (9.6, 16.5, 11.6, 8.4, 16.2, 5.8, 8.0, 11.5, 22.6)
+    mountain_counts: tuple[tuple[float, ...], ...] = ((0.02, 0.08, 0.25, 0.45, 0.17, 0.03),) * 6
     fence: float = 4.0
 
     def __attrs_post_init__(self) -> None:
-        numbers = (int, float)
-        pars = self.poker_pars
-        if not isinstance(pars, tuple) or len(pars) != len(Box) - len(MOUNTAIN):
+        pars, counts = self.poker_pars, self.mountain_counts
+        if not _tuple_of(pars, len(POKER_BOXES)):
             raise ConfigError(f"poker_pars needs a tuple of 9 pars, got {short_repr(pars)}")
-        counts = self.mountain_counts
-        if (
-            not isinstance(counts, tuple)
-            or len(counts) != len(MOUNTAIN)
-            or any(not isinstance(row, tuple) or len(row) != DICE_COUNT + 1 for row in counts)
+        if not _tuple_of(counts, len(MOUNTAIN)) or any(
+            not _tuple_of(row, DICE_COUNT + 1) for row in counts
         ):
             raise ConfigError(
                 f"mountain_counts needs 6 tuples of 6 chances, got {short_repr(counts)}"
             )
-        for value in (*pars, *(chance for row in counts for chance in row), self.fence):
-            if type(value) not in numbers or not math.isfinite(value):
+        chances = [chance for row in counts for chance in row]
+        for value in (*pars, *chances, self.fence):
+            if type(value) not in (int, float) or not math.isfinite(value):
                 raise ConfigError(f"Values holds finite numbers, got {short_repr(value)}")
-        if any(chance < 0 for row in counts for chance in row) or any(
-            abs(sum(row) - 1) > 1e-3 for row in counts
-        ):
+        if min(chances) < 0 or any(abs(sum(row) - 1) > 1e-3 for row in counts):
             raise ConfigError("each mountain box's chances are at least 0 and sum to 1")
 
     def par(self, box: Box) -> float:
