@@ -88,23 +88,20 @@ class Bot(Protocol[ViewT_contra, MoveT_co]):
 
 
 BotFactory: TypeAlias = Callable[[int], Bot[Any, Any]]
-"""Makes a new bot for one game from a seed (a bot that draws no random numbers ignores
-it). A class or a module-level function, so that it pickles and can be sent to worker
-processes; :class:`~tabletop_rules.bots.Unseeded` adapts a bot class without a seed."""
+"""Makes a new bot for one game from a seed: a class or a module-level function, so that it
+pickles (:class:`~tabletop_rules.bots.Unseeded` adapts a bot class without a seed)."""
 
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
-"""How a game is found by name, given by :mod:`tabletop_rules.protocol` (which builds on
-this module) through :func:`use_registry`: pickling names a game by its registry name."""
+"""How a pickled game is found by name, given through :func:`use_registry`."""
 
 
 def use_registry(
     find: Callable[[str], Game[Any, Any, Any] | None],
     load: Callable[[str, str], Game[Any, Any, Any]],
 ) -> None:
-    """Let games pickle as their names: ``find(name)`` is the game registered as ``name``
-    now, ``load(name, module)`` the game a pickle names, importing ``module`` first where
-    needed. Called once, by :mod:`tabletop_rules.protocol`.
+    """Let games pickle as their names (called by :mod:`tabletop_rules.protocol`):
+    ``find(name)`` is the game registered now, ``load(name, module)`` the game a pickle names.
     """
     _REGISTRY.update(find=find, load=load)
 
@@ -113,9 +110,7 @@ _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
 
 
 def exported(method: Method) -> Method:
-    """Mark ``method`` of :class:`Game` as one every game package exports as a function
-    of the same name (:func:`exported_functions`).
-    """
+    """Mark ``method`` of :class:`Game` as exported by every game package."""
     method.__tabletop_exported__ = True  # type: ignore[attr-defined]
     return method
 
@@ -124,17 +119,14 @@ _SHARED_BOTS: dict[str, Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]] = {
 
 
 def share_bot(name: str, make: Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]) -> None:
-    """Offer ``make`` in every game's :attr:`Game.bots` as ``name``: how
-    :mod:`tabletop_rules.bots` gives every game its ``"random"`` bot without this module
-    importing the bots, which build on it.
+    """Offer ``make`` in every game's :attr:`Game.bots` as ``name`` (how
+    :mod:`tabletop_rules.bots`, which builds on this module, gives every game ``"random"``).
     """
     _SHARED_BOTS[name] = make
 
 
 def event_fields(event: object) -> str:
-    """An event told by its class and fields, ``"Rolled: seat 0, value 3"``: the sentence
-    of a game that writes none of its own.
-    """
+    """An event told by its class and fields: ``"Rolled: seat 0, value 3"``."""
     kind = type(event)
     if not attrs.has(kind):
         return kind.__name__
@@ -163,11 +155,9 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     chance_mode: ChanceMode = "explicit"
     """Whether the game has chance points after the deal (:data:`ChanceMode`)."""
     hidden_information: bool = False
-    """Whether a seat's view hides part of the state beyond the generator (cards in other
-    hands, a face-down row, a stock)."""
+    """Whether a seat's view hides part of the state beyond the generator (others' cards)."""
     deal_type: type[Any] | None = None
-    """The class of a deal's items (a card) for a game whose ``new_game`` takes a
-    ``deal``; ``None`` for a game without a deck."""
+    """The class of a ``deal``'s items (a card); ``None`` for a game without a deck."""
     format_version: int = 1
     """The version of the game's JSON layout; loaders refuse any other."""
     config_type: type[ConfigT]
@@ -175,8 +165,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     state_type: type[StateT]
     """The game's frozen ``State`` class."""
     view_type: type[ViewT]
-    """The game's frozen ``View`` class; it has ``seat``, ``current_player`` and
-    ``legal_moves`` fields."""
+    """The game's frozen ``View`` class, with ``seat``, ``current_player`` and ``legal_moves``."""
     move_types: tuple[type[Any], ...]
     """Every move class of the game, chance outcomes included."""
     event_types: tuple[type[Any], ...]
@@ -184,8 +173,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     chance_type: type[Any] | None = None
     """The class of the chance outcomes, for a game with chance points."""
     move_table: MoveTable[MoveT]
-    """Every move some state allows, each built once, in action order (chance outcomes
-    last): the codec numbers them and :meth:`apply` finds a move's instance in it."""
+    """Every move some state allows, each built once, in action order (chance outcomes last)."""
     own_bots: Mapping[str, BotFactory] = MappingProxyType({})
     """The game's own bots by name; :attr:`bots` adds those every game has."""
 
@@ -265,14 +253,12 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     @exported
     @abc.abstractmethod
     def view(self, state: StateT, seat: Seat | None) -> ViewT:
-        """What ``seat`` may know of ``state`` (``None``: a spectator), with the moves open
-        to it.
-        """
+        """What ``seat`` (``None``: a spectator) may know of ``state``, with its moves."""
 
     @abc.abstractmethod
     def redeal(self, seen: ViewT, rng: Rng) -> StateT:
-        """A full state whose view for ``seen.seat`` is ``seen``, all it hides dealt again
-        from ``rng``: :meth:`determinize` checks the view and the result around it.
+        """A full state whose view for ``seen.seat`` is ``seen``, all it hides dealt from
+        ``rng`` (:meth:`determinize` checks the view and the result).
         """
 
     @exported
@@ -298,8 +284,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     def expect(
         self, value: Any, kinds: tuple[type[Any], ...], error: type[Exception] = TypeError
     ) -> Any:
-        """``value`` when its type is exactly one of ``kinds``; else ``error`` saying what
-        was expected, in the game's words (``expected a pig State or View, got 7``).
+        """``value`` when its type is exactly one of ``kinds``; else ``error`` in the game's
+        words (``expected a pig State or View, got 7``).
         """
         return check_type(value, kinds, error, self.a_noun)
 

@@ -186,16 +186,14 @@ def _a_seat(game: Game[Any, Any, Any], state: Any, seat: Any) -> None:
     check_seat(seat, state.config.players)
 
 
-def _a_config(game: Game[Any, Any, Any], config: Any) -> None:
-    game.expect(config, (game.config_type,), ConfigError)
+def _expects(*kinds: str, error: type[Exception] = TypeError) -> Callable[..., None]:
+    """A check that a value is of one of the game's classes named ``kinds``."""
+    return lambda game, value: game.expect(value, tuple(getattr(game, k) for k in kinds), error)
 
 
-def _a_view(game: Game[Any, Any, Any], seen: Any) -> None:
-    game.expect(seen, (game.view_type,))
-
-
-def _a_table(game: Game[Any, Any, Any], value: Any) -> None:
-    game.expect(value, (game.state_type, game.view_type))
+_a_config = _expects("config_type", error=ConfigError)
+_a_view = _expects("view_type")
+_a_table = _expects("state_type", "view_type")
 
 
 def _a_move(game: Game[Any, Any, Any], move: Any) -> None:

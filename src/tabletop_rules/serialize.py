@@ -17,6 +17,7 @@ Write(box=Box.FULL_HOUSE)
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import math
 import re
@@ -314,28 +315,21 @@ def _attrs_structure_factory(cls: type[Any]) -> Any:
 converter.register_structure_hook_factory(attrs.has, _attrs_structure_factory)
 
 
-_members_by_name: dict[type[enum.Enum], dict[str, enum.Enum]] = {}
+@functools.cache
+def _members_by_name(kind: type[enum.Enum]) -> dict[str, enum.Enum]:
+    return {member.name.lower(): member for member in kind}
 
 
 def _structure_enum(value: Any, kind: type[enum.Enum]) -> enum.Enum:
     """The member whose lowercase name is exactly ``value`` (``"FIVES"`` is not one)."""
-    members = _members_by_name.get(kind)
-    if members is None:
-        members = _members_by_name.setdefault(
-            kind, {member.name.lower(): member for member in kind}
-        )
-    member = members.get(value) if type(value) is str else None
+    member = _members_by_name(kind).get(value) if type(value) is str else None
     if member is None:
         raise ValueError(f"{short_repr(value)} is not a {kind.__name__}")
     return member
 
 
-def _unstructure_enum(member: enum.Enum) -> str:
-    return member.name.lower()
-
-
 for _base in (enum.Enum, enum.IntEnum, enum.StrEnum):  # IntEnum before int in the MRO
-    converter.register_unstructure_hook(_base, _unstructure_enum)
+    converter.register_unstructure_hook(_base, lambda member: member.name.lower())
     converter.register_structure_hook(_base, _structure_enum)
 
 
