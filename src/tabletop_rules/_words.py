@@ -27,9 +27,7 @@ def who(seat: Seat, viewer: Seat | None, *, start: bool = True) -> str:
 
 def whose(seat: Seat, viewer: Seat | None, *, start: bool = True) -> str:
     """The possessive of :func:`who`: "Your", or ``P1's``."""
-    if seat == viewer:
-        return "Your" if start else "your"
-    return f"P{seat}'s"
+    return who(seat, viewer, start=start) + ("r" if seat == viewer else "'s")
 
 
 def verb(seat: Seat, viewer: Seat | None, you: str, other: str) -> str:

@@ -118,8 +118,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
 
 @contextmanager
 def _plugin_warnings(errors: Console) -> Iterator[None]:
-    """Another package's game left out of the list as one line on stderr, like an error,
-    not as a warning pointing into this module; other warnings as Python shows them.
+    """Another package's game left out of the list as one line on stderr, like an error;
+    other warnings as Python shows them.
     """
     with warnings.catch_warnings():
         warnings.simplefilter("always", GamePluginWarning)  # each is warned once anyway
@@ -338,8 +338,9 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         player = match.current_player
         if player in bots:
             move = bots[player].choose(match.view(player))
-            events = match.play(move, seat=player)
-            _tell(console, rules, events, person, f"P{player}: {rules.format_move(move)}")
+            told = [rules.describe(event, person) for event in match.play(move, seat=player)]
+            # A move with no events (a roll that waits for the person's dice) in notation.
+            _tell(console, told or [f"P{player}: {rules.format_move(move)}"])
             continue
         chance = player == CHANCE
         if not _prompt(console, stdin, match, person, chance):
@@ -354,8 +355,8 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
 def _prompt(
     console: Console, stdin: IO[str], match: Match[Any, Any, Any], person: int, chance: bool
 ) -> bool:
-    """Ask the person for one move (or a chance outcome) until one is played; ``False``
-    when they quit or the input ends.
+    """Ask the person for a move (or chance outcome) until one is played; ``False`` when
+    they quit or the input ends.
     """
     rules = match.rules
     console.print()
@@ -393,31 +394,19 @@ def _prompt(
         except TabletopError as error:
             console.print(Text(f"Not played: {error}", style="red"))
             continue
-        _tell(console, rules, events, person)
+        _tell(console, [rules.describe(event, person) for event in events])
         return True
 
 
-def _tell(
-    console: Console,
-    rules: Ruleset[Any, Any, Any],
-    events: Sequence[Any],
-    person: int,
-    silent: str | None = None,
-) -> None:
-    """The events of a move as the person's seat reads them, one sentence a line, as they
-    happen; ``silent`` (a bot's move in notation) for a move that had none, as a roll that
-    waits for the person's dice.
-    """
-    lines = [rules.describe(event, person) for event in events]
-    if not lines and silent is not None:
-        lines = [silent]
+def _tell(console: Console, lines: Sequence[str]) -> None:
+    """A move's events as the person's seat reads them, a sentence a line."""
     for line in lines:
         console.print(Text(line, style="cyan"))
 
 
 def _read_line(stdin: IO[str]) -> str:
-    """The next line of the input, ``""`` at its end; :class:`UsageError` for bytes that
-    are not text in the input's encoding (binary input under a strict UTF-8 locale).
+    """The next line of the input, ``""`` at its end; :class:`UsageError` for bytes not
+    in the input's encoding.
     """
     try:
         return stdin.readline()
@@ -427,9 +416,8 @@ def _read_line(stdin: IO[str]) -> str:
 
 
 def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
-    """Take back moves until it is the person's turn once more, their own last move
-    included, by the fair take-back (never across a move that showed what was hidden);
-    whether any move was taken back.
+    """Take back moves to the person's last turn by the fair take-back (never across a
+    move that showed what was hidden); whether any move was taken back.
     """
     if person not in map(match.rules.current_player, match.history[:-1]):
         console.print(Text("Nothing to take back.", style="yellow"))
@@ -444,10 +432,9 @@ def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
 
 
 def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
-    """``help`` at the ``play`` prompt: the game's rules in brief, its notation and the
-    commands, in lines that fit ``width``. A game that gives no summary of its rules has
-    that part left out; one that gives no summary of its notation gets examples from its
-    action texts.
+    """``help`` at the ``play`` prompt in lines that fit ``width``: the game's rules in
+    brief (where it summarises them), its notation (or examples from its action texts)
+    and the commands.
     """
     lines: list[str] = []
     fit = max(width, 40)
@@ -470,9 +457,7 @@ def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
 
 
 def _examples(rules: Ruleset[Any, Any, Any], config: Any) -> tuple[str, ...]:
-    """One move of each verb of the notation, from the action texts in action order (at
-    most :data:`EXAMPLES_SHOWN` verbs): what a game with no summary of its own shows.
-    """
+    """One action text of each verb (at most :data:`EXAMPLES_SHOWN`), in action order."""
     players: list[str] = []
     outcomes: list[str] = []
     seen: set[str] = set()
@@ -493,23 +478,19 @@ def _examples(rules: Ruleset[Any, Any, Any], config: Any) -> tuple[str, ...]:
 
 
 def _hint(rules: Ruleset[Any, Any, Any], seen: Any) -> str:
-    """``hint`` at the ``play`` prompt: what the game says the moves of the person's
-    view would do now; a line saying there is none from a game without hints.
-    """
+    """``hint`` at the ``play`` prompt: what the game says the person's moves would do."""
     lines = rules.hint(seen)
     return "\n".join(lines) if lines else f"{rules.title} gives no hints here."
 
 
 def _columns(items: Sequence[str], width: int) -> str:
-    """Moves in lines that fit ``width``, at most :data:`MOVES_SHOWN` of them; a move
-    longer than the width gets a line of its own.
-    """
+    """At most :data:`MOVES_SHOWN` moves in lines that fit ``width``, each move whole."""
     shown = list(items[:MOVES_SHOWN])
     if len(items) > MOVES_SHOWN:
         shown.append(f"... and {len(items) - MOVES_SHOWN} more")
     lines: list[str] = []
     line = ""
-    for item in shown:  # a move is never broken across lines
+    for item in shown:
         if line and len(line) + 3 + len(item) > max(width, 40):
             lines.append(line)
             line = item
@@ -522,12 +503,9 @@ def _columns(items: Sequence[str], width: int) -> str:
 def _result_line(match: Match[Any, Any, Any]) -> str:
     """Who won, and each seat's score named as the table names the seat."""
     scores = ", ".join(f"P{seat} {points}" for seat, points in enumerate(match.score))
-    winners = sorted(match.winners)
-    if not winners:
-        return f"Game over: no winner. Scores: {scores}."
-    names = ", ".join(f"P{seat}" for seat in winners)
-    won = "winners" if len(winners) > 1 else "winner"
-    return f"Game over: {won} {names}. Scores: {scores}."
+    names = ", ".join(f"P{seat}" for seat in sorted(match.winners))
+    won = f"winner{'s' * (len(match.winners) > 1)} {names}" if names else "no winner"
+    return f"Game over: {won}. Scores: {scores}."
 
 
 # --- simulate ----------------------------------------------------------------------------
@@ -575,11 +553,10 @@ def _shortest_game(
     *,
     batched: bool,
 ) -> str:
-    """A line on the run's shortest game, where it is far shorter than the mean (under
-    :data:`SHORT_GAME` of it), such as the account game's one move placed on End: the game
-    played again alone and its last move told in the game's own sentences, so the table's
-    ``min`` is not a mystery. ``""`` for a run of games of like lengths. A batched run's
-    moves are drawn by NumPy, not by the bots: its game is named, not told.
+    """A line on the run's shortest game where it is under :data:`SHORT_GAME` of the mean
+    (the account game's one move placed on End), else ``""``: played again, its last move
+    told in the game's sentences so the table's ``min`` is no mystery; a batched run's
+    game (its moves drawn by NumPy, not by the bots) is named, not told.
     """
     length = result.length
     if length.min * SHORT_GAME > length.mean:
@@ -608,9 +585,7 @@ def _shortest_game(
 
 
 def _check_counts(args: argparse.Namespace, **most: int | None) -> None:
-    """Each option named in ``most`` is at least 1 and at most its cap (``None``: none;
-    ``--workers`` is capped by the cores and the tasks instead, :func:`_workers`).
-    """
+    """Each option in ``most`` is at least 1 and at most its cap (``None``: none)."""
     for option, cap in most.items():
         value = getattr(args, option)
         if value < 1:
@@ -653,9 +628,7 @@ def _figures(
     rows: Iterable[Sequence[str]] = (),
     caption: str | None = None,
 ) -> Table:
-    """A table of figures: the first column, what each row is of, left-aligned; the
-    figures right-aligned, as :func:`~tabletop_rules.results.text_table` sets them.
-    """
+    """A table of figures: the first column left-aligned, the figures right-aligned."""
     table = Table(title=title, caption=caption)
     for number, heading in enumerate(headings):
         table.add_column(heading, justify="right" if number else "left")
@@ -711,10 +684,8 @@ def _run_games(
     config: Any,
     **options: Any,
 ) -> Result:
-    """``run`` (:func:`~tabletop_rules.simulate.simulate` or
-    :func:`~tabletop_rules.tournament.tournament`) of the bots ``names`` at ``rules`` under
-    ``config``, with the command's ``--games``, ``--seed`` and ``--duplicate``, played on
-    :func:`_workers` for its ``tasks``; the result is printed as JSON where ``--json`` asks.
+    """``run`` (``simulate`` or ``tournament``) of the bots ``names`` at ``rules`` with the
+    command's options, on :func:`_workers` for its ``tasks``; printed as ``--json`` asks.
     """
     with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
         result = run(
@@ -737,10 +708,8 @@ def _run_games(
 def _workers(
     console: Console, workers: int, tasks: int, shown: bool
 ) -> Iterator[tuple[ProcessPoolExecutor | None, Callable[[int, int], None] | None]]:
-    """Where a command plays its games: a process pool of ``workers``, but no more than
-    the cores and the ``tasks`` of the run (:func:`~tabletop_rules.simulate.useful_workers`),
-    shut down afterwards, and no executor where that leaves one worker; and a rich progress
-    bar where ``shown`` on a terminal, no progress report when the output is piped.
+    """A process pool of ``workers`` but no more than the cores and ``tasks`` (none for
+    one worker), and a progress bar where ``shown`` on a terminal, not when piped.
     """
     workers = useful_workers(workers, tasks)
     with ExitStack() as stack:
@@ -759,9 +728,7 @@ def _workers(
 
 
 def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Table:
-    """Each bot's figures; its mean score and spread only where the scores count points,
-    not where they only say who won (palace played to the first out: the win rate says it).
-    """
+    """Each bot's figures; its mean score and spread only where scores count points."""
     points = not result.scores_say_only_who_won
     caption = None if points else "No mean score: these games' scores only say who won."
     headings = ("bot", "games", "wins", "win rate", "95% interval")
@@ -816,9 +783,7 @@ def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int
 
 
 def _check_writable(path: Path) -> None:
-    """Refuse ``--out`` before any game is played where the page cannot be written there:
-    a directory, a folder that does not exist or is not writable.
-    """
+    """Refuse, before any game is played, an ``--out`` where the page cannot be written."""
     if path.is_dir():
         raise UsageError(f"cannot write {path}: it is a directory; name the page's file")
     folder = path.parent
@@ -839,13 +804,9 @@ def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
         for rule in house_rules(rules.config_type)
         if getattr(record.config, rule.name) != rule.default
     ]
-    console.print(
-        Text(
-            f"{rules.title}, seed {record.seed}, {len(record.moves)} moves"
-            + (f"; house rules {' '.join(changed)}" if changed else ""),
-            style="bold",
-        )
-    )
+    houses = f"; house rules {' '.join(changed)}" if changed else ""
+    header = f"{rules.title}, seed {record.seed}, {len(record.moves)} moves{houses}"
+    console.print(Text(header, style="bold"))
     steps = replay_steps(record, events=False)
     _nothing, before, _none = next(steps)
     number = 0
@@ -871,10 +832,9 @@ def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
 
 
 def _record_bytes(path: Path) -> bytes:
-    """The bytes of the record file at ``path``, its size checked before it is read: a
-    file over :data:`~tabletop_rules.serialize.MAX_DOCUMENT_CHARS` bytes is refused
-    unread, and no more than one byte past the limit is ever read (a pipe has no size).
-    The loader decodes them, so a file that is not UTF-8 gets the loader's one line.
+    """The record file's bytes, for the loader to decode: a file over
+    :data:`~tabletop_rules.serialize.MAX_DOCUMENT_CHARS` bytes is refused unread, and
+    never more than one byte past it is read (a pipe has no size).
     """
     try:
         with path.open("rb") as file:

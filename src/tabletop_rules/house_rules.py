@@ -52,14 +52,9 @@ _JSON_OPENERS = ("[", "{", '"')
 
 @attrs.frozen
 class HouseRule:
-    """One house rule: a field of a game's ``Config``.
-
-    Attributes:
-        name: The field's name, as ``key=value`` texts and JSON write it.
-        default: Its value in the game's default ``Config()``.
-        default_text: That value as text (:func:`value_text`).
-        description: What it changes, from the config's docstring, as plain text.
-
+    """One house rule, a field of a game's ``Config``: its ``name`` (as ``key=value``
+    texts and JSON write it), its ``default`` value, that value as text (``default_text``,
+    :func:`value_text`) and the ``description`` of the config's docstring, as plain text.
     """
 
     name: str
@@ -87,14 +82,13 @@ def house_rules(config_type: type[Any]) -> tuple[HouseRule, ...]:
 def configured(
     config_type: type[ConfigT], rules: Iterable[str], base: ConfigT | None = None
 ) -> ConfigT:
-    """``base`` (the default ``Config()`` when ``None``) with house rules given as
-    ``key=value`` texts; each value is read by :func:`parse_value`, and a later text
-    for the same key wins.
+    """``base`` (``None``: the default ``Config()``) with house rules given as ``key=value``
+    texts, each value read by :func:`parse_value`; a later text for the same key wins.
 
-    Raises :class:`~tabletop_rules.errors.ConfigError`, naming the house rule, for a
-    text that is not ``key=value``, a key that names no house rule, or a value that
-    :func:`parse_value` or the config refuses; ``TypeError`` for ``rules`` that are not
-    texts (one ``str`` is not several) and a ``base`` that is no ``config_type``.
+    :class:`~tabletop_rules.errors.ConfigError`, naming the house rule, for a text that
+    is not ``key=value``, a key that names no house rule, or a value refused;
+    ``TypeError`` for ``rules`` that are not texts (one ``str`` is not several) and a
+    ``base`` that is no ``config_type``.
     """
     if isinstance(rules, str):
         raise TypeError(f"house rules are an iterable of key=value texts, got {short_repr(rules)}")
@@ -128,12 +122,10 @@ def parse_value(text: str) -> Any:
     """A house rule's value from text: JSON where the text is JSON (``3``, ``true``,
     ``null``, ``["down", "up"]``, ``{"+1": 8}``), the text itself otherwise (``burn``).
 
-    JSON is read by :func:`~tabletop_rules.serialize.parse_json`, within the limits of
-    every loader (:data:`~tabletop_rules.serialize.MAX_DEPTH` deep at most, and so on),
-    so no value makes the reading recurse without bound. A text that opens with ``[``,
-    ``{`` or ``"`` can only be meant as JSON (no house rule's bare value opens so): if it
-    is not JSON within those limits, :class:`~tabletop_rules.errors.ConfigError` says
-    why, rather than the config quoting the text back.
+    JSON is read within every loader's limits
+    (:func:`~tabletop_rules.serialize.parse_json`). A text that opens with ``[``, ``{``
+    or ``"`` can only be meant as JSON: if it is not JSON within those limits,
+    :class:`~tabletop_rules.errors.ConfigError` says why.
 
     >>> parse_value("3"), parse_value("true"), parse_value("finish_round")
     (3, True, 'finish_round')
@@ -174,17 +166,15 @@ def _tupled(value: Any) -> Any:
 
 
 def _evolved(instance: Any, changes: dict[str, Any], field: str | None) -> Any:
-    """``attrs.evolve``, every failure a :class:`ConfigError` naming the house rule (the
-    one ``field`` holds, for a nested config such as dice poker's ``box_scores``).
+    """``attrs.evolve``, every failure a :class:`ConfigError`, naming the house rule
+    ``field`` of a nested config such as dice poker's ``box_scores``.
     """
-    where = f"house rule {field}: " if field else ""
     try:
         return attrs.evolve(instance, **changes)
-    except TabletopError as error:
-        if not field:
+    except Exception as error:  # the library's own, or a value the constructor cannot take
+        if isinstance(error, TabletopError) and not field:
             raise
-        raise ConfigError(f"{where}{short_text(error)}") from error
-    except Exception as error:  # a value of the wrong shape for the constructor
+        where = f"house rule {field}: " if field else ""
         raise ConfigError(f"{where}{short_text(error)}") from error
 
 

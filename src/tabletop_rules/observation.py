@@ -98,12 +98,9 @@ class ObservationSpec:
 
 
 class Features:
-    """Builds one observation, and with ``spec=True`` its names and bounds too.
-
-    A game's ``observe`` calls the methods below in a fixed order for every view of a
-    config; its ``observation_spec`` runs the same code once with ``spec=True`` and
-    returns :meth:`spec`. Names are written as ``prefix + label + "]"`` for the labelled
-    groups, so ``one_hot("hand[", ("7H", …), i)`` names ``"hand[7H]"``.
+    """Builds one observation, and with ``spec=True`` its names and bounds too: a game's
+    ``observe`` and its ``observation_spec`` run the same calls. A labelled group names
+    its elements ``prefix + label + "]"``: ``one_hot("hand[", ("7H", …), i)``, ``"hand[7H]"``.
     """
 
     __slots__ = ("_high", "_low", "_names", "_spec", "_values")
@@ -133,9 +130,7 @@ class Features:
         self.scalar(name, 1.0 if value else 0.0, 0.0, 1.0)
 
     def one_hot(self, prefix: str, labels: Sequence[str], index: int | None) -> None:
-        """One element per label, 1.0 at ``index`` and 0.0 elsewhere (everywhere for
-        ``None``).
-        """
+        """One element per label, 1.0 at ``index`` and 0.0 elsewhere (``None``: everywhere)."""
         hot = [0.0] * len(labels)
         if index is not None:
             hot[index] = 1.0
@@ -182,9 +177,8 @@ def encoded(encode: Encoder, seen: Any) -> tuple[float, ...]:
 
 
 def encoding_spec(encode: Encoder, sample: Any) -> ObservationSpec:
-    """The names and bounds ``encode`` gives its elements, from a ``sample`` view of the
-    config (any view will do: the layout depends on the config alone): a game's
-    ``observation_spec``.
+    """The names and bounds ``encode`` gives its elements, from any ``sample`` view of the
+    config (the layout depends on the config alone): a game's ``observation_spec``.
     """
     features = Features(spec=True)
     encode(sample, features)
@@ -192,10 +186,9 @@ def encoding_spec(encode: Encoder, sample: Any) -> ObservationSpec:
 
 
 def seats_from(seat: int | None, players: int) -> tuple[int, ...]:
-    """Every seat in turn order starting with ``seat`` (with seat 0 for a spectator):
-    the order in which observations list per-seat fields, so that a seat always finds
-    itself first. Names call these relative seats ``P0`` (the viewer), ``P1`` (the next
-    to play after it), and so on.
+    """Every seat in turn order from ``seat`` (0 for a spectator), as observations list
+    per-seat fields so a seat finds itself first: relative seats ``P0`` (the viewer),
+    ``P1`` (the next to play), and so on.
 
     >>> seats_from(2, 4), seats_from(None, 3)
     ((2, 3, 0, 1), (0, 1, 2))
@@ -205,9 +198,8 @@ def seats_from(seat: int | None, players: int) -> tuple[int, ...]:
 
 
 def viewer_features(features: Features, seat: int | None, players: int) -> None:
-    """The viewer: ``viewer[spectator]`` (1.0 for a spectator's view), then its seat
-    one-hot, absolute, ``viewer[S0]``, ``viewer[S1]`` … (all 0.0 for a spectator). Every game's
-    observation starts with these ``1 + players`` elements.
+    """The ``1 + players`` elements every observation starts with: ``viewer[spectator]``,
+    then the absolute seat one-hot, ``viewer[S0]``, ``viewer[S1]`` … (all 0.0 for none).
     """
     if type(features) is not Features:
         raise TypeError(f"viewer_features adds to a Features, got {short_repr(features)}")

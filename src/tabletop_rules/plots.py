@@ -76,9 +76,8 @@ def _figure() -> tuple[Figure, Any]:
 
 
 def _plain(text: str) -> str:
-    r"""``text`` drawn as written: each ``$`` escaped, so that a name holding matplotlib
-    math (a bot called ``$\frac$``) is shown as those characters, never parsed as math
-    (which fails to draw, or draws something else).
+    r"""``text`` drawn as written, each ``$`` escaped: a bot called ``$\frac$`` is never
+    parsed as matplotlib math (which fails to draw, or draws something else).
 
     >>> print(_plain("$x$ wins"))
     \$x\$ wins
@@ -217,10 +216,9 @@ def _histograms(axes: Any, groups: Mapping[str, Sequence[int]]) -> None:
 
 @attrs.frozen
 class BalanceReport:
-    """A house-rule config weighed against the game's defaults: the same bots play the
-    same number of games from the same seeds under each, so that where the rules leave
-    the deal alone, game ``i`` is the same deal under both and the lengths compare game
-    by game. :meth:`html` writes it as one page with its figures.
+    """A house-rule config weighed against the defaults: the same bots play as many games
+    from the same seeds under each, so that game ``i`` is the same deal under both where
+    the rules leave the deal alone. :meth:`html` writes it as one page with its figures.
     """
 
     title: str
@@ -233,9 +231,8 @@ class BalanceReport:
     """The games under the house rules."""
 
     def summary(self) -> tuple[tuple[str, str, str], ...]:
-        """The report's figures as ``(what, under the defaults, under the house rules)``:
-        each seat's win rate, the games' lengths and their change game by game, and each
-        bot's win rate and mean score where the bots are not all one.
+        """``(what, under the defaults, under the house rules)``: each seat's win rate, the
+        lengths and their change game by game, and each bot's figures where they differ.
         """
         pairs = zip(seat_stats(self.defaults.games), seat_stats(self.changed.games), strict=True)
         rows = [
@@ -255,16 +252,14 @@ class BalanceReport:
 
     @property
     def length_change(self) -> Estimate:
-        """The mean change of game ``i``'s length, house rules minus defaults, with its
-        95% interval (:func:`~tabletop_rules.simulate.mean_interval`).
+        """The mean change of game ``i``'s length, house rules minus defaults, and its 95%
+        interval.
         """
         pairs = zip(self.defaults.games, self.changed.games, strict=True)
         return mean_interval([after.moves - before.moves for before, after in pairs])
 
     def figures(self) -> dict[str, Figure]:
-        """The report's figures by caption; the scores' distribution only where scores
-        are points, not a mark of who won.
-        """
+        """The report's figures by caption; the scores' only where they count points."""
         both = {"defaults": self.defaults, " ".join(self.rules): self.changed}
         figures = {"Wins by seat": seat_figure(both), "Game lengths": length_figure(both)}
         if self._scores_count_points():
@@ -272,10 +267,7 @@ class BalanceReport:
         return figures
 
     def _scores_count_points(self) -> bool:
-        """Whether the scores say more than who won under either rules: palace scores a
-        finished seat 1 and the others 0, which the wins by seat already show
-        (:attr:`~tabletop_rules.simulate.SimulationResult.scores_say_only_who_won`).
-        """
+        """Whether the scores say more than who won under either rules (palace's do not)."""
         games = (*self.defaults.games, *self.changed.games)
         both = attrs.evolve(self.defaults, games=games)
         return not both.scores_say_only_who_won
@@ -341,14 +333,12 @@ def balance_report(
     executor: TaskExecutor | None = None,
     progress: Callable[[int, int], object] | None = None,
 ) -> BalanceReport:
-    """Weigh ``house_rules`` (``key=value`` texts, as
-    :func:`~tabletop_rules.house_rules.configured` reads them) against the defaults:
-    ``games`` games under each with ``bots`` (the game's own bot at every seat when
-    ``None``), rotated through the seats, from the same ``seed``.
+    """Weigh ``house_rules`` (``key=value`` texts) against the defaults: ``games`` games
+    under each, from the same ``seed``, with ``bots`` (``None``: the game's own bot at
+    every seat) rotated through the seats.
 
-    Raises :class:`~tabletop_rules.errors.ConfigError` for no house rules, a rule the
-    game does not have or a value it refuses, and rules that change the player count
-    (the seats would not compare).
+    :class:`~tabletop_rules.errors.ConfigError` for no house rules, one the game does not
+    have or a value it refuses, and rules that change the player count.
     """
     check_ruleset(rules)
     if isinstance(house_rules, str) or not isinstance(house_rules, Sequence):

@@ -8,19 +8,16 @@ game's registry name::
 
 Once it is installed, :func:`~tabletop_rules.protocol.get_ruleset` ``("pig")`` imports
 ``tabletop_pig`` and gives its ``RULES``, and :func:`~tabletop_rules.protocol.rulesets`
-lists ``"pig"``, so the command line, :mod:`~tabletop_rules.simulate`, the loaders and the
-web page's glue offer the game as they offer the built-in ones. The group is read once per
-process, on the first :func:`~tabletop_rules.protocol.rulesets`, or the first
-:func:`~tabletop_rules.protocol.get_ruleset` of a name that is not registered; each game is
-imported once, when it is first asked for. :func:`forget` reads the group again.
+lists ``"pig"``, so every front end offers it as a built-in game. The group is read once
+per process, when first needed; each game is imported once, when first asked for;
+:func:`forget` reads the group again.
 
-A plugin that cannot be played is reported, never fatal to the others: whatever its
-import or its ruleset's members raise (``SystemExit`` too; only ``KeyboardInterrupt``
-passes through, as the person's wish to stop), asking for it by name raises
-:class:`~tabletop_rules.errors.GamePluginError` naming its entry point and distribution,
-and :func:`~tabletop_rules.protocol.rulesets` leaves it out with a
-:class:`GamePluginWarning`. An entry point named as a built-in game is ignored, with a
-warning: the built-in game keeps its name.
+A plugin that cannot be played is never fatal to the others: whatever its import or its
+ruleset's members raise (``SystemExit`` too, only ``KeyboardInterrupt`` passes), asking
+for it by name raises :class:`~tabletop_rules.errors.GamePluginError` naming its entry
+point and distribution, and :func:`~tabletop_rules.protocol.rulesets` leaves it out with
+a :class:`GamePluginWarning`. An entry point named as a built-in game is ignored, with a
+warning.
 """
 
 from __future__ import annotations
@@ -92,9 +89,9 @@ _warned: set[str] = set()
 
 
 def forget() -> None:
-    """Forget what was read from the group and every game loaded from it, so that the next
-    lookup reads the group again: for a program that installs a game's package while it
-    runs, and for tests. Games registered in code stay registered.
+    """Forget the group and every game loaded from it, so that the next lookup reads it
+    again (a game's package installed while the program runs); games registered in code
+    stay registered.
     """
     global _claims
     with _lock:
@@ -115,10 +112,9 @@ def loaded() -> Mapping[str, Any]:
 
 
 def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
-    """The game the group names ``name``, imported and passed through ``check`` (which
-    raises ``TypeError`` for what is no ruleset) the first time; ``None`` when no entry
-    point has that name. Raises :class:`~tabletop_rules.errors.GamePluginError`, the same
-    each time, when it cannot be loaded.
+    """The game the group names ``name``, imported and passed through ``check`` (a
+    ``TypeError`` for no ruleset) the first time; ``None`` for no such entry point;
+    :class:`~tabletop_rules.errors.GamePluginError`, the same each time, for a failure.
     """
     with _lock:
         if name not in _outcomes:
@@ -136,8 +132,8 @@ def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
 
 
 def loadable(check: Callable[[object], NamedT], reserved: Collection[str]) -> tuple[NamedT, ...]:
-    """Every game of the group that loads, but those whose names are ``reserved`` (the
-    built-in games'); a :class:`GamePluginWarning` once for each of the others.
+    """Every game of the group that loads but those named as ``reserved`` (built-in)
+    games; a :class:`GamePluginWarning` once for each of the others.
     """
     games = []
     for name, claims in _read().items():

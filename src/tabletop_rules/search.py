@@ -75,11 +75,8 @@ def win_shares(ruleset: Ruleset[Any, Any, Any], state: Any) -> tuple[float, ...]
     (0.5, 0.5)
     """
     players = ruleset.players(ruleset.config_of(state))
-    winners = ruleset.winners(state)
-    if not winners:
-        return (1 / players,) * players
-    share = 1 / len(winners)
-    return tuple(share if seat in winners else 0.0 for seat in range(players))
+    winners = ruleset.winners(state) or range(players)
+    return tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(players))
 
 
 @attrs.frozen
@@ -106,10 +103,10 @@ class ScoreShares:
 
 
 class SearchNode:
-    """A node of the information-set tree: reached by a move of ``seat`` (``CHANCE`` for a
-    chance outcome, ``None`` at the root), with its ``visits``, its availability
-    (``avails``: how often its move was open when a sibling was chosen) and the ``reward``
-    ``seat`` got through it in all; ``children`` by the action number of their move.
+    """A node of the information-set tree, reached by a move of ``seat`` (``CHANCE``,
+    ``None`` at the root): its ``visits``, ``avails`` (how often its move was open when a
+    sibling was chosen), the ``reward`` ``seat`` got through it in all, and ``children``
+    by action number.
     """
 
     __slots__ = ("avails", "children", "reward", "seat", "visits")
@@ -276,9 +273,7 @@ OptionT = TypeVar("OptionT")
 
 
 class _Option(Generic[OptionT]):
-    """One of a :class:`SearchBot`'s options read as the bot's attribute of that name;
-    assigned, the bot takes new options with it changed, validated as when it was built.
-    """
+    """A :class:`SearchBot`'s option as its attribute; assigned, new validated options."""
 
     def __set_name__(self, owner: type[Any], name: str) -> None:
         self._field = name
@@ -298,20 +293,12 @@ class _Option(Generic[OptionT]):
 class SearchBot(Generic[MoveT]):
     """SO-ISMCTS for the seat of the view it is handed; any game, no game's own code.
 
-    Args:
-        ruleset: The game, as :func:`~tabletop_rules.protocol.get_ruleset` gives it.
-        seed: Seeds the bot's own generator, which deals every guess and draws every
-            random choice of the search: the same seed and the same views give the same
-            moves (with an ``iterations`` budget and no ``seconds``).
-        options: How it searches, a :class:`SearchOptions`; or give the options'
-            fields as keywords instead (``SearchBot(rules, iterations=50)``), not both
-            (``TypeError``).
-
-    The options are the bot's ``options``, and each is also its attribute of that name
-    (``bot.iterations``); assigning one gives the bot new options, validated alike. The
-    bot keeps its generator between moves, so it is not a value; each move searches a
-    new tree.
-
+    ``seed`` seeds the bot's own generator, which deals every guess and draws every random
+    choice: the same seed and views give the same moves (with ``iterations`` and no
+    ``seconds``). ``options``, a :class:`SearchOptions`, or its fields as keywords
+    (``SearchBot(rules, iterations=50)``; not both, ``TypeError``), are also the bot's
+    attributes (``bot.iterations``): assigning one gives the bot new options, validated
+    alike. The bot keeps its generator between moves, so it is not a value.
     """
 
     iterations: _Option[int | None] = _Option()
@@ -360,8 +347,7 @@ class SearchBot(Generic[MoveT]):
         if type(options) is not SearchOptions:
             raise TypeError(f"options must be a SearchOptions, got {short_repr(options)}")
         self._options = options
-        # What every iteration reads, held apart so that the search's loops read plain
-        # attributes, not the options through the descriptors above.
+        # What every iteration reads, as plain attributes rather than through descriptors.
         self._exploration = float(options.exploration)
         self._policy = random_rollout if options.rollout is None else options.rollout
         self._value = options.value
@@ -415,9 +401,7 @@ class SearchBot(Generic[MoveT]):
         return cast(MoveT, kept)
 
     def search(self, view: Any) -> SearchNode:
-        """The tree of the budget's iterations from ``view`` (its root's children are
-        keyed by action number, :meth:`~tabletop_rules.game.Game.encode`).
-        """
+        """The tree of the budget's iterations from ``view``, children keyed by action number."""
         determinize = self.ruleset.determinize
         iterate = self._iterate
         root = SearchNode(None)

@@ -137,12 +137,7 @@ class TabletopEnv(AECEnv):
             )
             for agent in self.possible_agents
         }
-        self.agents: list[AgentID] = []
-        self.rewards: dict[AgentID, float] = {}
-        self._cumulative_rewards: dict[AgentID, float] = {}
-        self.terminations: dict[AgentID, bool] = {}
-        self.truncations: dict[AgentID, bool] = {}
-        self.infos: dict[AgentID, dict[str, Any]] = {}
+        self._seat_agents([])
         self._state: Any = None
         self._chance = Rng.from_seed(0)
         self._base_seed: int | None = None
@@ -189,12 +184,7 @@ class TabletopEnv(AECEnv):
             state = self._checked_start(start)
         self._chance = Rng.from_seed(derived_seed(self.rules.seed_of(state), 0))
         self._state = self._resolve_chance(state)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self._seat_agents(self.possible_agents[:])
         self.agent_selection = self.agents[0]
         self._after_move()
 
@@ -259,6 +249,15 @@ class TabletopEnv(AECEnv):
         """Nothing to release: the environment holds no window, file or process."""
 
     # --- inside -------------------------------------------------------------------------
+
+    def _seat_agents(self, agents: list[AgentID]) -> None:
+        """``agents`` at the table, none rewarded, ended or told anything yet."""
+        self.agents = agents
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[AgentID, dict[str, Any]] = {agent: {} for agent in agents}
 
     def _require_state(self) -> Any:
         if self._state is None:
