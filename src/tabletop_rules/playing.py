@@ -1,5 +1,5 @@
-"""Playing one game with bots, and seating the bots of a run: the seeds each game and
-each seat are given, so that a game of a run can be played again alone, here or anywhere.
+"""Playing one game with bots, and the seeds and seats of a run's games, so that any game
+of a run can be played again alone.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> from tabletop_rules.bots import RandomBot
@@ -46,9 +46,8 @@ BotChoice: TypeAlias = str | BotFactory
 
 @attrs.frozen
 class PlayedGame:
-    """A finished game: how it started, every move (chance outcomes included) and where
-    it ended. :attr:`record` writes it down as a replayable
-    :class:`~tabletop_rules.records.GameRecord`.
+    """A finished game: how it started, every move (chance outcomes included) and where it
+    ended; :attr:`record` is its replayable :class:`~tabletop_rules.records.GameRecord`.
     """
 
     ruleset: Ruleset[Any, Any, Any]
@@ -68,16 +67,12 @@ class PlayedGame:
 
     @property
     def score(self) -> tuple[int, ...]:
-        """Each seat's final score: the game's ``score(final)``, named as
-        :attr:`Match.score <tabletop_rules.match.Match.score>` is.
-        """
+        """Each seat's final score, ``score(final)``, named as ``Match.score`` is."""
         return tuple(self.ruleset.score(self.final))
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """Deprecated name of :attr:`score`, kept for one release; warns
-        :class:`DeprecationWarning`.
-        """
+        """Deprecated name of :attr:`score`, kept for one release; warns ``DeprecationWarning``."""
         warnings.warn(
             "PlayedGame.scores is deprecated: use PlayedGame.score, as Match.score",
             DeprecationWarning,
@@ -100,12 +95,9 @@ def play_game(
     deal: Any = None,
     chance_seed: int = 0,
 ) -> PlayedGame:
-    """Play one game to the end, seat ``i`` moved by ``bots[i]``, which sees only its
-    view of the game, ``view(state, i)``.
-
-    ``deal`` (for a game with a deck) fixes the deck order, as in ``new_game``. With
-    ``auto_chance=False`` the chance outcomes are drawn from a generator seeded with
-    ``chance_seed``, so the game is still reproducible.
+    """Play one game to the end, seat ``i`` moved by ``bots[i]``, which sees only
+    ``view(state, i)``. ``deal`` fixes a deck's order, as in ``new_game``; with
+    ``auto_chance=False`` chance outcomes are drawn from a generator seeded with ``chance_seed``.
     """
     check_ruleset(ruleset)
     start = state = ruleset.new_game(config, seed=seed, deal=deal)
@@ -134,16 +126,14 @@ def play_game(
 
 def seat_bot(factory: BotFactory, game_seed: int, seat: Seat) -> Bot[Any, Any]:
     """The bot ``factory`` makes for ``seat`` of the game with seed ``game_seed``, seeded
-    with ``derived_seed(game_seed, 1 + seat)``: as a simulation, the command line and the
-    web page seat their bots, so the same game and seat give the same bot everywhere.
+    with ``derived_seed(game_seed, 1 + seat)`` as every front end seats its bots.
     """
     return factory(derived_seed(game_seed, 1 + seat))
 
 
 def seating(index: int, bots: int, *, rotate: bool = True) -> tuple[int, ...]:
-    """Which bot (its position in the bots of :func:`~tabletop_rules.simulate.simulate`) sits
-    at each seat in game ``index``: rotated by ``index``, so that over ``bots`` games each
-    bot takes each seat once; in the given order every game when ``rotate`` is false.
+    """Which bot (its position in the bots given) sits at each seat in game ``index``:
+    rotated by ``index``, so that over ``bots`` games each bot takes each seat once.
 
     >>> seating(0, 3), seating(1, 3), seating(1, 3, rotate=False)
     ((0, 1, 2), (1, 2, 0), (0, 1, 2))
@@ -153,9 +143,8 @@ def seating(index: int, bots: int, *, rotate: bool = True) -> tuple[int, ...]:
 
 
 def bot_factory(rules: Ruleset[Any, Any, Any], choice: BotChoice) -> BotFactory:
-    """The factory ``choice`` names: one of ``rules.bots`` for a name, else ``choice``
-    itself. :class:`~tabletop_rules.errors.BotSelectionError` for a name the game has no
-    bot for, listing the names it has.
+    """The factory ``choice`` names in ``rules.bots``, or ``choice`` itself if no name;
+    :class:`~tabletop_rules.errors.BotSelectionError` listing the game's bots for another.
     """
     if not isinstance(choice, str):
         return choice
@@ -178,15 +167,11 @@ def simulated_game(
     rotate: bool = True,
     duplicate: bool = False,
 ) -> PlayedGame:
-    """Game ``index`` of ``simulate(rules, bots, …, seed=seed, config=config,
-    rotate=rotate, duplicate=duplicate)`` played again alone, with every move: to look
-    closely at one game of a run, such as one that a
-    :class:`~tabletop_rules.errors.SimulationError` names.
-
-    The game's seed is ``g = game_seed(seed, index, len(bots), duplicate)``; with
-    ``auto_chance`` off its chance outcomes come from ``derived_seed(g, 0)``; the bot at
-    seat ``s`` is made with the seed ``derived_seed(g, 1 + s)``; the bots sit as
-    :func:`seating` says.
+    """Game ``index`` of ``simulate(rules, bots, …)`` with the same arguments played again
+    alone, with every move: to look at a game a :class:`~tabletop_rules.errors.SimulationError`
+    names. Its seed is ``g = game_seed(seed, index, len(bots), duplicate)``, its chance
+    outcomes come from ``derived_seed(g, 0)``, and the bots sit as :func:`seating` says,
+    each made by :func:`seat_bot`.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> from tabletop_rules.simulate import simulate
@@ -205,10 +190,9 @@ def simulated_game(
 
 
 def game_seed(seed: int, index: int, bots: int, duplicate: bool = False) -> int:
-    """The seed of game ``index`` of a run with seed ``seed`` and ``bots`` bots:
-    ``derived_seed(seed, index)``, or with ``duplicate`` the seed of its deal,
-    ``derived_seed(seed, index // bots)``, so that the ``bots`` games of a deal (one per
-    rotation of the seats, :func:`seating`) are dealt the same cards and dice.
+    """The seed of game ``index`` of a run with seed ``seed`` and ``bots`` bots,
+    ``derived_seed(seed, index)``; with ``duplicate`` its deal's, ``derived_seed(seed,
+    index // bots)``, the same for the game of each rotation of the seats.
 
     >>> [game_seed(1, index, 2, duplicate=True) == derived_seed(1, 0) for index in range(3)]
     [True, True, False]
@@ -217,9 +201,7 @@ def game_seed(seed: int, index: int, bots: int, duplicate: bool = False) -> int:
 
 
 def _factory_name(factory: BotFactory) -> str:
-    """The name of a factory's function or class, or of the one it wraps
-    (:class:`~tabletop_rules.bots.Unseeded`, :func:`functools.partial`).
-    """
+    """The name of a factory's function or class, or of one it wraps (``Unseeded``, ``partial``)."""
     for named in (factory, getattr(factory, "make", None), getattr(factory, "func", None)):
         name = getattr(named, "__name__", None)
         if isinstance(name, str):
@@ -228,9 +210,8 @@ def _factory_name(factory: BotFactory) -> str:
 
 
 def bot_names(rules: Ruleset[Any, Any, Any], choices: tuple[BotChoice, ...]) -> tuple[str, ...]:
-    """Each bot's name in a run's results: its name, or its factory's; repeats numbered
-    (``random``, ``random #2``). :class:`~tabletop_rules.errors.BotSelectionError` for a
-    name the game has no bot for.
+    """Each bot's name in a run's results, its name or its factory's, repeats numbered;
+    :class:`~tabletop_rules.errors.BotSelectionError` for a name the game has no bot for.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> bot_names(dp.RULES, ("random", "greedy", "random"))
@@ -246,10 +227,8 @@ def bot_names(rules: Ruleset[Any, Any, Any], choices: tuple[BotChoice, ...]) -> 
 
 
 def check_whole_deals(games: int, players: int, duplicate: bool) -> None:
-    """Raise :class:`~tabletop_rules.errors.ConfigError` when a ``duplicate`` run of
-    ``games`` is no whole number of deals, each played once per rotation of the
-    ``players`` seats (:func:`~tabletop_rules.simulate.game_seed`): checked before any
-    game is played.
+    """Raise :class:`~tabletop_rules.errors.ConfigError`, before any game is played, when a
+    ``duplicate`` run of ``games`` is no whole number of deals of ``players`` games each.
     """
     if duplicate and games % players:
         raise ConfigError(

@@ -1,23 +1,15 @@
-"""Playing whole games with bots, reproducibly: :func:`play_game` plays one to the end,
-:func:`simulate` plays many, in this process or on any executor, and sums them up.
+"""Playing many games with bots, reproducibly: :func:`simulate` plays them in this
+process or on any executor and sums them up. It names its bots, so that a worker process
+can make them again, and gives the same result for the same seed wherever it plays.
 
 >>> from tabletop_rules import dice_poker as dp
->>> from tabletop_rules.bots import RandomBot
->>> game = play_game(dp.RULES, [dp.GreedyBot(), RandomBot(dp.RULES, seed=1)], seed=7)
->>> dp.is_over(game.final), len(game.record.moves) > 90
-(True, True)
-
-A simulation names its bots, so that they can be made again in a worker process, and
-gives the same result for the same seed wherever its games are played:
-
 >>> result = simulate(dp.RULES, ["greedy", "random"], 20, seed=1, config=dp.Config(stages=1))
 >>> [(bot.name, bot.wins) for bot in result.bots]
 [('greedy', 20.0), ('random', 0.0)]
 
-This module holds :func:`simulate` and gathers the names a simulation's user needs from
-the modules that do each job: :mod:`tabletop_rules.playing` (one game, its seeds and
-seats), :mod:`tabletop_rules.executors` (many games on workers) and
-:mod:`tabletop_rules.results` (the figures and tables).
+This module also gathers the names a simulation's user needs from the modules that do
+each job: :mod:`tabletop_rules.playing` (one game, with :func:`play_game`, its seeds and
+seats), :mod:`tabletop_rules.executors` (workers) and :mod:`tabletop_rules.results`.
 """
 
 from __future__ import annotations
@@ -123,48 +115,38 @@ def simulate(
         rules: The game.
         bots: One bot per seat: names of ``rules.bots`` (``"random"``, ``"greedy"``…) or
             bot factories (:data:`~tabletop_rules.protocol.BotFactory`) that pickle.
-        games: How many games to play, from 1 to
-            :data:`~tabletop_rules.results.MAX_GAMES`; the chunks are made as they are
-            sent, so the work grows with the games played.
+        games: How many games to play, from 1 to :data:`~tabletop_rules.results.MAX_GAMES`.
         seed: The run's seed, in ``range(2 ** 64)``; game ``i`` is played with the seed
-            ``derived_seed(seed, i)``, its bots and chance outcomes seeded from that
-            (:func:`simulated_game` plays one game again alone).
+            ``derived_seed(seed, i)`` (:func:`simulated_game` plays it again alone).
         config: The house rules (the game's default ``Config()`` when ``None``).
-        executor: Where to play: ``None`` plays here, one game after another; a
+        executor: Where to play: ``None`` here; a
             :class:`concurrent.futures.ProcessPoolExecutor`, Dask's
             ``client.get_executor()`` or a Dask ``Client`` play chunks of games in
             parallel (see :doc:`/simulation`).
         progress: Called as ``progress(done, games)`` before the first game and after
             each chunk, in this thread.
-        rotate: Seat the bots rotated by the game's index (:func:`seating`), so that each
-            takes each seat equally often and the first player's edge evens out; false
-            keeps ``bots[i]`` at seat ``i``.
+        rotate: Seat the bots rotated by the game's index (:func:`seating`), so that the
+            first player's edge evens out; false keeps ``bots[i]`` at seat ``i``.
         chunk_size: Games per task; :func:`default_chunk_size` when ``None``, and
             :data:`~tabletop_rules.executors.BATCHED_CHUNK_SIZE` for a batched run.
         batched: Play on the batched engine (:mod:`tabletop_rules.batch`, the ``batch``
             extra), one batch per task: every bot must be ``"random"``, its moves drawn
-            from the legal mask with NumPy, so the games are other games than an unbatched
-            run's (the deals are the same), and as reproducible. A game that stops at
-            chance points (``auto_chance=False``) raises ``ConfigError``: a uniform draw
-            from the mask is not the outcomes' odds.
+            from the legal mask with NumPy (the same deals, other games than unbatched,
+            as reproducible). ``ConfigError`` for a game that stops at chance points
+            (``auto_chance=False``): a uniform draw is not the outcomes' odds.
         duplicate: Play each deal once per rotation of the seats: games ``k·n`` to
-            ``k·n + n - 1`` of ``n`` bots are all dealt from the seed
-            ``derived_seed(seed, k)`` (:func:`game_seed`), each bot at each seat once, so
-            every bot meets the same cards and dice from every seat; ``games`` must be a
-            multiple of ``n`` (``ConfigError`` otherwise). The result adds each bot's
-            luck-controlled difference from the field
-            (:attr:`SimulationResult.versus_field`). A seat's bot is seeded from the deal
-            and the seat, as in any run (:func:`seat_bot`). Needs
-            ``rotate``; the batched engine refuses it (``ConfigError``).
+            ``k·n + n - 1`` of ``n`` bots are all dealt from ``derived_seed(seed, k)``
+            (:func:`game_seed`), so every bot meets the same cards and dice from every
+            seat, and the result adds :attr:`SimulationResult.versus_field`. ``games``
+            must be a multiple of ``n``; needs ``rotate``, and is not batched
+            (``ConfigError`` otherwise).
 
-    The result is the same for the same arguments whatever the executor: each game
-    depends only on its index, and the results are put in game order. Raises
+    The result is the same for the same arguments whatever the executor. Raises
     :class:`~tabletop_rules.errors.BotSelectionError` for a bot name the game does not
     have or not one bot per seat, :class:`~tabletop_rules.errors.ConfigError` for a count
     out of range (``games``, ``chunk_size``) before any work, and
-    :class:`~tabletop_rules.errors.SimulationError`
-    naming the game and its seed when a game fails, or the games left without a result
-    when a worker dies; never a result with fewer games.
+    :class:`~tabletop_rules.errors.SimulationError` naming the game and its seed when a
+    game fails, or the games left without a result when a worker dies: never fewer games.
 
     """
     check_game_count(games)

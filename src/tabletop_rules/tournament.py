@@ -1,11 +1,9 @@
 """Round-robin tournaments between any number of bots, with Bradley-Terry ratings and
 their bootstrap intervals, each seat's win rate and the games' lengths.
 
-Every table of the game's player count is played: all ``C(bots, players)`` ways to pick
-that many different bots (every pair, in a two-player game), each table ``games`` times
-with the bots rotated through the seats, or, with ``duplicate``, each deal once per
-rotation (:func:`~tabletop_rules.simulate.simulate`'s duplicate play). The tables' games
-go to the same executors as ``simulate``'s, made as the workers take them.
+Every table of the game's player count is played, all ``C(bots, players)`` sets of
+different bots, each ``games`` times with the bots rotated through the seats (or with
+``duplicate``, as :func:`~tabletop_rules.simulate.simulate`'s), on ``simulate``'s executors.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> bots = ["greedy", "random", "random"]
@@ -227,9 +225,8 @@ def bootstrap_ratings(
     strata: Sequence[Sequence[Unit]], bots: int, *, resamples: int, seed: int
 ) -> tuple[tuple[float, float], ...]:
     """Each bot's 95% bootstrap interval of its :func:`bradley_terry` rating: the 2.5th
-    and 97.5th percentiles over ``resamples`` tournaments, each drawing every stratum's
-    units (a table's deals, or its games) with replacement, as many as it has. Seeded:
-    the same ``seed`` gives the same intervals.
+    and 97.5th percentiles over ``resamples`` tournaments, each drawing as many of every
+    stratum's units (a table's deals, or games) with replacement, from ``seed``.
     """
     check_count("resamples", resamples, MAX_RESAMPLES, "MAX_RESAMPLES")
     rng = Rng.from_seed(seed)
@@ -412,9 +409,8 @@ class LengthSummary(Figures):
 
 @attrs.frozen
 class TournamentResult:
-    """The outcome of :func:`tournament`: each bot's rating with its interval, each
-    seat's win rate, the games' lengths, and every table's
-    :class:`~tabletop_rules.simulate.SimulationResult`. ``str()`` gives it as text.
+    """The outcome of :func:`tournament`: the bots' ratings, the seats' win rates, the
+    games' lengths and every table's ``SimulationResult``; ``str()`` gives it as text.
     """
 
     game: str
@@ -585,17 +581,16 @@ def tournament(
         bots: At least as many bots as the game has seats: names of ``rules.bots`` or
             factories, as for :func:`~tabletop_rules.simulate.simulate`.
         games: The games of each table, at least 1; with ``duplicate`` a multiple of the
-            seats. At most :data:`MAX_TABLES` tables, of :data:`MAX_TOURNAMENT_BOTS` bots at
-            most, and :data:`~tabletop_rules.results.MAX_GAMES` games over all of them:
-            counted before any table is made, and ``ConfigError`` beyond.
+            seats. ``ConfigError``, before any table is made, beyond :data:`MAX_TABLES`
+            tables, :data:`MAX_TOURNAMENT_BOTS` bots or
+            :data:`~tabletop_rules.results.MAX_GAMES` games in all.
         seed: The tournament's seed; table ``t`` plays as ``simulate(…,
             seed=derived_seed(seed, t))`` and the bootstrap draws from
             ``derived_seed(seed, len(tables))``.
         config: The house rules (the game's default ``Config()`` when ``None``).
         duplicate: Play each deal once per rotation of the seats (see ``simulate``); the
             bootstrap then resamples deals, not games.
-        executor: Where to play, as for ``simulate``: the tables are made, and their
-            chunks sent, as the workers take them, a bounded number waiting.
+        executor: Where to play, as for ``simulate``; the tables' chunks share it.
         progress: Called as ``progress(done, total)`` over all the tables' games.
         chunk_size: Games per task; :func:`~tabletop_rules.simulate.default_chunk_size`
             of a table's games when ``None``.
