@@ -31,6 +31,7 @@ from .serialize import (
     DocumentKind,
     add_document_kind,
     converter,
+    document_game,
     from_data,
     parse_json,
     to_data,
@@ -124,7 +125,7 @@ class GameRecord:
                 "a game record has game, version, config, seed and moves (and deal, for a "
                 "game dealt from a given deck), and nothing else"
             )
-        ruleset = _ruleset(data.pop("game"))
+        ruleset = document_game(data.pop("game"))
         version = data.pop("version")
         if type(version) is not int or version != ruleset.format_version:
             raise InvalidStateError(
@@ -184,14 +185,6 @@ def _deal_from_data(ruleset: Ruleset[Any, Any, Any], data: Any) -> tuple[Any, ..
     return deal
 
 
-def _ruleset(game: object) -> Ruleset[Any, Any, Any]:
-    """The registered game named ``game``; ``InvalidStateError`` if there is none."""
-    try:
-        return get_ruleset(game)  # type: ignore[arg-type]
-    except (KeyError, TypeError) as error:
-        raise InvalidStateError(f"unknown game {short_repr(game)}") from error
-
-
 def check_record(record: GameRecord) -> None:
     """``InvalidStateError`` unless ``record`` holds a registered game, its ``Config``, a
     seed in ``[0, 2**64)``, a tuple of move texts, and no deal or a tuple of its cards
@@ -199,7 +192,7 @@ def check_record(record: GameRecord) -> None:
     """
     if not isinstance(record, GameRecord):
         raise InvalidStateError(f"expected a GameRecord, got {type(record).__name__}")
-    ruleset = _ruleset(record.game)
+    ruleset = document_game(record.game)
     if type(record.config) is not ruleset.config_type:
         raise InvalidStateError(
             f"a {record.game} record needs a {ruleset.config_type.__name__}, "

@@ -518,6 +518,14 @@ def add_document_kind(kind: str, document: DocumentKind) -> None:
     _DOCUMENTS[kind] = document
 
 
+def document_game(name: object) -> Ruleset[Any, Any, Any]:
+    """The registered game a document names, ready to load; ``InvalidStateError`` if none."""
+    try:
+        return _configure(get_ruleset(name))  # type: ignore[arg-type]
+    except (KeyError, TypeError) as error:
+        raise InvalidStateError(f"unknown game {short_repr(name)}") from error
+
+
 def dumps(obj: Any) -> str:
     """``obj`` (config, state, move, event or view of any game, or a
     :class:`~tabletop_rules.records.GameRecord`) as versioned JSON.
@@ -555,10 +563,7 @@ def loads(text: str | bytes, cls: Any = None) -> Any:
     envelope = parse_json(text)
     if not isinstance(envelope, dict) or envelope.keys() != _ENVELOPE:
         raise InvalidStateError("expected an object with game, version, kind and data, no more")
-    try:
-        ruleset = _configure(get_ruleset(envelope["game"]))
-    except (KeyError, TypeError) as error:
-        raise InvalidStateError(f"unknown game {short_repr(envelope['game'])}") from error
+    ruleset = document_game(envelope["game"])
     version = envelope["version"]
     if type(version) is not int or version != ruleset.format_version:
         raise InvalidStateError(
