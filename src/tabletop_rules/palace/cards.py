@@ -46,9 +46,7 @@ BONUS_RANKS: frozenset[Rank] = frozenset({2, 3, 10})
 NATURAL_RANKS: tuple[Rank, ...] = tuple(rank for rank in RANKS if rank not in BONUS_RANKS)
 """The natural ranks in play order: 4 < 5 < 6 < 7 < 8 < 9 < J < Q < K < A."""
 
-RANK_TEXT: dict[Rank, str] = {rank: str(rank) for rank in range(2, 11)} | dict(
-    zip(range(11, 15), "JQKA", strict=True)
-)
+RANK_TEXT: dict[Rank, str] = dict(zip(RANKS, [*map(str, range(2, 11)), *"JQKA"], strict=True))
 
 
 class _CardFields(NamedTuple):

@@ -128,11 +128,5 @@ class Config:
         >>> Config.pagat().quad, Config.pagat(players=3).play_until
         ('burn', 'last')
         """
-        rules: dict[str, Any] = {
-            "quad": "burn",
-            "face_up_play": "from_table",
-            "voluntary_pickup": True,
-            "play_until": "last",
-        }
-        rules.update(changes)
-        return cls(**rules)
+        pagat = {"quad": "burn", "face_up_play": "from_table", "play_until": "last"}
+        return cls(**{**pagat, "voluntary_pickup": True, **changes})

@@ -85,10 +85,6 @@ class Burned:
     cards: tuple[Card, ...]
 
 
-def _count_of_cards(drew: Drew) -> int:
-    return len(drew.cards) if drew.cards is not None else 0
-
-
 def _check_count(drew: Drew, _attribute: object, count: int) -> None:
     if drew.cards is not None and count != len(drew.cards):
         raise ValueError(f"Drew of {len(drew.cards)} cards cannot say it drew {count}")
@@ -101,7 +97,8 @@ class Drew:
     seat: Seat
     cards: tuple[Card, ...] | None
     count: int = attrs.field(
-        default=attrs.Factory(_count_of_cards, takes_self=True), validator=_check_count
+        default=attrs.Factory(lambda drew: len(drew.cards or ()), takes_self=True),
+        validator=_check_count,
     )
 
 

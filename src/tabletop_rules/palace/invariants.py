@@ -153,10 +153,10 @@ def _check_places(state: State, fail: Fail) -> None:
             f"card conservation: every card of {config.decks} deck(s) must be in exactly one "
             f"place; {wrong}"
         )
-    if type(state.phase) is not str or state.phase not in get_args(Phase):
-        fail(f"phase must be one of {', '.join(get_args(Phase))}, got {short_repr(state.phase)}")
-    if type(state.pending) is not str or state.pending not in PENDINGS:
-        fail(f"pending must be one of {', '.join(PENDINGS)}, got {short_repr(state.pending)}")
+    for name, values in (("phase", get_args(Phase)), ("pending", PENDINGS)):
+        value = getattr(state, name)
+        if type(value) is not str or value not in values:
+            fail(f"{name} must be one of {', '.join(values)}, got {short_repr(value)}")
     seat = _int("seat", state.seat, 0, players - 1, fail)
     turns = _int("turns", state.turns, 0, config.max_turns, fail)
     _int("swaps", state.swaps, 0, MAX_SWAPS, fail)
@@ -165,11 +165,8 @@ def _check_places(state: State, fail: Fail) -> None:
         fail(f"finished must be a tuple of distinct seats, got {short_repr(finished)}")
     for done in finished:
         _int("a finished seat", done, 0, players - 1, fail)
-    holding = [
-        s
-        for s in range(players)
-        if state.hands[s] or any(state.face_up[s]) or any(state.face_down[s])
-    ]
+    cards = zip(state.hands, state.face_up, state.face_down, strict=True)
+    holding = [s for s, (hand, up, down) in enumerate(cards) if hand or any(up) or any(down)]
     if sorted(set(range(players)) - set(holding)) != sorted(finished):
         fail(
             f"the finishing order {short_repr(finished)} must hold exactly the seats with no "

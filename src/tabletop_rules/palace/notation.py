@@ -33,9 +33,6 @@ _WRITTEN: dict[type[Any], str] = {type(move): word for word, move in _WORDS.item
 _FORMS = "play, take, blind, swap, ready or end"
 
 
-# --- writing -------------------------------------------------------------------------
-
-
 def format_move(move: Move) -> str:
     """The move's notation, a play with its exact cards (``play 7H 7S``); ``TypeError``
     for what is no palace move.
@@ -58,9 +55,6 @@ def action_text(move: Move) -> str:
     if type(move) is Play:
         return "play " + " ".join(RANK_TEXT[card.rank] for card in move.cards)
     return format_move(move)
-
-
-# --- reading -------------------------------------------------------------------------
 
 
 def read_words(text: object) -> Move | tuple[Rank, int]:
@@ -135,9 +129,6 @@ def _play_words(words: list[str], text: str) -> Play | tuple[Rank, int]:
             f"not both: {short_repr(text)}"
         )
     return Play(_cards(words, text))
-
-
-# --- JSON ----------------------------------------------------------------------------
 
 
 def _card_from_text(value: Any, _kind: Any) -> Card:

@@ -32,6 +32,7 @@ from .moves import (
     Ready,
     Swap,
     TakePile,
+    action_key,
     stand_in,
 )
 from .notation import format_move, read_words
@@ -236,16 +237,9 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     if phase == "swap":
         if state.swaps >= MAX_SWAPS:
             return (READY,)
-        ups = sorted({card for card in state.face_up[seat] if card is not None})
-        return (
-            *(
-                SWAPS[hand_card, up]
-                for hand_card in sorted(set(state.hands[seat]))
-                for up in ups
-                if hand_card != up
-            ),
-            READY,
-        )
+        hand = sorted(set(state.hands[seat]))
+        ups = sorted({card for card in state.face_up[seat] if card})
+        return (*[SWAPS[card, up] for card in hand for up in ups if card != up], READY)
     pending = state.pending
     if pending == "take":
         return (TAKE_PILE,)
@@ -678,11 +672,10 @@ def canonical(state: State, move: Move) -> Move:
         if type(listed) is type(move) and listed == move:
             return listed
     transition(state, move, None)  # raises IllegalMoveError naming the rule
-    if type(move) is Play:  # the transition accepted held cards of a listed (rank, count)
-        rank, count = move.cards[0].rank, len(move.cards)
-        for listed in legal:
-            if type(listed) is Play and listed.cards[0].rank == rank and len(listed.cards) == count:
-                return listed
+    key = action_key(move)  # the transition accepted held cards of a listed (rank, count)
+    for listed in legal:
+        if type(listed) is Play and action_key(listed) is key:
+            return listed
     raise AssertionError(f"apply accepted {move!r}, which no listed move is equivalent to")
 
 
@@ -703,10 +696,8 @@ def read_move_in(state: State, text: str) -> Move:
     if not isinstance(named, tuple):
         return canonical(state, named)
     rank, count = named
-    if state.phase != "play" or state.pending == "take":
-        return canonical(state, stand_in(rank, count))  # refused, naming the rule
     source, where = play_source(state, state.seat)
-    if where == "face_down":
+    if state.phase != "play" or state.pending == "take" or where == "face_down":
         return canonical(state, stand_in(rank, count))  # refused, naming the rule
     held = tuple(card for card in source if card.rank == rank)
     if len(held) >= count:

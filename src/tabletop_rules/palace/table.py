@@ -43,8 +43,6 @@ from .view import view
 __all__ = ["PILE_SHOWN", "WIDTH", "playable_ranks"]
 
 
-# --- the table ------------------------------------------------------------------------
-
 WIDTH = 80
 """The widest line drawn: long card lists wrap onto further lines."""
 
@@ -149,8 +147,6 @@ _OWED = {
 }
 
 
-# --- events in words -------------------------------------------------------------------
-
 _FACES = {11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
 _COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
@@ -206,9 +202,6 @@ def event_text(event: Event, seat: Seat | None) -> str:
     if event.reason == "max_turns":
         return text.replace("Game over:", "Game over at the turn limit:", 1)
     return text
-
-
-# --- the rules, the notation and hints --------------------------------------------------
 
 
 def rules_summary(config: Config) -> tuple[str, ...]:
