@@ -400,9 +400,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     def determinize_each(self, seen: ViewT, rngs: Sequence[Rng]) -> tuple[StateT, ...]:
         """What :meth:`determinize` deals with each of ``rngs``, the view checked once."""
-        rngs = tuple(rngs)
-        for rng in rngs:
-            self.expect(rng, (Rng,))
+        rngs = tuple(self.expect(rng, (Rng,)) for rng in rngs)
         if not rngs:
             self.check_view(seen)
             return ()
@@ -437,8 +435,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         self.expect(event, self.event_types)
         if seat is not None and (type(seat) is not int or seat < 0):
             raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")
-        seen = self.redact(event, seat)
-        return self.event_text(seen, seat)
+        return self.event_text(self.redact(event, seat), seat)
 
     def event_text(self, event: EventT, seat: Seat | None) -> str:
         """The sentence of an event already redacted for ``seat`` (:func:`event_fields`)."""
@@ -714,13 +711,8 @@ def exported_functions() -> tuple[str, ...]:
     >>> exported_functions()[:4]
     ('action_text', 'apply', 'apply_with_events', 'canonical')
     """
-    return tuple(
-        sorted(
-            name
-            for name, member in vars(Game).items()
-            if getattr(member, "__tabletop_exported__", False)
-        )
-    )
+    members = vars(Game).items()
+    return tuple(sorted(n for n, m in members if getattr(m, "__tabletop_exported__", False)))
 
 
 def exported_names() -> tuple[str, ...]:

@@ -313,8 +313,7 @@ def build(declaration: Declaration, kernel: Kernel, **overrides: Any) -> Game[An
     if kernel.moves is None:
         raise TypeError("a kernel without a move table cannot be built; write a Game subclass")
     game = _KernelGame(declaration, kernel)
-    for name, member in overrides.items():
-        setattr(game, name, member)
+    vars(game).update(overrides)
     return game
 
 

@@ -245,8 +245,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         first; ``IllegalMoveError`` when ``seat`` has made no move. For analysis, as
         :meth:`undo` is.
         """
-        turn = self._last_turn(seat)
-        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+        return tuple(self.undo() for _ in range(len(self._moves) - self._last_turn(seat)))
 
     def take_back(self, seat: Seat) -> tuple[MoveT, ...]:
         """The fair undo, for play against others: :meth:`undo_turn` for ``seat``, refused
@@ -267,8 +266,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
         ``IllegalMoveError`` says why it refuses, or that ``seat`` has made no move yet.
         """
-        turn = self._fair_turn(seat)
-        return tuple(self.undo() for _ in range(len(self._moves) - turn))
+        return tuple(self.undo() for _ in range(len(self._moves) - self._fair_turn(seat)))
 
     def can_take_back(self, seat: Seat) -> bool:
         """Whether :meth:`take_back` would take back moves for ``seat`` now (an undo button)."""

@@ -21,7 +21,8 @@ from __future__ import annotations
 import importlib
 import sys
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -37,7 +38,6 @@ from .game import (
     event_fields,
     exported_functions,
 )
-from .rng import Rng
 
 __all__ = [
     "BUILT_IN_GAMES",
@@ -222,16 +222,10 @@ def _guide_lines(ruleset: Game[Any, Any, Any], member: str, value: object) -> tu
     return tuple(getattr(ruleset, member)(value))
 
 
-def _determinize_each_of(
-    ruleset: Game[Any, Any, Any],
-) -> Callable[[Any, Sequence[Rng]], Sequence[Any]]:
-    return ruleset.determinize_each
-
-
 _DEPRECATED: Final[dict[str, tuple[str, Callable[[], Any]]]] = {
     "GAME_EXPORTS": ("game.exported_functions()", _game_exports),
     "guide_lines": ("the game's rules_summary, notation_summary and hint", lambda: _guide_lines),
-    "determinize_each_of": ("the game's determinize_each", lambda: _determinize_each_of),
+    "determinize_each_of": ("the game's determinize_each", lambda: attrgetter("determinize_each")),
 }
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections import deque
 from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any, TypeVar, overload
@@ -73,11 +74,8 @@ class GameRecord:
         """An empty record of the game that ``state`` begins; ``ValueError`` if ``state``
         is not the new game of its config and seed.
         """
-        config, seed, deal = (
-            ruleset.config_of(state),
-            ruleset.seed_of(state),
-            ruleset.deal_of(state),
-        )
+        config, seed = ruleset.config_of(state), ruleset.seed_of(state)
+        deal = ruleset.deal_of(state)
         if ruleset.new_game(config, seed=seed, deal=deal) != state:
             raise ValueError("GameRecord.start needs a new game, not one already under way")
         return cls(ruleset.name, config, seed, deal=deal)
@@ -205,17 +203,11 @@ def check_record(record: GameRecord) -> None:
     moves = record.moves
     if type(moves) is not tuple or not all(type(move) is str for move in moves):
         raise InvalidStateError("moves must be a list of move texts")
-    deal = record.deal
-    if deal is not None and (
-        ruleset.deal_type is None
-        or type(deal) is not tuple
-        or not all(type(card) is ruleset.deal_type for card in deal)
-    ):
-        raise InvalidStateError(
-            f"a {record.game} record's deal is None or a tuple of the game's cards"
-            if ruleset.deal_type is not None
-            else f"a {record.game} record has no deal: the game has no deck"
-        )
+    deal, card = record.deal, ruleset.deal_type
+    if deal is not None and card is None:
+        raise InvalidStateError(f"a {record.game} record has no deal: the game has no deck")
+    if deal is not None and (type(deal) is not tuple or any(type(c) is not card for c in deal)):
+        raise InvalidStateError(f"a {record.game} record's deal is None or a tuple of its cards")
 
 
 def replay_states(record: GameRecord) -> Iterator[Any]:
@@ -314,10 +306,8 @@ def replay(
     The older ``replay(record, rules)`` works for one release, with a ``DeprecationWarning``.
     """
     ruleset, checked = rules_and_record("replay", rules, record)
-    state = None
-    for _move, state, _events in replay_steps(checked, events=False, rules=ruleset):  # noqa: B007
-        pass
-    return state
+    last = deque(replay_steps(checked, events=False, rules=ruleset), maxlen=1)
+    return last[0][1]
 
 
 add_document_kind(
