@@ -138,10 +138,8 @@ def event_fields(event: object) -> str:
 
 
 class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
-    """One game's rules: its facts, its kernel and every member derived from them.
-
-    Its type parameters are the game's ``Config``, ``State``, ``Move``, ``View`` and
-    ``Event`` types; code that serves any game writes ``Game[Any, Any, Any]``.
+    """One game's rules: its facts, its kernel and every member derived from them, generic in
+    its ``Config``, ``State``, ``Move``, ``View``, ``Event`` types (any: ``Game[Any, Any, Any]``).
     """
 
     # --- facts ------------------------------------------------------------------------
@@ -665,9 +663,7 @@ def _guarded(
     kinds: Callable[[Game[Any, Any, Any]], tuple[type[Any], ...]],
     error: type[Exception] = TypeError,
 ) -> Any:
-    """``rule(value)`` as a :class:`Game` method that first refuses a ``value`` of none of
-    ``kinds(game)``, named and documented as ``rule`` for ``help()`` and the API pages.
-    """
+    """``rule(value)`` as a :class:`Game` method, named as ``rule``, refusing other kinds."""
 
     def method(self: Game[Any, Any, Any], value: Any) -> Rule:
         return rule(self.expect(value, kinds(self), error))

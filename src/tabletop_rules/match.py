@@ -148,15 +148,12 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @property
     def events(self) -> tuple[EventT, ...]:
-        """Every event so far, in order, as the rules engine saw them (nothing hidden);
-        :meth:`events_for` gives what one seat may see.
-        """
+        """Every event so far, nothing hidden (:meth:`events_for` gives a seat's)."""
         return tuple(event for events in self._events for event in events)
 
     @property
     def move_events(self) -> tuple[tuple[EventT, ...], ...]:
-        """The events of each move, in the order of :attr:`moves` (nothing hidden): what a
-        log shows beside each move; ``rules.redact`` an event for what one seat may see.
+        """The events of each move, in the order of :attr:`moves`, nothing hidden.
 
         >>> from tabletop_rules import dice_poker
         >>> match = Match(dice_poker.RULES, seed=1)
@@ -173,9 +170,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @property
     def current_player(self) -> Seat | None:
-        """The seat to move, :data:`~tabletop_rules.game.CHANCE` at a chance point,
-        ``None`` once the game is over.
-        """
+        """The seat to move, :data:`~tabletop_rules.game.CHANCE` at a chance point, or ``None``."""
         return self._rules.current_player(self._states[-1])
 
     @property
