@@ -207,3 +207,10 @@ def test_a_kit_games_deck_and_summaries_check_the_config_and_default_to_nothing(
     assert told.notation_summary(Config()) == ("take 2: take two",)
     with pytest.raises(ConfigError, match="expected a take away Config"):
         told.rules_summary(7)
+
+
+def test_a_kit_games_hint_refuses_what_is_no_view() -> None:
+    rules = built()
+    assert rules.hint(rules.view(rules.new_game(seed=0), 0)) == ()
+    with pytest.raises(TypeError, match="expected a take away View, got 'big'"):
+        rules.hint("big")
