@@ -230,18 +230,12 @@ def _versus_field(
         deals.setdefault(game.index // bots, []).append(game)
     score_gaps: list[list[float]] = [[] for _ in names]
     win_gaps: list[list[float]] = [[] for _ in names]
-    others = bots - 1
     for played in deals.values():
-        scores = [0.0] * bots
-        wins = [0.0] * bots
-        for game in played:
-            for seat, bot in enumerate(game.seating):
-                scores[bot] += game.scores[seat] / len(played)
-                if seat in game.winners:
-                    wins[bot] += 1 / (len(game.winners) * len(played))
-        for bot in range(bots):
-            score_gaps[bot].append(scores[bot] - (sum(scores) - scores[bot]) / others)
-            win_gaps[bot].append(wins[bot] - (sum(wins) - wins[bot]) / others)
+        stats = _bot_stats(names, tuple(played))
+        scores, wins = sum(one.score_mean for one in stats), sum(one.win_rate for one in stats)
+        for bot, one in enumerate(stats):
+            score_gaps[bot].append(one.score_mean - (scores - one.score_mean) / (bots - 1))
+            win_gaps[bot].append(one.win_rate - (wins - one.win_rate) / (bots - 1))
     return tuple(
         FieldDifference(
             name, len(deals), mean_interval(score_gaps[bot]), mean_interval(win_gaps[bot])
@@ -363,9 +357,9 @@ def _field(fail: Fail, where: str, data: object, key: str) -> Any:
 
 
 def _read_result(
-    data: Mapping[str, Any], fail: Fail
-) -> tuple[str, int, bool, tuple[str, ...], tuple[GameResult, ...], bool]:
-    """The run a result's data describes, each field checked, ``fail`` naming a wrong one."""
+    kind: type[SimulationResult], data: Mapping[str, Any], fail: Fail
+) -> SimulationResult:
+    """The result ``data`` describes, each field checked, ``fail`` naming a wrong one."""
     game = _field(fail, "the result", data, "game")
     if type(game) is not str or not game:
         fail(f"game must be a game's name, got {short_repr(game)}")
@@ -407,7 +401,7 @@ def _read_result(
     for key, total in totals.items():
         if key in data and (type(data[key]) is not int or data[key] != total):
             fail(f"{key} is {short_repr(data[key])}, but the games add up to {total}")
-    return game, seed, rotate, tuple(names), games, duplicate
+    return kind.of(game, seed, rotate, names, games, duplicate=duplicate)
 
 
 def _read_game(
@@ -513,10 +507,7 @@ class SimulationResult:
                 "not the data of a simulation result with its games (to_data(per_game=True)): "
                 f"got {short_repr(data)}"
             )
-        game, seed, rotate, names, games, duplicate = run_checks(
-            "simulation result data", partial(_read_result, data)
-        )
-        return cls.of(game, seed, rotate, names, games, duplicate=duplicate)
+        return run_checks("simulation result data", partial(_read_result, cls, data))
 
     @property
     def games_played(self) -> int:
