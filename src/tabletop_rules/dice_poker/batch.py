@@ -177,12 +177,9 @@ _OCTET_BITS, _OCTET_COUNTS = _ascending((np.arange(256)[:, None] >> np.arange(8)
 
 
 def list_width(fits: NDArray[np.int64], auto_chance: bool) -> int:
-    """The most legal actions a game may have, from the tables (``fits``: the boxes each
-    throw, and no dice, may be written in). With no dice in the air a seat announcing has
-    its announcements alone, at most a stage's boxes; any other its rolls (those of its
-    throw, or of no dice) and writes (at most the boxes its throw fits) and scratches (at
-    most the poker boxes). With ``auto_chance`` off and dice in the air: the keep's
-    outcomes alone, at most the most of any keep.
+    """The most legal actions a game may have (``fits``: the boxes each throw, and no dice,
+    may be written in): a stage's announcements; a throw's rolls, writes and the poker
+    boxes' scratches; with ``auto_chance`` off, the most outcomes of any keep in the air.
     """
     writable = np.array([int(boxes & _ALL_BOXES).bit_count() for boxes in fits])
     assert len(fits) == _NO_DICE + 1  # each throw, then no dice
@@ -343,14 +340,12 @@ class DicePokerEngine(Engine):
         self.boxes = config.boxes_per_player
         self.rows = np.arange(self.size)
         self.seat_offsets = np.arange(self.players)
-        self.stage_order = np.array([_ORDERS[order] for order in config.orders_by_stage])
-        table = scoring.score_table(config.box_scores)
-        self.points = np.zeros((len(_THROWS) + 1, BOXES_PER_STAGE), dtype=np.int64)
-        self.points[: len(_THROWS)] = [table[dice] for dice in _THROWS]
-        fits = np.zeros(len(_THROWS) + 1, dtype=np.int64)  # no dice fit nothing
-        fits[: len(_THROWS)] = [scoring.FITS[dice] for dice in _THROWS]
-        self.fits = fits
-        self.max_fences = config.max_fences
+        stage_order = [_ORDERS[order] for order in config.orders_by_stage]
+        table = scoring.score_table(config.box_scores)  # the last row: no dice, that fit nothing
+        points = np.array(
+            [*(table[dice] for dice in _THROWS), (0,) * BOXES_PER_STAGE], dtype=np.int64
+        )
+        self.fits = np.array([*(scoring.FITS[dice] for dice in _THROWS), 0], dtype=np.int64)
         self.max_per_turn = config.max_fences_per_turn
         self.observation_size = self.rules.observation_spec(config).size
         house = _House(
@@ -359,7 +354,7 @@ class DicePokerEngine(Engine):
             turns=self.turns_per_game,
             throws=config.throws_per_turn,
             fences=config.fences,
-            max_fences=-1 if self.max_fences is None else self.max_fences,
+            max_fences=-1 if config.max_fences is None else config.max_fences,
             max_per_turn=-1 if self.max_per_turn is None else self.max_per_turn,
             premium=config.premium,
             penalty=config.penalty,
@@ -367,8 +362,8 @@ class DicePokerEngine(Engine):
         )
         self.tables: tuple[Any, ...] = (
             house,
-            self.stage_order.astype(np.int64),
-            self.points,
+            np.array(stage_order, dtype=np.int64),
+            points,
             self.fits,
             _ROLL_LISTS,
             _ROLL_COUNTS,

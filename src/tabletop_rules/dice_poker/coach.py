@@ -505,8 +505,7 @@ class KeepAdvice:
 @attrs.frozen
 class Fill:
     """Ending the turn now (or, in announce order, naming the box): the move, the points it
-    writes and the coach's worth of it, in points against par as
-    a keep's ``value``.
+    writes and the coach's worth of it, in points against par as a keep's ``value``.
     """
 
     move: Move
@@ -559,19 +558,14 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
     move, value = _best(fills, keeps)
     throws_left = view.throws_allowed - view.throws_used
     box_scores = table.config.box_scores
-    scores = score_table(box_scores)
+    scores = score_table(box_scores)[view.dice] if view.dice else ()
+    fills.sort(key=itemgetter(1), reverse=True)  # stable: options of equal worth keep their order
+    keeps.sort(key=itemgetter(1), reverse=True)
     return Advice(
         dice=view.dice,
         throws_left=throws_left,
         boxes=table.boxes,
-        fills=tuple(
-            Fill(
-                fill,
-                scores[view.dice][fill.box] if view.dice and isinstance(fill, Write) else 0,
-                worth,
-            )
-            for fill, worth in sorted(fills, key=lambda option: -option[1])
-        ),
+        fills=tuple(Fill(m, scores[m.box] if type(m) is Write else 0, worth) for m, worth in fills),
         keeps=tuple(
             KeepAdvice(
                 keep,
@@ -581,7 +575,7 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
                     for box in table.boxes
                 ),
             )
-            for keep, worth in sorted(keeps, key=lambda option: -option[1])
+            for keep, worth in keeps
         ),
         move=move,
         value=value,
@@ -590,8 +584,8 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
 
 class CoachBot:
     """Plays dice poker by the coach: each turn the move of
-    :func:`~tabletop_rules.dice_poker.coach.coach` (without its exact
-    chances, which it does not need), valuing boxes and fences by ``values``.
+    :func:`~tabletop_rules.dice_poker.coach.coach` (without its exact chances, which it
+    does not need), valuing boxes and fences by ``values``.
 
     Args:
         values: What a box and a fence are worth to the rest of the game.

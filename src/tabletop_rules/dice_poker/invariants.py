@@ -144,18 +144,13 @@ def _check_turn(state: State, fail: Fail) -> None:
 
 def _check_order(order: str, cells: Sheet, player: int, stage: int, fail: Fail) -> None:
     """A stage played ``down`` has a prefix of its boxes filled, one played ``up`` a suffix."""
-    if order not in ("down", "up"):
-        return
     boxes = list(Box) if order == "down" else list(reversed(Box))
-    first_open = next((box for box in boxes if cells[box] is None), None)
-    if first_open is None:
-        return
-    later = boxes[boxes.index(first_open) + 1 :]
-    filled_early = next((box for box in later if cells[box] is not None), None)
-    if filled_early is not None:
+    opened = [at for at, box in enumerate(boxes) if cells[box] is None]
+    early = [box for box in boxes[opened[0] :] if cells[box] is not None] if opened else []
+    if order in ("down", "up") and early:
         fail(
-            f"seat {player} filled {filled_early.name} of stage {stage + 1} before "
-            f"{first_open.name}, but stage {stage + 1} is played {order!r}"
+            f"seat {player} filled {early[0].name} of stage {stage + 1} before "
+            f"{boxes[opened[0]].name}, but stage {stage + 1} is played {order!r}"
         )
 
 

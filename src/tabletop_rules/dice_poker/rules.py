@@ -153,9 +153,7 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
 
 
 def _quoted(move: Move) -> str:
-    """The move's notation for a message, cut short: a move built from text or JSON may
-    name a hundred thousand faces.
-    """
+    """The move's notation for a message, cut short (it may name a hundred thousand faces)."""
     return short_text(format_move(move))
 
 

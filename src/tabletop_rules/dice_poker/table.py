@@ -220,17 +220,11 @@ def notation_summary(config: Config) -> tuple[str, ...]:
 
 def hint(seen: View) -> tuple[str, ...]:
     """What each box the seat may fill now would score with the dice on the table, then the
-    dice coach's advice for the turn (:func:`~tabletop_rules.dice_poker.coach.coach`).
+    dice coach's advice while a seat is to throw (:func:`~tabletop_rules.dice_poker.coach.coach`).
     """
-    return _box_hint(seen) + _coach_hint(seen)
-
-
-def _coach_hint(seen: View) -> tuple[str, ...]:
-    """The coach's lines while a seat is to throw; none otherwise."""
     player = seen.current_player
-    if player is None or player < 0 or seen.pending_keep is not None:
-        return ()
-    return advice_lines(seen)
+    to_throw = player is not None and player >= 0 and seen.pending_keep is None
+    return _box_hint(seen) + (advice_lines(seen) if to_throw else ())
 
 
 def _box_hint(seen: View) -> tuple[str, ...]:
