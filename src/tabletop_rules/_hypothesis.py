@@ -1,8 +1,7 @@
 """The hypothesis profile of the long fuzzing run, registered when hypothesis is imported.
 
 ``pyproject.toml`` names :func:`register_profiles` as a ``hypothesis`` entry point, so
-``--hypothesis-profile=tabletop-fuzz`` works in any pytest run, before a test module has
-imported :mod:`tabletop_rules.testing`.
+``--hypothesis-profile=tabletop-fuzz`` works before :mod:`tabletop_rules.testing` loads.
 """
 
 from __future__ import annotations

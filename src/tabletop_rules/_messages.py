@@ -1,8 +1,6 @@
-"""Short, safe text of any value, for error messages.
-
-A hostile or careless caller can pass anything where a move or a text belongs: a list of
-a million items, an int of 5,000 digits, an object whose ``__repr__`` raises. An error
-message that quotes such input through these functions stays short and is always built.
+"""Short, safe text of any value for error messages: quoting a list of a million items,
+an int of 5,000 digits or an object whose ``__repr__`` raises, a message stays short and
+is always built.
 
 >>> short_repr([6] * 1_000_000)
 '[6, 6, 6, 6, 6, 6, 6, 6, ...]'

@@ -1,8 +1,5 @@
-"""Bots that play any game: :class:`RandomBot`. Each game adds a stronger one of its own,
-and lists its bots by name in its ruleset's ``bots`` (:class:`Unseeded` makes a factory
-of a bot class that takes no seed).
-
-Bots see views, never states (:class:`~tabletop_rules.protocol.Bot`):
+"""Bots that play any game: :class:`RandomBot`, seeing views, never states. Each game
+adds a stronger one and lists its bots by name in its ruleset's ``bots``.
 
 >>> from tabletop_rules import get_ruleset
 >>> rules = get_ruleset("dice-poker")
@@ -49,8 +46,8 @@ def legal_moves_of(view: Any) -> tuple[Any, ...]:
 
 
 def own_bot_name(ruleset: Ruleset[Any, Any, Any]) -> str:
-    """The name of the game's own bot in ``ruleset.bots``, or ``"random"`` for a game
-    that has none: the opponent a person meets when they choose none.
+    """The game's own bot in ``ruleset.bots`` (``"random"`` where it has none): the
+    opponent a person meets when they choose none.
 
     >>> from tabletop_rules import get_ruleset
     >>> own_bot_name(get_ruleset("palace"))
@@ -82,8 +79,7 @@ class RandomBot(Generic[MoveT]):
 @attrs.frozen
 class Unseeded(Generic[BotT_co]):
     """The bot factory of a bot that draws no random numbers: each call makes a new
-    ``make()`` and leaves the seed unused. ``make`` is a class or a module-level function,
-    so the factory pickles and travels to worker processes.
+    ``make()`` (a class or module-level function, so that it pickles), the seed unused.
 
     >>> from tabletop_rules.dice_poker import GreedyBot
     >>> Unseeded(GreedyBot)(seed=7).fence_value

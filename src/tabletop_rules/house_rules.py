@@ -1,9 +1,6 @@
-"""House rules as text: what a command line, a settings form or a config file gives.
-
-Every game's house rules are the fields of its frozen ``Config``. :func:`house_rules`
-lists them with their defaults and the descriptions of the config's docstring, and
-:func:`configured` builds a validated config from ``key=value`` texts, so a front end
-needs no code of its own per game:
+"""House rules as text, as a command line, a settings form or a config file gives them:
+:func:`house_rules` lists a ``Config``'s fields with their defaults and descriptions, and
+:func:`configured` builds a validated config from ``key=value`` texts, for any game.
 
 >>> from tabletop_rules import palace
 >>> [rule.name for rule in house_rules(palace.Config)][:3]
@@ -15,10 +12,8 @@ Traceback (most recent call last):
   ...
 tabletop_rules.errors.ConfigError: unknown house rule 'player'; the house rules are players, ...
 
-A value is read as JSON within the limits of every loader
-(:func:`~tabletop_rules.serialize.parse_json`), so a value nested a hundred thousand
-deep is refused before it is parsed, on every route that reads house rules as text (the
-CLI's ``--rule``, the web page's form, the OpenSpiel adapter's parameters):
+A value is read as JSON within every loader's limits, on every route (the CLI's
+``--rule``, the web page's form, the OpenSpiel adapter's parameters):
 
 >>> configured(palace.Config, ["players=" + "[" * 100_000])  # doctest: +ELLIPSIS
 Traceback (most recent call last):
@@ -147,8 +142,8 @@ def parse_value(text: str) -> Any:
 
 
 def value_text(config: Any, name: str) -> str:
-    """The value of house rule ``name`` in ``config`` as :func:`configured` reads it
-    back: its JSON, or the bare text of a string that reads as itself.
+    """House rule ``name`` of ``config`` as :func:`configured` reads it: its JSON, or the
+    bare text of a string that reads as itself.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> value_text(dp.Config(), "stage_orders"), value_text(dp.Config(), "max_fences")

@@ -1,11 +1,6 @@
-"""Views as numbers: the fixed-size numeric encoding of a view that learning code reads.
-
-Each game encodes a view (of a seat, or a spectator's) as a flat tuple of floats with
-``observe(view)``; ``observation_spec(config)`` says, for a config, how long that tuple is,
-the bounds of each element and a short name for each. Both are on every
-:class:`~tabletop_rules.protocol.Ruleset`; the games' encodings are documented field by
-field in ``tabletop_rules.<game>.observation``. The core stays light: plain tuples, no
-numpy (the adapters convert).
+"""Views as numbers for learning code: every game's ``observe(view)`` is a flat tuple of
+floats (no numpy: the adapters convert), and ``observation_spec(config)`` its length and
+each element's bounds and name, as ``tabletop_rules.<game>.observation`` documents them.
 
 >>> spec = ObservationSpec(low=(0.0, -1.0), high=(1.0, 1.0), names=("a", "b"))
 >>> spec.size, spec.shape
@@ -13,9 +8,7 @@ numpy (the adapters convert).
 >>> spec.contains((1.0, -0.5)), spec.contains((2.0, 0.0))
 (True, False)
 
-A game builds its encoding with :class:`Features`: the same code fills the values of a
-view and, run once on a sample view of the config, lists the names and bounds, so the
-two cannot drift apart.
+A game builds both with :class:`Features`, the same code, so that they cannot drift apart:
 
 >>> features = Features(spec=True)
 >>> features.scalar("throws", 2, 0, 3)

@@ -1,10 +1,7 @@
-"""Figures of simulations and tournaments, and a balance report of house rules against
-the defaults as one self-contained HTML page: the ``plot`` extra
-(``pip install 'tabletop-rules[plot]'``, which adds matplotlib).
-
-The figures are drawn on matplotlib's Agg canvas, never through ``pyplot``: no window
-opens, and the backend of a program that imports this module is left as it was. Each
-function returns a :class:`matplotlib.figure.Figure`; :func:`png` gives its bytes.
+"""Figures of simulations and tournaments, and a balance report of house rules as one
+HTML page (the ``plot`` extra, matplotlib). Each figure is a
+:class:`matplotlib.figure.Figure` drawn on the Agg canvas, never through ``pyplot`` (no
+window opens, the program's backend is left as it was); :func:`png` gives its bytes.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> from tabletop_rules.tournament import tournament
@@ -105,12 +102,6 @@ def _named(results: Results) -> dict[str, SimulationResult | TournamentResult]:
     )
 
 
-def _games(result: SimulationResult | TournamentResult) -> list[Any]:
-    if isinstance(result, TournamentResult):
-        return [game for _bots, game in result.games]
-    return list(result.games)
-
-
 def _seats(result: SimulationResult | TournamentResult) -> tuple[SeatStats, ...]:
     return result.seats if isinstance(result, TournamentResult) else seat_stats(result.games)
 
@@ -156,8 +147,7 @@ def seat_figure(results: Results) -> Figure:
         axes.bar(places, rates, width, yerr=errors, capsize=3, label=_plain(name) or None)
     axes.axhline(1 / max(seats, 1), color="grey", linewidth=0.8, linestyle="--")
     axes.set_xticks(range(seats), [f"P{seat}" for seat in range(seats)])
-    axes.set_ylabel("win rate")
-    axes.set_title("wins by seat, 95% intervals; dashed: an even share")
+    axes.set(ylabel="win rate", title="wins by seat, 95% intervals; dashed: an even share")
     if len(named) > 1:
         axes.legend()
     return figure
@@ -175,11 +165,9 @@ def score_figure(results: Results) -> Figure:
                 groups.setdefault(at[seat], []).append(score)
     else:
         for name, result in named.items():
-            groups[name] = [score for game in _games(result) for score in game.scores]
+            groups[name] = [score for _at, game in _seated(result) for score in game.scores]
     _histograms(axes, groups)
-    axes.set_xlabel("final score")
-    axes.set_ylabel("share of scores")
-    axes.set_title("score distribution")
+    axes.set(xlabel="final score", ylabel="share of scores", title="score distribution")
     return figure
 
 
@@ -194,9 +182,8 @@ def length_figure(results: Results) -> Figure:
     """The distribution of game lengths, in moves made by the players, of each run."""
     named = _named(results)
     figure, axes = _figure()
-    _histograms(axes, {name: [game.moves for game in _games(r)] for name, r in named.items()})
-    axes.set_xlabel("game length (moves by the players)")
-    axes.set_ylabel("share of games")
+    _histograms(axes, {name: [game.moves for _at, game in _seated(r)] for name, r in named.items()})
+    axes.set(xlabel="game length (moves by the players)", ylabel="share of games")
     axes.set_title("game lengths")
     return figure
 

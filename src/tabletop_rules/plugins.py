@@ -6,18 +6,15 @@ game's registry name::
     [project.entry-points."tabletop_rules.games"]
     pig = "tabletop_pig:RULES"
 
-Once it is installed, :func:`~tabletop_rules.protocol.get_ruleset` ``("pig")`` imports
-``tabletop_pig`` and gives its ``RULES``, and :func:`~tabletop_rules.protocol.rulesets`
-lists ``"pig"``, so every front end offers it as a built-in game. The group is read once
-per process, when first needed; each game is imported once, when first asked for;
-:func:`forget` reads the group again.
+Installed, ``get_ruleset("pig")`` imports ``tabletop_pig`` (once) and gives its
+``RULES``, and ``rulesets()`` lists ``"pig"`` (:mod:`~tabletop_rules.protocol`). The
+group is read once per process; :func:`forget` reads it again.
 
-A plugin that cannot be played is never fatal to the others: whatever its import or its
-ruleset's members raise (``SystemExit`` too, only ``KeyboardInterrupt`` passes), asking
-for it by name raises :class:`~tabletop_rules.errors.GamePluginError` naming its entry
-point and distribution, and :func:`~tabletop_rules.protocol.rulesets` leaves it out with
-a :class:`GamePluginWarning`. An entry point named as a built-in game is ignored, with a
-warning.
+A plugin that cannot be played is never fatal to the others: whatever its import or
+ruleset raises (``SystemExit`` too, not ``KeyboardInterrupt``), asking for it raises
+:class:`~tabletop_rules.errors.GamePluginError` naming its entry point and distribution,
+and ``rulesets()`` leaves it out with a :class:`GamePluginWarning`, as it does an entry
+point named as a built-in game.
 """
 
 from __future__ import annotations
@@ -61,12 +58,6 @@ class _Claim:
     entry: metadata.EntryPoint = attrs.field(eq=False)
     value: str
     distribution: str
-
-    @classmethod
-    def of(cls, entry: metadata.EntryPoint) -> _Claim:
-        dist = entry.dist
-        where = "an unknown distribution" if dist is None else f"{dist.name} {dist.version}"
-        return cls(entry, entry.value, where)
 
     def __str__(self) -> str:
         return f"entry point {self.entry.name} = {self.value!r} of {self.distribution}"
@@ -156,7 +147,9 @@ def _read() -> dict[str, tuple[_Claim, ...]]:
         if _claims is None:
             found: dict[str, list[_Claim]] = {}
             for entry in metadata.entry_points(group=GROUP):
-                claim = _Claim.of(entry)
+                dist = entry.dist
+                where = "an unknown distribution" if dist is None else f"{dist.name} {dist.version}"
+                claim = _Claim(entry, entry.value, where)
                 if claim not in found.setdefault(entry.name, []):
                     found[entry.name].append(claim)
             _claims = {name: tuple(claims) for name, claims in found.items()}

@@ -1,9 +1,7 @@
-"""A small pseudo-random generator as an immutable value.
-
-Every game state carries an :class:`Rng`. Drawing returns the values *and* the next
-generator, so states stay values and ``(config, seed, moves)`` replays a game bit for bit.
-The generator is SplitMix64 (Steele, Lea and Flood, 2014) on plain Python integers: the
-same sequence on every Python version and platform, pinned by golden vectors in the tests.
+"""SplitMix64 (Steele, Lea and Flood, 2014) as an immutable value, on plain integers:
+the same sequence on every Python and platform. Every game state carries an :class:`Rng`;
+drawing returns the values *and* the next generator, so states stay values and
+``(config, seed, moves)`` replays a game bit for bit.
 
 >>> rng = Rng.from_seed(7)
 >>> dice, rng = rng.dice(5)

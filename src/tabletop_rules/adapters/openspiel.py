@@ -127,11 +127,7 @@ def parameters_of(rules: Ruleset[Any, Any, Any], config: Any = None) -> dict[str
 def _text(value: object, optional_int: bool) -> str:
     if optional_int and value == _NONE:
         return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value.replace(_SEPARATOR, ",")
-    return str(value)
+    return value.replace(_SEPARATOR, ",") if isinstance(value, str) else json.dumps(value)
 
 
 def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str, object]) -> Any:
@@ -161,20 +157,6 @@ class _Deck:
     def steps(self) -> int:
         """The deal's chance nodes: one per card, one per byte of the generator's seed."""
         return self.size + SEED_BYTES
-
-
-def _deck_of(rules: Ruleset[Any, Any, Any], config: Any) -> _Deck | None:
-    """The deck ``config`` deals, ``None`` for none; ``ConfigError`` for a ``deal_type``
-    without a deck.
-    """
-    if rules.deal_type is None:
-        return None
-    cards = rules.deck(config)
-    if not cards:
-        raise ConfigError(f"{rules.name} has a deal_type but its ruleset names no deck")
-    counts = Counter(cards)
-    kinds = tuple(dict.fromkeys(cards))
-    return _Deck(kinds, tuple(counts[card] for card in kinds), len(cards))
 
 
 @attrs.frozen
@@ -242,36 +224,33 @@ def _node_from_json(text: str) -> _Node:
     if state is not None and rules.config_of(state) != config:
         raise ValueError("the serialized state's config is not its game's")
     record = tuple(str(text) for text in data["record"])
-    deck = _deck_of(rules, config)
     dealt = [int(outcome) for outcome in data["dealt"]]
+    node = _initial_node(rules, config)
     if state is not None:
         if dealt:
             raise ValueError("a serialized state after the deal holds no deal in progress")
-        return _Node(rules, config, deck, state, record=record)
-    node = _initial_node(rules, config, deck)
-    if deck is None or len(dealt) >= deck.steps:
+        return attrs.evolve(node, state=state, left=(), record=record)
+    if node.deck is None or len(dealt) >= node.deck.steps:
         raise ValueError("a serialized state before its game starts is a deal in progress")
     for outcome in dealt:
         node = node.deal(outcome)
     return attrs.evolve(node, record=record)
 
 
-def _initial_node(rules: Ruleset[Any, Any, Any], config: Any, deck: _Deck | None) -> _Node:
-    """The node before the first move: the deal to come, or the game from seed 0 (which
-    predicts nothing: with explicit chance its generator draws nothing).
+def _initial_node(rules: Ruleset[Any, Any, Any], config: Any) -> _Node:
+    """The node before the first move: the deal to come (``ConfigError`` for a
+    ``deal_type`` without a deck), or the game from seed 0 (which predicts nothing: with
+    explicit chance its generator draws nothing).
     """
-    if deck is None:
+    if rules.deal_type is None:
         return _Node(rules, config, None, rules.new_game(config, seed=0))
+    cards = rules.deck(config)
+    if not cards:
+        raise ConfigError(f"{rules.name} has a deal_type but its ruleset names no deck")
+    counts = Counter(cards)
+    kinds = tuple(dict.fromkeys(cards))
+    deck = _Deck(kinds, tuple(counts[card] for card in kinds), len(cards))
     return _Node(rules, config, deck, None, left=deck.counts)
-
-
-def _returns(rules: Ruleset[Any, Any, Any], state: Any, players: int) -> list[float]:
-    if state is None or not rules.is_over(state):
-        return [0.0] * players
-    if players == 1:
-        (score,) = rules.score(state)
-        return [score / (abs(score) + SOLO_SCALE)]
-    return zero_sum_rewards(rules.winners(state), players)
 
 
 class _State(pyspiel.State):  # type: ignore[misc]
@@ -350,8 +329,13 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """Each seat's return: zero-sum in ``[-1, 1]`` (see the module's introduction)."""
-        node = self._node
-        return _returns(node.rules, node.state, self.num_players())
+        rules, state, players = self._node.rules, self._node.state, self.num_players()
+        if state is None or not rules.is_over(state):
+            return [0.0] * players
+        if players == 1:
+            (score,) = rules.score(state)
+            return [score / (abs(score) + SOLO_SCALE)]
+        return zero_sum_rewards(rules.winners(state), players)
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
@@ -370,7 +354,7 @@ class _State(pyspiel.State):  # type: ignore[misc]
             assert node.deck is not None
             deck = node.deck
             cards, rng = rng.shuffled([c for c, n in enumerate(deck.counts) for _ in range(n)])
-            sample = attrs.evolve(_initial_node(node.rules, node.config, deck), record=node.record)
+            sample = attrs.evolve(node, dealt=(), left=deck.counts)
             for step in range(len(node.dealt)):
                 if step < deck.size:
                     sample = sample.deal(cards[step])
@@ -419,10 +403,7 @@ class _Observer:
         if self.tensor is None:
             return
         view = self._view(state, player)
-        if view is None:
-            self.tensor.fill(0.0)
-        else:
-            self.tensor[:] = self.rules.observe(view)
+        self.tensor[:] = 0.0 if view is None else self.rules.observe(view)
 
     def string_from(self, state: _State, player: int) -> str:
         """``state`` as ``player`` sees it: its view's JSON (during the deal, how far it
@@ -436,9 +417,7 @@ class _Observer:
             now = f"seat {player}: the deal, {done} of {node.deck.steps} chance outcomes drawn"
         else:
             now = dumps(view)
-        if not self.perfect_recall:
-            return now
-        return "\n".join([*state.node.record, now])
+        return "\n".join([*state.node.record, now]) if self.perfect_recall else now
 
 
 class _Game(pyspiel.Game):  # type: ignore[misc]
@@ -452,9 +431,9 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
         rules = self.rules
         given: dict[str, Any] = dict(params or {})
         config = config_of_parameters(rules, given)
-        deck = _deck_of(rules, config)
         self.config = config
-        self.initial_node = _initial_node(rules, config, deck)
+        self.initial_node = _initial_node(rules, config)
+        deck = self.initial_node.deck
         players = rules.players(config)
         offset = rules.chance_offset(config)
         dice = rules.num_actions(config) - offset

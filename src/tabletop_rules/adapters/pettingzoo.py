@@ -146,8 +146,6 @@ class TabletopEnv(AECEnv):
     def __str__(self) -> str:
         return str(self.metadata["name"])
 
-    # --- the spaces ---------------------------------------------------------------------
-
     def observation_space(self, agent: AgentID) -> spaces.Dict:
         """The observation space of ``agent`` (the same object every time)."""
         return self.observation_spaces[agent]
@@ -155,8 +153,6 @@ class TabletopEnv(AECEnv):
     def action_space(self, agent: AgentID) -> spaces.Discrete:
         """The action space of ``agent``, ``Discrete(chance_offset)`` (the same object)."""
         return self.action_spaces[agent]
-
-    # --- playing ------------------------------------------------------------------------
 
     @property
     def game_state(self) -> Any:
@@ -203,11 +199,9 @@ class TabletopEnv(AECEnv):
         }
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` for the agent to act, then resolve any chance that follows.
-
-        An agent whose game is over steps with ``None`` to leave, as PettingZoo requires.
-        An illegal action raises :class:`~tabletop_rules.errors.IllegalMoveError` and
-        changes nothing.
+        """Play ``action`` for the agent to act (``None`` to leave a finished game), then
+        resolve any chance; :class:`~tabletop_rules.errors.IllegalMoveError`, changing
+        nothing, for an illegal action.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -247,8 +241,6 @@ class TabletopEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window, file or process."""
-
-    # --- inside -------------------------------------------------------------------------
 
     def _seat_agents(self, agents: list[AgentID]) -> None:
         """``agents`` at the table, none rewarded, ended or told anything yet."""
@@ -323,9 +315,7 @@ raw_env = TabletopEnv
 
 
 class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
-    """PettingZoo's :class:`TerminateIllegalWrapper`, which also writes the rule an
-    illegal action broke into its agent's ``info["illegal_move"]``.
-    """
+    """``TerminateIllegalWrapper``, writing the rule broken to ``info["illegal_move"]``."""
 
     def step(self, action: Any) -> None:
         raw: TabletopEnv = self.env.unwrapped
@@ -341,14 +331,9 @@ def env(
     game: str | Ruleset[Any, Any, Any], config: Any = None, render_mode: str | None = None
 ) -> AECEnv:
     """The environment of ``game`` (a name or a ruleset) under ``config``, wrapped as
-    PettingZoo's classic games are.
-
-    The wrappers, outermost first: ``OrderEnforcingWrapper`` (methods called before
-    :meth:`~TabletopEnv.reset` raise), ``AssertOutOfBoundsWrapper`` (an action outside
-    the action space fails an assertion) and ``TerminateIllegalWrapper`` with an illegal
-    reward of -1: an action the mask forbids ends the game, -1 for the agent that took
-    it and 0 for the others, and that agent's ``info["illegal_move"]`` names the rule
-    it broke. For an exception instead, use :class:`TabletopEnv` itself.
+    PettingZoo's classic games are: calls before :meth:`~TabletopEnv.reset` raise, an
+    action outside the space fails an assertion, and one the mask forbids ends the game,
+    -1 for its agent (whose ``info["illegal_move"]`` names the rule) and 0 for the others.
     """
     table = TabletopEnv(game, config, render_mode)
     wrapped = _TerminateIllegal(table, illegal_reward=-1)
