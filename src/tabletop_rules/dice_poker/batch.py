@@ -306,10 +306,8 @@ def _advance(
             for k in range(count, width):
                 listed[i, k] = -1
             continue
-        # the list made in a scratch row, by fixed-length copies (vectorized): the roll
-        # row's list whole, then each byte of the bits' places, the count moved on by the
-        # actions kept; then its first count, then -1. The row is wide enough: a byte's
-        # copy starts at most at the most rolls + 8 a byte before (39 bits: 5 bytes)
+        # the list built in a scratch row by fixed-length (vectorized) copies: the roll row's
+        # list, then each byte's bit places (at most the rolls + 8 a byte wide), then -1
         for k in range(roll_lists.shape[1]):
             row[k] = roll_lists[roll_row, k]
         count = roll_counts[roll_row]
@@ -554,9 +552,7 @@ class DicePokerEngine(Engine):
             tuple(None if cell == OPEN else cell for cell in sheet.tolist())
             for sheet in data["sheets"]
         )
-        dice = int(data["dice"])
-        announced = int(data["announced"])
-        pending = int(data["pending"])
+        dice, announced, pending = (int(data[name]) for name in ("dice", "announced", "pending"))
         return State(
             config=self.config,
             seed=int(data["seed"]),

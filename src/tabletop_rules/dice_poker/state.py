@@ -152,7 +152,5 @@ class View:
 
 
 def refuse(value: object) -> NoReturn:
-    """The ``TypeError`` for a rule handed ``value``, which is no dice poker :class:`State`
-    (a :class:`View` is told what to pass instead).
-    """
+    """The ``TypeError`` for ``value``, no dice poker State (a view is told what to pass)."""
     refuse_state(value, game="a dice poker", state_type=State, view_type=View)
