@@ -78,7 +78,7 @@ _COST = np.array([card.cost for card in CARDS] + [0], dtype=np.int32)
 
 _PHASE_SETUP, _PHASE_PLAY, _PHASE_OVER = map(PHASES.index, ("setup", "play", "over"))
 
-# the legal-mask table's rows: a game's row is its key (see _masks)
+# the legal-mask table's rows: a game's row is its key (see _mask_rows)
 _KEY_OVER, _KEY_SETUP, _KEY_DIE, _KEY_ROLL, _KEY_ROLL_OR_BUY, _KEY_ADVANCE = range(6)
 
 
@@ -137,9 +137,7 @@ class _Record(NamedTuple):
 
 
 class _Tables(NamedTuple):
-    """The tables by action number, mask key and card kind (arguments, as
-    :class:`_Numbers` says why).
-    """
+    """The tables by action number and mask key, and the config's deck."""
 
     kind: Array
     column: Array
@@ -147,18 +145,12 @@ class _Tables(NamedTuple):
     distance: Array  # signed: left negative
     face: Array
     mask: Array  # as bytes: see _play
-    valued: Array
-    points: Array
-    cost: Array
     deck: Array
     setup_mask: Array
 
 
 class _Numbers(NamedTuple):
-    """The config's house rules, then (as defaults) the codes the compiled code compares
-    with: arguments, not globals, which numba's cache (keyed on this file alone) would keep
-    from a former version of the rules' modules.
-    """
+    """The config's house rules, as the compiled loops read them."""
 
     players: int
     starting: int
@@ -169,27 +161,6 @@ class _Numbers(NamedTuple):
     immediate: int
     last_turn: int
     auto_chance: int
-    empty: int = EMPTY
-    b: int = _B
-    z: int = _Z
-    end: int = _END
-    place: int = _PLACE
-    buy: int = _BUY
-    roll: int = _ROLL
-    advance: int = _ADVANCE
-    die: int = _DIE
-    setup: int = _PHASE_SETUP
-    play: int = _PHASE_PLAY
-    over: int = _PHASE_OVER
-    key_over: int = _KEY_OVER
-    key_setup: int = _KEY_SETUP
-    key_die: int = _KEY_DIE
-    key_roll: int = _KEY_ROLL
-    key_advance: int = _KEY_ADVANCE
-    buy_offset: int = _BUY_OFFSET
-    nobody: int = NOBODY
-    chance: int = CHANCE
-    sides: int = SIDES
 
 
 _FIXED = frozenset({"field", "seed"})
@@ -225,9 +196,7 @@ class AccountEngine(Engine):
             },
         )
         self._refuse(
-            games,
-            data["discard_size"] > data["pack_top"],
-            "its discard pile runs into its pack",
+            games, data["discard_size"] > data["pack_top"], "its discard pile runs into its pack"
         )
         over = data["phase"] == _PHASE_OVER
         self._refuse(games, games.over != over, "over is not its phase's")
@@ -245,9 +214,6 @@ class AccountEngine(Engine):
         self._tables = _Tables(
             **_decoded(self.num_actions),
             mask=mask.view(np.uint8),
-            valued=_VALUED,
-            points=_POINTS,
-            cost=_COST,
             deck=self.deck,
             setup_mask=mask[_KEY_SETUP],
         )
@@ -287,7 +253,7 @@ class AccountEngine(Engine):
         layout = self._layout.items()
         data = {name: np.empty((self.size, *shape), dtype) for name, (shape, dtype) in layout}
         record, everyone = self._fresh_record(), np.ones(self.size, dtype=bool)
-        _deal(everyone, seeds, self._tables, self._numbers, _State(**data), record)
+        _deal(everyone, seeds, self._tables, _State(**data), record)
         return self._games(record, data)
 
     def _stepped(
@@ -305,7 +271,7 @@ class AccountEngine(Engine):
         if seeds is not None and record.over.any():
             for name in _FIXED:
                 data[name] = data[name].copy()
-            _deal(record.over.copy(), seeds, self._tables, self._numbers, _State(**data), record)
+            _deal(record.over.copy(), seeds, self._tables, _State(**data), record)
         return self._games(record, data)
 
     def _fresh_record(self) -> _Record:
@@ -327,7 +293,7 @@ class AccountEngine(Engine):
             scores=games.scores.copy(),
             over=games.over.copy(),
         )
-        _deal(where, seeds, self._tables, self._numbers, _State(**data), record)
+        _deal(where, seeds, self._tables, _State(**data), record)
         return self._games(record, data)
 
     @staticmethod
@@ -440,12 +406,7 @@ def _layout(config: Config) -> dict[str, tuple[tuple[int, ...], np.dtype[Any]]]:
 
 @jit
 def _play(
-    actions: Array,
-    playing: Array,
-    tables: _Tables,
-    n: _Numbers,
-    state: _State,
-    record: _Record,
+    actions: Array, playing: Array, tables: _Tables, n: _Numbers, state: _State, record: _Record
 ) -> None:
     """Each playing game plays its action, as the rules' ``apply`` does; then every
     game's seat to move, legal mask (the rules' ``legal_mask``), scores and end.
@@ -459,20 +420,20 @@ def _play(
             continue
         action = actions[g]
         kind = tables.kind[action]
-        if kind == n.roll:
+        if kind == _ROLL:
             if n.auto_chance:
-                face, rng[g] = below(rng[g], n.sides)
+                face, rng[g] = below(rng[g], SIDES)
                 roll[g] = np.int64(face) + 1
             else:
                 awaiting[g] = True
             continue
-        if kind == n.die:
+        if kind == _DIE:
             roll[g] = tables.face[action]
             awaiting[g] = False
             continue
         # a place, buy or advance: a marker lands on a column and its card scores
         s = seat[g]
-        if kind == n.advance:
+        if kind == _ADVANCE:
             marker = tables.marker[action]
             if marker >= markers.shape[2]:  # a move no list of the record's own allows
                 raise IndexError("a marker beyond the most a seat may own moved")
@@ -480,13 +441,13 @@ def _play(
             if n.collapse:  # along the ring of the columns that still hold a card
                 at = length = 0
                 for column in range(columns):
-                    if bottom[g, column] != n.empty:
+                    if bottom[g, column] != EMPTY:
                         at += column < start
                         length += 1
                 target = (at + tables.distance[action]) % length
                 landed = 0
                 for column in range(columns):
-                    if bottom[g, column] != n.empty:
+                    if bottom[g, column] != EMPTY:
                         if target == 0:
                             landed = column
                             break
@@ -502,7 +463,7 @@ def _play(
                 state.discard_size[g] += 1
                 gone = state.collapsed[g, start] + 1
                 state.collapsed[g, start] = gone
-                bottom[g, start] = state.field[g, start, gone] if gone < rows else n.empty
+                bottom[g, start] = state.field[g, start, gone] if gone < rows else EMPTY
             if moved_count[g] >= state.moved.shape[1]:  # only a record's own lists say
                 raise IndexError("a marker moved more often than a seat has markers")
             state.moved[g, moved_count[g]] = marker
@@ -517,33 +478,33 @@ def _play(
                 raise IndexError("a marker got beyond the most a seat may own")
             markers[g, s, owned[g, s]] = landed
             owned[g, s] += 1
-            if kind == n.buy:
+            if kind == _BUY:
                 accounts[g, s] -= n.marker_cost
         card = bottom[g, landed]
         ended = False
-        if n.placement_scores or kind != n.place:
-            if card == n.end:  # stops the game now, or at the end of the round
+        if n.placement_scores or kind != _PLACE:
+            if card == _END:  # stops the game now, or at the end of the round
                 if not state.ending[g]:
                     ended = n.immediate != 0
                     state.ending[g] = not n.immediate
             else:
                 before = accounts[g, s]
-                if card == n.z:
+                if card == _Z:
                     after = 0
-                elif card == n.b:
-                    after = before - _draw_for_b(g, tables, n, state)
+                elif card == _B:
+                    after = before - _draw_for_b(g, tables, state)
                 else:
-                    after = before + tables.points[card]
+                    after = before + _POINTS[card]
                 accounts[g, s] = max(after, 0) if n.floor_at_zero else after
         # who moves next: the next seat in setup, the next turn once every marker moved
-        if kind == n.place and not ended and owned[g, s] >= n.starting:
+        if kind == _PLACE and not ended and owned[g, s] >= n.starting:
             if s + 1 < n.players:
                 seat[g] = s + 1
             elif state.ending[g]:
                 ended = True
             else:
-                phase[g], seat[g] = n.play, 0
-        elif kind == n.advance and not ended and moved_count[g] >= owned[g, s]:
+                phase[g], seat[g] = _PHASE_PLAY, 0
+        elif kind == _ADVANCE and not ended and moved_count[g] >= owned[g, s]:
             state.turns[g] += 1
             now = state.turns[g]
             if now % n.players == 0 and (state.ending[g] or now == n.last_turn):
@@ -554,39 +515,39 @@ def _play(
             moved_count[g] = 0
             state.moved_bits[g] = 0
         if ended:
-            phase[g] = n.over
+            phase[g] = _PHASE_OVER
             roll[g] = 0
             awaiting[g] = False
     legal = record.legal.view(np.uint8)  # bytes: LLVM vectorizes their copy, not bools
     for g in range(actions.shape[0]):  # what the Games record shows
         s = seat[g]
-        gone = phase[g] == n.over
+        gone = phase[g] == _PHASE_OVER
         record.over[g] = gone
-        record.player[g] = n.nobody if gone else n.chance if awaiting[g] else s
+        record.player[g] = NOBODY if gone else CHANCE if awaiting[g] else s
         for other in range(n.players):
             record.scores[g, other] = accounts[g, other]
         if gone:
-            key = n.key_over
-        elif phase[g] == n.setup:
-            key = n.key_setup
+            key = _KEY_OVER
+        elif phase[g] == _PHASE_SETUP:
+            key = _KEY_SETUP
         elif awaiting[g]:
-            key = n.key_die
+            key = _KEY_DIE
         elif roll[g] > 0:
             free = ((1 << int(owned[g, s])) - 1) & ~int(state.moved_bits[g])
-            key = n.key_advance + (int(roll[g]) - 1) * 256 + free
+            key = _KEY_ADVANCE + (int(roll[g]) - 1) * 256 + free
         else:
             buy = (
                 moved_count[g] == 0
                 and owned[g, s] < markers.shape[2]
                 and accounts[g, s] >= n.marker_cost
             )
-            key = n.key_roll + buy
+            key = _KEY_ROLL + buy
         for action in range(legal.shape[1]):
             legal[g, action] = tables.mask[key, action]
         if n.collapse:  # buy only on the columns left
             for column in range(columns):
-                if bottom[g, column] == n.empty:
-                    legal[g, n.buy_offset + column] = 0
+                if bottom[g, column] == EMPTY:
+                    legal[g, _BUY_OFFSET + column] = 0
 
 
 @jit
@@ -600,12 +561,12 @@ def _holds(markers: Array, column: int) -> bool:
 
 
 @jit
-def _draw_for_b(g: int, tables: _Tables, n: _Numbers, state: _State) -> int:
+def _draw_for_b(g: int, tables: _Tables, state: _State) -> int:
     """B draws onto the discard pile until a number, P or T (an empty pack is the discard
     pile shuffled, pack below it): the charge, as the rules' B draws.
     """
     cards, pack_top, discard_size, rng = state.cards, state.pack_top, state.discard_size, state.rng
-    valued, empty, last = tables.valued, n.empty, cards.shape[1]
+    valued, empty, last = _VALUED, EMPTY, cards.shape[1]
     top, size = int(pack_top[g]), int(discard_size[g])
     first = top
     while first < last and not valued[cards[g, first]]:
@@ -624,7 +585,7 @@ def _draw_for_b(g: int, tables: _Tables, n: _Numbers, state: _State) -> int:
         first = top
         while not valued[cards[g, first]]:
             first += 1
-    charge = tables.cost[cards[g, first]]
+    charge = _COST[cards[g, first]]
     for place in range(top, first + 1):  # onto the pile, in drawing order
         cards[g, size + place - top] = cards[g, place]
         cards[g, place] = empty
@@ -634,9 +595,7 @@ def _draw_for_b(g: int, tables: _Tables, n: _Numbers, state: _State) -> int:
 
 
 @jit
-def _deal(
-    where: Array, seeds: Array, tables: _Tables, n: _Numbers, state: _State, record: _Record
-) -> None:
+def _deal(where: Array, seeds: Array, tables: _Tables, state: _State, record: _Record) -> None:
     """Each game ``where`` dealt anew from its seed, as ``new_game`` deals it: in
     setup, seat 0 to place, the field laid row by row from the shuffled deck.
     """
@@ -651,7 +610,7 @@ def _deal(
         for row in range(rows):
             field[g, :, row] = cards[g, row * columns : (row + 1) * columns]
         state.bottom[g] = field[g, :, 0]
-        cards[g, :laid] = n.empty  # the pack is the rest, its top card first
+        cards[g, :laid] = EMPTY  # the pack is the rest, its top card first
         state.pack_top[g], state.discard_size[g] = laid, 0
         state.collapsed[g] = 0
         state.markers[g] = -1
@@ -659,7 +618,7 @@ def _deal(
         state.accounts[g] = 0
         state.moved[g] = -1
         state.moved_count[g], state.moved_bits[g] = 0, 0
-        state.phase[g], state.seat[g], state.turns[g], state.roll[g] = n.setup, 0, 0, 0
+        state.phase[g], state.seat[g], state.turns[g], state.roll[g] = _PHASE_SETUP, 0, 0, 0
         state.awaiting_die[g], state.ending[g] = False, False
         state.seed[g] = seeds[g]
         record.legal[g] = tables.setup_mask

@@ -40,10 +40,9 @@ _NO_CARD = "."
 
 
 def display(game: View | State) -> str:
-    """The field as plain text: the columns' numbers, the rows above the bottom line top
-    row first, a rule, the bottom line, the markers under their columns, then each seat's
-    account and markers, the pack and whose move it is. ``TypeError`` for anything else:
-    it is also reached directly, as the old name ``account.field_text``.
+    """The field as plain text: column numbers, the rows top first, a rule, the bottom line
+    and the markers under it, then the accounts, the pack and whose move it is.
+    ``TypeError`` for anything else (the old name ``account.field_text`` reaches it directly).
     """
     check_type(game, (State, View))
     seen = view(game, None) if isinstance(game, State) else game
@@ -84,16 +83,10 @@ def _accounts(seen: View) -> list[str]:
     width = max(len(str(account)) for account in seen.accounts)
     lines = []
     for seat, (account, owned) in enumerate(zip(seen.accounts, seen.markers, strict=True)):
-        plural = "" if len(owned) == 1 else "s"
-        text = f"P{seat}: account {str(account).rjust(width)}, {len(owned)} marker{plural}"
+        text = f"P{seat}: account {str(account).rjust(width)}, {counted(len(owned), 'marker')}"
         places = ", ".join(f"m{marker} on {column}" for marker, column in enumerate(owned))
         lines.append(f"{text} ({places})" if owned else text)
     return lines
-
-
-def _markers(names: list[str]) -> str:
-    """``m0``, ``m0 or m1``, ``m0, m1 or m2``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _status(seen: View) -> str:
@@ -111,7 +104,9 @@ def _status(seen: View) -> str:
     if seen.current_player == CHANCE:
         status = f"die in the air: P{seat}, {when}"
     elif seen.roll is not None:
-        status = f"to move: P{seat}, {when}, rolled {seen.roll}, move {_markers(unmoved)}"
+        *rest, last = unmoved  # m0, m0 or m1, m0, m1 or m2
+        markers = f"{', '.join(rest)} or {last}" if rest else last
+        status = f"to move: P{seat}, {when}, rolled {seen.roll}, move {markers}"
     elif moved:
         status = f"to move: P{seat}, {when}, roll (moved: {moved})"
     elif len(owned) < config.max_markers and seen.accounts[seat] >= config.marker_cost:
@@ -158,7 +153,11 @@ def event_text(event: Event, seat: Seat | None) -> str:
             f"placed it on column {event.column} ({event.card})"
         )
     if isinstance(event, ev.Drew):
-        return _drew(event, seat)
+        text = f"The B drew {event.card} for {who(event.seat, seat, start=False)}"
+        passed = list(event.discarded)
+        if event.card in passed:  # the charged card is discarded too
+            passed.remove(event.card)
+        return f"{text}, after {' '.join(map(str, passed))}" if passed else text
     if isinstance(event, ev.Collapsed):
         return f"Column {event.column} collapsed: its {event.card} went to the discard pile"
     if isinstance(event, ev.Reshuffled):
@@ -173,24 +172,12 @@ def event_text(event: Event, seat: Seat | None) -> str:
     return text
 
 
-def _drew(event: ev.Drew, seat: Seat | None) -> str:
-    text = f"The B drew {event.card} for {who(event.seat, seat, start=False)}"
-    passed = list(event.discarded)
-    if event.card in passed:  # the charged card is discarded too
-        passed.remove(event.card)
-    return f"{text}, after {' '.join(map(str, passed))}" if passed else text
-
-
 # --- the rules and the notation in a few lines -------------------------------------------
 
 
 def rules_summary(config: Config) -> tuple[str, ...]:
     """The rules that make the account game what it is, under ``config``."""
-    end = (
-        "End stops the game once the round is over"
-        if config.end == "finish_round"
-        else "End stops the game"
-    )
+    end = "End stops the game" + (" once the round is over" if config.end == "finish_round" else "")
     lines = [
         "Only the bottom line is played, as a ring: past one end you go on from the other; "
         "left is towards column 0.",
@@ -292,9 +279,7 @@ def _after(card: Card, before: int, floor: bool) -> int | None:
     """The account after ``card`` scores, ``None`` for B (the draw decides)."""
     if card is CHARGE:
         return None
-    if card is END:
-        return before
-    after = 0 if card is ZERO else before + card.points
+    after = before if card is END else 0 if card is ZERO else before + card.points
     return max(after, 0) if floor else after
 
 
@@ -315,10 +300,5 @@ def hint(seen: View) -> tuple[str, ...]:
 
 def _landing(landing: Landing) -> str:
     """``2: -15 -> -14``; a B's charge is its draw, an End ends the game."""
-    if landing.ends:
-        effect = "game over"
-    elif landing.after is None:
-        effect = "draws"
-    else:
-        effect = str(landing.after)
+    effect = "game over" if landing.ends else "draws" if landing.after is None else landing.after
     return f"{landing.steps}: {landing.card} -> {effect}"
