@@ -71,9 +71,8 @@ class TaskFuture(Protocol[T_co]):
 
 
 class TaskExecutor(Protocol):
-    """What :func:`~tabletop_rules.simulate.simulate` needs of an executor:
-    ``submit(fn, *args)``, as every :class:`concurrent.futures.Executor` has (a process
-    pool, Dask's ``client.get_executor()``), and a Dask ``distributed.Client`` too.
+    """What :func:`~tabletop_rules.simulate.simulate` needs of an executor, ``submit(fn,
+    *args)``: any :class:`concurrent.futures.Executor` has it, a Dask ``Client`` too.
     """
 
     def submit(self, fn: Callable[..., T], /, *args: Any) -> TaskFuture[T]:
@@ -104,9 +103,8 @@ class Run:
 
 
 def play_chunk(run: Run, start: int, stop: int) -> tuple[GameResult, ...]:
-    """The results of games ``start`` to ``stop - 1`` of ``run``: the task an executor
-    runs. The first game to fail stops the chunk with a
-    :class:`~tabletop_rules.errors.SimulationError` naming it and its seed.
+    """The results of games ``start`` to ``stop - 1`` of ``run``, an executor's task; the
+    first game to fail raises :class:`~tabletop_rules.errors.SimulationError` naming it.
     """
     if run.kernel is not None:
         return _play_batch(run, run.kernel, start, stop)
@@ -305,9 +303,8 @@ it says how many (a process pool, a Dask client): a long run never holds every c
 
 
 def _in_flight(executor: TaskExecutor) -> int:
-    """How many chunks to keep sent to ``executor``: two per worker where it says how many
-    (a :mod:`concurrent.futures` pool's ``_max_workers``, a Dask client's ``nthreads()``),
-    at least :data:`TASKS_IN_FLIGHT`.
+    """How many chunks to keep sent to ``executor``: at least :data:`TASKS_IN_FLIGHT`, and
+    two per worker of a pool's ``_max_workers`` or a Dask client's ``nthreads()``.
     """
     workers = getattr(executor, "_max_workers", None)
     if type(workers) is not int:

@@ -481,8 +481,8 @@ class SimulationResult:
         *,
         duplicate: bool = False,
     ) -> SimulationResult:
-        """The result of the run that played ``games`` (in game order) with bots called
-        ``names``; ``duplicate`` for a run whose game ``i`` was of deal ``i // len(names)``.
+        """The result of the run that played ``games`` (in game order) with bots ``names``;
+        ``duplicate`` for a run whose game ``i`` was of deal ``i // len(names)``.
         """
         games = tuple(games)
         names = tuple(names)
@@ -539,9 +539,7 @@ class SimulationResult:
         return sum(result.chance_moves for result in self.games)
 
     def to_data(self, *, per_game: bool = False) -> dict[str, Json]:
-        """The result as JSON data (for ``json.dumps``); each game's result only with
-        ``per_game``.
-        """
+        """The result as JSON data (for ``json.dumps``), each game's too with ``per_game``."""
         data: dict[str, Json] = {
             "game": self.game,
             "seed": self.seed,

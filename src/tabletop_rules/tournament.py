@@ -197,9 +197,7 @@ def _log_likelihood(
 
 
 def _solved(matrix: Sequence[Sequence[float]], vector: Sequence[float]) -> list[float]:
-    """``x`` with ``matrix · x = vector``, by Gaussian elimination with partial pivoting
-    (``matrix`` is positive definite here: the Hessian, negated, of a connected table).
-    """
+    """``x`` with ``matrix · x = vector`` (positive definite), by Gaussian elimination."""
     size = len(vector)
     rows = [[*row, value] for row, value in zip(matrix, vector, strict=True)]
     for column in range(size):
@@ -480,11 +478,9 @@ class TournamentResult:
         P1       53.3%  36.1% - 69.8%
         game length in moves by players: mean 109.3, sd 10.1, min 86, median 111.5, max 120
         """
-        how = (
-            "each deal once per rotation of the seats"
-            if self.duplicate
-            else ("bots rotated through the seats")
-        )
+        how = "bots rotated through the seats"
+        if self.duplicate:
+            how = "each deal once per rotation of the seats"
         count = len(self.tables)
         seats = len(self.table_bots[0])
         lines = [
@@ -502,8 +498,7 @@ class TournamentResult:
 
     def rating_headings(self) -> tuple[str, ...]:
         """The columns of :meth:`rating_rows`: :data:`RATING_HEADINGS`, less the mean score
-        where every table's scores only say who won
-        (:attr:`~tabletop_rules.simulate.SimulationResult.scores_say_only_who_won`).
+        where every table's scores only say who won (``scores_say_only_who_won``).
         """
         if all(table.scores_say_only_who_won for table in self.tables):
             return RATING_HEADINGS[:-1]
@@ -542,9 +537,7 @@ class TournamentResult:
 
 
 def _units(table: SimulationResult, bots: tuple[int, ...]) -> list[Unit]:
-    """A table's bootstrap units: each deal of a duplicate table, each game otherwise,
-    as pairwise points between the bots (positions in the tournament).
-    """
+    """A table's bootstrap units, its deals (duplicate) or games, as pairwise points."""
     per_unit = len(bots) if table.duplicate else 1
     units: dict[int, list[tuple[int, int, float]]] = {}
     for game in table.games:
