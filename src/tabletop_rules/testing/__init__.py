@@ -1,24 +1,15 @@
 """A reusable conformance suite: what every :class:`~tabletop_rules.protocol.Ruleset` must do.
 
 Subclass :class:`ConformanceSuite` in a test module, name the ruleset and a hypothesis
-strategy of configs, and pytest runs every check on random games::
+strategy of configs, and pytest runs every check on random games, as OpenSpiel's
+``RandomSimTest`` does (:doc:`/conformance` lists the checks)::
 
     class TestDicePoker(ConformanceSuite):
         ruleset = dice_poker.RULES
         configs = st.builds(dice_poker.Config, players=st.integers(1, 4))
 
-The checks are the same idea as OpenSpiel's ``RandomSimTest``: random playouts end within
-the game's bound; the same seed and moves give equal states; ``apply`` never changes its
-argument; every legal move applies and every other move raises ``IllegalMoveError``;
-chance probabilities are exact and sum to 1; JSON, notation and the action codec round-trip;
-observations fit their spec and come from the view alone; every event is told in words
-(``describe``) that name no card hidden from the reader;
-views never contain the RNG. Fuzzing (:mod:`tabletop_rules.testing.fuzz`) feeds every
-loader mutated JSON and ``apply`` odd objects: each must return a valid value or raise the
-library's own error. The suite also holds the limits a hostile client tests: loaders read
-the shapes hardest on a JSON reader in linear time, every state reached by play from any
-loadable state dumps and loads back, a fair take-back never crosses a reveal, and a move
-under the game's costliest allowed config costs a bounded multiple of a default move.
+Each check is also a function (:mod:`~tabletop_rules.testing.checks`,
+:mod:`~tabletop_rules.testing.fuzz`) that any test may call.
 """
 
 from __future__ import annotations

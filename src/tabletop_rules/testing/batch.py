@@ -1,10 +1,5 @@
-"""Lock-step checks of a batched kernel against the rules engine it must equal.
-
-:func:`check_lockstep` plays a batch with random legal actions and, game by game and step
-by step, plays the same moves on the reference :class:`~tabletop_rules.protocol.Ruleset`:
-the masks, scores, seats to move, ends, observations and ``engine.state(games, i)`` must be
-the reference's, and the winners at the end. A fourth game's kernel runs it as the three
-games' kernels do.
+"""Lock-step checks of a batched kernel against the rules engine it must equal: any
+game's kernel runs them as the library's kernels do.
 """
 
 from __future__ import annotations
@@ -45,10 +40,12 @@ def check_lockstep(
     max_steps: int | None = None,
     reset_over: bool = False,
 ) -> LockstepReport:
-    """Play ``engine`` from ``seeds`` beside the rules, comparing every game at every step;
-    ``AssertionError`` naming the game, the step and what differs. ``max_steps`` bounds the
-    steps (default: until every game is over); ``reset_over`` restarts each finished game
-    from a fresh seed through ``step(..., reset=...)`` and checks the new game as well.
+    """Play ``engine`` from ``seeds`` with random actions beside the rules: every game's
+    masks, scores, seat to move, end, observation and ``engine.state(games, i)`` at every
+    step, and its winners at the end, are the rules'; ``AssertionError`` naming the game,
+    the step and what differs. ``max_steps`` bounds the steps (default: until every game
+    is over); ``reset_over`` restarts each finished game from a fresh seed through
+    ``step(..., reset=...)``. Records' pickling and refusal, and the draws, are checked too.
     """
     if reset_over and max_steps is None:
         raise ValueError("reset_over needs max_steps: restarted games never all end")
@@ -92,15 +89,12 @@ def check_odd_draws(
     action_seed: int = 0,
     steps: int = 8,
 ) -> None:
-    """Hold ``engine``'s records to the draws' contract of
-    :func:`~tabletop_rules.batch.random_actions`, dealt from ``seeds`` and at each of
-    ``steps`` random steps: a generator with a draw of :data:`ODD_DRAWS` (NaN, infinite,
-    outside [0, 1)) or draws of another shape is refused with
-    :class:`~tabletop_rules.errors.IllegalMoveError`, one whose draws are not floats with
-    ``TypeError``, by ``random_actions`` and by each pass that reads a record (NumPy's and,
-    with numba installed, the compiled one); the lowest, the highest and random draws give
-    every game a legal action (0 for a game over), the same on every pass.
-    ``AssertionError`` naming what was taken or given. :func:`check_lockstep` runs it too.
+    """Hold ``engine``'s records, dealt from ``seeds`` and at each of ``steps`` random
+    steps, to :func:`~tabletop_rules.batch.random_actions`' draws' contract on every pass
+    (NumPy's and, with numba, the compiled one): a draw of :data:`ODD_DRAWS` or draws of
+    another shape raise :class:`~tabletop_rules.errors.IllegalMoveError`, draws that are
+    no floats ``TypeError``; the lowest, highest and random draws give every game the same
+    legal action on every pass (0 for a game over).
     """
     generator = np.random.default_rng(action_seed)
     games = engine.reset(seeds)
@@ -204,8 +198,7 @@ def _compare(engine: Engine, games: Games, states: list[Any], step: int) -> int:
             f"{where}: legal actions {np.flatnonzero(games.legal_mask[i]).tolist()}, the rules "
             f"say {[a for a, legal in enumerate(mask) if legal]}"
         )
-        # the public read for one game; the others unchecked by check_state, which costs
-        # more than the read and is moot for a state equal to the rules' own
+        # check_state, dearer than the read, once: moot for a state equal to the rules'
         rebuilt = engine.state(games, i) if i == 0 else engine._read_state(games, i)
         assert rebuilt == state, f"{where}: state(games, {i}) differs from the rules' state"
         seat = None if over or player == CHANCE else player
@@ -224,16 +217,13 @@ def check_records(
     action_seed: int = 0,
     steps: int = 6,
 ) -> None:
-    """Hold ``engine`` to the record's contract, on records dealt from ``seeds`` and played
-    ``steps`` random steps: each of ``others`` (engines of the same size: another config of
-    the game, another game) refuses ``engine``'s record and ``engine`` refuses theirs, with
-    :class:`~tabletop_rules.errors.InvalidStateError`, at every entry; a record no engine
-    made is refused; a record pickles to one ``engine`` reads the same; and a record whose
-    arrays are written (each made writable, its first game given its dtype's extremes, -1
-    and 0) is refused with the library's error or read as the rules allow, never a
-    ``state`` the rules' ``check_state`` refuses. ``AssertionError`` naming what was taken.
-    A compiled kernel not yet trusted is best checked in a child process: a kernel that
-    reads out of bounds may end it.
+    """Hold ``engine`` to the record's contract on records dealt from ``seeds`` and played
+    ``steps`` random steps: ``engine`` and each of ``others`` (of the same size: another
+    config, another game) refuse each other's records at every entry with
+    :class:`~tabletop_rules.errors.InvalidStateError`, and a record no engine made; a record
+    pickles; a record whose arrays' first game is written to its dtype's extremes, -1 and 0
+    is refused with the library's error or read as a state ``check_state`` takes. Check an
+    untrusted compiled kernel in a child process: one that reads out of bounds may crash.
     """
     generator = np.random.default_rng(action_seed)
     games = engine.reset(seeds)

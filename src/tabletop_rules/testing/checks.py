@@ -1,8 +1,7 @@
 """The conformance checks, as plain functions of a ruleset and a game.
 
-Each check raises :class:`AssertionError` with what went wrong.
-:class:`~tabletop_rules.testing.ConformanceSuite` runs them under hypothesis; they can also
-be called directly from any test.
+Each raises :class:`AssertionError` with what went wrong;
+:class:`~tabletop_rules.testing.ConformanceSuite` runs them under hypothesis, any test may too.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import time
 import types
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import partial, reduce
 from types import ModuleType
 from typing import Any
 
@@ -23,16 +23,11 @@ import attrs
 from ..errors import IllegalMoveError, TabletopError
 from ..game import exported_names
 from ..match import Match
-from ..protocol import (
-    BUILT_IN_GAMES,
-    CHANCE,
-    Ruleset,
-    get_ruleset,
-)
+from ..protocol import BUILT_IN_GAMES, CHANCE, Ruleset, get_ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng, sample_outcome
 from ..serialize import dumps, loads, to_data
-from .fuzz import json_node, json_paths, json_replaced
+from .fuzz import _outcome, _refuses, json_node, json_paths, json_replaced
 
 __all__ = [
     "ODD_ARGUMENTS",
@@ -41,21 +36,31 @@ __all__ = [
     "check_bots_see_views_only",
     "check_chance",
     "check_chance_offset",
+    "check_chance_probabilities_are_not_shared",
     "check_codec",
     "check_deck",
+    "check_entry_points_check_the_state_type_first",
     "check_entry_points_refuse_odd_arguments",
     "check_errors_hide_secrets",
+    "check_events_described",
     "check_events_hide_secrets",
     "check_fair_take_back",
+    "check_found_by_its_name",
+    "check_game_exports",
     "check_illegal_moves_rejected",
     "check_json_round_trip",
     "check_notation_round_trip",
     "check_observation",
     "check_pickle_round_trip",
+    "check_play_from_loaded_round_trips",
     "check_playout",
     "check_turn_functions",
     "check_view_hides_secrets",
     "check_view_refuses_seats_not_at_the_table",
+    "check_worst_config_move_cost",
+    "move_cost",
+    "number_paths",
+    "pushed_to_the_limit",
     "random_playout",
 ]
 
@@ -78,9 +83,8 @@ class Playout:
 def random_playout(
     rules: Rules, config: Any, seed: int, chooser_seed: int, deal: Any = None
 ) -> Playout:
-    """Play uniformly random legal moves (chance outcomes by their probabilities) until
-    the game ends, from ``seed`` or, for a game with a deck, a given ``deal``; fails if it
-    runs past the game's ``max_moves`` bound.
+    """Play random legal moves (chance outcomes by their probabilities) from ``seed``, or a
+    game with a deck from ``deal``, until the game ends; fails past its ``max_moves``.
     """
     state = rules.new_game(config, seed=seed, deal=deal)
     chooser = Rng.from_seed(chooser_seed)
@@ -110,7 +114,6 @@ def check_playout(rules: Rules, playout: Playout) -> None:
     config, seed, deal = rules.config_of(first), rules.seed_of(first), rules.deal_of(first)
     again = rules.new_game(config, seed=seed, deal=deal)
     assert again == first, "new_game with the same config, seed and deal differs"
-    record = GameRecord.start(rules, first)
     for before, move, after in zip(
         playout.states[:-1], playout.moves, playout.states[1:], strict=True
     ):
@@ -120,8 +123,13 @@ def check_playout(rules: Rules, playout: Playout) -> None:
         assert with_events == after, f"apply_with_events({move!r}) differs from apply"
         assert isinstance(events, tuple)
         assert to_data(before) == snapshot, f"apply({move!r}) changed its argument"
-        record = record.play(move)
-    assert replay(GameRecord.from_json(record.to_json())) == playout.final, "record replay differs"
+    record = _record(rules, playout).to_json()
+    assert replay(GameRecord.from_json(record)) == playout.final, "record replay differs"
+
+
+def _record(rules: Rules, playout: Playout, end: int | None = None) -> GameRecord:
+    """The record of the playout's first ``end`` moves (all by default)."""
+    return reduce(GameRecord.play, playout.moves[:end], GameRecord.start(rules, playout.states[0]))
 
 
 def check_turn_functions(rules: Rules, state: Any) -> None:
@@ -158,20 +166,15 @@ def check_chance(rules: Rules, state: Any) -> None:
 
 
 def _refusal(rules: Rules, state: Any, move: Any) -> str | None:
-    """The message of the ``IllegalMoveError`` that ``apply(state, move)`` raises, or
-    ``None`` where the move applies.
-    """
-    try:
-        rules.apply(state, move)
-    except IllegalMoveError as error:
-        return str(error)
-    return None
+    """The message of the ``IllegalMoveError`` of ``apply(state, move)``; ``None`` if none."""
+    refused = _outcome(f"apply({move!r})", partial(rules.apply, state, move), (IllegalMoveError,))
+    return str(refused) if isinstance(refused, IllegalMoveError) else None
 
 
 def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[Any]) -> None:
-    """Every legal move applies and is its own canonical move; a candidate that
-    ``canonical`` maps to a listed move applies too; every other candidate raises
-    ``IllegalMoveError`` from both, and leaves the state as it was.
+    """Every legal move applies and is its own canonical move, as does a candidate that
+    ``canonical`` maps to a listed move; every other candidate raises ``IllegalMoveError``
+    from both, leaving the state as it was.
     """
     legal = set(rules.legal_moves(state))
     snapshot = to_data(state)
@@ -179,11 +182,9 @@ def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[
         rules.apply(state, move)
         assert rules.canonical(state, move) == move, f"canonical({move!r}) is not itself"
     for move in candidates:
-        try:
-            listed = rules.canonical(state, move)
-        except IllegalMoveError:
-            listed = None
-        if listed is not None:
+        what = f"canonical({move!r})"
+        listed = _outcome(what, partial(rules.canonical, state, move), (IllegalMoveError,))
+        if not isinstance(listed, IllegalMoveError):
             assert listed in legal, f"canonical({move!r}) = {listed!r} is not a listed move"
             rules.apply(state, move)  # a move equivalent to a listed one is played as made
             continue
@@ -195,37 +196,26 @@ def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[
 
 def check_json_round_trip(rules: Rules, state: Any, events: Sequence[Any] = ()) -> None:
     """State, config, legal moves, events and views survive JSON unchanged."""
-    assert loads(dumps(state)) == state, "state JSON round trip"
-    config = rules.config_of(state)
-    assert loads(dumps(config)) == config, "config JSON round trip"
-    for move in rules.legal_moves(state):
-        assert loads(dumps(move)) == move, f"move JSON round trip of {move!r}"
-    for event in events:
-        assert loads(dumps(event)) == event, f"event JSON round trip of {event!r}"
-    for seat in _seats(rules, state):
-        view = rules.view(state, seat)
-        assert loads(dumps(view)) == view, "view JSON round trip"
+    values = (state, rules.config_of(state), *rules.legal_moves(state), *events)
+    for value in (*values, *_views(rules, state)):
+        assert loads(dumps(value)) == value, f"JSON round trip of {value!r:.200}"
 
 
 def check_pickle_round_trip(rules: Rules, state: Any) -> None:
-    """States, configs and views pickle (as a process pool sends them) and come back
-    equal and valid, playing on as before: cards and other interned values come back as
-    the package's own instances.
+    """States, configs and views pickle (as a process pool sends them) and come back equal;
+    a state comes back valid and plays on as before (interned cards come back as the
+    package's own instances).
     """
+    for value in (state, rules.config_of(state), *_views(rules, state)):
+        assert pickle.loads(pickle.dumps(value)) == value, f"pickle round trip of {value!r:.200}"
     again = pickle.loads(pickle.dumps(state))
-    assert again == state, "state pickle round trip"
     rules.check_state(again)
-    config = rules.config_of(state)
-    assert pickle.loads(pickle.dumps(config)) == config, "config pickle round trip"
     legal = rules.legal_moves(state)
     assert rules.legal_moves(again) == legal, "an unpickled state lists other moves"
     if legal and rules.current_player(state) != CHANCE:
         assert rules.apply(again, legal[0]) == rules.apply(state, legal[0]), (
             "an unpickled state plays on differently"
         )
-    for seat in _seats(rules, state):
-        view = rules.view(state, seat)
-        assert pickle.loads(pickle.dumps(view)) == view, "view pickle round trip"
 
 
 def check_notation_round_trip(rules: Rules, state: Any) -> None:
@@ -247,18 +237,18 @@ def check_codec(rules: Rules, state: Any) -> None:
     assert sorted(numbers) == [n for n in range(size) if mask[n]], "mask marks the legal moves"
     for move, number in zip(legal, numbers, strict=True):
         assert rules.decode(state, number) == move, f"decode(encode({move!r}))"
-    for number in range(size):
-        if not mask[number]:
-            try:
-                rules.decode(state, number)
-            except TabletopError:
-                continue
-            raise AssertionError(f"decode accepted illegal action {number}")
+    for number in (number for number in range(size) if not mask[number]):
+        _refuses(f"decode of illegal {number}", partial(rules.decode, state, number), TabletopError)
 
 
 def _seats(rules: Rules, state: Any) -> tuple[int | None, ...]:
     """Every seat of ``state``'s game, and ``None`` for a spectator."""
     return (None, *range(rules.players(rules.config_of(state))))
+
+
+def _views(rules: Rules, state: Any) -> list[Any]:
+    """The view of every seat of ``state``'s game and a spectator's."""
+    return [rules.view(state, seat) for seat in _seats(rules, state)]
 
 
 _NO_SEED = Rng.from_seed(0)
@@ -281,8 +271,8 @@ game's own values of another kind: none is a config, state, view, move or event.
 
 
 def _rule_functions(rules: Rules, move: Any) -> dict[str, Callable[[Any], object]]:
-    """The ruleset's functions that play or read a state, each taking only the state
-    (``move``, one legal somewhere, for those that also take a move), by name.
+    """The ruleset's functions that play or read a state, by name, each taking only the
+    state (and ``move``, legal somewhere, where they take a move too).
     """
     return {
         "legal_moves": rules.legal_moves,
@@ -300,11 +290,10 @@ def _rule_functions(rules: Rules, move: Any) -> dict[str, Callable[[Any], object
 
 
 def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
-    """Every entry point of the ruleset handed what is not its argument (``None``, a
-    number, text, a container, an object, another kind of the game's own values: a config
-    for a state, a state for a config or a view) raises ``TypeError`` or the library's
-    :class:`~tabletop_rules.errors.TabletopError`, never another exception from deep
-    inside. ``state`` is any state of the game.
+    """Every entry point handed what is not its argument (``None``, a number, text, a
+    container, the game's config for a state, its state for a config or view) raises
+    ``TypeError`` or a :class:`~tabletop_rules.errors.TabletopError`, never another
+    exception from deep inside. ``state`` is any state of the game.
     """
     config = rules.config_of(state)
     view = rules.view(state, None)
@@ -353,14 +342,8 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
     for functions, own_odd in groups:
         for name, function in functions.items():
             for odd in (*ODD_ARGUMENTS, *own_odd):
-                try:
-                    function(odd)
-                except (TypeError, TabletopError):
-                    continue
-                except Exception as error:
-                    raise AssertionError(
-                        f"{rules.name}: {name}({odd!r:.60}) raised {type(error).__name__}: {error}"
-                    ) from error
+                what = f"{rules.name}: {name}({odd!r:.60})"
+                _outcome(what, partial(function, odd), (TypeError, TabletopError))
 
 
 class _IntSeat(int):
@@ -368,11 +351,10 @@ class _IntSeat(int):
 
 
 def check_view_refuses_seats_not_at_the_table(rules: Rules, state: Any) -> None:
-    """``view(state, seat)`` of an int seat not at the table (below 0, or the number of
-    seats and up) raises the library's :class:`~tabletop_rules.errors.TabletopError`, and
-    of a seat that is no exact ``int`` (a bool, a float, text, an int subclass)
-    ``TypeError``: never a view, never another exception. ``state`` is any state of the
-    game.
+    """``view(state, seat)`` raises a :class:`~tabletop_rules.errors.TabletopError` for an
+    int seat not at the table (below 0, or the number of seats and up) and ``TypeError`` for
+    a seat that is no exact ``int`` (a bool, a float, text, an int subclass): never a view,
+    never another exception. ``state`` is any state of the game.
     """
     players = rules.players(rules.config_of(state))
     cases: list[tuple[Any, type[Exception]]] = [
@@ -380,27 +362,15 @@ def check_view_refuses_seats_not_at_the_table(rules: Rules, state: Any) -> None:
         *((seat, TypeError) for seat in (True, False, 0.0, 1.5, "0", _IntSeat(0))),
     ]
     for seat, expected in cases:
-        try:
-            rules.view(state, seat)
-        except expected:
-            continue
-        except Exception as error:
-            raise AssertionError(
-                f"{rules.name}: view(state, {seat!r}) at a table of {players} raised "
-                f"{type(error).__name__}, not {expected.__name__}: {error}"
-            ) from error
-        raise AssertionError(
-            f"{rules.name}: view(state, {seat!r}) at a table of {players} gave a view, "
-            f"not {expected.__name__}"
-        )
+        what = f"{rules.name}: view(state, {seat!r}) at a table of {players}"
+        _refuses(what, partial(rules.view, state, seat), expected)
 
 
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
-    """Views hide what their seat may not know: for every seat (and a spectator), a state
-    re-dealt from the seat's view, ``determinize(view(state, seat), rng)``, is a valid
-    state that the seat sees exactly as before, in value, ``repr``, JSON and the drawn
-    table (``display``); a state is drawn as a spectator sees it; no view carries the
-    generator or the seed; ``determinize_each`` deals what ``determinize`` deals.
+    """Every seat (and a spectator) sees a valid state re-dealt from its view,
+    ``determinize(view(state, seat), rng)``, exactly as before in value, ``repr``, JSON and
+    ``display``, as ``determinize_each`` deals it too; a state is drawn as a spectator sees
+    it; no view carries the generator or the seed.
     """
     for number, seat in enumerate(_seats(rules, state)):
         view = rules.view(state, seat)
@@ -425,9 +395,8 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
 
 def check_bots_see_views_only(rules: Rules, state: Any, seed: int, rng: Rng = _NO_SEED) -> None:
     """Every bot of ``rules.bots``, made from ``seed``, picks the same move for the seat on
-    turn in ``state`` and in a state re-dealt from that seat's view (its hidden cards and
-    generator drawn anew by ``determinize``): a bot sees views only. Nothing to check at a
-    chance point, at the end, or where the seat has one move.
+    turn in ``state`` and in a state re-dealt from its view by ``determinize``: a bot sees
+    views only. Nothing to check at a chance point, the end, or where there is one move.
     """
     player = rules.current_player(state)
     if player is None or player == CHANCE or len(rules.legal_moves(state)) < 2:
@@ -467,11 +436,10 @@ def check_errors_hide_secrets(
 
 
 def check_events_hide_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
-    """For a game with hidden information, the events of a legal move of the seat on turn
-    tell every other seat (and a spectator) no more than its view after the move does:
-    where that view is the same as after the same move in a state re-dealt from the
-    mover's view, so are the redacted events. A card drawn from the stock, say, is shown
-    to its drawer only; who plays first, which the table shows anyway, may be told.
+    """In a game with hidden information, the events of each legal move tell every other
+    seat (and a spectator) no more than its view after the move: where that view is the
+    same after the move in a state re-dealt from the mover's view, so are the redacted
+    events (a drawn card reaches its drawer only).
     """
     mover = rules.current_player(state)
     if not rules.hidden_information or mover is None or mover == CHANCE:
@@ -491,40 +459,31 @@ def check_events_hide_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> 
             )
 
 
-__all__ += ["check_events_described"]
-
 _AROUND_A_WORD = "()[]{},.:;!?\"'"
 """What may stand around a word of a sentence: ``(5 cards)``, ``7H,``."""
 
 
-def _texts(value: Any, found: set[str]) -> set[str]:
+def _texts(value: Any) -> set[str]:
     """Every string of ``value``'s JSON data (not the keys): cards travel as their text."""
-    if isinstance(value, str):
-        found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _texts(item, found)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _texts(item, found)
-    return found
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list | tuple):
+        return set().union(*map(_texts, value))
+    return {value} if isinstance(value, str) else set()
 
 
 def check_events_described(rules: Rules, state: Any, move: Any) -> None:
-    """Every event of ``move`` in ``state`` is told, for every seat and a spectator, in
-    one non-empty line (``describe``) that tells no more than the event as ``redact``
-    leaves it for that seat, and names no card hidden from that seat: no word of the
-    sentence is a text of the states' JSON before and after the move (cards travel as
-    their text, ``"10H"``) that neither of the seat's views shows. A game whose sentences
-    read a hidden card, or whose ``redact`` leaves one in, fails here. Dice travel as
-    numbers, which sentences use for counts too, so a game that hid a die's value would
-    be held to its ``redact`` alone.
+    """Every event of ``move`` in ``state`` is told to every seat and a spectator in one
+    line (``describe``) that says what the event as ``redact`` leaves it says, and whose
+    words include no text of the states' JSON before and after (cards travel as text,
+    ``"10H"``) that neither of the seat's views shows. Dice travel as numbers, which
+    sentences use for counts too, so a hidden die would be held to its ``redact`` alone.
     """
     after, events = rules.apply_with_events(state, move)
-    every = _texts(to_data(state), set()) | _texts(to_data(after), set())
+    every = _texts(to_data(state)) | _texts(to_data(after))
     for seat in _seats(rules, state):
-        shown = _texts(to_data(rules.view(state, seat)), set())
-        hidden = every - _texts(to_data(rules.view(after, seat)), shown)
+        views = (rules.view(state, seat), rules.view(after, seat))
+        hidden = every - _texts([to_data(view) for view in views])
         for event in events:
             text = rules.describe(event, seat)
             told = f"{rules.name}: describe({event!r}, {seat}) is {text!r}, not a sentence"
@@ -574,19 +533,14 @@ def check_action_texts(rules: Rules, config: Any) -> None:
         assert isinstance(text, str), f"action_text of {number} is {text!r}"
         assert text, f"action_text of {number} is empty"
     for bad in (*_BAD_ACTIONS, size):
-        try:
-            rules.action_text(config, bad)
-        except TabletopError:
-            continue
-        raise AssertionError(f"action_text accepted {bad!r}")
+        _refuses(f"action_text({bad!r})", partial(rules.action_text, config, bad), TabletopError)
 
 
 def check_observation(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
-    """Every seat's (and a spectator's) observation is as long as the config's spec says,
-    each value a float within its bounds; observing twice gives the same numbers, and so
-    does observing the view of a state re-dealt from the view (the numbers come from the
-    view alone). Each legal move's ``action_text`` parses back, in ``state``, to the same
-    move (as :meth:`~tabletop_rules.game.Game.canonical` lists it).
+    """Every seat's (and a spectator's) observation has the spec's length of floats within
+    its bounds, the same numbers again and for a state re-dealt from the view (they come
+    from the view alone). A legal move's ``action_text`` parses back to it (as
+    :meth:`~tabletop_rules.game.Game.canonical` lists it).
     """
     config = rules.config_of(state)
     spec = rules.observation_spec(config)
@@ -618,33 +572,23 @@ def check_observation(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
 
 def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
     """The fair take-back (:meth:`~tabletop_rules.match.Match.take_back`) after the
-    playout's first ``end`` moves, for every seat that has moved: it never crosses a
-    chance outcome; ``can_take_back`` says whether it acts; a refusal is an
-    ``IllegalMoveError`` that leaves the match as it was; and what it takes back is the
-    seat's last move and every move since, which, played again, give the same states.
-    The game's ``determinize`` and ``redact`` decide the rest, so a game whose re-deals
-    or redactions leak would let a seat take back what it saw.
+    playout's first ``end`` moves, for every seat: it acts where ``can_take_back`` says so,
+    else raises ``IllegalMoveError`` leaving the match as it was; it never crosses a chance
+    outcome, and takes back the seat's last move and every move since, which play again
+    to the same states. A game whose re-deals or redactions leak fails it.
     """
-    record = GameRecord.start(rules, playout.states[0])
-    for move in playout.moves[:end]:
-        record = record.play(move)
-    match = Match.from_record(rules, record)
+    match = Match.from_record(rules, _record(rules, playout, end))
     history, moves = match.history, match.moves
     current_player = rules.current_player
     for seat in range(rules.players(rules.config_of(history[0]))):
         turns = [index for index in range(end) if current_player(history[index]) == seat]
         if not match.can_take_back(seat):
-            try:
-                match.take_back(seat)
-            except IllegalMoveError:
-                pass
-            else:
-                raise AssertionError(f"take_back({seat}) acted where can_take_back said no")
+            what = f"take_back({seat}) where can_take_back says no"
+            _refuses(what, partial(match.take_back, seat), IllegalMoveError)
             assert match.history == history, "a refused take-back changed the match"
             continue
         assert turns, f"seat {seat} has no move, yet can_take_back({seat}) is true"
-        span = range(turns[-1], end)
-        assert all(current_player(history[index]) != CHANCE for index in span), (
+        assert all(current_player(history[index]) != CHANCE for index in range(turns[-1], end)), (
             f"take_back({seat}) would cross a chance outcome"
         )
         taken = match.take_back(seat)
@@ -653,16 +597,6 @@ def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
             match.play(move)
         assert match.history == history, "the moves taken back did not play again the same"
 
-
-# --- states at the loader's limits, and the cost of a move under the worst config ---------
-
-__all__ += [
-    "check_play_from_loaded_round_trips",
-    "check_worst_config_move_cost",
-    "move_cost",
-    "number_paths",
-    "pushed_to_the_limit",
-]
 
 _STEP_LIMIT = 1 << 70
 """Beyond every number a loader takes (JSON integers have at most 20 digits)."""
@@ -676,30 +610,22 @@ def number_paths(state: Any) -> list[tuple[Any, ...]]:
     return [path for path in json_paths(data) if type(json_node(data, path)) is int]
 
 
-def _loaded(text: str) -> Any:
-    try:
-        return loads(text)
-    except TabletopError:
-        return None
-
-
 def pushed_to_the_limit(state: Any, path: tuple[Any, ...], sign: int) -> Any:
-    """The state whose number at ``path`` (see :func:`number_paths`) is pushed as far up
-    (``sign=1``) or down (``-1``) as the loader still takes, all else as in ``state``:
-    the step doubles while the pushed state loads, then halves back to the edge. ``None``
-    when no step of 1 or more loads. What a loader takes, play from it must be able to write.
+    """``state`` with its number at ``path`` (see :func:`number_paths`) pushed as far up
+    (``sign=1``) or down (``-1``) as the loader still takes: the step doubles while the
+    pushed state loads, then halves back to the edge. ``None`` when no step loads.
     """
     data = json.loads(dumps(state))
     number = json_node(data, path)
 
     def load(step: int) -> Any:
-        return _loaded(json.dumps(json_replaced(data, path, number + sign * step)))
+        try:
+            return loads(json.dumps(json_replaced(data, path, number + sign * step)))
+        except TabletopError:
+            return None
 
     found, good, step = None, 0, 1
-    while step < _STEP_LIMIT:
-        pushed = load(step)
-        if pushed is None:
-            break
+    while step < _STEP_LIMIT and (pushed := load(step)) is not None:
         found, good, step = pushed, step, step * 2
     if found is None:
         return None
@@ -715,19 +641,15 @@ def pushed_to_the_limit(state: Any, path: tuple[Any, ...], sign: int) -> Any:
 
 
 def check_play_from_loaded_round_trips(rules: Rules, state: Any, rng: Rng, moves: int) -> None:
-    """From ``state``, which a loader took, up to ``moves`` random legal moves: every state
-    reached, ``state`` first, dumps and loads back equal. The library must never write a
-    state it cannot read.
+    """Every state of up to ``moves`` random legal moves from ``state``, which a loader
+    took, ``state`` first, dumps and loads back equal: the library never writes a state
+    it cannot read.
     """
     for number in range(moves + 1):
-        text = dumps(state)
-        try:
-            again = loads(text)
-        except TabletopError as error:
-            raise AssertionError(
-                f"{rules.name}: the state {number} moves on from a loaded state does not "
-                f"load: {error}"
-            ) from None
+        again = _outcome(f"{rules.name}: loading", partial(loads, dumps(state)))
+        assert not isinstance(again, TabletopError), (
+            f"{rules.name}: the state {number} moves on from a loaded state does not load: {again}"
+        )
         assert again == state, f"{rules.name}: the state {number} moves on loads back unequal"
         legal = rules.legal_moves(state)
         if not legal:
@@ -765,10 +687,9 @@ def check_worst_config_move_cost(
     seed: int = 0,
 ) -> float:
     """A move under ``worst`` (dealt ``deal``), the game's costliest allowed config, costs
-    at most ``bound`` times a move under its default config: both timed in one run,
-    interleaved, each its best of ``repeats`` (``moves`` random moves each, the default
-    config given as many again for every fold of cost found on a first pass), on this
-    thread's CPU clock. Returns the ratio.
+    at most ``bound`` times a default move, on this thread's CPU clock: interleaved, best
+    of ``repeats`` of ``moves`` moves (the default config's scaled to as long a stretch).
+    Returns the ratio.
     """
     default = rules.config_type()
     clock = time.thread_time
@@ -790,10 +711,9 @@ def check_worst_config_move_cost(
 
 
 def check_deck(rules: Rules, config: Any, rng: Rng = _NO_SEED) -> None:
-    """A game with a deck (a ``deal_type``) names it: ``deck(config)`` is the same cards
-    every time, each a ``deal_type``, and any order of them (the deck itself, a shuffle
-    from ``rng``) is a deal that ``new_game`` takes and the state keeps; a game without a
-    deck has none, ``()``. Code that deals card by card (the OpenSpiel adapter) needs it.
+    """``deck(config)`` is fixed, ``()`` for a game without a ``deal_type``, else cards of
+    that type whose every order (as is, shuffled by ``rng``) ``new_game`` deals and keeps:
+    the OpenSpiel adapter deals card by card from it.
     """
     deck = rules.deck(config)
     assert type(deck) is tuple, f"deck is a tuple, got {type(deck).__name__}"
@@ -808,13 +728,9 @@ def check_deck(rules: Rules, config: Any, rng: Rng = _NO_SEED) -> None:
         assert rules.deal_of(state) == order, "the state keeps the deal it was given"
 
 
-__all__ += ["check_chance_probabilities_are_not_shared"]
-
-
 def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
-    """Changing the mapping ``chance_probabilities(state)`` returned (clearing it, adding
-    an outcome) changes no later answer: a game hands out a read-only mapping or a new one
-    each call, never a table that every later game reads.
+    """Clearing or adding to the mapping ``chance_probabilities(state)`` returned changes
+    no later answer: it is read-only or new each call, never a table later games read.
     """
     given: Any = rules.chance_probabilities(state)
     before = dict(given)
@@ -829,16 +745,11 @@ def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
     assert after == before, "changing a returned chance_probabilities changed a later call"
 
 
-__all__ += ["check_entry_points_check_the_state_type_first"]
-
-
 def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> None:
-    """Every entry point that takes a state checks its argument's type before it reads
-    it: an object holding every field of ``state`` that is not of the game's State class
-    (an instance of a subclass, or another type with the same fields by name) is a
-    ``TypeError``, never played on (nor refused by a rule) as if it were a state, so no
-    attribute read or ``except`` decides what counts as a state. A game whose state is no
-    ``attrs`` class is not checked.
+    """Every entry point that takes a state raises ``TypeError`` for an object with every
+    field of ``state`` that is no State (a subclass's instance, another type), before any
+    read or rule: no attribute read decides what counts as a state. A game whose state is
+    no ``attrs`` class is not checked.
     """
     cls = type(state)
     if not attrs.has(cls):
@@ -850,21 +761,9 @@ def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> N
     move = next(iter(rules.legal_moves(state)), None)
     entries = _rule_functions(rules, move)
     for lookalike in (subclassed, types.SimpleNamespace(**fields)):
-        kind = type(lookalike).__name__
         for name, entry in entries.items():
-            try:
-                entry(lookalike)
-            except TypeError:
-                continue
-            except Exception as error:  # the check reports what the entry point did instead
-                raise AssertionError(
-                    f"{rules.name}.{name} refused a {kind} holding a state's fields with "
-                    f"{type(error).__name__}, not TypeError: {error}"
-                ) from error
-            raise AssertionError(f"{rules.name}.{name} took a {kind}, which is no State")
-
-
-__all__ += ["check_game_exports"]
+            what = f"{rules.name}.{name} of a {type(lookalike).__name__}, which is no State"
+            _refuses(what, partial(entry, lookalike), TypeError)
 
 
 def check_game_exports(package: Any) -> None:
@@ -885,14 +784,9 @@ def check_game_exports(package: Any) -> None:
     assert rules.display == package.display, f"{package.__name__}.RULES.display is not display"
 
 
-__all__ += ["check_found_by_its_name"]
-
-
 def check_found_by_its_name(rules: Rules) -> None:
-    """:func:`~tabletop_rules.protocol.get_ruleset` gives ``rules`` under its own name, as
-    a worker process finds a pickled ruleset (registered, or declared in the entry-point
-    group), and the name is no built-in game's unless ``rules`` is that game's ``RULES``:
-    the registry holds those names for the built-in games.
+    """:func:`~tabletop_rules.protocol.get_ruleset` gives ``rules`` under its own name (as
+    a worker process finds a pickled ruleset), which is no built-in game's but its own.
     """
     name = rules.name
     assert type(name) is str, f"a game's name is a str, got {name!r}"

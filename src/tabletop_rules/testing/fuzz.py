@@ -1,24 +1,12 @@
 """Structure-aware fuzzing of every loader, and odd objects for ``apply``.
 
-A hostile client sends JSON that is almost right: a key deleted, added or repeated, a number
-made huge, negative, fractional, ``NaN`` or ``true``, a name in another case or another
-Unicode spelling, arrays nested a hundred thousand deep.
-:func:`~tabletop_rules.testing.mutated_json` makes such documents from valid ones, so the
-mutations reach deep into the structure that a game's loader checks. The checks say what
-must hold whatever the input:
-
-- :func:`~tabletop_rules.testing.check_loads_total`: :func:`~tabletop_rules.serialize.loads`
-  either raises a :class:`~tabletop_rules.errors.TabletopError` or returns a value that
-  passes the game's own checks and works (a state plays on, a move has an action number).
-- :func:`~tabletop_rules.testing.check_record_total`: the same for a game record, read and replayed.
-- :func:`~tabletop_rules.testing.check_apply_total`: ``apply`` given any object returns a
-  valid state or raises :class:`~tabletop_rules.errors.IllegalMoveError` and leaves the
-  state as it was; :func:`~tabletop_rules.testing.odd_moves` makes such objects: objects
-  that are no move at all, and moves of other points of the game. A move changed around
-  its constructor's checks (``object.__setattr__``) is outside the contract, as every
-  frozen value is, and is not made.
-
-:class:`~tabletop_rules.testing.ConformanceSuite` runs all three on every game.
+A hostile client sends JSON that is almost right (a key repeated, a number huge or ``NaN``,
+a name in another Unicode spelling, arrays nested a hundred thousand deep):
+:func:`~tabletop_rules.testing.mutated_json` makes such documents from valid ones, and
+:func:`~tabletop_rules.testing.odd_moves` objects that are no move, or moves of other points
+of the game. Whatever the input, a loader or ``apply`` gives a valid value or raises the
+library's own error. A move changed around its constructor's checks
+(``object.__setattr__``) is outside the contract, as every frozen value is, and is not made.
 """
 
 from __future__ import annotations
@@ -107,13 +95,7 @@ _ODD_NUMBERS: tuple[Any, ...] = (
     1.5,
     -0.0,
     1e308,
-    Raw("NaN"),
-    Raw("Infinity"),
-    Raw("-Infinity"),
-    Raw("1e999"),
-    Raw("9" * 5_000),
-    Raw("-" + "9" * 25),
-    Raw("3.0"),
+    *map(Raw, ("NaN", "Infinity", "-Infinity", "1e999", "9" * 5_000, "-" + "9" * 25, "3.0")),
 )
 _ODD_STRINGS: tuple[Any, ...] = (
     "",
@@ -136,10 +118,7 @@ _ODD_CONTAINERS: tuple[Any, ...] = (
     [None],
     [[[]]],
     {"type": None},
-    Raw("[" * 40 + "]" * 40),
-    Raw("[" * 1_000 + "]" * 1_000),
-    Raw("[" * 100_000),
-    Raw("{" * 50_000),
+    *map(Raw, ("[" * 40 + "]" * 40, "[" * 1_000 + "]" * 1_000, "[" * 100_000, "{" * 50_000)),
 )
 _ODD_VALUES = _ODD_NUMBERS + _ODD_STRINGS + _ODD_CONTAINERS
 _FULLWIDTH = {code: code + 0xFEE0 for code in range(0x21, 0x7F)}
@@ -180,42 +159,33 @@ def json_replaced(value: Any, path: Path, new: Any) -> Any:
     return copy
 
 
-def _string_variants(text: str) -> list[Any]:
-    return [
-        text.upper(),
-        text.title(),
-        text.replace("fi", "\ufb01"),
-        text.translate(_FULLWIDTH),
-        text + "\u200b",
-        " " + text,
-        text[:-1],
-        text * 2,
-        [text],
-    ]
-
-
-def _int_variants(number: int) -> list[Any]:
-    return [number + 1, number - 1, -number - 1, number * 2**40, float(number), str(number)]
-
-
 @st.composite
 def _mutate(draw: st.DrawFn, value: Any) -> Any:
     """``value`` with one node changed: replaced, retyped, nudged, or edited inside."""
     path = draw(st.sampled_from(json_paths(value)))
     node = json_node(value, path)
-    choices: list[Any] = [draw(st.sampled_from(_ODD_VALUES)), [node], {"value": node}]
+    odd = draw(st.sampled_from(_ODD_VALUES))
+    choices: list[Any] = [odd, [node], {"value": node}]
     if isinstance(node, bool):
         choices += [not node, int(node), str(node).lower()]
     elif isinstance(node, int):
-        choices += _int_variants(node)
+        choices += [node + 1, node - 1, -node - 1, node * 2**40, float(node), str(node)]
     elif isinstance(node, str):
-        choices += _string_variants(node)
+        choices += [
+            node.upper(),
+            node.title(),
+            node.replace("fi", "\ufb01"),
+            node.translate(_FULLWIDTH),
+            node + "\u200b",
+            " " + node,
+            node[:-1],
+            node * 2,
+            [node],
+        ]
     elif isinstance(node, list):
-        odd = draw(st.sampled_from(_ODD_VALUES))
         choices += [[], node[::-1], [*node, odd], [*node, *node[-1:]], node[1:], node[:-1]]
     elif isinstance(node, dict) and node:
         key = draw(st.sampled_from(sorted(node)))
-        odd = draw(st.sampled_from(_ODD_VALUES))
         without = {name: item for name, item in node.items() if name != key}
         choices += [
             without,
@@ -245,8 +215,8 @@ def _mutated_json(draw: st.DrawFn, text: str) -> str:
 
 
 def mutated_json(text: str) -> st.SearchStrategy[str]:
-    """JSON texts made from the valid document ``text`` by one to three structural
-    mutations, and now and then cut short or buried in deep nesting.
+    """JSON texts made from the valid ``text`` by one to three structural mutations, now
+    and then cut short or buried in deep nesting.
     """
     return _mutated_json(text)
 
@@ -304,25 +274,18 @@ _ODD_OBJECTS: tuple[Any, ...] = (
 )
 
 
-def _pick(draw: st.DrawFn, items: Sequence[Any]) -> Any:
-    """One of ``items``, drawn by index: ``sampled_from`` would hash them, and some odd
-    objects refuse to be hashed.
-    """
-    return items[draw(st.integers(0, len(items) - 1))]
-
-
 @st.composite
 def _odd_moves(draw: st.DrawFn, moves: tuple[Any, ...]) -> Any:
-    if moves and draw(st.integers(0, 3)) == 0:
-        return _pick(draw, moves)
-    classes = tuple({type(move): None for move in moves})
-    return _pick(draw, _ODD_OBJECTS + classes)
+    # drawn by index: sampled_from would hash them, and some odd objects refuse
+    if not moves or draw(st.integers(0, 3)):
+        moves = _ODD_OBJECTS + tuple({type(move): None for move in moves})
+    return moves[draw(st.integers(0, len(moves) - 1))]
 
 
 def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
     """Objects that are no move (``None``, numbers, text, containers, a move's class, an
     object whose ``__hash__``, ``__eq__`` and ``__repr__`` raise), and now and then one of
-    ``moves`` (moves of any point of the game: legal at the state at hand or not).
+    ``moves``, moves of any point of the game.
     """
     return _odd_moves(tuple(moves))
 
@@ -330,15 +293,38 @@ def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
 # --- the checks ----------------------------------------------------------------------------
 
 
-def _fail(what: str, error: BaseException, subject: object) -> AssertionError:
+_Errors = tuple[type[Exception], ...]
+
+
+def _outcome(what: str, run: Callable[[], Any], errors: _Errors = (TabletopError,)) -> Any:
+    """``run()``'s value, or the error of ``errors`` it raised; any other exception fails
+    the check, naming ``what``.
+    """
+    try:
+        return run()
+    except errors as error:
+        return error
+    except Exception as error:
+        names = " or ".join(kind.__name__ for kind in errors)
+        raise AssertionError(
+            f"{what} raised {type(error).__name__}, not {names}: {error}"
+        ) from error
+
+
+def _refuses(what: str, run: Callable[[], Any], error: type[Exception]) -> None:
+    """``run()`` raises ``error``; a value or another exception fails, naming ``what``."""
+    got = _outcome(what, run, (error,))
+    assert isinstance(got, error), f"{what} gave {got!r:.60}, not {error.__name__}"
+
+
+def _shown(subject: object) -> str:
+    """Text (to 300 characters) as it is, another object (whose repr may raise) by type."""
     shown = repr(subject) if isinstance(subject, str | bytes) else type(subject).__name__
-    if len(shown) > 300:
-        shown = shown[:300] + "..."
-    return AssertionError(f"{what} raised {type(error).__name__}: {error} for {shown}")
+    return shown if len(shown) <= 300 else shown[:300] + "..."
 
 
 def _check_plays_on(rules: Rules, state: Any) -> None:
-    """A state that passes ``check_state`` works: turn functions, views and its moves."""
+    """A state passes ``check_state`` and works: turn functions, views and its moves."""
     rules.check_state(state)
     rules.score(state)
     rules.is_over(state)
@@ -369,15 +355,6 @@ def check_loaded(rules: Rules, obj: Any) -> None:
         to_data(obj)
 
 
-def _total(what: str, run: Callable[[], Any], subject: object) -> Any:
-    try:
-        return run()
-    except TabletopError:
-        return None
-    except Exception as error:
-        raise _fail(what, error, subject) from error
-
-
 def _pairs(text: str) -> Any:
     """JSON text as data in which objects are their key-value pairs sorted by key, so
     that a repeated key shows and the order of keys does not.
@@ -397,8 +374,8 @@ def check_loads_total(rules: Rules, text: str) -> None:
     :func:`check_loaded` and that ``dumps`` writes as ``text`` (but for spacing and key
     order); no other exception, whatever the text.
     """
-    obj = _total("loads", lambda: loads(text), text)
-    if obj is not None:
+    obj = _outcome(f"loads of {_shown(text)}", lambda: loads(text))
+    if not isinstance(obj, TabletopError):
         check_loaded(rules, obj)
         _check_written_so(text, dumps(obj))
 
@@ -411,8 +388,8 @@ def check_record_total(rules: Rules, text: str) -> None:
     def read_and_replay() -> list[Any]:
         return list(replay_states(GameRecord.from_json(text)))
 
-    states = _total("GameRecord.from_json and replay", read_and_replay, text)
-    if states is not None:
+    states = _outcome(f"GameRecord.from_json and replay of {_shown(text)}", read_and_replay)
+    if not isinstance(states, TabletopError):
         _check_written_so(text, GameRecord.from_json(text).to_json())
         for state in states:
             rules.check_state(state)
@@ -423,16 +400,13 @@ def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
     checks and plays on, or ``IllegalMoveError`` with ``state`` unchanged.
     """
     snapshot = to_data(state)
-    try:
-        after = rules.apply(state, move)
-    except IllegalMoveError as error:
-        reason = str(error)
-    except Exception as error:
-        raise _fail("apply", error, move) from error
+    after = _outcome(
+        f"apply of {_shown(move)}", lambda: rules.apply(state, move), (IllegalMoveError,)
+    )
+    if isinstance(after, IllegalMoveError):
+        assert str(after), "an IllegalMoveError says why"
     else:
-        reason = "accepted"
         _check_plays_on(rules, after)
-    assert reason, "an IllegalMoveError says why"
     assert to_data(state) == snapshot, "apply changed its argument"
 
 
@@ -440,21 +414,14 @@ def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
 
 
 def check_move_functions_total(rules: Rules, state: Any, move: Any) -> None:
-    """``format_move``, ``encode`` and ``canonical`` given any object ``move``: each gives
-    its value or raises ``TypeError`` or the library's own error, never another; and the
-    text agrees with the rules: where ``canonical(state, move)`` names a listed move,
-    ``parse_move(state, format_move(move))`` is that move and ``encode`` numbers it as it
-    numbers that move; where ``canonical`` refuses the move, ``parse_move`` refuses its
-    text.
+    """``format_move``, ``encode`` and ``canonical`` of any object give a value or raise
+    ``TypeError`` or the library's error; where ``canonical`` lists the move, its text parses
+    to that move and ``encode`` numbers both alike; where it refuses, ``parse_move`` does.
     """
 
     def total(what: str, run: Callable[[], Any]) -> tuple[bool, Any]:
-        try:
-            return True, run()
-        except (TabletopError, TypeError) as error:
-            return False, error
-        except Exception as error:
-            raise _fail(what, error, move) from error
+        got = _outcome(f"{what} of {_shown(move)}", run, (TabletopError, TypeError))
+        return not isinstance(got, TabletopError | TypeError), got
 
     formatted, text = total("format_move", lambda: rules.format_move(move))
     encoded, number = total("encode", lambda: rules.encode(move))
@@ -498,21 +465,19 @@ def _repeated_items(draw: st.DrawFn, text: str) -> str:
 
 
 def repeated_items(text: str) -> st.SearchStrategy[str]:
-    """JSON texts made from the valid document ``text`` by repeating one item of one of
-    its arrays once to a hundred times: from a play of one card, a play of sixteen copies
-    of it, which no number of decks holds; from a roll keeping one die, one keeping six.
+    """JSON texts made from the valid ``text`` by repeating an item of one of its arrays
+    once to a hundred times: a play of sixteen copies of a card, a roll keeping six dice.
     """
     return _repeated_items(text)
 
 
 def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
-    """``loads(text)`` raises a ``TabletopError``, or gives a move the game can write and
-    read back: :func:`~tabletop_rules.testing.check_loaded` holds, ``format_move`` writes
-    it as text, it loads back equal with the same action number and text, and ``apply``
-    in ``state`` (a state of the same game) accepts it or raises ``IllegalMoveError``.
+    """``loads(text)`` raises a ``TabletopError``, or gives a move that passes
+    :func:`check_loaded`, has a text, loads back equal with the same number and text, and
+    that ``apply`` in ``state`` (of the same game) accepts or refuses with ``IllegalMoveError``.
     """
-    move = _total("loads", lambda: loads(text), text)
-    if move is None:
+    move = _outcome(f"loads of {_shown(text)}", lambda: loads(text))
+    if isinstance(move, TabletopError):
         return
     assert kind_of(rules, type(move)) == "move", f"a move document loaded a {type(move)}"
     check_loaded(rules, move)
@@ -530,9 +495,7 @@ def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
 
 
 def hostile_json(size: int) -> dict[str, str]:
-    """Texts of about ``size`` characters that are hardest on a JSON reader, by name:
-    unterminated strings of escaped quotes or of backslashes, nesting to the limit and
-    then shallow, nesting over the limit, and many small values.
+    """Texts of about ``size`` characters that are hardest on a JSON reader, by name.
 
     >>> hostile_json(12)["many empty objects"]
     '[{},{},{},{},{}]'
@@ -555,8 +518,8 @@ def hostile_json(size: int) -> dict[str, str]:
 
 
 def _embedded(document: str, shape: str) -> str:
-    """``document`` (a JSON object) with the value of its last key replaced by ``shape``:
-    an envelope's ``data``, a record's ``moves``.
+    """The JSON object ``document`` with ``shape`` as its last key's value (an envelope's
+    ``data``, a record's ``moves``).
     """
     data = json.loads(document)
     key = list(data)[-1]
@@ -565,9 +528,7 @@ def _embedded(document: str, shape: str) -> str:
 
 
 def _seconds(load: Callable[[str], Any], text: str) -> float:
-    """The processor time ``load(text)`` takes in this thread: other processes of a busy
-    machine do not count.
-    """
+    """This thread's CPU time for ``load(text)``: other processes of a busy machine do not count."""
     start = time.thread_time()
     with contextlib.suppress(TabletopError):
         load(text)
@@ -575,9 +536,9 @@ def _seconds(load: Callable[[str], Any], text: str) -> float:
 
 
 def _growth(load: Callable[[str], Any], small: str, large: str, bound: float) -> float:
-    """How many times longer ``load`` takes on ``large`` than on ``small``: the fastest
-    of 3 runs on ``small`` against the fastest of up to 5 on ``large``, stopping as soon
-    as one is under ``bound`` times it. The garbage collector is off, as in ``timeit``.
+    """How many times longer ``load`` takes on ``large`` than on ``small``: best of 3 on
+    ``small`` against best of up to 5 on ``large`` (stopping once under ``bound`` times
+    it), the garbage collector off as in ``timeit``.
     """
     collecting = gc.isenabled()
     gc.disable()
@@ -597,13 +558,11 @@ def _growth(load: Callable[[str], Any], small: str, large: str, bound: float) ->
 def check_loading_is_linear(
     rules: Rules, documents: Sequence[str], size: int = 1024, factor: int = 32
 ) -> None:
-    """Loading time grows linearly with the size of the text: each of the
-    :func:`hostile_json` shapes, alone and in place of the last value of each of
-    ``documents`` (JSON objects of ``rules``' game: a state's envelope, a record), read
-    by ``loads`` and by ``GameRecord.from_json``, takes less than ``factor ** 1.5`` times
-    as long at ``factor`` times ``size`` characters. Linear time takes about ``factor``
-    times as long (less, for the fixed costs), quadratic time ``factor ** 2`` times; the
-    bound between them leaves room for caches and a busy machine.
+    """Loading time is linear in the text's size: each :func:`hostile_json` shape, alone
+    and as the last value of each of ``documents`` (JSON objects of the game: a state's
+    envelope, a record), read by ``loads`` and ``GameRecord.from_json``, takes less than
+    ``factor ** 1.5`` times as long at ``factor`` times ``size`` characters: between
+    linear (``factor``) and quadratic (``factor ** 2``), room for caches and a busy machine.
     """
     bound = factor**1.5
     loaders: dict[str, Callable[[str], Any]] = {

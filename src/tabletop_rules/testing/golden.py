@@ -1,13 +1,10 @@
 """Golden playthroughs for any game: whole seeded games checked in as files.
 
-A game's golden files pin its behaviour: ``<name>.record.json`` (the
-:class:`~tabletop_rules.records.GameRecord`: config, seed, the deal where there is one,
-and every move in notation) and ``<name>.final.json`` (the final state, as
-:func:`~tabletop_rules.serialize.dumps` writes it). A change to the rules, the generator,
-the notation, the JSON layout or the bots shows up as a diff of these files.
-
-Subclass :class:`GoldenSuite` in a test module with the ruleset, the folder and the games;
-pytest collects its checks, once per game::
+``<name>.record.json`` (the :class:`~tabletop_rules.records.GameRecord`) and
+``<name>.final.json`` (the final state as :func:`~tabletop_rules.serialize.dumps` writes
+it) pin a game: a change to the rules, generator, notation, JSON or bots shows as a diff.
+Subclass :class:`GoldenSuite` with the ruleset, the folder and the games; pytest runs its
+checks once per game::
 
     class TestPalaceGolden(GoldenSuite):
         ruleset = palace.RULES
@@ -71,9 +68,7 @@ def pretty(text: str) -> str:
 
 
 class GoldenSuite:
-    """Subclass with ``ruleset``, ``folder`` and ``games``; pytest runs every check below
-    on every game.
-    """
+    """Subclass with ``ruleset``, ``folder`` and ``games``; pytest runs each check per game."""
 
     ruleset: ClassVar[Ruleset[Any, Any, Any]]
     folder: ClassVar[Path]
@@ -135,8 +130,8 @@ class GoldenSuite:
 
     @classmethod
     def main(cls, argv: Sequence[str] | None = None) -> None:
-        """The command line of a golden test module: ``--regenerate`` rewrites the files;
-        ``--print NAME`` writes one game's files to standard output (the hash-seed check).
+        """A golden test module's command line: ``--regenerate`` rewrites the files, ``--print
+        NAME`` writes one game's to standard output (the hash-seed check).
         """
         parser = argparse.ArgumentParser(description=f"{cls.ruleset.title}: golden games")
         parser.add_argument("--regenerate", action="store_true", help="rewrite the files")

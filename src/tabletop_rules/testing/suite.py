@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pytest
@@ -11,12 +12,12 @@ from hypothesis import strategies as st
 
 from .._hypothesis import FUZZ_PROFILE
 from ..protocol import CHANCE, Ruleset
-from ..records import GameRecord
 from ..rng import SEED_BITS, Rng, derived_seed
 from ..serialize import dumps
 from ..simulate import play_game
 from .checks import (
     Playout,
+    _record,
     check_action_texts,
     check_bots_see_views_only,
     check_chance,
@@ -61,35 +62,34 @@ from .fuzz import (
 __all__ = ["FUZZ_PROFILE", "ConformanceSuite"]
 
 _seeds = st.integers(0, (1 << SEED_BITS) - 1)
-# Every game's subclass runs these same test functions, so hypothesis sees one function
-# called from several classes (differing_executors). That is safe here: an example saved
+# Every game's subclass runs these test functions (differing_executors): an example saved
 # by one game's run and replayed for another is just one more random game.
 _suite_settings = settings(
     max_examples=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
 )
-# The fuzz tests take their number of examples from the profile in force when the test
-# module is imported: the default profile's 100 in every run, FUZZ_PROFILE's in the long one.
+# The fuzz tests take their number of examples from the profile in force at import:
+# the default profile's 100 in every run, FUZZ_PROFILE's in the long one.
 _fuzz_settings = settings(deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _examples(
+    config: settings, **changes: Any
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Run the decorated test under ``config`` and ``changes``, drawing ``data`` from hypothesis."""
+    return lambda test: settings(config, **changes)(given(data=st.data())(test))
 
 
 class ConformanceSuite:
     """Subclass with ``ruleset`` and ``configs`` set; pytest collects the tests below.
 
-    The ``test_fuzz_*`` tests feed every loader mutated JSON and ``apply`` odd objects
-    (:mod:`tabletop_rules.testing.fuzz`), ``fuzz_cases_per_example`` of them for each
-    hypothesis example; they take their number of examples from the hypothesis profile
-    in force, so ``--hypothesis-profile=tabletop-fuzz`` makes the long run.
-
-    ``deals(config)``, overridden by a game with a deck, gives a strategy of deck orders;
-    half the games then start from a drawn deal instead of the seed's shuffle.
-
-    ``arbitrary_moves``, a strategy of the game's moves legal or not, makes the
-    illegal-move check try them too (``arbitrary_moves_per_state`` in each state checked);
-    without it, only moves seen somewhere in the same game are tried. ``states_per_game``
-    bounds how many states of each playout get the expensive per-state checks (spread
-    evenly over the game, the last state always included).
+    The ``test_fuzz_*`` tests try ``fuzz_cases_per_example`` cases per hypothesis example,
+    and as many examples as the profile in force (``--hypothesis-profile=tabletop-fuzz``
+    for the long run). ``arbitrary_moves``, a strategy of the game's moves legal or not,
+    adds ``arbitrary_moves_per_state`` of them to the moves of the same game that the
+    illegal-move check tries. ``states_per_game`` bounds the states of each playout, spread
+    evenly and the last included, that get the expensive per-state checks.
     """
 
     ruleset: ClassVar[Ruleset[Any, Any, Any]]
@@ -100,8 +100,8 @@ class ConformanceSuite:
     fuzz_cases_per_example: ClassVar[int] = 10
 
     def deals(self, config: Any) -> st.SearchStrategy[Any] | None:
-        """For a game with a deck, a strategy of deck orders for ``config``; ``None``
-        (the default) when its games start only from the seed's shuffle.
+        """For a game with a deck, a strategy of deck orders for ``config``, from which half
+        the games start; ``None`` (the default) when they start from the seed's shuffle.
         """
         return None
 
@@ -116,15 +116,11 @@ class ConformanceSuite:
         return random_playout(self.ruleset, config, seed, chooser, deal)
 
     def _sample(self, playout: Playout) -> list[tuple[int, Any]]:
-        states = playout.states
+        states, last = playout.states, len(playout.states) - 1
         step = max(1, len(states) // self.states_per_game)
-        picked = list(range(0, len(states), step))
-        if picked[-1] != len(states) - 1:
-            picked.append(len(states) - 1)
-        return [(index, states[index]) for index in picked]
+        return [(index, states[index]) for index in (*range(0, last, step), last)]
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_random_playouts_end_and_replay(self, data: st.DataObject) -> None:
         """Random games end within max_moves, name winners and replay exactly."""
         playout = self._playout(data)
@@ -134,16 +130,14 @@ class ConformanceSuite:
         assert rules.winners(playout.final) <= seats, "the winners are seats (or none)"
         check_playout(rules, playout)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_turn_functions_agree(self, data: st.DataObject) -> None:
         """current_player, legal_moves, is_over, winners, score and chance agree."""
         for state in self._playout(data).states:
             check_turn_functions(self.ruleset, state)
             check_chance(self.ruleset, state)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_legal_moves_apply_and_others_are_rejected(self, data: st.DataObject) -> None:
         """Legal moves apply; moves seen elsewhere in the game are rejected."""
         playout = self._playout(data)
@@ -158,8 +152,7 @@ class ConformanceSuite:
             rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
             check_errors_hide_secrets(self.ruleset, state, candidates, rng)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_json_notation_and_codec_round_trip(self, data: st.DataObject) -> None:
         """States, moves, events and views survive JSON, pickling, notation and codec."""
         playout = self._playout(data)
@@ -173,12 +166,10 @@ class ConformanceSuite:
             check_notation_round_trip(self.ruleset, state)
             check_codec(self.ruleset, state)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_observations_and_action_numbers(self, data: st.DataObject) -> None:
-        """Observations fit the spec and come from the view alone; chance outcomes are
-        numbered from ``chance_offset``, player moves below; every action number has a
-        text, and a legal move's text parses back to it.
+        """Observations fit the spec and come from the view alone; action numbers split at
+        ``chance_offset``, and each has a text, a legal move's parsing back to it.
         """
         playout = self._playout(data)
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
@@ -187,88 +178,67 @@ class ConformanceSuite:
             check_observation(self.ruleset, state, rng)
             check_chance_offset(self.ruleset, state)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_views_hide_secrets(self, data: st.DataObject) -> None:
-        """Each seat sees a state re-dealt from its view as it saw the real one, and the
-        events of a move as in a state re-dealt from the mover's view; views carry neither
-        the RNG nor the seed.
+        """Each seat sees a state, and a move's events, as in one re-dealt from its view (or
+        the mover's); views carry neither the RNG nor the seed.
         """
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
         for _index, state in self._sample(self._playout(data)):
             check_view_hides_secrets(self.ruleset, state, rng)
             check_events_hide_secrets(self.ruleset, state, rng)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_events_are_told_in_words_that_hide_secrets(self, data: st.DataObject) -> None:
-        """Every event of every move of a random game, for every seat and a spectator, is
-        one line of words that tells no more than the redacted event and names no card the
-        seat's views before and after the move do not show.
+        """Every event of a random game is told to every seat in one line that says no more
+        than the redacted event and names no card the seat's views do not show.
         """
         playout = self._playout(data)
         for before, move in zip(playout.states, playout.moves, strict=False):
             check_events_described(self.ruleset, before, move)
 
-    @_suite_settings
-    @given(data=st.data())
-    def test_named_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
-        """Every bot of ``ruleset.bots`` (``"random"`` among them) pickles, as a simulation
-        sends it to worker processes, and plays a whole game in every seat with legal moves
-        (those of ``slow_bots`` in the slow tier).
+    def _bots_play_whole_games(self, data: st.DataObject, slow: bool) -> None:
+        """Each bot of ``ruleset.bots`` in ``slow_bots`` (or not) pickles, as a simulation
+        sends it to worker processes, and plays a whole game in every seat.
         """
         rules = self.ruleset
         config = data.draw(self.configs, label="config")
         seed = data.draw(_seeds, label="seed")
-        assert "random" in rules.bots
         for name, factory in rules.bots.items():
-            if name in self.slow_bots:
+            if (name in self.slow_bots) != slow:
                 continue
             travelled = pickle.loads(pickle.dumps(factory))
             bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
             game = play_game(rules, bots, config, seed=seed)
             assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
+
+    @_examples(_suite_settings)
+    def test_named_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
+        """Every bot of ``ruleset.bots`` (``"random"`` among them, ``slow_bots`` aside)
+        pickles and plays a whole game in every seat.
+        """
+        assert "random" in self.ruleset.bots
+        self._bots_play_whole_games(data, slow=False)
 
     slow_bots: ClassVar[frozenset[str]] = frozenset({"coach", "search"})
-    """Bots that spend long on a move (dice poker's coach and the search bots, tens of
-    milliseconds): their whole games are played by the slow-tier test below, not with
-    the others."""
+    """Bots that spend tens of milliseconds on a move (dice poker's coach, the search
+    bots): the slow-tier test below plays their whole games."""
 
     @pytest.mark.slow
-    @settings(
-        max_examples=2,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
-    )
-    @given(data=st.data())
+    @_examples(_suite_settings, max_examples=2)
     def test_slow_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
         """Every bot of ``slow_bots`` the game has pickles and plays a whole game in every
-        seat with legal moves (the slow tier: a search bot thinks for each move).
+        seat (the slow tier: a search bot thinks for each move).
         """
-        rules = self.ruleset
-        config = data.draw(self.configs, label="config")
-        seed = data.draw(_seeds, label="seed")
-        for name, factory in rules.bots.items():
-            if name not in self.slow_bots:
-                continue
-            travelled = pickle.loads(pickle.dumps(factory))
-            bots = [travelled(derived_seed(seed, seat)) for seat in range(rules.players(config))]
-            game = play_game(rules, bots, config, seed=seed)
-            assert rules.is_over(game.final), f"bot {name!r} did not finish the game"
+        self._bots_play_whole_games(data, slow=True)
 
     bot_states_per_game: ClassVar[int] = 1
 
-    @settings(
-        max_examples=5,  # a search bot thinks for each of its moves
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
-    )
-    @given(data=st.data())
+    @_examples(_suite_settings, max_examples=5)  # a search bot thinks for each of its moves
     def test_every_bot_sees_views_only(self, data: st.DataObject) -> None:
-        """Every bot of ``ruleset.bots`` picks the same move in a state of a random game
-        and in one that differs from it only in what the seat on turn cannot see (hidden
-        cards, the generator): bots see views, never states. ``bot_states_per_game``
-        states of each game are checked.
+        """Every bot picks the same move in a state of a random game and in one that differs
+        only in what the seat on turn cannot see: bots see views, never states
+        (``bot_states_per_game`` states of each game).
         """
         playout = self._playout(data)
         rules = self.ruleset
@@ -290,12 +260,9 @@ class ConformanceSuite:
         playout = self._playout(data)
         return playout, data.draw(st.integers(0, len(playout.states) - 1), label="state")
 
-    @_fuzz_settings
-    @given(data=st.data())
+    @_examples(_fuzz_settings)
     def test_fuzz_loaders_refuse_or_accept_only_valid_values(self, data: st.DataObject) -> None:
-        """Mutated JSON of states, configs, views, moves and events loads into a value
-        that passes the game's checks or raises a TabletopError.
-        """
+        """Mutated JSON of states, configs, views, moves and events loads valid or raises."""
         rules = self.ruleset
         playout, index = self._state_in(data)
         state = playout.states[index]
@@ -309,81 +276,60 @@ class ConformanceSuite:
             source = data.draw(st.sampled_from(documents), label="document")
             check_loads_total(rules, data.draw(mutated_json(source), label="mutated"))
 
-    @_fuzz_settings
-    @given(data=st.data())
+    @_examples(_fuzz_settings)
     def test_fuzz_records_refuse_or_replay(self, data: st.DataObject) -> None:
-        """Mutated game records are refused with a TabletopError or replay into valid
-        states.
-        """
+        """Mutated game records are refused with a TabletopError or replay validly."""
         playout, index = self._state_in(data)
-        record = GameRecord.start(self.ruleset, playout.states[0])
-        for move in playout.moves[:index]:
-            record = record.play(move)
-        text = record.to_json()
+        text = _record(self.ruleset, playout, index).to_json()
         for _ in range(self.fuzz_cases_per_example):
             check_record_total(self.ruleset, data.draw(mutated_json(text), label="mutated"))
 
-    @_fuzz_settings
-    @given(data=st.data())
+    @_examples(_fuzz_settings)
     def test_fuzz_apply_refuses_odd_objects(self, data: st.DataObject) -> None:
-        """``apply`` given objects that are no moves, or moves of other points of the game,
-        returns a valid state or raises IllegalMoveError with the state unchanged.
-        """
+        """``apply`` of an odd object gives a valid state or raises IllegalMoveError."""
+        self._fuzz_odd_moves(data, check_apply_total)
+
+    def _fuzz_odd_moves(self, data: st.DataObject, check: Callable[..., None]) -> None:
+        """``check(ruleset, state, move)`` of odd moves in a state of a random game."""
         playout, index = self._state_in(data)
         state = playout.states[index]
         moves = [*self.ruleset.legal_moves(state), *playout.moves]
         for _ in range(self.fuzz_cases_per_example):
-            check_apply_total(self.ruleset, state, data.draw(odd_moves(moves), label="odd"))
+            check(self.ruleset, state, data.draw(odd_moves(moves), label="odd"))
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_entry_points_refuse_odd_arguments(self, data: st.DataObject) -> None:
-        """Every entry point handed what is not its argument raises TypeError or the
-        library's own error, never another.
-        """
+        """Every entry point raises TypeError or a TabletopError for what is no argument."""
         playout, index = self._state_in(data)
         check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_a_view_of_a_seat_not_at_the_table_is_refused(self, data: st.DataObject) -> None:
-        """``view`` of an int seat not at the table raises the library's error, of a seat
-        that is no int ``TypeError``.
+        """``view`` of an int seat not at the table raises a TabletopError, of another
+        TypeError.
         """
         playout, index = self._state_in(data)
         check_view_refuses_seats_not_at_the_table(self.ruleset, playout.states[index])
 
-    @_fuzz_settings
-    @given(data=st.data())
+    @_examples(_fuzz_settings)
     def test_fuzz_format_move_refuses_odd_moves(self, data: st.DataObject) -> None:
-        """``format_move``, ``encode`` and ``canonical`` given objects that are no moves, or
-        moves of other points of the game, give a value or raise TypeError or the library's
-        error; a formatted text names the same move.
+        """``format_move``, ``encode`` and ``canonical`` of odd objects give a value, TypeError
+        or a TabletopError, and a formatted text names the same move.
         """
-        playout, index = self._state_in(data)
-        state = playout.states[index]
-        moves = [*self.ruleset.legal_moves(state), *playout.moves]
-        for _ in range(self.fuzz_cases_per_example):
-            move = data.draw(odd_moves(moves), label="odd")
-            check_move_functions_total(self.ruleset, state, move)
+        self._fuzz_odd_moves(data, check_move_functions_total)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_take_back_is_fair(self, data: st.DataObject) -> None:
-        """The fair take-back at a random point of a random game, for every seat: never
-        across a chance outcome, refused without a change, and exact when it acts.
-        """
+        """The fair take-back at a random point of a random game is fair for every seat."""
         playout, index = self._state_in(data)
         check_fair_take_back(self.ruleset, playout, index)
 
-    @_fuzz_settings
-    @given(data=st.data())
+    @_examples(_fuzz_settings)
     def test_fuzz_moves_with_repeated_items_are_refused_or_read_back(
         self, data: st.DataObject
     ) -> None:
-        """Move documents with one array item repeated (a play of sixteen copies of a
-        card, a roll keeping six dice) are refused with a TabletopError, or load into a
-        move the game writes, reads back and judges in a state.
+        """Move documents with an array item repeated are refused, or load into a move the
+        game writes, reads back and judges.
         """
         rules = self.ruleset
         playout, index = self._state_in(data)
@@ -395,31 +341,19 @@ class ConformanceSuite:
             text = data.draw(repeated_items(source), label="repeated")
             check_move_loads_back(rules, state, text)
 
-    @settings(
-        max_examples=1,
-        deadline=None,
-        phases=[Phase.explicit, Phase.generate],  # a timing is not shrunk
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.differing_executors],
-    )
-    @given(data=st.data())
+    # a timing is not shrunk
+    @_examples(_suite_settings, max_examples=1, phases=[Phase.explicit, Phase.generate])
     def test_loading_time_is_linear_in_the_document_size(self, data: st.DataObject) -> None:
-        """Every loader reads the texts hardest on a JSON reader (strings of escaped quotes,
-        nesting, many small values), alone and inside the game's own state and record, in
-        time linear in their size.
+        """Every loader reads the texts hardest on a JSON reader, alone and inside the
+        game's own state and record, in time linear in their size.
         """
         playout, index = self._state_in(data)
-        record = GameRecord.start(self.ruleset, playout.states[0])
-        for move in playout.moves[:index]:
-            record = record.play(move)
-        documents = [dumps(playout.states[index]), record.to_json()]
+        documents = [dumps(playout.states[index]), _record(self.ruleset, playout, index).to_json()]
         check_loading_is_linear(self.ruleset, documents)
 
-    # --- states at the loader's limits; the worst config's cost -------------------------
-    # ``worst_config`` (and ``worst_deal``, for a game whose worst case needs a deck
-    # order) is the game's costliest allowed config; a move under it may cost at most
-    # ``worst_config_ratio`` times a default move. ``numbers_pushed`` numbers of a state's
-    # JSON are pushed to the loader's limits in each example, and ``moves_after_loading``
-    # moves are played on from each state so loaded.
+    # ``worst_config`` (``worst_deal``, if it needs a deck order): the game's costliest
+    # allowed config. ``numbers_pushed`` numbers of a state's JSON are pushed to the
+    # loader's limits, then ``moves_after_loading`` moves played from each.
 
     worst_config: ClassVar[Any] = None
     worst_deal: ClassVar[Any] = None
@@ -427,14 +361,12 @@ class ConformanceSuite:
     numbers_pushed: ClassVar[int] = 3
     moves_after_loading: ClassVar[int] = 40
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_play_from_any_loadable_state_writes_states_that_load(
         self, data: st.DataObject
     ) -> None:
-        """Every state reached by play from a loadable state dumps and loads back equal,
-        from states of random games and from those states with numbers of their JSON
-        pushed as far up or down as the loader takes (the extreme values it allows).
+        """Every state reached by play from a loadable state (of a random game, with numbers
+        of its JSON pushed as far as the loader takes) dumps and loads back equal.
         """
         playout = self._playout(data)
         state = playout.states[data.draw(st.integers(0, len(playout.states) - 1), label="at")]
@@ -448,18 +380,13 @@ class ConformanceSuite:
             ),
             label="pushed",
         )
-        loaded = [state]
-        for path, sign in pushed:
-            limit = pushed_to_the_limit(state, path, sign)
-            if limit is not None:
-                loaded.append(limit)
-        for start in loaded:
+        limits = [pushed_to_the_limit(state, path, sign) for path, sign in pushed]
+        for start in [state, *(limit for limit in limits if limit is not None)]:
             check_play_from_loaded_round_trips(self.ruleset, start, rng, self.moves_after_loading)
 
     def test_worst_config_moves_cost_about_a_default_move(self) -> None:
-        """A move under the game's worst allowed config costs at most
-        ``worst_config_ratio`` times a default move (CPU time, interleaved, best of
-        repeats: a ratio measured in one run, never an absolute time).
+        """A move under ``worst_config`` costs at most ``worst_config_ratio`` times a default
+        move (a ratio measured in one run, never an absolute time).
         """
         if self.worst_config is None:
             pytest.skip(f"{self.ruleset.name} names no worst_config")
@@ -467,17 +394,13 @@ class ConformanceSuite:
             self.ruleset, self.worst_config, self.worst_deal, bound=self.worst_config_ratio
         )
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_any_order_of_the_deck_is_a_deal(self, data: st.DataObject) -> None:
-        """The game names its deck (none without a ``deal_type``), and every order of it
-        deals a game.
-        """
+        """The game names its deck (none without a ``deal_type``); every order deals a game."""
         config = data.draw(self.configs, label="config")
         check_deck(self.ruleset, config, Rng.from_seed(data.draw(_seeds, label="seed")))
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_chance_probabilities_cannot_be_changed_through_what_they_return(
         self, data: st.DataObject
     ) -> None:
@@ -486,17 +409,11 @@ class ConformanceSuite:
             check_chance_probabilities_are_not_shared(self.ruleset, state)
 
     def test_the_game_is_found_by_its_own_name(self) -> None:
-        """``get_ruleset(ruleset.name)`` is the ruleset, and the name is no built-in
-        game's but its own (:func:`~tabletop_rules.testing.checks.check_found_by_its_name`).
-        """
+        """``get_ruleset(ruleset.name)`` is the ruleset, and no built-in game has the name."""
         check_found_by_its_name(self.ruleset)
 
-    @_suite_settings
-    @given(data=st.data())
+    @_examples(_suite_settings)
     def test_entry_points_check_the_state_type_first(self, data: st.DataObject) -> None:
-        """Every entry point that takes a state, handed an object with every field of a
-        state that is no State (a subclass, or another type), raises ``TypeError``: the
-        type is checked first, not where a read fails.
-        """
+        """Every entry point raises ``TypeError`` for a lookalike of a state, before reading it."""
         for _index, state in self._sample(self._playout(data)):
             check_entry_points_check_the_state_type_first(self.ruleset, state)
