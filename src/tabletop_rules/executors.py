@@ -250,7 +250,7 @@ def check_game_count(games: object) -> None:
 def games_per_task(games: int, chunk_size: object, batched: bool) -> int:
     """The games per task: ``chunk_size`` checked (:func:`check_count`), or when ``None``
     at most :data:`BATCHED_CHUNK_SIZE` for a ``batched`` run of ``games``, else
-    :func:`default_chunk_size`.
+    :func:`~tabletop_rules.simulate.default_chunk_size`.
     """
     if chunk_size is None:
         return min(games, BATCHED_CHUNK_SIZE) if batched else default_chunk_size(games)
