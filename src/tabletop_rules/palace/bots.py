@@ -15,6 +15,8 @@ from __future__ import annotations
 from math import exp
 from typing import cast
 
+import attrs
+
 from .._messages import short_repr
 from ..bots import legal_moves_of
 from ..errors import IllegalMoveError
@@ -22,7 +24,7 @@ from ..protocol import get_ruleset
 from ..rng import Rng
 from ..search import SearchBot
 from .cards import BONUS_RANKS, Card
-from .moves import EndTurn, Move, Play, PlayBlind, Ready, Swap, TakePile
+from .moves import END_TURN, TAKE_PILE, Move, Play, PlayBlind, Ready, Swap
 from .state import Phase, State, View
 
 __all__ = ["LowCardBot", "PalaceSearchBot", "cards_left_value", "lowcard_move"]
@@ -41,9 +43,9 @@ def keep_value(card: Card) -> int:
     return _BONUS_VALUE.get(card.rank, card.rank)
 
 
+@attrs.define(eq=False)
 class LowCardBot:
-    """Plays its lowest natural cards first and keeps its bonus cards for need; it reads
-    only its view.
+    """Plays its lowest natural cards first and keeps its bonus cards for need, from its view.
 
     - Swap phase: swap the best hand card for the worst face-up card while the hand card
       is worth more to keep (:func:`~tabletop_rules.palace.bots.keep_value`); then ready.
@@ -55,12 +57,8 @@ class LowCardBot:
     - Nothing to play: take the pile. Only face-down cards: the lowest slot.
     """
 
-    def __init__(self, burn_at: int = 10, three_at: int = 6) -> None:
-        self.burn_at = burn_at
-        self.three_at = three_at
-
-    def __repr__(self) -> str:
-        return f"LowCardBot(burn_at={self.burn_at}, three_at={self.three_at})"
+    burn_at: int = 10
+    three_at: int = 6
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
@@ -83,41 +81,25 @@ def lowcard_move(
     """
     if phase == "swap":
         return _swap(moves)
-    natural: Play | None = None  # the most cards of the lowest natural rank
-    blind: PlayBlind | None = None
-    end_turn = take_pile = None
+    naturals: list[Play] = []
     bonus: list[Play] = []
+    blind: PlayBlind | None = None
     for move in moves:  # one pass: rollouts of the search bot call this every move
-        cls = type(move)
-        if cls is Play:
-            play = cast(Play, move)
-            rank = play.cards[0].rank
-            if rank in BONUS_RANKS:
-                bonus.append(play)
-            elif (
-                natural is None
-                or rank < natural.cards[0].rank
-                or (rank == natural.cards[0].rank and len(play.cards) > len(natural.cards))
-            ):
-                natural = play
-        elif cls is PlayBlind:
-            if blind is None or cast(PlayBlind, move).slot < blind.slot:
-                blind = cast(PlayBlind, move)
-        elif cls is EndTurn:
-            end_turn = move
-        elif cls is TakePile:
-            take_pile = move
+        if type(move) is Play:
+            (bonus if move.rank in BONUS_RANKS else naturals).append(move)
+        elif type(move) is PlayBlind and (blind is None or move.slot < blind.slot):
+            blind = move
     if blind is not None:
         return blind
-    if natural is not None:
-        return natural
-    if end_turn is not None:
-        return end_turn
+    if naturals:  # the most cards of the lowest natural rank
+        return min(naturals, key=lambda play: (play.rank, -len(play.cards)))
+    if END_TURN in moves:
+        return END_TURN
     if bonus:
         return _bonus(bonus, pile, stock, burn_at, three_at)
-    if take_pile is None:
+    if TAKE_PILE not in moves:
         raise IllegalMoveError(f"no palace move to choose from: {short_repr(moves)}")
-    return take_pile
+    return TAKE_PILE
 
 
 def _swap(moves: tuple[Move, ...]) -> Move:
@@ -132,26 +114,20 @@ def _swap(moves: tuple[Move, ...]) -> Move:
 
 
 def _bonus(plays: list[Play], pile: int, stock: int, burn_at: int, three_at: int) -> Move:
-    by_rank: dict[int, list[Play]] = {}
-    for move in plays:
-        by_rank.setdefault(move.rank, []).append(move)
-    if pile >= burn_at and 10 in by_rank:
-        order = [10, 3, 2]
-    elif pile >= three_at and 3 in by_rank:
-        order = [3, 2, 10]
+    ranks = {move.rank for move in plays}
+    if pile >= burn_at and 10 in ranks:
+        rank = 10
+    elif pile >= three_at and 3 in ranks:
+        rank = 3
     else:
-        order = [2, 3, 10]
-    rank = next(rank for rank in order if rank in by_rank)
-    options = by_rank[rank]
-    if stock == 0:
-        return max(options, key=lambda move: len(move.cards))
-    return min(options, key=lambda move: len(move.cards))
+        rank = next(rank for rank in (2, 3, 10) if rank in ranks)
+    options = [move for move in plays if move.rank == rank]
+    return (max if stock == 0 else min)(options, key=lambda move: len(move.cards))
 
 
 def _rollout(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
-    """The search's rollout: :func:`lowcard_move` on a guessed state. It draws nothing, so
-    every move the search tries meets the same futures, each guess's: their rewards
-    differ by what the moves change, not by luck.
+    """:func:`lowcard_move` on a guessed state. It draws nothing, so the moves the search
+    tries differ in reward by what they change, not by luck.
     """
     if len(moves) == 1:
         return moves[0], rng
@@ -175,11 +151,10 @@ def cards_left_value(state: State) -> tuple[float, ...]:
 
 
 class PalaceSearchBot:
-    """The palace search bot of ``RULES.bots["search"]``: :class:`LowCardBot`'s swaps,
-    then :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the hidden cards,
-    with :class:`LowCardBot`'s rule for the other seats (in the tree too: a model of the
-    opponents) and in the rollouts, ``_SEARCH_ROLLOUT`` moves deep, and
-    :func:`~tabletop_rules.palace.bots.cards_left_value` where they stop.
+    """``RULES.bots["search"]``: :class:`LowCardBot`'s swaps, then a
+    :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the hidden cards, with
+    :class:`LowCardBot`'s rule for the other seats and in rollouts ``_SEARCH_ROLLOUT`` moves
+    deep, and :func:`~tabletop_rules.palace.bots.cards_left_value` where they stop.
     """
 
     def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:

@@ -55,9 +55,8 @@ class _CardFields(NamedTuple):
 
 
 class Card(_CardFields):
-    """One playing card, ordered by rank then suit (clubs, diamonds, hearts, spades):
-    ``Card(rank, suit)`` is one of the :data:`~tabletop_rules.palace.cards.DECK` instances,
-    a named tuple that compares, hashes and sorts at C speed and cannot be changed.
+    """One playing card, ordered by rank then suit (C, D, H, S): ``Card(rank, suit)`` is one
+    of the :data:`DECK` instances, a named tuple that compares and sorts at C speed.
     """
 
     __slots__ = ()
@@ -118,7 +117,7 @@ _BY_FIELDS: dict[tuple[int, str], Card] = {(card.rank, card.suit): card for card
 
 def is_card(card: object) -> bool:
     """Whether ``card`` is an exact :class:`Card` of a real rank and suit (checked plainly
-    before the look-up: one built with ``tuple.__new__`` may hold anything).
+    first: one built with ``tuple.__new__`` may hold anything).
     """
     return (
         type(card) is Card

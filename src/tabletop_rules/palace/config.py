@@ -1,5 +1,5 @@
-"""The house rules of palace as one validated, frozen :class:`Config`: ``Config()`` is the
-seed's game; every number is bounded, so no config makes a game too big to play quickly.
+"""Palace's house rules as one validated, frozen :class:`Config` (``Config()``: the seed's
+game), every number bounded so that no config makes a game too big to play quickly.
 
 >>> Config(players=6)
 Traceback (most recent call last):
@@ -59,8 +59,7 @@ MAX_HAND_SIZE = 9
 """Largest ``hand_size`` (1 to 9), as the rules page says."""
 
 MAX_PLAYERS = MAX_DECKS * CARDS_PER_DECK // (2 * ROW + 1)
-"""Most seats any config can deal to: 29, with four decks and a hand of one
-(``players x (6 + hand_size) <= 52 x decks``). Each config allows what its decks can deal."""
+"""Most seats any config can deal to: 29, with four decks and a hand of one."""
 
 MAX_TURNS = 100_000
 """Largest ``max_turns``: a turn makes at most ``52 x decks + 1`` moves, so even the longest
@@ -72,9 +71,8 @@ class Config:
     """Palace house rules (:doc:`/rules/palace`); a bad value raises ``ConfigError``.
 
     Attributes:
-        players: Seats at the table, 2 or more: as many as
-            ``players x (6 + hand_size) <= 52 x decks`` allows (5 with one deck and a hand
-            of three; never more than :data:`~tabletop_rules.palace.config.MAX_PLAYERS`).
+        players: Seats at the table, 2 or more, as many as ``players x (6 + hand_size) <=
+            52 x decks`` allows (5 with one deck and a hand of three).
         decks: Standard 52-card decks shuffled together, 1 to 4
             (:data:`~tabletop_rules.palace.config.MAX_DECKS`).
         hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9

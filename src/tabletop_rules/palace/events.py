@@ -190,9 +190,7 @@ def redact(event: Event, seat: Seat | None) -> Event:
 
 
 def check_event(event: object, seat: object) -> None:
-    """``TypeError`` unless ``event`` is a palace event and ``seat`` a spectator (``None``)
-    or a whole number from 0: the guard of what reads an event for a seat.
-    """
+    """``TypeError`` unless ``event`` is a palace event and ``seat`` ``None`` or a seat."""
     if not any(type(event) is kind for kind in EVENT_TYPES):
         raise TypeError(f"expected a palace event, got {short_repr(event)}")
     if seat is not None and (type(seat) is not int or seat < 0):

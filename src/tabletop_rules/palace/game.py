@@ -1,7 +1,5 @@
 """Palace as a :class:`~tabletop_rules.game.Game`: its facts, and its kernel bound from the
-modules named after each subject (the rules in :mod:`~tabletop_rules.palace.rules`,
-what a seat sees in :mod:`~tabletop_rules.palace.view`, the text for people in
-:mod:`~tabletop_rules.palace.table`).
+modules named after each subject (``rules``, ``view``, ``table`` ...).
 """
 
 from __future__ import annotations

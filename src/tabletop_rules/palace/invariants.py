@@ -1,6 +1,5 @@
 """The invariants of palace's states and the checks of a view's shape, each named in its
-message: what :func:`~tabletop_rules.palace.check_state` and
-:func:`~tabletop_rules.palace.determinize` refuse.
+message: what :func:`~tabletop_rules.palace.check_state` and ``determinize`` refuse.
 """
 
 from __future__ import annotations
@@ -34,9 +33,8 @@ def deck_difference(cards: Counter[Card], decks: int) -> str:
 
 
 def fitting_deal(state: State) -> tuple[Card, ...]:
-    """A deck order that ``state`` agrees with as :func:`~tabletop_rules.palace.check_state`
-    checks it: every card still where the deal put it, the cards that have moved since in
-    the other places, sorted. A position set up by hand gets one with
+    """A deck order ``state`` agrees with: every card still where the deal put it, the cards
+    moved since in the other places, sorted. For a position set up by hand,
     ``attrs.evolve(state, deal=fitting_deal(state))``; ``InvalidStateError`` for a state
     that breaks another invariant (its ``deal`` is not read).
     """
@@ -51,9 +49,7 @@ def fitting_deal(state: State) -> tuple[Card, ...]:
 
 
 def unchecked_fitting_deal(state: State) -> tuple[Card, ...]:
-    """:func:`fitting_deal` of a state known to keep the invariants but its deal's (one
-    :func:`~tabletop_rules.palace.determinize` has just dealt), without checking them.
-    """
+    """:func:`fitting_deal` of a state just dealt by ``determinize``, without the checks."""
     config = state.config
     order: list[Card | None] = [None] * config.cards
     for seat in range(config.players):
@@ -248,9 +244,7 @@ def _not_swapped(state: State, seat: Seat) -> bool:
 
 
 def _check_deal(state: State, fail: Fail) -> None:
-    """The rows, hands and stock agree with the deck order the game was dealt from (once
-    every other invariant holds).
-    """
+    """The rows, hands and stock agree with the deck order the game was dealt from."""
     config = state.config
     dealt = shuffled_decks(config.decks, state.seed) if state.deal is None else state.deal
     source = "its deal" if state.deal is not None else f"the shuffle of its seed {state.seed}"
@@ -323,9 +317,7 @@ def _cards(name: str, value: object) -> tuple[Card, ...]:
 
 
 def hidden_cards(seen: View) -> list[Card]:
-    """The cards ``seen`` (a View: the kit checked) does not show, once its shape and
-    counts are checked; ``InvalidStateError`` naming what is wrong with it.
-    """
+    """The cards the View ``seen`` does not show; ``InvalidStateError`` naming what is wrong."""
     config = seen.config
     if type(config) is not Config:
         _fail(f"expected a palace Config, got {short_repr(config)}")

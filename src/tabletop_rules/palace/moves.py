@@ -1,7 +1,6 @@
-"""The moves of palace, each built once in the move table, and their action numbers (their
-text and JSON are :mod:`~tabletop_rules.palace.notation`'s). A constructor checks only its
-fields' shapes; whether the rules allow the move is :func:`~tabletop_rules.palace.apply`'s
-business, which names the rule.
+"""The moves of palace, each built once in the move table, and their action numbers. A
+constructor checks only its fields' shapes; :func:`~tabletop_rules.palace.apply` says which
+rule forbids a move.
 
 >>> Play((Card.parse("7S"), Card.parse("7H")))
 Play(cards=(Card(rank=7, suit='H'), Card(rank=7, suit='S')))
@@ -17,7 +16,7 @@ import attrs
 from .._messages import short_repr
 from .._movetable import MoveTable
 from ..errors import IllegalMoveError
-from .cards import DECK, RANKS, SUITS, Card, Rank, own_card
+from .cards import DECK, RANKS, SUITS, Card, Rank, cards_text, own_card
 from .config import MAX_DECKS, ROW, Config
 
 __all__ = [
@@ -129,17 +128,14 @@ BLIND: tuple[PlayBlind, ...] = tuple(PlayBlind(slot) for slot in range(ROW))
 
 
 def known_move(move: object) -> Move:
-    """The move table's instance of ``move`` where it has one (``Ready()`` is the
-    package's ``READY``), else ``move`` itself; ``IllegalMoveError`` for what is no palace
-    move (a subclass is not one).
+    """The move table's instance equal to ``move`` (``Ready()`` gives ``READY``), else ``move``;
+    ``IllegalMoveError`` for what is no palace move (a subclass is not one).
     """
     return MOVE_TABLE.known(move)
 
 
 def stand_in(rank: Rank, count: int) -> Play:
-    """The play standing for its rank and count: the lowest suits first, each as often as
-    needed (``7C 7D`` for two 7s).
-    """
+    """The play of ``count`` cards of ``rank``, the suits in order, cycling (``7C 7D`` for two)."""
     return Play(tuple(Card(rank, suit) for suit in islice(cycle(SUITS), count)))
 
 
@@ -175,13 +171,11 @@ def action_key(move: object) -> Move:
     if type(move) is not Play:
         return known_move(move)
     cards = move.cards
-    rank: Rank = cards[0].rank
-    if any(card.rank != rank for card in cards):
+    if cards[-1].rank != cards[0].rank:  # sorted by rank first
         raise IllegalMoveError(
-            f"'play {' '.join(map(str, cards))}' has no action number: a play lays cards of "
-            f"one rank"
+            f"'play {cards_text(cards)}' has no action number: a play lays cards of one rank"
         )
-    return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(cards) - 1) + rank - 2]
+    return MOVE_TABLE.moves[PLAY_BASE + len(RANKS) * (len(cards) - 1) + cards[0].rank - 2]
 
 
 def num_actions(config: Config) -> int:

@@ -140,9 +140,7 @@ def _card_from_text(value: Any, _kind: Any) -> Card:
 
 
 def json_hooks(converter: Any) -> None:
-    """Register palace's JSON hooks on a cattrs ``converter``: ``Card`` as its text, a
-    ``Swap`` only of two cards.
-    """
+    """Register palace's JSON hooks on a cattrs ``converter``: a card as its text, a swap of two."""
     if not isinstance(converter, BaseConverter):
         raise TypeError(f"json_hooks needs a cattrs converter, got {short_repr(converter)}")
     converter.register_unstructure_hook(Card, str)

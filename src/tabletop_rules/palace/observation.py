@@ -4,6 +4,7 @@ unseen card), the same length for every view of a config; the layout is on the A
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import get_args
 
@@ -19,23 +20,17 @@ __all__: list[str] = []
 PHASES = get_args(Phase)
 
 _CARDS = tuple(str(card) for card in DECK)
-_INDEX: dict[Card, int] = {card: index for index, card in enumerate(DECK)}
 _RANK_LABELS = tuple(RANK_TEXT[rank] for rank in RANKS)
 _SLOTS = tuple(f"s{slot}" for slot in range(ROW))
 
 
 def _counts(cards: Iterable[Card | None]) -> list[int]:
-    counts = [0] * CARDS_PER_DECK
-    for card in cards:
-        if card is not None:
-            counts[_INDEX[card]] += 1
-    return counts
+    counts = Counter(cards)
+    return [counts[card] for card in DECK]
 
 
 def encode_view(seen: View, features: Features) -> None:
-    """Write ``seen`` into ``features``, field by field as the module's table says;
-    ``TypeError`` for what is no palace view or no ``Features``.
-    """
+    """Write ``seen`` into ``features`` in the API page's layout; ``TypeError`` for a wrong type."""
     check_type(seen, (View,))
     if type(features) is not Features:
         raise TypeError(f"encode_view writes into Features, got {short_repr(features)}")

@@ -44,13 +44,10 @@ EXTRA_PLAY_MOST = 4
 """An extra play after four of a kind lays 1 to 4 cards of one rank, as the rules page
 says (with several decks a first play may lay more)."""
 
-# --- precomputed tables -------------------------------------------------------------
-
 
 def _goes_on(rank: int, top: int, strict: bool) -> bool:
     """Whether ``rank`` may go on a top card of rank ``top`` (0: an empty pile). A 2 takes
-    anything; so does a 3, consulted only when it was laid in this same turn (a 3 from an
-    earlier turn makes the next player take the pile first).
+    anything; so does a 3 laid in this same turn (one from an earlier turn is taken first).
     """
     return top in (0, 2, 3) or rank in BONUS_RANKS or rank > top or (not strict and rank == top)
 
@@ -70,14 +67,10 @@ _PLAYS: dict[tuple[Card, ...], Play] = {}
 _RUN_PLAYS: dict[tuple[Card, ...], tuple[Play, ...]] = {}
 
 
-# --- the deal ------------------------------------------------------------------------
-
-
 def new_game(config: Config, seed: int, deal: Deal) -> State:
-    """A new game in the swap phase, seat 0 to swap, dealt from ``deal`` (a deck order, top
-    card first: exactly the configured decks, else
-    :class:`~tabletop_rules.errors.ConfigError`) or from the decks shuffled by ``seed``, as
-    :doc:`/rules/palace` deals.
+    """A new game in the swap phase, seat 0 to swap, dealt as :doc:`/rules/palace` says from
+    ``deal`` (a deck order, top card first: exactly the configured decks, else
+    :class:`~tabletop_rules.errors.ConfigError`) or from the decks shuffled by ``seed``.
     """
     cards = shuffled_decks(config.decks, seed) if deal is None else _checked_deal(config, deal)
     places = [deal_places(config, seat) for seat in range(config.players)]
@@ -109,9 +102,6 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
     return cards
 
 
-# --- reading a state -----------------------------------------------------------------
-
-
 def is_over(state: State) -> bool:
     """Whether the game is over."""
     if type(state) is not State:
@@ -120,9 +110,7 @@ def is_over(state: State) -> bool:
 
 
 def refuse_non_state(state: object) -> NoReturn:
-    """The ``TypeError`` for what is no palace State (a View is told what to pass): every
-    function of a state checks its argument's type first, once, and calls this.
-    """
+    """The ``TypeError`` for what is no palace State (a View is told what to pass)."""
     refuse_state(state, game="a palace", state_type=State, view_type=View)
 
 
@@ -157,17 +145,13 @@ def deck(config: Config) -> tuple[Card, ...]:
 
 
 def max_moves(config: Config) -> int:
-    """A bound on a game's moves: per seat ``MAX_SWAPS`` swaps and ``Ready``; per turn one
-    play per card and one move that ends it.
-    """
+    """A bound on a game's moves: a seat's 6 swaps and ready, a turn's play a card and end."""
     check_type(config, (Config,), ConfigError)
     return config.players * (MAX_SWAPS + 1) + config.max_turns * (config.cards + 1)
 
 
 def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
-    """Who plays first once every seat holds ``hands``, as ``config.first_player`` says
-    (:doc:`/rules/palace`).
-    """
+    """Who plays first once every seat holds ``hands``, as ``config.first_player`` says."""
     check_type(config, (Config,), ConfigError)
     if (type(hands) is not tuple and type(hands) is not list) or not all(
         type(hand) is tuple and all(type(card) is Card for card in hand) for hand in hands
@@ -182,9 +166,7 @@ def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
 
 
 def play_source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
-    """The cards the seat plays from: its hand, else under ``from_table`` its face-up row
-    (sorted), else none (a blind card).
-    """
+    """The cards ``seat`` plays from: its hand, else its face-up row under ``from_table``."""
     hand = state.hands[seat]
     if hand:
         return hand, "hand"
@@ -201,9 +183,7 @@ def _allowed(state: State) -> tuple[bool, ...]:
 
 
 def _plays(source: tuple[Card, ...], allowed: tuple[bool, ...], most: int) -> list[Move]:
-    """One Play per (rank, count) that may go on the pile, ranks ascending, then counts:
-    each lays the first ``count`` cards of that rank in sorted order (lowest suits).
-    """
+    """One Play per (rank, count) that may go on the pile, laying the lowest suits, in order."""
     plays: list[Move] = []
     i, n = 0, len(source)
     while i < n:
@@ -256,16 +236,12 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     return tuple(plays)
 
 
-# --- applying a move -----------------------------------------------------------------
-
-
 _replace = replacer(State)
 
 
 class Work:
-    """A mutable scratch copy of the fields a transition changes, made into the next state
-    once by :meth:`next_state`: how :func:`transition` builds each state (public for the
-    benchmark that times that cost alone).
+    """A mutable copy of the fields a transition changes, made into the next state once
+    (public for the benchmark that times that cost alone).
     """
 
     def __init__(self, state: State, events: list[Event] | None) -> None:
@@ -308,9 +284,8 @@ class Work:
 
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
-    naming the rule that forbids it, or saying that ``move`` is no palace move: the one
-    check of a move's legality. A :class:`~tabletop_rules.palace.Play` of held cards
-    equivalent to a listed play is legal, and the state records the cards laid.
+    naming the rule that forbids it, or saying that ``move`` is no palace move. A
+    :class:`~tabletop_rules.palace.Play` of held cards equivalent to a listed play is legal.
     """
     phase = state.phase
     if phase == "over":
@@ -373,9 +348,6 @@ def _without(cards: Hand, removed: Sequence[Card], strict: bool = True) -> Hand 
     return tuple(rest)
 
 
-# --- the swap phase --------------------------------------------------------------------
-
-
 def _do_swap(work: Work, move: Swap) -> None:
     seat = work.seat
     hand_card, up_card = move.hand_card, move.face_up_card
@@ -417,9 +389,6 @@ def _do_ready(work: Work) -> None:
         work.events.append(ev.Started(work.seat))
 
 
-# --- a turn ------------------------------------------------------------------------
-
-
 def _do_play(work: Work, move: Play) -> None:
     state = work.state
     seat = state.seat
@@ -440,12 +409,9 @@ def _do_play(work: Work, move: Play) -> None:
         )
     rest = _without(source, cards)
     if rest is None:
-        if (
-            where == "hand"
-            and _without(tuple(sorted(c for c in state.face_up[seat] if c is not None)), cards)
-            is not None
-            and state.config.face_up_play == "from_table"
-        ):
+        up = tuple(sorted(card for card in state.face_up[seat] if card))
+        mixed = where == "hand" and _without(up, cards) is not None
+        if mixed and state.config.face_up_play == "from_table":
             raise IllegalMoveError(
                 "face-up cards are played from the table only once the hand is empty, "
                 "never mixed with hand cards"
@@ -477,8 +443,8 @@ def _do_play(work: Work, move: Play) -> None:
 
 
 def _lay(work: Work, seat: Seat, cards: tuple[Card, ...], where: Source, slot: int | None) -> None:
-    """``cards`` go on the pile, with all their effects: burn, refill, face-up cards into
-    the hand, finishing, a replay, an extra play, or the end of the turn.
+    """``cards`` go on the pile: burn, refill, face-up cards into the hand, then finishing,
+    a replay, an extra play or the end of the turn.
     """
     config = work.config
     pile = work.pile + cards
@@ -518,9 +484,7 @@ def _refill(work: Work, seat: Seat) -> None:
 
 
 def _face_up_into_hand(work: Work, seat: Seat) -> None:
-    """Under ``take_into_hand``, the moment hand and stock are empty the face-up cards
-    go into the hand, in view of all.
-    """
+    """Under ``take_into_hand``, once hand and stock are empty, face-up cards go into the hand."""
     if work.hands[seat] or work.stock or work.config.face_up_play != "take_into_hand":
         return
     up = tuple(card for card in work.face_up[seat] if card is not None)
@@ -545,9 +509,7 @@ def _finish(work: Work, seat: Seat) -> None:
 
 
 def _pass_turn(work: Work, seat: Seat) -> None:
-    """The turn passes to the next seat still holding cards; it counts toward
-    ``max_turns``. A 3 on top makes that seat take the pile.
-    """
+    """The turn (counted toward ``max_turns``) passes to the next seat holding cards."""
     work.turns += 1
     if work.turns >= work.config.max_turns:
         _game_over(work, "max_turns")
@@ -646,9 +608,6 @@ def _do_end_turn(work: Work) -> None:
     if work.events is not None:
         work.events.append(ev.EndedTurn(work.seat))
     _pass_turn(work, work.seat)
-
-
-# --- equivalent moves ----------------------------------------------------------------
 
 
 def canonical(state: State, move: Move) -> Move:

@@ -84,9 +84,7 @@ class State:
 
 @functools.lru_cache(maxsize=256)
 def shuffled_decks(decks: int, seed: int) -> tuple[Card, ...]:
-    """The deck order, top card first, that ``seed`` deals with ``decks`` decks (kept for
-    the last games seen: checking every state of a replay shuffles once).
-    """
+    """The deck order, top first, that ``seed`` deals (cached: a replay's checks shuffle once)."""
     cards, _rng = Rng.from_seed(seed).shuffled(DECK * decks)
     return cards
 

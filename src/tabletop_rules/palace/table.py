@@ -1,23 +1,17 @@
 """Everything palace says to a person: the table drawn as text, the events in words, the
 rules and the notation in a few lines, and the hints (which ranks go on the pile now).
 
-The table is plain text for terminals, logs and the docs, drawn from a view or a state
-(as a spectator sees it): exactly what the view holds; the layout is on the API page.
-
-An event is one sentence as a seat reads it in a log: "You" for the reader's own seat,
-``P1`` for another; cards in the rules page's text (``7H``, ``10S``, ``QD``), ranks by their
-names (``J``, not 11). The shell hands each event as :func:`~tabletop_rules.palace.redact`
-leaves it for the reader, so another seat's draw is told by its count only.
+The table is plain text drawn from a view, or a state as a spectator sees it (the layout
+is on the API page). An event is one sentence as a seat reads it, redacted for that seat:
+"You" for the reader, ``P1`` for another; cards as ``7H``, ranks by their names (``J``).
 
 >>> from tabletop_rules.palace import Card, Drew, describe
 >>> drew = Drew(1, (Card.parse("7H"), Card.parse("QS")))
 >>> describe(drew, 1), describe(drew, 0)
 ('You drew 7H QS', 'P1 drew 2 cards')
 
-The summaries are palace in a few lines for a player at the table (the terminal's ``help``
-and ``hint``), from the rules page ``rules/palace`` and the house rules in force;
-face-down slots counted from 0, left to right, as the table draws the row
-(``face down ## ## ##``).
+The summaries are the rules page ``rules/palace`` under the house rules in force, in a few
+lines for the terminal's ``help`` and ``hint``; face-down slots count from 0, left to right.
 
 >>> from tabletop_rules.palace import RULES, Config
 >>> RULES.rules_summary(Config(quad="burn"))[2]
@@ -54,9 +48,7 @@ _HIDDEN = "##"
 
 
 def display(game: View | State) -> str:
-    """The table as lines no wider than :data:`~tabletop_rules.palace.table.WIDTH` (the
-    layout is on the API page).
-    """
+    """The table as lines no wider than :data:`~tabletop_rules.palace.table.WIDTH`."""
     seen = view(game, None) if isinstance(game, State) else game
     lines = _seats(seen)
     lines += _pile(seen)
@@ -82,9 +74,7 @@ def _seats(seen: View) -> list[str]:
     lines = []
     for seat in range(players):
         mark = ">" if seat == seen.current_player else " "
-        up = " ".join(
-            _EMPTY.rjust(3) if card is None else _card(card) for card in seen.face_up[seat]
-        )
+        up = " ".join(str(card or _EMPTY).rjust(3) for card in seen.face_up[seat])
         down = " ".join(_HIDDEN if occupied else _EMPTY for occupied in seen.face_down[seat])
         lines.append(
             f"{mark} {_label(seen, seat).ljust(width)}  face up {up}  face down {down}  "
@@ -158,9 +148,7 @@ def ranks_text(rank: Rank, count: int) -> str:
 
 
 def event_text(event: Event, seat: Seat | None) -> str:
-    """``event`` in one sentence for ``seat`` (``None``: a spectator), as the shell hands
-    it: redacted for that seat.
-    """
+    """``event``, redacted for ``seat`` (``None``: a spectator), in one sentence."""
     check_event(event, seat)
     actor = who(event.seat, seat) if hasattr(event, "seat") else ""
     if isinstance(event, ev.Played):
@@ -264,11 +252,9 @@ def hint(seen: View) -> tuple[str, ...]:
 
 
 def playable_ranks(seen: View) -> tuple[Rank, ...]:
-    """The ranks that may go on the pile now, lowest first: what the pile's top card and
-    ``must_beat`` allow (anything on an empty pile or a 2; the bonus cards 2, 3 and 10 on
-    anything). Empty when no card may be played: in the swap phase, when a 3 makes the
-    seat on turn take the pile, once the game is over. It is the same for every seat;
-    the viewer's own cards that fit are those of its hand of these ranks.
+    """The ranks that may go on the pile now, lowest first, for every seat alike: what the
+    top card and ``must_beat`` allow. Empty when no card may be played: in the swap phase,
+    when a 3 makes the seat on turn take the pile, once the game is over.
 
     >>> from tabletop_rules.palace import Card, Config, new_game, view
     >>> import attrs

@@ -19,7 +19,6 @@ from .._slots import maker
 from .._validation import check_type
 from ..protocol import Seat
 from ..rng import Rng
-from .cards import Card
 from .invariants import hidden_cards, unchecked_fitting_deal
 from .rules import current_player, legal_moves, refuse_non_state, score, winners
 from .state import State, View
@@ -53,12 +52,24 @@ def view(state: State, seat: Seat | None) -> View:
     )
 
 
-def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
-    """A state with ``seen``'s public part, a seed drawn from ``rng``, and the ``unseen``
-    cards shuffled by ``rng`` into the other seats' unknown hand cards, the face-down slots
-    and the stock, in that order; its deal is
-    :func:`~tabletop_rules.palace.invariants.fitting_deal`.
+def determinize(seen: View, rng: Rng) -> State:
+    """A full state consistent with ``seen``: a seed drawn from ``rng``, and the cards its
+    seat cannot see shuffled by ``rng`` into the other seats' unknown hand cards, the
+    face-down slots and the stock, in that order; its deal is
+    :func:`~tabletop_rules.palace.invariants.fitting_deal`. ``view`` of the result for the
+    same seat is ``seen``.
+
+    >>> from tabletop_rules.palace import Ready, apply, determinize, new_game, view
+    >>> state = apply(new_game(seed=7), Ready())
+    >>> seen = view(state, 1)
+    >>> sampled = determinize(seen, Rng.from_seed(99))
+    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1], sampled.stock == state.stock
+    (True, True, False)
     """
+    check_type(seen, (View,))
+    if type(rng) is not Rng:
+        raise TypeError(f"rng must be an Rng, got {short_repr(rng)}")
+    unseen = hidden_cards(seen)
     seed, rng = rng.next_u64()
     cards, _rng = rng.shuffled(unseen)
     deck = iter(cards)
@@ -79,20 +90,3 @@ def _deal(seen: View, unseen: list[Card], rng: Rng) -> State:
         deal=None,
     )
     return attrs.evolve(state, deal=unchecked_fitting_deal(state))
-
-
-def determinize(seen: View, rng: Rng) -> State:
-    """A full state consistent with ``seen``: the cards its seat cannot see shuffled by
-    ``rng`` into the hidden places; ``view`` of the result for the same seat is ``seen``.
-
-    >>> from tabletop_rules.palace import Ready, apply, determinize, new_game, view
-    >>> state = apply(new_game(seed=7), Ready())
-    >>> seen = view(state, 1)
-    >>> sampled = determinize(seen, Rng.from_seed(99))
-    >>> view(sampled, 1) == seen, sampled.hands[1] == state.hands[1], sampled.stock == state.stock
-    (True, True, False)
-    """
-    check_type(seen, (View,))
-    if type(rng) is not Rng:
-        raise TypeError(f"rng must be an Rng, got {short_repr(rng)}")
-    return _deal(seen, hidden_cards(seen), rng)
