@@ -59,15 +59,12 @@ class TaskFuture(Protocol[T_co]):
 
     def result(self) -> T_co:
         """The task's value, or its exception raised."""
-        ...
 
     def add_done_callback(self, fn: Callable[[Any], object], /) -> None:
         """Call ``fn`` (with the future) once the task is finished."""
-        ...
 
     def cancel(self) -> bool:
         """Drop the task if it has not started."""
-        ...
 
 
 class TaskExecutor(Protocol):
@@ -77,7 +74,6 @@ class TaskExecutor(Protocol):
 
     def submit(self, fn: Callable[..., T], /, *args: Any) -> TaskFuture[T]:
         """Run ``fn(*args)`` as a task and return its future."""
-        ...
 
 
 @attrs.frozen

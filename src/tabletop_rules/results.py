@@ -390,7 +390,7 @@ def _read_result(
             f"{len(played)} games are not whole deals"
         )
     games = tuple(
-        _read_game(fail, one, index, seed, names, rotate, duplicate)
+        _read_game(fail, one, index, seed, bots, rotate, duplicate)
         for index, one in enumerate(played)
     )
     totals = {
@@ -405,15 +405,9 @@ def _read_result(
 
 
 def _read_game(
-    fail: Fail,
-    one: object,
-    index: int,
-    run_seed: int,
-    names: Sequence[str],
-    rotate: bool,
-    duplicate: bool,
+    fail: Fail, one: object, index: int, run_seed: int, bots: int, rotate: bool, duplicate: bool
 ) -> GameResult:
-    """Game ``index`` of a result's data, checked against the run that played it."""
+    """Game ``index`` of a result's data, checked against the run of ``bots`` that played it."""
     where = f"games[{index}]"
 
     def number(key: str, high: int = _MOST_COUNT) -> int:
@@ -427,7 +421,6 @@ def _read_game(
 
     if number("index") != index:
         fail(f"{where}.index must be {index}: the games are in game order from 0")
-    bots = len(names)
     seed = number("seed", 2**64 - 1)
     if seed != game_seed(run_seed, index, bots, duplicate):
         fail(f"{where}.seed {seed} is not the seed the run's seed gives game {index}")

@@ -8,10 +8,18 @@ different bots, each ``games`` times with the bots rotated through the seats (or
 >>> from tabletop_rules import dice_poker as dp
 >>> bots = ["greedy", "random", "random"]
 >>> result = tournament(dp.RULES, bots, 10, seed=1, config=dp.Config(stages=1))
->>> [(rating.name, round(rating.rating)) for rating in result.ratings]
-[('greedy', 353), ('random', -176), ('random #2', -176)]
 >>> result.table_bots
 ((0, 1), (0, 2), (1, 2))
+>>> print(result.table())
+dice-poker: 30 games, 3 tables of 2, seed 1, bots rotated through the seats
+bot        rating  95% interval  games  win rate  mean score
+greedy       +353  +353 to +368     20    100.0%       172.6
+random       -176   -280 to -88     20     25.0%       -62.1
+random #2    -176   -280 to -88     20     25.0%       -61.6
+seat  win rate   95% interval
+P0       46.7%  30.2% - 63.9%
+P1       53.3%  36.1% - 69.8%
+game length in moves by players: mean 109.3, sd 10.1, min 86, median 111.5, max 120
 """
 
 from __future__ import annotations
@@ -94,8 +102,8 @@ _TOLERANCE: Final = 1e-10
 _MOST_ITERATIONS: Final = 100
 
 RATING_HEADINGS: Final = ("bot", "rating", "95% interval", "games", "win rate", "mean score")
-"""The columns of :meth:`TournamentResult.rating_rows`; the last is left out where the
-scores only say who won (:meth:`TournamentResult.rating_headings`)."""
+"""The columns of :meth:`TournamentResult.rating_rows`, less the last where scores only
+say who won (:meth:`TournamentResult.rating_headings`)."""
 
 SEAT_HEADINGS: Final = ("seat", "win rate", "95% interval")
 """The columns of :meth:`TournamentResult.seat_rows`."""
@@ -149,14 +157,12 @@ def bradley_terry(points: Sequence[Sequence[float]], *, prior: float = _PRIOR) -
         raise ValueError("points and the prior are never negative")
     won = [[points[i][j] + prior / 2 if i != j else 0.0 for j in range(size)] for i in range(size)]
     games = [[won[i][j] + won[j][i] for j in range(size)] for i in range(size)]
-    if any(sum(row) == 0 for row in won) or any(
-        sum(row) == sum(games[i]) for i, row in enumerate(won)
-    ):
+    if any(sum(row) in (0, sum(games[i])) for i, row in enumerate(won)):
         raise ValueError(
             "a bot that took no points, or all, has no finite rating: give a prior above 0"
         )
     theta = [0.0] * size
-    likelihood = _log_likelihood(theta, won, games)
+    likelihood = _log_likelihood(theta, won)
     for _ in range(_MOST_ITERATIONS):
         gradient = [0.0] * size
         hessian = [[0.0] * size for _ in range(size)]
@@ -174,7 +180,7 @@ def bradley_terry(points: Sequence[Sequence[float]], *, prior: float = _PRIOR) -
         scale = 1.0
         while True:
             tried = [value + scale * change for value, change in zip(theta, step, strict=True)]
-            tried_likelihood = _log_likelihood(tried, won, games)
+            tried_likelihood = _log_likelihood(tried, won)
             if tried_likelihood >= likelihood - 1e-12 or scale < 1e-6:
                 break
             scale /= 2
@@ -185,15 +191,13 @@ def bradley_terry(points: Sequence[Sequence[float]], *, prior: float = _PRIOR) -
     return tuple(ELO_SCALE * (value - centre) for value in theta)
 
 
-def _log_likelihood(
-    theta: Sequence[float], won: Sequence[Sequence[float]], games: Sequence[Sequence[float]]
-) -> float:
-    total = 0.0
-    for i, row in enumerate(won):
-        for j, got in enumerate(row):
-            if i != j and got:
-                total -= got * math.log1p(math.exp(theta[j] - theta[i]))
-    return total
+def _log_likelihood(theta: Sequence[float], won: Sequence[Sequence[float]]) -> float:
+    return -sum(
+        got * math.log1p(math.exp(theta[j] - theta[i]))
+        for i, row in enumerate(won)
+        for j, got in enumerate(row)
+        if i != j and got
+    )
 
 
 def _solved(matrix: Sequence[Sequence[float]], vector: Sequence[float]) -> list[float]:
@@ -462,22 +466,7 @@ class TournamentResult:
         }
 
     def table(self) -> str:
-        """The ratings, the seats' win rates and the lengths as plain text.
-
-        >>> from tabletop_rules import dice_poker as dp
-        >>> one = dp.Config(stages=1)
-        >>> bots = ["greedy", "random", "random"]
-        >>> print(tournament(dp.RULES, bots, 10, seed=1, config=one).table())
-        dice-poker: 30 games, 3 tables of 2, seed 1, bots rotated through the seats
-        bot        rating  95% interval  games  win rate  mean score
-        greedy       +353  +353 to +368     20    100.0%       172.6
-        random       -176   -280 to -88     20     25.0%       -62.1
-        random #2    -176   -280 to -88     20     25.0%       -61.6
-        seat  win rate   95% interval
-        P0       46.7%  30.2% - 63.9%
-        P1       53.3%  36.1% - 69.8%
-        game length in moves by players: mean 109.3, sd 10.1, min 86, median 111.5, max 120
-        """
+        """The ratings, the seats' win rates and the lengths as text (the module's example)."""
         how = "bots rotated through the seats"
         if self.duplicate:
             how = "each deal once per rotation of the seats"
