@@ -322,8 +322,11 @@ def text_table(heading: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     return lines
 
 
-def _interval_text(estimate: Estimate, spec: str) -> str:
-    return f"{estimate.low:{spec}} to {estimate.high:{spec}}"
+def _versus_row(bot: FieldDifference) -> tuple[str, ...]:
+    cells = [bot.name]
+    for estimate, spec in ((bot.score_difference, "+.1f"), (bot.win_difference, "+.1%")):
+        cells += [f"{estimate.mean:{spec}}", f"{estimate.low:{spec}} to {estimate.high:{spec}}"]
+    return tuple(cells)
 
 
 _MOST_COUNT: Final = 2**63 - 1
@@ -592,16 +595,7 @@ class SimulationResult:
             lines.append(f"luck controlled over {deals} deals: each bot minus the field, per deal")
             lines += text_table(
                 ("bot", "score diff", "95% interval", "win diff", "95% interval"),
-                [
-                    (
-                        bot.name,
-                        f"{bot.score_difference.mean:+.1f}",
-                        _interval_text(bot.score_difference, "+.1f"),
-                        f"{bot.win_difference.mean:+.1%}",
-                        _interval_text(bot.win_difference, "+.1%"),
-                    )
-                    for bot in self.versus_field
-                ],
+                [_versus_row(bot) for bot in self.versus_field],
             )
         return "\n".join(lines)
 

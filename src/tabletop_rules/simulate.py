@@ -119,10 +119,9 @@ def simulate(
         seed: The run's seed, in ``range(2 ** 64)``; game ``i`` is played with the seed
             ``derived_seed(seed, i)`` (:func:`simulated_game` plays it again alone).
         config: The house rules (the game's default ``Config()`` when ``None``).
-        executor: Where to play: ``None`` here; a
-            :class:`concurrent.futures.ProcessPoolExecutor`, Dask's
-            ``client.get_executor()`` or a Dask ``Client`` play chunks of games in
-            parallel (see :doc:`/simulation`).
+        executor: Where to play: ``None`` here; a :class:`~concurrent.futures.ProcessPoolExecutor`,
+            Dask's ``client.get_executor()`` or a ``Client`` play chunks in parallel
+            (:doc:`/simulation`).
         progress: Called as ``progress(done, games)`` before the first game and after
             each chunk, in this thread.
         rotate: Seat the bots rotated by the game's index (:func:`seating`), so that the

@@ -569,8 +569,7 @@ def tournament(
             bootstrap then resamples deals, not games.
         executor: Where to play, as for ``simulate``; the tables' chunks share it.
         progress: Called as ``progress(done, total)`` over all the tables' games.
-        chunk_size: Games per task; :func:`~tabletop_rules.simulate.default_chunk_size`
-            of a table's games when ``None``.
+        chunk_size: Games per task, by default as for one table's ``simulate``.
         resamples: The bootstrap resamples of the rating intervals, from 1 to
             :data:`MAX_RESAMPLES`.
 
