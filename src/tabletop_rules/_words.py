@@ -17,9 +17,7 @@ __all__ = ["counted", "game_over", "ordinal", "seats", "verb", "who", "whose"]
 
 
 def who(seat: Seat, viewer: Seat | None, *, start: bool = True) -> str:
-    """``seat`` as the sentence's reader knows it: "You" for the reader's own seat, else
-    ``P1`` (seats counted from 0, as the table is drawn).
-    """
+    """``seat`` as the reader knows it: "You" for their own seat, else ``P1`` (from 0)."""
     if seat == viewer:
         return "You" if start else "you"
     return f"P{seat}"
@@ -56,9 +54,8 @@ def ordinal(place: int) -> str:
     if place < len(_ORDINALS):
         return _ORDINALS[place]
     number = place + 1
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
+    teens = 10 <= number % 100 <= 20
+    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     return f"{number}{suffix}"
 
 

@@ -28,9 +28,8 @@ BotT_co = TypeVar("BotT_co", bound="Bot[Any, Any]", covariant=True)
 
 
 def legal_moves_of(view: Any) -> tuple[Any, ...]:
-    """The legal moves of ``view``'s seat, for a bot to choose from: ``TypeError`` for
-    what is no view (a state, say), :class:`~tabletop_rules.errors.IllegalMoveError` when
-    the seat has no move (the game is over, waits for chance, or another seat is to move).
+    """The legal moves of ``view``'s seat: ``TypeError`` for no view (a state, say),
+    :class:`~tabletop_rules.errors.IllegalMoveError` where the seat has no move.
     """
     moves = getattr(view, "legal_moves", None)
     if type(moves) is not tuple:
@@ -57,9 +56,8 @@ def own_bot_name(ruleset: Ruleset[Any, Any, Any]) -> str:
 
 
 class RandomBot(Generic[MoveT]):
-    """Plays a uniformly random legal move from its own seeded generator: the same seed
-    and views give the same moves on every Python version. It keeps its generator between
-    calls, so it is not a value.
+    """Plays a uniformly random legal move: the same seed and views give the same moves on
+    every Python version; it keeps its generator between calls, so it is not a value.
     """
 
     def __init__(self, ruleset: Ruleset[Any, Any, MoveT], seed: int = 0) -> None:

@@ -1,15 +1,11 @@
-"""The ``tabletop-rules`` command: play a game in the terminal, simulate many, replay a
-record, list a game's house rules.
+"""The ``tabletop-rules`` command (the ``cli`` extra, with `rich
+<https://rich.readthedocs.io>`_; also ``python -m tabletop_rules``): play a game in the
+terminal, simulate many, replay a record, list a game's house rules, for every registered
+game, other packages' too, importing only the game it names.
 
-Installed with the ``cli`` extra (``pip install 'tabletop-rules[cli]'``), which adds
-`rich <https://rich.readthedocs.io>`_ for the terminal; also run as
-``python -m tabletop_rules``. Every subcommand serves every registered game through the
-:class:`~tabletop_rules.protocol.Ruleset` protocol, those of other installed packages
-too (:mod:`~tabletop_rules.plugins`). Bad input (an unknown game, bot or house rule, a
-malformed value, a broken record, a game whose package does not load) prints one line on
-stderr and exits with status 2; such a game is left out of the list with a one-line
-warning. A command imports only the game it names: the help names other packages' games
-without importing them.
+Bad input (an unknown game, bot or house rule, a malformed value, a broken record, a game
+whose package does not load) prints one line on stderr and exits with status 2; such a
+game is left out of the list with a one-line warning.
 """
 
 from __future__ import annotations
@@ -78,8 +74,7 @@ WORKERS_HELP = "worker processes, no more than the cores and the tasks (default 
 """The help of ``--workers``: a pool larger than either has nothing for the rest to do."""
 
 EXAMPLES_SHOWN = 8
-"""Verbs of a game's notation shown with an example in ``help``, for a game without its
-own notation summary."""
+"""Verbs shown with an example in ``help`` for a game with no notation summary."""
 
 
 class UsageError(Exception):
@@ -118,9 +113,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
 
 @contextmanager
 def _plugin_warnings(errors: Console) -> Iterator[None]:
-    """Another package's game left out of the list as one line on stderr, like an error;
-    other warnings as Python shows them.
-    """
+    """Another package's game left out of the list as one stderr line, like an error."""
     with warnings.catch_warnings():
         warnings.simplefilter("always", GamePluginWarning)  # each is warned once anyway
         shown = warnings.showwarning
@@ -158,9 +151,7 @@ def _parser() -> _Parser:
     def game_command(
         name: str, help_text: str, run: Callable[..., int], bots: str, required: bool = False
     ) -> _Parser:
-        """A command that plays a game: its ``game``, ``--rule`` and ``--bots`` (``bots``
-        its help).
-        """
+        """A command that plays a game: its ``game``, ``--rule`` and ``--bots``."""
         sub = command(name, help_text, run, rule_help)
         sub.add_argument("game", help=games)
         sub.add_argument("--bots", default=None, required=required, help=bots)
@@ -175,9 +166,7 @@ def _parser() -> _Parser:
         seed: str,
         default: int = 100,
     ) -> _Parser:
-        """A command that plays many games: its ``--games`` (``games`` says what they
-        count), ``--seed`` (``seed`` says of what) and ``--workers``.
-        """
+        """A command that plays many games: also ``--games``, ``--seed``, ``--workers``."""
         sub = game_command(name, help_text, run, bots, required=name == "tournament")
         sub.add_argument("--games", type=int, default=default, help=f"{games} (default {default})")
         sub.add_argument("--seed", type=_seed, default=0, help=f"{seed} (default 0)")
@@ -312,9 +301,6 @@ def _known_bots(rules: Ruleset[Any, Any, Any], names: list[str]) -> list[str]:
     return names
 
 
-# --- play --------------------------------------------------------------------------------
-
-
 def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     rules, config = _game(args)
     players = rules.players(config)
@@ -355,9 +341,7 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
 def _prompt(
     console: Console, stdin: IO[str], match: Match[Any, Any, Any], person: int, chance: bool
 ) -> bool:
-    """Ask the person for a move (or chance outcome) until one is played; ``False`` when
-    they quit or the input ends.
-    """
+    """Ask for a move (or chance outcome) until one is played; ``False`` for quitting."""
     rules = match.rules
     console.print()
     console.print(Text(rules.display(match.view(person))))
@@ -365,6 +349,11 @@ def _prompt(
     title = "Outcomes (type what the dice show)" if chance else "Your moves"
     console.print(Text(f"{title}:", style="bold"))
     console.print(Text(_columns(legal, console.width)))
+    shown: dict[str, Callable[[], str]] = {
+        "help": lambda: _help(rules, match.config, console.width),
+        "moves": lambda: _columns(legal, console.width),
+        "hint": lambda: _hint(rules, match.view(person)),
+    }
     while True:
         console.print(Text("outcome> " if chance else "move> ", style="bold"), end="")
         line = _read_line(stdin)
@@ -376,14 +365,8 @@ def _prompt(
             continue
         if text in ("quit", "exit"):
             return False
-        if text == "help":
-            console.print(Text(_help(rules, match.config, console.width)))
-            continue
-        if text == "moves":
-            console.print(Text(_columns(legal, console.width)))
-            continue
-        if text == "hint":
-            console.print(Text(_hint(rules, match.view(person))))
+        if text in shown:
+            console.print(Text(shown[text]()))
             continue
         if text == "undo":
             if _undo(console, match, person):
@@ -405,9 +388,7 @@ def _tell(console: Console, lines: Sequence[str]) -> None:
 
 
 def _read_line(stdin: IO[str]) -> str:
-    """The next line of the input, ``""`` at its end; :class:`UsageError` for bytes not
-    in the input's encoding.
-    """
+    """The next input line, ``""`` at its end; :class:`UsageError` for undecodable bytes."""
     try:
         return stdin.readline()
     except UnicodeDecodeError as error:
@@ -416,9 +397,7 @@ def _read_line(stdin: IO[str]) -> str:
 
 
 def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
-    """Take back moves to the person's last turn by the fair take-back (never across a
-    move that showed what was hidden); whether any move was taken back.
-    """
+    """Take back moves to the person's last turn, fairly; whether any was taken back."""
     if person not in map(match.rules.current_player, match.history[:-1]):
         console.print(Text("Nothing to take back.", style="yellow"))
         return False
@@ -432,10 +411,7 @@ def _undo(console: Console, match: Match[Any, Any, Any], person: int) -> bool:
 
 
 def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
-    """``help`` at the ``play`` prompt in lines that fit ``width``: the game's rules in
-    brief (where it summarises them), its notation (or examples from its action texts)
-    and the commands.
-    """
+    """``help`` at the prompt, fitting ``width``: rules in brief, notation and commands."""
     lines: list[str] = []
     fit = max(width, 40)
 
@@ -458,19 +434,15 @@ def _help(rules: Ruleset[Any, Any, Any], config: Any, width: int = 100) -> str:
 
 def _examples(rules: Ruleset[Any, Any, Any], config: Any) -> tuple[str, ...]:
     """One action text of each verb (at most :data:`EXAMPLES_SHOWN`), in action order."""
-    players: list[str] = []
-    outcomes: list[str] = []
-    seen: set[str] = set()
-    chance = rules.chance_offset(config)
+    firsts: dict[str, tuple[int, str]] = {}  # each verb's first action and its text
     for action in range(rules.num_actions(config)):
-        text = rules.action_text(config, action)
-        verb = text.split(maxsplit=1)[0] if text.split() else text
-        if verb in seen:
-            continue
-        seen.add(verb)
-        (outcomes if action >= chance else players).append(text)
-        if len(seen) >= EXAMPLES_SHOWN:
+        if len(firsts) >= EXAMPLES_SHOWN:
             break
+        text = rules.action_text(config, action)
+        firsts.setdefault((text.split() or [text])[0], (action, text))
+    chance = rules.chance_offset(config)
+    players = [text for action, text in firsts.values() if action < chance]
+    outcomes = [text for action, text in firsts.values() if action >= chance]
     lines = [f"for example: {', '.join(players)}"] if players else []
     if outcomes:
         lines.append(f"chance outcomes, at outcome>: {', '.join(outcomes)}")
@@ -508,9 +480,6 @@ def _result_line(match: Match[Any, Any, Any]) -> str:
     return f"Game over: {won}. Scores: {scores}."
 
 
-# --- simulate ----------------------------------------------------------------------------
-
-
 def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     rules, config = _game(args)
     players = rules.players(config)
@@ -542,7 +511,7 @@ def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> in
 
 
 SHORT_GAME = 4
-"""A shortest game under the mean length over this is told in words: how it ended."""
+"""A shortest game under the mean length over this is told in words."""
 
 
 def _shortest_game(
@@ -553,10 +522,9 @@ def _shortest_game(
     *,
     batched: bool,
 ) -> str:
-    """A line on the run's shortest game where it is under :data:`SHORT_GAME` of the mean
-    (the account game's one move placed on End), else ``""``: played again, its last move
-    told in the game's sentences so the table's ``min`` is no mystery; a batched run's
-    game (its moves drawn by NumPy, not by the bots) is named, not told.
+    """A line on the run's shortest game where under :data:`SHORT_GAME` of the mean, else
+    ``""``: played again, its last move told, so the table's ``min`` is no mystery (a
+    batched run's game, its moves drawn by NumPy, is only named).
     """
     length = result.length
     if length.min * SHORT_GAME > length.mean:
@@ -576,10 +544,7 @@ def _shortest_game(
         rotate=result.rotate,
         duplicate=result.duplicate,
     )
-    state = rules.new_game(played.config, seed=played.seed, deal=played.deal)
-    events: tuple[Any, ...] = ()
-    for move in played.moves:
-        state, events = rules.apply_with_events(state, move)
+    *_, (_move, _state, events) = replay_steps(played.record)
     told = "; ".join(rules.describe(event, None) for event in events)
     return f"{line}; its last move: {told}."
 
@@ -637,9 +602,6 @@ def _figures(
     return table
 
 
-# --- tournament --------------------------------------------------------------------------
-
-
 def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     rules, config = _game(args)
     names = _known_bots(rules, [name.strip() for name in args.bots.split(",")])
@@ -652,7 +614,6 @@ def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> 
     )
     if args.json:
         return 0
-    seats = len(result.table_bots[0])
     tables = len(result.tables)
     how = "each deal once per rotation of the seats" if result.duplicate else "seats rotated"
     title = (
@@ -684,9 +645,7 @@ def _run_games(
     config: Any,
     **options: Any,
 ) -> Result:
-    """``run`` (``simulate`` or ``tournament``) of the bots ``names`` at ``rules`` with the
-    command's options, on :func:`_workers` for its ``tasks``; printed as ``--json`` asks.
-    """
+    """``run`` (``simulate`` or ``tournament``) with the command's options, on workers."""
     with _workers(console, args.workers, tasks, not args.json) as (executor, progress):
         result = run(
             rules,
@@ -708,9 +667,7 @@ def _run_games(
 def _workers(
     console: Console, workers: int, tasks: int, shown: bool
 ) -> Iterator[tuple[ProcessPoolExecutor | None, Callable[[int, int], None] | None]]:
-    """A process pool of ``workers`` but no more than the cores and ``tasks`` (none for
-    one worker), and a progress bar where ``shown`` on a terminal, not when piped.
-    """
+    """A pool of ``workers`` (no more than cores and ``tasks``) and a terminal's progress bar."""
     workers = useful_workers(workers, tasks)
     with ExitStack() as stack:
         pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
@@ -742,9 +699,6 @@ def _result_table(rules: Ruleset[Any, Any, Any], result: SimulationResult) -> Ta
         rows.append(row)
     title = f"{rules.title}: {result.games_played} games"
     return _figures(title, (*headings, *(("mean score", "sd") if points else ())), rows, caption)
-
-
-# --- balance -----------------------------------------------------------------------------
 
 
 def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
@@ -793,9 +747,6 @@ def _check_writable(path: Path) -> None:
         raise UsageError(f"cannot write {path}: permission denied")
 
 
-# --- replay ------------------------------------------------------------------------------
-
-
 def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     record = GameRecord.from_json(_record_bytes(args.record))
     rules = record.ruleset
@@ -832,9 +783,8 @@ def _replay(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
 
 
 def _record_bytes(path: Path) -> bytes:
-    """The record file's bytes, for the loader to decode: a file over
-    :data:`~tabletop_rules.serialize.MAX_DOCUMENT_CHARS` bytes is refused unread, and
-    never more than one byte past it is read (a pipe has no size).
+    """The record file's bytes: over :data:`~tabletop_rules.serialize.MAX_DOCUMENT_CHARS`
+    refused, reading no more than one byte past it (a pipe has no size).
     """
     try:
         with path.open("rb") as file:
@@ -850,9 +800,6 @@ def _record_bytes(path: Path) -> bytes:
 
 
 _LIMIT = f"{MAX_DOCUMENT_CHARS} bytes, the limit for a record (MAX_DOCUMENT_CHARS)"
-
-
-# --- rules -------------------------------------------------------------------------------
 
 
 def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:

@@ -47,9 +47,8 @@ _JSON_OPENERS = ("[", "{", '"')
 
 @attrs.frozen
 class HouseRule:
-    """One house rule, a field of a game's ``Config``: its ``name`` (as ``key=value``
-    texts and JSON write it), its ``default`` value, that value as text (``default_text``,
-    :func:`value_text`) and the ``description`` of the config's docstring, as plain text.
+    """A field of a game's ``Config``: its ``name``, ``default`` (and as text,
+    ``default_text``) and ``description``, plain text from the config's docstring.
     """
 
     name: str
@@ -62,28 +61,22 @@ def house_rules(config_type: type[Any]) -> tuple[HouseRule, ...]:
     """The house rules of a game's ``Config`` class, in field order."""
     descriptions = _described_fields(config_type.__doc__ or "")
     default = config_type()
+    names = [field.name for field in attrs.fields(config_type) if field.init]
     return tuple(
         HouseRule(
-            field.name,
-            getattr(default, field.name),
-            value_text(default, field.name),
-            descriptions.get(field.name, ""),
+            name, getattr(default, name), value_text(default, name), descriptions.get(name, "")
         )
-        for field in attrs.fields(config_type)
-        if field.init
+        for name in names
     )
 
 
 def configured(
     config_type: type[ConfigT], rules: Iterable[str], base: ConfigT | None = None
 ) -> ConfigT:
-    """``base`` (``None``: the default ``Config()``) with house rules given as ``key=value``
-    texts, each value read by :func:`parse_value`; a later text for the same key wins.
-
-    :class:`~tabletop_rules.errors.ConfigError`, naming the house rule, for a text that
-    is not ``key=value``, a key that names no house rule, or a value refused;
-    ``TypeError`` for ``rules`` that are not texts (one ``str`` is not several) and a
-    ``base`` that is no ``config_type``.
+    """``base`` (``None``: ``Config()``) with ``key=value`` house rules (values read by
+    :func:`parse_value`, the last for a key winning); :class:`~tabletop_rules.errors.ConfigError`
+    naming the house rule for a malformed text, unknown key or refused value, and
+    ``TypeError`` for ``rules`` that are not texts or a ``base`` of another type.
     """
     if isinstance(rules, str):
         raise TypeError(f"house rules are an iterable of key=value texts, got {short_repr(rules)}")
@@ -117,10 +110,8 @@ def parse_value(text: str) -> Any:
     """A house rule's value from text: JSON where the text is JSON (``3``, ``true``,
     ``null``, ``["down", "up"]``, ``{"+1": 8}``), the text itself otherwise (``burn``).
 
-    JSON is read within every loader's limits
-    (:func:`~tabletop_rules.serialize.parse_json`). A text that opens with ``[``, ``{``
-    or ``"`` can only be meant as JSON: if it is not JSON within those limits,
-    :class:`~tabletop_rules.errors.ConfigError` says why.
+    JSON is read within every loader's limits; a text opening with ``[``, ``{`` or ``"``
+    that is not JSON within them gets :class:`~tabletop_rules.errors.ConfigError`.
 
     >>> parse_value("3"), parse_value("true"), parse_value("finish_round")
     (3, True, 'finish_round')
@@ -161,9 +152,7 @@ def _tupled(value: Any) -> Any:
 
 
 def _evolved(instance: Any, changes: dict[str, Any], field: str | None) -> Any:
-    """``attrs.evolve``, every failure a :class:`ConfigError`, naming the house rule
-    ``field`` of a nested config such as dice poker's ``box_scores``.
-    """
+    """``attrs.evolve``, failing with a :class:`ConfigError` naming a nested ``field``."""
     try:
         return attrs.evolve(instance, **changes)
     except Exception as error:  # the library's own, or a value the constructor cannot take

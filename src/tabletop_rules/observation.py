@@ -47,15 +47,9 @@ def _names(names: Sequence[str]) -> tuple[str, ...]:
 
 @attrs.frozen
 class ObservationSpec:
-    """The layout of a game's observations for one config: fixed for that config.
-
-    Attributes:
-        low: Each element's least value.
-        high: Each element's greatest value (``low[i] <= high[i]``).
-        names: One short name per element, unique, e.g. ``"dice[6]"`` or
-            ``"sheet[P1,s2,chance]"``.
-        size: How many elements an observation has (derived from ``names``).
-
+    """The fixed layout of a game's observations for one config: each element's ``low``
+    and ``high`` bound (``low[i] <= high[i]``), its unique short name (``names``, e.g.
+    ``"dice[6]"``) and how many there are (``size``).
     """
 
     low: tuple[float, ...] = attrs.field(converter=_floats)
@@ -91,9 +85,8 @@ class ObservationSpec:
 
 
 class Features:
-    """Builds one observation, and with ``spec=True`` its names and bounds too: a game's
-    ``observe`` and its ``observation_spec`` run the same calls. A labelled group names
-    its elements ``prefix + label + "]"``: ``one_hot("hand[", ("7H", …), i)``, ``"hand[7H]"``.
+    """Builds one observation, and with ``spec=True`` its names and bounds too; a labelled
+    group names its elements ``prefix + label + "]"``: ``"hand[7H]"``.
     """
 
     __slots__ = ("_high", "_low", "_names", "_spec", "_values")
@@ -170,9 +163,7 @@ def encoded(encode: Encoder, seen: Any) -> tuple[float, ...]:
 
 
 def encoding_spec(encode: Encoder, sample: Any) -> ObservationSpec:
-    """The names and bounds ``encode`` gives its elements, from any ``sample`` view of the
-    config (the layout depends on the config alone): a game's ``observation_spec``.
-    """
+    """The names and bounds ``encode`` gives, from any ``sample`` view of the config."""
     features = Features(spec=True)
     encode(sample, features)
     return features.spec()

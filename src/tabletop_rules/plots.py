@@ -59,8 +59,7 @@ __all__ = [
 Results: TypeAlias = (
     SimulationResult | TournamentResult | Mapping[str, SimulationResult | TournamentResult]
 )
-"""What a figure shows: one run, or several named runs side by side (``{"defaults": a,
-"quad=burn": b}``)."""
+"""What a figure shows: one run, or named runs side by side (``{"defaults": a, ...}``)."""
 
 _WIDTH, _HEIGHT = 6.4, 3.6
 _DPI = 100
@@ -128,8 +127,8 @@ def rating_figure(result: TournamentResult) -> Figure:
 
 
 def seat_figure(results: Results) -> Figure:
-    """Each seat's win rate with its 95% Wilson interval, the runs side by side, and the
-    even share (1 / seats) marked.
+    """Each seat's win rate and 95% Wilson interval, the runs side by side, an even share
+    (1 / seats) marked.
     """
     named = _named(results)
     figure, axes = _figure()
@@ -203,9 +202,8 @@ def _histograms(axes: Any, groups: Mapping[str, Sequence[int]]) -> None:
 
 @attrs.frozen
 class BalanceReport:
-    """A house-rule config weighed against the defaults: the same bots play as many games
-    from the same seeds under each, so that game ``i`` is the same deal under both where
-    the rules leave the deal alone. :meth:`html` writes it as one page with its figures.
+    """House rules weighed against the defaults: the same bots play as many games from the
+    same seeds under each (game ``i`` the same deal where the rules leave deals alone).
     """
 
     title: str
@@ -218,9 +216,7 @@ class BalanceReport:
     """The games under the house rules."""
 
     def summary(self) -> tuple[tuple[str, str, str], ...]:
-        """``(what, under the defaults, under the house rules)``: each seat's win rate, the
-        lengths and their change game by game, and each bot's figures where they differ.
-        """
+        """``(what, defaults, house rules)``: win rates, lengths, and bots' figures."""
         pairs = zip(seat_stats(self.defaults.games), seat_stats(self.changed.games), strict=True)
         rows = [
             (f"P{seat} win rate (95% interval)", _rate(before), _rate(after))
@@ -239,9 +235,7 @@ class BalanceReport:
 
     @property
     def length_change(self) -> Estimate:
-        """The mean change of game ``i``'s length, house rules minus defaults, and its 95%
-        interval.
-        """
+        """The mean change of game ``i``'s length under the house rules, 95% interval."""
         pairs = zip(self.defaults.games, self.changed.games, strict=True)
         return mean_interval([after.moves - before.moves for before, after in pairs])
 

@@ -38,9 +38,7 @@ GROUP: Final = "tabletop_rules.games"
 
 
 class GamePluginWarning(UserWarning):
-    """A game of another package left out of :func:`~tabletop_rules.protocol.rulesets`:
-    it fails to load (the message says why), or it claims a built-in game's name.
-    """
+    """Another package's game left out: it fails to load, or takes a built-in game's name."""
 
 
 class _Named(Protocol):
@@ -80,9 +78,8 @@ _warned: set[str] = set()
 
 
 def forget() -> None:
-    """Forget the group and every game loaded from it, so that the next lookup reads it
-    again (a game's package installed while the program runs); games registered in code
-    stay registered.
+    """Forget the group and its games, for the next lookup to read them again (a package
+    installed while the program runs); games registered in code stay registered.
     """
     global _claims
     with _lock:
@@ -103,8 +100,7 @@ def loaded() -> Mapping[str, Any]:
 
 
 def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
-    """The game the group names ``name``, imported and passed through ``check`` (a
-    ``TypeError`` for no ruleset) the first time; ``None`` for no such entry point;
+    """The game ``name``, imported and ``check``-ed once (``None`` for no such entry point);
     :class:`~tabletop_rules.errors.GamePluginError`, the same each time, for a failure.
     """
     with _lock:
@@ -123,9 +119,7 @@ def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
 
 
 def loadable(check: Callable[[object], NamedT], reserved: Collection[str]) -> tuple[NamedT, ...]:
-    """Every game of the group that loads but those named as ``reserved`` (built-in)
-    games; a :class:`GamePluginWarning` once for each of the others.
-    """
+    """The group's games that load, but ``reserved`` names; a warning for each other."""
     games = []
     for name, claims in _read().items():
         if name in reserved:

@@ -47,9 +47,7 @@ _MIX2 = 0x94D049BB133111EB
 
 @attrs.frozen
 class Rng:
-    """The state of a SplitMix64 generator: one 64-bit integer. Methods never change the
-    generator; each returns what it drew and the generator that follows.
-    """
+    """A SplitMix64 generator's 64-bit state; methods return a draw and the next one."""
 
     state: int
 
@@ -66,9 +64,8 @@ class Rng:
         return _mix(state), Rng(state)
 
     def below(self, n: int) -> tuple[int, Rng]:
-        """A uniformly random integer in ``range(n)``, and the next generator.
-
-        Unbiased: Lemire's multiply-shift with rejection. ``n`` may be 1 to ``2 ** 64``.
+        """A uniformly random integer in ``range(n)`` (``n`` from 1 to ``2 ** 64``), and the
+        next generator: Lemire's multiply-shift with rejection, unbiased.
         """
         if not 0 < n <= 1 << 64:
             raise ValueError(f"below() needs a positive bound up to 2**64, got {n}")
@@ -86,10 +83,8 @@ class Rng:
         return product >> 64, rng
 
     def draws_since(self, seed: int) -> int:
-        """How many 64-bit draws lead from ``Rng.from_seed(seed)`` (``ValueError`` for a
-        seed outside ``range(2 ** 64)``) to this generator: ``(state - seed) * gamma ** -1``
-        modulo ``2 ** 64``, as each draw adds the odd constant gamma. A :meth:`below` that
-        rejects a draw makes more than one; :meth:`dice` at least one per die.
+        """How many 64-bit draws lead from ``Rng.from_seed(seed)`` to this generator, each
+        adding the odd constant gamma: ``(state - seed) * gamma ** -1`` modulo ``2 ** 64``.
 
         >>> rng = Rng.from_seed(7)
         >>> _faces, rng = rng.dice(5)
@@ -145,8 +140,7 @@ class Rng:
 
 _new_rng = object.__new__
 _set_state = Rng.__dict__["state"].__set__
-"""How :meth:`Rng.below` makes the next generator: its state is valid by construction, so
-the attrs constructor's work is skipped on the hottest path of every game's dice."""
+"""How :meth:`Rng.below`, the hottest path of the dice, skips the constructor's checks."""
 
 
 def is_valid_state(value: object) -> bool:
@@ -157,9 +151,8 @@ def is_valid_state(value: object) -> bool:
 
 
 def resolve_seed(seed: object) -> int:
-    """The seed a new game starts from (and keeps in its state, to be replayed): ``seed``
-    itself, a fresh one from :mod:`secrets` for ``None``, and
-    :class:`~tabletop_rules.errors.ConfigError` for anything else, as for a house rule.
+    """The seed a new game starts from and keeps: ``seed``, a fresh one from :mod:`secrets`
+    for ``None``, :class:`~tabletop_rules.errors.ConfigError` for anything else.
 
     >>> resolve_seed(7)
     7
@@ -198,9 +191,8 @@ def derived_seed(seed: int, index: int) -> int:
 
 
 def sample_outcome(probabilities: Mapping[Any, Fraction], rng: Rng) -> tuple[Any, Rng]:
-    """One chance outcome drawn exactly by its probability, and the next generator.
-    ``TypeError`` unless ``probabilities`` maps outcomes to :class:`~fractions.Fraction`
-    and ``rng`` is an :class:`~tabletop_rules.rng.Rng`.
+    """One chance outcome drawn exactly by its probability (a
+    :class:`~fractions.Fraction`, else ``TypeError``), and the next generator.
     """
     if not isinstance(probabilities, Mapping) or type(rng) is not Rng:
         raise TypeError(

@@ -2,13 +2,10 @@
 tree search (SO-ISMCTS; Cowling, Powley and Whitehouse, 2012) over any
 :class:`~tabletop_rules.protocol.Ruleset`.
 
-Each iteration deals a full state from the bot's view with ``determinize`` and its own
-generator, so whatever the seat cannot see (another hand, the stock's order, the seed of
-the dice) is a fresh guess every time, and walks one tree of the seat's information set
-with it: moves are chosen by UCB among those the guess allows (each move's *availability*
-counts the times it was open), chance outcomes are drawn by their probabilities, one new
-node is added, a rollout plays on, and every seat's reward is backed up to the moves made
-for it. The bot reads nothing but the view; a game's own rules only through the ruleset.
+Each iteration guesses a full state from the bot's view (``determinize`` and its own
+generator) and walks one tree of the seat's information set with it: moves chosen by UCB
+among those the guess allows (counting each move's *availability*), chance drawn by its
+probabilities, one node added, a rollout, every seat's reward backed up to its moves.
 
 >>> from tabletop_rules import get_ruleset
 >>> rules = get_ruleset("account")
@@ -66,8 +63,7 @@ def random_rollout(_state: Any, moves: tuple[Any, ...], rng: Rng) -> tuple[Any, 
 
 
 def win_shares(ruleset: Ruleset[Any, Any, Any], state: Any) -> tuple[float, ...]:
-    """Each seat's reward for a finished game: the winners share 1, the others get 0; with
-    no winner every seat gets an equal share (a draw between two is worth a half each).
+    """Each seat's reward for a finished game: the winners share 1 (with none, every seat).
 
     >>> from tabletop_rules import get_ruleset
     >>> rules = get_ruleset("palace")
@@ -103,10 +99,9 @@ class ScoreShares:
 
 
 class SearchNode:
-    """A node of the information-set tree, reached by a move of ``seat`` (``CHANCE``,
-    ``None`` at the root): its ``visits``, ``avails`` (how often its move was open when a
-    sibling was chosen), the ``reward`` ``seat`` got through it in all, and ``children``
-    by action number.
+    """A node of the information-set tree, reached by a move of ``seat`` (``None`` at the
+    root): its ``visits``, ``avails`` (how often its move was open when a sibling was
+    chosen), the ``reward`` ``seat`` got through it, and ``children`` by action number.
     """
 
     __slots__ = ("avails", "children", "reward", "seat", "visits")
@@ -121,35 +116,6 @@ class SearchNode:
 
 _MOST_DEALT_AT_ONCE = 64
 """The most guesses a search with a time budget deals between two looks at the clock."""
-
-
-class _Guesses:
-    """A search's guesses, the ``n``-th (modulo their number) dealt from the ``n``-th of
-    ``seeds``: all at once without a time budget, else when first asked for, in blocks
-    that double up to :data:`_MOST_DEALT_AT_ONCE` so that the clock is read between them.
-    Either way the guesses are the same states.
-    """
-
-    def __init__(
-        self,
-        deal_each: Callable[[Any, Sequence[Rng]], Sequence[Any]],
-        view: Any,
-        seeds: list[Rng],
-        *,
-        dealt_at_once: bool,
-    ) -> None:
-        self._deal_each = deal_each
-        self._view = view
-        self._seeds = seeds
-        self._dealt: list[Any] = list(deal_each(view, seeds)) if dealt_at_once and seeds else []
-
-    def __getitem__(self, number: int) -> Any:
-        at = number % len(self._seeds)
-        dealt = self._dealt
-        while len(dealt) <= at:
-            block = max(1, min(len(dealt), _MOST_DEALT_AT_ONCE))
-            dealt.extend(self._deal_each(self._view, self._seeds[len(dealt) : len(dealt) + block]))
-        return dealt[at]
 
 
 def _whole_or_none(low: int) -> Validator:
@@ -200,35 +166,24 @@ class SearchOptions:
     Attributes:
         iterations: Iterations per move (each one guess, one path, one rollout).
         seconds: A time budget per move, alone or with ``iterations`` (whichever ends
-            first); it makes the moves depend on the machine's speed.
+            first); the moves then depend on the machine's speed.
         exploration: The UCB constant; rewards lie in ``[0, 1]``.
-        rollout: Picks each rollout move (:data:`RolloutPolicy`); ``None``:
-            :func:`random_rollout`. A game's own policy may read the guessed state: the
-            bot's own sample, never the real game.
-        value: Estimates each seat's reward (:data:`Value`) where ``rollout_moves`` stops
-            a rollout, which otherwise plays to the end and scores it by
-            :func:`win_shares`.
-        rollout_moves: Stop each rollout after this many moves and ask ``value``.
-        guesses: Deal this many states from the view per move (at most one an iteration)
-            and take them in turn; by default each iteration deals its own. They are
-            dealt by the ruleset's ``determinize_each``, which checks the view once
-            (``determinize``'s checks can cost more than the rest of an iteration): at
-            the start of the move, or with ``seconds`` as the iterations need them, in
-            blocks of at most 64 between looks at the clock.
-        others: A model of the other seats (:data:`RolloutPolicy`): their moves, in the
-            tree too, are this policy's, and the tree holds only the searching seat's
-            moves and chance, saving the iterations spent on the others' choices. By
-            default the tree searches every seat's moves, each for its own reward.
-        paired: Compare the root's moves on the same guesses (common random numbers):
-            each move's n-th visit plays the n-th guess, so that their mean rewards
-            differ by what the moves do more than by luck; needs ``guesses``.
-        choice: The root's move chosen: ``"visits"``, the most visited (the robust
-            default), or ``"mean"``, the best mean reward among those visited (with
-            ``paired``, and rewards that differ by little next to ``exploration``).
-        baseline: A bot's ``choose`` (view to move) whose move is kept unless the
-            search's move has a mean reward more than ``margin`` better: the search
-            departs from a good heuristic only for a clear gain, not for noise.
-        margin: That lead in mean reward (rewards lie in ``[0, 1]``); needs ``baseline``.
+        rollout: Picks each rollout move from the bot's own guessed state
+            (:data:`RolloutPolicy`; ``None``: :func:`random_rollout`).
+        value: Each seat's reward (:data:`Value`) where ``rollout_moves`` stops a rollout.
+        rollout_moves: Moves before a rollout asks ``value``; ``None``: to the end, scored
+            by :func:`win_shares`.
+        guesses: States dealt from the view per move by ``determinize_each`` (which checks
+            the view once) and taken in turn; ``None``: each iteration deals its own.
+        others: A model of the other seats (:data:`RolloutPolicy`) that plays their moves,
+            so that the tree holds only the searching seat's moves and chance.
+        paired: Each root move's n-th visit plays the n-th guess (common random numbers);
+            needs ``guesses``.
+        choice: ``"visits"``, the most visited root move (the robust default), or
+            ``"mean"``, the best mean reward among those visited.
+        baseline: A bot's ``choose`` whose move is kept unless the search's move looks
+            more than ``margin`` better in mean reward.
+        margin: That lead; needs ``baseline``.
         name: How the bot shows itself (its ``repr``).
 
     """
@@ -374,9 +329,8 @@ class SearchBot(Generic[MoveT]):
         return f"{options.name}({self.ruleset.name!r}, {budget})"
 
     def choose(self, view: Any) -> MoveT:
-        """The move of ``view.legal_moves`` the search visited most, or with the best mean
-        reward (``choice``; the first listed among equals), or the baseline's where that
-        does not look ``margin`` better; the only legal move at once, without a search.
+        """The move the search visited most or with the best mean reward (``choice``; the
+        first among equals), or the baseline's unless that looks ``margin`` better.
         """
         moves = legal_moves_of(view)
         if len(moves) == 1:
@@ -416,7 +370,19 @@ class SearchBot(Generic[MoveT]):
             for _guess in range(guesses_asked if count is None else min(guesses_asked, count)):
                 seed, rng = rng.next_u64()
                 seeds.append(Rng(seed))
-        guesses = _Guesses(self._deal_each, view, seeds, dealt_at_once=deadline is None)
+        deal_each = self._deal_each
+        dealt: list[Any] = list(deal_each(view, seeds)) if deadline is None and seeds else []
+
+        def guess(number: int) -> Any:
+            """The ``number``-th guess (modulo their number): with a time budget dealt when
+            first asked for, in doubling blocks, so that the clock is read between them.
+            """
+            at = number % len(seeds)
+            while len(dealt) <= at:
+                block = max(1, min(len(dealt), _MOST_DEALT_AT_ONCE))
+                dealt.extend(deal_each(view, seeds[len(dealt) : len(dealt) + block]))
+            return dealt[at]
+
         done = 0
         moves = legal_moves_of(view) if options.paired else ()
         while count is None or done < count:
@@ -424,13 +390,13 @@ class SearchBot(Generic[MoveT]):
                 break
             first = None
             if not seeds:
-                guess, rng = rng.next_u64()
-                state = determinize(view, Rng(guess))
+                seed, rng = rng.next_u64()
+                state = determinize(view, Rng(seed))
             elif moves:
                 first, rng = self._select(root, moves, rng, self._seat)
-                state = guesses[root.children[first[1]].visits]
+                state = guess(root.children[first[1]].visits)
             else:
-                state = guesses[done]
+                state = guess(done)
             rng = iterate(root, state, rng, first, moves)
             done += 1
         self._rng = rng
@@ -439,9 +405,8 @@ class SearchBot(Generic[MoveT]):
     def _select(
         self, node: SearchNode, moves: Sequence[Any], rng: Rng, seat: int | None
     ) -> tuple[tuple[int, int, bool], Rng]:
-        """The move to try at ``node`` among ``moves`` (of ``seat``): an untried one at
-        random (its new child added), else the best by UCB (every option's availability
-        counted): its index, its action number and whether it is new.
+        """The index, action number and newness of the move to try at ``node``: an untried
+        one at random (its child added), else the best by UCB, counting availabilities.
         """
         known = self._codes  # each move's action number, by the move (kept alive by it)
         encode, children = self.ruleset.encode, node.children
@@ -478,9 +443,7 @@ class SearchBot(Generic[MoveT]):
         first: tuple[int, int, bool] | None = None,
         root_moves: Sequence[Any] = (),
     ) -> Rng:
-        """One iteration from the guessed ``state``: select, expand, roll out, back up;
-        ``first``, where :meth:`_select` chose the root's move already (of ``root_moves``).
-        """
+        """One iteration from ``state``: select (from ``first`` if chosen), expand, roll out."""
         rules = self.ruleset
         current_player, legal_moves = rules.current_player, rules.legal_moves
         apply, encode = rules.apply, rules.encode
@@ -533,9 +496,7 @@ class SearchBot(Generic[MoveT]):
         return rng
 
     def _rollout(self, state: Any, rng: Rng) -> tuple[Sequence[float], Rng]:
-        """Play on from ``state`` with the rollout policy; each seat's reward at the end,
-        or ``value``'s estimate where ``rollout_moves`` stops it.
-        """
+        """Each seat's reward at the rollout's end, or ``value``'s where it is stopped."""
         rules = self.ruleset
         current_player, legal_moves, apply = rules.current_player, rules.legal_moves, rules.apply
         policy = self._policy

@@ -55,8 +55,7 @@ __all__ = [
 ]
 
 SEED_BYTES: Final = 8
-"""A game with a deck draws its generator's 64-bit seed as this many chance nodes, one
-byte (256 equally likely outcomes) each, after the cards."""
+"""The chance nodes, one byte each, of the seed a game with a deck draws after its cards."""
 
 SOLO_SCALE: Final = 100
 """A one-player game returns ``score / (|score| + SOLO_SCALE)``."""
@@ -75,9 +74,7 @@ def game_name(rules: Ruleset[Any, Any, Any]) -> str:
 
 
 def game_state(state: Any) -> Any:
-    """The library's game state inside an OpenSpiel state (``None`` until the deal is
-    done), e.g. for a bot's view: ``rules.view(game_state(state), seat)``.
-    """
+    """The library's game state inside an OpenSpiel state; ``None`` until the deal is done."""
     node: _Node = state.node
     return node.state
 
@@ -91,9 +88,7 @@ def _optional_ints(config_type: type[Any]) -> frozenset[str]:
 
 
 def _parameter(config: Any, name: str) -> _Parameter:
-    """A house rule's value as an OpenSpiel parameter: itself where OpenSpiel has its
-    type, -1 for ``None`` of a whole number or ``None``, else its JSON text.
-    """
+    """A house rule's value as an OpenSpiel parameter: itself, -1 for ``None``, or JSON."""
     value = getattr(config, name)
     if value is None and name in _optional_ints(type(config)):
         return _NONE
@@ -132,8 +127,7 @@ def _text(value: object, optional_int: bool) -> str:
 
 def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str, object]) -> Any:
     """The validated config, with explicit chance, that OpenSpiel ``parameters`` name;
-    :class:`~tabletop_rules.errors.ConfigError` for a name that is no house rule, or a
-    value the config refuses.
+    :class:`~tabletop_rules.errors.ConfigError` for an unknown name or a refused value.
     """
     names = {rule.name for rule in house_rules(rules.config_type)}
     optional_ints = _optional_ints(rules.config_type)
@@ -161,9 +155,7 @@ class _Deck:
 
 @attrs.frozen
 class _Node:
-    """Everything an OpenSpiel state holds on the Python side, as one immutable value:
-    its own deep copy, so a clone shares it, and pickled through the validated JSON.
-    """
+    """An OpenSpiel state's Python side as one value: its own deep copy, pickled as JSON."""
 
     rules: Ruleset[Any, Any, Any]
     config: Any
@@ -177,9 +169,7 @@ class _Node:
     """The text of each move and public chance outcome so far: what every seat saw happen."""
 
     def deal(self, outcome: int) -> _Node:
-        """The node after the deal's next outcome: a card, or a byte of the generator's
-        seed; the game starts with the last byte.
-        """
+        """The node after the deal's next card or seed byte; the last byte starts the game."""
         deck = self.deck
         assert deck is not None
         assert self.state is None
@@ -214,9 +204,7 @@ class _Node:
 
 
 def _node_from_json(text: str) -> _Node:
-    """The node :meth:`_Node.__reduce__` wrote, each part validated by its loader (the
-    deal by dealing it again).
-    """
+    """The node :meth:`_Node.__reduce__` wrote, each part validated (the deal, re-dealt)."""
     data = json.loads(text)
     rules = get_ruleset(data["game"])
     config = loads(data["config"], rules.config_type)
@@ -238,9 +226,8 @@ def _node_from_json(text: str) -> _Node:
 
 
 def _initial_node(rules: Ruleset[Any, Any, Any], config: Any) -> _Node:
-    """The node before the first move: the deal to come (``ConfigError`` for a
-    ``deal_type`` without a deck), or the game from seed 0 (which predicts nothing: with
-    explicit chance its generator draws nothing).
+    """The node before the first move: the deal to come, or the game from seed 0 (with
+    explicit chance its generator draws nothing); ``ConfigError`` for no deck to deal.
     """
     if rules.deal_type is None:
         return _Node(rules, config, None, rules.new_game(config, seed=0))
@@ -340,9 +327,8 @@ class _State(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> _State:
-        """A state, with this one's history, that ``player_id``'s view cannot tell from it:
-        what it does not see re-dealt by ``determinize`` from a generator seeded by the
-        sampler (during the deal, as many cards and seed bytes dealt afresh).
+        """A state with this history that ``player_id`` cannot tell from it: what it does
+        not see re-dealt (``determinize``), from a generator the sampler seeds.
         """
         clone: _State = self.clone()
         node = self._node
@@ -406,9 +392,7 @@ class _Observer:
         self.tensor[:] = 0.0 if view is None else self.rules.observe(view)
 
     def string_from(self, state: _State, player: int) -> str:
-        """``state`` as ``player`` sees it: its view's JSON (during the deal, how far it
-        is), below the moves so far for the information state.
-        """
+        """``state`` as ``player`` sees it: its view's JSON, with the moves so far above."""
         node = state.node
         view = self._view(state, player)
         if view is None:
@@ -468,9 +452,7 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
     ) -> _Observer:
-        """An observer of the information state (perfect recall) or the observation, of
-        a seat's own view or the spectator's (public information only).
-        """
+        """An observer of a seat's view, or the spectator's for public information only."""
         if params:
             raise ValueError(f"observation parameters are not supported, got {dict(params)}")
         if iig_obs_type is None:

@@ -60,8 +60,7 @@ AgentID: TypeAlias = str
 """An agent's name: ``"player_"`` and its seat, ``"player_0"`` first."""
 
 Observation: TypeAlias = dict[str, NDArray[Any]]
-"""What an agent observes: ``"observation"`` (``float32``, the encoded view) and
-``"action_mask"`` (``int8``, 1 for each action open to the seat)."""
+"""What an agent observes: the encoded view (``float32``) and the action mask (``int8``)."""
 
 RENDER_MODES: Final = ("human", "ansi")
 """``"human"`` prints the table as a spectator sees it; ``"ansi"`` returns that text."""
@@ -91,12 +90,10 @@ def seat_of(agent: AgentID) -> Seat:
 
 
 class TabletopEnv(AECEnv):
-    """One game (a registered name such as ``"palace"``, or a ruleset) under ``config``
-    (``None``: the defaults) as a PettingZoo AEC environment without wrappers;
-    ``render_mode`` is one of :data:`RENDER_MODES` or ``None``.
-
-    An illegal action raises :class:`~tabletop_rules.errors.IllegalMoveError` naming the
-    rule that forbids it, and changes nothing (:func:`env` ends the game instead).
+    """One game (a name such as ``"palace"``, or a ruleset) under ``config`` (``None``: the
+    defaults) as a PettingZoo AEC environment without wrappers, ``render_mode`` one of
+    :data:`RENDER_MODES` or ``None``: an illegal action raises
+    :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule, changing nothing.
     """
 
     def __init__(
@@ -160,10 +157,9 @@ class TabletopEnv(AECEnv):
         return self._require_state()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game: ``new_game(config, seed=seed)``. Without a seed, the games
-        after ``reset(seed=s)`` take ``derived_seed(s, 1)``, ``derived_seed(s, 2)``, ...,
-        and before any seed each draws a fresh one. ``options={"state": state}`` starts
-        from ``state`` (of this game under this config) instead; other options are ignored.
+        """Start ``new_game(config, seed=seed)``, or with ``options={"state": state}`` from
+        ``state``. Without a seed, the games after ``reset(seed=s)`` take
+        ``derived_seed(s, 1)``, ``derived_seed(s, 2)``, ...; before any, fresh seeds.
         """
         if seed is not None:
             self._base_seed, self._episode = resolve_seed(seed), 0
@@ -199,9 +195,8 @@ class TabletopEnv(AECEnv):
         }
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` for the agent to act (``None`` to leave a finished game), then
-        resolve any chance; :class:`~tabletop_rules.errors.IllegalMoveError`, changing
-        nothing, for an illegal action.
+        """Play ``action`` (``None`` to leave a finished game), then resolve any chance;
+        :class:`~tabletop_rules.errors.IllegalMoveError`, changing nothing, if illegal.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -225,9 +220,7 @@ class TabletopEnv(AECEnv):
         return None
 
     def render(self) -> str | None:
-        """The table as a spectator sees it: printed (``"human"``) or returned (``"ansi"``);
-        without a render mode, a warning and ``None``.
-        """
+        """The spectator's table: printed (``"human"``), returned (``"ansi"``) or ``None``."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
