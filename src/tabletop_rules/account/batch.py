@@ -50,7 +50,7 @@ from ..protocol import CHANCE
 from ..rng import Rng
 from .cards import CARDS, KINDS
 from .config import Config
-from .moves import ADVANCES, BUYS, CHANCE_OFFSET, MOVE_TABLE, ROLL, SIDES
+from .moves import ADVANCES, BUYS, CHANCE_OFFSET, MOVE_TABLE, NUM_ACTIONS, ROLL, SIDES
 from .observation import ACCOUNT_CLIP, LOG_CLIP
 from .state import PHASES, State
 
@@ -82,9 +82,9 @@ _PHASE_SETUP, _PHASE_PLAY, _PHASE_OVER = map(PHASES.index, ("setup", "play", "ov
 _KEY_OVER, _KEY_SETUP, _KEY_DIE, _KEY_ROLL, _KEY_ROLL_OR_BUY, _KEY_ADVANCE = range(6)
 
 
-def _decoded(num_actions: int) -> dict[str, NDArray[Any]]:
-    """Each action number's kind and its fields (column, marker, signed distance, face)."""
-    action = np.arange(num_actions)
+def _decoded() -> tuple[Array, ...]:
+    """Each action number's kind, column, marker, signed distance (left negative) and face."""
+    action = np.arange(NUM_ACTIONS)
     advance = action - _ADVANCE_OFFSET
     kind = np.select(
         [action < _BUY_OFFSET, action < _ROLL_ACTION, action == _ROLL_ACTION],
@@ -92,14 +92,17 @@ def _decoded(num_actions: int) -> dict[str, NDArray[Any]]:
         np.where(action < CHANCE_OFFSET, _ADVANCE, _DIE),
     )
     sign = np.where(advance % _PER_MARKER < SIDES, -1, 1)
-    fields = {
-        "kind": kind,
-        "column": np.where(kind == _PLACE, action, action - _BUY_OFFSET),
-        "marker": advance // _PER_MARKER,
-        "distance": sign * (advance % SIDES + 1),
-        "face": action - CHANCE_OFFSET + 1,
-    }
-    return {name: values.astype(np.int8) for name, values in fields.items()}
+    fields = (
+        kind,
+        np.where(kind == _PLACE, action, action - _BUY_OFFSET),
+        advance // _PER_MARKER,
+        sign * (advance % SIDES + 1),
+        action - CHANCE_OFFSET + 1,
+    )
+    return tuple(values.astype(np.int8) for values in fields)
+
+
+_KIND, _COLUMN, _MARKER, _DISTANCE, _FACE = _decoded()
 
 
 class _State(NamedTuple):
@@ -130,28 +133,18 @@ class _State(NamedTuple):
 class _Record(NamedTuple):
     """The rest of a ``Games``: what a step shows of each game."""
 
-    legal: Array
-    player: Array
+    legal_mask: Array
+    current_player: Array
     scores: Array
     over: Array
 
 
-class _Tables(NamedTuple):
-    """The tables by action number and mask key, and the config's deck."""
+class _House(NamedTuple):
+    """The config as the compiled loops read it: its legal masks by key, deck and rules."""
 
-    kind: Array
-    column: Array
-    marker: Array
-    distance: Array  # signed: left negative
-    face: Array
     mask: Array  # as bytes: see _play
-    deck: Array
     setup_mask: Array
-
-
-class _Numbers(NamedTuple):
-    """The config's house rules, as the compiled loops read them."""
-
+    deck: Array
     players: int
     starting: int
     marker_cost: int
@@ -211,13 +204,10 @@ class AccountEngine(Engine):
         self._rows = np.arange(self.size)
         mask = self._mask_rows()
         self._layout = _layout(config)
-        self._tables = _Tables(
-            **_decoded(self.num_actions),
+        self._house = _House(
             mask=mask.view(np.uint8),
-            deck=self.deck,
             setup_mask=mask[_KEY_SETUP],
-        )
-        self._numbers = _Numbers(
+            deck=self.deck,
             players=self.players,
             starting=config.starting_markers,
             marker_cost=config.marker_cost,
@@ -253,8 +243,8 @@ class AccountEngine(Engine):
         layout = self._layout.items()
         data = {name: np.empty((self.size, *shape), dtype) for name, (shape, dtype) in layout}
         record, everyone = self._fresh_record(), np.ones(self.size, dtype=bool)
-        _deal(everyone, seeds, self._tables, _State(**data), record)
-        return self._games(record, data)
+        _deal(everyone, seeds, self._house, _State(**data), record)
+        return Games._made(**record._asdict(), data=data)
 
     def _stepped(
         self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
@@ -267,19 +257,19 @@ class AccountEngine(Engine):
             name: value if name in _FIXED else value.copy() for name, value in games.data.items()
         }
         record = self._fresh_record()
-        _play(actions, playing, self._tables, self._numbers, _State(**data), record)
+        _play(actions, playing, self._house, _State(**data), record)
         if seeds is not None and record.over.any():
             for name in _FIXED:
                 data[name] = data[name].copy()
-            _deal(record.over.copy(), seeds, self._tables, _State(**data), record)
-        return self._games(record, data)
+            _deal(record.over.copy(), seeds, self._house, _State(**data), record)
+        return Games._made(**record._asdict(), data=data)
 
     def _fresh_record(self) -> _Record:
         """Arrays for a record every game of which is written."""
         size = self.size
         return _Record(
-            legal=np.empty((size, self.num_actions), dtype=bool),
-            player=np.empty(size, dtype=np.int64),
+            legal_mask=np.empty((size, self.num_actions), dtype=bool),
+            current_player=np.empty(size, dtype=np.int64),
             scores=np.empty((size, self.players), dtype=np.int64),
             over=np.empty(size, dtype=bool),
         )
@@ -287,24 +277,9 @@ class AccountEngine(Engine):
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
         """Copies every array; one compiled call deals the games over into them."""
         data = {name: value.copy() for name, value in games.data.items()}
-        record = _Record(
-            legal=games.legal_mask.copy(),
-            player=games.current_player.copy(),
-            scores=games.scores.copy(),
-            over=games.over.copy(),
-        )
-        _deal(where, seeds, self._tables, _State(**data), record)
-        return self._games(record, data)
-
-    @staticmethod
-    def _games(record: _Record, data: dict[str, Array]) -> Games:
-        return Games._made(
-            current_player=record.player,
-            legal_mask=record.legal,
-            scores=record.scores,
-            over=record.over,
-            data=data,
-        )
+        record = _Record(**{name: getattr(games, name).copy() for name in _Record._fields})
+        _deal(where, seeds, self._house, _State(**data), record)
+        return Games._made(**record._asdict(), data=data)
 
     def _observe(self, games: Games) -> NDArray[np.float32]:
         data = games.data
@@ -334,8 +309,7 @@ class AccountEngine(Engine):
         parts.append(np.copysign(signed_log, accounts))
         parts.append((data["turns"] // players)[:, None])
         parts.append(data["roll"][:, None] == np.arange(1, SIDES + 1))
-        bits = data["moved_bits"][:, None] >> np.arange(most, dtype=np.uint8) & 1
-        parts.append(bits)
+        parts.append(data["moved_bits"][:, None] >> np.arange(most, dtype=np.uint8) & 1)
         parts.append(data["ending"][:, None])
         parts.append((self.deck_size - data["pack_top"])[:, None])
         pile = np.where(
@@ -350,17 +324,14 @@ class AccountEngine(Engine):
             tuple(CARDS[kind] for kind in data["field"][column, data["collapsed"][column] :])
             for column in range(self.columns)
         )
-        pack = data["cards"][data["pack_top"] :]
-        discard = data["cards"][: data["discard_size"]]
         owned = data["owned"]
-        roll = int(data["roll"])
         return State(
             config=self.config,
             seed=int(data["seed"]),
             rng=Rng(int(data["rng"])),
             field=field,
-            pack=tuple(CARDS[kind] for kind in pack),
-            discard=tuple(CARDS[kind] for kind in discard),
+            pack=tuple(CARDS[kind] for kind in data["cards"][data["pack_top"] :]),
+            discard=tuple(CARDS[kind] for kind in data["cards"][: data["discard_size"]]),
             markers=tuple(
                 tuple(int(column) for column in data["markers"][seat, : owned[seat]])
                 for seat in range(self.players)
@@ -369,7 +340,7 @@ class AccountEngine(Engine):
             phase=PHASES[int(data["phase"])],
             seat=int(data["seat"]),
             turns=int(data["turns"]),
-            roll=roll or None,
+            roll=int(data["roll"]) or None,
             awaiting_die=bool(data["awaiting_die"]),
             moved=tuple(int(marker) for marker in data["moved"][: data["moved_count"]]),
             ending=bool(data["ending"]),
@@ -405,9 +376,7 @@ def _layout(config: Config) -> dict[str, tuple[tuple[int, ...], np.dtype[Any]]]:
 
 
 @jit
-def _play(
-    actions: Array, playing: Array, tables: _Tables, n: _Numbers, state: _State, record: _Record
-) -> None:
+def _play(actions: Array, playing: Array, house: _House, state: _State, record: _Record) -> None:
     """Each playing game plays its action, as the rules' ``apply`` does; then every
     game's seat to move, legal mask (the rules' ``legal_mask``), scores and end.
     """
@@ -419,32 +388,32 @@ def _play(
         if not playing[g]:
             continue
         action = actions[g]
-        kind = tables.kind[action]
+        kind = _KIND[action]
         if kind == _ROLL:
-            if n.auto_chance:
+            if house.auto_chance:
                 face, rng[g] = below(rng[g], SIDES)
                 roll[g] = np.int64(face) + 1
             else:
                 awaiting[g] = True
             continue
         if kind == _DIE:
-            roll[g] = tables.face[action]
+            roll[g] = _FACE[action]
             awaiting[g] = False
             continue
         # a place, buy or advance: a marker lands on a column and its card scores
         s = seat[g]
         if kind == _ADVANCE:
-            marker = tables.marker[action]
+            marker = _MARKER[action]
             if marker >= markers.shape[2]:  # a move no list of the record's own allows
                 raise IndexError("a marker beyond the most a seat may own moved")
             start = markers[g, s, marker]
-            if n.collapse:  # along the ring of the columns that still hold a card
+            if house.collapse:  # along the ring of the columns that still hold a card
                 at = length = 0
                 for column in range(columns):
                     if bottom[g, column] != EMPTY:
                         at += column < start
                         length += 1
-                target = (at + tables.distance[action]) % length
+                target = (at + _DISTANCE[action]) % length
                 landed = 0
                 for column in range(columns):
                     if bottom[g, column] != EMPTY:
@@ -453,9 +422,9 @@ def _play(
                             break
                         target -= 1
             else:
-                landed = (start + tables.distance[action]) % columns
+                landed = (start + _DISTANCE[action]) % columns
             markers[g, s, marker] = landed
-            if n.collapse and landed != start and not _holds(markers[g], start):
+            if house.collapse and landed != start and not _holds(markers[g], start):
                 # the bottom card of the column left goes onto the discard pile
                 if state.discard_size[g] >= state.pack_top[g]:
                     raise IndexError("the discard pile ran into the pack")
@@ -471,7 +440,7 @@ def _play(
             state.moved_bits[g] |= 1 << marker
             roll[g] = 0
         else:  # a placed or bought marker: the next of its seat's markers
-            landed = tables.column[action]
+            landed = _COLUMN[action]
             if landed >= columns:
                 raise IndexError("a marker got on a column beyond the field")
             if owned[g, s] >= markers.shape[2]:
@@ -479,26 +448,26 @@ def _play(
             markers[g, s, owned[g, s]] = landed
             owned[g, s] += 1
             if kind == _BUY:
-                accounts[g, s] -= n.marker_cost
+                accounts[g, s] -= house.marker_cost
         card = bottom[g, landed]
         ended = False
-        if n.placement_scores or kind != _PLACE:
+        if house.placement_scores or kind != _PLACE:
             if card == _END:  # stops the game now, or at the end of the round
                 if not state.ending[g]:
-                    ended = n.immediate != 0
-                    state.ending[g] = not n.immediate
+                    ended = house.immediate != 0
+                    state.ending[g] = not house.immediate
             else:
                 before = accounts[g, s]
                 if card == _Z:
                     after = 0
                 elif card == _B:
-                    after = before - _draw_for_b(g, tables, state)
+                    after = before - _draw_for_b(g, state)
                 else:
                     after = before + _POINTS[card]
-                accounts[g, s] = max(after, 0) if n.floor_at_zero else after
+                accounts[g, s] = max(after, 0) if house.floor_at_zero else after
         # who moves next: the next seat in setup, the next turn once every marker moved
-        if kind == _PLACE and not ended and owned[g, s] >= n.starting:
-            if s + 1 < n.players:
+        if kind == _PLACE and not ended and owned[g, s] >= house.starting:
+            if s + 1 < house.players:
                 seat[g] = s + 1
             elif state.ending[g]:
                 ended = True
@@ -507,10 +476,10 @@ def _play(
         elif kind == _ADVANCE and not ended and moved_count[g] >= owned[g, s]:
             state.turns[g] += 1
             now = state.turns[g]
-            if now % n.players == 0 and (state.ending[g] or now == n.last_turn):
+            if now % house.players == 0 and (state.ending[g] or now == house.last_turn):
                 ended = True
             else:
-                seat[g] = now % n.players
+                seat[g] = now % house.players
             state.moved[g] = -1
             moved_count[g] = 0
             state.moved_bits[g] = 0
@@ -518,13 +487,13 @@ def _play(
             phase[g] = _PHASE_OVER
             roll[g] = 0
             awaiting[g] = False
-    legal = record.legal.view(np.uint8)  # bytes: LLVM vectorizes their copy, not bools
+    legal = record.legal_mask.view(np.uint8)  # bytes: LLVM vectorizes their copy, not bools
     for g in range(actions.shape[0]):  # what the Games record shows
         s = seat[g]
         gone = phase[g] == _PHASE_OVER
         record.over[g] = gone
-        record.player[g] = NOBODY if gone else CHANCE if awaiting[g] else s
-        for other in range(n.players):
+        record.current_player[g] = NOBODY if gone else CHANCE if awaiting[g] else s
+        for other in range(house.players):
             record.scores[g, other] = accounts[g, other]
         if gone:
             key = _KEY_OVER
@@ -539,12 +508,12 @@ def _play(
             buy = (
                 moved_count[g] == 0
                 and owned[g, s] < markers.shape[2]
-                and accounts[g, s] >= n.marker_cost
+                and accounts[g, s] >= house.marker_cost
             )
             key = _KEY_ROLL + buy
         for action in range(legal.shape[1]):
-            legal[g, action] = tables.mask[key, action]
-        if n.collapse:  # buy only on the columns left
+            legal[g, action] = house.mask[key, action]
+        if house.collapse:  # buy only on the columns left
             for column in range(columns):
                 if bottom[g, column] == EMPTY:
                     legal[g, _BUY_OFFSET + column] = 0
@@ -561,7 +530,7 @@ def _holds(markers: Array, column: int) -> bool:
 
 
 @jit
-def _draw_for_b(g: int, tables: _Tables, state: _State) -> int:
+def _draw_for_b(g: int, state: _State) -> int:
     """B draws onto the discard pile until a number, P or T (an empty pack is the discard
     pile shuffled, pack below it): the charge, as the rules' B draws.
     """
@@ -595,7 +564,7 @@ def _draw_for_b(g: int, tables: _Tables, state: _State) -> int:
 
 
 @jit
-def _deal(where: Array, seeds: Array, tables: _Tables, state: _State, record: _Record) -> None:
+def _deal(where: Array, seeds: Array, house: _House, state: _State, record: _Record) -> None:
     """Each game ``where`` dealt anew from its seed, as ``new_game`` deals it: in
     setup, seat 0 to place, the field laid row by row from the shuffled deck.
     """
@@ -605,7 +574,7 @@ def _deal(where: Array, seeds: Array, tables: _Tables, state: _State, record: _R
     for g in range(where.shape[0]):
         if not where[g]:
             continue
-        cards[g] = tables.deck
+        cards[g] = house.deck
         state.rng[g] = shuffle(seeds[g], cards[g])
         for row in range(rows):
             field[g, :, row] = cards[g, row * columns : (row + 1) * columns]
@@ -621,6 +590,6 @@ def _deal(where: Array, seeds: Array, tables: _Tables, state: _State, record: _R
         state.phase[g], state.seat[g], state.turns[g], state.roll[g] = _PHASE_SETUP, 0, 0, 0
         state.awaiting_die[g], state.ending[g] = False, False
         state.seed[g] = seeds[g]
-        record.legal[g] = tables.setup_mask
-        record.player[g], record.over[g] = 0, False
+        record.legal_mask[g] = house.setup_mask
+        record.current_player[g], record.over[g] = 0, False
         record.scores[g] = 0

@@ -1,6 +1,4 @@
-"""An account-game bot that lands each roll on the best card it can reach; how it values
-cards, and how it fares against :class:`~tabletop_rules.bots.RandomBot`: :doc:`/bots`.
-"""
+"""The account game's bots: each lands a roll where it is worth most (:doc:`/bots`)."""
 
 from __future__ import annotations
 
@@ -173,8 +171,8 @@ def _b_costs(view: View) -> Counter[int]:
 
 
 class _LandingBot:
-    """A bot that weighs each landing by a table of its view (``_table``): the most worth
-    advance, else the best place to put a marker, buying one only when the table says so.
+    """Plays the advance its view's ``_table`` values most, else the best place for a
+    marker, buying one only when the table says so.
     """
 
     _table: type[_Table]
@@ -199,25 +197,19 @@ class _LandingBot:
 
 class BestCardBot(_LandingBot):
     """Lands each roll on the card worth most to its account, with an eye on the next
-    roll; ends the game only to win (:doc:`/bots` says how it values cards). The same view
-    always gives the same move (among equals, the first listed).
+    roll; ends the game only to win. The same view always gives the same move.
     """
 
     _table = _Table
 
 
-_EXACT_TURNS = 64
-"""A plan looks this many turns ahead exactly; each turn beyond adds what the last did."""
-
-_NOWHERE = float("-inf")
-"""An End's standing in a plan: the plan steers round it (there the game would stop)."""
+_EXACT_TURNS = 64  # a plan's turns worked out exactly; each turn beyond adds what the last did
+_NOWHERE = float("-inf")  # an End's standing in a plan: the game would stop there
 
 
 @lru_cache(maxsize=64)
 def _reach(size: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """``[at][steps - 1]``: the places ``steps`` to the left and to the right of ``at`` on
-    a ring of ``size`` places.
-    """
+    """``[at][steps - 1]``: the places ``steps`` left and right of ``at`` on a ring."""
     sides = range(1, SIDES + 1)
     return tuple(tuple(((at - s) % size, (at + s) % size) for s in sides) for at in range(size))
 
@@ -256,9 +248,7 @@ def plan(standings: tuple[float, ...], turns: int) -> tuple[tuple[float, ...], .
 
 
 class _Plan(_Table):
-    """What :class:`PlannerBot` reads off one view: :class:`_Table`'s worths, and for
-    each place on the line the plan of the turns the seat has left.
-    """
+    """:class:`_Table`'s worths, and each place's plan for the turns the seat has left."""
 
     def __init__(self, view: View) -> None:
         super().__init__(view)
@@ -284,12 +274,10 @@ class _Plan(_Table):
 
 
 class PlannerBot(_LandingBot):
-    """Lands each roll where the card and the rest of the game are worth most: it plans
-    the turns it has left for each marker as if the field stayed as it lies and its
-    account as it stands (dynamic programming over the turns, each roll's landing chosen
-    at best), buys a marker when the plan of it beats the price, and ends the game only
-    to win, as :class:`BestCardBot` does, whose one-roll look ahead it extends to the
-    end. The same view always gives the same move (among equals, the first listed).
+    """Lands each roll where the card and the rest of the game are worth most, by
+    :func:`plan` (the field as it lies, the account as it stands); buys a marker when its
+    plan beats the price and ends the game only to win, as :class:`BestCardBot` does.
+    The same view always gives the same move (among equals, the first listed).
     """
 
     _table = _Plan
@@ -309,10 +297,9 @@ def _turns_left(state: State, seat: Seat, marker: int) -> int:
 
 
 def plan_value(state: State) -> tuple[float, ...]:
-    """Each seat's reward where the search's rollouts stop: as :func:`worth_lead_value`,
-    but each seat's worth is its account plus what :class:`PlannerBot`'s plan expects its
-    markers to add in the turns they have left, so a search that stops early still sees
-    the rest of the game.
+    """As :func:`worth_lead_value`, with each seat's worth its account plus what
+    :func:`plan` expects its markers to add in their turns left: a search that stops early
+    still sees the rest of the game.
     """
     if type(state) is not State:
         raise TypeError(f"plan_value reads an account State, got {short_repr(state)}")
@@ -334,10 +321,7 @@ _PLANNER = PlannerBot()
 
 
 def _planner_move(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move, Rng]:
-    """:class:`PlannerBot`'s move on the guessed state's view for the seat on turn: the
-    search's model of the other seat (the state is the search's own guess, never the
-    real game).
-    """
+    """:class:`PlannerBot`'s move on a guessed state: the search's model of the others."""
     if len(moves) == 1:
         return moves[0], rng
     return _PLANNER.choose(view(state, state.seat)), rng
@@ -345,11 +329,9 @@ def _planner_move(state: State, moves: tuple[Move, ...], rng: Rng) -> tuple[Move
 
 def worth_lead_value(state: State) -> tuple[float, ...]:
     """Each seat's reward where the search's rollouts stop: one half plus its lead in
-    *worth* (its account, and ``marker_cost`` for each marker beyond the starting ones)
-    over the best other seat, as a share of what the rest of the game could swing: twice
-    the best card's points (25 at least) per marker and round left. It saturates only
-    where a lead is out of reach, so a card worth 1,000 more is told apart late in the
-    game too; a softmax of the accounts over 100 points saw nothing once a T had scored.
+    *worth* (its account, and ``marker_cost`` a marker beyond the starting ones) over the
+    best other seat, as a share of twice the best card's points (25 at least) per marker
+    and round left, clipped to [0, 1]: it saturates only where a lead is out of reach.
     """
     if type(state) is not State:
         raise TypeError(f"worth_lead_value reads an account State, got {short_repr(state)}")
@@ -365,9 +347,7 @@ def worth_lead_value(state: State) -> tuple[float, ...]:
 
 
 def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
-    """One half plus each seat's lead in ``worth`` over the best other seat, as a share of
-    twice the best card's points (25 at least) per marker and round left, clipped to [0, 1].
-    """
+    """:func:`worth_lead_value`'s rewards for each seat's ``worth``."""
     best = max((abs(cards[0].points) for cards in state.field if cards), default=0)
     markers = max(1, max(len(owned) for owned in state.markers))
     swing = 2.0 * max(best, 25) * markers * (state.config.max_rounds - state.rounds + 1)
@@ -379,14 +359,11 @@ def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
 
 
 class AccountSearchBot:
-    """The account game's search bot of ``RULES.bots["search"]``:
-    :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the pack and the dice,
-    with :class:`PlannerBot` as the model of the other seats and no rollout: each
-    position the tree reaches is scored by :func:`plan_value`. The root's moves are
-    compared on the same guesses (``paired``) by their mean reward, and PlannerBot's move
-    is kept unless another looks 0.2 better: the plan weighs every roll exactly where 16
-    guesses only sample it, so the search leaves it only for a gain its samples cannot
-    have made up, such as an End that wins or a marker worth buying.
+    """``RULES.bots["search"]``: :class:`~tabletop_rules.search.SearchBot` over 16
+    guesses of the pack and the dice, :class:`PlannerBot` the model of the others, each
+    position scored by :func:`plan_value` without rollout. PlannerBot's move stands unless
+    another's mean reward on the same guesses is 0.2 better: the plan weighs every roll
+    exactly, where 16 guesses only sample it.
     """
 
     def __init__(self, seed: int = 0, iterations: int = 100) -> None:

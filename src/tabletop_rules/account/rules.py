@@ -9,6 +9,7 @@ from itertools import compress
 from typing import Literal, NoReturn, TypeAlias
 
 from .._validation import check_type, refuse_state
+from .._words import counted
 from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..kit import CHANCE, Rng, replacer, short_repr, top_seats
 from ..protocol import Seat
@@ -290,13 +291,6 @@ def _roll(state: State, events: _Events) -> State:
     return _replace(state, rng=rng, roll=face + 1)
 
 
-def _markers(count: int) -> str:
-    """``1 marker (m0)``, ``3 markers (m0 to m2)``: counted as the field draws them."""
-    if count == 1:
-        return "1 marker (m0)"
-    return f"{count} markers (m0 to m{count - 1})"
-
-
 def _advance(state: State, move: Advance, events: _Events) -> State:
     roll = state.roll
     if roll is None:
@@ -308,8 +302,10 @@ def _advance(state: State, move: Advance, events: _Events) -> State:
     owned = state.markers[seat]
     marker = move.marker
     if marker >= len(owned):
+        names = "m0" if len(owned) == 1 else f"m0 to m{len(owned) - 1}"
         raise IllegalMoveError(
-            f"seat {seat} owns {_markers(len(owned))}: there is no marker m{marker}"
+            f"seat {seat} owns {counted(len(owned), 'marker')} ({names}): "
+            f"there is no marker m{marker}"
         )
     if marker in state.moved:
         raise IllegalMoveError(f"marker m{marker} has moved this turn already: each moves once")
