@@ -1,7 +1,6 @@
-"""Running many games on an executor: a run's games cut into chunks, each chunk a task
-for a process pool, Dask or this process, the tasks sent as earlier ones come back and
-the results put back in game order. :func:`~tabletop_rules.simulate.simulate` plays one
-run this way, :func:`~tabletop_rules.tournament.tournament` all its tables together.
+"""Running many games on an executor: a run's games cut into chunks, each a task for a
+process pool, Dask or this process, sent as earlier ones come back, the results put back
+in game order; :func:`~tabletop_rules.tournament.tournament`'s tables share the workers.
 
 >>> from tabletop_rules import dice_poker as dp
 >>> run = Run(dp.RULES, dp.Config(stages=1), ("greedy", "random"), seed=1, rotate=True)
@@ -194,10 +193,9 @@ def _lost(run: Run, chunks: Sequence[range], error: BaseException) -> Simulation
     )
     if len(games) > _SHOWN_LOST_GAMES:
         named += f" and {len(games) - _SHOWN_LOST_GAMES} more (see .games and .seeds)"
+    why = "their task failed:"
     if isinstance(error, BrokenExecutor):
         why = "the worker pool broke: a worker process died while playing one of"
-    else:
-        why = "their task failed:"
     return SimulationError(
         f"no result for {len(games)} games; {why} {named} ({error!r})", games, seeds
     )

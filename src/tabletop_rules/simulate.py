@@ -15,7 +15,7 @@ seats), :mod:`tabletop_rules.executors` (workers) and :mod:`tabletop_rules.resul
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from .errors import BotSelectionError, ConfigError
 from .executors import (
@@ -35,6 +35,7 @@ from .executors import (
 )
 from .playing import (
     BotChoice,
+    ConfigT,
     PlayedGame,
     bot_names,
     check_whole_deals,
@@ -91,8 +92,6 @@ __all__ = [
     "useful_workers",
     "wilson_interval",
 ]
-
-ConfigT = TypeVar("ConfigT")
 
 
 def simulate(

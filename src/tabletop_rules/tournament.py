@@ -29,7 +29,7 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import attrs
 
@@ -43,7 +43,7 @@ from .executors import (
     games_per_task,
     play_runs,
 )
-from .playing import BotChoice, bot_names, check_whole_deals
+from .playing import BotChoice, ConfigT, bot_names, check_whole_deals
 from .protocol import Ruleset, check_ruleset
 from .results import (
     MAX_GAMES,
@@ -76,8 +76,6 @@ __all__ = [
     "tables",
     "tournament",
 ]
-
-ConfigT = TypeVar("ConfigT")
 
 ELO_SCALE: Final = 400 / math.log(10)
 """Rating points per unit of log-strength: as in Elo, a lead of 400 points is odds of
