@@ -133,7 +133,8 @@ def seat_bot(factory: BotFactory, game_seed: int, seat: Seat) -> Bot[Any, Any]:
 
 def seating(index: int, bots: int, *, rotate: bool = True) -> tuple[int, ...]:
     """Which bot (its position in the bots given) sits at each seat in game ``index``:
-    rotated by ``index``, so that over ``bots`` games each bot takes each seat once.
+    rotated by ``index``, so that over ``bots`` games each bot takes each seat once, or
+    with ``rotate`` false in the given order every game.
 
     >>> seating(0, 3), seating(1, 3), seating(1, 3, rotate=False)
     ((0, 1, 2), (1, 2, 0), (0, 1, 2))
@@ -170,8 +171,8 @@ def simulated_game(
     """Game ``index`` of ``simulate(rules, bots, …)`` with the same arguments played again
     alone, with every move: to look at a game a :class:`~tabletop_rules.errors.SimulationError`
     names. Its seed is ``g = game_seed(seed, index, len(bots), duplicate)``, its chance
-    outcomes come from ``derived_seed(g, 0)``, and the bots sit as :func:`seating` says,
-    each made by :func:`seat_bot`.
+    outcomes (``auto_chance`` off) come from ``derived_seed(g, 0)``, and the bots sit as
+    :func:`seating` says, each made by :func:`seat_bot`.
 
     >>> from tabletop_rules import dice_poker as dp
     >>> from tabletop_rules.simulate import simulate

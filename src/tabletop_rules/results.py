@@ -121,7 +121,7 @@ class GameResult:
 
 def wilson_interval(successes: float, trials: int, z: float = _Z_95) -> tuple[float, float]:
     """The Wilson score interval of a success rate (95% with the default ``z``): unlike the
-    normal interval, sound near 0 and 1 and for few trials. ``successes`` may be fractional.
+    normal interval it stays in [0, 1], sound for few trials. ``successes`` may be fractional.
 
     >>> low, high = wilson_interval(20, 20)
     >>> round(low, 3), high
