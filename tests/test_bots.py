@@ -9,7 +9,7 @@ import pytest
 
 from tabletop_rules import dice_poker as dp
 from tabletop_rules.bots import RandomBot
-from tabletop_rules.errors import IllegalMoveError
+from tabletop_rules.errors import BotSelectionError, IllegalMoveError
 from tabletop_rules.records import GameRecord, replay, replay_states
 from tabletop_rules.rng import Rng
 from tabletop_rules.simulate import play_game, sample_outcome
@@ -172,7 +172,7 @@ def test_play_game_reports_scores_and_winners() -> None:
 
 
 def test_play_game_needs_one_bot_per_seat() -> None:
-    with pytest.raises(ValueError, match="2 seats need 2 bots"):
+    with pytest.raises(BotSelectionError, match="2 seats need 2 bots, got 1"):
         play_game(dp.RULES, [RandomBot(dp.RULES)], dp.Config(players=2), seed=1)
 
 

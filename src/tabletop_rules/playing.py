@@ -96,14 +96,15 @@ def play_game(
     chance_seed: int = 0,
 ) -> PlayedGame:
     """Play one game to the end, seat ``i`` moved by ``bots[i]``, which sees only
-    ``view(state, i)``. ``deal`` fixes a deck's order, as in ``new_game``; with
-    ``auto_chance=False`` chance outcomes are drawn from a generator seeded with ``chance_seed``.
+    ``view(state, i)``. ``deal`` fixes a deck's order, as in ``new_game``; a game with
+    explicit chance draws its outcomes from a generator seeded with ``chance_seed``.
+    ``BotSelectionError`` unless there is one bot a seat.
     """
     check_ruleset(ruleset)
     start = state = ruleset.new_game(config, seed=seed, deal=deal)
     players = ruleset.players(ruleset.config_of(state))
     if len(bots) != players:
-        raise ValueError(f"{players} seats need {players} bots")
+        raise BotSelectionError(f"{players} seats need {players} bots, got {len(bots)}")
     chance = Rng.from_seed(chance_seed)
     moves: list[Any] = []
     chance_moves = 0
