@@ -139,19 +139,6 @@ class _House(NamedTuple):
 _TABLE_NAMES = ("keep_size", "bound", "drawn", "landed", "fillable", "box_of")
 """The config-free tables (of ``_tables``) the loop reads, in its arguments' order."""
 
-_DATA_NAMES = (
-    "rng",
-    "sheets",
-    "open_masks",
-    "fences",
-    "turns",
-    "dice",
-    "throws_used",
-    "announced",
-    "pending",
-)
-"""The arrays of a game the loop reads and writes (not the seed), in its arguments' order."""
-
 
 def _ascending(flags: NDArray[np.bool_], first: int) -> tuple[NDArray[np.int16], NDArray[np.int64]]:
     """For each row of ``flags`` the actions ``first`` + its columns set, ascending, then -1
@@ -346,6 +333,8 @@ class DicePokerEngine(Engine):
         self.fits = np.array([*(scoring.FITS[dice] for dice in _THROWS), 0], dtype=np.int64)
         self.max_per_turn = config.max_fences_per_turn
         self.observation_size = self.rules.observation_spec(config).size
+        # the arrays the loop reads and writes, in its arguments' order: a new game's, less the seed
+        self.data_names = tuple(self._dealt(np.zeros(1, dtype=np.uint64)))[1:]
         house = _House(
             players=self.players,
             stages=config.stages,
@@ -402,7 +391,9 @@ class DicePokerEngine(Engine):
         return self._games(data, scores, record)
 
     def _dealt(self, seeds: NDArray[np.uint64]) -> dict[str, NDArray[Any]]:
-        """The arrays of new games, one per seed: empty sheets, no dice (the scores are 0)."""
+        """The arrays of new games, one per seed: empty sheets, no dice (the scores are 0);
+        after the seed, in the order the compiled loop takes them.
+        """
         size, players = len(seeds), self.players
         return {
             "seed": seeds.copy(),
@@ -444,7 +435,7 @@ class DicePokerEngine(Engine):
         caller's own, written in place) stepped, and those ``recording`` recorded into
         ``record``.
         """
-        arrays = [data[name] for name in _DATA_NAMES]
+        arrays = [data[name] for name in self.data_names]
         arrays += [scores, *record, actions, playing, recording, *self.tables]
         _advance(*arrays)
 
