@@ -62,10 +62,8 @@ class LowCardBot:
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
-        moves = legal_moves_of(view)
-        return lowcard_move(
-            moves, view.phase, len(view.pile), view.stock_size, self.burn_at, self.three_at
-        )
+        moves, pile = legal_moves_of(view), len(view.pile)
+        return lowcard_move(moves, view.phase, pile, view.stock_size, self.burn_at, self.three_at)
 
 
 def lowcard_move(

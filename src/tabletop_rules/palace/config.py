@@ -73,24 +73,21 @@ class Config:
     Attributes:
         players: Seats at the table, 2 or more, as many as ``players x (6 + hand_size) <=
             52 x decks`` allows (5 with one deck and a hand of three).
-        decks: Standard 52-card decks shuffled together, 1 to 4
-            (:data:`~tabletop_rules.palace.config.MAX_DECKS`).
-        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9
-            (:data:`~tabletop_rules.palace.config.MAX_HAND_SIZE`).
+        decks: Standard 52-card decks shuffled together, 1 to 4.
+        hand_size: Cards dealt to each hand, and the hand a refill draws up to, 1 to 9.
         must_beat: ``"equal_or_higher"``: a natural card goes on an equal or lower one;
             ``"higher"``: only on a lower one.
         quad: ``"extra_play"``: laying four or more of a rank in one play allows another
             set in the same turn; ``"burn"``: four or more of a rank on top burn the pile.
         face_up_play: ``"take_into_hand"``: face-up cards go into the hand once hand and
             stock are empty; ``"from_table"``: they are played from the table.
-        voluntary_pickup: Whether a player may take a non-empty pile at the start of the
-            turn even when a play is possible.
+        voluntary_pickup: Whether a non-empty pile may be taken at a turn's start though a play
+            is possible.
         first_player: ``"lowest_card"``: the lowest natural card in hand after the swaps
             starts; ``"seat0"``: seat 0 always does.
         play_until: ``"first_out"``: the first player out wins and the game ends;
             ``"last"``: play goes on until one player holds cards.
-        max_turns: Passings of the turn after which the game ends, 1 to 100,000
-            (:data:`~tabletop_rules.palace.config.MAX_TURNS`).
+        max_turns: Passings of the turn after which the game ends, 1 to 100,000.
 
     """
 

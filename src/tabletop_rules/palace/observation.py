@@ -35,16 +35,14 @@ def encode_view(seen: View, features: Features) -> None:
     if type(features) is not Features:
         raise TypeError(f"encode_view writes into Features, got {short_repr(features)}")
     config = seen.config
-    players = config.players
-    decks = config.decks
+    players, decks = config.players, config.decks
     most = CARDS_PER_DECK * decks
     per_card = [decks] * CARDS_PER_DECK
     order = seats_from(seen.seat, players)
-    labels = tuple(f"P{number}" for number in range(players))
     viewer_features(features, seen.seat, players)
     features.one_hot("phase[", PHASES, PHASES.index(seen.phase))
     features.one_hot("pending[", PENDINGS, PENDINGS.index(seen.pending))
-    features.one_hot("on_turn[", labels, order.index(seen.on_turn))
+    features.one_hot("on_turn[", tuple(f"P{n}" for n in range(players)), order.index(seen.on_turn))
     features.scalar("swaps", seen.swaps, 0, MAX_SWAPS)
     features.scalar("turns", seen.turns, 0, config.max_turns)
     features.counts("hand[", _CARDS, _counts(seen.hand), per_card)

@@ -50,9 +50,7 @@ _HIDDEN = "##"
 def display(game: View | State) -> str:
     """The table as lines no wider than :data:`~tabletop_rules.palace.table.WIDTH`."""
     seen = view(game, None) if isinstance(game, State) else game
-    lines = _seats(seen)
-    lines += _pile(seen)
-    lines.append(f"stock {seen.stock_size}, burned {len(seen.burned)}")
+    lines = [*_seats(seen), *_pile(seen), f"stock {seen.stock_size}, burned {len(seen.burned)}"]
     if seen.finished:
         lines += _wrap("finished:", [f"P{seat}" for seat in seen.finished], ", ")
     if seen.phase == "over":
