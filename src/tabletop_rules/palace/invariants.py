@@ -134,17 +134,13 @@ def _check_places(state: State, fail: Fail) -> None:
             fail(f"seat {seat} turned a face-down card before its face-up row was gone")
         if config.face_up_play == "take_into_hand" and None in up and any(up):
             fail(f"seat {seat}'s face-up row is split, but face-up cards go into the hand at once")
-    if state.deal is not None:
-        wrong = deck_difference(Counter(deck_cards("the deal", state.deal, fail)), config.decks)
-        if wrong:
-            fail(
-                f"the deal must be exactly the configured {config.decks} deck(s), or None: {wrong}"
-            )
+    deal = None if state.deal is None else Counter(deck_cards("the deal", state.deal, fail))
+    if deal is not None and (wrong := deck_difference(deal, config.decks)):
+        fail(f"the deal must be exactly the configured {config.decks} deck(s), or None: {wrong}")
     stock = deck_cards("the stock", state.stock, fail)
     pile = deck_cards("the pile", state.pile, fail)
     everything.update(stock + pile + deck_cards("the burned cards", state.burned, fail))
-    wrong = deck_difference(everything, config.decks)
-    if wrong:
+    if wrong := deck_difference(everything, config.decks):
         fail(
             f"card conservation: every card of {config.decks} deck(s) must be in exactly one "
             f"place; {wrong}"

@@ -96,8 +96,7 @@ def _checked_deal(config: Config, deal: object) -> tuple[Card, ...]:
         cards = tuple(own_card(card) for card in deal)
     except IllegalMoveError as error:
         raise ConfigError(f"a deal holds what is not a card: {error}") from None
-    difference = deck_difference(Counter(cards), config.decks)
-    if difference:
+    if difference := deck_difference(Counter(cards), config.decks):
         raise ConfigError(f"{exactly}: {difference}")
     return cards
 
@@ -356,8 +355,7 @@ def _do_swap(work: Work, move: Swap) -> None:
             f"each player makes at most {MAX_SWAPS} swaps (enough for any arrangement); "
             f"seat {seat} has made them: declare 'ready'"
         )
-    hand = work.hands[seat]
-    rest = _without(hand, (hand_card,))
+    rest = _without(work.hands[seat], (hand_card,))
     if rest is None:
         raise IllegalMoveError(f"seat {seat} holds no {hand_card} in hand to swap")
     row = work.face_up[seat]
