@@ -106,7 +106,7 @@ _KIND, _COLUMN, _MARKER, _DISTANCE, _FACE = _decoded()
 
 
 class _State(NamedTuple):
-    """A batch's ``data`` arrays by name (as :func:`_layout` lays them out)."""
+    """A batch's ``data`` arrays by name (as ``_reset`` lays them out)."""
 
     field: Array
     collapsed: Array
@@ -203,7 +203,6 @@ class AccountEngine(Engine):
         self.last_turn = config.max_rounds * self.players
         self._rows = np.arange(self.size)
         mask = self._mask_rows()
-        self._layout = _layout(config)
         self._house = _House(
             mask=mask.view(np.uint8),
             setup_mask=mask[_KEY_SETUP],
@@ -240,11 +239,34 @@ class AccountEngine(Engine):
         return table
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        layout = self._layout.items()
-        data = {name: np.empty((self.size, *shape), dtype) for name, (shape, dtype) in layout}
-        record, everyone = self._fresh_record(), np.ones(self.size, dtype=bool)
-        _deal(everyone, seeds, self._house, _State(**data), record)
-        return Games._made(**record._asdict(), data=data)
+        """New arrays, one row a game; one compiled call deals every game into them."""
+        size, columns, players, most = self.size, self.columns, self.players, self.max_markers
+        i8, i16, flag = np.int8, np.int16, np.bool_
+        state = _State(
+            field=np.empty((size, columns, self.rows), i8),
+            collapsed=np.empty((size, columns), i8),
+            bottom=np.empty((size, columns), i8),
+            cards=np.empty((size, self.deck_size), i8),
+            pack_top=np.empty(size, i16),
+            discard_size=np.empty(size, i16),
+            markers=np.empty((size, players, most), i8),
+            owned=np.empty((size, players), i8),
+            accounts=np.empty((size, players), np.int32),
+            moved=np.empty((size, most), i8),
+            moved_count=np.empty(size, i8),
+            moved_bits=np.empty(size, np.uint8),
+            phase=np.empty(size, i8),
+            seat=np.empty(size, i8),
+            turns=np.empty(size, i16),
+            roll=np.empty(size, i8),
+            awaiting_die=np.empty(size, flag),
+            ending=np.empty(size, flag),
+            rng=np.empty(size, np.uint64),
+            seed=np.empty(size, np.uint64),
+        )
+        record = self._fresh_record()
+        _deal(np.ones(size, dtype=bool), seeds, self._house, state, record)
+        return Games._made(**record._asdict(), data=state._asdict())
 
     def _stepped(
         self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
@@ -345,34 +367,6 @@ class AccountEngine(Engine):
             moved=tuple(int(marker) for marker in data["moved"][: data["moved_count"]]),
             ending=bool(data["ending"]),
         )
-
-
-def _layout(config: Config) -> dict[str, tuple[tuple[int, ...], np.dtype[Any]]]:
-    """Each array of a game's row: its shape (past the batch axis) and dtype."""
-    columns, players, most = config.columns, config.players, config.max_markers
-    i8, i16, flag = np.dtype(np.int8), np.dtype(np.int16), np.dtype(np.bool_)
-    return {
-        "field": ((columns, config.rows), i8),
-        "collapsed": ((columns,), i8),
-        "bottom": ((columns,), i8),
-        "cards": ((len(config.deck_cards()),), i8),
-        "pack_top": ((), i16),
-        "discard_size": ((), i16),
-        "markers": ((players, most), i8),
-        "owned": ((players,), i8),
-        "accounts": ((players,), np.dtype(np.int32)),
-        "moved": ((most,), i8),
-        "moved_count": ((), i8),
-        "moved_bits": ((), np.dtype(np.uint8)),
-        "phase": ((), i8),
-        "seat": ((), i8),
-        "turns": ((), i16),
-        "roll": ((), i8),
-        "awaiting_die": ((), flag),
-        "ending": ((), flag),
-        "rng": ((), np.dtype(np.uint64)),
-        "seed": ((), np.dtype(np.uint64)),
-    }
 
 
 @jit

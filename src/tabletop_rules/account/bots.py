@@ -31,8 +31,7 @@ DECISIVE = 1e12
 can change by."""
 
 
-_Line = tuple[tuple[int, float], ...]
-"""The bottom line: each column that holds a card, with the card's standing."""
+_Line = tuple[tuple[int, float], ...]  # each column that holds a card, with its standing
 
 
 class _Table:
@@ -48,7 +47,9 @@ class _Table:
         self.account = view.accounts[seat]
         self.own = view.markers[seat]
         self.rival = max((a for who, a in enumerate(view.accounts) if who != seat), default=0)
-        self._costs = _b_costs(view)
+        # what B may charge, by cost: the pack's cards (each as likely first), else the pile's
+        costs = Counter(card.cost for card in pack_contents(view) if card.valued)
+        self._costs = costs or Counter(card.cost for card in view.discard if card.valued)
         self.line: _Line = tuple(
             (column, self.standing(cards[0])) for column, cards in enumerate(view.field) if cards
         )
@@ -160,14 +161,6 @@ class _Table:
         if self.account > self.rival >= paid + now:
             return False
         return now + self.bought(column) > cost
-
-
-def _b_costs(view: View) -> Counter[int]:
-    """What B may charge, cost by cost, with how many cards charge it: those of the pack
-    (each as likely to be drawn first), or with none those of the discard pile.
-    """
-    costs = Counter(card.cost for card in pack_contents(view) if card.valued)
-    return costs or Counter(card.cost for card in view.discard if card.valued)
 
 
 class _LandingBot:

@@ -5,6 +5,7 @@ reaches keeps them) and what ``check_view`` holds a view to before a state is de
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 from .._validation import check_own
 from ..kit import Fail, Rng, check_seat, short_repr, unseen_cards
@@ -21,8 +22,7 @@ _OWN_CARDS = frozenset(map(id, CARDS))
 
 def cards_of(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
     """``value``, a tuple of the package's own cards; else ``fail`` says what it holds."""
-    cards: tuple[Card, ...] = check_own(name, value, _OWN_CARDS, "the package's cards", fail)
-    return cards
+    return cast(tuple[Card, ...], check_own(name, value, _OWN_CARDS, "the package's cards", fail))
 
 
 def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:

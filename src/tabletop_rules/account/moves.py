@@ -1,7 +1,6 @@
-"""The moves of the account game and their action numbers (their notation is in
-:mod:`~tabletop_rules.account.notation`). A constructor
-checks only the shape of its fields (``Advance(0, "up", 3)`` is an ``IllegalMoveError``);
-whether the rules allow the move is :func:`~tabletop_rules.account.apply`'s business.
+"""The moves of the account game and their action numbers. A constructor checks only the
+shape of its fields (``Advance(0, "up", 3)`` is an ``IllegalMoveError``); whether the rules
+allow the move is :func:`~tabletop_rules.account.apply`'s business.
 """
 
 from __future__ import annotations
