@@ -56,7 +56,8 @@ class _CardFields(NamedTuple):
 
 class Card(_CardFields):
     """One playing card, ordered by rank then suit (C, D, H, S): ``Card(rank, suit)`` is one
-    of the :data:`DECK` instances, a named tuple that compares and sorts at C speed.
+    of the :data:`~tabletop_rules.palace.cards.DECK` instances, a named tuple that compares
+    and sorts at C speed.
     """
 
     __slots__ = ()

@@ -346,7 +346,6 @@ def hidden_cards(seen: View) -> list[Card]:
             hidden += size - len(known)
         up = row_cards(f"seat {seat}'s face-up row", seen.face_up[seat], _fail)
         visible.update(card for card in up if card is not None)
-    for seat in range(players):
         down = seen.face_down[seat]
         if type(down) is not tuple or len(down) != ROW or any(type(s) is not bool for s in down):
             _fail(f"seat {seat}'s face-down row must be {ROW} booleans (occupied or not)")
