@@ -329,18 +329,17 @@ def worth_lead_value(state: State) -> tuple[float, ...]:
     if type(state) is not State:
         raise TypeError(f"worth_lead_value reads an account State, got {short_repr(state)}")
     config = state.config
-    extra = config.marker_cost
     worth = [
-        account + extra * (len(markers) - config.starting_markers)
+        account + config.marker_cost * (len(markers) - config.starting_markers)
         for account, markers in zip(state.accounts, state.markers, strict=True)
     ]
-    if len(worth) == 1:
-        return (0.5,)
     return _lead_rewards(state, worth)
 
 
 def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
-    """:func:`worth_lead_value`'s rewards for each seat's ``worth``."""
+    """:func:`worth_lead_value`'s rewards for each seat's ``worth`` (one half for one seat)."""
+    if len(worth) == 1:
+        return (0.5,)
     best = max((abs(cards[0].points) for cards in state.field if cards), default=0)
     markers = max(1, max(len(owned) for owned in state.markers))
     swing = 2.0 * max(best, 25) * markers * (state.config.max_rounds - state.rounds + 1)
