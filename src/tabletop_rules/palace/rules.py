@@ -165,7 +165,9 @@ def first_player(config: Config, hands: Sequence[Hand]) -> Seat:
 
 
 def play_source(state: State, seat: Seat) -> tuple[tuple[Card, ...], Source]:
-    """The cards ``seat`` plays from: its hand, else its face-up row under ``from_table``."""
+    """The cards ``seat`` plays from: its hand, else its face-up row under ``from_table``,
+    sorted, else none (it plays blind).
+    """
     hand = state.hands[seat]
     if hand:
         return hand, "hand"
@@ -284,7 +286,8 @@ class Work:
 def transition(state: State, move: Move, events: list[Event] | None) -> State:
     """The state after ``move``, its events appended to ``events``; ``IllegalMoveError``
     naming the rule that forbids it, or saying that ``move`` is no palace move. A
-    :class:`~tabletop_rules.palace.Play` of held cards equivalent to a listed play is legal.
+    :class:`~tabletop_rules.palace.Play` of held cards equivalent to a listed play is legal
+    (the state records the cards laid).
     """
     phase = state.phase
     if phase == "over":
@@ -482,7 +485,7 @@ def _refill(work: Work, seat: Seat) -> None:
 
 
 def _face_up_into_hand(work: Work, seat: Seat) -> None:
-    """Under ``take_into_hand``, once hand and stock are empty, face-up cards go into the hand."""
+    """Under ``take_into_hand``, face-up cards go openly into the emptied hand once stock is out."""
     if work.hands[seat] or work.stock or work.config.face_up_play != "take_into_hand":
         return
     up = tuple(card for card in work.face_up[seat] if card is not None)
@@ -507,7 +510,9 @@ def _finish(work: Work, seat: Seat) -> None:
 
 
 def _pass_turn(work: Work, seat: Seat) -> None:
-    """The turn (counted toward ``max_turns``) passes to the next seat holding cards."""
+    """The turn passes to the next seat holding cards (counted toward ``max_turns``); a 3 on
+    top makes that seat take the pile.
+    """
     work.turns += 1
     if work.turns >= work.config.max_turns:
         _game_over(work, "max_turns")
