@@ -26,7 +26,7 @@ from .._validation import check_type
 from .._words import counted, game_over, ordinal, verb, who
 from ..protocol import Seat
 from . import events as ev
-from .cards import RANK_TEXT, RANKS, Card, Rank, cards_text, top_run
+from .cards import RANK_TEXT, RANKS, Rank, cards_text, top_run
 from .config import Config
 from .events import Event, check_event
 from .moves import Play, PlayBlind, TakePile
@@ -79,9 +79,9 @@ def _seats(seen: View) -> list[str]:
             f"hand {seen.hand_sizes[seat]}"
         )
         if seat == seen.seat and seen.hand:
-            lines += _wrap(f"{indent}in hand", list(map(_card, seen.hand)))
+            lines += _wrap(f"{indent}in hand", [str(card).rjust(3) for card in seen.hand])
         if seen.known[seat]:
-            lines += _wrap(f"{indent}known  ", list(map(_card, seen.known[seat])))
+            lines += _wrap(f"{indent}known  ", [str(card).rjust(3) for card in seen.known[seat]])
     return lines
 
 
@@ -94,10 +94,6 @@ def _pile(seen: View) -> list[str]:
     under = len(pile) - len(shown)
     head = f"pile {len(pile)}, top last:"
     return _wrap(f"{head} ({under} more)" if under else head, shown)
-
-
-def _card(card: Card) -> str:
-    return str(card).rjust(3)
 
 
 def _wrap(head: str, words: Sequence[str], separator: str = " ") -> list[str]:
