@@ -23,11 +23,11 @@ import attrs
 from ..errors import IllegalMoveError, TabletopError
 from ..game import exported_names
 from ..match import Match
-from ..protocol import BUILT_IN_GAMES, CHANCE, Ruleset, get_ruleset
+from ..protocol import BUILT_IN_GAMES, CHANCE, get_ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng, sample_outcome
 from ..serialize import dumps, loads, to_data
-from .fuzz import _outcome, _refuses, json_node, json_paths, json_replaced
+from .fuzz import Rules, _outcome, _refuses, json_node, json_paths, json_replaced
 
 __all__ = [
     "ODD_ARGUMENTS",
@@ -63,8 +63,6 @@ __all__ = [
     "pushed_to_the_limit",
     "random_playout",
 ]
-
-Rules = Ruleset[Any, Any, Any]
 
 
 @attrs.frozen
@@ -107,8 +105,8 @@ def random_playout(
 
 
 def check_playout(rules: Rules, playout: Playout) -> None:
-    """Replaying the moves from the same seed gives equal states; ``apply`` changes no
-    argument; ``apply_with_events`` agrees with ``apply``; the record replays.
+    """The same seed and moves give equal states, as does the record's replay; ``apply``
+    changes no argument and agrees with ``apply_with_events``.
     """
     first = playout.states[0]
     config, seed, deal = rules.config_of(first), rules.seed_of(first), rules.deal_of(first)
@@ -153,9 +151,7 @@ def check_turn_functions(rules: Rules, state: Any) -> None:
 
 
 def check_chance(rules: Rules, state: Any) -> None:
-    """At a chance point the probabilities are exact, cover exactly the legal moves and
-    sum to 1; elsewhere there are none.
-    """
+    """At a chance point, exact probabilities of the legal moves sum to 1; elsewhere none."""
     probabilities = rules.chance_probabilities(state)
     if rules.current_player(state) != CHANCE:
         assert not probabilities, "chance probabilities away from a chance point"
@@ -172,9 +168,8 @@ def _refusal(rules: Rules, state: Any, move: Any) -> str | None:
 
 
 def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[Any]) -> None:
-    """Every legal move applies and is its own canonical move, as does a candidate that
-    ``canonical`` maps to a listed move; every other candidate raises ``IllegalMoveError``
-    from both, leaving the state as it was.
+    """Legal moves are their own canonical moves and apply, as do candidates ``canonical``
+    maps to them; any other raises ``IllegalMoveError`` from both, changing no state.
     """
     legal = set(rules.legal_moves(state))
     snapshot = to_data(state)
@@ -271,9 +266,7 @@ game's own values of another kind: none is a config, state, view, move or event.
 
 
 def _rule_functions(rules: Rules, move: Any) -> dict[str, Callable[[Any], object]]:
-    """The ruleset's functions that play or read a state, by name, each taking only the
-    state (and ``move``, legal somewhere, where they take a move too).
-    """
+    """The ruleset's functions of a state by name, given ``move`` where they take one."""
     return {
         "legal_moves": rules.legal_moves,
         "chance_probabilities": rules.chance_probabilities,
@@ -394,9 +387,8 @@ def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> N
 
 
 def check_bots_see_views_only(rules: Rules, state: Any, seed: int, rng: Rng = _NO_SEED) -> None:
-    """Every bot of ``rules.bots``, made from ``seed``, picks the same move for the seat on
-    turn in ``state`` and in a state re-dealt from its view by ``determinize``: a bot sees
-    views only. Nothing to check at a chance point, the end, or where there is one move.
+    """Every bot of ``rules.bots``, made from ``seed``, picks the same move in ``state`` as
+    in one re-dealt from the mover's view (where the mover has a choice): bots see views.
     """
     player = rules.current_player(state)
     if player is None or player == CHANCE or len(rules.legal_moves(state)) < 2:
@@ -416,9 +408,7 @@ def check_bots_see_views_only(rules: Rules, state: Any, seed: int, rng: Rng = _N
 def check_errors_hide_secrets(
     rules: Rules, state: Any, candidates: Sequence[Any], rng: Rng = _NO_SEED
 ) -> None:
-    """An illegal move of the seat on turn gets the same error in ``state`` as in a state
-    re-dealt from that seat's view: error messages name nothing the seat cannot see.
-    """
+    """An illegal move's error is the same in a state re-dealt from the mover's view."""
     player = rules.current_player(state)
     if player is None or player == CHANCE:
         return
@@ -503,9 +493,7 @@ def check_events_described(rules: Rules, state: Any, move: Any) -> None:
 
 
 def check_chance_offset(rules: Rules, state: Any) -> None:
-    """Chance outcomes are numbered at or above ``chance_offset``, every player move
-    below it, and the offset lies within the action space.
-    """
+    """Chance outcomes are numbered from ``chance_offset`` (in the action space), moves below."""
     config = rules.config_of(state)
     offset = rules.chance_offset(config)
     size = rules.num_actions(config)
@@ -524,8 +512,8 @@ _BAD_ACTIONS: tuple[Any, ...] = (-1, 1.0, True, "0", None)
 
 
 def check_action_texts(rules: Rules, config: Any) -> None:
-    """``action_text`` gives a string for every action number of ``config`` and raises
-    the library's error for anything else (a number outside the space, a non-integer).
+    """``action_text`` gives text for every action number of ``config`` and raises the
+    library's error for anything else (a number outside the space, a non-integer).
     """
     size = rules.num_actions(config)
     for number in range(size):
@@ -603,17 +591,14 @@ _STEP_LIMIT = 1 << 70
 
 
 def number_paths(state: Any) -> list[tuple[Any, ...]]:
-    """Where the whole numbers of ``state``'s JSON are (``bool`` aside), as the keys and
-    indexes that lead to each inside ``dumps(state)``.
-    """
+    """The paths (keys and indexes) to the whole numbers, not bools, of ``dumps(state)``."""
     data = json.loads(dumps(state))
     return [path for path in json_paths(data) if type(json_node(data, path)) is int]
 
 
 def pushed_to_the_limit(state: Any, path: tuple[Any, ...], sign: int) -> Any:
-    """``state`` with its number at ``path`` (see :func:`number_paths`) pushed as far up
-    (``sign=1``) or down (``-1``) as the loader still takes: the step doubles while the
-    pushed state loads, then halves back to the edge. ``None`` when no step loads.
+    """``state`` with its number at ``path`` (:func:`number_paths`) pushed as far up (``sign=1``)
+    or down (``-1``) as the loader takes, by doubling then halving; ``None`` if none loads.
     """
     data = json.loads(dumps(state))
     number = json_node(data, path)
@@ -661,9 +646,7 @@ def check_play_from_loaded_round_trips(rules: Rules, state: Any, rng: Rng, moves
 def move_cost(
     rules: Rules, config: Any, deal: Any, seed: int, moves: int, clock: Callable[[], float]
 ) -> float:
-    """Seconds per move of ``moves`` random legal moves under ``config`` (new games from
-    ``seed`` on, dealt ``deal`` if given, as each ends), new games included.
-    """
+    """Seconds per random legal move under ``config``, new games from ``seed`` on included."""
     chooser = Rng.from_seed(seed)
     start = clock()
     state = rules.new_game(config, seed=seed, deal=deal)
@@ -729,9 +712,7 @@ def check_deck(rules: Rules, config: Any, rng: Rng = _NO_SEED) -> None:
 
 
 def check_chance_probabilities_are_not_shared(rules: Rules, state: Any) -> None:
-    """Clearing or adding to the mapping ``chance_probabilities(state)`` returned changes
-    no later answer: it is read-only or new each call, never a table later games read.
-    """
+    """Changing a returned ``chance_probabilities`` changes no later one: no shared table."""
     given: Any = rules.chance_probabilities(state)
     before = dict(given)
     with contextlib.suppress(TypeError, AttributeError):  # read-only, as it should be
@@ -767,9 +748,9 @@ def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> N
 
 
 def check_game_exports(package: Any) -> None:
-    """``package`` (a game's package, e.g. ``tabletop_rules.palace``) exports every name
-    of :func:`~tabletop_rules.game.exported_names` and each move and event class of its
-    ``RULES``, and its ``__all__`` names no submodule: one API across the games.
+    """A game's package (``tabletop_rules.palace``) exports every name of
+    :func:`~tabletop_rules.game.exported_names` and its ``RULES``' move and event classes,
+    and no submodule: one API across the games.
     """
     exported = set(getattr(package, "__all__", ()))
     missing = [name for name in exported_names() if name not in exported]
@@ -785,9 +766,7 @@ def check_game_exports(package: Any) -> None:
 
 
 def check_found_by_its_name(rules: Rules) -> None:
-    """:func:`~tabletop_rules.protocol.get_ruleset` gives ``rules`` under its own name (as
-    a worker process finds a pickled ruleset), which is no built-in game's but its own.
-    """
+    """``get_ruleset(rules.name)`` is ``rules``, as a worker finds it; no built-in game's name."""
     name = rules.name
     assert type(name) is str, f"a game's name is a str, got {name!r}"
     assert name, "a game's name is not empty"
@@ -796,10 +775,9 @@ def check_found_by_its_name(rules: Rules) -> None:
         assert rules is importlib.import_module(builtin).RULES, (
             f"{name!r} is the name of the built-in game of {builtin}: choose another"
         )
-    try:
-        found = get_ruleset(name)
-    except KeyError as error:  # UnknownGameError or GamePluginError, saying why
-        raise AssertionError(f"get_ruleset({name!r}) fails: {error}") from error
+    # UnknownGameError or GamePluginError, saying why
+    found = _outcome(f"get_ruleset({name!r})", partial(get_ruleset, name), (KeyError,))
+    assert not isinstance(found, KeyError), f"get_ruleset({name!r}) fails: {found}"
     assert found is rules, (
         f"get_ruleset({name!r}) gives another ruleset: {found!r}; register this one, or "
         "declare it in the entry-point group tabletop_rules.games"

@@ -127,9 +127,7 @@ Path = tuple[Any, ...]
 
 
 def json_paths(value: Any, path: Path = ()) -> list[Path]:
-    """Every node of a JSON value, as the keys and indexes that lead to it: where the
-    fuzzers and the conformance checks change a document.
-    """
+    """Every node of a JSON value, as the keys and indexes that lead to it."""
     found = [path]
     if isinstance(value, dict):
         for key, item in value.items():
@@ -215,9 +213,7 @@ def _mutated_json(draw: st.DrawFn, text: str) -> str:
 
 
 def mutated_json(text: str) -> st.SearchStrategy[str]:
-    """JSON texts made from the valid ``text`` by one to three structural mutations, now
-    and then cut short or buried in deep nesting.
-    """
+    """JSON texts made from ``text`` by 1-3 mutations, now and then cut short or buried deep."""
     return _mutated_json(text)
 
 
@@ -283,9 +279,8 @@ def _odd_moves(draw: st.DrawFn, moves: tuple[Any, ...]) -> Any:
 
 
 def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
-    """Objects that are no move (``None``, numbers, text, containers, a move's class, an
-    object whose ``__hash__``, ``__eq__`` and ``__repr__`` raise), and now and then one of
-    ``moves``, moves of any point of the game.
+    """Objects that are no move (``None``, numbers, text, containers, a move's class, one
+    whose ``__hash__`` and ``__repr__`` raise), now and then one of ``moves``, of any state.
     """
     return _odd_moves(tuple(moves))
 
@@ -297,9 +292,7 @@ _Errors = tuple[type[Exception], ...]
 
 
 def _outcome(what: str, run: Callable[[], Any], errors: _Errors = (TabletopError,)) -> Any:
-    """``run()``'s value, or the error of ``errors`` it raised; any other exception fails
-    the check, naming ``what``.
-    """
+    """``run()``'s value or its error of ``errors``; another exception fails, naming ``what``."""
     try:
         return run()
     except errors as error:
@@ -356,9 +349,7 @@ def check_loaded(rules: Rules, obj: Any) -> None:
 
 
 def _pairs(text: str) -> Any:
-    """JSON text as data in which objects are their key-value pairs sorted by key, so
-    that a repeated key shows and the order of keys does not.
-    """
+    """JSON text as data with objects as key-sorted pairs: repeated keys show, order does not."""
     return json.loads(text, object_pairs_hook=lambda pairs: sorted(pairs, key=lambda p: p[0]))
 
 
@@ -370,9 +361,8 @@ def _check_written_so(text: str, written: str) -> None:
 
 
 def check_loads_total(rules: Rules, text: str) -> None:
-    """``loads(text)`` raises a ``TabletopError`` or returns a value that passes
-    :func:`check_loaded` and that ``dumps`` writes as ``text`` (but for spacing and key
-    order); no other exception, whatever the text.
+    """``loads(text)`` raises a ``TabletopError`` or gives a value that passes
+    :func:`check_loaded` and that ``dumps`` writes as ``text`` (spacing and key order aside).
     """
     obj = _outcome(f"loads of {_shown(text)}", lambda: loads(text))
     if not isinstance(obj, TabletopError):
@@ -381,9 +371,7 @@ def check_loads_total(rules: Rules, text: str) -> None:
 
 
 def check_record_total(rules: Rules, text: str) -> None:
-    """``GameRecord.from_json(text)`` and its replay raise a ``TabletopError`` or give a
-    game whose every state passes the game's checks.
-    """
+    """``GameRecord.from_json(text)`` and replay raise a TabletopError or give valid states."""
 
     def read_and_replay() -> list[Any]:
         return list(replay_states(GameRecord.from_json(text)))
@@ -396,9 +384,7 @@ def check_record_total(rules: Rules, text: str) -> None:
 
 
 def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
-    """``apply(state, move)`` for any object ``move``: a state that passes the game's
-    checks and plays on, or ``IllegalMoveError`` with ``state`` unchanged.
-    """
+    """``apply(state, move)`` of any object: a valid state that plays on, or IllegalMoveError."""
     snapshot = to_data(state)
     after = _outcome(
         f"apply of {_shown(move)}", lambda: rules.apply(state, move), (IllegalMoveError,)
@@ -472,9 +458,9 @@ def repeated_items(text: str) -> st.SearchStrategy[str]:
 
 
 def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
-    """``loads(text)`` raises a ``TabletopError``, or gives a move that passes
-    :func:`check_loaded`, has a text, loads back equal with the same number and text, and
-    that ``apply`` in ``state`` (of the same game) accepts or refuses with ``IllegalMoveError``.
+    """``loads(text)`` raises a ``TabletopError`` or gives a move that passes
+    :func:`~tabletop_rules.testing.check_loaded`, loads back with the same number and text,
+    and that ``apply`` in ``state`` takes or refuses with ``IllegalMoveError``.
     """
     move = _outcome(f"loads of {_shown(text)}", lambda: loads(text))
     if isinstance(move, TabletopError):
@@ -518,9 +504,7 @@ def hostile_json(size: int) -> dict[str, str]:
 
 
 def _embedded(document: str, shape: str) -> str:
-    """The JSON object ``document`` with ``shape`` as its last key's value (an envelope's
-    ``data``, a record's ``moves``).
-    """
+    """The JSON object ``document`` with ``shape`` as its last key's value (``data``, ``moves``)."""
     data = json.loads(document)
     key = list(data)[-1]
     marker = "\x00shape\x00"
@@ -536,9 +520,8 @@ def _seconds(load: Callable[[str], Any], text: str) -> float:
 
 
 def _growth(load: Callable[[str], Any], small: str, large: str, bound: float) -> float:
-    """How many times longer ``load`` takes on ``large`` than on ``small``: best of 3 on
-    ``small`` against best of up to 5 on ``large`` (stopping once under ``bound`` times
-    it), the garbage collector off as in ``timeit``.
+    """How many times longer ``load`` takes on ``large`` than ``small``: best of 3 against
+    best of up to 5 (stopping once under ``bound``), the garbage collector off as in timeit.
     """
     collecting = gc.isenabled()
     gc.disable()
@@ -565,10 +548,6 @@ def check_loading_is_linear(
     linear (``factor``) and quadratic (``factor ** 2``), room for caches and a busy machine.
     """
     bound = factor**1.5
-    loaders: dict[str, Callable[[str], Any]] = {
-        "loads": loads,
-        "GameRecord.from_json": GameRecord.from_json,
-    }
     smalls, larges = hostile_json(size), hostile_json(size * factor)
     for name, small_shape in smalls.items():
         places = {"alone": (small_shape, larges[name])}
@@ -576,9 +555,9 @@ def check_loading_is_linear(
             pair = (_embedded(document, small_shape), _embedded(document, larges[name]))
             places[f"in document {number}"] = pair
         for place, (small, large) in places.items():
-            for loader, load in loaders.items():
+            for load in (loads, GameRecord.from_json):
                 growth = _growth(load, small, large, bound)
                 assert growth < bound, (
-                    f"{rules.name}: {loader} took {growth:.0f} times as long on {len(large)} "
-                    f"characters as on {len(small)} of {name} ({place}): it is not linear"
+                    f"{rules.name}: {load.__qualname__} took {growth:.0f} times as long on "
+                    f"{len(large)} characters as on {len(small)} of {name} ({place}): not linear"
                 )

@@ -153,16 +153,12 @@ class GoldenSuite:
     def test_play_game_still_plays_the_checked_in_moves(self, name: str) -> None:
         """The same bots, seeds and deal play exactly the checked-in moves."""
         record, final = self.checked_in(name)
-        played = self.play(self.game(name)).record
-        assert (played.config, played.seed, played.deal) == (
-            record.config,
-            record.seed,
-            record.deal,
-        )
-        for number, (now, then) in enumerate(zip(played.moves, record.moves, strict=False), 1):
+        again = self.play(self.game(name)).record
+        assert (again.config, again.seed, again.deal) == (record.config, record.seed, record.deal)
+        for number, (now, then) in enumerate(zip(again.moves, record.moves, strict=False), 1):
             assert now == then, f"move {number} differs: now {now!r}, checked in {then!r}"
-        assert len(played.moves) == len(record.moves)
-        assert replay(played) == final
+        assert len(again.moves) == len(record.moves)
+        assert replay(again) == final
 
     def test_the_golden_files_describe_the_declared_game(self, name: str) -> None:
         """The files hold the game, config, seed and deal the suite declares."""

@@ -168,9 +168,7 @@ class ConformanceSuite:
 
     @_examples(_suite_settings)
     def test_observations_and_action_numbers(self, data: st.DataObject) -> None:
-        """Observations fit the spec and come from the view alone; action numbers split at
-        ``chance_offset``, and each has a text, a legal move's parsing back to it.
-        """
+        """Observations fit the spec from the view alone; action numbers and texts agree."""
         playout = self._playout(data)
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
         check_action_texts(self.ruleset, self.ruleset.config_of(playout.final))
@@ -180,9 +178,7 @@ class ConformanceSuite:
 
     @_examples(_suite_settings)
     def test_views_hide_secrets(self, data: st.DataObject) -> None:
-        """Each seat sees a state, and a move's events, as in one re-dealt from its view (or
-        the mover's); views carry neither the RNG nor the seed.
-        """
+        """Each seat sees a state, and a move's events, as in one re-dealt from a view."""
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
         for _index, state in self._sample(self._playout(data)):
             check_view_hides_secrets(self.ruleset, state, rng)
@@ -190,17 +186,13 @@ class ConformanceSuite:
 
     @_examples(_suite_settings)
     def test_events_are_told_in_words_that_hide_secrets(self, data: st.DataObject) -> None:
-        """Every event of a random game is told to every seat in one line that says no more
-        than the redacted event and names no card the seat's views do not show.
-        """
+        """Every event is told to every seat in one line naming no card hidden from it."""
         playout = self._playout(data)
         for before, move in zip(playout.states, playout.moves, strict=False):
             check_events_described(self.ruleset, before, move)
 
     def _bots_play_whole_games(self, data: st.DataObject, slow: bool) -> None:
-        """Each bot of ``ruleset.bots`` in ``slow_bots`` (or not) pickles, as a simulation
-        sends it to worker processes, and plays a whole game in every seat.
-        """
+        """Each bot in ``slow_bots`` (or not) pickles, as for a worker, and plays a game."""
         rules = self.ruleset
         config = data.draw(self.configs, label="config")
         seed = data.draw(_seeds, label="seed")
@@ -227,19 +219,14 @@ class ConformanceSuite:
     @pytest.mark.slow
     @_examples(_suite_settings, max_examples=2)
     def test_slow_bots_pickle_and_play_whole_games(self, data: st.DataObject) -> None:
-        """Every bot of ``slow_bots`` the game has pickles and plays a whole game in every
-        seat (the slow tier: a search bot thinks for each move).
-        """
+        """Every bot of ``slow_bots`` the game has pickles and plays a whole game."""
         self._bots_play_whole_games(data, slow=True)
 
     bot_states_per_game: ClassVar[int] = 1
 
     @_examples(_suite_settings, max_examples=5)  # a search bot thinks for each of its moves
     def test_every_bot_sees_views_only(self, data: st.DataObject) -> None:
-        """Every bot picks the same move in a state of a random game and in one that differs
-        only in what the seat on turn cannot see: bots see views, never states
-        (``bot_states_per_game`` states of each game).
-        """
+        """Every bot moves alike in ``bot_states_per_game`` states and their re-deals."""
         playout = self._playout(data)
         rules = self.ruleset
         turns = [
@@ -305,17 +292,13 @@ class ConformanceSuite:
 
     @_examples(_suite_settings)
     def test_a_view_of_a_seat_not_at_the_table_is_refused(self, data: st.DataObject) -> None:
-        """``view`` of an int seat not at the table raises a TabletopError, of another
-        TypeError.
-        """
+        """``view`` of a seat not at the table raises a TabletopError, of a non-int TypeError."""
         playout, index = self._state_in(data)
         check_view_refuses_seats_not_at_the_table(self.ruleset, playout.states[index])
 
     @_examples(_fuzz_settings)
     def test_fuzz_format_move_refuses_odd_moves(self, data: st.DataObject) -> None:
-        """``format_move``, ``encode`` and ``canonical`` of odd objects give a value, TypeError
-        or a TabletopError, and a formatted text names the same move.
-        """
+        """``format_move``, ``encode`` and ``canonical`` of odd objects agree or refuse."""
         self._fuzz_odd_moves(data, check_move_functions_total)
 
     @_examples(_suite_settings)
@@ -328,9 +311,7 @@ class ConformanceSuite:
     def test_fuzz_moves_with_repeated_items_are_refused_or_read_back(
         self, data: st.DataObject
     ) -> None:
-        """Move documents with an array item repeated are refused, or load into a move the
-        game writes, reads back and judges.
-        """
+        """Move documents with an array item repeated are refused or load into sound moves."""
         rules = self.ruleset
         playout, index = self._state_in(data)
         state = playout.states[index]
@@ -344,9 +325,7 @@ class ConformanceSuite:
     # a timing is not shrunk
     @_examples(_suite_settings, max_examples=1, phases=[Phase.explicit, Phase.generate])
     def test_loading_time_is_linear_in_the_document_size(self, data: st.DataObject) -> None:
-        """Every loader reads the texts hardest on a JSON reader, alone and inside the
-        game's own state and record, in time linear in their size.
-        """
+        """Every loader reads the hardest texts, alone and in a state or record, in linear time."""
         playout, index = self._state_in(data)
         documents = [dumps(playout.states[index]), _record(self.ruleset, playout, index).to_json()]
         check_loading_is_linear(self.ruleset, documents)
@@ -365,9 +344,7 @@ class ConformanceSuite:
     def test_play_from_any_loadable_state_writes_states_that_load(
         self, data: st.DataObject
     ) -> None:
-        """Every state reached by play from a loadable state (of a random game, with numbers
-        of its JSON pushed as far as the loader takes) dumps and loads back equal.
-        """
+        """Play from a state, or one pushed to the loader's limits, writes states that load."""
         playout = self._playout(data)
         state = playout.states[data.draw(st.integers(0, len(playout.states) - 1), label="at")]
         rng = Rng.from_seed(data.draw(_seeds, label="chooser_seed"))
@@ -385,9 +362,7 @@ class ConformanceSuite:
             check_play_from_loaded_round_trips(self.ruleset, start, rng, self.moves_after_loading)
 
     def test_worst_config_moves_cost_about_a_default_move(self) -> None:
-        """A move under ``worst_config`` costs at most ``worst_config_ratio`` times a default
-        move (a ratio measured in one run, never an absolute time).
-        """
+        """A move under ``worst_config`` costs at most ``worst_config_ratio`` default moves."""
         if self.worst_config is None:
             pytest.skip(f"{self.ruleset.name} names no worst_config")
         check_worst_config_move_cost(
