@@ -32,7 +32,6 @@ def view(state: State, seat: Seat | None) -> View:
         refuse_state(state, game="an account", state_type=State, view_type=View)
     check_seat(seat, state.config.players)
     to_move = current_player(state)
-    over = to_move is None
     return _make_view(
         **{name: getattr(state, name) for name in _SHARED},
         seat=seat,
@@ -42,7 +41,7 @@ def view(state: State, seat: Seat | None) -> View:
         pack_size=len(state.pack),
         discard=tuple(sorted(state.discard, key=CARD_ORDER)),
         scores=state.accounts,
-        winners=top_seats(state.accounts) if over else frozenset(),
+        winners=top_seats(state.accounts) if to_move is None else frozenset(),
         legal_moves=legal_moves(state) if seat is not None and seat == to_move else (),
     )
 
