@@ -49,7 +49,7 @@ from .moves import (
 from .notation import format_move
 from .rules import fillable_boxes
 from .scoring import ALL_THROWS, FITS, KEEPS, score_table, stage_bonus
-from .state import View
+from .state import View, open_mask
 
 __all__ = [
     "DEFAULT_VALUES",
@@ -372,10 +372,9 @@ def _table(view: View, values: Values) -> _Table:
     sheet = view.sheets[seat]
     base = BOXES_PER_STAGE * view.stage
     cells = sheet[base : base + BOXES_PER_STAGE]
-    open_mask = sum(1 << box for box, cell in enumerate(cells) if cell is None)
     order = config.stage_order(view.stage)
     announced = view.announced
-    fillable = fillable_boxes(order, open_mask) if announced is None else 1 << announced
+    fillable = fillable_boxes(order, open_mask(sheet)) if announced is None else 1 << announced
     turns_left = sum(cell is None for cell in sheet) - 1
     # the plan looks HORIZON throws ahead: the whole turn unless it allows more
     last = min(view.throws_allowed, view.throws_used + HORIZON)

@@ -147,9 +147,7 @@ def chance_probabilities(state: State) -> Mapping[Move, Fraction]:
     if type(state) is not State:
         refuse(state)
     pending = state.pending_keep
-    if pending is None:
-        return _NO_PROBABILITIES
-    return PROBABILITIES[DICE_COUNT - len(pending)]
+    return _NO_PROBABILITIES if pending is None else PROBABILITIES[DICE_COUNT - len(pending)]
 
 
 def _quoted(move: Move) -> str:
