@@ -268,8 +268,9 @@ class _Plan(_Table):
 
 class PlannerBot(_LandingBot):
     """Lands each roll where the card and the rest of the game are worth most, by
-    :func:`plan` (the field as it lies, the account as it stands); buys a marker when its
-    plan beats the price and ends the game only to win, as :class:`BestCardBot` does.
+    :func:`~tabletop_rules.account.bots.plan` (the field as it lies, the account as it
+    stands); buys a marker when its plan beats the price and ends the game only to win, as
+    :class:`BestCardBot` does.
     The same view always gives the same move (among equals, the first listed).
     """
 
@@ -353,9 +354,9 @@ def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
 class AccountSearchBot:
     """``RULES.bots["search"]``: :class:`~tabletop_rules.search.SearchBot` over 16
     guesses of the pack and the dice, :class:`PlannerBot` the model of the others, each
-    position scored by :func:`plan_value` without rollout. PlannerBot's move stands unless
-    another's mean reward on the same guesses is 0.2 better: the plan weighs every roll
-    exactly, where 16 guesses only sample it.
+    position scored by :func:`~tabletop_rules.account.bots.plan_value` without rollout.
+    PlannerBot's move stands unless another's mean reward on the same guesses is 0.2
+    better: the plan weighs every roll exactly, where 16 guesses only sample it.
     """
 
     def __init__(self, seed: int = 0, iterations: int = 100) -> None:
