@@ -96,10 +96,7 @@ def _tables() -> dict[str, NDArray[Any]]:
     counts[: len(_THROWS)] = (np.array(_THROWS)[:, :, None] == faces).sum(axis=1)
     kept = np.zeros((len(_ROLLS) + 1, 6), dtype=np.float32)  # + none pending
     kept[: len(_ROLLS)] = [[roll.keep.count(face) for face in faces] for roll in _ROLLS]
-    box_of = np.full(len(ACTIONS), -1, dtype=np.int64)
-    for number, move in enumerate(ACTIONS):
-        if isinstance(move, moves.Write | moves.Scratch | moves.Announce):
-            box_of[number] = int(move.box)
+    box_of = np.array([getattr(move, "box", -1) for move in ACTIONS], dtype=np.int64)  # -1: none
     return {
         "rolls": rolls,
         "keep_size": keep_size,

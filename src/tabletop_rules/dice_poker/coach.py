@@ -607,11 +607,8 @@ def _kept(keep: tuple[Face, ...]) -> str:
 
 
 def _percent(chance: Fraction) -> str:
-    return (
-        f"{float(chance):.0%}"
-        if chance in (0, 1) or 0.01 <= chance <= 0.99
-        else f"{float(chance):.1%}"
-    )
+    whole = chance in (0, 1) or 0.01 <= chance <= 0.99  # else a digit more: 0.5%, 99.6%
+    return f"{float(chance):.{0 if whole else 1}%}"
 
 
 def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
@@ -642,8 +639,7 @@ def advice_lines(view: View, values: Values = DEFAULT_VALUES, keeps: int = 3) ->
     is to throw).
     """
     advice = coach(view, values)
-    move = advice.move
-    lines = [f"Coach ({counted(advice.throws_left, 'throw')} left): {format_move(move)}."]
+    lines = [f"Coach ({counted(advice.throws_left, 'throw')} left): {format_move(advice.move)}."]
     for keep in advice.keeps[:keeps]:
         likely = sorted(
             keep.boxes,
