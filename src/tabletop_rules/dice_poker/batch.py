@@ -144,8 +144,7 @@ def _ascending(flags: NDArray[np.bool_], first: int) -> tuple[NDArray[np.int16],
     counts = flags.sum(axis=1).astype(np.int64)
     listed = np.full((flags.shape[0], max(int(counts.max()), 1)), -1, dtype=np.int16)
     for row, columns in enumerate(flags):
-        places = np.flatnonzero(columns)
-        listed[row, : places.size] = first + places
+        listed[row, : counts[row]] = first + np.flatnonzero(columns)
     return listed, counts
 
 
