@@ -343,10 +343,11 @@ def _without(cards: Hand, removed: Sequence[Card], strict: bool = True) -> Hand 
     """
     rest = list(cards)
     for card in removed:
-        if card in rest:
+        try:
             rest.remove(card)
-        elif strict:
-            return None
+        except ValueError:
+            if strict:
+                return None
     return tuple(rest)
 
 
