@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement, repeat
+from itertools import combinations_with_replacement, product, repeat
 from operator import add, itemgetter, mul
 
 import attrs
@@ -291,12 +292,12 @@ def _mountain_spread(
     """The distribution of the points the open mountain boxes will add, each independent."""
     spread = {0: 1.0}
     for box in sorted(open_mountain):
-        step: dict[int, float] = {}
-        for total, chance in spread.items():
-            for count, more in enumerate(values.mountain_counts[box]):
-                if more:
-                    key = total + (count - 3) * box.face
-                    step[key] = step.get(key, 0.0) + chance * more
+        step: defaultdict[int, float] = defaultdict(float)
+        for (total, chance), (count, more) in product(
+            spread.items(), enumerate(values.mountain_counts[box])
+        ):
+            if more:
+                step[total + (count - 3) * box.face] += chance * more
         spread = step
     return tuple(spread.items())
 

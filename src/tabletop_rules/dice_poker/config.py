@@ -148,10 +148,8 @@ class Config:
         """Throws a turn allows to a player with ``bank`` fences."""
         if not self.fences:
             return self.throws_per_turn
-        spendable = (
-            bank if self.max_fences_per_turn is None else min(bank, self.max_fences_per_turn)
-        )
-        return self.throws_per_turn + spendable
+        cap = self.max_fences_per_turn
+        return self.throws_per_turn + (bank if cap is None else min(bank, cap))
 
     def bank_after_turn(self, bank: int, throws_used: int) -> int:
         """A player's bank once a turn that used ``throws_used`` throws ends."""

@@ -86,10 +86,8 @@ def _status(seen: View) -> str:
     if seen.pending_keep is not None:
         kept = " ".join(map(str, seen.pending_keep)) or "nothing"
         return f"dice in the air (kept: {kept})"
-    status = (
-        f"to move: P{player}, stage {seen.stage + 1}, "
-        f"throw {seen.throws_used} of {seen.throws_allowed}"
-    )
+    throw = f"throw {seen.throws_used} of {seen.throws_allowed}"
+    status = f"to move: P{player}, stage {seen.stage + 1}, {throw}"
     if seen.dice:
         status += f", dice {' '.join(map(str, seen.dice))}"
     if seen.announced is not None:
