@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ..batch import NOBODY, Engine, Games, frame, nth_legal, random_actions
 from ..errors import IllegalMoveError, InvalidStateError, TabletopError
 from ..protocol import CHANCE
-from .fuzz import _outcome
+from .fuzz import outcome_of
 
 __all__ = ["ODD_DRAWS", "LockstepReport", "check_lockstep", "check_odd_draws", "check_records"]
 
@@ -288,7 +288,7 @@ def _entries(engine: Engine, games: Games, generator: np.random.Generator | None
 
 def _check_refused(engine: Engine, games: Games, what: str) -> None:
     for entry, call in _entries(engine, games, None).items():
-        refused = _outcome(f"{entry} of {what}", call, (InvalidStateError,))
+        refused = outcome_of(f"{entry} of {what}", call, (InvalidStateError,))
         assert isinstance(refused, InvalidStateError), f"{entry} took {what}"
 
 
@@ -296,9 +296,9 @@ def _check_read_or_refused(
     engine: Engine, games: Games, generator: np.random.Generator, what: str
 ) -> None:
     for entry, call in _entries(engine, games, generator).items():
-        got = _outcome(f"{entry} of a record with {what}", call)
+        got = outcome_of(f"{entry} of a record with {what}", call)
         if entry.startswith("state") and not isinstance(got, TabletopError):
-            refused = _outcome(f"check_state of {entry}", partial(engine.rules.check_state, got))
+            refused = outcome_of(f"check_state of {entry}", partial(engine.rules.check_state, got))
             assert not isinstance(refused, TabletopError), (
                 f"{entry} of a record with {what} is a state the rules refuse: {refused}"
             )

@@ -27,7 +27,7 @@ from ..protocol import BUILT_IN_GAMES, CHANCE, get_ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng, sample_outcome
 from ..serialize import dumps, loads, to_data
-from .fuzz import Rules, _outcome, _refuses, json_node, json_paths, json_replaced
+from .fuzz import Rules, expect_refusal, json_node, json_paths, json_replaced, outcome_of
 
 __all__ = [
     "ODD_ARGUMENTS",
@@ -77,6 +77,10 @@ class Playout:
         """The last state."""
         return self.states[-1]
 
+    def record(self, rules: Rules, end: int | None = None) -> GameRecord:
+        """The record of the first ``end`` moves (all by default)."""
+        return reduce(GameRecord.play, self.moves[:end], GameRecord.start(rules, self.states[0]))
+
 
 def random_playout(
     rules: Rules, config: Any, seed: int, chooser_seed: int, deal: Any = None
@@ -121,13 +125,8 @@ def check_playout(rules: Rules, playout: Playout) -> None:
         assert with_events == after, f"apply_with_events({move!r}) differs from apply"
         assert isinstance(events, tuple)
         assert to_data(before) == snapshot, f"apply({move!r}) changed its argument"
-    record = _record(rules, playout).to_json()
+    record = playout.record(rules).to_json()
     assert replay(GameRecord.from_json(record)) == playout.final, "record replay differs"
-
-
-def _record(rules: Rules, playout: Playout, end: int | None = None) -> GameRecord:
-    """The record of the playout's first ``end`` moves (all by default)."""
-    return reduce(GameRecord.play, playout.moves[:end], GameRecord.start(rules, playout.states[0]))
 
 
 def check_turn_functions(rules: Rules, state: Any) -> None:
@@ -163,7 +162,7 @@ def check_chance(rules: Rules, state: Any) -> None:
 
 def _refusal(rules: Rules, state: Any, move: Any) -> str | None:
     """The message of the ``IllegalMoveError`` of ``apply(state, move)``; ``None`` if none."""
-    refused = _outcome(f"apply({move!r})", partial(rules.apply, state, move), (IllegalMoveError,))
+    refused = outcome_of(f"apply({move!r})", partial(rules.apply, state, move), (IllegalMoveError,))
     return str(refused) if isinstance(refused, IllegalMoveError) else None
 
 
@@ -178,7 +177,7 @@ def check_illegal_moves_rejected(rules: Rules, state: Any, candidates: Sequence[
         assert rules.canonical(state, move) == move, f"canonical({move!r}) is not itself"
     for move in candidates:
         what = f"canonical({move!r})"
-        listed = _outcome(what, partial(rules.canonical, state, move), (IllegalMoveError,))
+        listed = outcome_of(what, partial(rules.canonical, state, move), (IllegalMoveError,))
         if not isinstance(listed, IllegalMoveError):
             assert listed in legal, f"canonical({move!r}) = {listed!r} is not a listed move"
             rules.apply(state, move)  # a move equivalent to a listed one is played as made
@@ -233,7 +232,9 @@ def check_codec(rules: Rules, state: Any) -> None:
     for move, number in zip(legal, numbers, strict=True):
         assert rules.decode(state, number) == move, f"decode(encode({move!r}))"
     for number in (number for number in range(size) if not mask[number]):
-        _refuses(f"decode of illegal {number}", partial(rules.decode, state, number), TabletopError)
+        expect_refusal(
+            f"decode of illegal {number}", partial(rules.decode, state, number), TabletopError
+        )
 
 
 def _seats(rules: Rules, state: Any) -> tuple[int | None, ...]:
@@ -336,7 +337,7 @@ def check_entry_points_refuse_odd_arguments(rules: Rules, state: Any) -> None:
         for name, function in functions.items():
             for odd in (*ODD_ARGUMENTS, *own_odd):
                 what = f"{rules.name}: {name}({odd!r:.60})"
-                _outcome(what, partial(function, odd), (TypeError, TabletopError))
+                outcome_of(what, partial(function, odd), (TypeError, TabletopError))
 
 
 class _IntSeat(int):
@@ -356,7 +357,7 @@ def check_view_refuses_seats_not_at_the_table(rules: Rules, state: Any) -> None:
     ]
     for seat, expected in cases:
         what = f"{rules.name}: view(state, {seat!r}) at a table of {players}"
-        _refuses(what, partial(rules.view, state, seat), expected)
+        expect_refusal(what, partial(rules.view, state, seat), expected)
 
 
 def check_view_hides_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
@@ -521,7 +522,9 @@ def check_action_texts(rules: Rules, config: Any) -> None:
         assert isinstance(text, str), f"action_text of {number} is {text!r}"
         assert text, f"action_text of {number} is empty"
     for bad in (*_BAD_ACTIONS, size):
-        _refuses(f"action_text({bad!r})", partial(rules.action_text, config, bad), TabletopError)
+        expect_refusal(
+            f"action_text({bad!r})", partial(rules.action_text, config, bad), TabletopError
+        )
 
 
 def check_observation(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> None:
@@ -565,14 +568,14 @@ def check_fair_take_back(rules: Rules, playout: Playout, end: int) -> None:
     outcome, and takes back the seat's last move and every move since, which play again
     to the same states. A game whose re-deals or redactions leak fails it.
     """
-    match = Match.from_record(rules, _record(rules, playout, end))
+    match = Match.from_record(rules, playout.record(rules, end))
     history, moves = match.history, match.moves
     current_player = rules.current_player
     for seat in range(rules.players(rules.config_of(history[0]))):
         turns = [index for index in range(end) if current_player(history[index]) == seat]
         if not match.can_take_back(seat):
             what = f"take_back({seat}) where can_take_back says no"
-            _refuses(what, partial(match.take_back, seat), IllegalMoveError)
+            expect_refusal(what, partial(match.take_back, seat), IllegalMoveError)
             assert match.history == history, "a refused take-back changed the match"
             continue
         assert turns, f"seat {seat} has no move, yet can_take_back({seat}) is true"
@@ -631,7 +634,7 @@ def check_play_from_loaded_round_trips(rules: Rules, state: Any, rng: Rng, moves
     it cannot read.
     """
     for number in range(moves + 1):
-        again = _outcome(f"{rules.name}: loading", partial(loads, dumps(state)))
+        again = outcome_of(f"{rules.name}: loading", partial(loads, dumps(state)))
         assert not isinstance(again, TabletopError), (
             f"{rules.name}: the state {number} moves on from a loaded state does not load: {again}"
         )
@@ -744,7 +747,7 @@ def check_entry_points_check_the_state_type_first(rules: Rules, state: Any) -> N
     for lookalike in (subclassed, types.SimpleNamespace(**fields)):
         for name, entry in entries.items():
             what = f"{rules.name}.{name} of a {type(lookalike).__name__}, which is no State"
-            _refuses(what, partial(entry, lookalike), TypeError)
+            expect_refusal(what, partial(entry, lookalike), TypeError)
 
 
 def check_game_exports(package: Any) -> None:
@@ -776,7 +779,7 @@ def check_found_by_its_name(rules: Rules) -> None:
             f"{name!r} is the name of the built-in game of {builtin}: choose another"
         )
     # UnknownGameError or GamePluginError, saying why
-    found = _outcome(f"get_ruleset({name!r})", partial(get_ruleset, name), (KeyError,))
+    found = outcome_of(f"get_ruleset({name!r})", partial(get_ruleset, name), (KeyError,))
     assert not isinstance(found, KeyError), f"get_ruleset({name!r}) fails: {found}"
     assert found is rules, (
         f"get_ruleset({name!r}) gives another ruleset: {found!r}; register this one, or "

@@ -291,7 +291,7 @@ def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
 _Errors = tuple[type[Exception], ...]
 
 
-def _outcome(what: str, run: Callable[[], Any], errors: _Errors = (TabletopError,)) -> Any:
+def outcome_of(what: str, run: Callable[[], Any], errors: _Errors = (TabletopError,)) -> Any:
     """``run()``'s value or its error of ``errors``; another exception fails, naming ``what``."""
     try:
         return run()
@@ -304,9 +304,9 @@ def _outcome(what: str, run: Callable[[], Any], errors: _Errors = (TabletopError
         ) from error
 
 
-def _refuses(what: str, run: Callable[[], Any], error: type[Exception]) -> None:
+def expect_refusal(what: str, run: Callable[[], Any], error: type[Exception]) -> None:
     """``run()`` raises ``error``; a value or another exception fails, naming ``what``."""
-    got = _outcome(what, run, (error,))
+    got = outcome_of(what, run, (error,))
     assert isinstance(got, error), f"{what} gave {got!r:.60}, not {error.__name__}"
 
 
@@ -364,7 +364,7 @@ def check_loads_total(rules: Rules, text: str) -> None:
     """``loads(text)`` raises a ``TabletopError`` or gives a value that passes
     :func:`check_loaded` and that ``dumps`` writes as ``text`` (spacing and key order aside).
     """
-    obj = _outcome(f"loads of {_shown(text)}", lambda: loads(text))
+    obj = outcome_of(f"loads of {_shown(text)}", lambda: loads(text))
     if not isinstance(obj, TabletopError):
         check_loaded(rules, obj)
         _check_written_so(text, dumps(obj))
@@ -376,7 +376,7 @@ def check_record_total(rules: Rules, text: str) -> None:
     def read_and_replay() -> list[Any]:
         return list(replay_states(GameRecord.from_json(text)))
 
-    states = _outcome(f"GameRecord.from_json and replay of {_shown(text)}", read_and_replay)
+    states = outcome_of(f"GameRecord.from_json and replay of {_shown(text)}", read_and_replay)
     if not isinstance(states, TabletopError):
         _check_written_so(text, GameRecord.from_json(text).to_json())
         for state in states:
@@ -386,7 +386,7 @@ def check_record_total(rules: Rules, text: str) -> None:
 def check_apply_total(rules: Rules, state: Any, move: Any) -> None:
     """``apply(state, move)`` of any object: a valid state that plays on, or IllegalMoveError."""
     snapshot = to_data(state)
-    after = _outcome(
+    after = outcome_of(
         f"apply of {_shown(move)}", lambda: rules.apply(state, move), (IllegalMoveError,)
     )
     if isinstance(after, IllegalMoveError):
@@ -406,7 +406,7 @@ def check_move_functions_total(rules: Rules, state: Any, move: Any) -> None:
     """
 
     def total(what: str, run: Callable[[], Any]) -> tuple[bool, Any]:
-        got = _outcome(f"{what} of {_shown(move)}", run, (TabletopError, TypeError))
+        got = outcome_of(f"{what} of {_shown(move)}", run, (TabletopError, TypeError))
         return not isinstance(got, TabletopError | TypeError), got
 
     formatted, text = total("format_move", lambda: rules.format_move(move))
@@ -462,7 +462,7 @@ def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:
     :func:`~tabletop_rules.testing.check_loaded`, loads back with the same number and text,
     and that ``apply`` in ``state`` takes or refuses with ``IllegalMoveError``.
     """
-    move = _outcome(f"loads of {_shown(text)}", lambda: loads(text))
+    move = outcome_of(f"loads of {_shown(text)}", lambda: loads(text))
     if isinstance(move, TabletopError):
         return
     assert kind_of(rules, type(move)) == "move", f"a move document loaded a {type(move)}"

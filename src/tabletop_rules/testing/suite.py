@@ -17,7 +17,6 @@ from ..serialize import dumps
 from ..simulate import play_game
 from .checks import (
     Playout,
-    _record,
     check_action_texts,
     check_bots_see_views_only,
     check_chance,
@@ -267,7 +266,7 @@ class ConformanceSuite:
     def test_fuzz_records_refuse_or_replay(self, data: st.DataObject) -> None:
         """Mutated game records are refused with a TabletopError or replay validly."""
         playout, index = self._state_in(data)
-        text = _record(self.ruleset, playout, index).to_json()
+        text = playout.record(self.ruleset, index).to_json()
         for _ in range(self.fuzz_cases_per_example):
             check_record_total(self.ruleset, data.draw(mutated_json(text), label="mutated"))
 
@@ -327,7 +326,7 @@ class ConformanceSuite:
     def test_loading_time_is_linear_in_the_document_size(self, data: st.DataObject) -> None:
         """Every loader reads the hardest texts, alone and in a state or record, in linear time."""
         playout, index = self._state_in(data)
-        documents = [dumps(playout.states[index]), _record(self.ruleset, playout, index).to_json()]
+        documents = [dumps(playout.states[index]), playout.record(self.ruleset, index).to_json()]
         check_loading_is_linear(self.ruleset, documents)
 
     # ``worst_config`` (``worst_deal``, if it needs a deck order): the game's costliest
