@@ -64,9 +64,7 @@ class UnknownGameError(TabletopError, KeyError):
     as the registry's lookup raised before.
     """
 
-    def __str__(self) -> str:
-        # KeyError's str() is the repr of the missing key; this error's is its message.
-        return BaseException.__str__(self)
+    __str__ = BaseException.__str__  # the message, not KeyError's repr of it
 
 
 class SimulationError(TabletopError):

@@ -189,9 +189,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         if (self.chance_mode == "explicit") != (self.chance_type is not None):
             raise TypeError("a game names its chance_type exactly when its chance mode is explicit")
         view_type: Any = self.view_type
-        missing = {"seat", "current_player", "legal_moves"} - {
-            field.name for field in attrs.fields(view_type)
-        }
+        missing = {"seat", "current_player", "legal_moves"} - set(attrs.fields_dict(view_type))
         if missing:
             raise TypeError(f"{self.view_type.__name__} needs fields {', '.join(sorted(missing))}")
         self.noun = self.name.replace("-", " ")
@@ -525,16 +523,11 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
             self.refuse(state)
         size = self.num_actions(state.config)  # type: ignore[attr-defined]
         move = self.move_table.moves[check_action(action, size)]
-        kind, ids, classes = type(move), self._move_ids, self._classes
+        ids, classes = self._move_ids, self._classes
         for listed in self.legal_moves(state):
-            if listed is move:
-                return listed
-            # a move of the class that is not the table's own (a play of other suits)
-            if (
-                classes
-                and type(listed) is kind
-                and id(listed) not in ids
-                and self.action_key(listed) is move
+            # or a move of the class that is not the table's own (a play of other suits)
+            if listed is move or (
+                classes and id(listed) not in ids and self.action_key(listed) is move
             ):
                 return listed
         text = self.action_notation(move)
@@ -675,23 +668,17 @@ def _guarded(
 
 
 def guard_config(rule: Callable[[Any], Rule]) -> Any:
-    """``rule(config)`` as a :class:`Game` method that first refuses a config of another
-    game (``ConfigError``): how a game binds a function of its config it has not guarded.
-    """
+    """``rule(config)`` as a Game method refusing another game's config (``ConfigError``)."""
     return _guarded(rule, lambda game: (game.config_type,), ConfigError)
 
 
 def guard_view(rule: Callable[[Any], Rule]) -> Any:
-    """``rule(view)`` as a :class:`Game` method that first refuses what is no view of the
-    game (``TypeError``).
-    """
+    """``rule(view)`` as a Game method refusing what is no view of the game (``TypeError``)."""
     return _guarded(rule, lambda game: (game.view_type,))
 
 
 def guard_table(rule: Callable[[Any], Rule]) -> Any:
-    """``rule(game)`` as a :class:`Game` method that first refuses what is neither a state
-    nor a view of the game (``TypeError``): for what draws either.
-    """
+    """``rule(game)`` as a Game method refusing what is no state or view of it (``TypeError``)."""
     return _guarded(rule, lambda game: (game.state_type, game.view_type))
 
 

@@ -120,10 +120,6 @@ def _no_hooks(_converter: Any) -> None:
     return None
 
 
-def _repr_display(game: Any) -> str:
-    return repr(game)
-
-
 @attrs.frozen(kw_only=True)
 class Kernel:
     """A game's own functions for the deprecated :func:`build`: the methods of a
@@ -153,7 +149,7 @@ class Kernel:
     check_view: Callable[[Any, Fail], None] | None = None
     winners: Callable[[Any], frozenset[int]] | None = None
     chance_probabilities: Callable[[Any], Mapping[Any, Fraction]] | None = None
-    display: Callable[[Any], str] = _repr_display
+    display: Callable[[Any], str] = repr
     json_hooks: Callable[[Any], None] = _no_hooks
     deck: Callable[[Any], tuple[Any, ...]] | None = None
     bots: Mapping[str, BotFactory] = attrs.field(factory=dict)
@@ -171,6 +167,8 @@ class Kernel:
     hint: Callable[[Any], tuple[str, ...]] | None = None
 
 
+_FACTS = ("name", "title", "chance_mode", "hidden_information", "deal_type", "format_version")
+_TYPES = ("config_type", "state_type", "view_type", "chance_type", "move_types", "event_types")
 _TABLE_MEMBERS = {"determinize_each", "players", "config_of", "seed_of", "deal_of", "deck"}
 _OVERRIDABLE = frozenset(exported_functions()) - {"new_game", "read_move"} | _TABLE_MEMBERS
 """The members :func:`build` takes a keyword for."""
@@ -254,18 +252,11 @@ class _KernelGame(Game[Any, Any, Any, Any, Any]):
     hint = _runs("hint", _a_view, Game.hint)
 
     def __init__(self, declaration: Declaration, kernel: Kernel) -> None:
-        self.k = kernel
-        self.name, self.title, self.seats = declaration.name, declaration.title, declaration.players
-        self.chance_mode = declaration.chance_mode
-        self.hidden_information = declaration.hidden_information
-        self.deal_type = declaration.deal_type
-        self.format_version = declaration.format_version
-        self.config_type, self.state_type = kernel.config_type, kernel.state_type
-        self.view_type, self.chance_type = kernel.view_type, kernel.chance_type
-        self.move_types, self.event_types = kernel.move_types, kernel.event_types
         assert kernel.moves is not None
-        self.move_table = kernel.moves
-        self.own_bots = kernel.bots
+        self.k, self.move_table, self.own_bots = kernel, kernel.moves, kernel.bots
+        self.seats = declaration.players
+        for source, names in ((declaration, _FACTS), (kernel, _TYPES)):
+            vars(self).update({name: getattr(source, name) for name in names})
         super().__init__()
 
     def __reduce__(self) -> Any:

@@ -279,12 +279,16 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """The index of ``seat``'s last move, once no move since revealed anything."""
         turn = self._last_turn(seat)
         for index in range(turn, len(self._moves)):
-            reason = self._reveal(index, seat)
-            if reason is not None:
+            known = self._reveals[index]  # each move judged once for each seat
+            if seat not in known:
+                known[seat] = self._judge(index, seat)
+            if known[seat] is not None:
+                player = self._rules.current_player(self._states[index])
                 raise IllegalMoveError(
-                    f"seat {seat} cannot take back move {index + 1} ({self._who(index)} "
-                    f"{self._rules.format_move(self._moves[index])}): it {reason}, and a fair "
-                    "take-back never crosses a move that showed what was hidden"
+                    f"seat {seat} cannot take back move {index + 1} "
+                    f"({'chance' if player == CHANCE else f'P{player}'} "
+                    f"{self._rules.format_move(self._moves[index])}): it {known[seat]}, and a "
+                    "fair take-back never crosses a move that showed what was hidden"
                 )
         return turn
 
@@ -295,18 +299,8 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
                 return index
         raise IllegalMoveError(f"seat {seat} has made no move to take back")
 
-    def _who(self, index: int) -> str:
-        player = self._rules.current_player(self._states[index])
-        return "chance" if player == CHANCE else f"P{player}"
-
-    def _reveal(self, index: int, taker: Seat) -> str | None:
-        """Why move ``index`` showed ``taker`` something hidden, else ``None`` (kept)."""
-        known = self._reveals[index]
-        if taker not in known:
-            known[taker] = self._judge(index, taker)
-        return known[taker]
-
     def _judge(self, index: int, taker: Seat) -> str | None:
+        """Why move ``index`` showed ``taker`` something hidden, else ``None``."""
         rules = self._rules
         before, after = self._states[index], self._states[index + 1]
         move, events = self._moves[index], self._events[index]

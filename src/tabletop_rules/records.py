@@ -228,16 +228,13 @@ def replay_steps(
     """
     try:
         check_record(record)
+        ruleset = record.ruleset
+        state = ruleset.new_game(record.config, seed=record.seed, deal=record.deal)
     except TabletopError as error:
         raise InvalidStateError(f"the record cannot start a game: {error}") from error
     if rules is not None and rules.name != record.game:
         raise InvalidStateError(f"a {record.game} record cannot be replayed as {rules.name}")
-    try:
-        state = record.ruleset.new_game(record.config, seed=record.seed, deal=record.deal)
-    except TabletopError as error:
-        raise InvalidStateError(f"the record cannot start a game: {error}") from error
     yield None, state, ()
-    ruleset = record.ruleset
     happened: tuple[Any, ...] = ()
     for number, text in enumerate(record.moves, 1):
         try:

@@ -260,10 +260,8 @@ def _tuple(value: Any, kind: Any) -> tuple[Any, ...]:
 
 def _frozenset(value: Any, kind: Any) -> frozenset[Any]:
     """A JSON array as a frozenset."""
-    if not isinstance(value, list | tuple):
-        raise TypeError(f"expected an array, got {short_repr(value)}")
     (item_type,) = getattr(kind, "__args__", (Any,))
-    return frozenset(converter.structure(item, item_type) for item in value)
+    return frozenset(_tuple(value, tuple[item_type, ...]))  # type: ignore[valid-type]
 
 
 def _of(*kinds: type[Any]) -> Callable[[Any], bool]:
@@ -365,14 +363,7 @@ def kind_of(ruleset: Ruleset[Any, Any, Any], cls: Any) -> str | None:
         kinds = {kind_of(ruleset, member) for member in members}
         kind = kinds.pop()
         return kind if not kinds and kind in ("move", "event") else None
-    for kind in ("config", "state", "view"):
-        if cls is getattr(ruleset, f"{kind}_type"):
-            return kind
-    if cls in ruleset.move_types:
-        return "move"
-    if cls in ruleset.event_types:
-        return "event"
-    return None
+    return next((kind for kind in _KINDS if cls in _classes(ruleset, kind)), None)
 
 
 def _members(cls: Any) -> tuple[Any, ...]:
@@ -394,16 +385,19 @@ def to_data(obj: Any) -> Any:
     """``obj`` as plain JSON data (dicts, lists, strings, numbers)."""
     cls = type(obj)
     ruleset = ruleset_of(cls)
-    kind = kind_of(ruleset, cls)
+    return converter.unstructure(obj, unstructure_as=_union(ruleset, kind_of(ruleset, cls)))
+
+
+def _classes(ruleset: Ruleset[Any, Any, Any], kind: str | None) -> tuple[type[Any], ...]:
+    """The game's move classes, its event classes, or its one class of ``kind``."""
     if kind in ("move", "event"):
-        return converter.unstructure(obj, unstructure_as=_union(ruleset, kind))
-    return converter.unstructure(obj)
+        return getattr(ruleset, f"{kind}_types")  # type: ignore[no-any-return]
+    return (getattr(ruleset, f"{kind}_type"),)
 
 
 def _union(ruleset: Ruleset[Any, Any, Any], kind: str | None) -> Any:
-    """The union of the game's move classes, or of its event classes."""
-    classes = ruleset.move_types if kind == "move" else ruleset.event_types
-    return Union[classes]  # noqa: UP007 - built at run time, X | Y cannot
+    """The union of the game's classes of ``kind``: its config, state or view class itself."""
+    return Union[_classes(ruleset, kind)]  # noqa: UP007 - built at run time, X | Y cannot
 
 
 def from_data(data: Any, cls: type[T]) -> T:
@@ -414,11 +408,8 @@ def from_data(data: Any, cls: type[T]) -> T:
     """
     ruleset = ruleset_of(cls)
     kind = kind_of(ruleset, cls)
-    target: Any = cls
-    if kind in ("move", "event"):
-        target = _union(ruleset, kind)  # the tag says which class; then check it is wanted
-    try:
-        obj = converter.structure(data, target)
+    try:  # a move's or an event's tag says which class; then it is checked to be wanted
+        obj = converter.structure(data, _union(ruleset, kind))
     except Exception as error:  # data handed in directly may hold objects whose methods raise
         cause = _innermost(error)
         message = f"malformed {ruleset.name} {kind}: {_reason(cause)}"
@@ -576,10 +567,8 @@ def loads(text: str | bytes, cls: Any = None) -> Any:
     obj: Any
     if kind in _DOCUMENTS:
         obj = _DOCUMENTS[kind].from_data(ruleset, envelope["data"])
-    elif kind in ("move", "event"):
-        obj = from_data(envelope["data"], _union(ruleset, kind))
     else:
-        obj = from_data(envelope["data"], getattr(ruleset, f"{kind}_type"))
+        obj = from_data(envelope["data"], _union(ruleset, kind))
     if cls is not None and not isinstance(obj, cls):
         wanted = " or ".join(member.__name__ for member in _members(cls))
         raise InvalidStateError(f"expected a {wanted}, the JSON holds a {type(obj).__name__}")
