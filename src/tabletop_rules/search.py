@@ -118,37 +118,32 @@ _MOST_DEALT_AT_ONCE = 64
 """The most guesses a search with a time budget deals between two looks at the clock."""
 
 
-def _whole_or_none(low: int) -> Validator:
-    """A validator for an ``int | None`` option: ``None``, or a plain ``int`` from ``low``."""
+def _option(what: str, takes: Callable[[Any], bool]) -> Validator:
+    """A validator: ``ConfigError`` naming the option and ``what`` it is unless ``takes(value)``."""
 
     def check(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
-        if value is not None and (type(value) is not int or value < low):
-            got = short_repr(value)
-            raise ConfigError(f"{field.name} is a whole number from {low} or None, got {got}")
-
-    return check
-
-
-def _from_zero(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
-    """A validator for a number option from 0: an ``int`` or a ``float``, not ``nan``."""
-    if type(value) not in (int, float) or not value >= 0:
-        raise ConfigError(f"{field.name} is a number from 0, got {short_repr(value)}")
-
-
-def _positive_or_none(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
-    """A validator for a time option: ``None``, or an ``int`` or ``float`` above 0."""
-    if value is not None and (type(value) not in (int, float) or not value > 0):
-        raise ConfigError(f"{field.name} is a positive number or None, got {short_repr(value)}")
-
-
-def _function_or_none(what: str) -> Validator:
-    """A validator for a function option: ``None``, or a callable (``what`` it should be)."""
-
-    def check(_options: Any, field: attrs.Attribute[Any], value: Any) -> None:
-        if value is not None and not callable(value):
+        if not takes(value):
             raise ConfigError(f"{field.name} is {what}, got {short_repr(value)}")
 
     return check
+
+
+def _whole_or_none(low: int) -> Validator:
+    """``None``, or a plain ``int`` from ``low``."""
+    return _option(
+        f"a whole number from {low} or None", lambda v: v is None or (type(v) is int and v >= low)
+    )
+
+
+_FROM_ZERO = _option("a number from 0", lambda v: type(v) in (int, float) and v >= 0)  # nan: no
+_POSITIVE_OR_NONE = _option(
+    "a positive number or None", lambda v: v is None or (type(v) in (int, float) and v > 0)
+)
+
+
+def _function_or_none(what: str) -> Validator:
+    """``None``, or a callable (``what`` it should be)."""
+    return _option(what, lambda v: v is None or callable(v))
 
 
 @attrs.frozen(kw_only=True)
@@ -189,8 +184,8 @@ class SearchOptions:
     """
 
     iterations: int | None = attrs.field(default=1000, validator=_whole_or_none(1))
-    seconds: float | None = attrs.field(default=None, validator=_positive_or_none)
-    exploration: float = attrs.field(default=0.7, validator=_from_zero)
+    seconds: float | None = attrs.field(default=None, validator=_POSITIVE_OR_NONE)
+    exploration: float = attrs.field(default=0.7, validator=_FROM_ZERO)
     rollout: RolloutPolicy | None = attrs.field(
         default=None, validator=_function_or_none("a rollout policy")
     )
@@ -209,7 +204,7 @@ class SearchOptions:
     baseline: Callable[[Any], Any] | None = attrs.field(
         default=None, validator=_function_or_none("a bot's choose (view to move)")
     )
-    margin: float = attrs.field(default=0.0, validator=_from_zero)
+    margin: float = attrs.field(default=0.0, validator=_FROM_ZERO)
     name: str = "SearchBot"
 
     def __attrs_post_init__(self) -> None:
@@ -308,16 +303,6 @@ class SearchBot(Generic[MoveT]):
         self._value = options.value
         self._rollout_moves = options.rollout_moves
         self._others = options.others
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The bot to pickle, less its dealer, which the ruleset gives again on loading."""
-        state = dict(vars(self))
-        del state["_deal_each"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        vars(self).update(state)
-        self._deal_each = self.ruleset.determinize_each
 
     def __repr__(self) -> str:
         options = self.options
