@@ -101,10 +101,6 @@ def _named(results: Results) -> dict[str, SimulationResult | TournamentResult]:
     )
 
 
-def _seats(result: SimulationResult | TournamentResult) -> tuple[SeatStats, ...]:
-    return result.seats if isinstance(result, TournamentResult) else seat_stats(result.games)
-
-
 def rating_figure(result: TournamentResult) -> Figure:
     """Each bot's Bradley-Terry rating with its 95% bootstrap interval, best at the top."""
     if not isinstance(result, TournamentResult):
@@ -135,7 +131,7 @@ def seat_figure(results: Results) -> Figure:
     width = 0.8 / len(named)
     seats = 0
     for number, (name, result) in enumerate(named.items()):
-        stats = _seats(result)
+        stats = result.seats if isinstance(result, TournamentResult) else seat_stats(result.games)
         seats = max(seats, len(stats))
         places = [seat.seat + (number - (len(named) - 1) / 2) * width for seat in stats]
         rates = [seat.win_rate for seat in stats]
@@ -240,18 +236,15 @@ class BalanceReport:
         return mean_interval([after.moves - before.moves for before, after in pairs])
 
     def figures(self) -> dict[str, Figure]:
-        """The report's figures by caption; the scores' only where they count points."""
+        """The report's figures by caption; the scores' only where, under either rules, they
+        say more than who won (palace's do not).
+        """
         both = {"defaults": self.defaults, " ".join(self.rules): self.changed}
         figures = {"Wins by seat": seat_figure(both), "Game lengths": length_figure(both)}
-        if self._scores_count_points():
+        games = (*self.defaults.games, *self.changed.games)
+        if not attrs.evolve(self.defaults, games=games).scores_say_only_who_won:
             figures["Scores"] = score_figure(both)
         return figures
-
-    def _scores_count_points(self) -> bool:
-        """Whether the scores say more than who won under either rules (palace's do not)."""
-        games = (*self.defaults.games, *self.changed.games)
-        both = attrs.evolve(self.defaults, games=games)
-        return not both.scores_say_only_who_won
 
     def html(self) -> str:
         """The report as one HTML page, its figures embedded as PNG data URIs."""
