@@ -278,21 +278,16 @@ def _game(args: argparse.Namespace) -> tuple[Ruleset[Any, Any, Any], Any]:
     return rules, configured(rules.config_type, args.rule)
 
 
-def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int) -> list[str]:
-    """``seats`` bot names from ``--bots``: one for every seat, or one per seat."""
-    if text is None:
-        names = [own_bot_name(rules)] * seats
-    else:
-        names = [name.strip() for name in text.split(",")]
+def _bot_names(rules: Ruleset[Any, Any, Any], text: str | None, seats: int | None) -> list[str]:
+    """The bots ``--bots`` names, each one of the game's: one per seat or one for all
+    (``None``: any number of seats); not given, the game's own bot.
+    """
+    names = [own_bot_name(rules)] if text is None else [name.strip() for name in text.split(",")]
+    if seats is not None:
         if len(names) == 1:
             names *= seats
-    if len(names) != seats:
-        raise UsageError(f"--bots names {len(names)} bots for {seats} seats")
-    return _known_bots(rules, names)
-
-
-def _known_bots(rules: Ruleset[Any, Any, Any], names: list[str]) -> list[str]:
-    """``names`` where each is one of the game's bots; else the first unknown one named."""
+        if len(names) != seats:
+            raise UsageError(f"--bots names {len(names)} bots for {seats} seats")
     for name in names:
         if name not in rules.bots:
             raise UsageError(
@@ -483,14 +478,10 @@ def _result_line(match: Match[Any, Any, Any]) -> str:
 def _simulate(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     rules, config = _game(args)
     players = rules.players(config)
-    if args.bots is None and args.batched:
-        names = ["random"] * players
-    elif args.bots is None:
-        names = [own_bot_name(rules), *["random"] * (players - 1)]
-    else:
-        names = _bot_names(rules, args.bots, players)
-    _check_counts(args, games=MAX_GAMES, workers=None)
-    _check_whole_deals(args, players)
+    names = _bot_names(rules, args.bots, players)
+    if args.bots is None:  # the game's own bot against random; batched, random alone
+        names = ["random" if seat or args.batched else name for seat, name in enumerate(names)]
+    _check_counts(args, players, games=MAX_GAMES, workers=None)
     tasks = task_count(args.games, batched=args.batched)
     result = _run_games(simulate, args, console, tasks, rules, names, config, batched=args.batched)
     if not args.json:
@@ -549,8 +540,10 @@ def _shortest_game(
     return f"{line}; its last move: {told}."
 
 
-def _check_counts(args: argparse.Namespace, **most: int | None) -> None:
-    """Each option in ``most`` is at least 1 and at most its cap (``None``: none)."""
+def _check_counts(args: argparse.Namespace, deals_of: int = 0, **most: int | None) -> None:
+    """Each option in ``most`` is at least 1 and at most its cap (``None``: none); with
+    ``--duplicate``, which plays each deal once per rotation of ``deals_of`` seats, whole deals.
+    """
     for option, cap in most.items():
         value = getattr(args, option)
         if value < 1:
@@ -558,14 +551,10 @@ def _check_counts(args: argparse.Namespace, **most: int | None) -> None:
         if cap is not None and value > cap:
             name = {"games": "MAX_GAMES", "resamples": "MAX_RESAMPLES"}[option]
             raise UsageError(f"--{option} must be at most {cap:,} ({name}), got {value}")
-
-
-def _check_whole_deals(args: argparse.Namespace, players: int) -> None:
-    """``--duplicate`` plays each deal once per rotation of the seats: whole deals only."""
-    if args.duplicate and args.games % players:
+    if deals_of and args.duplicate and args.games % deals_of:
         raise UsageError(
-            f"--duplicate plays each deal once per rotation of the {players} seats: "
-            f"--games must be a multiple of {players}, got {args.games}"
+            f"--duplicate plays each deal once per rotation of the {deals_of} seats: "
+            f"--games must be a multiple of {deals_of}, got {args.games}"
         )
 
 
@@ -604,10 +593,9 @@ def _figures(
 
 def _tournament(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     rules, config = _game(args)
-    names = _known_bots(rules, [name.strip() for name in args.bots.split(",")])
-    _check_counts(args, games=MAX_GAMES, workers=None, resamples=MAX_RESAMPLES)
+    names = _bot_names(rules, args.bots, None)
     seats = rules.players(config)
-    _check_whole_deals(args, seats)
+    _check_counts(args, seats, games=MAX_GAMES, workers=None, resamples=MAX_RESAMPLES)
     tasks = math.comb(len(names), seats) * task_count(args.games)
     result = _run_games(
         tournament, args, console, tasks, rules, names, config, resamples=args.resamples
