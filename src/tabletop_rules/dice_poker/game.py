@@ -49,7 +49,6 @@ class DicePoker(Game[Config, State, Move, View, Event]):
     view = staticmethod(view)
     redeal = staticmethod(determinize)
     check_invariants = staticmethod(invariants.check_invariants)
-    check_view_invariants = staticmethod(invariants.check_view)
     encode_view = staticmethod(observation.encode_view)
     format_move = staticmethod(notation.format_move)
     read_move = staticmethod(notation.read_move)  # boxes by name or number, "roll 66" and "roll"

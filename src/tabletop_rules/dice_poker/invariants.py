@@ -1,6 +1,6 @@
-"""What makes a dice poker state one the rules can reach, and a view one of such a state:
-the checks behind :func:`~tabletop_rules.dice_poker.check_state` and
-:func:`~tabletop_rules.dice_poker.check_view`.
+"""What makes a dice poker state one the rules can reach: the checks behind
+:func:`~tabletop_rules.dice_poker.check_state`, which :func:`~tabletop_rules.dice_poker.check_view`
+runs on the state a view deals.
 """
 
 from __future__ import annotations
@@ -8,13 +8,11 @@ from __future__ import annotations
 from collections import Counter
 
 from .._messages import short_repr
-from .._seats import check_seat
-from .._validation import Fail, check_type
+from .._validation import Fail
 from ..rng import SEED_BITS, Rng, is_valid_state
 from .moves import BOXES_PER_STAGE, DICE_COUNT, Box
 from .scoring import possible_points
-from .state import Sheet, State, View, fewest_throws, open_mask, refuse, sheet_total, thrown_boxes
-from .view import determinize, view
+from .state import Sheet, State, fewest_throws, open_mask, refuse, sheet_total, thrown_boxes
 
 __all__: list[str] = []
 
@@ -29,7 +27,8 @@ def check_invariants(state: State, fail: Fail) -> None:
     """
     if type(state) is not State:
         refuse(state)
-    _check_fail(fail)
+    if not callable(fail):
+        raise TypeError(f"fail must be a callable taking the reason, got {short_repr(fail)}")
     if not is_valid_state(state.seed):
         fail(f"seed must be in [0, 2**{SEED_BITS}), got {state.seed!r}")
     if not isinstance(state.rng, Rng) or not is_valid_state(state.rng.state):
@@ -87,12 +86,6 @@ def check_invariants(state: State, fail: Fail) -> None:
             fail(f"seat {player}'s totals entry does not match its sheet")
     _check_turn(state, fail)
     _check_generator(state, fewest_throws(state), most_throws, fail)
-
-
-def _check_fail(fail: object) -> None:
-    """``TypeError`` unless ``fail`` can be called with the reason a check fails."""
-    if not callable(fail):
-        raise TypeError(f"fail must be a callable taking the reason, got {short_repr(fail)}")
 
 
 def _check_turn(state: State, fail: Fail) -> None:
@@ -179,27 +172,4 @@ def _check_generator(state: State, fewest: int, most: int, fail: Fail) -> None:
         fail(
             f"the generator is {draws} draws past the seed's, more than twice the {most} "
             f"throws the game can have made (a draw is rejected with probability under 2**-51)"
-        )
-
-
-def check_view(seen: View, fail: Fail) -> None:
-    """Call ``fail`` unless ``seen`` is what :func:`view` gives of a state the rules can
-    reach: its table keeps every invariant, and what it derives follows from it.
-    ``TypeError`` for what is no view or a ``fail`` that cannot be called.
-    """
-    check_type(seen, (View,))
-    _check_fail(fail)
-    boxes = seen.config.boxes_per_player
-    for seat, sheet in enumerate(seen.sheets):
-        if len(sheet) != boxes:
-            fail(f"seat {seat}'s sheet has {len(sheet)} boxes, not {boxes}")
-    try:
-        check_seat(seen.seat, seen.config.players)
-    except ValueError as error:
-        fail(str(error))
-    table = determinize(seen, Rng.from_seed(0))
-    check_invariants(table, fail)
-    if view(table, seen.seat) != seen:
-        fail(
-            "its scores, stage, throws allowed, winners or legal moves do not follow from its table"
         )
