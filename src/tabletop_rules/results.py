@@ -77,8 +77,8 @@ class Figures:
     __slots__ = ()
 
     def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data."""
-        return figures_data(self)
+        """The figures as JSON data, ``win_interval`` as ``win_rate_low`` and ``win_rate_high``."""
+        return figures_data(self, win_interval="win_rate")
 
 
 @attrs.frozen
@@ -262,10 +262,6 @@ class BotStats(Figures):
     """Its mean final score."""
     score_stdev: float
     """The sample standard deviation of its final scores (0 for one game)."""
-
-    def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data, the interval as ``win_rate_low`` and ``win_rate_high``."""
-        return figures_data(self, win_interval="win_rate")
 
 
 @attrs.frozen

@@ -51,7 +51,6 @@ from .results import (
     GameResult,
     Json,
     SimulationResult,
-    figures_data,
     text_table,
     wilson_interval,
 )
@@ -339,10 +338,6 @@ class SeatStats(Figures):
     """``wins / games``."""
     win_interval: tuple[float, float]
     """The rate's 95% Wilson interval."""
-
-    def to_data(self) -> dict[str, Json]:
-        """The figures as JSON data, the interval as ``win_rate_low`` and ``win_rate_high``."""
-        return figures_data(self, win_interval="win_rate")
 
 
 def seat_stats(games: Sequence[GameResult]) -> tuple[SeatStats, ...]:
