@@ -75,8 +75,7 @@ def game_name(rules: Ruleset[Any, Any, Any]) -> str:
 
 def game_state(state: Any) -> Any:
     """The library's game state inside an OpenSpiel state; ``None`` until the deal is done."""
-    node: _Node = state.node
-    return node.state
+    return state.node.state
 
 
 def _optional_ints(config_type: type[Any]) -> frozenset[str]:
@@ -234,41 +233,34 @@ def _initial_node(rules: Ruleset[Any, Any, Any], config: Any) -> _Node:
     cards = rules.deck(config)
     if not cards:
         raise ConfigError(f"{rules.name} has a deal_type but its ruleset names no deck")
-    counts = Counter(cards)
-    kinds = tuple(dict.fromkeys(cards))
-    deck = _Deck(kinds, tuple(counts[card] for card in kinds), len(cards))
+    counts = Counter(cards)  # each card once, in the deck's order
+    deck = _Deck(tuple(counts), tuple(counts.values()), len(cards))
     return _Node(rules, config, deck, None, left=deck.counts)
 
 
 class _State(pyspiel.State):  # type: ignore[misc]
     """One OpenSpiel state: the game's state (or the deal still to come) in a node."""
 
-    _node: _Node
-
     def __init__(self, game: _Game) -> None:
         super().__init__(game)
-        self._node = game.initial_node
-
-    @property
-    def node(self) -> _Node:
+        self.node: _Node = game.initial_node
         """The game state and its context."""
-        return self._node
 
     def current_player(self) -> int:
         """The seat to move, ``CHANCE`` at a chance node, ``TERMINAL`` when over."""
-        node = self._node
+        node = self.node
         player = CHANCE if node.state is None else node.rules.current_player(node.state)
         if player is None:
             return int(pyspiel.PlayerId.TERMINAL)
         return int(pyspiel.PlayerId.CHANCE) if player == CHANCE else player
 
     def _legal_actions(self, player: int) -> list[int]:
-        node = self._node
+        node = self.node
         return sorted(node.rules.encode(move) for move in node.rules.legal_moves(node.state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each chance outcome (from 0) and its probability."""
-        node = self._node
+        node = self.node
         if node.state is None:
             assert node.deck is not None
             remaining = node.deck.size - len(node.dealt)
@@ -282,10 +274,10 @@ class _State(pyspiel.State):  # type: ignore[misc]
         )
 
     def _apply_action(self, action: int) -> None:
-        node = self._node
+        node = self.node
         rules = node.rules
         if node.state is None:
-            self._node = node.deal(action)
+            self.node = node.deal(action)
             return
         number = action
         if rules.current_player(node.state) == CHANCE:
@@ -294,10 +286,10 @@ class _State(pyspiel.State):  # type: ignore[misc]
             raise IllegalMoveError(f"action {action} is not a player's action number")
         move = rules.decode(node.state, number)
         state = rules.apply(node.state, move)
-        self._node = attrs.evolve(node, state=state, record=(*node.record, rules.format_move(move)))
+        self.node = attrs.evolve(node, state=state, record=(*node.record, rules.format_move(move)))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        node = self._node
+        node = self.node
         if player == pyspiel.PlayerId.CHANCE:
             if node.state is None:
                 assert node.deck is not None
@@ -311,12 +303,12 @@ class _State(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        node = self._node
+        node = self.node
         return node.state is not None and node.rules.is_over(node.state)
 
     def returns(self) -> list[float]:
         """Each seat's return: zero-sum in ``[-1, 1]`` (see the module's introduction)."""
-        rules, state, players = self._node.rules, self._node.state, self.num_players()
+        rules, state, players = self.node.rules, self.node.state, self.num_players()
         if state is None or not rules.is_over(state):
             return [0.0] * players
         if players == 1:
@@ -331,11 +323,11 @@ class _State(pyspiel.State):  # type: ignore[misc]
         not see re-dealt (``determinize``), from a generator the sampler seeds.
         """
         clone: _State = self.clone()
-        node = self._node
+        node = self.node
         rng = Rng.from_seed(int(probability_sampler() * (1 << 53)))
         if node.state is not None:
             view = node.rules.view(node.state, player_id)
-            clone._node = attrs.evolve(node, state=node.rules.determinize(view, rng))
+            clone.node = attrs.evolve(node, state=node.rules.determinize(view, rng))
         elif node.dealt:
             assert node.deck is not None
             deck = node.deck
@@ -347,12 +339,12 @@ class _State(pyspiel.State):  # type: ignore[misc]
                 else:
                     byte, rng = rng.below(_BYTE)
                     sample = sample.deal(byte)
-            clone._node = sample
+            clone.node = sample
         return clone
 
     def __str__(self) -> str:
         """The whole state (no seat's view): the game's JSON, or the deal so far."""
-        node = self._node
+        node = self.node
         if node.state is not None:
             return dumps(node.state)
         assert node.deck is not None
@@ -401,7 +393,7 @@ class _Observer:
             now = f"seat {player}: the deal, {done} of {node.deck.steps} chance outcomes drawn"
         else:
             now = dumps(view)
-        return "\n".join([*state.node.record, now]) if self.perfect_recall else now
+        return "\n".join([*node.record, now]) if self.perfect_recall else now
 
 
 class _Game(pyspiel.Game):  # type: ignore[misc]
