@@ -187,8 +187,7 @@ class TabletopEnv(AECEnv):
     def observe_view(self, view: Any) -> Observation:
         """The observation of a seat's ``view``: it reads nothing else."""
         mask = np.zeros(self._offset, dtype=np.int8)
-        for move in view.legal_moves:
-            mask[self.rules.encode(move)] = 1
+        mask[[self.rules.encode(move) for move in view.legal_moves]] = 1
         return {
             "observation": np.asarray(self.rules.observe(view), dtype=np.float32),
             "action_mask": mask,
