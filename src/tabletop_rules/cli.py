@@ -323,8 +323,7 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
             # A move with no events (a roll that waits for the person's dice) in notation.
             _tell(console, told or [f"P{player}: {rules.format_move(move)}"])
             continue
-        chance = player == CHANCE
-        if not _prompt(console, stdin, match, person, chance):
+        if not _prompt(console, stdin, match, person, chance=player == CHANCE):
             console.print("Game left unfinished.")
             return 0
     console.print()
