@@ -297,8 +297,6 @@ def plan_value(state: State) -> tuple[float, ...]:
     """
     if type(state) is not State:
         raise TypeError(f"plan_value reads an account State, got {short_repr(state)}")
-    if len(state.accounts) == 1:
-        return (0.5,)
     worth = []
     for seat, (account, owned) in enumerate(zip(state.accounts, state.markers, strict=True)):
         expected = float(account)

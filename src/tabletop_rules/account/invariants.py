@@ -8,7 +8,7 @@ from collections import Counter
 from typing import cast
 
 from .._validation import check_own
-from ..kit import Fail, Rng, check_seat, short_repr, unseen_cards
+from ..kit import Fail, Rng, short_repr, unseen_cards
 from .cards import CARD_ORDER, CARDS, Card
 from .config import Config
 from .moves import SIDES
@@ -147,7 +147,6 @@ def check_view(seen: View, fail: Fail) -> None:
     config = seen.config
     if type(config) is not Config:
         fail(f"expected an account Config, got {short_repr(config)}")
-    check_seat(seen.seat, config.players)
     if type(seen.field) is not tuple or len(seen.field) != config.columns:
         fail(f"field must hold {config.columns} columns, got {short_repr(seen.field)}")
     shown: list[Card] = []
