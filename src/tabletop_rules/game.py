@@ -9,8 +9,7 @@ type (:meth:`Game.refuse` for what is no state), ``ConfigError`` for another gam
 Where the base checks the arguments around the game's part, that part has its own name:
 ``start`` of :meth:`~Game.new_game`, ``redeal`` of :meth:`~Game.determinize`,
 ``check_invariants`` of :meth:`~Game.check_state`, ``encode_view`` of :meth:`~Game.observe`,
-``event_text`` of :meth:`~Game.describe`. The members marked :func:`exported` are the
-functions every game package exports.
+``event_text`` of :meth:`~Game.describe`.
 
 >>> from tabletop_rules import palace
 >>> isinstance(palace.RULES, Game)
@@ -26,7 +25,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from functools import partial
+from functools import partial, wraps
 from pickle import PicklingError
 from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, NoReturn, Protocol, TypeAlias, TypeVar
@@ -78,9 +77,7 @@ MoveT_co = TypeVar("MoveT_co", covariant=True)
 
 
 class Bot(Protocol[ViewT_contra, MoveT_co]):
-    """A player: picks one of the legal moves of its seat's view. Bots see views, never
-    states: a view holds only what its seat may know, and in ``legal_moves`` its moves.
-    """
+    """A player: sees its seat's view, never the state, and picks one of its ``legal_moves``."""
 
     def choose(self, view: ViewT_contra) -> MoveT_co:
         """The move to play, one of ``view.legal_moves``."""
@@ -230,10 +227,9 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @abc.abstractmethod
     def transition(self, state: StateT, move: MoveT, events: list[EventT] | None) -> StateT:
-        """The state after ``move``, the move table's instance of a move (or the game's own
-        equal instance), appending the events to ``events`` unless it is ``None``; an
-        :class:`~tabletop_rules.errors.IllegalMoveError` naming the rule for a move that
-        is not legal in ``state``: the one place legality is decided.
+        """The state after ``move`` (the table's instance, or the game's own equal one), its
+        events appended to ``events`` unless ``None``; ``IllegalMoveError`` naming the rule
+        for a move not legal in ``state``: the one place legality is decided.
         """
 
     @exported
@@ -388,8 +384,7 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
     @exported
     def determinize(self, seen: ViewT, rng: Rng) -> StateT:
         """A full state consistent with ``seen``, all its seat cannot see dealt again from
-        ``rng``: ``view(determinize(v, rng), v.seat) == v``. ``InvalidStateError`` for a
-        view that is not the view of the state dealt from it.
+        ``rng`` (``view(determinize(v, rng), v.seat) == v``); else ``InvalidStateError``.
         """
         self.expect(rng, (Rng,))
         return self._dealt(seen, rng)
@@ -463,9 +458,8 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
 
     @exported
     def parse_move(self, game: StateT | ViewT, text: str) -> MoveT:
-        """The legal move of a state, or of a view's seat, that ``text`` names:
-        ``NotationError`` if it names no move, ``IllegalMoveError`` naming the rule if the
-        move is not legal now.
+        """The legal move of a state, or of a view's seat, that ``text`` names: ``NotationError``
+        if it names no move, ``IllegalMoveError`` naming the rule if it is not legal now.
         """
         if type(game) is self.view_type:
             named = self.read_move(text)  # text naming no move is refused first
@@ -658,12 +652,10 @@ def _guarded(
 ) -> Any:
     """``rule(value)`` as a :class:`Game` method, named as ``rule``, refusing other kinds."""
 
+    @wraps(rule)
     def method(self: Game[Any, Any, Any], value: Any) -> Rule:
         return rule(self.expect(value, kinds(self), error))
 
-    for attribute in ("__module__", "__name__", "__qualname__", "__doc__"):
-        setattr(method, attribute, getattr(rule, attribute, None))
-    method.__wrapped__ = rule  # type: ignore[attr-defined]
     return method
 
 
@@ -699,7 +691,5 @@ def exported_functions() -> tuple[str, ...]:
 
 
 def exported_names() -> tuple[str, ...]:
-    """Every name each game package exports with the same meaning (besides its own move,
-    event and card classes and its bots).
-    """
+    """The names every game package exports alike (its move, event, card and bot classes aside)."""
     return ("CHANCE", "RULES", "Config", "State", "View", "Move", "Event", *exported_functions())

@@ -104,8 +104,7 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         """The match a record describes, every move replayed and checked:
         ``Match.from_record(rules, record)`` (a typed match, the record checked to be of
         that game), or ``Match.from_record(record)``. ``InvalidStateError`` names the first
-        move that cannot be played. The older ``Match.from_record(record, rules)`` works
-        for one release, with a ``DeprecationWarning``.
+        move that cannot be played; the older ``(record, rules)`` warns ``DeprecationWarning``.
         """
         ruleset, checked = rules_and_record("Match.from_record", rules, record)
         steps = replay_steps(checked, rules=ruleset)
@@ -236,9 +235,8 @@ class Match(Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         return self._moves.pop()
 
     def undo_turn(self, seat: Seat) -> tuple[MoveT, ...]:
-        """Take back moves until ``seat`` is to move once more, and return them, the last
-        first; ``IllegalMoveError`` when ``seat`` has made no move. For analysis, as
-        :meth:`undo` is.
+        """Take back moves until ``seat`` is to move again and return them, the last first (for
+        analysis, as :meth:`undo`); ``IllegalMoveError`` if ``seat`` has made no move.
         """
         return tuple(self.undo() for _ in range(len(self._moves) - self._last_turn(seat)))
 

@@ -195,18 +195,16 @@ def registered() -> tuple[Ruleset[Any, Any, Any], ...]:
 
 
 def rulesets() -> tuple[str, ...]:
-    """The names of every game :func:`get_ruleset` gives, sorted (a game of another
-    package that does not load left out, with a
-    :class:`~tabletop_rules.plugins.GamePluginWarning`).
+    """The names of every game :func:`get_ruleset` gives, sorted; one of another package that
+    does not load is left out, with a :class:`~tabletop_rules.plugins.GamePluginWarning`.
     """
     found = plugins.loadable(check_ruleset, reserved=_BUILTIN)
     return tuple(sorted({*_BUILTIN, *_registered, *(ruleset.name for ruleset in found)}))
 
 
 def game_names() -> tuple[str, ...]:
-    """Every name a game may be asked for by, sorted, with no game imported (one of
-    another package may still fail to load): for a program's start, such as the command
-    line's help; :func:`rulesets` lists only the games that load.
+    """Every name a game may be asked for by, sorted, importing no game (for a program's start,
+    as the command line's help): one may still fail to load, unlike in :func:`rulesets`.
     """
     return tuple(sorted({*_BUILTIN, *_registered, *plugins.names()}))
 

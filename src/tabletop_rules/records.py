@@ -123,12 +123,7 @@ class GameRecord:
                 "a game record has game, version, config, seed and moves (and deal, for a "
                 "game dealt from a given deck), and nothing else"
             )
-        ruleset = document_game(data.pop("game"))
-        version = data.pop("version")
-        if type(version) is not int or version != ruleset.format_version:
-            raise InvalidStateError(
-                f"record version {short_repr(version)} is not {ruleset.format_version}"
-            )
+        ruleset = document_game(data.pop("game"), data.pop("version"), "record")
         return record_from_data(ruleset, data)
 
 
@@ -221,10 +216,9 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
 def replay_steps(
     record: GameRecord, *, events: bool = True, rules: Ruleset[Any, Any, Any] | None = None
 ) -> Iterator[tuple[Any, Any, Any]]:
-    """``(move, state, events)`` for the new game (``None``, the new game, ``()``), then
-    for each recorded move (events ``()`` with ``events=False``, which skips making them).
-    ``InvalidStateError`` as :func:`replay_states` raises it, or for a record of another
-    game than ``rules``.
+    """``(move, state, events)`` for the new game (``None``, the new game, ``()``), then for
+    each recorded move (events ``()`` with ``events=False``, which skips making them);
+    ``InvalidStateError`` as :func:`replay_states` raises it, or for another game than ``rules``.
     """
     try:
         check_record(record)
@@ -254,8 +248,7 @@ def rules_and_record(
     caller: str, first: object, second: object
 ) -> tuple[Ruleset[Any, Any, Any] | None, Any]:
     """The ruleset (``None``: the record's own) and the record of ``caller(rules, record)``
-    or ``caller(record)``; the older ``caller(record, rules)`` works for one release, with
-    a ``DeprecationWarning``.
+    or ``caller(record)``; the older ``caller(record, rules)`` warns ``DeprecationWarning``.
     """
     if second is None:
         return None, first

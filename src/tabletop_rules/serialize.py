@@ -282,6 +282,7 @@ converter.register_unstructure_hook_func(_of(set, frozenset), _sorted_set)
 
 
 _TAG = "type"
+_KINDS = ("config", "state", "view", "move", "event")
 
 
 def _tag(cls: type[Any]) -> str:
@@ -290,9 +291,7 @@ def _tag(cls: type[Any]) -> str:
 
 
 def _attrs_structure_factory(cls: type[Any]) -> Any:
-    """Structure attrs classes only from objects with every field and no unknown key but
-    the ``type`` tag of a union's member.
-    """
+    """Structure attrs classes from objects with every field and no other key but a ``type`` tag."""
     generated = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
     tag = _tag(cls)
     fields = frozenset(field.name for field in attrs.fields(cls) if field.init)
@@ -489,9 +488,7 @@ def _reason(error: BaseException) -> str:
 
 @attrs.frozen
 class DocumentKind:
-    """A kind of document beside a game's own classes (a game record): how to find its
-    game, and its data both ways.
-    """
+    """A kind of document beside a game's classes (a game record): its game, its data both ways."""
 
     cls: type[Any]
     ruleset: Callable[[Any], Ruleset[Any, Any, Any]]
@@ -509,12 +506,20 @@ def add_document_kind(kind: str, document: DocumentKind) -> None:
     _DOCUMENTS[kind] = document
 
 
-def document_game(name: object) -> Ruleset[Any, Any, Any]:
-    """The registered game a document names, ready to load; ``InvalidStateError`` if none."""
+def document_game(name: object, version: object = None, layout: str = "") -> Ruleset[Any, Any, Any]:
+    """The registered game a document names, ready to load; ``InvalidStateError`` if none,
+    or if a ``layout`` is named and ``version`` is not the game's ``format_version``.
+    """
     try:
-        return _configure(get_ruleset(name))  # type: ignore[arg-type]
+        ruleset = _configure(get_ruleset(name))  # type: ignore[arg-type]
     except (KeyError, TypeError) as error:
         raise InvalidStateError(f"unknown game {short_repr(name)}") from error
+    if layout and (type(version) is not int or version != ruleset.format_version):
+        raise InvalidStateError(
+            f"{ruleset.name} {layout} version {short_repr(version)} is not "
+            f"{ruleset.format_version}, the one this library reads"
+        )
+    return ruleset
 
 
 def dumps(obj: Any) -> str:
@@ -533,7 +538,6 @@ def dumps(obj: Any) -> str:
 
 
 _ENVELOPE = frozenset({"game", "version", "kind", "data"})
-_KINDS = ("config", "state", "view", "move", "event")
 
 
 @overload
@@ -554,13 +558,7 @@ def loads(text: str | bytes, cls: Any = None) -> Any:
     envelope = parse_json(text)
     if not isinstance(envelope, dict) or envelope.keys() != _ENVELOPE:
         raise InvalidStateError("expected an object with game, version, kind and data, no more")
-    ruleset = document_game(envelope["game"])
-    version = envelope["version"]
-    if type(version) is not int or version != ruleset.format_version:
-        raise InvalidStateError(
-            f"{ruleset.name} JSON layout version {short_repr(version)} is not "
-            f"{ruleset.format_version}, the one this library reads"
-        )
+    ruleset = document_game(envelope["game"], envelope["version"], "JSON layout")
     kind = envelope["kind"]
     if type(kind) is not str or (kind not in _KINDS and kind not in _DOCUMENTS):
         raise InvalidStateError(f"unknown kind {short_repr(kind)}")
