@@ -612,16 +612,12 @@ def pushed_to_the_limit(state: Any, path: tuple[Any, ...], sign: int) -> Any:
         except TabletopError:
             return None
 
-    found, good, step = None, 0, 1
-    while step < _STEP_LIMIT and (pushed := load(step)) is not None:
-        found, good, step = pushed, step, step * 2
-    if found is None:
-        return None
-    bad = step
+    found, good, bad = None, 0, 1
+    while bad < _STEP_LIMIT and (pushed := load(bad)) is not None:
+        found, good, bad = pushed, bad, bad * 2
     while bad - good > 1:
         middle = (good + bad) // 2
-        pushed = load(middle)
-        if pushed is None:
+        if (pushed := load(middle)) is None:
             bad = middle
         else:
             found, good = pushed, middle

@@ -196,7 +196,8 @@ def _mutate(draw: st.DrawFn, value: Any) -> Any:
 
 
 @st.composite
-def _mutated_json(draw: st.DrawFn, text: str) -> str:
+def mutated_json(draw: st.DrawFn, text: str) -> str:
+    """JSON texts made from ``text`` by 1-3 mutations, now and then cut short or buried deep."""
     value: Any = json.loads(text)
     for _ in range(draw(st.integers(1, 3))):
         if isinstance(value, Pairs):  # a duplicated key at the top: nothing left to walk
@@ -210,11 +211,6 @@ def _mutated_json(draw: st.DrawFn, text: str) -> str:
         depth = draw(st.sampled_from((33, 1_000, 100_000)))
         written = "[" * depth + written + "]" * depth
     return written
-
-
-def mutated_json(text: str) -> st.SearchStrategy[str]:
-    """JSON texts made from ``text`` by 1-3 mutations, now and then cut short or buried deep."""
-    return _mutated_json(text)
 
 
 # --- odd objects for apply ---------------------------------------------------------------
@@ -271,18 +267,14 @@ _ODD_OBJECTS: tuple[Any, ...] = (
 
 
 @st.composite
-def _odd_moves(draw: st.DrawFn, moves: tuple[Any, ...]) -> Any:
+def odd_moves(draw: st.DrawFn, moves: Sequence[Any]) -> Any:
+    """Objects that are no move (``None``, numbers, text, containers, a move's class, one
+    whose ``__hash__`` and ``__repr__`` raise), now and then one of ``moves``, of any state.
+    """
     # drawn by index: sampled_from would hash them, and some odd objects refuse
     if not moves or draw(st.integers(0, 3)):
         moves = _ODD_OBJECTS + tuple({type(move): None for move in moves})
     return moves[draw(st.integers(0, len(moves) - 1))]
-
-
-def odd_moves(moves: Sequence[Any]) -> st.SearchStrategy[Any]:
-    """Objects that are no move (``None``, numbers, text, containers, a move's class, one
-    whose ``__hash__`` and ``__repr__`` raise), now and then one of ``moves``, of any state.
-    """
-    return _odd_moves(tuple(moves))
 
 
 # --- the checks ----------------------------------------------------------------------------
@@ -319,7 +311,6 @@ def _shown(subject: object) -> str:
 def _check_plays_on(rules: Rules, state: Any) -> None:
     """A state passes ``check_state`` and works: turn functions, views and its moves."""
     rules.check_state(state)
-    rules.score(state)
     rules.is_over(state)
     rules.current_player(state)
     rules.chance_probabilities(state)
@@ -344,8 +335,6 @@ def check_loaded(rules: Rules, obj: Any) -> None:
         rules.check_view(obj)
     elif kind == "move":
         rules.encode(obj)
-    elif kind == "event":
-        to_data(obj)
 
 
 def _pairs(text: str) -> Any:
@@ -372,11 +361,10 @@ def check_loads_total(rules: Rules, text: str) -> None:
 
 def check_record_total(rules: Rules, text: str) -> None:
     """``GameRecord.from_json(text)`` and replay raise a TabletopError or give valid states."""
-
-    def read_and_replay() -> list[Any]:
-        return list(replay_states(GameRecord.from_json(text)))
-
-    states = outcome_of(f"GameRecord.from_json and replay of {_shown(text)}", read_and_replay)
+    states = outcome_of(
+        f"GameRecord.from_json and replay of {_shown(text)}",
+        lambda: list(replay_states(GameRecord.from_json(text))),
+    )
     if not isinstance(states, TabletopError):
         _check_written_so(text, GameRecord.from_json(text).to_json())
         for state in states:
@@ -437,7 +425,10 @@ def check_move_functions_total(rules: Rules, state: Any, move: Any) -> None:
 
 
 @st.composite
-def _repeated_items(draw: st.DrawFn, text: str) -> str:
+def repeated_items(draw: st.DrawFn, text: str) -> str:
+    """JSON texts made from the valid ``text`` by repeating an item of one of its arrays
+    once to a hundred times: a play of sixteen copies of a card, a roll keeping six dice.
+    """
     value: Any = json.loads(text)
     arrays = [path for path in json_paths(value) if isinstance(json_node(value, path), list)]
     arrays = [path for path in arrays if json_node(value, path)]
@@ -448,13 +439,6 @@ def _repeated_items(draw: st.DrawFn, text: str) -> str:
     item = node[draw(st.integers(0, len(node) - 1))]
     times = draw(st.sampled_from((1, 2, 3, 4, 5, 6, 15, 16, 17, 100)))
     return write_json(json_replaced(value, path, [*node, *[item] * times]))
-
-
-def repeated_items(text: str) -> st.SearchStrategy[str]:
-    """JSON texts made from the valid ``text`` by repeating an item of one of its arrays
-    once to a hundred times: a play of sixteen copies of a card, a roll keeping six dice.
-    """
-    return _repeated_items(text)
 
 
 def check_move_loads_back(rules: Rules, state: Any, text: str) -> None:

@@ -119,10 +119,8 @@ class GoldenSuite:
         cls.folder.mkdir(exist_ok=True)
         for game in cls.games:
             played = cls.play(game)
-            record_text, final_text = cls.texts(played)
-            record_path, final_path = cls.paths(game.name)
-            record_path.write_text(record_text, encoding="utf-8")
-            final_path.write_text(final_text, encoding="utf-8")
+            for path, text in zip(cls.paths(game.name), cls.texts(played), strict=True):
+                path.write_text(text, encoding="utf-8")
             print(
                 f"wrote {game.name}: {len(played.moves)} moves, scores {played.score}, "
                 f"winners {sorted(played.winners)}"
@@ -195,6 +193,5 @@ class GoldenSuite:
             check=True,
             timeout=300,
         )
-        record_path, final_path = self.paths(name)
-        expected = record_path.read_text(encoding="utf-8") + final_path.read_text(encoding="utf-8")
+        expected = "".join(path.read_text(encoding="utf-8") for path in self.paths(name))
         assert result.stdout == expected
