@@ -86,11 +86,10 @@ class SimulationError(TabletopError):
 
 
 class GamePluginError(TabletopError, KeyError):
-    """A game of another package that cannot be played (its entry point fails to import,
-    names no ruleset or another name, or two distributions claim the game; the message
-    names the entry point and its distribution), or a name
-    :func:`~tabletop_rules.protocol.register` finds taken. A :class:`KeyError` too, as an
-    unknown game is.
+    """A game of another package that cannot be played (its entry point fails to import, names
+    no ruleset or another name, or two distributions claim the game; the message names the
+    entry point and its distribution), or a name :func:`~tabletop_rules.protocol.register`
+    finds taken. A :class:`KeyError` too, as an unknown game is.
     """
 
     __str__ = BaseException.__str__  # the message, not KeyError's repr of it

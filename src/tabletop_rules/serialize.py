@@ -411,10 +411,8 @@ def from_data(data: Any, cls: type[T]) -> T:
         obj = converter.structure(data, _union(ruleset, kind))
     except Exception as error:  # data handed in directly may hold objects whose methods raise
         cause = _innermost(error)
-        message = f"malformed {ruleset.name} {kind}: {_reason(cause)}"
-        if isinstance(cause, ConfigError):
-            raise InvalidConfigError(message) from error
-        raise InvalidStateError(message) from error
+        refusal = InvalidConfigError if isinstance(cause, ConfigError) else InvalidStateError
+        raise refusal(f"malformed {ruleset.name} {kind}: {_reason(cause)}") from error
     wanted = _members(cls)
     if type(obj) not in wanted:
         names = " or ".join(member.__name__ for member in wanted)
