@@ -346,7 +346,9 @@ def _prompt(
     shown: dict[str, Callable[[], str]] = {
         "help": lambda: _help(rules, match.config, console.width),
         "moves": lambda: _columns(legal, console.width),
-        "hint": lambda: _hint(rules, match.view(person)),
+        "hint": lambda: (
+            "\n".join(rules.hint(match.view(person))) or f"{rules.title} gives no hints here."
+        ),
     }
     while True:
         console.print(Text("outcome> " if chance else "move> ", style="bold"), end="")
@@ -441,12 +443,6 @@ def _examples(rules: Ruleset[Any, Any, Any], config: Any) -> tuple[str, ...]:
     if outcomes:
         lines.append(f"chance outcomes, at outcome>: {', '.join(outcomes)}")
     return tuple(lines)
-
-
-def _hint(rules: Ruleset[Any, Any, Any], seen: Any) -> str:
-    """``hint`` at the ``play`` prompt: what the game says the person's moves would do."""
-    lines = rules.hint(seen)
-    return "\n".join(lines) if lines else f"{rules.title} gives no hints here."
 
 
 def _columns(items: Sequence[str], width: int) -> str:
