@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -102,8 +102,7 @@ def configured(
         if attrs.has(type(current)) and isinstance(value, dict):
             value = _evolved(current, value, key)
         changes[key] = value
-    configured_config: ConfigT = _evolved(config, changes, None)  # one may bound another
-    return configured_config
+    return cast(ConfigT, _evolved(config, changes, None))  # one may bound another
 
 
 def parse_value(text: str) -> Any:

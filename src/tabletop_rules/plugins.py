@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Collection, Mapping
 from importlib import metadata
 from types import MappingProxyType
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar, cast
 
 import attrs
 
@@ -114,8 +114,7 @@ def load(name: str, check: Callable[[object], NamedT]) -> NamedT | None:
         outcome = _outcomes[name]
     if isinstance(outcome, _Failure):
         raise GamePluginError(outcome.message) from outcome.cause
-    result: NamedT = outcome
-    return result
+    return cast(NamedT, outcome)
 
 
 def loadable(check: Callable[[object], NamedT], reserved: Collection[str]) -> tuple[NamedT, ...]:
