@@ -392,15 +392,12 @@ def _read_result(
         _read_game(fail, one, index, seed, bots, rotate, duplicate)
         for index, one in enumerate(played)
     )
-    totals = {
-        "games_played": len(games),
-        "moves": sum(one.moves for one in games),
-        "chance_moves": sum(one.chance_moves for one in games),
-    }
-    for key, total in totals.items():
+    result = kind.of(game, seed, rotate, names, games, duplicate=duplicate)
+    for key in ("games_played", "moves", "chance_moves"):
+        total = getattr(result, key)
         if key in data and (type(data[key]) is not int or data[key] != total):
             fail(f"{key} is {short_repr(data[key])}, but the games add up to {total}")
-    return kind.of(game, seed, rotate, names, games, duplicate=duplicate)
+    return result
 
 
 def _read_game(

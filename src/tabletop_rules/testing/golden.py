@@ -42,24 +42,20 @@ HASH_SEEDS = ("0", "1", "4242")
 
 @attrs.frozen
 class GoldenGame:
-    """One golden game: how to play it again.
-
-    Attributes:
-        name: The files' name.
-        config: The house rules.
-        seed: The game's seed.
-        bots: Makes the bots, seat by seat, afresh for each play.
-        chance_seed: The seed of the chance outcomes when the game stops for them.
-        deal: The deck order the game is dealt from, for a game with a deck.
-
-    """
+    """One golden game: how to play it again."""
 
     name: str
+    """The files' name."""
     config: Any
+    """The house rules."""
     seed: int
+    """The game's seed."""
     bots: Callable[[], Sequence[Bot[Any, Any]]]
+    """Makes the bots, seat by seat, afresh for each play."""
     chance_seed: int = 0
+    """The seed of the chance outcomes when the game stops for them."""
     deal: tuple[Any, ...] | None = None
+    """The deck order the game is dealt from, for a game with a deck."""
 
 
 def pretty(text: str) -> str:
