@@ -25,7 +25,7 @@ from typing import IO, Any, NoReturn, TypeVar
 
 from . import __version__
 from .bots import own_bot_name
-from .errors import GamePluginError, IllegalMoveError, TabletopError
+from .errors import IllegalMoveError, TabletopError, UnknownGameError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .plugins import GamePluginWarning
@@ -270,9 +270,7 @@ def _game(args: argparse.Namespace) -> tuple[Ruleset[Any, Any, Any], Any]:
     """The game the command names, and its config under the command's ``--rule``."""
     try:
         rules = get_ruleset(args.game)
-    except GamePluginError:
-        raise  # another package's game that does not load: its own message says why
-    except KeyError:
+    except UnknownGameError:  # a game that does not load: GamePluginError says why
         games = ", ".join(rulesets())
         raise UsageError(f"unknown game {args.game!r}; the games are {games}") from None
     return rules, configured(rules.config_type, args.rule)
