@@ -5,7 +5,7 @@ message: what :func:`~tabletop_rules.palace.check_state` and ``determinize`` ref
 from __future__ import annotations
 
 from collections import Counter
-from typing import NoReturn, cast, get_args
+from typing import NoReturn, cast
 
 import attrs
 
@@ -18,7 +18,7 @@ from ..protocol import Seat
 from ..rng import SEED_BITS, is_valid_state
 from .cards import DECK, Card, deck_cards, is_card
 from .config import ROW, Config
-from .state import MAX_SWAPS, PENDINGS, Hand, Phase, Row, State, View, deal_places, shuffled_decks
+from .state import MAX_SWAPS, PENDINGS, PHASES, Hand, Row, State, View, deal_places, shuffled_decks
 
 __all__ = ["fitting_deal"]
 
@@ -145,7 +145,7 @@ def _check_places(state: State, fail: Fail) -> None:
             f"card conservation: every card of {config.decks} deck(s) must be in exactly one "
             f"place; {wrong}"
         )
-    for name, values in (("phase", get_args(Phase)), ("pending", PENDINGS)):
+    for name, values in (("phase", PHASES), ("pending", PENDINGS)):
         value = getattr(state, name)
         if type(value) is not str or value not in values:
             fail(f"{name} must be one of {', '.join(values)}, got {short_repr(value)}")
@@ -246,9 +246,8 @@ def _check_deal(state: State, fail: Fail) -> None:
     source = "its deal" if state.deal is not None else f"the shuffle of its seed {state.seed}"
     places = [deal_places(config, seat) for seat in range(config.players)]
     for seat, (down, _up, _hand) in enumerate(places):
-        for slot, (card, expected) in enumerate(
-            zip(state.face_down[seat], dealt[down], strict=True)
-        ):
+        slots = zip(state.face_down[seat], dealt[down], strict=True)
+        for slot, (card, expected) in enumerate(slots):
             if card is not None and card != expected:
                 fail(
                     f"seat {seat}'s face-down slot {slot} holds {card}, but {source} put "
@@ -308,10 +307,6 @@ def _fail(why: str) -> NoReturn:
     raise InvalidStateError(f"invalid palace view: {why}")
 
 
-def _cards(name: str, value: object) -> tuple[Card, ...]:
-    return deck_cards(name, value, _fail)
-
-
 def hidden_cards(seen: View) -> list[Card]:
     """The cards the View ``seen`` does not show; ``InvalidStateError`` naming what is wrong."""
     config = seen.config
@@ -325,17 +320,17 @@ def hidden_cards(seen: View) -> list[Card]:
         _fail(str(error))
     for name in ("face_up", "face_down", "hand_sizes", "known"):
         per_seat(name, getattr(seen, name), players, _fail)
-    hand = _cards("the viewer's hand", seen.hand)
+    hand = deck_cards("the viewer's hand", seen.hand, _fail)
     if viewer is None and hand:
         _fail("a spectator holds no hand")
-    visible = Counter(_cards("the pile", seen.pile) + _cards("the burned cards", seen.burned))
-    visible.update(hand)
+    visible = Counter(deck_cards("the pile", seen.pile, _fail) + hand)
+    visible.update(deck_cards("the burned cards", seen.burned, _fail))
     hidden = 0
     for seat in range(players):
         size = seen.hand_sizes[seat]
         if type(size) is not int or size < 0:
             _fail(f"seat {seat}'s hand size must be a whole number, got {short_repr(size)}")
-        known = _cards(f"seat {seat}'s known cards", seen.known[seat])
+        known = deck_cards(f"seat {seat}'s known cards", seen.known[seat], _fail)
         if len(known) > size:
             _fail(f"seat {seat} holds {size} cards in hand but {len(known)} of them are known")
         if seat == viewer:

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import get_args
 
 from .._messages import short_repr
 from .._validation import check_type
 from ..observation import Features, seats_from, viewer_features
 from .cards import DECK, RANK_TEXT, RANKS, SUITS, Card, top_run
 from .config import CARDS_PER_DECK, ROW
-from .state import MAX_SWAPS, PENDINGS, Phase, View
+from .state import MAX_SWAPS, PENDINGS, PHASES, View
 
 __all__: list[str] = []
-
-PHASES = get_args(Phase)
 
 _CARDS = tuple(str(card) for card in DECK)
 _RANK_LABELS = tuple(RANK_TEXT[rank] for rank in RANKS)

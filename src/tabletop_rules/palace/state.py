@@ -31,6 +31,7 @@ Pending: TypeAlias = Literal["none", "take", "extra", "replay"]
 """What the seat on turn owes in play: nothing; to take the pile, a 3 being on top; after
 four of a kind another set or the end of the turn (``"extra"``); after a burn a replay."""
 
+PHASES: tuple[Phase, ...] = get_args(Phase)
 PENDINGS: tuple[Pending, ...] = get_args(Pending)
 
 MAX_SWAPS = 2 * ROW
