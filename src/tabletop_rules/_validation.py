@@ -259,9 +259,8 @@ def check_dealt_view(
             for field in attrs.fields(type(seen))
             if getattr(again, field.name) != getattr(seen, field.name)
         ]
-        raise InvalidStateError(
-            f"invalid {game} view: {', '.join(wrong)} do(es) not follow from the rest of the view"
-        )
+        fields = f"field {wrong[0]} does" if len(wrong) == 1 else f"fields {', '.join(wrong)} do"
+        raise InvalidStateError(f"invalid {game} view: {fields} not follow from the rest of it")
 
 
 def check_own(name: str, value: object, own_ids: frozenset[int], what: str, fail: Fail) -> Any:

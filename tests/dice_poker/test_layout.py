@@ -66,7 +66,7 @@ def test_the_game_keeps_its_things_in_files_by_subject() -> None:
     assert found
     with pytest.raises(InvalidStateError, match=re.escape(found[0])):
         dp.check_state(broken)
-    with pytest.raises(InvalidStateError, match=r"stage do\(es\) not follow"):
+    with pytest.raises(InvalidStateError, match=r"field stage does not follow"):
         dp.check_view(attrs.evolve(seen, stage=2))
 
 
