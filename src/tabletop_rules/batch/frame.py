@@ -63,8 +63,12 @@ NOBODY = -2
 _Read = TypeVar("_Read", bound=Callable[..., Any])
 
 
-def _frozen(value: NDArray[Any]) -> NDArray[Any]:
-    value.flags.writeable = False
+_Optional = TypeVar("_Optional", NDArray[Any], NDArray[Any] | None)
+
+
+def _frozen(value: _Optional) -> _Optional:
+    if value is not None:
+        value.flags.writeable = False
     return value
 
 
@@ -72,13 +76,9 @@ def _frozen_arrays(arrays: Mapping[str, NDArray[Any]]) -> Mapping[str, NDArray[A
     return MappingProxyType({name: _frozen(value) for name, value in arrays.items()})
 
 
-def _frozen_or_none(value: NDArray[Any] | None) -> NDArray[Any] | None:
-    return None if value is None else _frozen(value)
-
-
 def _copied(value: object) -> NDArray[Any]:
-    """A read-only copy of ``value``: the caller's own array stays the caller's, writable."""
-    return _frozen(np.array(value, copy=True))
+    """A read-only C-ordered copy of ``value``: the caller's own array stays the caller's."""
+    return _frozen(np.array(value, copy=True, order="C"))
 
 
 def _copied_arrays(arrays: Mapping[str, object]) -> Mapping[str, NDArray[Any]]:
@@ -164,9 +164,7 @@ class Games:
             self._check_lists()
 
     def _check_lists(self) -> None:
-        """The lists of legal actions: signed integers, ``(size, k)``, ``k`` one at least,
-        each ascending within 0 to ``num_actions - 1``, then -1.
-        """
+        """Each list of legal actions ascending within 0 to ``num_actions - 1``, then -1."""
         listed, width = self.legal_actions, self.num_actions
         assert listed is not None
         if type(width) is not int or width < 1:
@@ -189,39 +187,26 @@ class Games:
 
     @classmethod
     def _made(cls, **fields: Any) -> Games:
-        """A record of a kernel's own new arrays, frozen in place, not copied (no caller
-        holds them) and not checked: the engine checks every record at its entry.
-        """
+        """A record of a kernel's new arrays, frozen, not copied nor checked (the entry is)."""
         games: Games = object.__new__(cls)
         put = functools.partial(object.__setattr__, games)
         for name in ("current_player", "scores", "over"):
             put(name, _frozen(fields[name]))
         put("data", _frozen_arrays(fields["data"]))
-        put("legal_actions", _frozen_or_none(fields.get("legal_actions")))
+        put("legal_actions", _frozen(fields.get("legal_actions")))
         put("num_actions", fields.get("num_actions"))
-        put("_legal_mask", _frozen_or_none(fields.get("legal_mask")))
+        put("_legal_mask", _frozen(fields.get("legal_mask")))
         put("made_by", fields.get("made_by"))
         return games
 
-    def __reduce__(self) -> tuple[Callable[..., Games], tuple[dict[str, Any]]]:
+    def __reduce__(self) -> tuple[Callable[..., Games], tuple[()]]:
         """Pickled as its fields; unpickled through the constructor, which copies them."""
-        fields = {
-            "current_player": self.current_player,
-            "scores": self.scores,
-            "over": self.over,
-            "data": dict(self.data),
-            "legal_actions": self.legal_actions,
-            "num_actions": self.num_actions,
-            "legal_mask": self._legal_mask,
-            "made_by": self.made_by,
-        }
-        return _unpickled, (fields,)
+        fields = {str(field.alias): getattr(self, field.name) for field in attrs.fields(Games)}
+        return functools.partial(Games, **{**fields, "data": dict(self.data)}), ()
 
     @property
     def legal_mask(self) -> NDArray[np.bool_]:
-        """``(size, num_actions)`` the rules' ``legal_mask`` of each game (made from
-        ``legal_actions`` on first read where the kernel gave no mask).
-        """
+        """``(size, num_actions)``: each game's ``legal_mask`` (from the lists on first read)."""
         mask = self._legal_mask
         if mask is None:
             assert self.legal_actions is not None
@@ -234,10 +219,6 @@ class Games:
     def size(self) -> int:
         """The number of games."""
         return int(self.over.shape[0])
-
-
-def _unpickled(fields: dict[str, Any]) -> Games:
-    return Games(**fields)
 
 
 class Engine:
@@ -306,20 +287,19 @@ class Engine:
         """
         self._check_games(games)
         actions = self._checked_actions(actions)
-        playing = ~games.over
         if games.legal_actions is not None:
             legal = _fastest(_lists_hold)(games.legal_actions, actions)
         else:  # a flat take costs half a two-array index
             legal = games.legal_mask.reshape(-1).take(self._row_starts + actions)
-        wrong = np.flatnonzero(playing & ~legal)
-        if wrong.size:
-            i = int(wrong[0])
+        legal |= games.over
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
             text = self.rules.action_text(self.config, int(actions[i]))
             raise IllegalMoveError(f"game {i}: action {int(actions[i])} ('{text}') is not legal")
         seeds = None if reset is None else self._checked_seeds(reset)
-        played: NDArray[np.int64] = np.where(playing, actions, 0)
+        played: NDArray[np.int64] = np.where(games.over, 0, actions)
         with _kernel_errors():
-            return self._own(self._stepped(games, played, playing, seeds))
+            return self._own(self._stepped(games, played, ~games.over, seeds))
 
     def restart(
         self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_] | None = None
@@ -368,9 +348,7 @@ class Engine:
         return state
 
     def _read_state(self, games: Games, i: int) -> Any:
-        """Game ``i`` of a record the entry took, as the rules' ``State``, not yet checked
-        by the rules (the lock-step kit compares it with the rules' own instead).
-        """
+        """Game ``i`` as the rules' ``State``, unchecked (the lock-step kit compares it)."""
         with _kernel_errors():
             return self._state(games, i)
 
@@ -380,9 +358,8 @@ class Engine:
         """Tables for the config, made once; ``ConfigError`` naming a field not taken yet."""
 
     def _check_record(self, games: Games) -> None:
-        """``InvalidStateError`` unless ``games``' arrays keep the kernel's invariants that
-        its step, record and reads index by (ranges of index arrays, cheaply); the frame has
-        checked the record's engine, size, array names, dtypes and shapes.
+        """``InvalidStateError`` unless the arrays keep the invariants the kernel indexes by
+        (the frame has checked the engine, size, names, dtypes and shapes).
         """
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
@@ -406,26 +383,20 @@ class Engine:
         return won
 
     def _top_scorers(self, games: Games) -> NDArray[np.bool_]:
-        """The seats with the top score of each game over (ties share it): the rules'
-        ``winners`` of a game that wins by score, for a kernel to take as its ``_winners``.
-        """
+        """The seats with the top score of each game over (ties share it): a ``_winners``."""
         top = games.scores == games.scores.max(axis=1, keepdims=True)
         won: NDArray[np.bool_] = top & games.over[:, None]
         return won
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
-        """``games`` with the games ``where`` dealt again from their ``seeds``: by default
-        a whole new batch merged in; a kernel whose deal is dear may deal the few alone.
-        """
+        """The games ``where`` dealt again: by default a new batch merged in."""
         return self._merged(games, self._reset(seeds), where)
 
     def _stepped(
         self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
     ) -> Games:
-        """``_step``; with ``seeds``, the games over after it dealt again from them: by
-        default a restart of the stepped record. A kernel may write this instead of
-        ``_step``, dealing those games into the arrays its step has just made (no caller
-        holds them yet), writing only their rows.
+        """``_step``, then with ``seeds`` a restart of the games it ends; a kernel may write
+        this instead, dealing them into the arrays its step has just made.
         """
         after = self._step(games, actions, playing)
         if seeds is None or not after.over.any():
@@ -484,29 +455,13 @@ class Engine:
 
     def _check_arrays(self, games: Games) -> None:
         """The record's arrays: the names, dtypes and shapes the kernel makes."""
-        layout = self._record_layout
+        size, layout = self.size, self._record_layout
         if layout is None:
             one = type(self)(self.config, 1)._reset(np.zeros(1, dtype=np.uint64))
             layout = self._record_layout = {
-                name: (value.dtype, value.shape[1:]) for name, value in one.data.items()
+                name: (value.dtype, (size, *value.shape[1:])) for name, value in one.data.items()
             }
-        size = self.size
-        expected: dict[str, tuple[np.dtype[Any], tuple[int, ...]]] = {
-            "current_player": (np.dtype(np.int64), (size,)),
-            "scores": (np.dtype(np.int64), (size, self.players)),
-            "over": (np.dtype(np.bool_), (size,)),
-        }
-        given = {name: getattr(games, name) for name in expected}
-        if games._legal_mask is not None:
-            expected["legal_mask"] = (np.dtype(np.bool_), (size, self.num_actions))
-            given["legal_mask"] = games._legal_mask
-        if games.legal_actions is not None:
-            listed = games.legal_actions
-            if listed.dtype.kind != "i" or listed.ndim != 2 or not listed.shape[1]:
-                raise InvalidStateError(
-                    f"legal_actions are signed integers of shape ({size}, k), k one at least; "
-                    f"got {listed.dtype} of shape {listed.shape}"
-                )
+        if games.legal_actions is not None:  # its dtype and shape checked as it was made
             if games.num_actions != self.num_actions:
                 raise InvalidStateError(
                     f"num_actions is {self.num_actions}, got {short_repr(games.num_actions)}"
@@ -516,21 +471,23 @@ class Engine:
                 f"a {self.game} record's data are {', '.join(sorted(layout))}; "
                 f"got {', '.join(sorted(games.data))}"
             )
-        for name, (dtype, shape) in layout.items():
-            expected[name] = (dtype, (size, *shape))
-            given[name] = games.data[name]
-        for name, (dtype, shape) in expected.items():
-            value = given[name]
-            if value.dtype != dtype or value.shape != shape:
+        given: list[tuple[str, NDArray[Any] | None, Any, tuple[int, ...]]] = [
+            ("current_player", games.current_player, np.int64, (size,)),
+            ("scores", games.scores, np.int64, (size, self.players)),
+            ("over", games.over, np.bool_, (size,)),
+            ("legal_mask", games._legal_mask, np.bool_, (size, self.num_actions)),
+        ]
+        given += [(name, games.data[name], *layout[name]) for name in layout]
+        for name, value, dtype, shape in given:
+            if value is not None and (value.dtype != dtype or value.shape != shape):
                 raise InvalidStateError(
-                    f"{name} is {dtype} of shape {shape} in this engine's records; "
+                    f"{name} is {np.dtype(dtype)} of shape {shape} in this engine's records; "
                     f"got {value.dtype} of shape {value.shape}"
                 )
 
     def _check_ranges(self, games: Games, ranges: Mapping[str, tuple[int, int]]) -> None:
         """``InvalidStateError`` naming the first game whose array of ``ranges`` holds a
-        value outside its ``(lowest, highest)``: a min and a max an array, in one compiled
-        pass over them all where numba is installed.
+        value outside its ``(lowest, highest)``: one compiled pass where numba is installed.
         """
         flat = tuple(games.data[name].ravel() for name in ranges)
         bounds = np.array(tuple(ranges.values()), dtype=np.int64)
@@ -576,10 +533,8 @@ class Engine:
 
 @contextlib.contextmanager
 def _kernel_errors() -> Iterator[None]:
-    """A kernel's ``IndexError``, ``KeyError``, ``ArithmeticError`` or plain ``ValueError``
-    on a record that passed the entry checks, as ``InvalidStateError``: a record whose
-    arrays hold no game (a NumPy kernel raises; the compiled ones are kept within bounds
-    by the entry checks): every kernel answers with the library's error.
+    """A kernel's ``IndexError``, ``KeyError``, ``ArithmeticError`` or ``ValueError`` on a
+    record that holds no game, as ``InvalidStateError``: the library's error.
     """
     try:
         yield
@@ -591,10 +546,8 @@ def _kernel_errors() -> Iterator[None]:
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action for each game (0 for a game over): one draw per
-    game, then its legal action of that rank, read off the record's ``legal_actions``
-    where the kernel gives them, else off the masks in one pass (a draw per action costs a
-    wide action space, palace's 2,762, fifty times a kernel's step; with numba installed
-    the pass is compiled). The actions are the same whichever is read.
+    game, then its legal action of that rank, off ``legal_actions`` where the kernel gives
+    them, else off the masks (compiled where numba is installed): the same actions.
 
     ``generator`` is anything whose ``random(size)`` gives what a NumPy ``Generator``
     gives: a float array of shape ``(size,)``, each draw in [0, 1). Draws that are not a
@@ -645,9 +598,7 @@ def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np
 
 
 def _first_outside(flat: tuple[NDArray[np.integer[Any]], ...], bounds: NDArray[np.int64]) -> int:
-    """The place in ``flat`` of the first array holding a value outside its row of
-    ``bounds`` (lowest, highest), or -1.
-    """
+    """The place in ``flat`` of the first array with a value outside its ``bounds`` row, or -1."""
     for k, values in enumerate(flat):
         if values.size and (values.min() < bounds[k, 0] or values.max() > bounds[k, 1]):
             return k
@@ -665,9 +616,8 @@ def _compiled_masks() -> Any:
 
 
 def _fastest(numpy_version: _Read) -> _Read:
-    """``numpy_version``, or where numba is installed its compiled twin in
-    :mod:`tabletop_rules.batch.compiled.masks` (the same name, less the underscore): the
-    same values either way, as the tests hold them.
+    """``numpy_version``, or with numba its compiled twin in :mod:`.compiled.masks` (the
+    same name, less the underscore): the same values either way.
     """
     compiled = _compiled_masks()
     if compiled is None:
@@ -677,9 +627,7 @@ def _fastest(numpy_version: _Read) -> _Read:
 
 
 def _nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray[np.int64]:
-    """:func:`nth_legal` off each game's list of legal actions (ascending, then -1), the
-    draws checked as it checks them.
-    """
+    """:func:`nth_legal` off each game's list of legal actions (ascending, then -1)."""
     listed = checked_listed(listed)
     draws = checked_draws(draws, listed.shape[0])
     check_draws_in_range(draws)
@@ -696,18 +644,14 @@ def _lists_hold(listed: NDArray[np.int16], actions: NDArray[np.int64]) -> NDArra
     """Whether each game's list of legal actions holds its action."""
     listed = checked_listed(listed)
     check_one_action_a_list(listed, actions)
-    # the actions cast to the lists' type (compared as int64, the lists are cast first, at
-    # five times the cost), an action the type cannot hold held nowhere
+    # cast to the lists' type (five times cheaper than the lists to int64); one it cannot hold
     cast = actions.astype(listed.dtype)
     found: NDArray[np.bool_] = (listed == cast[:, None]).any(axis=1) & (cast == actions)
     return found
 
 
 def _listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
-    """``(games, width)``: the mask of each game's listed legal actions;
-    :class:`~tabletop_rules.errors.InvalidStateError` for a list naming an action beyond
-    the mask, which is not written.
-    """
+    """``(games, width)``: the mask of the lists; ``InvalidStateError`` for an action beyond."""
     listed = checked_listed(listed)
     mask = np.zeros((listed.shape[0], width), dtype=bool)
     games, places = np.nonzero(listed >= 0)
@@ -719,10 +663,8 @@ def _listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
 
 
 def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """The places of the true flags, ascending: eight flags at a time read as one 64-bit
-    word, then the bytes of the words not zero. For a mask as sparse as palace's (one
-    action in a thousand legal) that is faster than ``np.flatnonzero`` of the flags; for
-    one with many words not zero (dice poker's), ``np.flatnonzero`` is, and is used.
+    """The places of the true flags, ascending, read eight to a 64-bit word: faster than
+    ``np.flatnonzero`` for a mask as sparse as palace's, which is used for a dense one.
     """
     whole = flags.size - flags.size % 8
     words = flags[:whole].view(np.uint64)
@@ -735,12 +677,10 @@ def _true_places(flags: NDArray[np.bool_]) -> NDArray[np.int64]:
 
 
 BACKENDS = ("auto", "numpy", "numba")
-"""What :func:`~tabletop_rules.batch.engine` may run a game on. Each built-in game has one
-kernel, compiled by numba (the ``batch`` extra requires it): ``"numba"``. ``"numpy"`` names
-the kernels over plain arrays that other packages register (the Pig example's);
-``"auto"``, the game's compiled kernel where it has one, else its NumPy one. The built-in
-games' NumPy kernels are gone: ``backend="numpy"`` for one is a
-:class:`~tabletop_rules.errors.ConfigError` that says so."""
+"""What :func:`~tabletop_rules.batch.engine` may run a game on: ``"numba"``, the built-in
+games' one kernel each (the ``batch`` extra); ``"numpy"``, the kernels over plain arrays
+other packages register (a :class:`~tabletop_rules.errors.ConfigError` for a built-in
+game); ``"auto"``, the game's compiled kernel where it has one, else its NumPy one."""
 
 _KERNELS: dict[str, dict[str, str | Callable[..., Engine]]] = {
     "numpy": {},
@@ -750,9 +690,8 @@ _KERNELS: dict[str, dict[str, str | Callable[..., Engine]]] = {
         "account": "tabletop_rules.account.batch:AccountEngine",
     },
 }
-"""The kernels by backend and game: a built-in game's named by where it lives (beside its
-rules, ``<game>/batch.py``), imported on first use so that importing a game, or
-:mod:`tabletop_rules.batch`, never imports numba."""
+"""The kernels by backend and game: a built-in game's by where it lives, imported on first
+use so that importing a game, or :mod:`tabletop_rules.batch`, never imports numba."""
 
 _BUILT_IN: frozenset[str] = frozenset(_KERNELS["numba"])
 """The games whose kernels come with the library: their names cannot be registered."""

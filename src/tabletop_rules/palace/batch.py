@@ -3,15 +3,10 @@ record as compiled loops over thousands of games a call (the ``batch`` extra), e
 game :func:`tabletop_rules.palace.new_game` deals from the same seed and
 :func:`~tabletop_rules.palace.apply` plays from the same moves.
 
-Every house rule of :class:`~tabletop_rules.palace.Config` is taken: players, decks,
-hand_size, must_beat, quad, face_up_play, voluntary_pickup, first_player, play_until and
-max_turns: no config ``Config`` allows is refused.
-
-A card is its place in :data:`~tabletop_rules.palace.cards.DECK` (0 to 51: rank by rank,
-suits in order); hands and known cards are counts of each card, so they are sorted as the
-rules keep them; rows, the pile and the burned cards are card numbers padded with -1. The
-legal actions are written as each game's list (``legal_actions``), the mask made from
-them on first read.
+Every house rule of :class:`~tabletop_rules.palace.Config` is taken. A card is its place
+in :data:`~tabletop_rules.palace.cards.DECK` (0 to 51); hands and known cards are counts
+of each card, rows, the pile and the burned cards card numbers padded with -1. The legal
+actions are each game's list (``legal_actions``), the mask made from them on first read.
 
 >>> import numpy as np
 >>> from tabletop_rules import batch, palace
@@ -29,6 +24,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple, get_args
 
 import numpy as np
@@ -70,13 +66,6 @@ _NATURAL = np.array([rank not in BONUS_RANKS for rank in RANK_LIST])
 """Per rank (2 first), whether it is a natural card."""
 
 
-def _allowed_table(strict: bool) -> NDArray[np.bool_]:
-    """``[top rank (0: an empty pile), rank - 2]``: may the rank go on the top card, as
-    the rules' own table says.
-    """
-    return np.array([row[2:] for row in ALLOWED[strict]], dtype=bool)
-
-
 def _card_counts(slots: Array) -> NDArray[np.int8]:
     """``(..., 52)``: how often each card lies in ``slots`` (``(..., k)``, -1 for none)."""
     counts: NDArray[np.int8] = (slots[..., None] == _CARD_NUMBERS).sum(axis=-2, dtype=np.int8)
@@ -112,7 +101,7 @@ class _State(NamedTuple):
 class _Record(NamedTuple):
     """The rest of a ``Games``: what a step shows of each game."""
 
-    listed: Array  # (size, most + 1) each game's legal actions ascending, the rest scratch
+    listed: Array  # each game's legal actions ascending, one game's after another's
     counts: Array  # (size,) how many each game has
     player: Array
     scores: Array
@@ -120,9 +109,8 @@ class _Record(NamedTuple):
 
 
 class _Numbers(NamedTuple):
-    """The config's house rules, and the numbers of this module and the rules the
-    compiled code compares with: arguments, not globals, which numba's cache (keyed on this
-    file alone) would keep from a former version of the files that define them.
+    """The config's house rules, as the compiled code reads them (the rules' own numbers
+    it reads as globals: numba's cache is kept to the sources it was compiled from).
     """
 
     players: int
@@ -135,26 +123,6 @@ class _Numbers(NamedTuple):
     until_last: int
     max_turns: int
     num_actions: int
-    kinds: int  # the deck's geometry
-    ranks: int
-    suits: int
-    row: int
-    phase_swap: int  # the phases and what the seat on turn owes
-    phase_play: int
-    phase_over: int
-    owes_none: int
-    owes_take: int
-    owes_extra: int
-    owes_replay: int
-    ready: int  # the action numbers
-    take: int
-    end: int
-    blind: int
-    swap_base: int
-    play_base: int
-    max_swaps: int
-    extra_most: int
-    nobody: int
     nothing_goes: int  # the row of ``allowed`` below the top ranks': no rank goes
 
 
@@ -182,7 +150,9 @@ class PalaceEngine(Engine):
         config = self.config
         self.cards = config.cards
         self.dealt = config.players * (2 * ROW + config.hand_size)
-        self.allowed = _allowed_table(config.must_beat == "higher")
+        # [top rank (0: an empty pile), rank - 2]: may the rank go on the top card
+        strict = config.must_beat == "higher"
+        self.allowed = np.array([row[2:] for row in ALLOWED[strict]], dtype=bool)
         self._numbers = _Numbers(
             players=config.players,
             hand_size=config.hand_size,
@@ -194,130 +164,90 @@ class PalaceEngine(Engine):
             until_last=int(config.play_until == "last"),
             max_turns=config.max_turns,
             num_actions=self.num_actions,
-            kinds=KINDS,
-            ranks=RANKS,
-            suits=SUITS,
-            row=ROW,
-            phase_swap=SWAP,
-            phase_play=PLAY,
-            phase_over=OVER,
-            owes_none=NONE,
-            owes_take=TAKE,
-            owes_extra=EXTRA,
-            owes_replay=REPLAY,
-            ready=READY_ACTION,
-            take=TAKE_ACTION,
-            end=END_ACTION,
-            blind=BLIND_ACTION,
-            swap_base=SWAP_BASE,
-            play_base=PLAY_BASE,
-            max_swaps=MAX_SWAPS,
-            extra_most=EXTRA_PLAY_MOST,
-            nobody=NOBODY,
             nothing_goes=self.allowed.shape[0],
         )
         # ``allowed`` with a row below where no rank goes: the row of a seat owing the take
         self._goes = np.vstack([self.allowed, np.zeros_like(self.allowed[:1])])
         self._layout = _layout(config)
-        self._most = _most_legal(self.num_actions, PLAY_BASE, SWAP_BASE, KINDS, ROW)
+        # the most actions legal at once: ready and a swap of each hand card for each
+        # face-up card, or in play the actions before the swaps and every play
+        self._most = max(1 + KINDS * ROW, SWAP_BASE + self.num_actions - PLAY_BASE)
         self._idle = np.zeros(self.size, dtype=bool)
+        self._everyone = np.ones(self.size, dtype=bool)
         self._no_actions = np.zeros(self.size, dtype=np.int64)
+        card, cards, players = (-1, KINDS - 1), config.cards, config.players
+        self._ranges = {
+            "face_up": card,
+            "face_down": card,
+            "stock_from": (self.dealt, cards),
+            "pile_size": (0, cards),
+            "top": (0, self.allowed.shape[0] - 1),
+            "burned_size": (0, cards),
+            "phase": (0, len(PHASES) - 1),
+            "seat": (0, players - 1),
+            "pending": (0, len(PENDINGS) - 1),
+            "places": (0, players),
+        }
 
     def _check_record(self, games: Games) -> None:
-        """The arrays whose values the step and record index by, within their ranges (the
-        seat, the phase, the top card, the cards on the table, the stock's and the pile's
-        places), and ``over`` as the phase says: a min and a max of small arrays. What the
-        compiled loop indexes by beyond these (a card of the deal, the pile's next place,
-        the seat after) it bounds as it goes.
+        """The arrays the step and record index by within their ranges, and ``over`` as the
+        phase says; what the compiled loop indexes by beyond these it bounds as it goes.
         """
-        cards, players = self.cards, self.players
-        card = (-1, KINDS - 1)
-        self._check_ranges(
-            games,
-            {
-                "face_up": card,
-                "face_down": card,
-                "stock_from": (self.dealt, cards),
-                "pile_size": (0, cards),
-                "top": (0, self.allowed.shape[0] - 1),
-                "burned_size": (0, cards),
-                "phase": (0, len(PHASES) - 1),
-                "seat": (0, players - 1),
-                "pending": (0, len(PENDINGS) - 1),
-                "places": (0, players),
-            },
-        )
+        self._check_ranges(games, self._ranges)
         self._refuse(games, games.over != (games.data["phase"] == OVER), "over is not its phase's")
 
     def _reset(self, seeds: NDArray[np.uint64]) -> Games:
-        data = {
-            name: np.empty((self.size, *shape), dtype=dtype)
-            for name, (shape, dtype) in self._layout.items()
-        }
-        return self._dealt_where(data, seeds, np.ones(self.size, dtype=bool))
+        return self._advanced(None, self._no_actions, self._idle, seeds, self._everyone)
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
-        """Only the games ``where`` are dealt; the others' rows are copied as they are, and
-        every record written again.
-        """
-        data = {name: value.copy() for name, value in games.data.items()}
-        return self._dealt_where(data, seeds, where.copy())
-
-    def _dealt_where(
-        self, data: dict[str, Array], seeds: NDArray[np.uint64], where: NDArray[np.bool_]
-    ) -> Games:
-        _deal(seeds, where, self._numbers, _State(**data))
-        for name in _FIXED:  # read-only, as a step finds them: one compiled signature
-            data[name].flags.writeable = False
-        return self._advanced(data, self._no_actions, self._idle)
+        """Only the games ``where`` are dealt; the others' rows are copied as they are."""
+        return self._advanced(games.data, self._no_actions, self._idle, seeds, where)
 
     def _stepped(
         self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
     ) -> Games:
-        """One compiled call plays the step into copies of the arrays it writes; with
-        ``seeds`` (every array copied, the deal writes them all), it deals the games then
-        over into those rows alone, and writes the record once.
-        """
-        shared = _FIXED if seeds is None else frozenset()
-        data = {
-            name: value if name in shared else value.copy() for name, value in games.data.items()
-        }
-        return self._advanced(data, actions, playing, seeds)
+        """One compiled call plays, deals the games then over (with ``seeds``) and records."""
+        return self._advanced(games.data, actions, playing, seeds)
 
     def _advanced(
         self,
-        data: dict[str, Array],
+        old: Mapping[str, Array] | None,
         actions: NDArray[np.int64],
         playing: NDArray[np.bool_],
-        seeds: NDArray[np.uint64] | None = None,
+        seeds: NDArray[np.uint64] | None,
+        where: NDArray[np.bool_] | None = None,
     ) -> Games:
-        """``data`` (new arrays) after the games ``playing`` play (with ``seeds``, those
-        then over dealt again), and its new record: the legal actions as lists as wide as
-        this batch's longest (the mask made on first read).
+        """The record after ``old`` (``None``: a new batch) plays ``actions`` where
+        ``playing`` and, with ``seeds``, deals the games ``where`` (``None``: those then
+        over), in copies of its arrays (a step that deals none shares the ``_FIXED``).
         """
         size = self.size
+        data = {
+            name: np.empty((size, *shape), dtype=dtype)
+            if old is None
+            else old[name]
+            if seeds is None and name in _FIXED
+            else old[name].copy()
+            for name, (shape, dtype) in self._layout.items()
+        }
         record = _Record(
-            listed=np.empty((size, self._most + 1), dtype=np.int16),  # a spare column
+            listed=np.empty((size + 1) * self._most + 1, dtype=np.int16),  # room to read past
             counts=np.empty(size, dtype=np.int64),
             player=np.empty(size, dtype=np.int64),
             scores=np.empty((size, self.players), dtype=np.int64),
             over=np.empty(size, dtype=bool),
         )
-        if seeds is None:
-            legal_actions = _advance(
-                actions, playing, self._numbers, self._goes, _NATURAL, _State(**data), record
-            )
-        else:
-            legal_actions = _advance_restarting(
-                actions,
-                playing,
-                seeds,
-                self._numbers,
-                self._goes,
-                _NATURAL,
-                _State(**data),
-                record,
-            )
+        legal_actions = _advance(
+            _State(**data),
+            actions,
+            playing,
+            seeds,
+            where,
+            self._numbers,
+            self._goes,
+            _NATURAL,
+            record,
+        )
         return Games._made(
             current_player=record.player,
             legal_actions=legal_actions,
@@ -440,32 +370,51 @@ def _layout(config: Config) -> dict[str, tuple[tuple[int, ...], np.dtype[Any]]]:
     }
 
 
-def _most_legal(num_actions: int, play_base: int, swap_base: int, kinds: int, row: int) -> int:
-    """The most actions a game can have legal at once, by the record's own construction
-    (each action it lists, it lists once): in the swap phase ``ready`` and swaps of a hand
-    card (at most ``kinds`` distinct ones) for a face-up card (at most ``row`` distinct),
-    no other; in play no swap, so at most the ``swap_base`` actions before the swaps and
-    every play. 214 at four decks; the lists handed on are as wide as a batch's longest.
-    """
-    return max(1 + kinds * row, swap_base + num_actions - play_base)
-
-
 # --- compiled: one call a batch; ``g`` is a game, ``s`` its seat on turn -----------------
 
 
 @jit
-def _deal(seeds: Array, where: Array, n: _Numbers, state: _State) -> None:
-    """Each game ``where`` dealt from its seed, as ``new_game`` deals."""
-    players, held, row = n.players, n.hand_size, n.row
+def _advance(
+    state: _State,
+    actions: Array,
+    playing: Array,
+    seeds: Array | None,
+    where: Array | None,
+    n: _Numbers,
+    allowed: Array,
+    natural: Array,
+    record: _Record,
+) -> Array:
+    """Each game ``playing`` makes its move; with ``seeds``, the games ``where`` (``None``:
+    those then over) are dealt; then every game's record is written. Returns the legal
+    actions as ``(size, k)`` lists, ``k`` the longest (at least 1), -1 after each game's
+    own. Each helper loops over the games itself: a call LLVM does not inline passes every
+    array's fields, too dear once a game.
+    """
+    _play(actions, playing, n, allowed, natural, state)
+    if seeds is not None:
+        _deal(seeds, where, n, state)
+    _record(n, allowed, state, record)
+    return _packed(record.listed, record.counts)
+
+
+@jit
+def _deal(seeds: Array, where: Array | None, n: _Numbers, state: _State) -> None:
+    """Each game ``where`` (``None``: each game over) dealt from its seed, as ``new_game``
+    deals.
+    """
+    players, held, row = n.players, n.hand_size, ROW
     hands, face_up, face_down = state.hands, state.face_up, state.face_down
-    kinds_of = np.arange(state.deal.shape[1]) % n.kinds
     for g in range(seeds.shape[0]):
-        if not where[g]:
+        if where is None:
+            if state.phase[g] != OVER:
+                continue
+        elif not where[g]:
             continue
         state.seed[g] = seeds[g]
         cards = state.deal[g]
         for k in range(cards.shape[0]):  # the decks in order, each card its number
-            cards[k] = kinds_of[k]
+            cards[k] = k % KINDS
         shuffle(seeds[g], cards)
         hands[g] = 0
         state.known[g] = 0
@@ -485,67 +434,30 @@ def _deal(seeds: Array, where: Array, n: _Numbers, state: _State) -> None:
         state.top_run[g] = 0
         state.burned[g] = -1
         state.burned_size[g] = 0
-        state.phase[g] = n.phase_swap
+        state.phase[g] = SWAP
         state.seat[g] = 0
         state.turns[g] = 0
         state.swaps[g] = 0
-        state.pending[g] = n.owes_none
-
-
-@jit
-def _advance(
-    actions: Array,
-    playing: Array,
-    n: _Numbers,
-    allowed: Array,
-    natural: Array,
-    state: _State,
-    record: _Record,
-) -> Array:
-    """Each game ``playing`` makes its move; then every game's record is written, and its
-    legal actions returned as ``(size, k)`` lists, ``k`` the longest (at least 1), -1
-    after each game's own. Each helper loops over the games itself: a call LLVM does not
-    inline passes every array's fields, too dear once a game.
-    """
-    _play(actions, playing, n, allowed, natural, state)
-    _record(n, allowed, state, record)
-    return _packed(record.listed, record.counts)
-
-
-@jit
-def _advance_restarting(
-    actions: Array,
-    playing: Array,
-    seeds: Array,
-    n: _Numbers,
-    allowed: Array,
-    natural: Array,
-    state: _State,
-    record: _Record,
-) -> Array:
-    """:func:`_advance` with the games over after the move dealt again from their seeds
-    before the record is written: only their rows change.
-    """
-    _play(actions, playing, n, allowed, natural, state)
-    _deal(seeds, state.phase == n.phase_over, n, state)
-    _record(n, allowed, state, record)
-    return _packed(record.listed, record.counts)
+        state.pending[g] = NONE
 
 
 @jit
 def _packed(listed: Array, counts: Array) -> Array:
-    """``listed``'s first ``counts[g]`` actions of each game ``g``, then -1, as wide as the
-    longest list (at least 1: a list is read by rank even where there is none).
+    """The lists ``listed`` holds one after another (``counts[g]`` actions of game ``g``,
+    then room for the widest list), each then -1, as wide as the longest (at least 1: a
+    list is read by rank even where there is none).
     """
     size = counts.shape[0]
     width = 1
     for g in range(size):
         width = max(width, counts[g])
     packed = np.empty((size, width), dtype=np.int16)
+    at = 0
     for g in range(size):  # the row whole, a select in each place: one loop LLVM vectorizes
-        c = counts[g]
+        c, source, target = counts[g], listed[at : at + width], packed[g]
         for k in range(width):
-            packed[g, k] = listed[g, k] if k < c else -1
+            target[k] = source[k] if k < c else -1
+        at += c
     return packed
 
 
@@ -563,16 +475,16 @@ def _play(
     pile_counts, top, top_run, phase = state.pile_counts, state.top, state.top_run, state.phase
     seat, turns, swaps, pending = state.seat, state.turns, state.swaps, state.pending
     burned, burned_size, places, deal = state.burned, state.burned_size, state.places, state.deal
-    kinds, ranks, suits, row = n.kinds, n.ranks, n.suits, n.row
+    kinds, ranks, suits, row = KINDS, RANKS, SUITS, ROW
     for g in range(actions.shape[0]):
         if not playing[g]:
             continue
         action, s = actions[g], seat[g]
-        if phase[g] == n.phase_swap:
-            if action >= n.play_base:  # a move no list of the record's own allows
+        if phase[g] == SWAP:
+            if action >= PLAY_BASE:  # a move no list of the record's own allows
                 raise IndexError("a play in the swap phase")
-            if action >= n.swap_base:  # a hand card for a face-up card
-                hand_card, up_card = (action - n.swap_base) // kinds, (action - n.swap_base) % kinds
+            if action >= SWAP_BASE:  # a hand card for a face-up card
+                hand_card, up_card = (action - SWAP_BASE) // kinds, (action - SWAP_BASE) % kinds
                 hands[g, s, hand_card] -= 1
                 hands[g, s, up_card] += 1
                 known[g, s, hand_card] = max(known[g, s, hand_card] - 1, 0)
@@ -587,12 +499,12 @@ def _play(
                 if s + 1 < n.players:
                     seat[g] = s + 1
                 else:
-                    phase[g] = n.phase_play
+                    phase[g] = PLAY
                     seat[g] = _first_player(g, n, natural, hands)
             continue
         at = pile_size[g]  # the cards laid go on the pile in card order
-        if action >= n.play_base:
-            rank, count = (action - n.play_base) % ranks, (action - n.play_base) // ranks + 1
+        if action >= PLAY_BASE:
+            rank, count = (action - PLAY_BASE) % ranks, (action - PLAY_BASE) // ranks + 1
             if hand_size[g, s] > 0:  # from the hand, the lowest suits first
                 left = count
                 for card in range(suits * rank, suits * rank + suits):
@@ -619,8 +531,8 @@ def _play(
                     pile[g, at] = face_up[g, s, lowest]
                     at += 1
                     face_up[g, s, lowest] = -1
-        elif action >= n.blind:
-            slot = action - n.blind
+        elif action >= BLIND_ACTION:
+            slot = action - BLIND_ACTION
             if slot >= row or face_down[g, s, slot] < 0:  # a move no list of the record's
                 raise IndexError("a blind play of a face-down slot that is empty")
             card = face_down[g, s, slot]
@@ -635,10 +547,10 @@ def _play(
                 hands[g, s, card] += 1
                 known[g, s, card] += 1
                 hand_size[g, s] += 1
-                action = n.take
-        if action == n.take:
+                action = TAKE_ACTION
+        if action == TAKE_ACTION:
             _take_pile(g, s, hands, known, hand_size, pile, pile_size, pile_counts, top, top_run)
-        if action in (n.take, n.end):
+        if action in (TAKE_ACTION, END_ACTION):
             _pass_turn(g, n, phase, seat, turns, pending, places, top)
             continue
         # the cards laid take effect
@@ -687,32 +599,32 @@ def _play(
                 place += places[g, p] > 0
             places[g, s] = place
             if n.until_last == 0 or n.players - place <= 1:
-                phase[g] = n.phase_over
-                pending[g] = n.owes_none
+                phase[g] = OVER
+                pending[g] = NONE
             else:
                 _pass_turn(g, n, phase, seat, turns, pending, places, top)
         elif burn:
-            pending[g] = n.owes_replay
+            pending[g] = REPLAY
         elif n.quad_burns == 0 and count >= 4:
-            pending[g] = n.owes_extra
+            pending[g] = EXTRA
         else:
             _pass_turn(g, n, phase, seat, turns, pending, places, top)
 
 
-@jit
+@jit(inline=True)
 def _first_player(g: int, n: _Numbers, natural: Array, hands: Array) -> int:
     """Who plays first: the first seat holding the lowest natural card, or seat 0."""
-    lowest, first = n.ranks, 0
+    lowest, first = RANKS, 0
     if n.lowest_first:
         for p in range(n.players):
             for rank in range(lowest):
-                if natural[rank] and hands[g, p, n.suits * rank : n.suits * (rank + 1)].any():
+                if natural[rank] and hands[g, p, SUITS * rank : SUITS * (rank + 1)].any():
                     lowest, first = rank, p
                     break
     return first
 
 
-@jit
+@jit(inline=True)
 def _take_pile(
     g: int, s: int, hands: Array, known: Array, hand_size: Array, pile: Array, pile_size: Array,
     pile_counts: Array, top: Array, top_run: Array,
@@ -730,7 +642,7 @@ def _take_pile(
     top_run[g] = 0
 
 
-@jit
+@jit(inline=True)
 def _pass_turn(
     g: int, n: _Numbers, phase: Array, seat: Array, turns: Array, pending: Array,
     places: Array, top: Array,
@@ -740,8 +652,8 @@ def _pass_turn(
     """
     turns[g] += 1
     if turns[g] >= n.max_turns:
-        phase[g] = n.phase_over
-        pending[g] = n.owes_none
+        phase[g] = OVER
+        pending[g] = NONE
         return
     following = (seat[g] + 1) % n.players
     left = n.players  # past the seats that finished (play_until "last"), at most once
@@ -749,39 +661,40 @@ def _pass_turn(
         following = (following + 1) % n.players
         left -= 1
     seat[g] = following
-    pending[g] = n.owes_take if top[g] == 3 else n.owes_none
+    pending[g] = TAKE if top[g] == 3 else NONE
 
 
 @jit
 def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None:
-    """Each game's legal actions ascending (the moves ``legal_moves`` lists), seat to move,
-    scores and end.
+    """Each game's legal actions ascending (the moves ``legal_moves`` lists), one game's
+    after another's in ``record.listed``, and its seat to move, scores and end.
     """
     hands, hand_size = state.hands, state.hand_size
     face_up, face_down, top, phase = state.face_up, state.face_down, state.top, state.phase
     seat, pending, places = state.seat, state.pending, state.places
     listed, legal_counts, scores, over = record.listed, record.counts, record.scores, record.over
-    players, kinds, ranks, row = n.players, n.kinds, n.ranks, n.row
-    counts = (n.num_actions - n.play_base) // ranks  # the most cards a play lays
+    players, kinds, ranks, row = n.players, KINDS, RANKS, ROW
+    counts = (n.num_actions - PLAY_BASE) // ranks  # the most cards a play lays
     # a rank's four suits as one word: the word times 0x01010101 has its count in the top byte
     by_rank = hands.view(np.uint32)
-    held_of = np.zeros(ranks, dtype=np.int64)  # per rank, how many of it the seat may lay
-    ups = np.zeros(row, dtype=np.int64)  # the face-up cards, distinct, ascending
+    held_of = np.empty(ranks, dtype=np.int64)  # per rank, how many of it the seat may lay
+    ups = np.empty(row, dtype=np.int64)  # the face-up cards, distinct, ascending
+    at = 0
     for g in range(over.shape[0]):
         for p in range(players):
             scores[g, p] = players - places[g, p] if places[g, p] > 0 else 0
-        at = 0
-        over[g] = phase[g] == n.phase_over
+        first = at
+        over[g] = phase[g] == OVER
         if over[g]:
-            record.player[g] = n.nobody
+            record.player[g] = NOBODY
             legal_counts[g] = 0
             continue
         s = seat[g]
         record.player[g] = s
-        if phase[g] == n.phase_swap:
-            listed[g, at] = n.ready
+        if phase[g] == SWAP:
+            listed[at] = READY_ACTION
             at += 1
-            if state.swaps[g] < n.max_swaps:  # each hand card for each other face-up card
+            if state.swaps[g] < MAX_SWAPS:  # each hand card for each other face-up card
                 distinct = 0
                 for slot in range(row):
                     up = face_up[g, s, slot]
@@ -798,9 +711,9 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
                     if hands[g, s, card] > 0:
                         for k in range(distinct):
                             if ups[k] != card:
-                                listed[g, at] = n.swap_base + kinds * card + ups[k]
+                                listed[at] = SWAP_BASE + kinds * card + ups[k]
                                 at += 1
-            legal_counts[g] = at
+            legal_counts[g] = at - first
             continue
         owed = pending[g]
         in_hand = hand_size[g, s] > 0
@@ -810,43 +723,44 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
                 on_table |= face_up[g, s, slot] >= 0
         # how many of each rank the seat holds where it plays from (the hand, or the row)
         if in_hand:
+            words = by_rank[g, s]  # a row's view: a loop over it from 0 LLVM vectorizes
             for rank in range(ranks):
-                held_of[rank] = (int(by_rank[g, s, rank]) * 0x01010101 >> 24) & 0xFF
+                held_of[rank] = (int(words[rank]) * 0x01010101 >> 24) & 0xFF
         else:
             held_of[:] = 0
             if on_table:
                 for slot in range(row):
                     up = face_up[g, s, slot]
                     if up >= 0:
-                        held_of[up // n.suits] += 1
+                        held_of[up // SUITS] += 1
         # then how many it may lay, branch-free: whether a rank may go on the top card is
         # as likely as not, and a branch on it was mispredicted half the time
-        t = top[g] if owed != n.owes_take else n.nothing_goes  # the row of all False
-        cap = min(n.extra_most, counts) if owed == n.owes_extra else counts
+        goes = allowed[top[g] if owed != TAKE else n.nothing_goes]  # all False: none
+        cap = min(EXTRA_PLAY_MOST, counts) if owed == EXTRA else counts
         most = 0  # the most cards of one rank the seat may lay
         for rank in range(ranks):
-            held = min(held_of[rank], cap) * allowed[t, rank]
+            held = min(held_of[rank], cap) * goes[rank]
             held_of[rank] = held
             most = max(most, held)
         can_play = most > 0
         holding = in_hand or on_table
-        if owed == n.owes_take or (
-            owed == n.owes_none
+        if owed == TAKE or (
+            owed == NONE
             and state.pile_size[g] > 0
             and ((holding and not can_play) or n.voluntary != 0)
         ):
-            listed[g, at] = n.take
+            listed[at] = TAKE_ACTION
             at += 1
-        if owed == n.owes_extra:
-            listed[g, at] = n.end
+        if owed == EXTRA:
+            listed[at] = END_ACTION
             at += 1
-        if not holding and owed != n.owes_take and owed != n.owes_extra:
+        if not holding and owed != TAKE and owed != EXTRA:
             for slot in range(row):
                 if face_down[g, s, slot] >= 0:
-                    listed[g, at] = n.blind + slot
+                    listed[at] = BLIND_ACTION + slot
                     at += 1
         for count in range(most):  # a play's number: its count, then its rank
             for rank in range(ranks):  # written always, kept if held (branch-free)
-                listed[g, at] = n.play_base + ranks * count + rank
+                listed[at] = PLAY_BASE + ranks * count + rank
                 at += held_of[rank] > count
-        legal_counts[g] = at
+        legal_counts[g] = at - first

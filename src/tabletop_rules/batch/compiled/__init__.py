@@ -1,7 +1,5 @@
 """What the compiled batched kernels share (``pip install 'tabletop-rules[batch]'``): numba's
-:func:`jit`, with its on-disk cache kept to the sources it was compiled from. Each game's
-kernel lives beside its rules (``<game>/batch.py``) and plays a step as one compiled loop
-over the games.
+:func:`jit`, with its on-disk cache kept to the sources it was compiled from.
 """
 
 from __future__ import annotations
@@ -10,7 +8,7 @@ import functools
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, overload
 
 try:
     import numba
@@ -27,9 +25,22 @@ _STAMP = "tabletop_rules-sources.sha256"
 """The file, beside numba's cache of this package, naming the sources it was compiled from."""
 
 
-def jit(function: F) -> F:
-    """``function`` compiled in numba's nopython mode, cached on disk, the GIL released."""
-    compiled = numba.njit(cache=True, nogil=True)(function)
+@overload
+def jit(function: F) -> F: ...
+
+
+@overload
+def jit(*, inline: bool) -> Callable[[F], F]: ...
+
+
+def jit(function: F | None = None, *, inline: bool = False) -> Any:
+    """``function`` compiled in numba's nopython mode, cached on disk, the GIL released;
+    ``jit(inline=True)`` decorates a small helper that numba copies into each caller, for
+    a helper called once a game (a call passes every array's fields).
+    """
+    if function is None:
+        return functools.partial(jit, inline=inline)
+    compiled = numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(function)
     cache = getattr(compiled, "_cache", None)
     forget_stale_cache(getattr(cache, "_cache_path", None), sources_digest())
     return cast(F, compiled)
@@ -37,9 +48,8 @@ def jit(function: F) -> F:
 
 @functools.cache
 def sources_digest() -> str:
-    """A digest of the library's Python sources. numba checks a cached function against
-    its own file alone, not the functions and constants of other files compiled into it
-    (the generator, the rules' tables), so the cache is keyed on all of them.
+    """A digest of the library's Python sources: numba checks a cached function against
+    its own file alone, not the other files' functions and constants compiled into it.
     """
     root = Path(__file__).parents[2]
     digest = hashlib.sha256()
@@ -51,9 +61,8 @@ def sources_digest() -> str:
 
 @functools.cache
 def forget_stale_cache(directory: str | None, digest: str) -> None:
-    """Remove numba's cached code in ``directory`` unless it was compiled from the sources
-    of ``digest``; best effort, as numba's own cache is (a directory it cannot write it
-    does not use).
+    """Remove numba's cached code in ``directory`` unless compiled from the sources of
+    ``digest``; best effort, as numba's own cache is.
     """
     if directory is None:
         return

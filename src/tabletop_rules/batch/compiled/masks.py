@@ -1,10 +1,7 @@
-""":func:`~tabletop_rules.batch.nth_legal` compiled, for
-:func:`~tabletop_rules.batch.random_actions`: the masks read eight flags to a 64-bit word;
-and what the frame reads off a record's lists of legal actions (``Games.legal_actions``),
-compiled: the draw, ``step``'s check, the mask made from them. NumPy's reductions over a
-list's few dozen columns cost more than dice poker's compiled step. Each refuses what the
-NumPy pass refuses, with the same errors (a draw's range checked as it is read), so no
-loop here reads or writes outside its arrays.
+"""The compiled twins of what the frame reads off a record's masks and lists of legal
+actions: the draw, ``step``'s check, the mask made from the lists, the entry's range check.
+Each refuses what the NumPy pass refuses, with the same errors, so no loop here reads or
+writes outside its arrays.
 """
 
 from __future__ import annotations
@@ -41,9 +38,7 @@ def _flags_in(word: Any) -> int:
 
 
 def _drawn(pick: Any, draws: NDArray[np.float64], *arrays: Any) -> NDArray[np.int64]:
-    """The action ``pick`` (compiled) writes for each game off ``arrays`` and its draw;
-    the draw error of the first game whose draw it finds outside [0, 1).
-    """
+    """The actions ``pick`` writes off ``arrays`` and the draws, or the first draw's error."""
     actions = np.empty(draws.shape[0], dtype=np.int64)
     wrong = pick(draws, actions, *arrays)
     if wrong >= 0:
@@ -104,9 +99,7 @@ def _fill(
 
 
 def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
-    """:func:`~tabletop_rules.batch.nth_legal`, the same actions, and the same errors for
-    what it refuses (the draws' range checked as they are read).
-    """
+    """:func:`~tabletop_rules.batch.nth_legal`: the same actions, the same errors."""
     mask = checked_mask(mask)
     draws = checked_draws(draws, mask.shape[0])
     flags = mask.reshape(-1).view(np.uint8)
@@ -122,20 +115,16 @@ def _nth_listed(draws: Any, actions: Any, listed: Any) -> int:
         draw = draws[game]
         if not (draw >= 0.0 and draw < 1.0):  # NaN too
             return game
-        count = 0
-        for k in range(listed.shape[1]):
-            count += listed[game, k] >= 0
+        row, count = listed[game], 0  # a row's view: a loop over it LLVM vectorizes
+        for k in range(row.shape[0]):
+            count += row[k] >= 0
         rank = min(np.int64(draw * count), max(count - 1, 0))
-        actions[game] = listed[game, rank] if count > 0 else 0
+        actions[game] = row[rank] if count > 0 else 0
     return -1
 
 
 def nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray[np.int64]:
-    """For each game (a row of ``listed``: its legal actions ascending, then -1) its legal
-    action of rank ``floor(draw * count)``, 0 for a game with none: what
-    :func:`~tabletop_rules.batch.random_actions` draws off the lists, draws refused as
-    :func:`~tabletop_rules.batch.nth_legal` refuses them.
-    """
+    """:func:`~tabletop_rules.batch.nth_legal` off each game's list of legal actions."""
     listed = checked_listed(listed)
     return _drawn(_nth_listed, checked_draws(draws, listed.shape[0]), listed)
 
@@ -143,9 +132,9 @@ def nth_listed(listed: NDArray[np.int16], draws: NDArray[np.float64]) -> NDArray
 @jit
 def _hold(listed: Any, actions: Any, held: Any) -> None:
     for game in range(listed.shape[0]):
-        found = False
-        for k in range(listed.shape[1]):
-            found |= listed[game, k] == actions[game]
+        row, action, found = listed[game], actions[game], False
+        for k in range(row.shape[0]):
+            found |= row[k] == action
         held[game] = found
 
 
@@ -204,8 +193,7 @@ def _first_of(flat: Any, bounds: Any) -> int:
 
 
 def first_outside(flat: tuple[NDArray[np.integer[Any]], ...], bounds: NDArray[np.int64]) -> int:
-    """The place in ``flat`` (1-D arrays) of the first array holding a value outside its
-    row of ``bounds`` (lowest, highest), or -1: the entry's range check, one call for a
-    record's arrays instead of a NumPy min and max each.
+    """The place in ``flat`` (1-D arrays) of the first array with a value outside its row
+    of ``bounds`` (lowest, highest), or -1: the entry's range check in one call.
     """
     return int(_first_of(flat, bounds))
