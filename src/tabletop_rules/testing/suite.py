@@ -15,48 +15,8 @@ from ..protocol import CHANCE, Ruleset
 from ..rng import SEED_BITS, Rng, derived_seed
 from ..serialize import dumps
 from ..simulate import play_game
-from .checks import (
-    Playout,
-    check_action_texts,
-    check_bots_see_views_only,
-    check_chance,
-    check_chance_offset,
-    check_chance_probabilities_are_not_shared,
-    check_codec,
-    check_deck,
-    check_entry_points_check_the_state_type_first,
-    check_entry_points_refuse_odd_arguments,
-    check_errors_hide_secrets,
-    check_events_described,
-    check_events_hide_secrets,
-    check_fair_take_back,
-    check_found_by_its_name,
-    check_illegal_moves_rejected,
-    check_json_round_trip,
-    check_notation_round_trip,
-    check_observation,
-    check_pickle_round_trip,
-    check_play_from_loaded_round_trips,
-    check_playout,
-    check_turn_functions,
-    check_view_hides_secrets,
-    check_view_refuses_seats_not_at_the_table,
-    check_worst_config_move_cost,
-    number_paths,
-    pushed_to_the_limit,
-    random_playout,
-)
-from .fuzz import (
-    check_apply_total,
-    check_loading_is_linear,
-    check_loads_total,
-    check_move_functions_total,
-    check_move_loads_back,
-    check_record_total,
-    mutated_json,
-    odd_moves,
-    repeated_items,
-)
+from . import checks, fuzz
+from .checks import Playout
 
 __all__ = ["FUZZ_PROFILE", "ConformanceSuite"]
 
@@ -112,7 +72,7 @@ class ConformanceSuite:
         deals = self.deals(config)
         if deals is not None and data.draw(st.booleans(), label="dealt"):
             deal = data.draw(deals, label="deal")
-        return random_playout(self.ruleset, config, seed, chooser, deal)
+        return checks.random_playout(self.ruleset, config, seed, chooser, deal)
 
     def _sample(self, playout: Playout) -> list[tuple[int, Any]]:
         states, last = playout.states, len(playout.states) - 1
@@ -127,14 +87,14 @@ class ConformanceSuite:
         assert rules.is_over(playout.final)
         seats = frozenset(range(rules.players(rules.config_of(playout.final))))
         assert rules.winners(playout.final) <= seats, "the winners are seats (or none)"
-        check_playout(rules, playout)
+        checks.check_playout(rules, playout)
 
     @_examples(_suite_settings)
     def test_turn_functions_agree(self, data: st.DataObject) -> None:
         """current_player, legal_moves, is_over, winners, score and chance agree."""
         for state in self._playout(data).states:
-            check_turn_functions(self.ruleset, state)
-            check_chance(self.ruleset, state)
+            checks.check_turn_functions(self.ruleset, state)
+            checks.check_chance(self.ruleset, state)
 
     @_examples(_suite_settings)
     def test_legal_moves_apply_and_others_are_rejected(self, data: st.DataObject) -> None:
@@ -147,9 +107,9 @@ class ConformanceSuite:
             if arbitrary is not None:
                 drawn = [data.draw(arbitrary) for _ in range(self.arbitrary_moves_per_state)]
             candidates = list(dict.fromkeys([*seen, *drawn]))
-            check_illegal_moves_rejected(self.ruleset, state, candidates)
+            checks.check_illegal_moves_rejected(self.ruleset, state, candidates)
             rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
-            check_errors_hide_secrets(self.ruleset, state, candidates, rng)
+            checks.check_errors_hide_secrets(self.ruleset, state, candidates, rng)
 
     @_examples(_suite_settings)
     def test_json_notation_and_codec_round_trip(self, data: st.DataObject) -> None:
@@ -160,35 +120,35 @@ class ConformanceSuite:
             if index:
                 previous, move = playout.states[index - 1], playout.moves[index - 1]
                 events = self.ruleset.apply_with_events(previous, move)[1]
-            check_json_round_trip(self.ruleset, state, events)
-            check_pickle_round_trip(self.ruleset, state)
-            check_notation_round_trip(self.ruleset, state)
-            check_codec(self.ruleset, state)
+            checks.check_json_round_trip(self.ruleset, state, events)
+            checks.check_pickle_round_trip(self.ruleset, state)
+            checks.check_notation_round_trip(self.ruleset, state)
+            checks.check_codec(self.ruleset, state)
 
     @_examples(_suite_settings)
     def test_observations_and_action_numbers(self, data: st.DataObject) -> None:
         """Observations fit the spec from the view alone; action numbers and texts agree."""
         playout = self._playout(data)
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
-        check_action_texts(self.ruleset, self.ruleset.config_of(playout.final))
+        checks.check_action_texts(self.ruleset, self.ruleset.config_of(playout.final))
         for _index, state in self._sample(playout):
-            check_observation(self.ruleset, state, rng)
-            check_chance_offset(self.ruleset, state)
+            checks.check_observation(self.ruleset, state, rng)
+            checks.check_chance_offset(self.ruleset, state)
 
     @_examples(_suite_settings)
     def test_views_hide_secrets(self, data: st.DataObject) -> None:
         """Each seat sees a state, and a move's events, as in one re-dealt from a view."""
         rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
         for _index, state in self._sample(self._playout(data)):
-            check_view_hides_secrets(self.ruleset, state, rng)
-            check_events_hide_secrets(self.ruleset, state, rng)
+            checks.check_view_hides_secrets(self.ruleset, state, rng)
+            checks.check_events_hide_secrets(self.ruleset, state, rng)
 
     @_examples(_suite_settings)
     def test_events_are_told_in_words_that_hide_secrets(self, data: st.DataObject) -> None:
         """Every event is told to every seat in one line naming no card hidden from it."""
         playout = self._playout(data)
         for before, move in zip(playout.states, playout.moves, strict=False):
-            check_events_described(self.ruleset, before, move)
+            checks.check_events_described(self.ruleset, before, move)
 
     def _bots_play_whole_games(self, data: st.DataObject, slow: bool) -> None:
         """Each bot in ``slow_bots`` (or not) pickles, as for a worker, and plays a game."""
@@ -240,7 +200,7 @@ class ConformanceSuite:
             state = turns[data.draw(st.integers(0, len(turns) - 1), label="state")]
             seed = data.draw(_seeds, label="bot_seed")
             rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
-            check_bots_see_views_only(rules, state, seed, rng)
+            checks.check_bots_see_views_only(rules, state, seed, rng)
 
     def _state_in(self, data: st.DataObject) -> tuple[Playout, int]:
         playout = self._playout(data)
@@ -260,7 +220,7 @@ class ConformanceSuite:
             documents += [dumps(event) for event in rules.apply_with_events(before, move)[1]]
         for _ in range(self.fuzz_cases_per_example):
             source = data.draw(st.sampled_from(documents), label="document")
-            check_loads_total(rules, data.draw(mutated_json(source), label="mutated"))
+            fuzz.check_loads_total(rules, data.draw(fuzz.mutated_json(source), label="mutated"))
 
     @_examples(_fuzz_settings)
     def test_fuzz_records_refuse_or_replay(self, data: st.DataObject) -> None:
@@ -268,12 +228,14 @@ class ConformanceSuite:
         playout, index = self._state_in(data)
         text = playout.record(self.ruleset, index).to_json()
         for _ in range(self.fuzz_cases_per_example):
-            check_record_total(self.ruleset, data.draw(mutated_json(text), label="mutated"))
+            fuzz.check_record_total(
+                self.ruleset, data.draw(fuzz.mutated_json(text), label="mutated")
+            )
 
     @_examples(_fuzz_settings)
     def test_fuzz_apply_refuses_odd_objects(self, data: st.DataObject) -> None:
         """``apply`` of an odd object gives a valid state or raises IllegalMoveError."""
-        self._fuzz_odd_moves(data, check_apply_total)
+        self._fuzz_odd_moves(data, fuzz.check_apply_total)
 
     def _fuzz_odd_moves(self, data: st.DataObject, check: Callable[..., None]) -> None:
         """``check(ruleset, state, move)`` of odd moves in a state of a random game."""
@@ -281,30 +243,30 @@ class ConformanceSuite:
         state = playout.states[index]
         moves = [*self.ruleset.legal_moves(state), *playout.moves]
         for _ in range(self.fuzz_cases_per_example):
-            check(self.ruleset, state, data.draw(odd_moves(moves), label="odd"))
+            check(self.ruleset, state, data.draw(fuzz.odd_moves(moves), label="odd"))
 
     @_examples(_suite_settings)
     def test_entry_points_refuse_odd_arguments(self, data: st.DataObject) -> None:
         """Every entry point raises TypeError or a TabletopError for what is no argument."""
         playout, index = self._state_in(data)
-        check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
+        checks.check_entry_points_refuse_odd_arguments(self.ruleset, playout.states[index])
 
     @_examples(_suite_settings)
     def test_a_view_of_a_seat_not_at_the_table_is_refused(self, data: st.DataObject) -> None:
         """``view`` of a seat not at the table raises a TabletopError, of a non-int TypeError."""
         playout, index = self._state_in(data)
-        check_view_refuses_seats_not_at_the_table(self.ruleset, playout.states[index])
+        checks.check_view_refuses_seats_not_at_the_table(self.ruleset, playout.states[index])
 
     @_examples(_fuzz_settings)
     def test_fuzz_format_move_refuses_odd_moves(self, data: st.DataObject) -> None:
         """``format_move``, ``encode`` and ``canonical`` of odd objects agree or refuse."""
-        self._fuzz_odd_moves(data, check_move_functions_total)
+        self._fuzz_odd_moves(data, fuzz.check_move_functions_total)
 
     @_examples(_suite_settings)
     def test_take_back_is_fair(self, data: st.DataObject) -> None:
         """The fair take-back at a random point of a random game is fair for every seat."""
         playout, index = self._state_in(data)
-        check_fair_take_back(self.ruleset, playout, index)
+        checks.check_fair_take_back(self.ruleset, playout, index)
 
     @_examples(_fuzz_settings)
     def test_fuzz_moves_with_repeated_items_are_refused_or_read_back(
@@ -318,8 +280,8 @@ class ConformanceSuite:
         documents = [dumps(move) for move in moves]
         for _ in range(self.fuzz_cases_per_example if documents else 0):
             source = data.draw(st.sampled_from(documents), label="document")
-            text = data.draw(repeated_items(source), label="repeated")
-            check_move_loads_back(rules, state, text)
+            text = data.draw(fuzz.repeated_items(source), label="repeated")
+            fuzz.check_move_loads_back(rules, state, text)
 
     # a timing is not shrunk
     @_examples(_suite_settings, max_examples=1, phases=[Phase.explicit, Phase.generate])
@@ -327,7 +289,7 @@ class ConformanceSuite:
         """Every loader reads the hardest texts, alone and in a state or record, in linear time."""
         playout, index = self._state_in(data)
         documents = [dumps(playout.states[index]), playout.record(self.ruleset, index).to_json()]
-        check_loading_is_linear(self.ruleset, documents)
+        fuzz.check_loading_is_linear(self.ruleset, documents)
 
     # ``worst_config`` (``worst_deal``, if it needs a deck order): the game's costliest
     # allowed config. ``numbers_pushed`` numbers of a state's JSON are pushed to the
@@ -349,22 +311,24 @@ class ConformanceSuite:
         rng = Rng.from_seed(data.draw(_seeds, label="chooser_seed"))
         pushed = data.draw(
             st.lists(
-                st.tuples(st.sampled_from(number_paths(state)), st.sampled_from((1, -1))),
+                st.tuples(st.sampled_from(checks.number_paths(state)), st.sampled_from((1, -1))),
                 min_size=1,
                 max_size=self.numbers_pushed,
                 unique=True,
             ),
             label="pushed",
         )
-        limits = [pushed_to_the_limit(state, path, sign) for path, sign in pushed]
+        limits = [checks.pushed_to_the_limit(state, path, sign) for path, sign in pushed]
         for start in [state, *(limit for limit in limits if limit is not None)]:
-            check_play_from_loaded_round_trips(self.ruleset, start, rng, self.moves_after_loading)
+            checks.check_play_from_loaded_round_trips(
+                self.ruleset, start, rng, self.moves_after_loading
+            )
 
     def test_worst_config_moves_cost_about_a_default_move(self) -> None:
         """A move under ``worst_config`` costs at most ``worst_config_ratio`` default moves."""
         if self.worst_config is None:
             pytest.skip(f"{self.ruleset.name} names no worst_config")
-        check_worst_config_move_cost(
+        checks.check_worst_config_move_cost(
             self.ruleset, self.worst_config, self.worst_deal, bound=self.worst_config_ratio
         )
 
@@ -372,7 +336,7 @@ class ConformanceSuite:
     def test_any_order_of_the_deck_is_a_deal(self, data: st.DataObject) -> None:
         """The game names its deck (none without a ``deal_type``); every order deals a game."""
         config = data.draw(self.configs, label="config")
-        check_deck(self.ruleset, config, Rng.from_seed(data.draw(_seeds, label="seed")))
+        checks.check_deck(self.ruleset, config, Rng.from_seed(data.draw(_seeds, label="seed")))
 
     @_examples(_suite_settings)
     def test_chance_probabilities_cannot_be_changed_through_what_they_return(
@@ -380,14 +344,14 @@ class ConformanceSuite:
     ) -> None:
         """Clearing or filling a returned chance_probabilities changes no later call."""
         for _index, state in self._sample(self._playout(data)):
-            check_chance_probabilities_are_not_shared(self.ruleset, state)
+            checks.check_chance_probabilities_are_not_shared(self.ruleset, state)
 
     def test_the_game_is_found_by_its_own_name(self) -> None:
         """``get_ruleset(ruleset.name)`` is the ruleset, and no built-in game has the name."""
-        check_found_by_its_name(self.ruleset)
+        checks.check_found_by_its_name(self.ruleset)
 
     @_examples(_suite_settings)
     def test_entry_points_check_the_state_type_first(self, data: st.DataObject) -> None:
         """Every entry point raises ``TypeError`` for a lookalike of a state, before reading it."""
         for _index, state in self._sample(self._playout(data)):
-            check_entry_points_check_the_state_type_first(self.ruleset, state)
+            checks.check_entry_points_check_the_state_type_first(self.ruleset, state)
