@@ -28,7 +28,7 @@ class DicePoker(Game[Config, State, Move, View, Event]):
     name, title, seats, format_version = (
         "dice-poker",
         "Dice poker",
-        (2, MAX_PLAYERS),
+        (1, MAX_PLAYERS),
         FORMAT_VERSION,
     )
     config_type, state_type, view_type = Config, State, View

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from ..errors import IllegalMoveError, TabletopError
+from ..errors import ConfigError, IllegalMoveError, TabletopError
 from ..game import exported_names
 from ..match import Match
 from ..protocol import BUILT_IN_GAMES, CHANCE, get_ruleset
@@ -54,6 +54,7 @@ __all__ = [
     "check_pickle_round_trip",
     "check_play_from_loaded_round_trips",
     "check_playout",
+    "check_seats_are_the_configs",
     "check_turn_functions",
     "check_view_hides_secrets",
     "check_view_refuses_seats_not_at_the_table",
@@ -762,6 +763,21 @@ def check_game_exports(package: Any) -> None:
     modules = sorted(name for name in exported if isinstance(getattr(package, name), ModuleType))
     assert not modules, f"{package.__name__}.__all__ names the submodules {modules}"
     assert rules.display == package.display, f"{package.__name__}.RULES.display is not display"
+
+
+def check_seats_are_the_configs(rules: Rules) -> None:
+    """``rules.seats`` is what the default config takes as ``players``: its fewest are
+    accepted, one fewer and one more than its most are refused with ``ConfigError``.
+    """
+    fewest, most = rules.seats
+    default = rules.config_type()
+    seated = rules.players(attrs.evolve(default, players=fewest))
+    assert seated == fewest, f"a config of {fewest} players seats {seated}"
+    for players in (fewest - 1, most + 1):
+        if players < 1:
+            continue
+        what = f"{rules.name}: a config of {players} players, outside seats {rules.seats}"
+        expect_refusal(what, partial(attrs.evolve, default, players=players), ConfigError)
 
 
 def check_found_by_its_name(rules: Rules) -> None:

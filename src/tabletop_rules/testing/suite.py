@@ -350,6 +350,10 @@ class ConformanceSuite:
         """``get_ruleset(ruleset.name)`` is the ruleset, and no built-in game has the name."""
         checks.check_found_by_its_name(self.ruleset)
 
+    def test_seats_are_the_players_a_config_takes(self) -> None:
+        """The fewest seats are a valid config's players; fewer, or more than the most, are not."""
+        checks.check_seats_are_the_configs(self.ruleset)
+
     @_examples(_suite_settings)
     def test_entry_points_check_the_state_type_first(self, data: st.DataObject) -> None:
         """Every entry point raises ``TypeError`` for a lookalike of a state, before reading it."""
