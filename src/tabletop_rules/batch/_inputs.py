@@ -1,6 +1,5 @@
-"""What the readers of a batch's legal masks, draws and lists of legal actions take: the
-checks the NumPy pass (:mod:`tabletop_rules.batch.frame`) and the compiled one
-(:mod:`tabletop_rules.batch.compiled.masks`) both make, with the same errors.
+"""The checks of a batch's masks, draws and lists of legal actions that the NumPy pass and
+the compiled one (:mod:`tabletop_rules.batch.compiled.masks`) both make, alike.
 """
 
 from __future__ import annotations
@@ -15,9 +14,7 @@ from ..errors import IllegalMoveError, InvalidStateError
 
 
 def checked_mask(mask: object) -> NDArray[np.bool_]:
-    """``mask`` C-contiguous, if it is a NumPy array of bool, games by actions (one at
-    least); ``TypeError`` or ``ValueError`` saying what it is not.
-    """
+    """``mask`` C-contiguous if a bool array, games by actions; else what it is not."""
     if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
         raise TypeError(f"a legal mask is a NumPy array of bool, got {short_repr(mask)}")
     if mask.ndim != 2 or not mask.shape[1]:
@@ -28,9 +25,8 @@ def checked_mask(mask: object) -> NDArray[np.bool_]:
 
 
 def checked_draws(draws: object, size: int) -> NDArray[np.float64]:
-    """``draws`` as C-contiguous float64, if they are a float array of shape ``(size,)``;
-    their range is checked by the pass that reads them (:func:`check_draws_in_range`, or
-    the compiled pass as it goes).
+    """``draws`` as C-contiguous float64, if a float array of shape ``(size,)`` (their
+    range is checked by the pass that reads them).
     """
     if not isinstance(draws, np.ndarray) or draws.dtype.kind != "f":
         raise TypeError(f"draws are a NumPy array of floats in [0, 1), got {short_repr(draws)}")
@@ -54,9 +50,7 @@ def draw_error(draws: NDArray[np.float64], game: int) -> IllegalMoveError:
 
 
 def checked_listed(listed: object) -> NDArray[np.signedinteger[Any]]:
-    """``listed`` C-contiguous, if it is a 2-D NumPy array of signed integers (a game's
-    legal actions a row); ``TypeError`` or ``ValueError`` saying what it is not.
-    """
+    """``listed`` C-contiguous if a 2-D signed integer array; else what it is not."""
     if not isinstance(listed, np.ndarray) or listed.dtype.kind != "i":
         raise TypeError(f"legal actions are a NumPy array of integers, got {short_repr(listed)}")
     if listed.ndim != 2:

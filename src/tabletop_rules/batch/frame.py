@@ -72,10 +72,6 @@ def _frozen(value: _Optional) -> _Optional:
     return value
 
 
-def _frozen_arrays(arrays: Mapping[str, NDArray[Any]]) -> Mapping[str, NDArray[Any]]:
-    return MappingProxyType({name: _frozen(value) for name, value in arrays.items()})
-
-
 def _copied(value: object) -> NDArray[Any]:
     """A read-only C-ordered copy of ``value``: the caller's own array stays the caller's."""
     return _frozen(np.array(value, copy=True, order="C"))
@@ -192,7 +188,7 @@ class Games:
         put = functools.partial(object.__setattr__, games)
         for name in ("current_player", "scores", "over"):
             put(name, _frozen(fields[name]))
-        put("data", _frozen_arrays(fields["data"]))
+        put("data", MappingProxyType({name: _frozen(a) for name, a in fields["data"].items()}))
         put("legal_actions", _frozen(fields.get("legal_actions")))
         put("num_actions", fields.get("num_actions"))
         put("_legal_mask", _frozen(fields.get("legal_mask")))
@@ -242,9 +238,8 @@ class Engine:
     find by name (one of another package, not installed); ``None``: found by :attr:`game`."""
 
     key: EngineKey
-    """What the records this engine makes name it by (``Games.made_by``): the game's name
-    and the config. The engines of one game and config share records, whatever their
-    backend; any other refuses them."""
+    """What its records name it by (``Games.made_by``): the game's name and the config,
+    whose engines share records whatever their backend."""
 
     def __init__(self, config: Any, size: int) -> None:
         self.rules: Ruleset[Any, Any, Any] = self.ruleset or get_ruleset(self.game)
@@ -433,9 +428,8 @@ class Engine:
         return games
 
     def _check_games(self, games: object) -> None:
-        """The entry check of every record: ``TypeError`` for one that is no ``Games``,
-        :class:`~tabletop_rules.errors.InvalidStateError` for one another engine made (or
-        none), of another size, or whose arrays are not the kernel's or break its invariants.
+        """``TypeError`` for no ``Games``; ``InvalidStateError`` for one another engine (or
+        none) made, of another size, or whose arrays are not the kernel's or break its rules.
         """
         if type(games) is not Games:
             raise TypeError(f"expected this engine's Games, got {short_repr(games)}")
@@ -461,11 +455,10 @@ class Engine:
             layout = self._record_layout = {
                 name: (value.dtype, (size, *value.shape[1:])) for name, value in one.data.items()
             }
-        if games.legal_actions is not None:  # its dtype and shape checked as it was made
-            if games.num_actions != self.num_actions:
-                raise InvalidStateError(
-                    f"num_actions is {self.num_actions}, got {short_repr(games.num_actions)}"
-                )
+        if games.legal_actions is not None and games.num_actions != self.num_actions:
+            raise InvalidStateError(  # the lists' dtype and shape are checked as they are made
+                f"num_actions is {self.num_actions}, got {short_repr(games.num_actions)}"
+            )
         if games.data.keys() != layout.keys():
             raise InvalidStateError(
                 f"a {self.game} record's data are {', '.join(sorted(layout))}; "
@@ -519,7 +512,11 @@ class Engine:
         listed = None
         if games.legal_actions is not None and fresh.legal_actions is not None:
             width = max(games.legal_actions.shape[1], fresh.legal_actions.shape[1])
-            listed = pick(_padded(games.legal_actions, width), _padded(fresh.legal_actions, width))
+            old, new = (
+                np.pad(lists, ((0, 0), (0, width - lists.shape[1])), constant_values=-1)
+                for lists in (games.legal_actions, fresh.legal_actions)
+            )
+            listed = pick(old, new)
         return Games._made(
             current_player=pick(games.current_player, fresh.current_player),
             legal_mask=None if listed is not None else pick(games.legal_mask, fresh.legal_mask),
@@ -546,15 +543,12 @@ def _kernel_errors() -> Iterator[None]:
 
 def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.int64]:
     """A uniformly random legal action for each game (0 for a game over): one draw per
-    game, then its legal action of that rank, off ``legal_actions`` where the kernel gives
-    them, else off the masks (compiled where numba is installed): the same actions.
+    game, then its legal action of that rank, off ``legal_actions`` or else the masks.
 
-    ``generator`` is anything whose ``random(size)`` gives what a NumPy ``Generator``
-    gives: a float array of shape ``(size,)``, each draw in [0, 1). Draws that are not a
-    float array raise ``TypeError``; draws of another shape, or a draw that is NaN,
-    infinite or outside [0, 1), raise :class:`~tabletop_rules.errors.IllegalMoveError`
-    naming the first such game, on either pass, before any action is given: such a draw
-    names no legal action.
+    ``generator.random(size)`` gives a float array of shape ``(size,)``, each draw in
+    [0, 1): else ``TypeError`` (not a float array), or
+    :class:`~tabletop_rules.errors.IllegalMoveError` naming the first game whose draw is
+    NaN, infinite or outside [0, 1) (or the shape), before any action is given.
     """
     if type(games) is not Games:
         raise TypeError(f"random_actions takes a Games record, got {short_repr(games)}")
@@ -564,21 +558,12 @@ def random_actions(games: Games, generator: np.random.Generator) -> NDArray[np.i
     return _fastest(_nth_listed)(games.legal_actions, draws)
 
 
-def _padded(listed: NDArray[np.int16], width: int) -> NDArray[np.int16]:
-    """``listed`` with -1 columns added up to ``width``."""
-    extra = width - listed.shape[1]
-    return np.pad(listed, ((0, 0), (0, extra)), constant_values=-1) if extra else listed
-
-
 def nth_legal(mask: NDArray[np.bool_], draws: NDArray[np.float64]) -> NDArray[np.int64]:
     """For each game (a row of ``mask``) its legal action of rank ``floor(draw * count)``
-    in ascending order, ``count`` its legal actions; 0 for a game with none (a game over,
-    whose action ``step`` ignores).
+    ascending, ``count`` its legal actions; 0 for a game with none.
 
-    ``mask`` is a NumPy array of bool, games by actions, with one action at least: a mask
-    of another dtype raises ``TypeError`` (ones as floats are not read as flags), of
-    another shape ``ValueError``. ``draws`` are checked as :func:`random_actions` checks
-    them, one a row of ``mask``; so every action given is within its row, and legal.
+    ``mask`` is a NumPy array of bool, games by actions (one at least): ``TypeError`` for
+    another dtype, ``ValueError`` another shape; ``draws`` as :func:`random_actions` takes.
     """
     mask = checked_mask(mask)
     draws = checked_draws(draws, mask.shape[0])

@@ -48,9 +48,8 @@ def _scaled(z: U64, n: U64) -> tuple[U64, U64]:
 
 
 def below(states: U64, bound: Any, active: NDArray[np.bool_] | None = None) -> tuple[U64, U64]:
-    """For each active game a uniform integer in ``range(bound)`` (Lemire's multiply-shift
-    with rejection, as :meth:`~tabletop_rules.rng.Rng.below`), and the states after; an
-    inactive game draws 0 and keeps its state. ``bound``: a number or one per game.
+    """For each active game a uniform integer in ``range(bound)`` (a number or one per
+    game), as :meth:`~tabletop_rules.rng.Rng.below` draws it, and the states after.
     """
     n = np.broadcast_to(np.asarray(bound, dtype=np.uint64), states.shape)
     drawing = np.ones(states.shape, dtype=bool) if active is None else active
@@ -87,9 +86,8 @@ def dice(
 def shuffled(
     states: U64, items: NDArray[Any], active: NDArray[np.bool_] | None = None
 ) -> tuple[NDArray[Any], U64]:
-    """Each active game's row of ``items`` (``(size, k)``) in the order
-    :meth:`~tabletop_rules.rng.Rng.shuffled` gives it (Fisher-Yates from the end), and the
-    states after; an inactive game's row stays.
+    """Each active game's row of ``items`` (``(size, k)``) as
+    :meth:`~tabletop_rules.rng.Rng.shuffled` orders it, and the states after.
     """
     if active is None and items.shape[1] > 1:
         return _shuffled_at_once(states, items)
@@ -108,9 +106,8 @@ _DRAWS_AT_ONCE = 1 << 15
 
 
 def _shuffled_at_once(states: U64, items: NDArray[Any]) -> tuple[NDArray[Any], U64]:
-    """:func:`shuffled` of every row: each game's draws at once (SplitMix64 is a counter),
-    then the swaps. A draw Lemire's method rejects (about one in ``2 ** 57`` for a deck)
-    would shift the draws after it: a game that has one is shuffled draw by draw instead.
+    """:func:`shuffled` of every row, each game's draws at once (SplitMix64 is a counter);
+    a game with a rejected draw (one in ``2 ** 57``) is shuffled draw by draw instead.
     """
     size, length = items.shape
     cards = np.ascontiguousarray(items).copy()

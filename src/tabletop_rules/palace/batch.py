@@ -4,9 +4,7 @@ game :func:`tabletop_rules.palace.new_game` deals from the same seed and
 :func:`~tabletop_rules.palace.apply` plays from the same moves.
 
 Every house rule of :class:`~tabletop_rules.palace.Config` is taken. A card is its place
-in :data:`~tabletop_rules.palace.cards.DECK` (0 to 51); hands and known cards are counts
-of each card, rows, the pile and the burned cards card numbers padded with -1. The legal
-actions are each game's list (``legal_actions``), the mask made from them on first read.
+in :data:`~tabletop_rules.palace.cards.DECK`; the legal actions are each game's list.
 
 >>> import numpy as np
 >>> from tabletop_rules import batch, palace
@@ -66,12 +64,6 @@ _NATURAL = np.array([rank not in BONUS_RANKS for rank in RANK_LIST])
 """Per rank (2 first), whether it is a natural card."""
 
 
-def _card_counts(slots: Array) -> NDArray[np.int8]:
-    """``(..., 52)``: how often each card lies in ``slots`` (``(..., k)``, -1 for none)."""
-    counts: NDArray[np.int8] = (slots[..., None] == _CARD_NUMBERS).sum(axis=-2, dtype=np.int8)
-    return counts
-
-
 class _State(NamedTuple):
     """A batch's ``data`` arrays by name (as :func:`_layout` lays them out)."""
 
@@ -123,7 +115,6 @@ class _Numbers(NamedTuple):
     until_last: int
     max_turns: int
     num_actions: int
-    nothing_goes: int  # the row of ``allowed`` below the top ranks': no rank goes
 
 
 _FIXED = frozenset({"seed", "deal"})
@@ -133,14 +124,12 @@ _FIXED = frozenset({"seed", "deal"})
 class PalaceEngine(Engine):
     """Palace under one :class:`~tabletop_rules.palace.Config`, ``size`` games a call.
 
-    ``Games.data`` holds, per game: ``seed``; ``deal`` (the deck order, top card first);
-    ``hands`` and ``known`` (``(players, 52)`` counts) and ``hand_size``; ``face_up`` and
-    ``face_down`` (``(players, 3)``); ``stock_from`` (the stock is ``deal[stock_from:]``);
-    ``pile`` and ``burned`` (bottom first) with ``pile_size`` and ``burned_size``;
-    ``pile_counts``; ``top`` (the top card's rank, 0 for an empty pile) and ``top_run``
-    (cards of that rank on top); ``phase``, ``seat``, ``turns``, ``swaps`` and ``pending``
-    as the state's; and ``places`` (each seat's finishing place from 1, 0 while it holds
-    cards).
+    ``Games.data`` holds, per game: ``seed``; ``deal`` (top card first); ``hands`` and
+    ``known`` (``(players, 52)`` counts of each card) and ``hand_size``; ``face_up`` and
+    ``face_down`` (card numbers, -1 for none); ``stock_from`` (the stock is
+    ``deal[stock_from:]``); ``pile`` and ``burned`` (bottom first, -1 padded) with their
+    sizes; ``pile_counts``; ``top`` (the top rank, 0 for none) and ``top_run``; ``phase``,
+    ``seat``, ``turns``, ``swaps`` and ``pending`` as the state's; ``places`` (from 1).
     """
 
     game = "palace"
@@ -164,7 +153,6 @@ class PalaceEngine(Engine):
             until_last=int(config.play_until == "last"),
             max_turns=config.max_turns,
             num_actions=self.num_actions,
-            nothing_goes=self.allowed.shape[0],
         )
         # ``allowed`` with a row below where no rank goes: the row of a seat owing the take
         self._goes = np.vstack([self.allowed, np.zeros_like(self.allowed[:1])])
@@ -289,7 +277,7 @@ class PalaceEngine(Engine):
             data["swaps"][:, None],
             data["turns"][:, None],
             hands[:, 0] * ~over[:, None],
-            _card_counts(data["face_up"][rows, order]).reshape(n, -1),
+            (data["face_up"][rows, order][..., None] == _CARD_NUMBERS).sum(axis=-2).reshape(n, -1),
             (data["face_down"][rows, order] >= 0).reshape(n, -1),
             data["known"][rows, order].reshape(n, -1),
             data["hand_size"][rows, order],
@@ -318,9 +306,6 @@ class PalaceEngine(Engine):
             return tuple(DECK[card] if card >= 0 else None for card in slots.tolist())
 
         places = game["places"].tolist()
-        finished = tuple(
-            sorted((s for s in range(len(places)) if places[s]), key=places.__getitem__)
-        )
         return State(
             config=self.config,
             seed=int(game["seed"]),
@@ -336,7 +321,7 @@ class PalaceEngine(Engine):
             turns=int(game["turns"]),
             swaps=int(game["swaps"]),
             pending=PENDINGS[int(game["pending"])],
-            finished=finished,
+            finished=tuple(sorted((s for s, p in enumerate(places) if p), key=places.__getitem__)),
             deal=None,
         )
 
@@ -385,11 +370,8 @@ def _advance(
     natural: Array,
     record: _Record,
 ) -> Array:
-    """Each game ``playing`` makes its move; with ``seeds``, the games ``where`` (``None``:
-    those then over) are dealt; then every game's record is written. Returns the legal
-    actions as ``(size, k)`` lists, ``k`` the longest (at least 1), -1 after each game's
-    own. Each helper loops over the games itself: a call LLVM does not inline passes every
-    array's fields, too dear once a game.
+    """Each game ``playing`` moves; with ``seeds``, the games ``where`` (``None``: those
+    then over) are dealt; then the record is written, the lists returned by :func:`_packed`.
     """
     _play(actions, playing, n, allowed, natural, state)
     if seeds is not None:
@@ -735,7 +717,7 @@ def _record(n: _Numbers, allowed: Array, state: _State, record: _Record) -> None
                         held_of[up // SUITS] += 1
         # then how many it may lay, branch-free: whether a rank may go on the top card is
         # as likely as not, and a branch on it was mispredicted half the time
-        goes = allowed[top[g] if owed != TAKE else n.nothing_goes]  # all False: none
+        goes = allowed[top[g] if owed != TAKE else -1]  # the last row, all False: none goes
         cap = min(EXTRA_PLAY_MOST, counts) if owed == EXTRA else counts
         most = 0  # the most cards of one rank the seat may lay
         for rank in range(ranks):

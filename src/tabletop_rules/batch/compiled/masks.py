@@ -161,10 +161,7 @@ def _mark(listed: Any, mask: Any) -> bool:
 
 
 def listed_mask(listed: NDArray[np.int16], width: int) -> NDArray[np.bool_]:
-    """``(games, width)``: the mask of each game's listed actions;
-    :class:`~tabletop_rules.errors.InvalidStateError` for a list naming an action beyond
-    the mask, which is not written.
-    """
+    """``(games, width)``: the mask of the lists; ``InvalidStateError`` for an action beyond."""
     listed = checked_listed(listed)
     mask = np.zeros((listed.shape[0], width), dtype=bool)
     if not _mark(listed, mask):
@@ -183,17 +180,13 @@ def _outside(values: Any, low: int, high: int) -> bool:
 
 
 @jit
-def _first_of(flat: Any, bounds: Any) -> int:
+def first_outside(flat: tuple[NDArray[np.integer[Any]], ...], bounds: NDArray[np.int64]) -> int:
+    """The place in ``flat`` (1-D arrays) of the first array with a value outside its row
+    of ``bounds`` (lowest, highest), or -1: the entry's range check in one call.
+    """
     k = 0
     for values in literal_unroll(flat):
         if values.size and _outside(values, bounds[k, 0], bounds[k, 1]):
             return k
         k += 1  # noqa: SIM113 (numba unrolls no enumerate over a tuple)
     return -1
-
-
-def first_outside(flat: tuple[NDArray[np.integer[Any]], ...], bounds: NDArray[np.int64]) -> int:
-    """The place in ``flat`` (1-D arrays) of the first array with a value outside its row
-    of ``bounds`` (lowest, highest), or -1: the entry's range check in one call.
-    """
-    return int(_first_of(flat, bounds))

@@ -1,8 +1,5 @@
-"""The library's generator, one game at a time inside compiled code: draws what
-:class:`~tabletop_rules.rng.Rng` draws, rejected draws included.
-
-Every value is a ``uint64``: numba turns arithmetic mixing signed and unsigned 64-bit
-integers into floats, so the constants and shifts are ``uint64`` too.
+"""The library's generator inside compiled code: draws what :class:`~tabletop_rules.rng.Rng`
+draws. Every value is a ``uint64``: numba turns mixed signed and unsigned arithmetic into floats.
 """
 
 from __future__ import annotations
