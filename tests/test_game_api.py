@@ -103,7 +103,9 @@ def test_new_game_has_one_signature_and_deal_is_typed_once(game: types.ModuleTyp
         ("seed", inspect.Parameter.KEYWORD_ONLY, None),
         ("deal", inspect.Parameter.KEYWORD_ONLY, None),
     ]
-    assert game.new_game.__func__ is Game.new_game, "one new_game, the base's, in every game"
+    assert game.new_game.__code__ is Game.new_game.__code__, (
+        "one new_game, the base's, in every game"
+    )
     hints = _hints_for(game.RULES, game.new_game.__func__)
     assert hints["seed"] == int | None
     if game.Deal is None:
@@ -178,3 +180,21 @@ def test_check_game_exports_names_what_a_package_lacks() -> None:
     lacking.__all__ = [name for name in exported_names() if name != "display"]  # type: ignore[attr-defined]
     with pytest.raises(AssertionError, match=r"does not export \['display'\]"):
         check_game_exports(lacking)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=ids)
+def test_inherited_members_show_the_games_own_types(game: types.ModuleType) -> None:
+    """``help(palace.apply)`` and the API pages show palace's State, not ``StateT``; the
+    member is still the base's code, so no call costs more.
+    """
+    signature = inspect.signature(game.apply)
+    assert signature.parameters["state"].annotation is game.State
+    assert signature.return_annotation is game.State
+    assert game.apply.__code__ is Game.apply.__code__
+    for name in exported_names():
+        member = getattr(game, name)
+        if callable(member) and not isinstance(member, type):
+            shown = str(inspect.signature(member))
+            assert not any(v in shown for v in ("ConfigT", "StateT", "MoveT", "ViewT", "EventT")), (
+                f"{game.__name__}.{name}{shown}"
+            )

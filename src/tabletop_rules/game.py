@@ -27,8 +27,20 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial, wraps
 from pickle import PicklingError
-from types import MappingProxyType
-from typing import Any, Final, Generic, Literal, NoReturn, Protocol, TypeAlias, TypeVar
+from types import FunctionType, MappingProxyType
+from typing import (
+    Any,
+    Final,
+    Generic,
+    Literal,
+    NoReturn,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import attrs
 from typing_extensions import TypeVar as DefaultedTypeVar
@@ -197,9 +209,13 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         self._numbers = {id(move): number for number, move in enumerate(table)}
         first = next((i for i, move in enumerate(table) if type(move) is self.chance_type), None)
         self._chance_offset = len(table) if first is None else first
-        self._classes = type(self).action_key is not Game.action_key
+        self._classes = type(self).action_key.__code__ is not Game.action_key.__code__
         self._specs: dict[Any, ObservationSpec] = {}
         self._by_text: dict[str, MoveT] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _show_own_types(cls)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
@@ -672,6 +688,39 @@ def guard_view(rule: Callable[[Any], Rule]) -> Any:
 def guard_table(rule: Callable[[Any], Rule]) -> Any:
     """``rule(game)`` as a Game method refusing what is no state or view of it (``TypeError``)."""
     return _guarded(rule, lambda game: (game.state_type, game.view_type))
+
+
+_TYPE_VARIABLES = ("ConfigT", "StateT", "MoveT", "ViewT", "EventT")
+
+
+def _show_own_types(cls: type[Game[Any, Any, Any]]) -> None:
+    """Give a game class a copy of each inherited method typed with the base's type
+    variables, annotated with the game's own types, so ``help()`` and the API pages show
+    ``apply(state: State, ...)``. A copy shares the method's code: no call costs more.
+    """
+    args = next((get_args(b) for b in cls.__orig_bases__ if get_origin(b) is Game), ())  # type: ignore[attr-defined]
+    own = {
+        name: arg
+        for name, arg in zip(_TYPE_VARIABLES, args, strict=False)
+        if not isinstance(arg, TypeVar)
+    }
+    if not own:
+        return
+    for name, method in vars(Game).items():
+        if type(method) is not FunctionType or getattr(cls, name) is not method:
+            continue
+        if not any(
+            variable in str(hint) for hint in method.__annotations__.values() for variable in own
+        ):
+            continue
+        copy = FunctionType(
+            method.__code__, method.__globals__, name, method.__defaults__, method.__closure__
+        )
+        copy.__kwdefaults__, copy.__doc__ = method.__kwdefaults__, method.__doc__
+        copy.__dict__.update(method.__dict__)
+        copy.__qualname__ = f"{cls.__qualname__}.{name}"
+        copy.__annotations__ = get_type_hints(method, localns=own)
+        setattr(cls, name, copy)
 
 
 def _words(text: str) -> str:
