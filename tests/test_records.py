@@ -209,6 +209,12 @@ def test_a_record_starts_only_from_a_new_game() -> None:
         GameRecord.start(dp.RULES, under_way)
 
 
+def test_a_record_of_a_game_under_way_is_refused_as_a_library_error() -> None:
+    under_way = dp.apply(dp.new_game(seed=3), dp.Roll())
+    with pytest.raises(InvalidStateError, match="not one already under way"):
+        GameRecord.start(dp.RULES, under_way)
+
+
 # --- hostile input ----------------------------------------------------------------------------
 
 

@@ -71,13 +71,13 @@ class GameRecord:
 
     @classmethod
     def start(cls, ruleset: Ruleset[Any, Any, Any], state: Any) -> GameRecord:
-        """An empty record of the game that ``state`` begins; ``ValueError`` if ``state``
-        is not the new game of its config and seed.
+        """An empty record of the game that ``state`` begins; ``InvalidStateError`` if
+        ``state`` is not the new game of its config and seed.
         """
         config, seed = ruleset.config_of(state), ruleset.seed_of(state)
         deal = ruleset.deal_of(state)
         if ruleset.new_game(config, seed=seed, deal=deal) != state:
-            raise ValueError("GameRecord.start needs a new game, not one already under way")
+            raise InvalidStateError("GameRecord.start needs a new game, not one already under way")
         return cls(ruleset.name, config, seed, deal=deal)
 
     @property
