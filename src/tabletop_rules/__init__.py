@@ -35,6 +35,7 @@ from .match import Match
 from .observation import ObservationSpec
 from .protocol import CHANCE, Bot, Ruleset, Seat, get_ruleset, register, rulesets
 from .rng import Rng
+from .table import LogEntry, Table, seat_table
 
 __all__ = [
     "CHANCE",
@@ -46,6 +47,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",
+    "LogEntry",
     "Match",
     "NotationError",
     "ObservationSpec",
@@ -54,12 +56,14 @@ __all__ = [
     "Seat",
     "SeatError",
     "SimulationError",
+    "Table",
     "TabletopError",
     "UnknownGameError",
     "__version__",
     "get_ruleset",
     "register",
     "rulesets",
+    "seat_table",
 ]
 
 __version__ = "0.1.0.dev0"

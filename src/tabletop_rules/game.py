@@ -65,6 +65,7 @@ __all__ = [
     "exported_functions",
     "exported_names",
     "guard_config",
+    "guard_drawn",
     "guard_table",
     "guard_view",
     "share_bot",
@@ -116,6 +117,7 @@ def use_registry(
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
+_NO_NOTES: Final[Mapping[str, str]] = MappingProxyType({})
 
 
 def exported(method: Method) -> Method:
@@ -651,6 +653,24 @@ class Game(abc.ABC, Generic[ConfigT, StateT, MoveT, ViewT, EventT]):
         self.expect(seen, (self.view_type,))
         return ()
 
+    def drawn(self, seen: ViewT, events: Sequence[EventT]) -> Mapping[str, Any] | None:
+        """``seen`` drawn as JSON data for a graphical front end (cards, dice, the sheet),
+        each clickable part carrying the notation of the move it makes; ``events`` are the
+        last move's, redacted for the seat. By default ``None``: a front end shows
+        :meth:`display` alone (:mod:`tabletop_rules.table` carries it to clients).
+        """
+        self.expect(seen, (self.view_type,))
+        for event in events:
+            self.expect(event, self.event_types)
+        return None
+
+    def move_notes(self, seen: ViewT) -> Mapping[str, str]:
+        """A note on what some of ``seen``'s legal moves would do, by their notation (for a
+        move's button); by default none.
+        """
+        self.expect(seen, (self.view_type,))
+        return _NO_NOTES
+
     @property
     def bots(self) -> Mapping[str, BotFactory]:
         """The bots by name, each a factory from a seed: ``"random"``, then the game's own."""
@@ -688,6 +708,22 @@ def guard_view(rule: Callable[[Any], Rule]) -> Any:
 def guard_table(rule: Callable[[Any], Rule]) -> Any:
     """``rule(game)`` as a Game method refusing what is no state or view of it (``TypeError``)."""
     return _guarded(rule, lambda game: (game.state_type, game.view_type))
+
+
+def guard_drawn(rule: Callable[[Any, Sequence[Any]], Rule]) -> Any:
+    """``rule(view, events)`` as a Game method (:meth:`Game.drawn`) refusing what is no
+    view or event of the game (``TypeError``).
+    """
+
+    @wraps(rule)
+    def method(self: Game[Any, Any, Any], seen: Any, events: Sequence[Any]) -> Rule:
+        self.expect(seen, (self.view_type,))
+        events = tuple(events)
+        for event in events:
+            self.expect(event, self.event_types)
+        return rule(seen, events)
+
+    return method
 
 
 _TYPE_VARIABLES = ("ConfigT", "StateT", "MoveT", "ViewT", "EventT")
