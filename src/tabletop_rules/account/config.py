@@ -91,8 +91,8 @@ class Config:
 
     Attributes:
         players: Seats.
-        deck: The composition (:data:`~.config.Deck`; a mapping from cards or card texts
-            to counts is converted, kinds left out count 0), at least ``rows x columns``.
+        deck: The cards and how many of each (a mapping from cards or card texts to
+            counts is converted, kinds left out count 0), at least rows x columns.
         rows: Rows of the field.
         columns: Columns of the field.
         starting_markers: Markers each player places in setup, at most ``max_markers``.
@@ -101,9 +101,11 @@ class Config:
         placement_scores: Whether the cards placed on in setup score.
         floor_at_zero: Whether an account never drops below 0.
         collapse: Whether a card leaves the field when its last marker leaves it.
-        end: ``"immediate"`` or ``"finish_round"``.
+        end: When End has scored: ``"immediate"``: the game ends at once;
+            ``"finish_round"``: the round is played out first.
         max_rounds: Rounds after which the game stops.
-        auto_chance: Whether ``Roll()`` throws the die, or stops for a ``Die`` outcome.
+        auto_chance: Whether the die is thrown for the players, or each roll waits for
+            the face of a physical die to be given.
 
     """
 

@@ -87,13 +87,13 @@ class Config:
         stage_orders: One order for all stages (a string, or a 1-tuple), or one per stage.
         throws_per_turn: Throws a turn allows before fences.
         fences: Whether unused throws are banked and may be spent later.
-        max_fences: Cap on a player's bank; excess is lost when a turn ends. ``None``: no cap.
-        max_fences_per_turn: Cap on the fences one turn may spend. ``None``: no cap.
+        max_fences: Cap on a player's bank, none by default; excess is lost when a turn ends.
+        max_fences_per_turn: Cap on the fences one turn may spend, none by default.
         premium: Points added for a stage whose mountain sums above zero.
         penalty: Points taken off for a stage whose mountain sums below zero.
-        box_scores: The fixed scores of the straights and POKER.
-        auto_chance: Throw the dice from the state's generator; ``False`` stops at
-            each throw for a :class:`~tabletop_rules.dice_poker.Dice` outcome.
+        box_scores: The fixed scores of the straights and of poker.
+        auto_chance: Whether the dice are thrown for the players, or each throw waits
+            for the faces of physical dice to be given.
 
     """
 
