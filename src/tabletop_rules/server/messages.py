@@ -1,0 +1,322 @@
+"""Every message a client sends the server, read and checked before anything acts on it:
+the WebSocket messages (:func:`read_message`) and the lobby's request bodies
+(:func:`read_create`, :func:`read_join`). What is not exactly a known message of the right
+shape is refused with a :class:`RefusedError` saying what was wrong; nothing else reaches
+a room.
+
+>>> read_message('{"type": "move", "move": "roll", "version": 3}')
+Move(version=3, move='roll', action=None)
+>>> read_message('{"type": "move", "move": "roll", "version": "3"}')
+Traceback (most recent call last):
+  ...
+tabletop_rules.server.messages.RefusedError: version must be a whole number from 0, got '3'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal, TypeAlias
+
+import attrs
+
+from .._messages import short_repr
+from ..errors import TabletopError
+from ..serialize import parse_json
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_NAME_CHARS",
+    "SPECTATORS",
+    "TAKEBACK_ANSWERS",
+    "TIMEOUTS",
+    "Claim",
+    "ClockRule",
+    "CreateRequest",
+    "Hello",
+    "JoinRequest",
+    "Message",
+    "Move",
+    "RefusedError",
+    "Resign",
+    "Sync",
+    "TakeBack",
+    "read_create",
+    "read_join",
+    "read_json",
+    "read_message",
+]
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""The largest WebSocket message or lobby request body, in bytes, by default."""
+
+MAX_NAME_CHARS: Final = 40
+"""The longest name a person may give at a seat."""
+
+MAX_MOVE_CHARS: Final = 200
+"""The longest move text: no game's notation comes near it."""
+
+MAX_TOKEN_CHARS: Final = 100
+"""The longest token read: the server's are 43 characters."""
+
+MAX_CURSOR: Final = 2**31
+"""A bound on cursors and versions, far above any game's length."""
+
+MAX_CLOCK_SECONDS: Final = 7 * 24 * 3600.0
+"""The longest move limit or bank a match may set: a week."""
+
+SPECTATORS: Final = ("none", "public", "delayed")
+"""Who may watch a match: nobody, anyone (the spectator's view), or anyone a few moves late."""
+
+TIMEOUTS: Final = ("bot", "forfeit")
+"""What a seat's running out of time does: its bot plays the move, or the seat loses."""
+
+TAKEBACK_ANSWERS: Final = ("propose", "accept", "decline")
+"""The words of a take-back message."""
+
+
+class RefusedError(TabletopError):
+    """A request or message the server does not act on; ``status`` is the HTTP status the
+    lobby answers with (400 when nothing more precise fits).
+    """
+
+    def __init__(
+        self, message: str, status: int = 400, fields: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.fields = fields or {}
+        """For a refused form (house rules), each refused field's reason by its name."""
+
+
+@attrs.frozen(kw_only=True)
+class Hello:
+    """The first message on a socket: the seat's ``token`` (``None``: a spectator) and the
+    ``cursor``, how many moves of the log the client has seen already.
+    """
+
+    token: str | None
+    cursor: int
+
+
+@attrs.frozen(kw_only=True)
+class Move:
+    """A move, as notation text or as an action number (exactly one), answering the table
+    of state ``version``.
+    """
+
+    version: int
+    move: str | None
+    action: int | None
+
+
+@attrs.frozen
+class Resign:
+    """The seat gives the match up."""
+
+
+@attrs.frozen(kw_only=True)
+class TakeBack:
+    """A take-back: the seat proposes one, or accepts or declines the one proposed."""
+
+    answer: Literal["propose", "accept", "decline"]
+
+
+@attrs.frozen
+class Claim:
+    """The seat claims the match from a seat on turn that has been away past the grace."""
+
+
+@attrs.frozen
+class Sync:
+    """The client asks for its table again (after a refusal it did not see, say)."""
+
+
+Message: TypeAlias = Hello | Move | Resign | TakeBack | Claim | Sync
+
+
+@attrs.frozen(kw_only=True)
+class ClockRule:
+    """A match's clock, Board Game Arena's: each move may take ``move_seconds``, and
+    past that a seat draws on its bank of ``bank_seconds`` for the whole match.
+    """
+
+    move_seconds: float = attrs.field(converter=float)
+    bank_seconds: float = attrs.field(converter=float)
+
+
+@attrs.frozen(kw_only=True)
+class CreateRequest:
+    """What ``POST /api/matches`` asks for: the game, its house rules as ``{name: text}``,
+    each seat (``"person"`` or a bot's name), the spectator policy (``delay`` moves late
+    when ``"delayed"``), the clock and what a timeout does.
+    """
+
+    game: str
+    rules: dict[str, str]
+    seats: tuple[str, ...] | None
+    spectators: Literal["none", "public", "delayed"]
+    delay: int
+    clock: ClockRule | None
+    timeout: Literal["bot", "forfeit"]
+
+
+@attrs.frozen(kw_only=True)
+class JoinRequest:
+    """What ``POST /api/matches/{id}/join`` asks for: a seat (``None``: the first free
+    one) and the name to show there.
+    """
+
+    seat: int | None
+    name: str
+
+
+def read_json(text: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
+    """The JSON object ``text`` holds, refused when it is over ``limit`` bytes, not JSON
+    (by the library's guarded parser), or not an object.
+    """
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > limit:
+        raise RefusedError(f"the message is {size} bytes, over the limit of {limit}", 413)
+    try:
+        data = parse_json(text)
+    except TabletopError as error:
+        raise RefusedError(f"the message is not JSON: {error}") from None
+    if type(data) is not dict:
+        raise RefusedError(f"a message is a JSON object, got {type(data).__name__}")
+    return data
+
+
+_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
+    "hello": (frozenset({"token"}), frozenset({"cursor"})),
+    "move": (frozenset({"version"}), frozenset({"move", "action"})),
+    "resign": (frozenset(), frozenset()),
+    "takeback": (frozenset({"answer"}), frozenset()),
+    "claim": (frozenset(), frozenset()),
+    "sync": (frozenset(), frozenset()),
+}
+"""Each message type's required and optional fields besides ``type``."""
+
+
+def read_message(text: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Message:
+    """The message ``text`` holds; :class:`RefusedError` for one over ``limit`` bytes, not
+    a JSON object, of an unknown type, with a field missing or unknown, or a field of the
+    wrong type or out of range.
+    """
+    data = read_json(text, limit)
+    kind = data.pop("type", None)
+    if type(kind) is not str or kind not in _FIELDS:
+        raise RefusedError(
+            f"unknown message type {short_repr(kind)}; the types are {', '.join(_FIELDS)}"
+        )
+    required, optional = _FIELDS[kind]
+    if missing := required - data.keys():
+        raise RefusedError(f"a {kind} message needs {', '.join(sorted(missing))}")
+    if unknown := data.keys() - required - optional:
+        raise RefusedError(f"a {kind} message has no field {', '.join(sorted(unknown))}")
+    if kind == "hello":
+        token = data["token"]
+        if token is not None:
+            _text(token, "token", MAX_TOKEN_CHARS)
+        return Hello(token=token, cursor=_count(data.get("cursor", 0), "cursor"))
+    if kind == "move":
+        move, action = data.get("move"), data.get("action")
+        if (move is None) == (action is None):
+            raise RefusedError("a move message has a move (its text) or an action, not both")
+        if move is not None:
+            _text(move, "move", MAX_MOVE_CHARS)
+        if action is not None:
+            _count(action, "action")
+        return Move(version=_count(data["version"], "version"), move=move, action=action)
+    if kind == "takeback":
+        answer = data["answer"]
+        if answer not in TAKEBACK_ANSWERS:
+            raise RefusedError(
+                f"a take-back's answer is {', '.join(TAKEBACK_ANSWERS)}, got {short_repr(answer)}"
+            )
+        return TakeBack(answer=answer)
+    plain: dict[str, type[Resign | Claim | Sync]] = {
+        "resign": Resign,
+        "claim": Claim,
+        "sync": Sync,
+    }
+    return plain[kind]()
+
+
+def read_create(data: dict[str, Any]) -> CreateRequest:
+    """The create request ``data`` holds (the game, its house rules and seats are checked
+    against the game by the server); :class:`RefusedError` for a malformed one.
+    """
+    known = {"game", "rules", "seats", "spectators", "delay", "clock", "timeout"}
+    if unknown := data.keys() - known:
+        raise RefusedError(f"a match has no setting {', '.join(sorted(unknown))}")
+    game = _text(data.get("game"), "game", MAX_NAME_CHARS)
+    rules = data.get("rules", {})
+    if type(rules) is not dict or not all(type(value) is str for value in rules.values()):
+        raise RefusedError("rules are a JSON object of house rules, each value as text")
+    seats = data.get("seats")
+    if seats is not None and (
+        type(seats) is not list or not all(type(seat) is str for seat in seats)
+    ):
+        raise RefusedError('seats are a list: "person" or a bot\'s name for each seat')
+    spectators = data.get("spectators", "public")
+    if spectators not in SPECTATORS:
+        raise RefusedError(
+            f"spectators is one of {', '.join(SPECTATORS)}, got {short_repr(spectators)}"
+        )
+    delay = _count(data.get("delay", 0 if spectators != "delayed" else 1), "delay")
+    if spectators == "delayed" and delay < 1:
+        raise RefusedError("a delayed spectator sees the table at least 1 move late")
+    timeout = data.get("timeout", "bot")
+    if timeout not in TIMEOUTS:
+        raise RefusedError(f"timeout is one of {', '.join(TIMEOUTS)}, got {short_repr(timeout)}")
+    return CreateRequest(
+        game=game,
+        rules=rules,
+        seats=None if seats is None else tuple(seats),
+        spectators=spectators,
+        delay=delay,
+        clock=_clock(data.get("clock")),
+        timeout=timeout,
+    )
+
+
+def read_join(data: dict[str, Any]) -> JoinRequest:
+    """The join request ``data`` holds; :class:`RefusedError` for a malformed one."""
+    if unknown := data.keys() - {"seat", "name"}:
+        raise RefusedError(f"a join request has no field {', '.join(sorted(unknown))}")
+    seat = data.get("seat")
+    name = _text(data.get("name", ""), "name", MAX_NAME_CHARS).strip()
+    return JoinRequest(seat=None if seat is None else _count(seat, "seat"), name=name)
+
+
+def _clock(value: object) -> ClockRule | None:
+    """The clock a request sets: ``None``, or move and bank seconds within a week."""
+    if value is None:
+        return None
+    if type(value) is not dict or value.keys() != {"move_seconds", "bank_seconds"}:
+        raise RefusedError("a clock is null or {move_seconds, bank_seconds}")
+    move, bank = value["move_seconds"], value["bank_seconds"]
+    for name, seconds in (("move_seconds", move), ("bank_seconds", bank)):
+        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_CLOCK_SECONDS:
+            raise RefusedError(
+                f"{name} is a number of seconds from 0 to {MAX_CLOCK_SECONDS:g}, "
+                f"got {short_repr(seconds)}"
+            )
+    if move + bank <= 0:
+        raise RefusedError("a clock gives each move some time: move_seconds or bank_seconds")
+    return ClockRule(move_seconds=float(move), bank_seconds=float(bank))
+
+
+def _text(value: object, name: str, most: int) -> str:
+    """``value`` if it is text of at most ``most`` characters."""
+    if type(value) is not str:
+        raise RefusedError(f"{name} must be text, got {short_repr(value)}")
+    if len(value) > most:
+        raise RefusedError(f"{name} is {len(value)} characters, over the limit of {most}")
+    return value
+
+
+def _count(value: object, name: str) -> int:
+    """``value`` if it is a whole number from 0 (no ``bool``) below :data:`MAX_CURSOR`."""
+    if type(value) is not int or not 0 <= value < MAX_CURSOR:
+        raise RefusedError(f"{name} must be a whole number from 0, got {short_repr(value)}")
+    return value
