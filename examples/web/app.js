@@ -16,6 +16,8 @@ const LABELS = {
 // style.css), not the pace: a move every so often is no motion.
 const PACES = { instant: 0, normal: 700, slow: 1600 };
 const PACE_KEY = "tabletop-rules-pace";
+// Dice poker's coach (the best keep for each open box) is shown on request, remembered.
+const COACH_KEY = "tabletop-rules-coach";
 
 let glue = null;
 let games = [];
@@ -63,9 +65,12 @@ async function boot() {
   select.disabled = false;
   $("start").disabled = false;
   drawForm();
+  // The versions are for a bug report, not for play: a small line in the footer.
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   const library = manifest.wheels.at(-1).split("-")[1];
-  setStatus(`Ready: tabletop_rules ${library} on Python ${python}, Pyodide ${manifest.pyodide}.`);
+  $("about").textContent =
+    `tabletop_rules ${library} · Python ${python} · Pyodide ${manifest.pyodide}`;
+  setStatus("");
   startGame();
 }
 
@@ -86,6 +91,27 @@ function drawForm() {
   clearFormErrors();
 }
 
+// A house rule's field name or choice in words: "throws_per_turn" → "throws per turn",
+// "seat0" → "seat 0". The form sends the raw name and value back.
+function words(name) {
+  return name.replaceAll("_", " ").replace(/([a-z])(\d)/g, "$1 $2");
+}
+
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// A house rule's description with the game's field names and choices in words.
+function describedInWords(text, game) {
+  const names = new Set(game.rules.flatMap((rule) => [rule.name, ...(rule.choices ?? [])]));
+  const inWords = (name) => (names.has(name) ? words(name) : name);
+  return text
+    .replace(/"(\w+)"/g, (quoted, name) => (names.has(name) ? `“${words(name)}”` : quoted))
+    .replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, inWords)
+    .replace(/([\w)]) x ([\w(])/g, "$1 × $2")
+    .replaceAll("<=", "≤");
+}
+
 function ruleField(rule) {
   const field = document.createElement("div");
   field.className = rule.kind === "bool" ? "field check" : "field";
@@ -98,12 +124,18 @@ function ruleField(rule) {
   } else if (rule.kind === "choice") {
     input = document.createElement("select");
     for (const choice of rule.choices) {
-      input.append(new Option(choice, choice));
+      input.append(new Option(words(choice), choice));
     }
     input.value = rule.default;
   } else {
     input = document.createElement("input");
     input.value = rule.default;
+    if (rule.default === "null") {
+      // an optional limit: left blank for none, sent as null
+      input.value = "";
+      input.placeholder = "none";
+      input.dataset.blank = "null";
+    }
     if (rule.kind === "number") {
       input.inputMode = "numeric";
     }
@@ -114,12 +146,12 @@ function ruleField(rule) {
   input.dataset.kind = rule.kind;
   const label = document.createElement("label");
   label.htmlFor = id;
-  label.textContent = LABELS[rule.name] ?? rule.name;
+  label.textContent = LABELS[rule.name] ?? capitalised(words(rule.name));
   const error = document.createElement("p");
   error.className = "error";
   error.id = `error-${rule.name}`;
   const about = document.createElement("small");
-  about.textContent = rule.description;
+  about.textContent = describedInWords(rule.description, chosenGame());
   if (rule.name === "players") {
     input.addEventListener("input", () => {
       const players = Number.parseInt(input.value, 10);
@@ -171,7 +203,10 @@ function keepOnePerson(chosen) {
 function formRequest() {
   const rules = {};
   for (const input of $("rules").querySelectorAll("[data-rule]")) {
-    rules[input.dataset.rule] = input.dataset.kind === "bool" ? String(input.checked) : input.value;
+    if (input.dataset.kind === "bool") rules[input.dataset.rule] = String(input.checked);
+    else if (input.value.trim() === "" && input.dataset.blank)
+      rules[input.dataset.rule] = input.dataset.blank;
+    else rules[input.dataset.rule] = input.value;
   }
   const seats = [...$("seats").querySelectorAll("select")].map((select) => select.value);
   return { game: $("game").value, rules, seats, seed: $("seed").value, bots: botsToPlay() };
@@ -927,8 +962,31 @@ function drawDicePoker(board, drawn, game) {
       ),
     ),
   );
+  const coach = el("button", {
+    type: "button",
+    id: "coach-toggle",
+    class: "coach-toggle",
+    "aria-pressed": coaching() ? "true" : "false",
+    title: "The coach's best keep for each open box, with its chance and points",
+    "data-focus": "coach",
+    text: "Coach",
+  });
+  coach.addEventListener("click", () => {
+    coachShown = !coaching();
+    try {
+      localStorage.setItem(COACH_KEY, String(coachShown));
+    } catch {
+      // no storage: the choice holds for this visit
+    }
+    redrawBoard();
+  });
   board.append(
-    el("div", { class: "dice-row" }, tray, el("div", { class: "throw-bar" }, throwButton, info)),
+    el(
+      "div",
+      { class: "dice-row" },
+      tray,
+      el("div", { class: "throw-bar" }, throwButton, info, coach),
+    ),
   );
   board.append(scoreSheet(drawn));
   if (Object.keys(drawn.rolls).length && drawn.dice.length)
@@ -938,6 +996,19 @@ function drawDicePoker(board, drawn, game) {
       ? "Fill a box on the sheet."
       : "Throw, or scratch a box (✕) at once.";
   void turnSeat;
+}
+
+let coachShown = null; // whether the coach's lines are shown: read from storage once
+
+function coaching() {
+  if (coachShown === null) {
+    try {
+      coachShown = localStorage.getItem(COACH_KEY) === "true";
+    } catch {
+      coachShown = false; // no storage (a private window): off, as by default
+    }
+  }
+  return coachShown;
 }
 
 function scoreSheet(drawn) {
@@ -981,7 +1052,8 @@ function scoreSheet(drawn) {
 
 // A box of the sheet: its points, or for a box the person may fill now a button per move
 // (write, announce, scratch) showing what it would score; `hint` is the Python side's note,
-// `coach` the dice coach's best keep for the box with its chance and points.
+// `coach` the dice coach's best keep for the box with its chance and points, shown when
+// the person turned the coach on.
 function sheetCell(row, cell, column) {
   const td = el("td", { class: column.current ? "current" : null });
   if (!cell.moves) {
@@ -1006,7 +1078,7 @@ function sheetCell(row, cell, column) {
       ),
     );
   }
-  if (cell.coach) {
+  if (cell.coach && coaching()) {
     td.append(el("small", { class: "coach", text: cell.coach }));
   }
   return td;
