@@ -84,7 +84,7 @@ class Config:
     Attributes:
         players: Seats at the table.
         stages: Stages (columns of 15 boxes) each player fills in sequence.
-        stage_orders: One order for all stages (a string, or a 1-tuple), or one per stage.
+        stage_orders: One order for all stages (a name, or a list of one), or one per stage.
         throws_per_turn: Throws a turn allows before fences.
         fences: Whether unused throws are banked and may be spent later.
         max_fences: Cap on a player's bank, none by default; excess is lost when a turn ends.
