@@ -14,8 +14,9 @@ import pytest
 
 from tabletop_rules import CHANCE, Match, account, get_ruleset, palace
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.dice_poker.coach import coach_lines
 from tabletop_rules.dice_poker.table import open_box_points
-from tabletop_rules.house_rules import configured
+from tabletop_rules.house_rules import configured, house_rules
 from tabletop_rules.palace.table import playable_ranks
 from tabletop_rules.records import GameRecord
 
@@ -791,3 +792,143 @@ def test_the_table_is_played_by_keyboard_and_read_by_a_screen_reader(
     assert hand == [f"{spoken(card)}, in hand" for card in seen.hand]
     backs = page.locator("#board .card.back[aria-label='face-down card']")
     assert backs.count() == 6  # three of each seat's, under the face-up rows
+
+
+# --- issue 34, point 3: the page reads as a game, not a developer tool --------------------
+
+RAW_NAME = re.compile(
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"  # a field or choice name: must_beat, equal_or_higher
+    r"|\b[A-Z]{2,}(?:_[A-Z0-9]+)*\b"  # a constant: MAX_PLAYERS, POKER
+    r"|\w\(\)"  # a call: Roll()
+    r"|\b(?:None|True|False|null)\b"  # a Python or JSON value
+)
+"""What a person reading the house-rules form should never meet: code."""
+
+
+def test_no_version_banner_only_a_small_about_line_in_the_footer(page: Page, origin: str) -> None:
+    """The versions the page runs are for a bug report: a small line in the footer, not
+    a banner under the heading.
+    """
+    open_game(page, origin, "dice-poker", 3)
+    manifest = json.loads(page.evaluate("fetch('manifest.json').then(r => r.text())"))
+    library = manifest["wheels"][-1].split("-")[1]
+    header = page.inner_text("header")
+    assert "tabletop_rules" not in header
+    assert not re.search(r"\d+\.\d+", header), header
+    assert not page.is_visible("#status")  # it speaks while loading, and on a failure
+    about = page.inner_text("footer #about")
+    assert about.startswith(f"tabletop_rules {library} · Python 3.")
+    assert about.endswith(f"· Pyodide {manifest['pyodide']}")
+    sizes = page.evaluate(
+        "['#about', 'body'].map((where) =>"
+        " parseFloat(getComputedStyle(document.querySelector(where)).fontSize))"
+    )
+    assert sizes[0] < sizes[1]
+
+
+def form_texts(page: Page) -> list[str]:
+    """Every text the house-rules form shows: labels, descriptions, choices, values."""
+    texts: list[str] = page.evaluate(
+        """() => {
+            const rules = document.querySelector("#rules");
+            return [
+                ...[...rules.querySelectorAll("label, small")].map((node) => node.textContent),
+                ...[...rules.querySelectorAll("option")].map((option) => option.textContent),
+                ...[...rules.querySelectorAll("input:not([type=checkbox])")].flatMap(
+                    (input) => [input.placeholder, /^\\w+$/.test(input.value) ? input.value : ""]
+                ),
+            ];
+        }"""
+    )
+    return texts
+
+
+@pytest.mark.parametrize("game", ["account", "dice-poker", "palace"])
+def test_no_raw_field_name_or_constant_is_visible_in_the_house_rules_form(
+    page: Page, origin: str, game: str
+) -> None:
+    """Each house rule shows a label, choices and a description in words (``Must beat``,
+    ``equal or higher``), never its config field name, a constant or a Python value; the
+    form still sends the raw values, so the game started is the one chosen.
+    """
+    open_game(page, origin, game, 3)
+    page.click("#setup summary")
+    rules = house_rules(get_ruleset(game).config_type)
+    labels = page.locator("#rules label").all_inner_texts()
+    assert len(labels) == len(rules)
+    assert not {rule.name for rule in rules} & set(labels)
+    shown = [text for text in form_texts(page) if RAW_NAME.search(text)]
+    assert shown == []
+    if game == "palace":
+        assert page.inner_text("label[for='rule-must_beat']") == "Must beat"
+        options = page.locator("#rule-must_beat option").all_inner_texts()
+        assert options == ["equal or higher", "higher"]
+        start_from_form(page, {"must_beat": "higher", "max_turns": "40"})
+        assert Match.from_record(saved_record(page)).config == palace.Config(
+            must_beat="higher", max_turns=40
+        )
+    if game == "dice-poker":  # an optional cap left blank is none; a number caps
+        assert page.input_value("#rule-max_fences") == ""
+        start_from_form(page, {"max_fences_per_turn": "2"})
+        config = Match.from_record(saved_record(page)).config
+        assert (config.max_fences, config.max_fences_per_turn) == (None, 2)
+
+
+def sheet_edges(page: Page) -> dict[str, float]:
+    """Where the dice-poker sheet, its box and the page end, against the window's width."""
+    edges: dict[str, float] = page.evaluate(
+        """() => ({
+            sheet: document.querySelector(".sheet").getBoundingClientRect().right,
+            box: document.querySelector(".sheet-wrap").getBoundingClientRect().right,
+            page: document.documentElement.scrollWidth,
+            window: window.innerWidth,
+        })"""
+    )
+    return edges
+
+
+def test_at_390_px_the_dice_poker_sheet_fits_the_phone(page: Page, origin: str) -> None:
+    """On a 390 px phone the sheet of two seats' three stages fits the screen, its open
+    boxes' buttons included; with the coach's lines on, anything wider scrolls inside the
+    sheet's own box, never the page.
+    """
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_game(page, origin, "dice-poker", 4)
+    board_click(page, "roll")
+    edges = sheet_edges(page)
+    assert edges["sheet"] <= edges["box"] <= edges["window"], edges
+    assert edges["page"] <= edges["window"], edges
+    for button in page.locator("#board .sheet .box-move").all():
+        box = button.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= edges["box"]
+    page.click("#coach-toggle")
+    edges = sheet_edges(page)
+    assert edges["box"] <= edges["window"], edges
+    assert edges["page"] <= edges["window"], edges
+
+
+def test_the_coach_lines_are_hidden_until_toggled_on_and_the_choice_is_kept(
+    page: Page, origin: str
+) -> None:
+    """The coach's line under each open box is there on request: off at first, on with
+    the Coach toggle (the library's lines for the person's view), kept for the next visit.
+    """
+    open_game(page, origin, "dice-poker", 7)
+    board_click(page, "roll")
+    toggle = page.locator("#coach-toggle")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.locator("#board .coach").count() == 0
+    toggle.click()
+    match = Match(dp.RULES, seed=7)
+    match.play("roll")
+    coached = coach_lines(match.view(0))
+    assert page.locator("#coach-toggle").get_attribute("aria-pressed") == "true"
+    assert sorted(page.locator("#board .coach").all_inner_texts()) == sorted(coached.values())
+    page.goto(f"{origin}/?game=dice-poker&seed=7&speed=instant")
+    page.wait_for_selector("#play:not([hidden])", timeout=90_000)
+    board_click(page, "roll")
+    assert page.locator("#board .coach").count() == len(coached)  # kept on: the choice stored
+    page.click("#coach-toggle")
+    assert page.locator("#board .coach").count() == 0
+    assert page.evaluate("localStorage.getItem('tabletop-rules-coach')") == "false"
