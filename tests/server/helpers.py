@@ -16,7 +16,8 @@ with warnings.catch_warnings():  # the test client's own notice that httpx will 
     warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
-from tabletop_rules.server import ServerSettings, Store, create_app
+from tabletop_rules import Match, get_ruleset
+from tabletop_rules.server import MatchSettings, ServerSettings, Store, create_app
 
 Json = dict[str, Any]
 
@@ -144,3 +145,23 @@ def play_random(seats: dict[int, Seat], rng: random.Random, watchers: Sequence[S
         for seat in everyone:
             message = seat.read()
             assert message["type"] == "table", message
+
+
+def seeded(
+    store: Store,
+    game: str,
+    seed: int,
+    seats: Sequence[str] = ("person", "person"),
+    config: Any = None,
+    settings: MatchSettings | None = None,
+    now: float = 0.0,
+) -> str:
+    """A match of a known seed put straight into ``store`` (the lobby never takes a seed
+    from a client: it would know the deal), its id ``"m"``.
+    """
+    rules = get_ruleset(game)
+    head = Match(rules, config, seed=seed).record
+    store.create_match(
+        "m", head, settings or MatchSettings(), tuple(seats), creator="test", now=now
+    )
+    return "m"
