@@ -30,6 +30,8 @@ where the seat is to move, after a think time drawn uniformly from 0 to twice
   the end of the window less when it was idle before the lobby, divided by N;
 - **server CPU per move**: the server process's user + system time over the window
   (``/proc/PID/stat``) divided by the moves, which the clients' own cost does not touch;
+- **KiB in/move**: the message text both clients received in the window (ours: the
+  WebSocket messages, decompressed; boardgame.io: the socket.io packets) per move;
 - **errors**: refused moves, protocol errors, dropped connections, moves unanswered for
   10 s.
 
@@ -123,6 +125,7 @@ class Run:
     matches: int
     think: float
     moves: int = 0
+    received: int = 0
     window_seconds: float = 0.0
     setup_seconds: float = 0.0
     p50: float = float("nan")
@@ -154,6 +157,11 @@ class Run:
         if self.opened is None or self.closed is None or not self.moves:
             return float("nan")
         return (self.closed.cpu - self.opened.cpu) / self.moves
+
+    @property
+    def received_per_move(self) -> float:
+        """Characters of message text the clients received per move (both seats)."""
+        return self.received / self.moves if self.moves else float("nan")
 
     @property
     def server_load(self) -> float:
@@ -310,6 +318,8 @@ class OursLoad:
                 await ws.send(json.dumps({"type": "hello", "token": seat.token, "cursor": 0}))
                 first = True
                 async for raw in ws:
+                    if self.measuring:
+                        self.run.received += len(raw)
                     message = json.loads(raw)
                     kind = message.get("type")
                     if kind == "error":
@@ -458,6 +468,7 @@ def run_bgio(server: Server, run: Run, warmup: float, seconds: float, setup: flo
         run.failed = report["failed"].splitlines()[0]
         return
     run.moves, run.window_seconds = report["moves"], report["window_seconds"]
+    run.received = report["bytes"]
     run.setup_seconds = report["setup_seconds"]
     run.errors = report["errors"] + report["stalled"]
     run.error_kinds = report["error_kinds"]
@@ -498,7 +509,8 @@ def describe(run: Run) -> str:
     return (
         f"{run.moves_per_second:,.0f} moves/s, p50 {run.p50 * 1000:,.1f} ms, "
         f"p99 {run.p99 * 1000:,.1f} ms, {run.memory_per_match / 1024:,.0f} KiB/match, "
-        f"{run.cpu_per_move * 1000:.2f} ms CPU/move, server {run.server_load:.0%} of a CPU, "
+        f"{run.cpu_per_move * 1000:.2f} ms CPU/move, {run.received_per_move / 1024:.1f} KiB "
+        f"in/move, server {run.server_load:.0%} of a CPU, "
         f"client {run.client_cpu / run.window_seconds:.0%}, setup {run.setup_seconds:.1f} s, "
         f"{run.errors} errors {run.error_kinds or ''}"
     )
@@ -513,8 +525,9 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
     """The runs as a Markdown table, and the ratios ours / boardgame.io for each load."""
     labels = {contender.key: contender.label for contender in contenders}
     lines = [
-        "| load | server | moves/s | p50 ms | p99 ms | KiB/match | CPU ms/move | errors |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| load | server | moves/s | p50 ms | p99 ms | KiB/match | CPU ms/move | KiB in/move "
+        "| errors |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     loads = list(dict.fromkeys((run.matches, run.think) for run in runs))
     for matches, think in loads:
@@ -525,13 +538,13 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
                 continue
             if run.failed:
                 lines.append(f"| {row_name(matches, think)} | {labels[run.contender]} | "
-                             f"failed: {run.failed[:60]} | | | | | |")  # fmt: skip
+                             f"failed: {run.failed[:60]} | | | | | | |")  # fmt: skip
                 continue
             lines.append(
                 f"| {row_name(matches, think)} | {labels[run.contender]} "
                 f"| {run.moves_per_second:,.0f} | {run.p50 * 1000:,.1f} | {run.p99 * 1000:,.1f} "
                 f"| {run.memory_per_match / 1024:,.0f} | {run.cpu_per_move * 1000:.2f} "
-                f"| {run.errors} |"
+                f"| {run.received_per_move / 1024:.1f} | {run.errors} |"
             )
         for ours, theirs in RATIOS:
             if ours in mine and theirs in mine and not (mine[ours].failed or mine[theirs].failed):
@@ -541,7 +554,8 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
                     f"| {ratio(a.moves_per_second, b.moves_per_second)} | {ratio(a.p50, b.p50)} "
                     f"| {ratio(a.p99, b.p99)} "
                     f"| {ratio(a.memory_per_match, b.memory_per_match)} "
-                    f"| {ratio(a.cpu_per_move, b.cpu_per_move)} | |"
+                    f"| {ratio(a.cpu_per_move, b.cpu_per_move)} "
+                    f"| {ratio(a.received_per_move, b.received_per_move)} | |"
                 )
     return "\n".join(lines)
 

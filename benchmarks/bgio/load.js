@@ -100,7 +100,7 @@ async function main() {
   });
   const lobbySeconds = now() - started;
 
-  const stats = { moves: 0, latencies: [], errors: 0, errorKinds: {}, gamesOver: 0 };
+  const stats = { moves: 0, bytes: 0, latencies: [], errors: 0, errorKinds: {}, gamesOver: 0 };
   let measuring = false;
   let stopped = false;
   const error = (kind) => {
@@ -139,8 +139,15 @@ async function main() {
     }
     for (const me of clients) {
       me.client.start();
-      me.client.transport.socket.on("connect_error", () => error("connect_error"));
-      me.client.transport.socket.on("disconnect", () => stopped || error("disconnect"));
+      const socket = me.client.transport.socket;
+      socket.on("connect_error", () => error("connect_error"));
+      // the text of every packet received (socket.io's framing included), while measuring
+      socket.io.on("open", () =>
+        socket.io.engine.on("packet", (packet) => {
+          if (measuring && typeof packet.data === "string") stats.bytes += packet.data.length;
+        })
+      );
+      socket.on("disconnect", () => stopped || error("disconnect"));
     }
   });
 
@@ -208,6 +215,7 @@ async function main() {
       setup_seconds: setupSeconds,
       window_seconds: windowSeconds,
       moves: stats.moves,
+    bytes: stats.bytes,
       latencies: stats.latencies,
       errors: stats.errors,
       error_kinds: stats.errorKinds,
