@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 
 from tabletop_rules import CHANCE, Match, account, dice_poker, get_ruleset, palace
 from tabletop_rules.errors import InvalidStateError, SeatError
+from tabletop_rules.rng import Rng
 from tabletop_rules.table import TABLE_SCHEMA, LogEntry, Table, seat_table
-from tabletop_rules.testing.checks import random_playout
+from tabletop_rules.testing.checks import check_tables_hide_secrets, random_playout
+from tabletop_rules.testing.variants import variant
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("dice-poker", "palace", "account")
@@ -50,6 +52,56 @@ def test_a_table_survives_its_json_for_random_states_of_every_game(data: st.Data
 def test_the_json_of_a_table_validates_against_the_schema(data: st.DataObject) -> None:
     match, seat = _random_match(data)
     jsonschema.Draft202012Validator(TABLE_SCHEMA).validate(seat_table(match, seat).to_json())
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_every_seats_table_is_the_same_when_what_its_view_hides_is_dealt_again(
+    data: st.DataObject,
+) -> None:
+    """The leak property: for every seat and a spectator, the table built from a state
+    re-dealt from the seat's view is the one built from the game's state, and the log's
+    last move is named alike for every move the seat cannot tell from it."""
+    match, _seat = _random_match(data)
+    check_tables_hide_secrets(match.rules, match, Rng.from_seed(data.draw(_seeds)))
+
+
+def test_the_leak_check_catches_a_score_read_off_hidden_cards() -> None:
+    leaky = variant(
+        palace.RULES, score=lambda state: tuple(sum(c.rank for c in h) for h in state.hands)
+    )
+    match = Match(leaky, seed=1)
+    with pytest.raises(AssertionError, match="table shows in scores what its view hides"):
+        check_tables_hide_secrets(leaky, match)
+
+
+def _offered(drawn: Any) -> set[str]:
+    """Every move a drawn table offers to click: under ``move``, ``take``, ``place``,
+    ``buy``, and the throws listed under ``rolls``."""
+    if isinstance(drawn, list):
+        return set().union(*map(_offered, drawn))
+    if not isinstance(drawn, dict):
+        return set()
+    found = {
+        value
+        for key, value in drawn.items()
+        if key in ("move", "take", "place", "buy") and isinstance(value, str)
+    }
+    found |= set(drawn.get("rolls", {}).values())
+    return found.union(*map(_offered, drawn.values()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_every_move_a_drawn_table_offers_is_one_of_the_seats_moves(data: st.DataObject) -> None:
+    match, seat = _random_match(data)
+    table = seat_table(match, seat)
+    assert table.drawn is not None
+    assert table.drawn["game"] == table.game
+    assert _offered(table.drawn) <= set(table.moves)
+    assert set(table.move_notes) <= set(table.moves)
+    if table.moves and table.to_move not in (None, CHANCE):
+        assert _offered(table.drawn), "the seat to move has something to click"
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:

@@ -2,9 +2,11 @@
 
 The page's JavaScript calls the functions below (through Pyodide) with JSON text and
 gets JSON text back. The :class:`~tabletop_rules.Match` and the bots live here, on the
-Python side; what goes to the page is built from the person's seat only: its view drawn
-by the game's own display, its legal moves in notation, and the events as that seat may
-see them. So a hidden card of another seat never reaches the page's JavaScript.
+Python side; what goes to the page is the person's seat's table
+(:func:`~tabletop_rules.table.seat_table`): its view drawn by the game (as text and as
+data), its legal moves in notation, and the events as that seat may see them. So a hidden
+card of another seat never reaches the page's JavaScript. This module adds only the
+page's glue: the form, the bots' seats, the undo button and the saved record.
 
 Every answer is an object with ``ok``. A refusal (``ok: false``) carries the library's
 message in ``error``, and for house rules the field it is about in ``fields``; the game
@@ -31,25 +33,21 @@ import json
 import sys
 import traceback
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, Literal, get_args, get_origin
 
 import attrs
 
-from tabletop_rules import CHANCE, Match, TabletopError, account, get_ruleset, palace, rulesets
-from tabletop_rules import dice_poker as dp
+from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
 from tabletop_rules._messages import short_repr
-from tabletop_rules.account import table as account_table
 from tabletop_rules.bots import own_bot_name
-from tabletop_rules.dice_poker.coach import coach_lines
-from tabletop_rules.dice_poker.moves import BOXES_PER_STAGE, MOUNTAIN
-from tabletop_rules.dice_poker.table import open_box_points
 from tabletop_rules.house_rules import configured, house_rules
-from tabletop_rules.palace.table import playable_ranks
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json
 from tabletop_rules.simulate import seat_bot
+from tabletop_rules.table import Table as SeatTable
+from tabletop_rules.table import seat_table
 
 __all__ = ["bot", "catalogue", "load", "play", "record", "start", "state", "undo"]
 
@@ -87,6 +85,7 @@ class Table:
     seats: tuple[str, ...]
     bots: dict[int, Bot[Any, Any]]
     log: list[Answer] = attrs.Factory(list)
+    """The log sent so far; each answer adds the moves since, from the seat's table."""
 
 
 _table: Table | None = None
@@ -232,7 +231,6 @@ def undo() -> Answer:
     if table.person is None:
         raise RefusedError("a game between bots has no move of yours to take back")
     table.match.take_back(table.person)
-    del table.log[len(table.match.moves) :]
     return {"game": _game(table)}
 
 
@@ -409,491 +407,52 @@ def _advance(table: Table, bots: str = "all") -> None:
 
 
 def _game(table: Table) -> Answer:
-    """The game as the person may see it: nothing here comes from another seat's view."""
+    """The game as the person may see it: their seat's table
+    (:func:`~tabletop_rules.table.seat_table`), which holds nothing of another seat's
+    view, with what the page adds: the seats' players, the guide, the undo button, and
+    at a chance point the outcomes the person enters (physical dice).
+    """
     match, person = table.match, table.person
     rules = match.rules
-    player = match.current_player
-    chance = player == CHANCE
-    moves = (
-        [rules.format_move(move) for move in match.legal_moves]
-        if (chance or (player is not None and player == person))
-        else []
+    seen = seat_table(match, person, since=len(table.log))
+    del table.log[seen.log_from :]  # a take-back: the log is replaced from log_from on
+    table.log.extend(
+        {
+            "number": entry.number,
+            "who": _who(table, entry.seat),
+            "move": entry.move,
+            "events": list(entry.events),
+        }
+        for entry in seen.log
     )
-    _extend_log(table)
+    chance = seen.to_move == CHANCE
+    moves = [rules.format_move(move) for move in match.legal_moves] if chance else seen.moves
     refusal = _undo_refusal(table)
-    seen = match.view(person)
-    hints, move_hints = _hints(rules, seen) if moves and not chance else ([], {})
     return {
-        "name": rules.name,
-        "title": rules.title,
-        "seed": match.seed if match.is_over else None,
+        "name": seen.game,
+        "title": seen.title,
+        "seed": match.seed if seen.over else None,
         "seat": person,
         "seats": [_seat_label(choice) for choice in table.seats],
-        "table": rules.display(seen),
-        "board": _board(table, seen),
+        "table": seen.display,
+        "board": seen.drawn,
         "guide": {
             "rules": list(rules.rules_summary(match.config)),
             "notation": list(rules.notation_summary(match.config)),
         },
-        "hints": hints,
-        "move_hints": move_hints,
-        "to_move": _to_move(table, player),
-        "bot_turn": player in table.bots,
+        "hints": list(seen.hints),
+        "move_hints": dict(seen.move_notes),
+        "to_move": _to_move(table, seen.to_move),
+        "bot_turn": seen.to_move in table.bots,
         "chance": chance,
-        "moves": moves[:MOVE_BUTTONS],
+        "moves": list(moves[:MOVE_BUTTONS]),
         "more_moves": max(0, len(moves) - MOVE_BUTTONS),
         "log": table.log,
-        "over": match.is_over,
-        "result": _result(table) if match.is_over else None,
-        "score": list(match.score),
+        "over": seen.over,
+        "result": _result(table, seen) if seen.over else None,
+        "score": list(seen.scores),
         "can_undo": refusal is None,
         "undo_refusal": refusal,
-    }
-
-
-def _hints(rules: Ruleset[Any, Any, Any], seen: Any) -> tuple[list[str], dict[str, str]]:
-    """What the person's moves would do now, read off the person's own view: lines for
-    the page, and a note for a move's button by its notation. Dice poker tells what each
-    open box would score, palace the ranks that go on the pile, the account game where
-    each marker would land; another game gives its guide's ``hint`` lines.
-    """
-    if isinstance(seen, dp.View):
-        return _dice_poker_hints(rules, seen)
-    if isinstance(seen, palace.View):
-        return _palace_hints(seen), {}
-    if isinstance(seen, account.View):
-        return _account_hints(rules, seen)
-    return list(rules.hint(seen)), {}
-
-
-def _dice_poker_hints(
-    rules: Ruleset[Any, Any, Any], seen: dp.View
-) -> tuple[list[str], dict[str, str]]:
-    points = open_box_points(seen)
-    if not points:
-        return [], {}
-    legal = set(seen.legal_moves)
-    notes: dict[str, str] = {}
-    scores: list[str] = []
-    unfit: list[str] = []
-    for box, value in points.items():
-        if value is not None and (write := dp.Write(box)) in legal:
-            notes[rules.format_move(write)] = f"scores {value}"
-            scores.append(f"{box} {value}")
-        if (scratch := dp.Scratch(box)) in legal:
-            notes[rules.format_move(scratch)] = (
-                "0: the dice do not fit" if value is None else f"0 instead of {value}"
-            )
-            if value is None:
-                unfit.append(str(box))
-    dice = " ".join(map(str, seen.dice))
-    lines = [f"With {dice} the boxes you may write now would score: {', '.join(scores)}."]
-    if not scores:
-        lines = [f"With {dice} no box may be written now."]
-    if unfit:
-        lines.append(f"The dice fit none of {', '.join(unfit)}: those only scratched, for 0.")
-    return lines, notes
-
-
-_RANK_NAMES = {11: "J", 12: "Q", 13: "K", 14: "A"}
-
-
-def _rank_names(ranks: Iterable[int]) -> str:
-    return " ".join(_RANK_NAMES.get(rank, str(rank)) for rank in ranks)
-
-
-def _palace_hints(seen: palace.View) -> list[str]:
-    ranks = playable_ranks(seen)
-    if not ranks:
-        return []
-    lines = [f"Ranks that go on the pile now: {_rank_names(ranks)}."]
-    yours = {move.cards[0].rank for move in seen.legal_moves if isinstance(move, palace.Play)}
-    if yours:
-        lines.append(f"Of them you can lay: {_rank_names(sorted(yours))}.")
-    return lines
-
-
-def _account_hints(
-    rules: Ruleset[Any, Any, Any], seen: account.View
-) -> tuple[list[str], dict[str, str]]:
-    found = account_table.landings(seen)
-    if not found:
-        return [], {}
-    legal = set(seen.legal_moves)
-    notes: dict[str, str] = {}
-    for landing in found:
-        move = account.Advance(landing.marker, landing.direction, landing.steps)
-        if move not in legal:
-            continue
-        if landing.ends:
-            effect = "the game ends"
-        elif landing.after is None:
-            effect = "the account pays what B draws"
-        else:
-            effect = f"account {landing.before} → {landing.after}"
-        notes[rules.format_move(move)] = (
-            f"lands on {landing.card} (column {landing.column}): {effect}"
-        )
-    return [f"You rolled {seen.roll}; your account is {found[0].before}."], notes
-
-
-# --- the table drawn: structured, from the person's view only -----------------------------
-
-_RANK_WORDS = {
-    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
-}  # fmt: skip
-_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-_SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-_PILE_DRAWN = 5
-"""The pile's cards drawn, from the top: the rest are counted."""
-
-
-def _board(table: Table, seen: Any) -> Answer | None:
-    """The table as structured data for the page to draw, read off the person's view
-    (``seen``) and the events of the last move as the person's seat sees them. Every
-    clickable thing carries the notation of the move it makes, or the page composes the
-    text from selections listed here as legal; the page itself knows no rules. ``None``
-    for a game the page has no drawing for: it shows the text display alone.
-    """
-    last = _last_events(table)
-    if isinstance(seen, palace.View):
-        return _palace_board(seen)
-    if isinstance(seen, dp.View):
-        return _dice_poker_board(table.match.rules, seen, last)
-    if isinstance(seen, account.View):
-        return _account_board(table.match.rules, seen, last)
-    return None
-
-
-def _last_events(table: Table) -> list[Any]:
-    """The last move's events, each redacted for the person's seat."""
-    match = table.match
-    if not match.move_events:
-        return []
-    return [match.rules.redact(event, table.person) for event in match.move_events[-1]]
-
-
-def _name(seen: Any, seat: int) -> str:
-    return "You" if seat == seen.seat else f"P{seat}"
-
-
-def _card_face(card: palace.Card) -> Answer:
-    rank = palace.cards.RANK_TEXT[card.rank]
-    return {
-        "text": str(card),
-        "rank": rank,
-        "suit": card.suit,
-        "symbol": _SUIT_SYMBOLS[card.suit],
-        "label": f"{_RANK_WORDS[card.rank]} of {_SUIT_WORDS[card.suit]}",
-    }
-
-
-def _palace_board(seen: palace.View) -> Answer:
-    """Palace: every seat's face-up row over its face-down backs, its hand (the person's
-    cards, the others' counted) and its known cards; the pile's top cards, the stock and
-    the burned cards counted. The person's plays are listed per rank, each with the
-    hand (or face-up) places it lays, so the page selects cards and composes no text.
-    """
-    notation = palace.RULES.format_move
-    legal = seen.legal_moves
-    words = {type(move): notation(move) for move in legal}
-    source = "hand" if seen.hand else "face_up"
-    mine = seen.seat
-    row = seen.face_up[mine] if mine is not None else ()
-    plays: dict[str, list[Answer]] = {}
-    for move in legal:
-        if isinstance(move, palace.Play):
-            places = _places(move.cards, seen.hand if source == "hand" else row)
-            entry = {"count": len(move.cards), "move": notation(move), "places": places}
-            plays.setdefault(palace.cards.RANK_TEXT[move.rank], []).append(entry)
-    swaps = [
-        {
-            "hand": seen.hand.index(move.hand_card),
-            "up": row.index(move.face_up_card),
-            "move": notation(move),
-        }
-        for move in legal
-        if isinstance(move, palace.Swap)
-    ]
-    blind = {move.slot: notation(move) for move in legal if isinstance(move, palace.PlayBlind)}
-    seats = [
-        {
-            "seat": seat,
-            "name": _name(seen, seat),
-            "you": seat == mine,
-            "on_turn": seat == seen.current_player,
-            "finished": seat in seen.finished,
-            "hand_size": seen.hand_sizes[seat],
-            "face_up": [None if card is None else _card_face(card) for card in seen.face_up[seat]],
-            "face_down": [
-                {"present": present, "move": blind.get(slot) if seat == mine else None}
-                for slot, present in enumerate(seen.face_down[seat])
-            ],
-            "known": [_card_face(card) for card in seen.known[seat]],
-        }
-        for seat in range(seen.config.players)
-    ]
-    actions = [
-        {"move": words[kind], "label": label}
-        for kind, label in (
-            (palace.Ready, "Ready: start playing"),
-            (palace.TakePile, "Take the pile"),
-            (palace.EndTurn, "End the turn"),
-        )
-        if kind in words
-    ]
-    return {
-        "game": "palace",
-        "phase": seen.phase,
-        "seats": seats,
-        "hand": [_card_face(card) for card in seen.hand],
-        "play_from": source,
-        "plays": plays,
-        "swaps": swaps,
-        "swaps_made": seen.swaps,
-        "pile": {
-            "size": len(seen.pile),
-            "top": [_card_face(card) for card in seen.pile[-_PILE_DRAWN:]],
-            "take": words.get(palace.TakePile),
-        },
-        "stock": seen.stock_size,
-        "burned": len(seen.burned),
-        "actions": actions,
-    }
-
-
-def _places(cards: tuple[palace.Card, ...], among: Iterable[palace.Card | None]) -> list[int]:
-    """Where ``cards`` lie in ``among`` (a hand or a face-up row), equal cards at their
-    first free places.
-    """
-    places: list[int] = []
-    spots = list(among)
-    for card in cards:
-        place = next(i for i, spot in enumerate(spots) if spot == card and i not in places)
-        places.append(place)
-    return sorted(places)
-
-
-_BOX_LABELS = {
-    dp.Box.TWO_PAIRS: "two pairs",
-    dp.Box.THREE_KIND: "three of a kind",
-    dp.Box.FOUR_KIND: "four of a kind",
-    dp.Box.FULL_HOUSE: "full house",
-    dp.Box.SMALL_STRAIGHT: "small straight",
-    dp.Box.LARGE_STRAIGHT: "large straight",
-}
-
-
-def _dice_poker_board(rules: Ruleset[Any, Any, Any], seen: dp.View, last: list[Any]) -> Answer:
-    """Dice poker: the dice (those the last throw rolled marked, for the page to
-    tumble), the throws and fences, and the score sheet as rows of boxes by columns of
-    seat and stage. A box the person may fill carries its moves (write, scratch,
-    announce), a hint: what writing it would score now, and while throws are left the
-    coach's line: the keep best for that box, its exact chance and expected points. The
-    throws the person may make are listed by the faces they keep, so the page composes
-    no text.
-    """
-    notation = rules.format_move
-    config = seen.config
-    on_turn = seen.seat == seen.current_player
-    points = open_box_points(seen) if on_turn else {}
-    thinking = on_turn and bool(seen.dice) and seen.pending_keep is None
-    coached = coach_lines(seen) if thinking else {}
-    rolls: dict[str, str] = {}
-    cell_moves: dict[dp.Box, list[Answer]] = {}
-    for move in seen.legal_moves:
-        if isinstance(move, dp.Roll):
-            rolls[" ".join(map(str, move.keep))] = notation(move)
-            continue
-        if not isinstance(move, (dp.Write, dp.Scratch, dp.Announce)):
-            continue
-        box = move.box
-        name = _BOX_LABELS.get(box, str(box))
-        value = points.get(box)
-        if isinstance(move, dp.Write):
-            kind, text, label = "write", f"{value:+d}" if value else "0", f"write {name}"
-            label += f" for {value} points"
-        elif isinstance(move, dp.Scratch):
-            kind, text, label = "scratch", "✕", f"scratch {name} for 0 points"
-        else:
-            kind, text, label = "announce", "call", f"announce {name}"
-        cell_moves.setdefault(box, []).append(
-            {"move": notation(move), "kind": kind, "text": text, "label": label}
-        )
-    thrown = next((event for event in last if isinstance(event, dp.Rolled)), None)
-    kept = list(thrown.kept) if thrown is not None else list(seen.dice)
-    dice = []
-    for face in seen.dice:
-        stayed = face in kept
-        if stayed:
-            kept.remove(face)
-        dice.append({"face": face, "rolled": not stayed})
-    columns: list[Answer] = [
-        {
-            "seat": seat,
-            "stage": stage,
-            "label": f"{_name(seen, seat)} s{stage + 1}",
-            "current": seat == seen.current_player and stage == seen.stage,
-        }
-        for seat in range(config.players)
-        for stage in range(config.stages)
-    ]
-    mine, announced = seen.seat, seen.announced
-    rows = []
-    for box in dp.Box:
-        cells = []
-        for column in columns:
-            seat, stage = column["seat"], column["stage"]
-            value = seen.sheets[seat][BOXES_PER_STAGE * stage + box]
-            cell: Answer = {"value": value}
-            if seat == mine and stage == seen.stage and box in cell_moves:
-                cell["moves"] = cell_moves[box]
-                found = points.get(box, "absent")
-                if found is None:
-                    cell["hint"] = "the dice do not fit: scratch for 0"
-                elif found != "absent":
-                    cell["hint"] = f"scores {found}"
-                if box in coached:
-                    cell["coach"] = coached[box]
-            cells.append(cell)
-        label = _BOX_LABELS.get(box, str(box))
-        section = "mountain" if box.is_mountain else "poker"
-        rows.append({"box": str(box), "label": label, "section": section, "cells": cells})
-    return {
-        "game": "dice-poker",
-        "dice": dice,
-        "just_thrown": thrown is not None,
-        "in_air": seen.pending_keep is not None,
-        "throws_used": seen.throws_used,
-        "throws_allowed": seen.throws_allowed,
-        "announced": None if announced is None else _BOX_LABELS.get(announced, str(announced)),
-        "rolls": rolls,
-        "columns": columns,
-        "rows": rows,
-        "sums": _dice_poker_sums(seen, columns),
-        "seats": [
-            {
-                "seat": seat,
-                "name": _name(seen, seat),
-                "score": seen.scores[seat],
-                "fences": seen.fences[seat],
-                "on_turn": seat == seen.current_player,
-            }
-            for seat in range(config.players)
-        ],
-        "fences": config.fences,
-    }
-
-
-def _dice_poker_sums(seen: dp.View, columns: list[Answer]) -> list[Answer]:
-    config = seen.config
-    mountain, premium, total = [], [], []
-    for column in columns:
-        sheet = seen.sheets[column["seat"]]
-        base = BOXES_PER_STAGE * column["stage"]
-        cells = [cell for cell in sheet[base : base + len(MOUNTAIN)] if cell is not None]
-        full = len(cells) == len(MOUNTAIN)
-        mountain.append(str(sum(cells)) if cells else "")
-        bonus = dp.scoring.stage_bonus(sum(cells), config.premium, config.penalty)
-        premium.append(str(bonus) if full else "")
-        total.append(str(dp.state.stage_total(config, sheet, column["stage"])))
-    return [
-        {"label": "mountain", "cells": mountain},
-        {"label": "premium", "cells": premium},
-        {"label": "total", "cells": total},
-    ]
-
-
-def _account_board(rules: Ruleset[Any, Any, Any], seen: account.View, last: list[Any]) -> Answer:
-    """The account game: the field's columns (bottom card first) with the markers on the
-    bottom line, each column with the moves that click on it (place, buy, and after a
-    roll each landing there with what it would do); the accounts, the die, the pack.
-    The path of a marker that just moved is given for the page to step it along.
-    """
-    notation = rules.format_move
-    legal = seen.legal_moves
-    by_column: dict[int, dict[str, Any]] = {}
-    for move in legal:
-        if isinstance(move, (account.Place, account.Buy)):
-            kind = "place" if isinstance(move, account.Place) else "buy"
-            by_column.setdefault(move.column, {})[kind] = notation(move)
-    landings: dict[int, list[Answer]] = {}
-    for landing in account_table.landings(seen):
-        move = account.Advance(landing.marker, landing.direction, landing.steps)
-        if move not in legal:
-            continue
-        if landing.ends:
-            effect = "ends the game"
-        elif landing.after is None:
-            effect = "pays what B draws"
-        else:
-            effect = f"account {landing.before} → {landing.after}"
-        arrow = "←" if landing.direction == "left" else "→"
-        landings.setdefault(landing.column, []).append(
-            {
-                "move": notation(move),
-                "marker": landing.marker,
-                "text": f"m{landing.marker} {arrow} {landing.steps}",
-                "effect": effect,
-                "label": f"move m{landing.marker} {landing.direction} {landing.steps} to "
-                f"{landing.card}: {effect}",
-            }
-        )
-    markers: dict[int, list[Answer]] = {}
-    for seat, owned in enumerate(seen.markers):
-        for marker, column in enumerate(owned):
-            markers.setdefault(column, []).append(
-                {
-                    "seat": seat,
-                    "marker": marker,
-                    "key": f"{seat}-{marker}",
-                    "text": f"P{seat} m{marker}" if seat != seen.seat else f"m{marker}",
-                    "you": seat == seen.seat,
-                    "moved": seat == seen.on_turn and marker in seen.moved,
-                }
-            )
-    columns = [
-        {
-            "column": column,
-            "cards": [str(card) for card in cards],
-            "markers": markers.get(column, []),
-            "landings": landings.get(column, []),
-            **by_column.get(column, {}),
-        }
-        for column, cards in enumerate(seen.field)
-    ]
-    moved = next((event for event in last if isinstance(event, account.Moved)), None)
-    path = None
-    if moved is not None:
-        path = {
-            "key": f"{moved.seat}-{moved.marker}",
-            "columns": [moved.start, *moved.passed, moved.landed],
-        }
-    rolled = next((event for event in last if isinstance(event, account.Rolled)), None)
-    words = {type(move): notation(move) for move in legal}
-    roll = words.get(account.Roll)
-    actions = [] if roll is None else [{"move": roll, "label": "Roll the die"}]
-    return {
-        "game": "account",
-        "rows": seen.config.rows,
-        "columns": columns,
-        "seats": [
-            {
-                "seat": seat,
-                "name": _name(seen, seat),
-                "account": seen.accounts[seat],
-                "markers": len(seen.markers[seat]),
-                "on_turn": seat == seen.on_turn and seen.current_player is not None,
-            }
-            for seat in range(seen.config.players)
-        ],
-        "roll": seen.roll,
-        "rolled": rolled is not None,
-        "path": path,
-        "pack": seen.pack_size,
-        "discard": len(seen.discard),
-        "actions": actions,
     }
 
 
@@ -922,10 +481,9 @@ def _to_move(table: Table, player: int | None) -> str | None:
     return f"P{player} ({table.seats[player]} bot)"
 
 
-def _result(table: Table) -> str:
-    match = table.match
-    winners = sorted(match.winners)
-    scores = ", ".join(f"P{seat} {score}" for seat, score in enumerate(match.score))
+def _result(table: Table, seen: SeatTable) -> str:
+    winners = seen.winners
+    scores = ", ".join(f"P{seat} {score}" for seat, score in enumerate(seen.scores))
     if not winners:
         return f"Game over: no winner. Scores: {scores}."
     if table.person in winners:
@@ -935,27 +493,7 @@ def _result(table: Table) -> str:
     return f"Game over. {who}. Scores: {scores}."
 
 
-def _extend_log(table: Table) -> None:
-    """One log entry per move not yet logged: who moved, the move, and its events told
-    in the game's own sentences as the person's seat sees them (``describe`` redacts
-    each event for that seat first, so a sentence never names a card the seat may not
-    see).
-    """
-    match = table.match
-    rules = match.rules
-    history, moves, move_events = match.history, match.moves, match.move_events
-    for index in range(len(table.log), len(moves)):
-        player = rules.current_player(history[index])
-        events = move_events[index]
-        table.log.append(
-            {
-                "number": index + 1,
-                "who": "chance" if player == CHANCE else _who(table, player),
-                "move": rules.format_move(moves[index]),
-                "events": [rules.describe(event, table.person) for event in events],
-            }
-        )
-
-
-def _who(table: Table, player: int | None) -> str:
+def _who(table: Table, player: int) -> str:
+    if player == CHANCE:
+        return "chance"
     return PERSON if player == table.person else f"P{player}"

@@ -35,10 +35,10 @@ from ._messages import short_repr
 from .errors import InvalidStateError
 from .game import CHANCE, Seat
 from .match import Match
-from .protocol import Ruleset
+from .protocol import Ruleset, check_ruleset
 from .serialize import document_game, from_data, to_data
 
-__all__ = ["TABLE_SCHEMA", "LogEntry", "Table", "seat_table"]
+__all__ = ["TABLE_SCHEMA", "LogEntry", "Table", "seat_table", "state_table"]
 
 
 def _frozen(notes: Mapping[str, str]) -> Mapping[str, str]:
@@ -219,7 +219,7 @@ def seat_table(match: Match[Any, Any, Any], seat: Seat | None, *, since: int = 0
     rules = match.rules
     version = len(match.moves)
     last = match.move_events[-1] if version else ()
-    now = _now(rules, match.state, seat, last)
+    table = state_table(rules, match.state, seat, events=last, version=version)
     log_from = min(since, version)
     history, moves, events = match.history, match.moves, match.move_events
     log = tuple(
@@ -231,38 +231,51 @@ def seat_table(match: Match[Any, Any, Any], seat: Seat | None, *, since: int = 0
         )
         for index in range(log_from, version)
     )
-    return Table(version=version, log_from=log_from, log=log, **now)
+    return attrs.evolve(table, log_from=log_from, log=log)
 
 
-def _now(
-    rules: Ruleset[Any, Any, Any], state: Any, seat: Seat | None, last: Sequence[Any]
-) -> dict[str, Any]:
-    """The fields of ``seat``'s table read off ``state`` and its last move's ``events``
-    (all but the version and the log): what a seat must see alike in every state it
-    cannot tell from this one (the conformance suite's leak check compares them).
+def state_table(
+    rules: Ruleset[Any, Any, Any],
+    state: Any,
+    seat: Seat | None,
+    *,
+    events: Sequence[Any] = (),
+    version: int = 0,
+) -> Table:
+    """What ``seat`` sees of ``state`` alone, a state without a match's history (one
+    loaded, or set up): :func:`seat_table`'s table with an empty log from ``version``;
+    ``events`` are those of the move that led to ``state`` (all of them: each is redacted
+    for ``seat`` here). In every state ``seat`` cannot tell from ``state`` its table is
+    the same (the conformance suite's leak check compares them).
     """
+    check_ruleset(rules)
+    if type(version) is not int or version < 0:
+        raise TypeError(f"version is a whole number of moves from 0, got {short_repr(version)}")
     seen = rules.view(state, seat)
     player = rules.current_player(state)
     to_move = seat is not None and player == seat
     legal = seen.legal_moves if to_move else ()
-    redacted = [rules.redact(event, seat) for event in last]
-    return {
-        "game": rules.name,
-        "title": rules.title,
-        "seat": seat,
-        "players": rules.players(rules.config_of(state)),
-        "to_move": player,
-        "view": _plain(to_data(seen), "view"),
-        "display": rules.display(seen),
-        "drawn": _plain(rules.drawn(seen, redacted), "drawn"),
-        "moves": tuple(map(rules.format_move, legal)),
-        "actions": tuple(map(rules.encode, legal)),
-        "move_notes": dict(rules.move_notes(seen)) if to_move else {},
-        "hints": tuple(rules.hint(seen)) if to_move else (),
-        "scores": tuple(rules.score(state)),
-        "over": player is None,
-        "winners": tuple(sorted(rules.winners(state))),
-    }
+    redacted = [rules.redact(event, seat) for event in events]
+    return Table(
+        game=rules.name,
+        title=rules.title,
+        seat=seat,
+        players=rules.players(rules.config_of(state)),
+        version=version,
+        to_move=player,
+        view=_plain(to_data(seen), "view"),
+        display=rules.display(seen),
+        drawn=_plain(rules.drawn(seen, redacted), "drawn"),
+        moves=tuple(map(rules.format_move, legal)),
+        actions=tuple(map(rules.encode, legal)),
+        move_notes=rules.move_notes(seen) if to_move else {},
+        hints=tuple(rules.hint(seen)) if to_move else (),
+        log_from=version,
+        log=(),
+        scores=tuple(rules.score(state)),
+        over=player is None,
+        winners=tuple(sorted(rules.winners(state))),
+    )
 
 
 def _mover(rules: Ruleset[Any, Any, Any], before: Any) -> int:

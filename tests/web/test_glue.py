@@ -298,7 +298,8 @@ def test_each_answer_carries_the_guides_rules_and_notation_for_the_house_rules(
 
 def test_dice_poker_tells_what_each_box_the_person_may_fill_would_score_now() -> None:
     game = start(game="dice-poker", seed="7")["game"]
-    assert (game["hints"], game["move_hints"]) == ([], {})  # no dice on the table yet
+    assert game["move_hints"] == {}  # no dice on the table yet
+    assert game["hints"] == list(dp.RULES.hint(glue._table.match.view(0)))
     game = ask("play", "roll")["game"]
     points = open_box_points(glue._table.match.view(0))
     notes = game["move_hints"]
@@ -310,19 +311,21 @@ def test_dice_poker_tells_what_each_box_the_person_may_fill_would_score_now() ->
     assert set(notes) <= set(game["moves"])
     written = [(box, value) for box, value in points.items() if value is not None]
     unfit = [str(box) for box, value in points.items() if value is None]
-    assert game["hints"] == [
-        "With 1 2 2 3 3 the boxes you may write now would score: "
-        + ", ".join(f"{box} {value}" for box, value in written)
-        + ".",
-        f"The dice fit none of {', '.join(unfit)}: those only scratched, for 0.",
+    assert game["hints"][:3] == [  # the game's own hint lines, the coach's after them
+        "With 1 2 2 3 3 the boxes you may fill now would score:",
+        "  " + ", ".join(f"{box} {value}" for box, value in written),
+        f"  only scratched, for 0: {', '.join(unfit)}",
     ]
+    assert game["hints"] == list(dp.RULES.hint(glue._table.match.view(0)))
 
 
 def test_palace_tells_the_ranks_that_go_on_the_pile_and_those_the_person_holds() -> None:
     game = start(game="palace", seed="3")["game"]
-    assert game["hints"] == []  # the swap phase: nothing is played yet
+    assert game["hints"] == [  # the swap phase: nothing is played yet
+        "Swap phase: swap hand and face-up cards, then ready; nothing is played yet."
+    ]
     game = ask("play", "ready")["game"]
-    while game["moves"] == [] or not game["hints"]:
+    while game["moves"] == [] or not game["hints"][0].startswith("Ranks"):
         game = ask("play", game["moves"][0])["game"]
     seen = glue._table.match.view(0)
     names = {11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -339,9 +342,15 @@ def test_palace_tells_the_ranks_that_go_on_the_pile_and_those_the_person_holds()
 def test_the_account_game_tells_where_each_move_would_land_after_a_roll() -> None:
     game = start(game="account", seed="6", rules={"players": "1"})["game"]
     game = ask("play", "place 0")["game"]
-    assert game["hints"] == []
+    assert game["hints"] == [
+        "Hints come after a roll: where each marker would land, and what it would do."
+    ]
     game = ask("play", "roll")["game"]
-    assert game["hints"] == ["You rolled 2; your account is 1."]
+    assert game["hints"] == [
+        "Rolled 2, account 1: distance: card landed on -> account after",
+        "  m0 left   1: P -> 101, 2: -15 -> -14",
+        "  m0 right  1: +15 -> 16, 2: +10 -> 11",
+    ]
     assert game["move_hints"] == {
         "move 0 left 1": "lands on P (column 6): account 1 → 101",
         "move 0 left 2": "lands on -15 (column 5): account 1 → -14",

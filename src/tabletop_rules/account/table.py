@@ -12,8 +12,9 @@ writes them (``+10``, ``-25``, ``B``, ``End``); ``P0`` is a marker or the seat o
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import groupby
+from typing import Any
 
 import attrs
 
@@ -24,7 +25,8 @@ from . import events as ev
 from .cards import CHARGE, END, ZERO, Card
 from .config import Config
 from .events import Event
-from .moves import DIRECTIONS, Direction
+from .moves import DIRECTIONS, Advance, Buy, Direction, Place, Roll
+from .notation import format_move
 from .state import State, View
 from .view import view
 
@@ -302,3 +304,130 @@ def _landing(landing: Landing) -> str:
     """``2: -15 -> -14``; a B's charge is its draw, an End ends the game."""
     effect = "game over" if landing.ends else "draws" if landing.after is None else landing.after
     return f"{landing.steps}: {landing.card} -> {effect}"
+
+
+# --- the table drawn as data, for a graphical front end -----------------------------------
+
+
+def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
+    """The table as data (:meth:`~tabletop_rules.game.Game.drawn`): the field's columns
+    (bottom card first) with the markers on the bottom line, each column with the moves
+    that click on it (place, buy, and after a roll each landing there with what it would
+    do); the accounts, the die, the pack. The path of a marker the last move moved is
+    given, for a front end to step it along.
+
+    >>> from tabletop_rules.account import Config, RULES, new_game, view
+    >>> board = drawn(view(new_game(Config(players=1), seed=6), 0), ())
+    >>> board["columns"][0]["cards"][0], board["columns"][0]["place"], board["actions"]
+    ('+1', 'place 0', [])
+    """
+    legal = seen.legal_moves
+    by_column: dict[int, dict[str, Any]] = {}
+    for move in legal:
+        if isinstance(move, Place | Buy):
+            kind = "place" if isinstance(move, Place) else "buy"
+            by_column.setdefault(move.column, {})[kind] = format_move(move)
+    landed: dict[int, list[dict[str, Any]]] = {}
+    for landing in landings(seen):
+        move = Advance(landing.marker, landing.direction, landing.steps)
+        if move not in legal:
+            continue
+        effect = _effect(landing, "ends the game", "pays what B draws")
+        arrow = "←" if landing.direction == "left" else "→"
+        landed.setdefault(landing.column, []).append(
+            {
+                "move": format_move(move),
+                "marker": landing.marker,
+                "text": f"m{landing.marker} {arrow} {landing.steps}",
+                "effect": effect,
+                "label": f"move m{landing.marker} {landing.direction} {landing.steps} to "
+                f"{landing.card}: {effect}",
+            }
+        )
+    markers: dict[int, list[dict[str, Any]]] = {}
+    for seat, owned in enumerate(seen.markers):
+        for marker, column in enumerate(owned):
+            markers.setdefault(column, []).append(
+                {
+                    "seat": seat,
+                    "marker": marker,
+                    "key": f"{seat}-{marker}",
+                    "text": f"P{seat} m{marker}" if seat != seen.seat else f"m{marker}",
+                    "you": seat == seen.seat,
+                    "moved": seat == seen.on_turn and marker in seen.moved,
+                }
+            )
+    columns = [
+        {
+            "column": column,
+            "cards": [str(card) for card in cards],
+            "markers": markers.get(column, []),
+            "landings": landed.get(column, []),
+            **by_column.get(column, {}),
+        }
+        for column, cards in enumerate(seen.field)
+    ]
+    moved = next((event for event in events if isinstance(event, ev.Moved)), None)
+    path = None
+    if moved is not None:
+        path = {
+            "key": f"{moved.seat}-{moved.marker}",
+            "columns": [moved.start, *moved.passed, moved.landed],
+        }
+    rolled = any(isinstance(event, ev.Rolled) for event in events)
+    roll = next((format_move(move) for move in legal if isinstance(move, Roll)), None)
+    return {
+        "game": "account",
+        "rows": seen.config.rows,
+        "columns": columns,
+        "seats": [
+            {
+                "seat": seat,
+                "name": "You" if seat == seen.seat else f"P{seat}",
+                "account": seen.accounts[seat],
+                "markers": len(seen.markers[seat]),
+                "on_turn": seat == seen.on_turn and seen.current_player is not None,
+            }
+            for seat in range(seen.config.players)
+        ],
+        "roll": seen.roll,
+        "rolled": rolled,
+        "path": path,
+        "pack": seen.pack_size,
+        "discard": len(seen.discard),
+        "actions": [] if roll is None else [{"move": roll, "label": "Roll the die"}],
+    }
+
+
+def _effect(landing: Landing, ends: str, draws: str) -> str:
+    """What ``landing`` does to the account, in words: ``account 1 → 16``."""
+    if landing.ends:
+        return ends
+    if landing.after is None:
+        return draws
+    return f"account {landing.before} → {landing.after}"
+
+
+def move_notes(seen: View) -> dict[str, str]:
+    """Where each move of a marker open to the seat would land and what it would do to the
+    account, by its notation (:meth:`~tabletop_rules.game.Game.move_notes`).
+
+    >>> from tabletop_rules.account import Config, apply, new_game, parse_move, view
+    >>> state = new_game(Config(players=1), seed=6)
+    >>> for text in ("place 0", "roll"):
+    ...     state = apply(state, parse_move(state, text))
+    >>> move_notes(view(state, 0))["move 0 right 1"]
+    'lands on +15 (column 1): account 1 → 16'
+    """
+    if seen.seat is None or seen.seat != seen.current_player:
+        return {}
+    legal = set(seen.legal_moves)
+    notes: dict[str, str] = {}
+    for landing in landings(seen):
+        move = Advance(landing.marker, landing.direction, landing.steps)
+        if move in legal:
+            effect = _effect(landing, "the game ends", "the account pays what B draws")
+            notes[format_move(move)] = (
+                f"lands on {landing.card} (column {landing.column}): {effect}"
+            )
+    return notes

@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .. import kit
-from ..game import Game, guard_config, guard_table, guard_view
+from ..game import Game, guard_config, guard_drawn, guard_table, guard_view
 from . import invariants, notation, observation, rules, table
 from .bots import GreedyBot
 from .coach import CoachBot
@@ -58,6 +58,8 @@ class DicePoker(Game[Config, State, Move, View, Event]):
     rules_summary = guard_config(table.rules_summary)
     notation_summary = guard_config(table.notation_summary)
     hint = guard_view(table.hint)
+    drawn = guard_drawn(table.drawn)
+    move_notes = guard_view(table.move_notes)
 
 
 RULES = DicePoker()

@@ -13,16 +13,18 @@ boxes by their names.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .._messages import short_repr
 from .._validation import check_type
 from .._words import counted, game_over, who, whose
 from ..protocol import Seat
 from . import events as ev
-from .coach import advice_lines
+from .coach import advice_lines, coach_lines
 from .config import Config
 from .events import EVENT_TYPES, Event
-from .moves import BOXES_PER_STAGE, MOUNTAIN, Box, Face, Scratch, Write
+from .moves import BOXES_PER_STAGE, MOUNTAIN, Announce, Box, Face, Roll, Scratch, Write
+from .notation import format_move
 from .scoring import points, stage_bonus
 from .state import State, View, stage_total
 from .view import view
@@ -271,3 +273,156 @@ def open_box_points(seen: View) -> dict[Box, int | None]:
     sheet = seen.sheets[seat]
     scores = seen.config.box_scores
     return {box: points(box, seen.dice, scores) for box in Box if sheet[base + box] is None}
+
+
+# --- the table drawn as data, for a graphical front end -----------------------------------
+
+
+def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
+    """The table as data (:meth:`~tabletop_rules.game.Game.drawn`): the dice (those the
+    last throw rolled marked, for a front end to tumble), the throws and fences, and the
+    score sheet as rows of boxes by columns of seat and stage. A box the seat may fill
+    carries its moves (write, scratch, announce), what writing it would score now, and
+    while throws are left the coach's line: the keep best for that box, its exact chance
+    and expected points. The throws the seat may make are listed by the faces they keep.
+
+    >>> from tabletop_rules.dice_poker import RULES, Roll, apply, new_game, view
+    >>> state, events = RULES.apply_with_events(new_game(seed=42), Roll())
+    >>> board = drawn(view(state, 0), events)
+    >>> [die["face"] for die in board["dice"]], board["rolls"]["5 5"]
+    ([1, 2, 3, 5, 5], 'roll keep 5 5')
+    >>> board["rows"][4]["cells"][0]["moves"][0]
+    {'move': 'write fives', 'kind': 'write', 'text': '-5', 'label': 'write fives for -5 points'}
+    """
+    config = seen.config
+    on_turn = seen.seat == seen.current_player
+    points = open_box_points(seen) if on_turn else {}
+    thinking = on_turn and bool(seen.dice) and seen.pending_keep is None
+    coached = coach_lines(seen) if thinking else {}
+    rolls: dict[str, str] = {}
+    cell_moves: dict[Box, list[dict[str, Any]]] = {}
+    for move in seen.legal_moves:
+        if isinstance(move, Roll):
+            rolls[_dice(move.keep)] = format_move(move)
+            continue
+        if not isinstance(move, Write | Scratch | Announce):
+            continue
+        name = box_name(move.box)
+        if isinstance(move, Write):
+            value = points.get(move.box)
+            kind, text = "write", f"{value:+d}" if value else "0"
+            label = f"write {name} for {value} points"
+        elif isinstance(move, Scratch):
+            kind, text, label = "scratch", "✕", f"scratch {name} for 0 points"
+        else:
+            kind, text, label = "announce", "call", f"announce {name}"
+        cell_moves.setdefault(move.box, []).append(
+            {"move": format_move(move), "kind": kind, "text": text, "label": label}
+        )
+    thrown = next((event for event in events if isinstance(event, ev.Rolled)), None)
+    kept = list(thrown.kept) if thrown is not None else list(seen.dice)
+    dice = []
+    for face in seen.dice:
+        stayed = face in kept
+        if stayed:
+            kept.remove(face)
+        dice.append({"face": face, "rolled": not stayed})
+    columns: list[dict[str, Any]] = [
+        {
+            "seat": seat,
+            "stage": stage,
+            "label": f"{_name(seen, seat)} s{stage + 1}",
+            "current": seat == seen.current_player and stage == seen.stage,
+        }
+        for seat in range(config.players)
+        for stage in range(config.stages)
+    ]
+    rows = []
+    for box in Box:
+        cells = []
+        for column in columns:
+            seat, stage = column["seat"], column["stage"]
+            cell: dict[str, Any] = {"value": seen.sheets[seat][BOXES_PER_STAGE * stage + box]}
+            if seat == seen.seat and stage == seen.stage and box in cell_moves:
+                cell["moves"] = cell_moves[box]
+                if box in points:
+                    found = points[box]
+                    cell["hint"] = (
+                        "the dice do not fit: scratch for 0" if found is None else f"scores {found}"
+                    )
+                if box in coached:
+                    cell["coach"] = coached[box]
+            cells.append(cell)
+        section = "mountain" if box.is_mountain else "poker"
+        rows.append({"box": str(box), "label": box_name(box), "section": section, "cells": cells})
+    announced = seen.announced
+    return {
+        "game": "dice-poker",
+        "dice": dice,
+        "just_thrown": thrown is not None,
+        "in_air": seen.pending_keep is not None,
+        "throws_used": seen.throws_used,
+        "throws_allowed": seen.throws_allowed,
+        "announced": None if announced is None else box_name(announced),
+        "rolls": rolls,
+        "columns": columns,
+        "rows": rows,
+        "sums": _sums(seen, columns),
+        "seats": [
+            {
+                "seat": seat,
+                "name": _name(seen, seat),
+                "score": seen.scores[seat],
+                "fences": seen.fences[seat],
+                "on_turn": seat == seen.current_player,
+            }
+            for seat in range(config.players)
+        ],
+        "fences": config.fences,
+    }
+
+
+def _name(seen: View, seat: int) -> str:
+    return "You" if seat == seen.seat else f"P{seat}"
+
+
+def _sums(seen: View, columns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mountain sum, premium and total under each column of the sheet."""
+    config = seen.config
+    mountain, premium, total = [], [], []
+    for column in columns:
+        sheet = seen.sheets[column["seat"]]
+        base = BOXES_PER_STAGE * column["stage"]
+        cells = [cell for cell in sheet[base : base + len(MOUNTAIN)] if cell is not None]
+        mountain.append(str(sum(cells)) if cells else "")
+        bonus = stage_bonus(sum(cells), config.premium, config.penalty)
+        premium.append(str(bonus) if len(cells) == len(MOUNTAIN) else "")
+        total.append(str(stage_total(config, sheet, column["stage"])))
+    return [
+        {"label": "mountain", "cells": mountain},
+        {"label": "premium", "cells": premium},
+        {"label": "total", "cells": total},
+    ]
+
+
+def move_notes(seen: View) -> dict[str, str]:
+    """What each write or scratch open to the seat would score now, by its notation
+    (:meth:`~tabletop_rules.game.Game.move_notes`); none before a throw.
+
+    >>> from tabletop_rules.dice_poker import Roll, apply, new_game, view
+    >>> notes = move_notes(view(apply(new_game(seed=42), Roll()), 0))
+    >>> notes["write pair"], notes["scratch pair"], notes["scratch full_house"]
+    ('scores 10', '0 instead of 10', '0: the dice do not fit')
+    """
+    if seen.seat is None or seen.seat != seen.current_player:
+        return {}
+    legal = set(seen.legal_moves)
+    notes: dict[str, str] = {}
+    for box, value in open_box_points(seen).items():
+        if value is not None and (write := Write(box)) in legal:
+            notes[format_move(write)] = f"scores {value}"
+        if (scratch := Scratch(box)) in legal:
+            notes[format_move(scratch)] = (
+                "0: the dice do not fit" if value is None else f"0 instead of {value}"
+            )
+    return notes

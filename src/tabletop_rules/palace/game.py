@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .. import kit
-from ..game import Game, guard_config, guard_table, guard_view
+from ..game import Game, guard_config, guard_drawn, guard_table, guard_view
 from . import events, invariants, moves, notation, observation, rules, table
 from .bots import LowCardBot, PalaceSearchBot
 from .cards import Card
@@ -56,6 +56,7 @@ class Palace(Game[Config, State, Move, View, Event]):
     rules_summary = guard_config(table.rules_summary)
     notation_summary = guard_config(table.notation_summary)
     hint = guard_view(table.hint)
+    drawn = guard_drawn(table.drawn)
 
     def known_move(self, move: object) -> Move:
         """``move`` itself: the transition refuses what is no move, and lays a play equal

@@ -20,16 +20,18 @@ lines for the terminal's ``help`` and ``hint``; face-down slots count from 0, le
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .._validation import check_type
 from .._words import counted, game_over, ordinal, verb, who
 from ..protocol import Seat
 from . import events as ev
-from .cards import RANK_TEXT, RANKS, Rank, cards_text, top_run
+from .cards import RANK_TEXT, RANKS, Card, Rank, cards_text, top_run
 from .config import Config
 from .events import Event, check_event
-from .moves import Play, PlayBlind, TakePile
+from .moves import EndTurn, Play, PlayBlind, Ready, Swap, TakePile
+from .notation import format_move
 from .rules import ALLOWED
 from .state import MAX_SWAPS, State, View
 from .view import view
@@ -264,3 +266,123 @@ def playable_ranks(seen: View) -> tuple[Rank, ...]:
         return ()
     allowed = ALLOWED[seen.config.must_beat == "higher"][seen.pile[-1].rank if seen.pile else 0]
     return tuple(rank for rank in RANKS if allowed[rank])
+
+
+# --- the table drawn as data, for a graphical front end -----------------------------------
+
+_PILE_DRAWN = 5
+"""The pile's cards :func:`drawn` gives, from the top: the ones under them are counted."""
+
+_RANK_WORDS = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+}  # fmt: skip
+_SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def drawn(seen: View, _events: Sequence[Event]) -> dict[str, Any]:
+    """The table as data (:meth:`~tabletop_rules.game.Game.drawn`): every seat's face-up
+    row over its face-down backs, its hand (the seat's own cards, the others' counted) and
+    its known cards; the pile's top cards, the stock and the burned cards counted. The
+    seat's plays are listed per rank, each with the places of the hand (or face-up row)
+    it lays, so a front end selects cards and composes no text.
+
+    >>> from tabletop_rules.palace import RULES, new_game, view
+    >>> board = drawn(view(new_game(seed=1), 0), ())
+    >>> board["phase"], board["actions"]
+    ('swap', [{'move': 'ready', 'label': 'Ready: start playing'}])
+    >>> board["hand"][0]
+    {'text': '4D', 'rank': '4', 'suit': 'D', 'symbol': '♦', 'label': 'four of diamonds'}
+    """
+    legal = seen.legal_moves
+    words = {type(move): format_move(move) for move in legal}
+    source = "hand" if seen.hand else "face_up"
+    mine = seen.seat
+    row = seen.face_up[mine] if mine is not None else ()
+    plays: dict[str, list[dict[str, Any]]] = {}
+    for move in legal:
+        if isinstance(move, Play):
+            places = _places(move.cards, seen.hand if source == "hand" else row)
+            entry = {"count": len(move.cards), "move": format_move(move), "places": places}
+            plays.setdefault(RANK_TEXT[move.rank], []).append(entry)
+    swaps = [
+        {
+            "hand": seen.hand.index(move.hand_card),
+            "up": row.index(move.face_up_card),
+            "move": format_move(move),
+        }
+        for move in legal
+        if isinstance(move, Swap)
+    ]
+    blind = {move.slot: format_move(move) for move in legal if isinstance(move, PlayBlind)}
+    seats = [
+        {
+            "seat": seat,
+            "name": "You" if seat == mine else f"P{seat}",
+            "you": seat == mine,
+            "on_turn": seat == seen.current_player,
+            "finished": seat in seen.finished,
+            "hand_size": seen.hand_sizes[seat],
+            "face_up": [None if card is None else _card_face(card) for card in seen.face_up[seat]],
+            "face_down": [
+                {"present": present, "move": blind.get(slot) if seat == mine else None}
+                for slot, present in enumerate(seen.face_down[seat])
+            ],
+            "known": [_card_face(card) for card in seen.known[seat]],
+        }
+        for seat in range(seen.config.players)
+    ]
+    actions = [
+        {"move": words[kind], "label": label}
+        for kind, label in (
+            (Ready, "Ready: start playing"),
+            (TakePile, "Take the pile"),
+            (EndTurn, "End the turn"),
+        )
+        if kind in words
+    ]
+    return {
+        "game": "palace",
+        "phase": seen.phase,
+        "seats": seats,
+        "hand": [_card_face(card) for card in seen.hand],
+        "play_from": source,
+        "plays": plays,
+        "swaps": swaps,
+        "swaps_made": seen.swaps,
+        "pile": {
+            "size": len(seen.pile),
+            "top": [_card_face(card) for card in seen.pile[-_PILE_DRAWN:]],
+            "take": words.get(TakePile),
+        },
+        "stock": seen.stock_size,
+        "burned": len(seen.burned),
+        "actions": actions,
+    }
+
+
+def _card_face(card: Card) -> dict[str, str]:
+    """A card as :func:`drawn` gives it: its text, rank, suit, suit symbol and name.
+
+    >>> _card_face(Card.parse("QH"))["label"]
+    'queen of hearts'
+    """
+    return {
+        "text": str(card),
+        "rank": RANK_TEXT[card.rank],
+        "suit": card.suit,
+        "symbol": _SUIT_SYMBOLS[card.suit],
+        "label": f"{_RANK_WORDS[card.rank]} of {_SUIT_WORDS[card.suit]}",
+    }
+
+
+def _places(cards: tuple[Card, ...], among: Iterable[Card | None]) -> list[int]:
+    """Where ``cards`` lie in ``among`` (a hand or a face-up row), equal cards at their
+    first free places.
+    """
+    places: list[int] = []
+    spots = list(among)
+    for card in cards:
+        places.append(next(i for i, spot in enumerate(spots) if spot == card and i not in places))
+    return sorted(places)

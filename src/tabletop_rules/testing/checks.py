@@ -27,6 +27,7 @@ from ..protocol import BUILT_IN_GAMES, CHANCE, get_ruleset
 from ..records import GameRecord, replay
 from ..rng import Rng, sample_outcome
 from ..serialize import dumps, loads, to_data
+from ..table import seat_table, state_table
 from .fuzz import Rules, expect_refusal, json_node, json_paths, json_replaced, outcome_of
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "check_play_from_loaded_round_trips",
     "check_playout",
     "check_seats_are_the_configs",
+    "check_tables_hide_secrets",
     "check_turn_functions",
     "check_view_hides_secrets",
     "check_view_refuses_seats_not_at_the_table",
@@ -449,6 +451,64 @@ def check_events_hide_secrets(rules: Rules, state: Any, rng: Rng = _NO_SEED) -> 
                 f"seat {seat} learns from the events of {move!r} what it cannot see: "
                 f"{seen} here, {seen_again} in a state re-dealt from seat {mover}'s view"
             )
+
+
+def check_tables_hide_secrets(
+    rules: Rules, match: Match[Any, Any, Any], rng: Rng = _NO_SEED
+) -> None:
+    """The table of every seat and a spectator where ``match`` stands
+    (:func:`~tabletop_rules.table.seat_table`) holds nothing its view does not: built from a
+    state re-dealt from the seat's view, with the last move's events, it is the same; and
+    every move the seat cannot tell from the last one (same view after it, same events
+    as the seat reads them, from a state re-dealt from its view before) has the same
+    notation, so the log names no card the seat did not see.
+    """
+    state, moves = match.state, match.moves
+    last = match.move_events[-1] if moves else ()
+    for number, seat in enumerate(_seats(rules, state)):
+        table = seat_table(match, seat, since=len(moves))
+        resampled = rules.determinize(rules.view(state, seat), rng.advanced(number))
+        again = state_table(rules, resampled, seat, events=last, version=len(moves))
+        differs = [
+            field.name
+            for field in attrs.fields(type(table))
+            if getattr(table, field.name) != getattr(again, field.name)
+        ]
+        assert not differs, (
+            f"{rules.name}: seat {seat}'s table shows in {', '.join(differs)} what its view "
+            "hides: a state re-dealt from that view gives another"
+        )
+        if moves:
+            _check_move_text_hides_secrets(rules, match, seat, rng.advanced(number + 1000))
+
+
+def _check_move_text_hides_secrets(
+    rules: Rules, match: Match[Any, Any, Any], seat: int | None, rng: Rng
+) -> None:
+    """The notation of ``match``'s last move, as ``seat``'s log shows it, is that of every
+    move ``seat`` cannot tell from it in a state re-dealt from its view before the move.
+    """
+    before, after = match.history[-2], match.state
+    move, events = match.moves[-1], match.move_events[-1]
+    mover = rules.current_player(before)
+    if mover == seat:
+        return
+    text = rules.format_move(move)
+    seen_after = rules.view(after, seat)
+    told = [rules.describe(event, seat) for event in events]
+    resampled = rules.determinize(rules.view(before, seat), rng)
+    for other in rules.legal_moves(resampled):
+        there, other_events = rules.apply_with_events(resampled, other)
+        if rules.view(there, seat) != seen_after:
+            continue
+        if [rules.describe(event, seat) for event in other_events] != told:
+            continue
+        other_text = rules.format_move(other)
+        assert other_text == text, (
+            f"{rules.name}: seat {seat}'s log names the move {text!r}, which it cannot tell "
+            f"from {other_text!r} in a state re-dealt from its view: the notation shows "
+            "what the seat did not see"
+        )
 
 
 _AROUND_A_WORD = "()[]{},.:;!?\"'"

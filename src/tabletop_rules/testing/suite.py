@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from .._hypothesis import FUZZ_PROFILE
+from ..match import Match
 from ..protocol import CHANCE, Ruleset
 from ..rng import SEED_BITS, Rng, derived_seed
 from ..serialize import dumps
@@ -48,13 +49,15 @@ class ConformanceSuite:
     for the long run). ``arbitrary_moves``, a strategy of the game's moves legal or not,
     adds ``arbitrary_moves_per_state`` of them to the moves of the same game that the
     illegal-move check tries. ``states_per_game`` bounds the states of each playout, spread
-    evenly and the last included, that get the expensive per-state checks.
+    evenly and the last included, that get the expensive per-state checks;
+    ``table_states_per_game`` how many of those the tables' leak check takes.
     """
 
     ruleset: ClassVar[Ruleset[Any, Any, Any]]
     configs: ClassVar[st.SearchStrategy[Any]]
     arbitrary_moves: ClassVar[st.SearchStrategy[Any] | None] = None
     states_per_game: ClassVar[int] = 40
+    table_states_per_game: ClassVar[int] = 10
     arbitrary_moves_per_state: ClassVar[int] = 10
     fuzz_cases_per_example: ClassVar[int] = 10
 
@@ -142,6 +145,22 @@ class ConformanceSuite:
         for _index, state in self._sample(self._playout(data)):
             checks.check_view_hides_secrets(self.ruleset, state, rng)
             checks.check_events_hide_secrets(self.ruleset, state, rng)
+
+    @_examples(_suite_settings)
+    def test_tables_hide_secrets(self, data: st.DataObject) -> None:
+        """Each seat's and a spectator's table (:func:`~tabletop_rules.table.seat_table`) is
+        the same in a state re-dealt from its view, and its log names no unseen card.
+        """
+        playout = self._playout(data)
+        rules = self.ruleset
+        rng = Rng.from_seed(data.draw(_seeds, label="determinize_seed"))
+        match = Match.from_record(rules, playout.record(rules))
+        sample = self._sample(playout)
+        step = max(1, len(sample) // self.table_states_per_game)
+        for index, _state in reversed(sample[::step]):
+            while len(match.moves) > index:
+                match.undo()
+            checks.check_tables_hide_secrets(rules, match, rng.advanced(index))
 
     @_examples(_suite_settings)
     def test_events_are_told_in_words_that_hide_secrets(self, data: st.DataObject) -> None:
