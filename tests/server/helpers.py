@@ -38,7 +38,9 @@ class FakeTime:
 @contextmanager
 def serving(store: Store | None = None, **settings: Any) -> Iterator[TestClient]:
     """A test client of a new app (its lifespan run) on ``store``."""
-    app = create_app(store, ServerSettings(**{"messages_per_second": 1e6, **settings}))
+    app = create_app(
+        store, ServerSettings(**{"messages_per_second": 1e6, "burst": 10**6, **settings})
+    )
     with TestClient(app) as client:
         yield client
 
