@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import os
+import sqlite3
 import sys
 import textwrap
 import warnings
@@ -72,6 +73,9 @@ COMMANDS: dict[str, str] = {
 
 WORKERS_HELP = "worker processes, no more than the cores and the tasks (default 1)"
 """The help of ``--workers``: a pool larger than either has nothing for the rest to do."""
+
+SERVER_DB = "tabletop-rules.sqlite"
+"""Where ``serve`` keeps its matches unless ``--db`` says otherwise."""
 
 EXAMPLES_SHOWN = 8
 """Verbs shown with an example in ``help`` for a game with no notation summary."""
@@ -247,6 +251,16 @@ def _parser() -> _Parser:
     show.add_argument("record", type=Path, help=record_help)
     show.add_argument("--tables", action="store_true", help="draw the table after every move")
     show.add_argument("--step", action="store_true", help="wait for Enter after every move")
+
+    serve = command(
+        "serve",
+        "run the game server: a lobby over HTTP, a WebSocket per player (the server extra)",
+        _serve,
+    )
+    db_help = f"the SQLite file that keeps the matches (default {SERVER_DB}; :memory: keeps none)"
+    serve.add_argument("--db", default=SERVER_DB, metavar="PATH", help=db_help)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
 
     rule_values = "show the values with this house rule set (repeatable)"
     rules = command(
@@ -781,6 +795,37 @@ def _record_bytes(path: Path) -> bytes:
 
 
 _LIMIT = f"{MAX_DOCUMENT_CHARS} bytes, the limit for a record (MAX_DOCUMENT_CHARS)"
+
+
+def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
+    """Serve matches until interrupted, kept in the ``--db`` file."""
+    try:
+        import uvicorn
+
+        from .server import Store, create_app
+        from .server.messages import MAX_MESSAGE_BYTES
+    except ImportError:
+        raise UsageError(
+            "serve runs on Starlette and uvicorn: pip install 'tabletop-rules[server]'"
+        ) from None
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port is 1 to 65535, got {args.port}")
+    try:
+        store = Store(args.db)
+    except sqlite3.Error as error:
+        raise UsageError(f"cannot keep matches in {args.db}: {error}") from None
+    console.print(Text(f"serving on http://{args.host}:{args.port}, matches kept in {args.db}"))
+    try:
+        uvicorn.run(
+            create_app(store),
+            host=args.host,
+            port=args.port,
+            ws_max_size=2 * MAX_MESSAGE_BYTES,  # the app refuses over its limit, and says so
+            log_level="info",
+        )
+    finally:
+        store.close()
+    return 0
 
 
 def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
