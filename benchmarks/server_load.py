@@ -32,24 +32,31 @@ where the seat is to move, after a think time drawn uniformly from 0 to twice
   (``/proc/PID/stat``) divided by the moves, which the clients' own cost does not touch;
 - **KiB in/move**: the message text both clients received in the window (ours: the
   WebSocket messages, decompressed; boardgame.io: the socket.io packets) per move;
+- **setup s**: from the first lobby request to every client holding its first table;
 - **errors**: refused moves, protocol errors, dropped connections, moves unanswered for
   10 s.
 
-The rows: a flat-out row (``--think 0`` at ``--flat-out`` matches, default 100: the
-server's capacity), then paced rows at N = 100 and 1,000, then N doubled while a
-contender's p99 stays under ``--p99-limit`` seconds (default 2) with no error, up to
-``--max-matches`` (8,000: the sockets of 2N clients stay under the file limit) or
-``--budget`` seconds in all. A contender past the limit sits out the larger N. The load
-average (``/proc/loadavg``) is printed before and after; the other processes on the
-machine share its CPUs with the server and the clients alike.
+The rows: a flat-out row (think time 0 at ``--flat-out`` matches, default 100: the
+server's capacity), then paced rows (``--think``, default 1 s) at ``--matches`` (100 and
+1,000), then the ramp: for each contender, the most matches that held (p99 within
+``--p99-limit``, default 2 s, and no error) doubled, or the fewest that did not halved
+when none held, while that stays below the fewest that did not, up to ``--max-matches``
+(8,000: 2N client sockets stay under the file limit) and within ``--budget`` seconds. A
+contender does not run a fixed row above a load it failed. The load average
+(``/proc/loadavg``) is printed before and after: other processes on the machine share
+its CPUs with the servers and the clients alike, which the CPU time per move does not
+feel and the rates and latencies do.
 
 Run::
 
-    python benchmarks/server_load.py [--anchor] [--quick] [--think 0.5] [--seconds 8]
-        [--warmup 2] [--matches 100,1000] [--max-matches 8000] [--json out.json]
+    python benchmarks/server_load.py [--anchor] [--quick] [--think 1] [--seconds 8]
+        [--warmup 2] [--flat-out 100] [--matches 100,1000] [--max-matches 8000]
+        [--no-ramp] [--servers ours-file,bgio-memory] [--game dice-poker] [--json out.json]
 
-``--quick`` (under a minute): the flat-out row at 20 matches and the paced row at 100,
-2 s windows, no ramp. This is an absolute measurement on one machine, for the
+``--game palace`` (or ``account``) loads our server with that game instead, without the
+anchor (boardgame.io plays dice poker only here). ``--quick`` (under a minute): the
+flat-out row and the paced row at 100 matches, 2 s windows after 1 s of warmup, no ramp.
+This is an absolute measurement on one machine, for the
 documentation (``docs/performance.rst``); nothing asserts it.
 """
 
@@ -80,7 +87,7 @@ from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 BGIO = Path(__file__).resolve().parent / "bgio"
-GAME = "dice-poker"
+GAMES = ("dice-poker", "palace", "account")
 STALL = 10.0
 """Seconds a sent move may go unanswered before it counts as an error."""
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -279,8 +286,10 @@ class Seat:
 class OursLoad:
     """N matches of two asyncio WebSocket clients against our server."""
 
-    def __init__(self, url: str, pid: int, run: Run, warmup: float, seconds: float) -> None:
-        self.url, self.pid, self.run = url, pid, run
+    def __init__(
+        self, url: str, pid: int, run: Run, warmup: float, seconds: float, game: str
+    ) -> None:
+        self.url, self.pid, self.run, self.game = url, pid, run, game
         self.warmup, self.seconds = warmup, seconds
         self.random = random.Random(run.matches)
         self.latencies: list[float] = []
@@ -297,7 +306,7 @@ class OursLoad:
         """Make one match of two people and join both seats."""
         made = await client.post(
             "/api/matches",
-            json={"game": GAME, "seats": ["person", "person"], "spectators": "none"},
+            json={"game": self.game, "seats": ["person", "person"], "spectators": "none"},
         )
         made.raise_for_status()
         match = made.json()["match"]["id"]
@@ -440,16 +449,20 @@ class OursLoad:
         run.p50, run.p99 = quantile(self.latencies, 0.5), quantile(self.latencies, 0.99)
 
 
-def run_ours(server: Server, run: Run, warmup: float, seconds: float, setup: float) -> None:
+def run_ours(
+    server: Server, run: Run, warmup: float, seconds: float, setup: float, game: str
+) -> None:
     """Load our server as ``run`` says."""
-    load = OursLoad(server.url, server.pid, run, warmup, seconds)
+    load = OursLoad(server.url, server.pid, run, warmup, seconds, game)
     try:
         asyncio.run(load.play(setup))
     except (httpx.HTTPError, TimeoutError, KeyError) as error:
         run.failed = f"{type(error).__name__}: {error}"
 
 
-def run_bgio(server: Server, run: Run, warmup: float, seconds: float, setup: float) -> None:
+def run_bgio(
+    server: Server, run: Run, warmup: float, seconds: float, setup: float, game: str
+) -> None:
     """Load the boardgame.io server with ``bgio/load.js`` as ``run`` says."""
     command = [
         "node", "load.js", "--url", server.url, "--matches", str(run.matches),
@@ -496,7 +509,7 @@ def measure(
         return run
     try:
         loader = run_ours if contender.ours else run_bgio
-        loader(server, run, args.warmup, args.seconds, args.setup_timeout)
+        loader(server, run, args.warmup, args.seconds, args.setup_timeout, args.game)
     finally:
         server.stop()
     return run
@@ -526,8 +539,8 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
     labels = {contender.key: contender.label for contender in contenders}
     lines = [
         "| load | server | moves/s | p50 ms | p99 ms | KiB/match | CPU ms/move | KiB in/move "
-        "| errors |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| setup s | errors |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     loads = list(dict.fromkeys((run.matches, run.think) for run in runs))
     for matches, think in loads:
@@ -538,13 +551,14 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
                 continue
             if run.failed:
                 lines.append(f"| {row_name(matches, think)} | {labels[run.contender]} | "
-                             f"failed: {run.failed[:60]} | | | | | | |")  # fmt: skip
+                             f"failed: {run.failed[:60]} | | | | | | | |")  # fmt: skip
                 continue
             lines.append(
                 f"| {row_name(matches, think)} | {labels[run.contender]} "
                 f"| {run.moves_per_second:,.0f} | {run.p50 * 1000:,.1f} | {run.p99 * 1000:,.1f} "
                 f"| {run.memory_per_match / 1024:,.0f} | {run.cpu_per_move * 1000:.2f} "
-                f"| {run.received_per_move / 1024:.1f} | {run.errors} |"
+                f"| {run.received_per_move / 1024:.1f} | {run.setup_seconds:.1f} "
+                f"| {run.errors} |"
             )
         for ours, theirs in RATIOS:
             if ours in mine and theirs in mine and not (mine[ours].failed or mine[theirs].failed):
@@ -555,7 +569,8 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
                     f"| {ratio(a.p99, b.p99)} "
                     f"| {ratio(a.memory_per_match, b.memory_per_match)} "
                     f"| {ratio(a.cpu_per_move, b.cpu_per_move)} "
-                    f"| {ratio(a.received_per_move, b.received_per_move)} | |"
+                    f"| {ratio(a.received_per_move, b.received_per_move)} "
+                    f"| {ratio(a.setup_seconds, b.setup_seconds)} | |"
                 )
     return "\n".join(lines)
 
@@ -616,6 +631,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--anchor", action="store_true", help="boardgame.io beside ours")
     parser.add_argument("--quick", action="store_true", help="a smoke run, under a minute")
+    parser.add_argument("--game", choices=GAMES, default=GAMES[0], help="our matches' game")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, s (1)")
     parser.add_argument("--flat-out", type=int, default=100, help="matches of the think-0 row")
     parser.add_argument("--matches", default="100,1000", help="the paced loads (100,1000)")
@@ -640,6 +656,9 @@ def main(argv: list[str] | None = None) -> int:
         if unknown := set(keys) - {c.key for c in CONTENDERS}:
             parser.error(f"unknown --servers {', '.join(sorted(unknown))}")
         contenders = [c for c in CONTENDERS if c.key in keys]
+    if args.game != GAMES[0] and not all(c.ours for c in contenders):
+        print(f"boardgame.io plays dice poker only: no anchor for {args.game}", file=sys.stderr)
+        contenders = [c for c in contenders if c.ours]
     if any(not c.ours for c in contenders):
         install_bgio()
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
