@@ -245,3 +245,20 @@ def test_resigning_ends_the_match_and_the_others_win() -> None:
     assert two.match["status"] == "over"
     assert after["type"] == "refused"
     assert after["reason"] == "the match is over"
+
+
+def test_a_socket_whose_seat_was_left_can_no_longer_act_for_it() -> None:
+    with serving() as client:
+        match_id = create(client, rules={"stages": "1"})
+        token = join(client, match_id)
+        with seated(client, match_id, token) as seat:
+            headers = {"Authorization": f"Bearer {token}"}
+            client.post(f"/api/matches/{match_id}/leave", headers=headers)
+            newcomer = join(client, match_id)
+            join(client, match_id)
+            seat.send({"type": "sync"})
+            reason = seat.closed_with_error()
+        with seated(client, match_id, newcomer) as seat:
+            table = seat.table
+    assert reason == "the token no longer holds a seat of this match"
+    assert table["seat"] == 0

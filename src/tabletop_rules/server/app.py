@@ -110,7 +110,11 @@ class Server:
     async def start(self) -> None:
         """Resume every match in play (clocks, bots) and start the clock ticker."""
         for stored in self.store.matches("playing"):
-            room = self.room(stored.id)
+            try:
+                room = self.room(stored.id)
+            except TabletopError as error:  # its game's package gone, say: the others play on
+                log.error("match %s cannot be resumed: %s", stored.id, error)
+                continue
             async with room.lock:
                 room.schedule()
         self._ticker = asyncio.create_task(self._tick())
@@ -130,13 +134,16 @@ class Server:
         room = self.rooms.get(match_id)
         if room is None:
             settings = self.settings
-            room = Room.load(
-                self.store,
-                match_id,
-                now=settings.now,
-                bot_seconds=settings.bot_seconds,
-                grace=settings.grace_seconds,
-            )
+            try:
+                room = Room.load(
+                    self.store,
+                    match_id,
+                    now=settings.now,
+                    bot_seconds=settings.bot_seconds,
+                    grace=settings.grace_seconds,
+                )
+            except TabletopError as error:
+                raise RefusedError(f"match {match_id!r} cannot be loaded: {error}", 500) from None
             if room is None:
                 raise RefusedError(f"no match {match_id!r}", 404)
             self.rooms[match_id] = room
@@ -387,6 +394,8 @@ async def socket(websocket: WebSocket) -> None:
             await room.broadcast()
         while True:
             message = await _receive(server, websocket, key)
+            if hello.token is not None and server.store.seat_of(room.id, hello.token) != seat:
+                raise _ViolationError("the token no longer holds a seat of this match")
             async with room.lock:
                 try:
                     changed = room.act(seat, message)
@@ -404,6 +413,9 @@ async def socket(websocket: WebSocket) -> None:
         await _close(websocket, "no hello in time", 1008)
     except _ViolationError as violation:
         await _close(websocket, str(violation), violation.code)
+    except Exception:
+        log.exception("the socket of match %s failed", websocket.path_params["match_id"])
+        await _close(websocket, "the server hit a bug; reconnect to get the table", 1011)
     finally:
         if room is not None and client is not None:
             async with room.lock:

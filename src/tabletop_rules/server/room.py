@@ -17,7 +17,7 @@ import attrs
 
 from .._seats import top_seats
 from ..bots import RandomBot, own_bot_name
-from ..errors import IllegalMoveError, TabletopError
+from ..errors import IllegalMoveError
 from ..game import CHANCE
 from ..match import Match
 from ..protocol import Bot, Ruleset, get_ruleset
@@ -482,25 +482,26 @@ class Room:
         """Play the server's moves, each chosen off the event loop, until a person is to
         move or the match is over; a move that comes too late for its table is dropped.
         """
-        while True:
-            async with self.lock:
-                job = self._bot_job()
-                if job is None:
-                    self._bots = None
-                    return
-                view = None if job.seat == CHANCE else self.match.view(job.seat)
-                state = self.match.state
-            move = await self._choose(job, view, state)
-            async with self.lock:
-                if self._bot_job() != job:
-                    continue
-                try:
+        try:
+            while True:
+                async with self.lock:
+                    job = self._bot_job()
+                    if job is None:
+                        self._bots = None
+                        return
+                    view = None if job.seat == CHANCE else self.match.view(job.seat)
+                    state = self.match.state
+                move = await self._choose(job, view, state)
+                async with self.lock:
+                    if self._bot_job() != job:
+                        continue
                     self._commit(job.seat, move, timed=job.timed_out)
-                except TabletopError:
-                    log.exception("match %s: the server's move %r was refused", self.id, move)
-                    self._bots = None
-                    return
-                await self.broadcast()
+                    await self.broadcast()
+        except Exception:  # a bug: the match waits, and the next change tries again
+            log.exception("match %s: the server's move failed", self.id)
+        finally:
+            if self._bots is asyncio.current_task():
+                self._bots = None
 
     async def _choose(self, job: _BotJob, view: Any, state: Any) -> Any:
         """The move of ``job``: a chance outcome drawn from the game's seed, or the seat's
