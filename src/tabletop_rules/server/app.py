@@ -129,7 +129,7 @@ class Server:
 
     def room(self, match_id: str) -> Room:
         """The room of match ``match_id``, loaded from the store when not in memory;
-        :class:`RefusedError` (404) when there is no such match.
+        :class:`~tabletop_rules.server.messages.RefusedError` (404) when there is none.
         """
         room = self.rooms.get(match_id)
         if room is None:

@@ -81,7 +81,7 @@ class _BotJob:
 
 
 class Room:
-    """A match in play: load one with :meth:`load`. Callers hold :attr:`lock` around
+    """A match in play: load one with :meth:`load`. Callers hold its ``lock`` around
     :meth:`act`, :meth:`join`, :meth:`leave` and :meth:`check_clock`; each raises a
     :class:`~tabletop_rules.errors.TabletopError` that says why it refuses, nothing changed.
     """
