@@ -158,6 +158,11 @@ class Server:
             budget = self._budgets[key] = _Budget(settings.messages_per_second, settings.burst, now)
         return budget.spend(now)
 
+    def forget_budget(self, key: object) -> None:
+        """Drop a spectator's socket's budget when it closes (a seat's outlives its socket)."""
+        if type(key) is not tuple:
+            self._budgets.pop(key, None)
+
     def forget(self, room: Room) -> None:
         """Let a finished match with nobody watching leave memory."""
         if room.status == "over" and not room.clients and self.rooms.get(room.id) is room:
@@ -376,6 +381,7 @@ async def socket(websocket: WebSocket) -> None:
     await websocket.accept()
     room: Room | None = None
     client: Client | None = None
+    key: object = None
     try:
         hello = await asyncio.wait_for(
             _receive(server, websocket, None), server.settings.hello_seconds
@@ -387,7 +393,7 @@ async def socket(websocket: WebSocket) -> None:
         except RefusedError as error:
             raise _ViolationError(str(error)) from None
         seat = _seat(server, room, hello)
-        key: object = ("seat", room.id, seat) if seat is not None else object()
+        key = ("seat", room.id, seat) if seat is not None else websocket
         client = Client(websocket.send_json, seat, hello.cursor)
         async with room.lock:
             room.add(client)
@@ -417,6 +423,7 @@ async def socket(websocket: WebSocket) -> None:
         log.exception("the socket of match %s failed", websocket.path_params["match_id"])
         await _close(websocket, "the server hit a bug; reconnect to get the table", 1011)
     finally:
+        server.forget_budget(key)
         if room is not None and client is not None:
             async with room.lock:
                 room.drop(client)

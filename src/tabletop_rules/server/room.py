@@ -17,7 +17,7 @@ import attrs
 
 from .._seats import top_seats
 from ..bots import RandomBot, own_bot_name
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, TabletopError
 from ..game import CHANCE
 from ..match import Match
 from ..protocol import Bot, Ruleset, get_ruleset
@@ -73,8 +73,12 @@ class Proposal:
 
 @attrs.frozen
 class _BotJob:
-    """A move the server plays itself: by ``seat``'s bot (or chance), for ``version``."""
+    """A move the server plays itself: by ``seat``'s bot (or chance), for ``version``
+    reached by the room's ``changes``-th change (a take-back and new moves may reach the
+    same version in another state).
+    """
 
+    changes: int
     version: int
     seat: int
     timed_out: bool
@@ -113,6 +117,7 @@ class Room:
         self.clocks: Clocks | None = None
         self.proposal: Proposal | None = None
         self.timed_out: tuple[int, int] | None = None  # (seat, version) its bot is to play
+        self.changes = 0  # moves played and taken back since the room was loaded
         self.lock = asyncio.Lock()
         loaded = now()
         self.absent_since = {row.seat: loaded for row in seats if row.kind == "person"}
@@ -315,6 +320,7 @@ class Room:
             self.match.undo()
             raise
         self.clocks, self.proposal, self.timed_out = clocks, None, None
+        self.changes += 1
         if result is not None:
             self.status, self.result = "over", result
 
@@ -392,6 +398,7 @@ class Room:
         self.store.take_back(self.id, keep)
         self.match.take_back(seat)
         self.proposal, self.timed_out = None, None
+        self.changes += 1
         clocks = self.clocks
         if clocks is not None:
             stored = self.store.moves(self.id)
@@ -466,9 +473,9 @@ class Room:
         if player is None:
             return None
         if player == CHANCE or self.seats[player].kind == "bot":
-            return _BotJob(self.version, player, timed_out=False)
+            return _BotJob(self.changes, self.version, player, timed_out=False)
         if self.timed_out == (player, self.version):
-            return _BotJob(self.version, player, timed_out=True)
+            return _BotJob(self.changes, self.version, player, timed_out=True)
         return None
 
     def schedule(self) -> None:
@@ -495,7 +502,11 @@ class Room:
                 async with self.lock:
                     if self._bot_job() != job:
                         continue
-                    self._commit(job.seat, move, timed=job.timed_out)
+                    try:
+                        self._commit(job.seat, move, timed=job.timed_out)
+                    except TabletopError as error:  # a bot's own bug: a random move instead
+                        log.error("match %s: the bot's move was refused: %s", self.id, error)
+                        self._commit(job.seat, self._random(job, view), timed=job.timed_out)
                     await self.broadcast()
         except Exception:  # a bug: the match waits, and the next change tries again
             log.exception("match %s: the server's move failed", self.id)
@@ -518,7 +529,12 @@ class Room:
             return await asyncio.wait_for(asyncio.to_thread(bot.choose, view), self.bot_seconds)
         except Exception:
             log.warning("match %s: bot %s gave no move in time; a random one plays", self.id, name)
-            return RandomBot(self.rules, derived_seed(seed, 0)).choose(view)
+            return self._random(job, view)
+
+    def _random(self, job: _BotJob, view: Any) -> Any:
+        """A random legal move for ``job``'s seat, seeded as its bot is."""
+        seed = derived_seed(self.match.seed, job.version)
+        return RandomBot(self.rules, derived_seed(seed, 0)).choose(view)
 
     async def stop(self) -> None:
         """Stop the room's bots (the server shuts down)."""
