@@ -262,3 +262,10 @@ def test_a_socket_whose_seat_was_left_can_no_longer_act_for_it() -> None:
             table = seat.table
     assert reason == "the token no longer holds a seat of this match"
     assert table["seat"] == 0
+
+
+def test_a_socket_that_says_no_hello_in_time_is_closed() -> None:
+    with serving(hello_seconds=0.05) as client:
+        match_id, _first, _second = _two_people(client)
+        with client.websocket_connect(f"/ws/{match_id}") as socket:
+            assert Seat(socket).closed_with_error() == "no hello in time"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -20,11 +21,12 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import own_bot_name
-from ..errors import TabletopError, UnknownGameError
+from ..errors import ConfigError, TabletopError, UnknownGameError
 from ..house_rules import configured, house_rules
 from ..match import Match
 from ..protocol import Ruleset, get_ruleset, rulesets
@@ -402,6 +404,8 @@ async def socket(websocket: WebSocket) -> None:
             message = await _receive(server, websocket, key)
             if hello.token is not None and server.store.seat_of(room.id, hello.token) != seat:
                 raise _ViolationError("the token no longer holds a seat of this match")
+            if client.closed:  # dropped by a send that failed: the client reconnects
+                raise _ViolationError("this socket was dropped; reconnect with your cursor")
             async with room.lock:
                 try:
                     changed = room.act(seat, message)
@@ -477,10 +481,19 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return _error(str(detail).lower(), status)
 
 
-def create_app(store: Store | None = None, settings: ServerSettings | None = None) -> Starlette:
+def create_app(
+    store: Store | None = None,
+    settings: ServerSettings | None = None,
+    *,
+    site: str | os.PathLike[str] | None = None,
+) -> Starlette:
     """The server as an ASGI app (run it with uvicorn), serving from ``store`` (``None``: a
-    new database in memory) under ``settings``.
+    new database in memory) under ``settings``; with ``site``, a folder (the web page as
+    ``examples/web/make_site.py`` builds it), its files at ``/`` beside the API, and no
+    file outside it. :class:`~tabletop_rules.errors.ConfigError` if ``site`` is no folder.
     """
+    if site is not None and not os.path.isdir(site):
+        raise ConfigError(f"the site to serve is a folder, got {os.fspath(site)!r}")
     server = Server(Store() if store is None else store, settings or ServerSettings())
 
     @contextlib.asynccontextmanager
@@ -501,6 +514,8 @@ def create_app(store: Store | None = None, settings: ServerSettings | None = Non
         Route("/api/matches/{match_id}/record", _answers(record), methods=["GET"]),
         WebSocketRoute("/ws/{match_id}", socket),
     ]
+    if site is not None:  # after the API's routes, which it never shadows
+        routes.append(Mount("/", StaticFiles(directory=site, html=True)))
     app = Starlette(
         routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _not_found}
     )
