@@ -261,6 +261,8 @@ def _parser() -> _Parser:
     serve.add_argument("--db", default=SERVER_DB, metavar="PATH", help=db_help)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    site_help = "a folder of static files served at / beside the API: the web page, built"
+    serve.add_argument("--site", type=Path, metavar="DIR", help=site_help)
 
     rule_values = "show the values with this house rule set (repeatable)"
     rules = command(
@@ -810,6 +812,8 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         ) from None
     if not 0 < args.port < 65536:
         raise UsageError(f"--port is 1 to 65535, got {args.port}")
+    if args.site is not None and not args.site.is_dir():
+        raise UsageError(f"--site is a folder (examples/web/make_site.py builds one): {args.site}")
     try:
         store = Store(args.db)
     except sqlite3.Error as error:
@@ -817,7 +821,7 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     console.print(Text(f"serving on http://{args.host}:{args.port}, matches kept in {args.db}"))
     try:
         uvicorn.run(
-            create_app(store),
+            create_app(store, site=args.site),
             host=args.host,
             port=args.port,
             ws_max_size=2 * MAX_MESSAGE_BYTES,  # the app refuses over its limit, and says so

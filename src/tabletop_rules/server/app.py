@@ -63,6 +63,7 @@ class ServerSettings:
         burst: How many messages may come at once.
         matches_per_client: How many matches not yet over one client (its address) may
             have created.
+        sockets_per_client: How many sockets one client (its address) may hold open.
         bot_seconds: How long a bot may think over a move; past it a random bot plays.
         grace_seconds: How long a person on turn may be away before the others may claim.
         tick_seconds: How often the clocks are looked at.
@@ -75,6 +76,7 @@ class ServerSettings:
     messages_per_second: float = 10.0
     burst: int = 30
     matches_per_client: int = 20
+    sockets_per_client: int = 50
     bot_seconds: float = 5.0
     grace_seconds: float = 60.0
     tick_seconds: float = 0.25
@@ -107,6 +109,7 @@ class Server:
         self.settings = settings
         self.rooms: dict[str, Room] = {}
         self._budgets: dict[object, _Budget] = {}
+        self.sockets: dict[str, int] = {}  # open sockets by client address
         self._ticker: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -381,6 +384,12 @@ async def socket(websocket: WebSocket) -> None:
     """One client of one match: hello first, then moves and answers (see docs/server.rst)."""
     server: Server = websocket.app.state.server
     await websocket.accept()
+    address = websocket.client.host if websocket.client else "unknown"
+    most = server.settings.sockets_per_client
+    if server.sockets.get(address, 0) >= most:
+        await _close(websocket, f"a client may hold {most} sockets open; close one first", 1008)
+        return
+    server.sockets[address] = server.sockets.get(address, 0) + 1
     room: Room | None = None
     client: Client | None = None
     key: object = None
@@ -427,6 +436,9 @@ async def socket(websocket: WebSocket) -> None:
         log.exception("the socket of match %s failed", websocket.path_params["match_id"])
         await _close(websocket, "the server hit a bug; reconnect to get the table", 1011)
     finally:
+        server.sockets[address] -= 1
+        if not server.sockets[address]:
+            del server.sockets[address]
         server.forget_budget(key)
         if room is not None and client is not None:
             async with room.lock:
