@@ -269,3 +269,16 @@ def test_a_socket_that_says_no_hello_in_time_is_closed() -> None:
         match_id, _first, _second = _two_people(client)
         with client.websocket_connect(f"/ws/{match_id}") as socket:
             assert Seat(socket).closed_with_error() == "no hello in time"
+
+
+def test_a_client_may_hold_only_so_many_sockets_open() -> None:
+    with serving(sockets_per_client=2) as client:
+        match_id, first, second = _two_people(client)
+        with party(client, match_id, [first, second]) as (one, _two):
+            with client.websocket_connect(f"/ws/{match_id}") as socket:
+                reason = Seat(socket).closed_with_error()
+            one.send({"type": "sync"})
+            assert one.read()["type"] == "table"
+        with seated(client, match_id, None) as watcher:  # the sockets closed are counted out
+            assert watcher.table["seat"] is None
+    assert reason == "a client may hold 2 sockets open; close one first"
