@@ -150,3 +150,18 @@ def test_an_unknown_route_answers_json() -> None:
         answer = client.get("/api/nothing")
     assert answer.status_code == 404
     assert answer.json() == {"error": "not found", "fields": {}}
+
+
+def test_the_lobby_tells_no_clock_of_a_match_that_cannot_be_watched_live() -> None:
+    clock = {"move_seconds": 10, "bank_seconds": 60}
+    with serving() as client:
+        live = create(client, clock=clock)
+        late = create(client, clock=clock, spectators="delayed", delay=2)
+        hidden = create(client, clock=clock, spectators="none")
+        shown = {
+            match_id: client.get(f"/api/matches/{match_id}").json()["match"]
+            for match_id in (live, late, hidden)
+        }
+    assert "clock" in shown[live]
+    assert "clock" not in shown[late]
+    assert "clock" not in shown[hidden]

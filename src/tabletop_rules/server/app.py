@@ -263,7 +263,7 @@ def _game_entry(rules: Ruleset[Any, Any, Any]) -> dict[str, Any]:
 async def open_matches(server: Server, request: Request) -> dict[str, Any]:
     """The matches waiting for people, oldest first."""
     waiting = server.store.matches("open")
-    return {"matches": [server.room(stored.id).info(None) for stored in waiting]}
+    return {"matches": [server.room(stored.id).lobby_info() for stored in waiting]}
 
 
 async def create(server: Server, request: Request) -> JSONResponse:
@@ -287,7 +287,7 @@ async def create(server: Server, request: Request) -> JSONResponse:
     room = server.room(new_id)
     async with room.lock:
         room.schedule()
-    return JSONResponse({"match": room.info(None)}, status_code=201)
+    return JSONResponse({"match": room.lobby_info()}, status_code=201)
 
 
 def _config(rules: Ruleset[Any, Any, Any], values: dict[str, str]) -> Any:
@@ -335,7 +335,7 @@ def _seats(rules: Ruleset[Any, Any, Any], asked: CreateRequest, players: int) ->
 
 async def show(server: Server, request: Request) -> dict[str, Any]:
     """One match, as a spectator of the lobby sees it (seats, status, settings)."""
-    return {"match": server.room(request.path_params["match_id"]).info(None)}
+    return {"match": server.room(request.path_params["match_id"]).lobby_info()}
 
 
 async def join(server: Server, request: Request) -> dict[str, Any]:
@@ -358,7 +358,7 @@ async def leave(server: Server, request: Request) -> dict[str, Any]:
     async with room.lock:
         room.leave(seat)
         await room.broadcast()
-    return {"match": room.info(None)}
+    return {"match": room.lobby_info()}
 
 
 async def record(server: Server, request: Request) -> Response:

@@ -193,6 +193,12 @@ class Room:
         data["claimable"] = self._claimable(now)
         return data
 
+    def lobby_info(self) -> dict[str, Any]:
+        """The match as the lobby shows anyone: a spectator's :meth:`info`, without the
+        present (clocks, proposal) where spectators may not watch it live.
+        """
+        return self.info(None, delayed=self.settings.spectators != "public")
+
     def table(self, client: Client) -> dict[str, Any]:
         """The table message for ``client``, from its cursor on; moves its cursor."""
         delayed = client.seat is None and self.settings.spectators == "delayed"
