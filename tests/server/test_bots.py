@@ -10,6 +10,7 @@ import pytest
 
 from tabletop_rules import CHANCE, Match, get_ruleset
 from tabletop_rules import dice_poker as dp
+from tabletop_rules.bots import RandomBot
 from tabletop_rules.records import GameRecord
 from tabletop_rules.rng import Rng, derived_seed, sample_outcome
 
@@ -75,3 +76,22 @@ def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays() -
         match.play(text)
     assert chance_points >= 2
     assert Match.from_record(record).record == record
+
+
+def test_a_bot_past_its_time_budget_gives_way_to_a_seeded_random_move(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    store = Store()
+    match_id = seeded(store, "account", 5, ("person", "search"))
+    with serving(store, bot_seconds=0) as client:
+        token = join(client, match_id)
+        with seated(client, match_id, token) as seat:
+            seat.move("place 4")
+            seat.read_until(lambda message: message["table"]["version"] == 2)
+    rules = get_ruleset("account")
+    match = Match(rules, seed=5)
+    match.play("place 4")
+    seed = derived_seed(derived_seed(5, 1), 0)
+    expected = RandomBot(rules, seed).choose(match.view(1))
+    assert store.record(match_id).moves[1] == rules.format_move(expected)
+    assert "bot search gave no move in time" in caplog.text
