@@ -5,6 +5,7 @@ and hostile messages refused with nothing changed while the server serves the ot
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 pytest.importorskip("starlette")
 
 from starlette.websockets import WebSocketDisconnect
+
+from tabletop_rules.server import Store
 
 from .helpers import FakeTime, Seat, create, join, party, seated, serving
 
@@ -282,3 +285,30 @@ def test_a_client_may_hold_only_so_many_sockets_open() -> None:
         with seated(client, match_id, None) as watcher:  # the sockets closed are counted out
             assert watcher.table["seat"] is None
     assert reason == "a client may hold 2 sockets open; close one first"
+
+
+def test_a_move_the_store_cannot_commit_is_neither_acknowledged_nor_played(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store()
+    with serving(store) as client:
+        match_id, first, second = _two_people(client)
+        with seated(client, match_id, second) as other:
+            with seated(client, match_id, first) as seat:
+                other.read()
+
+                def failing(*args: object, **kwargs: object) -> None:
+                    raise sqlite3.OperationalError("disk I/O error")
+
+                monkeypatch.setattr(store, "add_move", failing)
+                seat.send({"type": "move", "move": "roll", "version": 0})
+                reason = seat.closed_with_error()
+            monkeypatch.undo()
+            departed = other.read()  # the failed socket's departure, and no move
+        with seated(client, match_id, first) as seat:
+            table = seat.table
+    assert reason.startswith("the server hit a bug")
+    assert departed["table"]["version"] == 0
+    assert table["version"] == 0
+    assert store.record(match_id).moves == ()
+    assert "disk I/O error" in caplog.text
