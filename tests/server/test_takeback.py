@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabletop_rules import account
 from tabletop_rules import dice_poker as dp
 
 pytest.importorskip("starlette")
@@ -123,3 +124,30 @@ def test_a_take_back_against_bots_only_needs_no_consent() -> None:
     assert taken["table"]["version"] == 1
     assert taken["table"]["log_from"] == 1
     assert store.record(match_id).moves == ("roll",)
+
+
+def test_every_other_person_whose_move_it_takes_back_must_accept() -> None:
+    store = Store()
+    match_id = seeded(store, "account", 5, ("person",) * 3, account.Config(players=3))
+    with serving(store) as client:
+        tokens = [join(client, match_id) for _ in range(3)]
+        with party(client, match_id, tokens) as seats:
+            for mover in seats:
+                mover.move("place 0")
+                for other in seats:
+                    if other is not mover:
+                        other.read()
+            seats[0].send({"type": "takeback", "answer": "propose"})
+            for seat in seats:
+                seat.read()
+            seats[1].send({"type": "takeback", "answer": "accept"})
+            for seat in seats:
+                halfway = seat.read()
+            seats[2].send({"type": "takeback", "answer": "accept"})
+            for seat in seats:
+                taken = seat.read()
+    assert halfway["match"]["takeback"]["waiting"] == [2]
+    assert halfway["match"]["takeback"]["accepted"] == [1]
+    assert halfway["table"]["version"] == 3
+    assert taken["table"]["version"] == 0
+    assert store.record(match_id).moves == ()
