@@ -179,7 +179,8 @@ def read_json(text: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> dict[str, An
     try:
         data = parse_json(text)
     except TabletopError as error:
-        raise RefusedError(f"the message is not JSON: {error}") from None
+        reason = str(error).removeprefix("not JSON: ")
+        raise RefusedError(f"the message is not JSON: {reason}") from None
     if type(data) is not dict:
         raise RefusedError(f"a message is a JSON object, got {type(data).__name__}")
     return data
