@@ -203,6 +203,7 @@ def _document() -> dict[str, Any]:
         (lambda d: d.update(seat=None), "the view is seat 0's, the table a spectator's"),
         (lambda d: d["view"].update(dice=[7, 7, 7, 7, 7]), "dice poker view"),
         (lambda d: d.update(drawn={1: 2}), "drawn has a key that is not text"),
+        (lambda d: d.update(drawn=[1, 2]), "drawn is an object or null"),
     ],
 )
 def test_a_malformed_table_document_is_refused_saying_what_is_wrong(

@@ -192,7 +192,7 @@ class Table:
             to_move=to_move,
             view=view,
             display=fields["display"],
-            drawn=_plain(fields["drawn"], "drawn"),
+            drawn=_drawn(fields["drawn"]),
             moves=moves,
             actions=actions,
             move_notes=notes,
@@ -265,7 +265,7 @@ def state_table(
         to_move=player,
         view=_plain(to_data(seen), "view"),
         display=rules.display(seen),
-        drawn=_plain(rules.drawn(seen, redacted), "drawn"),
+        drawn=_drawn(rules.drawn(seen, redacted)),
         moves=tuple(map(rules.format_move, legal)),
         actions=tuple(map(rules.encode, legal)),
         move_notes=rules.move_notes(seen) if to_move else {},
@@ -370,6 +370,13 @@ def _entry(item: object, number: int, players: int) -> LogEntry:
     )
 
 
+def _drawn(value: object) -> dict[str, Any] | None:
+    """A drawing as plain JSON data: an object, or ``None`` for a game that draws none."""
+    if value is not None and not isinstance(value, Mapping):
+        raise InvalidStateError(f"drawn is an object or null, got {short_repr(value)}")
+    return _plain(None if value is None else dict(value), "drawn")  # type: ignore[no-any-return]
+
+
 def _plain(value: object, where: str) -> Any:
     """``value`` as plain JSON data (tuples as lists): objects with text keys, arrays,
     text, whole and finite numbers, booleans and null; ``InvalidStateError`` otherwise.
@@ -419,6 +426,7 @@ TABLE_SCHEMA: Final[Mapping[str, Any]] = {
         },
         "display": {"type": "string", "description": "The view drawn as plain text."},
         "drawn": {
+            "type": ["object", "null"],
             "description": "The view drawn as data by the game (its own layout), or null.",
         },
         "moves": {**_TEXTS, "description": "The seat's legal moves in notation."},
