@@ -104,7 +104,8 @@ def test_a_token_acts_for_its_own_seat_of_its_own_match_only() -> None:
             reason = stranger.closed_with_error()
         with client.websocket_connect(f"/ws/{match_id}") as socket:
             forged = Seat(socket)
-            forged.send({"type": "hello", "token": second[:-1] + "A", "cursor": 0})
+            last = "A" if second[-1] != "A" else "B"
+            forged.send({"type": "hello", "token": second[:-1] + last, "cursor": 0})
             forged_reason = forged.closed_with_error()
         with seated(client, match_id, second) as seat:
             refused = seat.move("roll")  # seat 1's token cannot play seat 0's turn
