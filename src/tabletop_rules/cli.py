@@ -264,6 +264,20 @@ def _parser() -> _Parser:
     site_help = "a folder of static files served at / beside the API: the web page, built"
     serve.add_argument("--site", type=Path, metavar="DIR", help=site_help)
 
+    join = command(
+        "join",
+        "play a seat of a server's match in the terminal, or watch it (the server extra)",
+        _join,
+    )
+    join.add_argument(
+        "url", help="the match's link: http://HOST:PORT/?match=ID or .../api/matches/ID"
+    )
+    join.add_argument("--name", default="", help="the name the other seats see")
+    seat_help = "the seat to take, from 0 (default: the first free one)"
+    join.add_argument("--seat", type=int, default=None, help=seat_help)
+    join.add_argument("--token", default=None, help="play the seat this token holds")
+    join.add_argument("--watch", action="store_true", help="watch as a spectator")
+
     rule_values = "show the values with this house rule set (repeatable)"
     rules = command(
         "rules", "list the games, or a game's house rules and bots", _rules, rule_values
@@ -830,6 +844,33 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     finally:
         store.close()
     return 0
+
+
+def _join(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
+    """Play (or watch) a seat of the match at ``args.url`` until it is over or left."""
+    try:
+        import httpx  # noqa: F401
+        import websockets  # noqa: F401
+
+        from .server.terminal import play_seat
+    except ImportError:
+        raise UsageError(
+            "join talks to the server with websockets and httpx: "
+            "pip install 'tabletop-rules[server]'"
+        ) from None
+    if args.watch and (args.seat is not None or args.token is not None):
+        raise UsageError("--watch takes no seat: leave out --seat and --token")
+    if args.seat is not None and args.seat < 0:
+        raise UsageError(f"--seat is a seat from 0, got {args.seat}")
+    return play_seat(
+        args.url,
+        console=console,
+        stdin=stdin,
+        name=args.name,
+        seat=args.seat,
+        token=args.token,
+        watch=args.watch,
+    )
 
 
 def _rules(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:

@@ -1,0 +1,514 @@
+"""A client of the game server, for a program that plays or watches a seat of a match:
+``tabletop-rules join``, tests, load scripts.
+
+A :class:`MatchLink` says where a match is; :func:`join_seat` takes a seat in the lobby;
+:class:`Connection` (or :class:`AsyncConnection` under asyncio) holds the match's
+WebSocket, says hello with the seat's token and cursor, and keeps a :class:`SeatState`:
+the latest :class:`~tabletop_rules.table.Table` (checked by
+:meth:`~tabletop_rules.table.Table.from_json`), the match as the lobby shows it, the log,
+and the cursor a reconnection resumes from. :class:`SavedSeats` keeps tokens in a file
+so a program that comes back finds its seat.
+
+>>> link = MatchLink.parse("http://127.0.0.1:8000/?match=Q3xv_7Tk")
+>>> link.base, link.match
+('http://127.0.0.1:8000', 'Q3xv_7Tk')
+>>> link.socket_url
+'ws://127.0.0.1:8000/ws/Q3xv_7Tk'
+>>> MatchLink.parse("https://games.example.org/api/matches/Q3xv_7Tk").socket_url
+'wss://games.example.org/ws/Q3xv_7Tk'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
+
+import attrs
+
+from ..errors import TabletopError
+from ..serialize import parse_json
+from ..table import LogEntry, Table
+from .messages import MAX_MESSAGE_BYTES
+
+__all__ = [
+    "AsyncConnection",
+    "ClientError",
+    "Connection",
+    "MatchLink",
+    "SavedSeat",
+    "SavedSeats",
+    "SeatState",
+    "Seating",
+    "Update",
+    "config_dir",
+    "join_seat",
+    "match_info",
+]
+
+TIMEOUT_SECONDS = 10.0
+"""How long a lobby request, or opening a socket, may take."""
+
+MAX_RECEIVED_BYTES = 4 * 1024 * 1024
+"""The largest message read from a server: a table is a few kilobytes."""
+
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_PATH_FORMS = re.compile(r"^(?P<prefix>.*?)/(?:api/matches|ws)/(?P<match>[^/]+)(?:/[a-z]*)?/?$")
+
+
+class ClientError(TabletopError):
+    """The server could not be reached, refused a request (``status``: its HTTP status),
+    closed the socket saying why, or sent what is not its protocol.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@attrs.frozen(kw_only=True)
+class MatchLink:
+    """Where a match is: the server's ``base`` URL (``http://host:port``, with the path
+    its lobby is under, if any) and the ``match`` id. Read one with :meth:`parse`.
+    """
+
+    base: str
+    match: str
+
+    @classmethod
+    def parse(cls, url: str) -> MatchLink:
+        """The link ``url`` names: a page's share link, ``http://host:port/...?match=ID``
+        (or ``#match=ID``; the lobby is at the server's root), or the match's own URL,
+        ``http://host:port/api/matches/ID`` or ``ws://host:port/ws/ID`` (the lobby is
+        where ``/api`` is); :class:`ClientError` for anything else.
+        """
+        if type(url) is not str:
+            raise TypeError(f"a match link is text, got {type(url).__name__}")
+        parts = urlsplit(url.strip())
+        schemes = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+        scheme = schemes.get(parts.scheme.lower())
+        forms = "http://HOST:PORT/?match=ID or http://HOST:PORT/api/matches/ID"
+        if scheme is None or not parts.netloc:
+            raise ClientError(f"a match link looks like {forms}, got {url[:80]!r}")
+        asked = parse_qs(parts.query).get("match") or parse_qs(parts.fragment).get("match")
+        named = _PATH_FORMS.match(parts.path)
+        if asked:
+            base, match = f"{scheme}://{parts.netloc}", asked[0]
+        elif named:
+            base, match = f"{scheme}://{parts.netloc}{named['prefix']}", named["match"]
+        else:
+            raise ClientError(f"the link names no match: it looks like {forms}, got {url[:80]!r}")
+        if not _MATCH_ID.fullmatch(match):
+            raise ClientError(f"a match id is letters, digits, - and _, got {match[:80]!r}")
+        return cls(base=base, match=match)
+
+    @property
+    def api_url(self) -> str:
+        """The match's lobby URL, ``GET`` to see it."""
+        return f"{self.base}/api/matches/{self.match}"
+
+    @property
+    def socket_url(self) -> str:
+        """The match's WebSocket URL."""
+        return "ws" + f"{self.base}/ws/{self.match}".removeprefix("http")
+
+    def __str__(self) -> str:
+        return self.api_url
+
+
+@attrs.frozen(kw_only=True)
+class Seating:
+    """A seat taken in the lobby: its ``link``, the ``seat`` and its ``token`` (a secret:
+    whoever holds it plays the seat).
+    """
+
+    link: MatchLink
+    seat: int
+    token: str = attrs.field(repr=False)
+
+
+def _lobby(method: str, url: str, body: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON answer of a lobby request; :class:`ClientError` with the server's reason."""
+    import httpx  # the server extra
+
+    try:
+        answer = httpx.request(method, url, json=body, timeout=TIMEOUT_SECONDS)
+    except httpx.HTTPError as error:
+        raise ClientError(f"cannot reach the server at {url}: {error}") from None
+    try:
+        data = parse_json(answer.content)
+    except TabletopError:
+        data = None
+    if not isinstance(data, dict):
+        raise ClientError(f"{url} did not answer as a game server: HTTP {answer.status_code}")
+    if answer.is_error:
+        reason = data.get("error")
+        raise ClientError(str(reason)[:500], answer.status_code)
+    return data
+
+
+def match_info(link: MatchLink) -> dict[str, Any]:
+    """The match as the lobby shows it (its seats, status, settings, result)."""
+    info = _lobby("GET", link.api_url).get("match")
+    if not isinstance(info, dict):
+        raise ClientError(f"{link.api_url} sent no match")
+    return info
+
+
+def join_seat(link: MatchLink, *, seat: int | None = None, name: str = "") -> Seating:
+    """Take ``seat`` of the match (``None``: the first free one) under ``name``."""
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    answer = _lobby("POST", f"{link.api_url}/join", body)
+    seat, token = answer.get("seat"), answer.get("token")
+    if type(seat) is not int or type(token) is not str:
+        raise ClientError(f"{link.api_url}/join gave no seat and token")
+    return Seating(link=link, seat=seat, token=token)
+
+
+@attrs.frozen(kw_only=True)
+class Update:
+    """One message of the server, read: a new ``table`` (``kind`` ``"table"``) or a
+    refusal of this client's message with its ``reason`` (``"refused"``, nothing applied).
+    """
+
+    kind: Literal["table", "refused"]
+    table: Table
+    """The seat's table now."""
+    match: Mapping[str, Any]
+    """The match as the lobby shows it (seats, status, result, clock, take-back)."""
+    reason: str | None
+    """Why the server refused, for a refusal."""
+    new: tuple[LogEntry, ...]
+    """The moves this client has not been sent before."""
+    taken_back: int
+    """How many moves the client had been sent were taken back since."""
+
+
+class SeatState:
+    """What a client of one match knows, from the messages it has read: the latest
+    :attr:`table` and :attr:`match`, the :attr:`log` since the hello's cursor, and the
+    :attr:`cursor` (the version last sent to it) to say hello with after a drop.
+    """
+
+    def __init__(self, token: str | None, cursor: int = 0) -> None:
+        if cursor < 0:
+            raise ValueError(f"a cursor counts moves from 0, got {cursor}")
+        self.token = token
+        self.cursor = cursor
+        self.table: Table | None = None
+        self.match: Mapping[str, Any] = {}
+        self.log: list[LogEntry] = []
+
+    def hello(self) -> dict[str, Any]:
+        """The first message: the token (``None``: a spectator) and the cursor."""
+        return {"type": "hello", "token": self.token, "cursor": self.cursor}
+
+    def receive(self, text: str | bytes) -> Update:
+        """Read one message of the server; :class:`ClientError` when it closes the socket
+        with an error, or for a message outside the protocol.
+        """
+        try:
+            data = parse_json(text)
+        except TabletopError as error:
+            raise ClientError(f"the server sent what is not JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise ClientError("the server sent a message that is not a JSON object")
+        kind = data.get("type")
+        if kind == "error":
+            raise ClientError(f"the server closed the connection: {data.get('reason')}")
+        if kind not in ("table", "refused"):
+            raise ClientError(f"the server sent an unknown message type {str(kind)[:40]!r}")
+        table = Table.from_json(data.get("table"))
+        match = data.get("match")
+        if not isinstance(match, dict):
+            raise ClientError("the server sent a table without its match")
+        taken_back = max(0, self.cursor - table.log_from)
+        self.log = [entry for entry in self.log if entry.number <= table.log_from]
+        self.log += table.log
+        self.cursor, self.table, self.match = table.version, table, match
+        reason = data.get("reason") if kind == "refused" else None
+        return Update(
+            kind=kind,
+            table=table,
+            match=match,
+            reason=None if reason is None else str(reason),
+            new=table.log,
+            taken_back=taken_back,
+        )
+
+    @property
+    def seat(self) -> int | None:
+        """The client's seat; ``None``: a spectator."""
+        return None if self.table is None else self.table.seat
+
+    @property
+    def status(self) -> str:
+        """The match's status: ``"open"`` (waiting for people), ``"playing"``, ``"over"``."""
+        return str(self.match.get("status", "open"))
+
+    @property
+    def to_move(self) -> bool:
+        """Whether the seat is to move now."""
+        table = self.table
+        return self.status == "playing" and table is not None and bool(table.moves)
+
+    @property
+    def asked(self) -> bool:
+        """Whether a take-back proposed by another seat waits for this seat's answer."""
+        proposal = self.match.get("takeback")
+        return isinstance(proposal, dict) and self.seat in proposal.get("waiting", ())
+
+    @property
+    def against_bots(self) -> bool:
+        """Whether every other seat is a bot: a take-back then needs no one's consent."""
+        seats = self.match.get("seats") or ()
+        others = [row for row in seats if row.get("seat") != self.seat]
+        return self.seat is not None and bool(others) and all(r["kind"] == "bot" for r in others)
+
+    def move(self, move: str | int) -> dict[str, Any]:
+        """The message playing ``move`` (notation, or an action number) on the table held."""
+        if self.table is None:
+            raise ClientError("no table yet: say hello first")
+        key = "action" if type(move) is int else "move"
+        return {"type": "move", key: move, "version": self.table.version}
+
+
+def _socket_error(link: MatchLink, error: BaseException) -> ClientError:
+    reason = str(error) or type(error).__name__
+    return ClientError(f"the connection to {link.socket_url} was lost: {reason}")
+
+
+class Connection:
+    """A seat's (or a spectator's) WebSocket to a match, blocking: :meth:`open` it, then
+    :meth:`receive` updates and :meth:`send` messages built by its :attr:`state`.
+    """
+
+    def __init__(self, link: MatchLink, socket: Any, state: SeatState) -> None:
+        self.link = link
+        self.state = state
+        self._socket = socket
+
+    @classmethod
+    def open(
+        cls,
+        link: MatchLink,
+        token: str | None,
+        *,
+        cursor: int = 0,
+        timeout: float = TIMEOUT_SECONDS,
+    ) -> tuple[Connection, Update]:
+        """Connect, say hello with ``token`` (``None``: watch) and ``cursor``; the
+        connection and the first table.
+        """
+        from websockets.sync.client import connect  # the server extra
+
+        try:
+            socket = connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
+            socket.__enter__()  # held open until close(), as websockets 17 asks to be told
+        except (OSError, TimeoutError) as error:
+            raise ClientError(f"cannot reach the server at {link.socket_url}: {error}") from None
+        except Exception as error:  # a refused handshake: a 404 page, say
+            raise ClientError(f"{link.socket_url} refused the connection: {error}") from None
+        connection = cls(link, socket, SeatState(token, cursor))
+        try:
+            connection.send(connection.state.hello())
+            first = connection.receive(timeout)
+        except BaseException:
+            connection.close()
+            raise
+        if first is None:
+            connection.close()
+            raise ClientError(f"{link.socket_url} sent no table in {timeout:g} s")
+        return connection, first
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Send ``message`` (JSON data), as :attr:`state` builds it."""
+        text = json.dumps(message)
+        if len(text.encode()) > MAX_MESSAGE_BYTES:
+            raise ClientError(f"the message is over the server's {MAX_MESSAGE_BYTES} bytes")
+        try:
+            self._socket.send(text)
+        except Exception as error:
+            raise _socket_error(self.link, error) from None
+
+    def receive(self, timeout: float | None = None) -> Update | None:
+        """The next update, read into :attr:`state`; ``None`` after ``timeout`` seconds."""
+        try:
+            text = self._socket.recv(timeout)
+        except TimeoutError:
+            return None
+        except Exception as error:
+            raise _socket_error(self.link, error) from None
+        return self.state.receive(text)
+
+    def close(self) -> None:
+        """Close the socket (the seat stays the token's)."""
+        self._socket.close()
+
+    def __enter__(self) -> Connection:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class AsyncConnection:
+    """:class:`Connection` under asyncio, for many clients in one process."""
+
+    def __init__(self, link: MatchLink, socket: Any, state: SeatState) -> None:
+        self.link = link
+        self.state = state
+        self._socket = socket
+
+    @classmethod
+    async def open(
+        cls,
+        link: MatchLink,
+        token: str | None,
+        *,
+        cursor: int = 0,
+        timeout: float = TIMEOUT_SECONDS,
+    ) -> tuple[AsyncConnection, Update]:
+        """As :meth:`Connection.open`."""
+        import asyncio
+
+        from websockets.asyncio.client import connect  # the server extra
+
+        try:
+            socket = await connect(
+                link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES
+            )
+        except (OSError, TimeoutError) as error:
+            raise ClientError(f"cannot reach the server at {link.socket_url}: {error}") from None
+        except Exception as error:
+            raise ClientError(f"{link.socket_url} refused the connection: {error}") from None
+        connection = cls(link, socket, SeatState(token, cursor))
+        try:
+            await connection.send(connection.state.hello())
+            first = await asyncio.wait_for(connection.receive(), timeout)
+        except BaseException:
+            await connection.close()
+            raise
+        return connection, first
+
+    async def send(self, message: Mapping[str, Any]) -> None:
+        """As :meth:`Connection.send`."""
+        text = json.dumps(message)
+        if len(text.encode()) > MAX_MESSAGE_BYTES:
+            raise ClientError(f"the message is over the server's {MAX_MESSAGE_BYTES} bytes")
+        try:
+            await self._socket.send(text)
+        except Exception as error:
+            raise _socket_error(self.link, error) from None
+
+    async def receive(self) -> Update:
+        """The next update, read into :attr:`state`."""
+        try:
+            text = await self._socket.recv()
+        except Exception as error:
+            raise _socket_error(self.link, error) from None
+        return self.state.receive(text)
+
+    async def close(self) -> None:
+        """As :meth:`Connection.close`."""
+        await self._socket.close()
+
+
+def config_dir() -> Path:
+    """Where ``tabletop-rules`` keeps what it remembers for a user: ``%APPDATA%`` on
+    Windows, ``~/Library/Application Support`` on macOS, else ``$XDG_CONFIG_HOME`` or
+    ``~/.config``; then ``tabletop-rules``.
+    """
+    if sys.platform == "win32":
+        root = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        root = Path.home() / "Library" / "Application Support"
+    else:
+        root = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return root / "tabletop-rules"
+
+
+@attrs.frozen(kw_only=True)
+class SavedSeat:
+    """A seat remembered for a match: the ``seat``, its ``token`` and the ``cursor``."""
+
+    seat: int
+    token: str = attrs.field(repr=False)
+    cursor: int = 0
+
+
+class SavedSeats:
+    """The seats a user holds, by match, in a JSON file readable by the user alone
+    (``seats.json`` under :func:`config_dir` by default), so ``join`` finds its seat again.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else config_dir() / "seats.json"
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            text = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as error:
+            raise ClientError(f"cannot read {self.path}: {error.strerror or error}") from None
+        try:
+            data = parse_json(text)
+        except TabletopError as error:
+            raise ClientError(f"{self.path} is damaged ({error}); delete it") from None
+        seats = data.get("seats") if isinstance(data, dict) else None
+        if not isinstance(seats, dict):
+            raise ClientError(f"{self.path} holds no seats; delete it")
+        return seats
+
+    def get(self, link: MatchLink) -> SavedSeat | None:
+        """The seat kept for ``link``'s match, if any."""
+        entry = self._read().get(_key(link))
+        if not isinstance(entry, dict):
+            return None
+        seat, token, cursor = entry.get("seat"), entry.get("token"), entry.get("cursor")
+        if type(seat) is not int or type(token) is not str or type(cursor) is not int:
+            return None  # an entry not of this program's writing: the seat is joined afresh
+        return SavedSeat(seat=seat, token=token, cursor=max(cursor, 0))
+
+    def put(self, link: MatchLink, saved: SavedSeat) -> None:
+        """Keep ``saved`` for ``link``'s match."""
+        seats = self._read()
+        seats[_key(link)] = {"seat": saved.seat, "token": saved.token, "cursor": saved.cursor}
+        self._write(seats)
+
+    def forget(self, link: MatchLink) -> None:
+        """Forget the seat kept for ``link``'s match."""
+        seats = self._read()
+        if seats.pop(_key(link), None) is not None:
+            self._write(seats)
+
+    def _write(self, seats: dict[str, Any]) -> None:
+        """Replace the file at once, readable and writable by the user alone."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(dir=self.path.parent, prefix=".seats-")
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                json.dump({"seats": seats}, file, indent=1)
+            os.chmod(name, 0o600)
+            os.replace(name, self.path)
+        except OSError as error:
+            raise ClientError(f"cannot keep the seat in {self.path}: {error}") from None
+
+
+def _key(link: MatchLink) -> str:
+    return f"{link.base} {link.match}"

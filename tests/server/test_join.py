@@ -1,0 +1,293 @@
+"""``tabletop-rules join``: the terminal plays a seat of a real server's match (uvicorn on
+a free port, in a thread of this process) over a real WebSocket, its input typed by a
+person who plays the first legal move, as the server's store says the game stands.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("websockets")
+pytest.importorskip("rich")
+
+import uvicorn
+
+from tabletop_rules import Match, get_ruleset
+from tabletop_rules.cli import main
+from tabletop_rules.server import ServerSettings, Store, create_app
+from tabletop_rules.server.client import (
+    ClientError,
+    Connection,
+    MatchLink,
+    SavedSeats,
+    config_dir,
+    join_seat,
+)
+from tabletop_rules.table import seat_table
+
+SHORT = {"stages": "1"}
+"""Dice poker's rules for a short game: one stage of the sheet."""
+
+
+@pytest.fixture(autouse=True)
+def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test keeps its seats in a config folder of its own."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr(sys, "platform", "linux")
+
+
+@contextmanager
+def running(store: Store) -> Iterator[str]:
+    """A real server on ``store``: uvicorn on a free port, in a thread; its base URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(store, ServerSettings(messages_per_second=1000, burst=1000))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def create(base: str, game: str, seats: Sequence[str], rules: dict[str, str] | None = None) -> str:
+    """A new match's id, made in the lobby as the web page makes one."""
+    import httpx
+
+    body = {"game": game, "seats": list(seats), "rules": rules or {}}
+    answer = httpx.post(f"{base}/api/matches", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["match"]["id"])
+
+
+class Person:
+    """Input typed by a person: ``script`` first, then (up to ``moves`` of them) the first
+    legal move of ``seat`` as the store says the game stands; then the end of the input.
+    """
+
+    def __init__(
+        self, store: Store, match_id: str, seat: int, script: Sequence[str] = (), moves: int = 10**6
+    ) -> None:
+        self.store, self.match_id, self.seat = store, match_id, seat
+        self.script = list(script)
+        self.moves = moves
+        self.typed: list[str] = []
+
+    def match(self) -> Match[Any, Any, Any]:
+        record = self.store.record(self.match_id)
+        return Match.from_record(get_ruleset(record.game), record)
+
+    def readline(self) -> str:
+        if self.script:
+            line = self.script.pop(0)
+        else:
+            match = self.match()
+            if self.moves <= 0 or match.is_over or match.current_player != self.seat:
+                return ""
+            self.moves -= 1
+            line = match.rules.format_move(match.legal_moves[0])
+        self.typed.append(line)
+        return line + "\n"
+
+
+def join(url: str, person: Any, *options: str) -> int:
+    return main(["join", url, *options], stdin=person)
+
+
+def test_join_plays_a_whole_game_of_dice_poker_against_a_bot(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        person = Person(store, match_id, 0)
+        assert join(f"{base}/?match={match_id}", person, "--name", "Ann") == 0
+        match = person.match()
+    out = capsys.readouterr().out
+    assert match.is_over
+    assert store.match(match_id).status == "over"  # type: ignore[union-attr]
+    assert f"Took seat P0 of match {match_id}." in out
+    assert "Seats: P0 Ann (you), P1 greedy bot." in out
+    assert "Your moves:" in out
+    assert seat_table(match, 0).display in out
+    assert "Game over: winner" in out
+    movers = [match.rules.current_player(state) for state in match.history[:-1]]
+    assert len(person.typed) > 10
+    assert movers.count(0) == len(person.typed)  # every line typed was played, once
+
+
+def test_a_refused_move_shows_the_servers_reason_and_the_game_goes_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        person = Person(store, match_id, 0, script=["scratch nothing"], moves=3)
+        assert join(f"{base}/api/matches/{match_id}", person) == 0
+        played = person.match().moves
+    out = capsys.readouterr().out
+    assert "Not played: " in out
+    assert "nothing" in out.split("Not played: ", 1)[1].splitlines()[0]  # the rule's reason
+    assert len(played) >= 3  # the three moves after the refusal were played
+    assert "Left the table; your seat stays yours" in out
+
+
+def test_rerunning_join_comes_back_to_the_same_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(
+            base, "dice-poker", ["greedy", "person", "person"], {**SHORT, "players": "3"}
+        )
+        other = join_seat(MatchLink.parse(f"{base}/?match={match_id}"), seat=2)
+        url = f"{base}/?match={match_id}"
+        assert join(url, Person(store, match_id, 1, moves=2)) == 0
+        first = capsys.readouterr().out
+        kept = SavedSeats().get(MatchLink.parse(url))
+        assert kept is not None
+        assert kept.seat == 1
+        assert join(url, Person(store, match_id, 1, moves=1)) == 0
+        second = capsys.readouterr().out
+    assert "Took seat P1" in first
+    assert "Back at seat P1" in second
+    assert "Took seat" not in second
+    rows = store.seats(match_id)
+    assert [row.taken for row in rows] == [False, True, True]  # no seat taken twice
+    assert other.seat == 2
+    again = SavedSeats().get(MatchLink.parse(url))
+    assert again is not None
+    assert again.token == kept.token
+    assert again.cursor >= kept.cursor
+    assert (config_dir() / "seats.json").stat().st_mode & 0o077 == 0  # the user's alone
+
+
+def test_undo_against_bots_takes_back_without_asking(capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "account", ["person", "bestcard"])
+        person = Person(store, match_id, 0, moves=1)
+        person.script = []
+        url = f"{base}/?match={match_id}"
+        # One place, the bot's place, then undo: both are taken back, nobody asked.
+        person_then_undo = _Chain(person, ["undo"])
+        assert join(url, person_then_undo) == 0
+        left = person.match().moves
+    out = capsys.readouterr().out
+    assert "Took back 2 moves." in out
+    assert left == ()
+    assert "undo" in out.split("Type a move in notation, or: ", 1)[1].splitlines()[0]
+
+
+def test_undo_is_offered_only_where_no_one_need_consent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "account", ["person", "person"])
+        link = MatchLink.parse(f"{base}/?match={match_id}")
+        join_seat(link, seat=1)
+        person = Person(store, match_id, 0, script=["undo"], moves=0)
+        assert join(f"{base}/?match={match_id}", person, "--seat", "0") == 0
+    out = capsys.readouterr().out
+    offered = out.split("Type a move in notation, or: ", 1)[1].splitlines()[0]
+    assert "takeback" in offered
+    assert "undo" not in offered
+    assert "undo takes back without asking only against bots" in out
+
+
+def test_watch_shows_a_spectators_table(capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        person = Person(store, match_id, 0, moves=2)
+        assert join(f"{base}/?match={match_id}", person) == 0
+        capsys.readouterr()
+        spectator = Person(store, match_id, -1, moves=0)
+        assert (
+            join(f"ws://127.0.0.1:{base.rsplit(':', 1)[1]}/ws/{match_id}", spectator, "--watch")
+            == 0
+        )
+        match = person.match()
+    out = capsys.readouterr().out
+    assert f"Dice poker, match {match_id}: watching." in out
+    assert seat_table(match, None).display in out
+    assert "Stopped watching." in out
+    assert SavedSeats().get(MatchLink.parse(f"{base}/?match={match_id}")) is not None  # P0's
+
+
+def test_a_kept_token_that_holds_no_seat_is_forgotten(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        url = f"{base}/?match={match_id}"
+        assert join(url, "", "--token", "x" * 43) == 2
+    assert "the token holds no seat of this match" in capsys.readouterr().err
+
+
+def test_join_without_the_server_extra_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "websockets", None)  # import websockets now fails
+    assert main(["join", "http://127.0.0.1:1/?match=abc"]) == 2
+    assert "pip install 'tabletop-rules[server]'" in capsys.readouterr().err
+
+
+def test_a_link_that_names_no_match_is_refused() -> None:
+    with pytest.raises(ClientError, match="names no match"):
+        MatchLink.parse("http://127.0.0.1:8000/lobby")
+    with pytest.raises(ClientError, match="a match link looks like"):
+        MatchLink.parse("127.0.0.1:8000/?match=abc")
+    assert MatchLink.parse("http://h:1/site/#match=a-b_c").match == "a-b_c"
+
+
+def test_the_client_keeps_its_cursor_and_sends_moves_with_the_version() -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        seating = join_seat(MatchLink.parse(f"{base}/?match={match_id}"))
+        connection, first = Connection.open(seating.link, seating.token)
+        with connection:
+            assert first.table.seat == 0
+            assert connection.state.to_move
+            connection.send(connection.state.move("roll"))
+            update = connection.receive(10)
+            assert update is not None
+            assert update.kind == "table"
+            assert [entry.move for entry in update.new] == ["roll"]
+            assert connection.state.cursor == update.table.version == 1
+            connection.send({**connection.state.move("roll"), "version": 0})  # stale
+            refused = connection.receive(10)
+    assert refused is not None
+    assert refused.kind == "refused"
+    assert "version 0" in (refused.reason or "")
+
+
+class _Chain:
+    """``first``'s lines, then ``then``'s."""
+
+    def __init__(self, first: Person, then: Sequence[str]) -> None:
+        self.first, self.then = first, list(then)
+
+    def readline(self) -> str:
+        line = self.first.readline()
+        if line:
+            return line
+        return self.then.pop(0) + "\n" if self.then else ""
