@@ -5,6 +5,7 @@ the game's seed where a game leaves them to the table, so the record replays.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -52,8 +53,10 @@ def test_a_match_of_bots_alone_plays_itself_out_for_its_spectators() -> None:
     assert watcher.match["result"]["reason"] == "played"
 
 
-def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays() -> None:
-    store = Store()
+def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores()
     config = dp.Config(stages=1, auto_chance=False)
     match_id = seeded(store, "dice-poker", 11, ("person", "greedy"), config)
     with serving(store) as client:
@@ -79,9 +82,9 @@ def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays() -
 
 
 def test_a_bot_past_its_time_budget_gives_way_to_a_seeded_random_move(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, stores: Callable[..., Store]
 ) -> None:
-    store = Store()
+    store = stores()
     match_id = seeded(store, "account", 5, ("person", "search"))
     with serving(store, bot_seconds=0) as client:
         token = join(client, match_id)

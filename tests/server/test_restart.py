@@ -6,6 +6,7 @@ cursor and finishes the game.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,11 +21,13 @@ from tabletop_rules.server import Store
 from .helpers import FakeTime, create, join, party, play_random, seated, seeded, serving
 
 
-def test_a_restarted_server_resumes_a_match_and_its_clocks_exactly(tmp_path: Path) -> None:
+def test_a_restarted_server_resumes_a_match_and_its_clocks_exactly(
+    tmp_path: Path, stores: Callable[..., Store]
+) -> None:
     path = tmp_path / "server.db"
     time = FakeTime()
     clock = {"move_seconds": 10, "bank_seconds": 60}
-    with serving(Store(path), now=time) as client:
+    with serving(stores(path), now=time) as client:
         match_id = create(client, rules={"stages": "1"}, clock=clock)
         first, second = join(client, match_id), join(client, match_id)
         with party(client, match_id, [first, second]) as (one, two):
@@ -35,7 +38,7 @@ def test_a_restarted_server_resumes_a_match_and_its_clocks_exactly(tmp_path: Pat
             banks = one.match["clock"]["banks"]
     # the first server is gone without closing its store, as a killed process leaves it
     time.advance(500)  # time the server was down is charged to no one
-    with serving(Store(path), now=time) as client:
+    with serving(stores(path), now=time) as client:
         with party(client, match_id, [first, second]) as (one, two):
             assert one.table["view"] == before["view"]
             assert one.match["clock"]["banks"] == banks == [40, 60]
@@ -44,12 +47,14 @@ def test_a_restarted_server_resumes_a_match_and_its_clocks_exactly(tmp_path: Pat
         record = GameRecord.from_json(client.get(f"/api/matches/{match_id}/record").text)
     assert Match.from_record(record).is_over
     assert record.moves[0] == "roll"
-    assert Store(path).record(match_id) == record
+    assert stores(path).record(match_id) == record
 
 
-def test_a_client_back_after_a_restart_gets_the_moves_since_its_cursor(tmp_path: Path) -> None:
+def test_a_client_back_after_a_restart_gets_the_moves_since_its_cursor(
+    tmp_path: Path, stores: Callable[..., Store]
+) -> None:
     path = tmp_path / "server.db"
-    with serving(Store(path)) as client:
+    with serving(stores(path)) as client:
         match_id = create(client, rules={"stages": "1"})
         first, second = join(client, match_id), join(client, match_id)
         with seated(client, match_id, first) as one:
@@ -58,15 +63,17 @@ def test_a_client_back_after_a_restart_gets_the_moves_since_its_cursor(tmp_path:
             one.move("write chance")
         with seated(client, match_id, second) as two:
             two.move("roll")
-    with serving(Store(path)) as client, seated(client, match_id, first, cursor) as one:
+    with serving(stores(path)) as client, seated(client, match_id, first, cursor) as one:
         table = one.table
     assert table["log_from"] == 1
     assert [entry["move"] for entry in table["log"]] == ["write chance", "roll"]
 
 
-def test_a_restarted_server_plays_on_the_bots_whose_turn_it_was(tmp_path: Path) -> None:
+def test_a_restarted_server_plays_on_the_bots_whose_turn_it_was(
+    tmp_path: Path, stores: Callable[..., Store]
+) -> None:
     path = tmp_path / "server.db"
-    match_id = seeded(Store(path), "dice-poker", 3, ("greedy", "random"))
-    with serving(Store(path)) as client, seated(client, match_id, None) as watcher:
+    match_id = seeded(stores(path), "dice-poker", 3, ("greedy", "random"))
+    with serving(stores(path)) as client, seated(client, match_id, None) as watcher:
         watcher.read_until(lambda message: message["match"]["status"] == "over")
-    assert Match.from_record(Store(path).record(match_id)).is_over
+    assert Match.from_record(stores(path).record(match_id)).is_over

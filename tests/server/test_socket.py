@@ -6,6 +6,7 @@ and hostile messages refused with nothing changed while the server serves the ot
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -289,9 +290,9 @@ def test_a_client_may_hold_only_so_many_sockets_open() -> None:
 
 
 def test_a_move_the_store_cannot_commit_is_neither_acknowledged_nor_played(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, stores: Callable[..., Store]
 ) -> None:
-    store = Store()
+    store = stores()
     with serving(store) as client:
         match_id, first, second = _two_people(client)
         with seated(client, match_id, second) as other:

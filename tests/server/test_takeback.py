@@ -5,6 +5,8 @@ bots alone no one is asked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tabletop_rules import account
@@ -21,8 +23,10 @@ def _account_after_two_places(store: Store) -> str:
     return seeded(store, "account", 5)
 
 
-def test_a_take_back_of_anothers_move_waits_for_that_persons_consent() -> None:
-    store = Store()
+def test_a_take_back_of_anothers_move_waits_for_that_persons_consent(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores()
     match_id = _account_after_two_places(store)
     with serving(store) as client:
         first, second = join(client, match_id), join(client, match_id)
@@ -49,8 +53,8 @@ def test_a_take_back_of_anothers_move_waits_for_that_persons_consent() -> None:
     assert store.record(match_id).moves == ()
 
 
-def test_a_declined_take_back_changes_nothing() -> None:
-    store = Store()
+def test_a_declined_take_back_changes_nothing(stores: Callable[..., Store]) -> None:
+    store = stores()
     match_id = _account_after_two_places(store)
     with serving(store) as client:
         first, second = join(client, match_id), join(client, match_id)
@@ -73,8 +77,8 @@ def test_a_declined_take_back_changes_nothing() -> None:
     assert store.record(match_id).moves == ("place 4", "place 2")
 
 
-def test_a_move_played_meanwhile_cancels_the_proposal() -> None:
-    store = Store()
+def test_a_move_played_meanwhile_cancels_the_proposal(stores: Callable[..., Store]) -> None:
+    store = stores()
     match_id = _account_after_two_places(store)
     with serving(store) as client:
         first, second = join(client, match_id), join(client, match_id)
@@ -95,8 +99,10 @@ def test_a_move_played_meanwhile_cancels_the_proposal() -> None:
     assert store.record(match_id).moves == ("place 4", "place 2", "roll")
 
 
-def test_a_take_back_never_crosses_a_move_that_showed_what_was_hidden() -> None:
-    store = Store()
+def test_a_take_back_never_crosses_a_move_that_showed_what_was_hidden(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores()
     match_id = seeded(store, "dice-poker", 7, config=dp.Config(stages=1))
     with serving(store) as client:
         first, _second = join(client, match_id), join(client, match_id)
@@ -109,8 +115,8 @@ def test_a_take_back_never_crosses_a_move_that_showed_what_was_hidden() -> None:
     assert store.record(match_id).moves == ("roll",)
 
 
-def test_a_take_back_against_bots_only_needs_no_consent() -> None:
-    store = Store()
+def test_a_take_back_against_bots_only_needs_no_consent(stores: Callable[..., Store]) -> None:
+    store = stores()
     config = dp.Config(stages=1, stage_orders="announce")
     match_id = seeded(store, "dice-poker", 7, ("person", "greedy"), config)
     with serving(store) as client:
@@ -126,8 +132,10 @@ def test_a_take_back_against_bots_only_needs_no_consent() -> None:
     assert store.record(match_id).moves == ("roll",)
 
 
-def test_every_other_person_whose_move_it_takes_back_must_accept() -> None:
-    store = Store()
+def test_every_other_person_whose_move_it_takes_back_must_accept(
+    stores: Callable[..., Store],
+) -> None:
+    store = stores()
     match_id = seeded(store, "account", 5, ("person",) * 3, account.Config(players=3))
     with serving(store) as client:
         tokens = [join(client, match_id) for _ in range(3)]

@@ -515,6 +515,8 @@ def create_app(
             yield
         finally:
             await server.stop()
+            if store is None:  # the app's own; a store handed in is its owner's to close
+                server.store.close()
 
     routes = [
         Route("/api/games", _answers(games), methods=["GET"]),
