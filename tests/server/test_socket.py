@@ -236,6 +236,7 @@ def test_moves_wait_until_every_persons_seat_is_taken() -> None:
             answer = seat.move("roll")
     assert answer["type"] == "refused"
     assert "waits for people at seats 1" in answer["reason"]
+    assert answer["table"]["moves"] == []
 
 
 def test_resigning_ends_the_match_and_the_others_win() -> None:
@@ -250,6 +251,7 @@ def test_resigning_ends_the_match_and_the_others_win() -> None:
     assert two.match["status"] == "over"
     assert after["type"] == "refused"
     assert after["reason"] == "the match is over"
+    assert one.table["moves"] == []  # the game's turn stood at seat 0, but the match is over
 
 
 def test_a_socket_whose_seat_was_left_can_no_longer_act_for_it() -> None:

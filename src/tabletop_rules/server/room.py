@@ -200,10 +200,14 @@ class Room:
         return self.info(None, delayed=self.settings.spectators != "public")
 
     def table(self, client: Client) -> dict[str, Any]:
-        """The table message for ``client``, from its cursor on; moves its cursor."""
+        """The table message for ``client``, from its cursor on (with no moves unless the
+        match is being played); moves its cursor.
+        """
         delayed = client.seat is None and self.settings.spectators == "delayed"
         match = self._delayed_match() if delayed else self.match
         table = seat_table(match, client.seat, since=client.cursor).to_json()
+        if self.status != "playing":  # before the start and after a resignation: no moves
+            table.update(moves=[], actions=[], move_notes={}, hints=[])
         client.cursor = table["version"]
         return {"type": "table", "table": table, "match": self.info(client.seat, delayed=delayed)}
 
