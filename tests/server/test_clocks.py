@@ -90,3 +90,21 @@ def test_a_connected_seat_cannot_be_claimed_from() -> None:
             refused = two.read()
     assert refused["type"] == "refused"
     assert "P0 is connected" in refused["reason"]
+
+
+def test_a_take_back_gives_back_the_bank_the_moves_taken_back_spent() -> None:
+    time = FakeTime()
+    rules = {"stages": "1", "stage_orders": '["announce"]'}
+    with serving(now=time) as client:
+        match_id = create(client, rules=rules, clock=CLOCK, seats=["person", "greedy"])
+        token = join(client, match_id)
+        with seated(client, match_id, token) as seat:
+            time.advance(25)
+            seat.move("roll")
+            time.advance(25)
+            spent = seat.move("announce pair")["match"]["clock"]["banks"][0]
+            seat.send({"type": "takeback", "answer": "propose"})
+            taken = seat.read()
+    assert spent == 30
+    assert taken["table"]["version"] == 1
+    assert taken["match"]["clock"]["banks"][0] == 45
