@@ -1,11 +1,14 @@
 // The page: loads Python (Pyodide) and the library from its own origin, draws what the
-// Python side (tabletop_web.py) answers, and sends it the person's choices. Every game
-// text goes into the page through textContent, never as HTML.
+// Python side (tabletop_web.py) answers, and sends it the person's choices. Online (a
+// link ?match=ID&seat=N or ?match=ID&watch), it loads no Python: it draws the tables a
+// game server sends its seat, with the same drawing code. Every game text goes into the
+// page through textContent, never as HTML.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const $ = (id) => document.getElementById(id);
 const PERSON = "you";
+const LINK = "link"; // a seat for a person who joins an online match by its link
 const MOST_SEATS = 32; // beyond every game's limit: the library says where a count is too high
 const LABELS = {
   auto_chance: "Dice thrown by the page (untick to enter physical dice)",
@@ -64,6 +67,7 @@ async function boot() {
   $("speed").value = chosenPace(asked.get("speed"));
   select.disabled = false;
   $("start").disabled = false;
+  $("create-online").disabled = false;
   drawForm();
   // The versions are for a bug report, not for play: a small line in the footer.
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
@@ -175,11 +179,12 @@ function drawSeats(players) {
     const select = document.createElement("select");
     select.id = `seat-${seat}`;
     select.append(new Option("you", PERSON));
+    select.append(new Option("a person, by link", LINK));
     for (const bot of game.bots) {
       select.append(new Option(`${bot} bot`, bot));
     }
     const kept = before[seat]; // a choice of the last table, if this game offers it
-    const offered = kept === PERSON || game.bots.includes(kept);
+    const offered = kept === PERSON || kept === LINK || game.bots.includes(kept);
     select.value = offered ? kept : seat === 0 ? PERSON : game.best_bot;
     select.addEventListener("change", () => keepOnePerson(select));
     const label = document.createElement("label");
@@ -221,7 +226,13 @@ function clearFormErrors() {
 
 function startGame() {
   clearFormErrors();
-  const answer = call("start", JSON.stringify(formRequest()));
+  const request = formRequest();
+  if (request.seats.includes(LINK)) {
+    $("error-seats").textContent =
+      "A person by link plays online: press “Create an online match” below.";
+    return;
+  }
+  const answer = call("start", JSON.stringify(request));
   if (!answer.ok) {
     for (const [name, message] of Object.entries(answer.fields ?? {})) {
       const error = $(`error-${name}`);
@@ -366,6 +377,7 @@ function drawLog(entries) {
 }
 
 function playMove(text) {
+  if (online !== null) return sendMove(text);
   const answer = call("play", text, botsToPlay());
   if (!answer.ok) {
     $("move-error").textContent = answer.error;
@@ -1346,6 +1358,473 @@ async function loadRecord(file) {
   showGame(answer.game);
 }
 
+// --- online: a match on the game server this page came from -----------------------------
+// The server applies every move and sends each seat its own table (tabletop_rules.table);
+// the page draws it with the drawing code above, as it draws the Python side's answers.
+
+const MOVE_BUTTONS = 60; // as tabletop_web.py: the rest are counted, and may be typed
+const TOKEN_KEY = "tabletop-rules-token"; // localStorage: a seat's token, per match and seat
+const SEEN_KEY = "tabletop-rules-seen"; // sessionStorage: the log this tab has been sent
+const CHANCE = -1;
+
+let online = null; // the match played online: its id, seat, token, socket and last table
+let clockTimer = null;
+
+function here() {
+  return new URL(".", location.href);
+}
+
+function matchLink(id, seat) {
+  const link = new URL(here());
+  link.search = seat === null ? `?match=${id}&watch` : `?match=${id}&seat=${seat}`;
+  return link.href;
+}
+
+// One lobby request: { ok, data } or { ok: false, error, fields } with the server's reason.
+async function api(path, body = null) {
+  let response;
+  try {
+    response = await fetch(new URL(path, here()), {
+      method: body === null ? "GET" : "POST",
+      headers: body === null ? {} : { "Content-Type": "application/json" },
+      body: body === null ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    return {
+      ok: false,
+      error: "no game server answers here: serve the page with tabletop-rules serve --site",
+      fields: {},
+    };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (response.ok && data !== null) return { ok: true, data };
+  const error =
+    data?.error ??
+    (response.status === 404 || response.status === 405
+      ? "no game server answers here: serve the page with tabletop-rules serve --site"
+      : `the server answered ${response.status}`);
+  return { ok: false, error, fields: data?.fields ?? {} };
+}
+
+function stored(storage, key) {
+  try {
+    return JSON.parse(storage.getItem(key) ?? "null");
+  } catch {
+    return null; // no storage (a private window): nothing kept
+  }
+}
+
+function store(storage, key, value) {
+  try {
+    if (value === null) storage.removeItem(key);
+    else storage.setItem(key, JSON.stringify(value));
+  } catch {
+    // no storage: the page reconnects only while it stays open
+  }
+}
+
+function tokenKey(id, seat) {
+  return `${TOKEN_KEY}:${id}:${seat}`;
+}
+
+function seenKey() {
+  return `${SEEN_KEY}:${online.id}:${online.seat ?? "watch"}`;
+}
+
+// The clock of the form: none when both fields are blank, else both numbers of seconds.
+function clockAsked() {
+  const move = $("clock-move").value.trim();
+  const bank = $("clock-bank").value.trim();
+  if (move === "" && bank === "") return { clock: null };
+  const seconds = [move || "0", bank || "0"].map(Number);
+  if (seconds.some((value) => !Number.isFinite(value) || value < 0)) {
+    return { error: "seconds are a number from 0, or blank for no clock" };
+  }
+  return { clock: { move_seconds: seconds[0], bank_seconds: seconds[1] } };
+}
+
+// Create a match from the form on the server; the page takes the seat marked "you" and
+// opens that seat's link (the others get theirs from the match's page).
+async function createOnline() {
+  clearFormErrors();
+  $("online-error").textContent = "";
+  const request = formRequest();
+  const asked = clockAsked();
+  if (asked.error) {
+    $("error-clock").textContent = asked.error;
+    return;
+  }
+  const body = {
+    game: request.game,
+    rules: request.rules,
+    seats: request.seats.map((choice) => (choice === PERSON || choice === LINK ? "person" : choice)),
+    spectators: $("spectators").value,
+    clock: asked.clock,
+    timeout: $("timeout").value,
+  };
+  if (body.spectators === "delayed") body.delay = 3;
+  const created = await api("api/matches", body);
+  if (!created.ok) {
+    for (const [name, message] of Object.entries(created.fields)) {
+      const error = $(`error-${name}`);
+      if (error) error.textContent = message;
+      $(`rule-${name}`)?.setAttribute("aria-invalid", "true");
+    }
+    $("online-error").textContent = created.error;
+    return;
+  }
+  const id = created.data.match.id;
+  const you = request.seats.indexOf(PERSON);
+  if (you >= 0) {
+    const joined = await api(`api/matches/${encodeURIComponent(id)}/join`, { seat: you });
+    if (!joined.ok) {
+      $("online-error").textContent = joined.error;
+      return;
+    }
+    store(localStorage, tokenKey(id, you), joined.data.token);
+  }
+  location.assign(matchLink(id, you >= 0 ? you : null));
+}
+
+// Open the match of a link: take the seat it names (or come back to it with the token
+// kept), or watch; then keep a socket to the server.
+async function bootOnline(asked) {
+  const id = asked.get("match");
+  const seatText = asked.get("seat");
+  online = { id, seat: null, token: null, cursor: 0, log: [], table: null, match: null };
+  online.socket = null;
+  online.closed = null; // why the server closed the socket for good
+  online.tries = 0;
+  enterOnlineMode();
+  setStatus("Joining the match…");
+  if (seatText !== null) {
+    const seat = Number.parseInt(seatText, 10);
+    if (!(seat >= 0)) {
+      setStatus(`A seat is a number from 0, got “${seatText}”.`);
+      return;
+    }
+    let token = stored(localStorage, tokenKey(id, seat));
+    if (typeof token !== "string") {
+      const joined = await api(`api/matches/${encodeURIComponent(id)}/join`, { seat });
+      if (!joined.ok) {
+        setStatus(`Seat P${seat} cannot be taken: ${joined.error}.`);
+        await showLobby();
+        return;
+      }
+      token = joined.data.token;
+      store(localStorage, tokenKey(id, seat), token);
+    }
+    online.seat = seat;
+    online.token = token;
+  }
+  const seen = stored(sessionStorage, seenKey());
+  if (seen !== null && Number.isInteger(seen.cursor) && Array.isArray(seen.log)) {
+    online.cursor = seen.cursor;
+    online.log = seen.log;
+  }
+  setStatus("Connecting…");
+  connect();
+}
+
+function enterOnlineMode() {
+  $("setup").hidden = true;
+  $("online").hidden = false;
+  $("engine").hidden = true;
+  $("engine-online").hidden = false;
+  $("undo").textContent = "Take back";
+  $("save").disabled = true;
+  $("save").title = "the record is shown once the match is over (it tells the deal)";
+  for (const node of [document.querySelector('label[for="load"]'), $("load")]) node.hidden = true;
+  document.querySelector("#tools .pace").hidden = true;
+}
+
+// Without a seat to play or a table to watch: the match as the lobby shows it, its links.
+async function showLobby() {
+  const shown = await api(`api/matches/${encodeURIComponent(online.id)}`);
+  if (shown.ok) {
+    online.match = shown.data.match;
+    drawInvites(online.match);
+  }
+}
+
+function connect() {
+  const url = new URL(`ws/${encodeURIComponent(online.id)}`, here());
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(url);
+  online.socket = socket;
+  socket.addEventListener("open", () => {
+    online.tries = 0;
+    socket.send(JSON.stringify({ type: "hello", token: online.token, cursor: online.cursor }));
+  });
+  socket.addEventListener("message", (event) => {
+    if (online.socket === socket) received(JSON.parse(event.data));
+  });
+  socket.addEventListener("close", (event) => {
+    if (online.socket !== socket) return;
+    online.socket = null;
+    if (online.closed !== null || event.code === 1008 || event.code === 1009) {
+      setStatus(`The server closed the match's connection: ${online.closed ?? event.reason}.`);
+      if (online.match === null) showLobby();
+      return;
+    }
+    // A drop, a restart of the server: come back with the token and the cursor.
+    online.tries += 1;
+    setStatus("The connection was lost; reconnecting…");
+    setTimeout(connect, Math.min(500 * 2 ** online.tries, 10_000));
+  });
+}
+
+function send(message) {
+  const socket = online?.socket;
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    $("move-error").textContent = "Not connected to the server; reconnecting…";
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function sendMove(text) {
+  if (online.table === null) return false;
+  return send({ type: "move", move: text, version: online.table.version });
+}
+
+function received(message) {
+  if (message.type === "error") {
+    online.closed = message.reason;
+    if (/token/.test(message.reason) && online.seat !== null) {
+      store(localStorage, tokenKey(online.id, online.seat), null); // it holds the seat no more
+    }
+    return;
+  }
+  const table = message.table;
+  // The log after log_from is replaced: a move missed and a move sent twice both mend.
+  online.log = online.log.filter((entry) => entry.number <= table.log_from).concat(table.log);
+  online.cursor = table.version;
+  store(sessionStorage, seenKey(), { cursor: online.cursor, log: online.log });
+  const sameTable = online.table !== null && online.table.version === table.version;
+  online.table = table;
+  online.match = message.match;
+  setStatus("");
+  if (message.type === "refused") $("move-error").textContent = message.reason;
+  else if (!sameTable) $("move-error").textContent = "";
+  drawOnline(sameTable);
+}
+
+// The server's table drawn by the offline page's path: drawGame takes the same answer.
+function drawOnline(sameTable) {
+  const { table, match } = online;
+  const kept = selection;
+  if (shownLog > online.log.length || shownLog > table.log_from) shownLog = 0;
+  drawGame(gameOfTable(table, match));
+  if (sameTable && kept !== null) {
+    selection = kept; // a seat joining or leaving leaves the dice chosen as they were
+    redrawBoard();
+  }
+  const play = $("play");
+  play.dataset.version = String(table.version);
+  play.dataset.seat = table.seat === null ? "" : String(table.seat);
+  play.dataset.toMove = table.to_move === null ? "" : String(table.to_move);
+  play.dataset.status = match.status;
+  if (match.status === "open") {
+    const free = match.seats.filter((seat) => seat.kind === "person" && !seat.taken);
+    $("turn").textContent =
+      `Waiting for ${free.map((seat) => `P${seat.seat}`).join(", ")} to join: send the links below.`;
+  }
+  drawInvites(match);
+  drawTakeBack(match);
+  drawClock(match);
+  const mine = table.seat;
+  const playing = match.status === "playing";
+  $("resign").hidden = mine === null || !playing;
+  $("resign").textContent = "Resign";
+  delete $("resign").dataset.sure;
+  const claimable = (match.claimable ?? []).filter((seat) => seat !== mine);
+  $("claim").hidden = mine === null || !playing || claimable.length === 0;
+  $("claim").textContent = claimable.length
+    ? `Claim the game (P${claimable[0]} is away)`
+    : "Claim the game";
+  $("save").disabled = match.status !== "over";
+  $("save").title = match.status === "over" ? "" : $("save").title;
+}
+
+function gameOfTable(table, match) {
+  const mine = table.seat;
+  const over = table.over || match.status === "over";
+  const playing = match.status === "playing";
+  const moves = playing ? table.moves : [];
+  const moved = online.log.some((entry) => entry.seat === mine);
+  const undoRefusal =
+    mine === null
+      ? "a spectator has no move to take back"
+      : !playing
+        ? "the match is not under way"
+        : match.takeback
+          ? "a take-back is proposed already"
+          : moved
+            ? null
+            : "you have no move to take back yet";
+  return {
+    name: table.game,
+    title: table.title,
+    seed: null,
+    seat: mine,
+    seats: match.seats.map((seat) => seatLabel(seat, mine)),
+    table: table.display,
+    board: table.drawn,
+    guide: { rules: [], notation: [] },
+    hints: table.hints,
+    move_hints: table.move_notes,
+    to_move: toMoveText(table.to_move, match, mine),
+    bot_turn: false,
+    chance: false,
+    moves: moves.slice(0, MOVE_BUTTONS),
+    more_moves: Math.max(0, moves.length - MOVE_BUTTONS),
+    log: online.log.map((entry) => ({ ...entry, who: whoMoved(entry.seat, mine) })),
+    over,
+    result: over ? resultText(table, match) : null,
+    score: table.scores,
+    can_undo: undoRefusal === null,
+    undo_refusal: undoRefusal,
+  };
+}
+
+function seatLabel(seat, mine) {
+  if (seat.seat === mine) return PERSON;
+  if (seat.kind === "bot") return `${seat.bot} bot`;
+  if (!seat.taken) return "a free seat";
+  const name = seat.name || "a person";
+  return seat.connected ? name : `${name} (away)`;
+}
+
+function toMoveText(player, match, mine) {
+  if (player === null || match.status !== "playing") return null;
+  if (player === mine) return PERSON;
+  if (player === CHANCE) return "chance";
+  const seat = match.seats[player];
+  return seat?.kind === "bot" ? `P${player} (${seat.bot} bot)` : `P${player}`;
+}
+
+function whoMoved(player, mine) {
+  if (player === CHANCE) return "chance";
+  return player === mine ? PERSON : `P${player}`;
+}
+
+function resultText(table, match) {
+  const result = match.result;
+  const winners = result?.winners ?? table.winners;
+  const scores = table.scores.map((score, seat) => `P${seat} ${score}`).join(", ");
+  const named = (seat) => (seat === table.seat ? "You" : `P${seat}`);
+  const why = {
+    resigned: `${named(result?.seat)} resigned. `,
+    timeout: `${named(result?.seat)} ran out of time. `,
+    claimed: `${named(result?.seat)} was away: the game was claimed. `,
+  }[result?.reason];
+  let who;
+  if (!winners.length) who = "No winner.";
+  else if (winners.includes(table.seat))
+    who = winners.length === 1 ? "You win." : "You share the win.";
+  else who = `Winner ${winners.map((seat) => `P${seat}`).join(", ")}.`;
+  return `Game over. ${why ?? ""}${who} Scores: ${scores}.`;
+}
+
+// The links to share: one per person's seat still free, and the watch link.
+function drawInvites(match) {
+  const items = [];
+  const link = (text, href, id) => {
+    const input = el("input", { id, readonly: true, value: href, "aria-label": text });
+    input.value = href;
+    const copy = el("button", { type: "button", text: "Copy" });
+    copy.addEventListener("click", () => {
+      input.select();
+      navigator.clipboard?.writeText(href).catch(() => {});
+    });
+    return el("li", {}, el("span", { text }), input, copy);
+  };
+  if (match.status === "open") {
+    for (const seat of match.seats) {
+      if (seat.kind === "person" && !seat.taken && seat.seat !== online.seat)
+        items.push(
+          link(`Link for P${seat.seat}`, matchLink(online.id, seat.seat), `invite-${seat.seat}`),
+        );
+    }
+  }
+  if (match.settings.spectators !== "none")
+    items.push(link("Watch link", matchLink(online.id, null), "invite-watch"));
+  $("invites").replaceChildren(...items);
+  const you = online.seat === null ? "You watch" : `You play P${online.seat}`;
+  const status = { open: "waiting for people", playing: "under way", over: "over" }[match.status];
+  $("online-status").textContent = `${you}; the match is ${status}.`;
+}
+
+function drawTakeBack(match) {
+  const proposal = match.takeback;
+  $("takeback").hidden = !proposal;
+  if (!proposal) return;
+  const mine = online.seat;
+  const asksMe = mine !== null && proposal.waiting.includes(mine);
+  const others = proposal.waiting.map((seat) => `P${seat}`).join(", ");
+  $("takeback-text").textContent =
+    proposal.by === mine
+      ? `You asked to take back your last turn; waiting for ${others}.`
+      : asksMe
+        ? `P${proposal.by} asks to take back their last turn, your moves since included.`
+        : `P${proposal.by} asked to take back their last turn; waiting for ${others}.`;
+  $("takeback-accept").hidden = !asksMe;
+  $("takeback-decline").hidden = !asksMe;
+}
+
+function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+// The clock as the server last sent it, counted down here between its messages.
+function drawClock(match) {
+  if (clockTimer !== null) clearInterval(clockTimer);
+  clockTimer = null;
+  const clock = match.clock;
+  if (!clock) {
+    $("clock").textContent = "";
+    return;
+  }
+  const since = performance.now();
+  const show = () => {
+    const gone = (performance.now() - since) / 1000;
+    const banks = clock.banks.map((bank, seat) => `P${seat} ${clockText(bank)}`).join(" · ");
+    const left =
+      clock.to_move === null || clock.left === null
+        ? ""
+        : ` ${clock.to_move === online.seat ? "You have" : `P${clock.to_move} has`} ${clockText(clock.left - gone)} for this move.`;
+    $("clock").textContent = `Clock, seconds in the bank: ${banks}.${left}`;
+  };
+  show();
+  if (clock.to_move !== null && match.status === "playing") clockTimer = setInterval(show, 1000);
+}
+
+// Resigning asks once more: the first press arms the button, the second resigns.
+function resign() {
+  const button = $("resign");
+  if (button.dataset.sure !== "true") {
+    button.dataset.sure = "true";
+    button.textContent = "Resign: press again to confirm";
+    return;
+  }
+  send({ type: "resign" });
+}
+
+function saveOnlineRecord() {
+  const link = document.createElement("a");
+  link.href = new URL(`api/matches/${encodeURIComponent(online.id)}/record`, here()).href;
+  link.download = `${online.table?.game ?? "match"}.json`;
+  link.click();
+}
+
 // --- wiring -----------------------------------------------------------------------------
 
 $("game").addEventListener("change", drawForm);
@@ -1359,6 +1838,10 @@ $("typed").addEventListener("submit", (event) => {
   if (playMove(input.value.trim())) input.value = "";
 });
 $("undo").addEventListener("click", () => {
+  if (online !== null) {
+    send({ type: "takeback", answer: "propose" });
+    return;
+  }
   const answer = call("undo");
   if (answer.ok) {
     $("move-error").textContent = "";
@@ -1367,7 +1850,19 @@ $("undo").addEventListener("click", () => {
     $("move-error").textContent = answer.error;
   }
 });
-$("save").addEventListener("click", saveRecord);
+$("save").addEventListener("click", () => (online !== null ? saveOnlineRecord() : saveRecord()));
+$("create-online").addEventListener("click", () => {
+  createOnline().catch((error) => {
+    console.error(error);
+    $("online-error").textContent = "the match could not be created; see the console for why";
+  });
+});
+$("resign").addEventListener("click", resign);
+$("claim").addEventListener("click", () => send({ type: "claim" }));
+$("takeback-accept").addEventListener("click", () => send({ type: "takeback", answer: "accept" }));
+$("takeback-decline").addEventListener("click", () =>
+  send({ type: "takeback", answer: "decline" }),
+);
 $("speed").addEventListener("change", () => {
   try {
     localStorage.setItem(PACE_KEY, $("speed").value);
@@ -1382,7 +1877,15 @@ $("load").addEventListener("change", async (event) => {
   if (file) await loadRecord(file);
 });
 
-boot().catch((error) => {
-  console.error(error);
-  setStatus("The page could not load Python. Reload it, or see the console for why.");
-});
+const opened = new URLSearchParams(location.search);
+if (opened.has("match")) {
+  bootOnline(opened).catch((error) => {
+    console.error(error);
+    setStatus("The page could not open the match. Reload it, or see the console for why.");
+  });
+} else {
+  boot().catch((error) => {
+    console.error(error);
+    setStatus("The page could not load Python. Reload it, or see the console for why.");
+  });
+}

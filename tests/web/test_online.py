@@ -5,12 +5,28 @@ match between two browsers while a third watches.
 
 from __future__ import annotations
 
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
 import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+from tabletop_rules import Match
 from tabletop_rules.errors import ConfigError
+from tabletop_rules.records import GameRecord
+
+from .helpers import leaked
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 
 pytest.importorskip("starlette")
 
@@ -18,7 +34,7 @@ with warnings.catch_warnings():  # the test client's own notice that httpx will 
     warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
-from tabletop_rules.server import create_app  # noqa: E402
+from tabletop_rules.server import create_app
 
 
 @pytest.fixture
@@ -66,3 +82,229 @@ def test_serve_site_serves_no_file_outside_the_site(small_site: Path, path: str)
 def test_serve_site_refuses_a_site_that_is_no_folder(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="the site to serve is a folder"):
         create_app(site=tmp_path / "missing")
+
+
+# --- the page online, in three browsers ---------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``tabletop-rules serve`` process on a SQLite file, serving the built page."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("online") / "matches.sqlite"
+    command = [sys.executable, "-m", "tabletop_rules.cli", "serve", "--db", str(db)]
+    command += ["--site", str(site), "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    origin = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{origin}/api/games", timeout=2):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    _stdout, errors = process.communicate(timeout=5)
+                    pytest.fail(f"tabletop-rules serve did not start: {errors.decode()[-2000:]}")
+                time.sleep(0.2)
+        yield origin
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+class Browser3:
+    """A browser context per person (its own storage), each page's errors collected."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.errors: list[str] = []
+
+    def page(self, name: str) -> Page:
+        context = self.browser.new_context(viewport={"width": 1000, "height": 900})
+        self.contexts.append(context)
+        opened = context.new_page()
+        opened.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
+
+        def reported(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                self.errors.append(f"{name} console: {message.text}")
+
+        opened.on("console", reported)
+        return opened
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def people(browser: Browser) -> Iterator[Browser3]:
+    crowd = Browser3(browser)
+    yield crowd
+    crowd.close()
+    assert crowd.errors == []
+
+
+def create_match(page: Page, server: str, game: str, rules: dict[str, str] | None = None) -> str:
+    """Create a match from the page's form, the page at seat 0 and seat 1 a person by link;
+    the link the page shows for seat 1.
+    """
+    page.goto(f"{server}/?game={game}")
+    page.wait_for_selector("#play:not([hidden])", timeout=90_000)  # the page's own game
+    if not page.is_visible("#rules"):
+        page.click("#setup summary")
+    for name, value in (rules or {}).items():
+        page.fill(f"#rule-{name}", value)
+    page.select_option("#seat-0", "you")
+    page.select_option("#seat-1", "link")
+    page.click("#create-online")
+    page.wait_for_selector("#invite-1", timeout=30_000)
+    assert "seat=0" in page.url
+    return page.input_value("#invite-1")
+
+
+def version_of(page: Page) -> int:
+    return int(page.get_attribute("#play", "data-version") or -1)
+
+
+def wait_version(page: Page, version: int) -> None:
+    page.wait_for_function(
+        "v => document.querySelector('#play').dataset.version === v", arg=str(version)
+    )
+
+
+def play_first_move(page: Page, prefer: tuple[str, ...] = ()) -> str:
+    """Press the first of the page's legal-move buttons (one starting with a ``prefer``
+    word first), from the moves in notation.
+    """
+    if page.get_attribute("#notation", "open") is None:
+        page.click("#notation > summary")
+    buttons = page.locator("#moves button")
+    texts = buttons.all_inner_texts()
+    assert texts, "the page on turn shows no move"
+    chosen = (
+        next((i for i, text in enumerate(texts) if text.startswith(prefer)), 0) if prefer else 0
+    )
+    buttons.nth(chosen).click()
+    return texts[chosen]
+
+
+def play_on(
+    players: list[Page],
+    watchers: list[Page],
+    moves: int | None,
+    prefer: tuple[str, ...] = (),
+    each: Callable[[int], None] | None = None,
+) -> int:
+    """Play ``moves`` moves (``None``: to the end), each by the page on turn, every page
+    waiting for the table that follows; the version reached.
+    """
+    played = 0
+    version = version_of(players[0])
+    while moves is None or played < moves:
+        if players[0].get_attribute("#play", "data-status") == "over":
+            break
+        to_move = int(players[0].get_attribute("#play", "data-to-move") or -1)
+        on_turn = players[to_move]
+        play_first_move(on_turn, prefer)
+        version += 1
+        for page in [*players, *watchers]:
+            wait_version(page, version)
+        played += 1
+        if each is not None:
+            each(version)
+    return version
+
+
+@pytest.mark.slow
+def test_two_browsers_play_dice_poker_online_while_a_third_watches(
+    server: str, people: Browser3
+) -> None:
+    first, second, watcher = people.page("P0"), people.page("P1"), people.page("watcher")
+    link = create_match(first, server, "dice-poker")
+    watch = first.input_value("#invite-watch")
+    second.goto(link)
+    watcher.goto(watch)
+    for page in (first, second, watcher):
+        page.wait_for_selector("#play[data-status='playing']", timeout=30_000)
+    assert second.get_attribute("#play", "data-seat") == "1"
+    assert watcher.get_attribute("#play", "data-seat") == ""
+    assert first.is_hidden("#invite-1")  # the seat is taken: no link to share any more
+
+    def reload_second(version: int) -> None:
+        if version == 12:  # mid-game: the page comes back with its token and cursor
+            second.reload()
+            wait_version(second, version)
+            assert second.locator("#log li").count() == version
+
+    version = play_on([first, second], [watcher], None, each=reload_second)
+    for page in (first, second, watcher):
+        page.wait_for_selector("#play[data-status='over']")
+        assert page.locator("#log li").count() == version
+        assert "Game over." in page.inner_text("#result")
+    replayed = Match.from_record(fetched_record(server, link))
+    assert replayed.is_over
+    assert len(replayed.moves) == version
+    shown = re.findall(r"P\d (-?\d+)", first.inner_text("#result").split("Scores:")[1])
+    assert tuple(map(int, shown)) == tuple(replayed.score)
+
+
+def table_of(page: Page) -> str:
+    """All the page shows of the match (its HTML, attributes included), but the links to
+    share, whose random match id may read as a card.
+    """
+    html: str = page.evaluate(
+        """() => {
+            const play = document.querySelector('#play').cloneNode(true);
+            play.querySelector('#invites').remove();
+            return play.outerHTML;
+        }"""
+    )
+    return html
+
+
+def fetched_record(server: str, link: str) -> GameRecord:
+    """The record of the match of ``link``, from the server (once the match is over)."""
+    match_id = urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["match"][0]
+    with urllib.request.urlopen(f"{server}/api/matches/{match_id}/record") as answer:
+        return GameRecord.from_json(answer.read().decode())
+
+
+@pytest.mark.slow
+def test_a_spectator_of_palace_online_never_sees_a_card_its_view_does_not_hold(
+    server: str, people: Browser3
+) -> None:
+    first, second, watcher = people.page("P0"), people.page("P1"), people.page("watcher")
+    link = create_match(first, server, "palace")
+    second.goto(link)
+    watcher.goto(first.input_value("#invite-watch"))
+    for page in (first, second, watcher):
+        page.wait_for_selector("#play[data-status='playing']", timeout=30_000)
+    shown: dict[int, str] = {0: table_of(watcher)}
+
+    def snapshot(version: int) -> None:
+        shown[version] = table_of(watcher)
+
+    version = play_on([first, second], [watcher], 10, prefer=("ready", "play"), each=snapshot)
+    first.click("#resign")
+    first.click("#resign")  # the second press confirms
+    for page in (first, second, watcher):
+        page.wait_for_selector("#play[data-status='over']")
+    assert "You resigned" in first.inner_text("#result")
+    assert "P0 resigned" in second.inner_text("#result")
+    match = Match.from_record(fetched_record(server, link))
+    assert len(match.moves) == version
+    states = match.history
+    for at, text in shown.items():
+        assert leaked(text, states[: at + 1], None) == set(), f"after move {at}"
