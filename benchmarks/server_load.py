@@ -49,7 +49,7 @@ feel and the rates and latencies do.
 
 Run::
 
-    python benchmarks/server_load.py [--anchor] [--quick] [--think 1] [--seconds 8]
+    python benchmarks/server_load.py [--anchor] [--quick] [--think 1] [--seconds 6]
         [--warmup 2] [--flat-out 100] [--matches 100,1000] [--max-matches 8000]
         [--no-ramp] [--servers ours-file,bgio-memory] [--game dice-poker] [--json out.json]
 
@@ -94,7 +94,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 RAMP_FLOOR = 10
 """The ramp probes no fewer matches."""
 MATCHES_PER_ADDRESS = 16
-"""Matches made from one loopback address: under the server's matches_per_client (20)."""
+"""Matches made and played from one loopback address: under the server's
+``matches_per_client`` (20) and ``sockets_per_client`` (50).
+"""
 
 
 @dataclass(frozen=True)
@@ -278,6 +280,7 @@ class Seat:
 
     match: str
     token: str
+    address: str
     pending_version: int = -1
     sent: float = 0.0
     acted: int = -1
@@ -302,8 +305,8 @@ class OursLoad:
         self.run.errors += 1
         self.run.error_kinds[kind] = self.run.error_kinds.get(kind, 0) + 1
 
-    async def lobby(self, client: httpx.AsyncClient) -> list[Seat]:
-        """Make one match of two people and join both seats."""
+    async def lobby(self, client: httpx.AsyncClient, address: str) -> list[Seat]:
+        """Make one match of two people and join both seats, from ``address``."""
         made = await client.post(
             "/api/matches",
             json={"game": self.game, "seats": ["person", "person"], "spectators": "none"},
@@ -316,16 +319,18 @@ class OursLoad:
                 f"/api/matches/{match}/join", json={"seat": number, "name": f"p{number}"}
             )
             joined.raise_for_status()
-            seats.append(Seat(match=match, token=joined.json()["token"]))
+            seats.append(Seat(match=match, token=joined.json()["token"], address=address))
         return seats
 
     async def client(self, seat: Seat, connected: asyncio.Queue[None]) -> None:
         """Play one seat: hello, then a random legal move whenever the seat is to move."""
         ws_url = self.url.replace("http://", "ws://") + f"/ws/{seat.match}"
+        first = True
         try:
-            async with connect(ws_url, max_size=None, open_timeout=120) as ws:
+            async with connect(
+                ws_url, max_size=None, open_timeout=120, local_addr=(seat.address, 0)
+            ) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": seat.token, "cursor": 0}))
-                first = True
                 async for raw in ws:
                     if self.measuring:
                         self.run.received += len(raw)
@@ -346,9 +351,13 @@ class OursLoad:
                     if self.stopped:
                         return
                     await self.on_table(ws, seat, message["table"])
+            if not self.stopped:
+                self.error("closed by the server")
         except (TimeoutError, OSError, ConnectionClosed) as error:
             if not self.stopped:
                 self.error(type(error).__name__)
+        finally:
+            if first:  # it never played: the setup must not wait for it
                 connected.put_nowait(None)
 
     async def on_table(self, ws: Any, seat: Seat, table: dict[str, Any]) -> None:
@@ -391,15 +400,15 @@ class OursLoad:
         started = time.perf_counter()
         gate = asyncio.Semaphore(32)
 
-        async def made(client: httpx.AsyncClient, count: int) -> list[Seat]:
+        async def made(client: httpx.AsyncClient, count: int, address: str) -> list[Seat]:
             seats = []
             for _ in range(count):
                 async with gate:
-                    seats += await self.lobby(client)
+                    seats += await self.lobby(client, address)
             return seats
 
-        # The server allows a client (an address) a few live matches: each group of
-        # matches comes from an address of its own, as from players of their own.
+        # The server allows a client (an address) a few live matches and open sockets:
+        # each group of matches comes from an address of its own, as from its own players.
         groups = range(0, run.matches, MATCHES_PER_ADDRESS)
         clients = [
             httpx.AsyncClient(
@@ -412,8 +421,8 @@ class OursLoad:
         try:
             made_seats = await asyncio.gather(
                 *(
-                    made(client, min(MATCHES_PER_ADDRESS, run.matches - first))
-                    for client, first in zip(clients, groups, strict=True)
+                    made(client, min(MATCHES_PER_ADDRESS, run.matches - first), loopback(number))
+                    for number, (client, first) in enumerate(zip(clients, groups, strict=True))
                 )
             )
         finally:
@@ -639,9 +648,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-matches", type=int, default=8000, help="the ramp's end (8000)")
     parser.add_argument("--p99-limit", type=float, default=2.0, help="the ramp's bound, s")
     parser.add_argument("--warmup", type=float, default=2.0, help="play before the window, s")
-    parser.add_argument("--seconds", type=float, default=8.0, help="the measured window, s")
+    parser.add_argument("--seconds", type=float, default=6.0, help="the measured window, s")
     parser.add_argument("--setup-timeout", type=float, default=180.0, help="lobby + connect, s")
-    parser.add_argument("--budget", type=float, default=540.0, help="no ramp step after, s")
+    parser.add_argument("--budget", type=float, default=420.0, help="no ramp step after, s")
     parser.add_argument("--servers", help="only these contenders (comma-separated keys)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
