@@ -342,13 +342,21 @@ class Connection:
 
     def receive(self, timeout: float | None = None) -> Update | None:
         """The next update, read into :attr:`state`; ``None`` after ``timeout`` seconds."""
+        text = self.read(timeout)
+        return None if text is None else self.state.receive(text)
+
+    def read(self, timeout: float | None = None) -> str | bytes | None:
+        """The next message as sent, not yet read into :attr:`state` (for a program that
+        reads the socket on one thread and keeps its state on another); ``None`` after
+        ``timeout`` seconds.
+        """
         try:
-            text = self._socket.recv(timeout)
+            text: str | bytes = self._socket.recv(timeout)
         except TimeoutError:
             return None
         except Exception as error:
             raise _socket_error(self.link, error) from None
-        return self.state.receive(text)
+        return text
 
     def close(self) -> None:
         """Close the socket (the seat stays the token's)."""

@@ -164,9 +164,9 @@ class _Lines:
 def _read_socket(connection: Connection, events: queue.Queue[_Event]) -> None:
     try:
         while True:
-            update = connection.receive()
-            if update is not None:
-                events.put(("update", update))
+            text = connection.read()
+            if text is not None:
+                events.put(("message", text))
     except ClientError as error:
         events.put(("failed", error))
 
@@ -238,6 +238,7 @@ class _Table:
     def run(self, first: Update) -> None:
         self._header()
         self._show(first, {})
+        self._situation()
         threading.Thread(
             target=_read_socket, args=(self.connection, self.events), daemon=True
         ).start()
@@ -247,12 +248,14 @@ class _Table:
                 kind, item = self.events.get()
                 if kind == "failed":
                     raise item
-                if kind == "update":
-                    before = dict(self.state.match)
+                if kind == "message":
+                    before = self.state.match
+                    update = self.state.receive(item)
                     with self._printing():
-                        self._show(item, before)
+                        self._show(update, before)
+                        self._situation()
                     if self.waiting_for is not None and (
-                        item.kind == "refused" or self._now() != self.waiting_for
+                        update.kind == "refused" or self._now() != self.waiting_for
                     ):
                         self.waiting_for = None
                     continue
@@ -356,7 +359,7 @@ class _Table:
             if row["taken"] and not old["taken"]:
                 self._say(f"{name} took a seat.")
             elif row["connected"] != old["connected"]:
-                self._say(f"{name} {'is back' if row['connected'] else 'left the table'}.")
+                self._say(f"{name} {'is at' if row['connected'] else 'left'} the table.")
 
     def _say(self, line: str, style: str = "") -> None:
         self.console.print(Text(line, style=style))
@@ -382,30 +385,39 @@ class _Table:
         match = self.state.match
         return (self.state.cursor, match.get("status"), repr(match.get("takeback")))
 
-    def _maybe_ask(self) -> None:
-        """Ask for a line where the person may act and no answer is awaited."""
-        if self.waiting_for is not None or self.lines.asking:
-            return
+    def _situation(self) -> None:
+        """Draw the table when it changed and the seat may act on it: its turn (with its
+        moves), a take-back to answer, another person thinking.
+        """
         state, table = self.state, self.state.table
         assert table is not None
-        if state.seat is None:
-            prompt = "watching> "
-        elif state.status != "playing":
+        if state.seat is None or table.version == self.drawn or not self._may_act():
             return
-        elif state.asked:
-            prompt = "accept or decline> "
-        elif state.to_move:
-            prompt = "move> "
-        elif self._person_on_turn():
-            prompt = f"P{table.to_move} to move> "
-        else:
-            return  # a bot or chance is to move: its move comes at once
-        if table.version != self.drawn and state.seat is not None:
-            self._draw()
-            if state.to_move:
-                self.console.print(Text("Your moves:", style="bold"))
-                self.console.print(Text(_columns(table.moves, self.console.width)))
-        self.lines.ask(prompt, (*table.moves, *self._words()))
+        self._draw()
+        if state.to_move:
+            self.console.print(Text("Your moves:", style="bold"))
+            self.console.print(Text(_columns(table.moves, self.console.width)))
+        elif not state.asked:
+            self._say(f"P{table.to_move} to move; meanwhile: takeback, resign or quit.")
+
+    def _may_act(self) -> bool:
+        state = self.state
+        return state.status == "playing" and (
+            state.to_move or state.asked or self._person_on_turn()
+        )
+
+    def _maybe_ask(self) -> None:
+        """Ask for a line where the person may act and no answer is awaited; never while
+        the server's bots or chance move, which they do at once.
+        """
+        if self.waiting_for is not None or self.lines.asking:
+            return
+        table = self.state.table
+        assert table is not None
+        if self.state.seat is None:
+            self.lines.ask("watch> ", ("help", "quit"))
+        elif self._may_act():
+            self.lines.ask("move> ", (*table.moves, *self._words()))
 
     def _person_on_turn(self) -> bool:
         to_move = self.state.table.to_move if self.state.table else None
