@@ -24,8 +24,10 @@ from ..serialize import parse_json
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "MESSAGE_SCHEMA",
     "MAX_NAME_CHARS",
     "SPECTATORS",
+    "TABLE_ID",
     "TAKEBACK_ANSWERS",
     "TIMEOUTS",
     "Claim",
@@ -43,6 +45,7 @@ __all__ = [
     "read_join",
     "read_json",
     "read_message",
+    "server_message_schema",
 ]
 
 MAX_MESSAGE_BYTES: Final = 4096
@@ -167,6 +170,126 @@ class JoinRequest:
 
     seat: int | None
     name: str
+
+
+def _schema_of(kind: str, fields: dict[str, Any], required: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON Schema of one message type: an object of exactly ``type`` and ``fields``."""
+    return {
+        "type": "object",
+        "properties": {"type": {"const": kind}, **fields},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+_COUNT: Final = {"type": "integer", "minimum": 0, "maximum": MAX_CURSOR - 1}
+
+MESSAGE_SCHEMA: Final[dict[str, Any]] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "A message a client sends the tabletop_rules server",
+    "oneOf": [
+        _schema_of(
+            "hello",
+            {
+                "token": {"type": ["string", "null"], "maxLength": MAX_TOKEN_CHARS},
+                "cursor": _COUNT,
+            },
+            ("token",),
+        ),
+        {
+            **_schema_of(
+                "move",
+                {
+                    "version": _COUNT,
+                    "move": {"type": "string", "maxLength": MAX_MOVE_CHARS},
+                    "action": _COUNT,
+                },
+                ("version",),
+            ),
+            "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
+        },
+        _schema_of("resign", {}, ()),
+        _schema_of("takeback", {"answer": {"enum": list(TAKEBACK_ANSWERS)}}, ("answer",)),
+        _schema_of("claim", {}, ()),
+        _schema_of("sync", {}, ()),
+    ],
+}
+"""The JSON Schema (draft 2020-12) of the messages :func:`read_message` reads, for clients
+in other languages (the size limit, :data:`MAX_MESSAGE_BYTES`, is the server's to check).
+"""
+
+
+TABLE_ID: Final = "urn:tabletop-rules:table"
+"""The id under which :func:`server_message_schema` embeds the table's schema."""
+
+
+def server_message_schema(table_schema: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the messages the server sends: ``table``,
+    ``refused`` and ``error``, the table as ``table_schema``
+    (:data:`~tabletop_rules.table.TABLE_SCHEMA`) describes it.
+    """
+    text = {"type": "string"}
+    match = {
+        "type": "object",
+        "required": ["id", "game", "status", "seats", "settings", "result"],
+        "properties": {
+            "id": text,
+            "game": text,
+            "status": {"enum": ["open", "playing", "over"]},
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "kind", "bot", "name", "taken", "connected"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": _COUNT,
+                        "kind": {"enum": ["person", "bot"]},
+                        "bot": {"type": ["string", "null"]},
+                        "name": text,
+                        "taken": {"type": "boolean"},
+                        "connected": {"type": "boolean"},
+                    },
+                },
+            },
+            "settings": {"type": "object"},
+            "result": {
+                "oneOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "required": ["reason", "seat", "winners"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "reason": {"enum": ["played", "resigned", "timeout", "claimed"]},
+                            "seat": {"type": ["integer", "null"]},
+                            "winners": {"type": "array", "items": _COUNT},
+                        },
+                    },
+                ]
+            },
+            "clock": {"type": ["object", "null"]},
+            "takeback": {"type": ["object", "null"]},
+            "claimable": {"type": "array", "items": _COUNT},
+        },
+        "additionalProperties": False,
+    }
+    table = {"$ref": TABLE_ID}
+    embedded = {key: value for key, value in table_schema.items() if key != "$schema"}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "A message the tabletop_rules server sends a client",
+        "$defs": {"table": {**embedded, "$id": TABLE_ID}},  # its own refs resolve inside
+        "oneOf": [
+            _schema_of("table", {"table": table, "match": match}, ("table", "match")),
+            _schema_of(
+                "refused",
+                {"reason": text, "table": table, "match": match},
+                ("reason", "table", "match"),
+            ),
+            _schema_of("error", {"reason": text}, ("reason",)),
+        ],
+    }
 
 
 def read_json(text: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> dict[str, Any]:
