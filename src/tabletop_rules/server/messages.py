@@ -24,8 +24,8 @@ from ..serialize import parse_json
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
-    "MESSAGE_SCHEMA",
     "MAX_NAME_CHARS",
+    "MESSAGE_SCHEMA",
     "SPECTATORS",
     "TABLE_ID",
     "TAKEBACK_ANSWERS",
