@@ -165,3 +165,17 @@ def test_the_lobby_tells_no_clock_of_a_match_that_cannot_be_watched_live() -> No
     assert "clock" in shown[live]
     assert "clock" not in shown[late]
     assert "clock" not in shown[hidden]
+
+
+def test_a_finished_match_with_nobody_watching_leaves_memory() -> None:
+    with serving() as client:
+        match_id = create(client)
+        token = join(client, match_id)
+        join(client, match_id)
+        headers = {"Authorization": f"Bearer {token}"}
+        client.post(f"/api/matches/{match_id}/leave", headers=headers)
+        rooms = client.app.state.server.rooms  # type: ignore[attr-defined]
+        gone = match_id not in rooms
+        shown = client.get(f"/api/matches/{match_id}").json()["match"]  # loaded again
+    assert gone
+    assert shown["status"] == "over"

@@ -169,9 +169,11 @@ class Server:
             self._budgets.pop(key, None)
 
     def forget(self, room: Room) -> None:
-        """Let a finished match with nobody watching leave memory."""
+        """Let a finished match with nobody watching leave memory, its seats' budgets too."""
         if room.status == "over" and not room.clients and self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+            for seat in range(len(room.seats)):
+                self._budgets.pop(("seat", room.id, seat), None)
 
     async def _tick(self) -> None:
         while True:
@@ -335,7 +337,9 @@ def _seats(rules: Ruleset[Any, Any, Any], asked: CreateRequest, players: int) ->
 
 async def show(server: Server, request: Request) -> dict[str, Any]:
     """One match, as a spectator of the lobby sees it (seats, status, settings)."""
-    return {"match": server.room(request.path_params["match_id"]).lobby_info()}
+    room = server.room(request.path_params["match_id"])
+    server.forget(room)
+    return {"match": room.lobby_info()}
 
 
 async def join(server: Server, request: Request) -> dict[str, Any]:
@@ -358,6 +362,7 @@ async def leave(server: Server, request: Request) -> dict[str, Any]:
     async with room.lock:
         room.leave(seat)
         await room.broadcast()
+    server.forget(room)
     return {"match": room.lobby_info()}
 
 
@@ -366,6 +371,7 @@ async def record(server: Server, request: Request) -> Response:
     room = server.room(request.path_params["match_id"])
     if room.status != "over":
         raise RefusedError("the record is shown once the match is over: it holds the seed", 409)
+    server.forget(room)
     return Response(server.store.record(room.id).to_json(), media_type="application/json")
 
 
