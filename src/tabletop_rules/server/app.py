@@ -506,7 +506,7 @@ def create_app(
     site: str | os.PathLike[str] | None = None,
 ) -> Starlette:
     """The server as an ASGI app (run it with uvicorn), serving from ``store`` (``None``: a
-    new database in memory) under ``settings``; with ``site``, a folder (the web page as
+    new database in memory, closed with the app) under ``settings``; with ``site``, a folder (the web page as
     ``examples/web/make_site.py`` builds it), its files at ``/`` beside the API, and no
     file outside it. :class:`~tabletop_rules.errors.ConfigError` if ``site`` is no folder.
     """
