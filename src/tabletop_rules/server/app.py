@@ -506,9 +506,10 @@ def create_app(
     site: str | os.PathLike[str] | None = None,
 ) -> Starlette:
     """The server as an ASGI app (run it with uvicorn), serving from ``store`` (``None``: a
-    new database in memory, closed with the app) under ``settings``; with ``site``, a folder (the web page as
-    ``examples/web/make_site.py`` builds it), its files at ``/`` beside the API, and no
-    file outside it. :class:`~tabletop_rules.errors.ConfigError` if ``site`` is no folder.
+    new database in memory, closed with the app) under ``settings``; with ``site``, a
+    folder (the web page as ``examples/web/make_site.py`` builds it), its files at ``/``
+    beside the API, and no file outside it. :class:`~tabletop_rules.errors.ConfigError`
+    if ``site`` is no folder.
     """
     if site is not None and not os.path.isdir(site):
         raise ConfigError(f"the site to serve is a folder, got {os.fspath(site)!r}")
