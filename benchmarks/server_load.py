@@ -551,7 +551,7 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
         "| setup s | errors |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    loads = list(dict.fromkeys((run.matches, run.think) for run in runs))
+    loads = sorted({(run.matches, run.think) for run in runs}, key=lambda at: (at[1] > 0, at[0]))
     for matches, think in loads:
         mine = {run.contender: run for run in runs if (run.matches, run.think) == (matches, think)}
         for contender in contenders:
