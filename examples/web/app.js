@@ -1620,7 +1620,10 @@ function received(message) {
 function drawOnline(sameTable) {
   const { table, match } = online;
   const kept = selection;
-  if (shownLog > online.log.length || shownLog > table.log_from) shownLog = 0;
+  if (shownLog > table.log_from) {
+    $("log").replaceChildren(); // moves taken back: the log is drawn again from its start
+    shownLog = 0;
+  }
   drawGame(gameOfTable(table, match));
   if (sameTable && kept !== null) {
     selection = kept; // a seat joining or leaving leaves the dice chosen as they were
@@ -1634,14 +1637,17 @@ function drawOnline(sameTable) {
   if (match.status === "open") {
     const free = match.seats.filter((seat) => seat.kind === "person" && !seat.taken);
     $("turn").textContent =
-      `Waiting for ${free.map((seat) => `P${seat.seat}`).join(", ")} to join: send the links below.`;
+      `Waiting for ${free.map((seat) => `P${seat.seat}`).join(", ")} to join: send the links above.`;
   }
+  // Drawn, not played: before the match starts and once it is over, nothing on it is a move.
+  $("board").inert = match.status !== "playing";
   drawInvites(match);
   drawTakeBack(match);
   drawClock(match);
   const mine = table.seat;
   const playing = match.status === "playing";
   $("resign").hidden = mine === null || !playing;
+  $("undo").hidden = mine === null;
   $("resign").textContent = "Resign";
   delete $("resign").dataset.sure;
   const claimable = (match.claimable ?? []).filter((seat) => seat !== mine);
@@ -1800,8 +1806,8 @@ function drawClock(match) {
     const left =
       clock.to_move === null || clock.left === null
         ? ""
-        : ` ${clock.to_move === online.seat ? "You have" : `P${clock.to_move} has`} ${clockText(clock.left - gone)} for this move.`;
-    $("clock").textContent = `Clock, seconds in the bank: ${banks}.${left}`;
+        : ` ${clock.to_move === online.seat ? "You have" : `P${clock.to_move} has`} ${clockText(clock.left - gone)} left for this move.`;
+    $("clock").textContent = `Clock, the banks: ${banks}.${left}`;
   };
   show();
   if (clock.to_move !== null && match.status === "playing") clockTimer = setInterval(show, 1000);

@@ -308,3 +308,36 @@ def test_a_spectator_of_palace_online_never_sees_a_card_its_view_does_not_hold(
     states = match.history
     for at, text in shown.items():
         assert leaked(text, states[: at + 1], None) == set(), f"after move {at}"
+
+
+@pytest.mark.slow
+def test_a_take_back_online_is_proposed_and_accepted_and_a_refusal_says_why(
+    server: str, people: Browser3
+) -> None:
+    first, second, watcher = people.page("P0"), people.page("P1"), people.page("watcher")
+    link = create_match(first, server, "account")
+    second.goto(link)
+    watcher.goto(first.input_value("#invite-watch"))
+    for page in (first, second, watcher):
+        page.wait_for_selector("#play[data-status='playing']", timeout=30_000)
+    assert first.is_disabled("#undo")  # no move of P0's to take back yet
+    assert watcher.is_hidden("#undo")
+    # Out of turn: the server refuses, says why, and nothing is played.
+    second.click("#notation > summary")
+    second.fill("#move-text", "place 1")
+    second.click("#typed button")
+    second.wait_for_selector("#move-error:has-text('not your turn')")
+    assert version_of(second) == 0
+    play_on([first, second], [watcher], 2)
+    first.click("#undo")
+    first.wait_for_selector("#takeback:visible")
+    assert first.inner_text("#move-error") == ""
+    second.wait_for_selector("#takeback-accept:visible")
+    assert "P0 asks to take back" in second.inner_text("#takeback-text")
+    assert "waiting for P1" in first.inner_text("#takeback-text")
+    assert watcher.is_hidden("#takeback-accept")
+    second.click("#takeback-accept")
+    for page in (first, second, watcher):
+        wait_version(page, 0)
+        assert page.locator("#log li").count() == 0
+        assert page.is_hidden("#takeback")
