@@ -110,7 +110,7 @@ class Contender:
 
 CONTENDERS = (
     Contender("ours-file", "ours, SQLite file", True),
-    Contender("ours-memory", "ours, SQLite :memory:", True),
+    Contender("ours-memory", "ours, SQLite in memory", True),
     Contender("bgio-memory", "boardgame.io, InMemory", False),
     Contender("bgio-flatfile", "boardgame.io, FlatFile", False),
 )
