@@ -257,6 +257,26 @@ def test_a_link_that_names_no_match_is_refused() -> None:
     assert MatchLink.parse("http://h:1/site/#match=a-b_c").match == "a-b_c"
 
 
+def test_join_takes_the_seat_or_watches_as_the_pages_share_link_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    link = MatchLink.parse("http://h:1/?match=abc&seat=1")
+    assert (link.match, link.seat, link.watch) == ("abc", 1, False)
+    assert MatchLink.parse("http://h:1/?match=abc&watch").watch
+    with pytest.raises(ClientError, match="seat is a number"):
+        MatchLink.parse("http://h:1/?match=abc&seat=-1")
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "person"], SHORT)
+        nobody = Person(store, match_id, 1, moves=0)
+        assert join(f"{base}/?match={match_id}&seat=1", nobody) == 0
+        assert join(f"{base}/?match={match_id}&watch", nobody) == 0
+    out = capsys.readouterr().out
+    assert f"Took seat P1 of match {match_id}." in out
+    assert f"Dice poker, match {match_id}: watching." in out
+    assert [row.taken for row in store.seats(match_id)] == [False, True]
+
+
 def test_the_client_keeps_its_cursor_and_sends_moves_with_the_version() -> None:
     store = Store()
     with running(store) as base:

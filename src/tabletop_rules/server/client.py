@@ -76,16 +76,20 @@ class ClientError(TabletopError):
 @attrs.frozen(kw_only=True)
 class MatchLink:
     """Where a match is: the server's ``base`` URL (``http://host:port``, with the path
-    its lobby is under, if any) and the ``match`` id. Read one with :meth:`parse`.
+    its lobby is under, if any) and the ``match`` id; a share link of the web page may
+    also name a ``seat`` to take, or say to ``watch``. Read one with :meth:`parse`.
     """
 
     base: str
     match: str
+    seat: int | None = None
+    watch: bool = False
 
     @classmethod
     def parse(cls, url: str) -> MatchLink:
         """The link ``url`` names: a page's share link, ``http://host:port/...?match=ID``
-        (or ``#match=ID``; the lobby is at the server's root), or the match's own URL,
+        (or ``#match=ID``; the lobby is at the server's root), with ``&seat=N`` or
+        ``&watch`` as the page writes them, or the match's own URL,
         ``http://host:port/api/matches/ID`` or ``ws://host:port/ws/ID`` (the lobby is
         where ``/api`` is); :class:`ClientError` for anything else.
         """
@@ -97,7 +101,10 @@ class MatchLink:
         forms = "http://HOST:PORT/?match=ID or http://HOST:PORT/api/matches/ID"
         if scheme is None or not parts.netloc:
             raise ClientError(f"a match link looks like {forms}, got {url[:80]!r}")
-        asked = parse_qs(parts.query).get("match") or parse_qs(parts.fragment).get("match")
+        query = parse_qs(parts.query, keep_blank_values=True)
+        if "match" not in query:
+            query = parse_qs(parts.fragment, keep_blank_values=True)
+        asked = query.get("match")
         named = _PATH_FORMS.match(parts.path)
         if asked:
             base, match = f"{scheme}://{parts.netloc}", asked[0]
@@ -107,7 +114,10 @@ class MatchLink:
             raise ClientError(f"the link names no match: it looks like {forms}, got {url[:80]!r}")
         if not _MATCH_ID.fullmatch(match):
             raise ClientError(f"a match id is letters, digits, - and _, got {match[:80]!r}")
-        return cls(base=base, match=match)
+        seat = query.get("seat", [""])[0] if asked else ""
+        if seat and not (seat.isascii() and seat.isdigit() and len(seat) < 4):
+            raise ClientError(f"the link's seat is a number from 0, got {seat[:20]!r}")
+        return cls(base=base, match=match, seat=int(seat) if seat else None, watch="watch" in query)
 
     @property
     def api_url(self) -> str:
@@ -203,10 +213,15 @@ class SeatState:
         if cursor < 0:
             raise ValueError(f"a cursor counts moves from 0, got {cursor}")
         self.token = token
+        """The seat's token; ``None``: a spectator."""
         self.cursor = cursor
+        """The moves of the log sent to this client: the cursor to say hello with."""
         self.table: Table | None = None
+        """The latest table; ``None`` before the first."""
         self.match: Mapping[str, Any] = {}
+        """The match as the lobby shows it, from the latest message."""
         self.log: list[LogEntry] = []
+        """The moves after the hello's cursor, as the seat reads them (a take-back cuts it)."""
 
     def hello(self) -> dict[str, Any]:
         """The first message: the token (``None``: a spectator) and the cursor."""
@@ -294,7 +309,9 @@ class Connection:
 
     def __init__(self, link: MatchLink, socket: Any, state: SeatState) -> None:
         self.link = link
+        """The match connected to."""
         self.state = state
+        """What the client knows from the messages read so far."""
         self._socket = socket
 
     @classmethod
@@ -379,7 +396,9 @@ class AsyncConnection:
 
     def __init__(self, link: MatchLink, socket: Any, state: SeatState) -> None:
         self.link = link
+        """The match connected to."""
         self.state = state
+        """What the client knows from the messages read so far."""
         self._socket = socket
 
     @classmethod

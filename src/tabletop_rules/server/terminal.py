@@ -5,8 +5,9 @@ Two threads feed one queue: one reads the socket, one reads the person's lines (
 ``readline``'s line editing, history and completion of the legal moves where it exists
 and the input is a terminal); the main thread shows what comes and sends what is typed.
 A line is asked for only when the seat may act: on its turn, when a take-back awaits its
-answer, or while another person thinks (to propose a take-back, resign or leave); never
-while the server's bots move, so that typed-ahead input meets the table it was meant for.
+answer, while another person thinks or people are awaited (to propose a take-back, resign
+or leave); never while the server's bots move, so that typed-ahead input meets the table
+it was meant for.
 """
 
 from __future__ import annotations
@@ -184,11 +185,14 @@ def play_seat(
 ) -> int:
     """Play (or, with ``watch``, watch) the match at ``url`` until it is over or the
     person leaves; the exit status. The seat is ``token``'s, else the one kept in
-    ``saved`` for the match, else a free one (``seat``) taken in the lobby and kept.
+    ``saved`` for the match, else a free one (``seat``, or the link's) taken in the
+    lobby and kept.
     """
     link = MatchLink.parse(url)
     seats = saved if saved is not None else SavedSeats()
     cursor = 0
+    if seat is None and token is None:  # the page's share link may name the seat, or watch
+        seat, watch = link.seat, watch or link.watch
     if watch:
         token = None
     elif token is None:
@@ -213,7 +217,7 @@ def play_seat(
     state = connection.state
     try:
         with connection:
-            _Table(connection, console, stdin, link).run(first)
+            _Table(connection, console, stdin, link, url.strip()).run(first)
     finally:  # the cursor kept, so that coming back shows only the moves missed
         if token is not None and state.seat is not None:
             seats.put(link, SavedSeat(seat=state.seat, token=token, cursor=state.cursor))
@@ -224,8 +228,9 @@ class _Table:
     """The terminal's side of one connection: what it shows, when it asks, what it sends."""
 
     def __init__(
-        self, connection: Connection, console: Console, stdin: IO[str], link: MatchLink
+        self, connection: Connection, console: Console, stdin: IO[str], link: MatchLink, url: str
     ) -> None:
+        self.url = url  # as the person gave it: to share, and to come back with
         self.connection = connection
         self.state: SeatState = connection.state
         self.console = console
@@ -337,7 +342,7 @@ class _Table:
         if match.get("status") == "open":
             free = [f"P{row['seat']}" for row in match["seats"] if not row["taken"]]
             if not before or before.get("status") != "open" or self._free(before) != free:
-                self._say(f"Waiting for people at {', '.join(free)}; share {self.link}.")
+                self._say(f"Waiting for people at {', '.join(free)}; share {self.url}")
         claimable = match.get("claimable") or []
         if claimable and claimable != before.get("claimable") and self.state.seat is not None:
             away = ", ".join(f"P{seat}" for seat in claimable)
@@ -407,8 +412,9 @@ class _Table:
         )
 
     def _maybe_ask(self) -> None:
-        """Ask for a line where the person may act and no answer is awaited; never while
-        the server's bots or chance move, which they do at once.
+        """Ask for a line where the person may act (or wait for people to come) and no
+        answer is awaited; never while the server's bots or chance move, which they do at
+        once.
         """
         if self.waiting_for is not None or self.lines.asking:
             return
@@ -416,7 +422,7 @@ class _Table:
         assert table is not None
         if self.state.seat is None:
             self.lines.ask("watch> ", ("help", "quit"))
-        elif self._may_act():
+        elif self._may_act() or self.state.status == "open":  # open: to leave, say
             self.lines.ask("move> ", (*table.moves, *self._words()))
 
     def _person_on_turn(self) -> bool:
@@ -479,9 +485,7 @@ class _Table:
         if self.state.seat is None:
             self._say("Stopped watching.")
         else:
-            self._say(
-                f"Left the table; your seat stays yours: join {self.link} again to come back."
-            )
+            self._say(f"Left the table; your seat stays yours: join {self.url} again to come back.")
 
     def _end(self) -> None:
         table = self.state.table
