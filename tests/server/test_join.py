@@ -5,6 +5,9 @@ person who plays the first legal move, as the server's store says the game stand
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
 import socket
 import sys
 import threading
@@ -26,6 +29,7 @@ from tabletop_rules import Match, get_ruleset
 from tabletop_rules.cli import main
 from tabletop_rules.server import ServerSettings, Store, create_app
 from tabletop_rules.server.client import (
+    AsyncConnection,
     ClientError,
     Connection,
     MatchLink,
@@ -297,3 +301,80 @@ def test_the_client_keeps_its_cursor_and_sends_moves_with_the_version() -> None:
     assert refused is not None
     assert refused.kind == "refused"
     assert "version 0" in (refused.reason or "")
+
+
+class Typist:
+    """Input typed by a person who reads the screen: each line once ``output`` shows its
+    cue (after the previous cue).
+    """
+
+    def __init__(self, output: io.StringIO, cues: Sequence[tuple[str, str]]) -> None:
+        self.output, self.cues, self.seen = output, list(cues), 0
+
+    def readline(self) -> str:
+        if not self.cues:
+            return ""
+        cue, line = self.cues.pop(0)
+        deadline = time.monotonic() + 10
+        while (found := self.output.getvalue().find(cue, self.seen)) < 0:
+            if time.monotonic() > deadline:
+                return ""
+            time.sleep(0.01)
+        self.seen = found + len(cue)
+        return line + "\n"
+
+
+def test_a_take_back_another_person_proposes_is_accepted_at_the_prompt() -> None:
+    store = Store()
+    match_id = seeded(store, "account", 5)
+    with running(store) as base:
+        link = MatchLink.parse(f"{base}/?match={match_id}")
+        other = join_seat(link, seat=0)
+
+        def proposer() -> None:
+            connection, _first = Connection.open(link, other.token)
+            with connection:
+                while not connection.state.to_move:  # until P1 comes and the match starts
+                    connection.receive(10)
+                connection.send(connection.state.move("place 4"))
+                while connection.state.cursor != 2:
+                    connection.receive(10)
+                connection.send({"type": "takeback", "answer": "propose"})
+                while connection.state.cursor != 0:
+                    connection.receive(10)
+
+        thread = threading.Thread(target=proposer)
+        thread.start()
+        output = io.StringIO()
+        cues = [
+            ("Your moves:", "place 2"),
+            ("Type accept or decline.", "accept"),
+            ("Took back 2 moves.", "quit"),
+        ]
+        with contextlib.redirect_stdout(output):
+            status = join(link.api_url, Typist(output, cues), "--seat", "1")
+        thread.join(10)
+    shown = output.getvalue()
+    assert status == 0
+    assert "P0 proposes to take back their last turn; waiting for P1." in shown
+    assert "Took back 2 moves." in shown
+    assert store.record(match_id).moves == ()
+
+
+def test_the_async_client_plays_and_reads_its_tables() -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        seating = join_seat(MatchLink.parse(f"{base}/?match={match_id}"))
+
+        async def play() -> list[str]:
+            connection, first = await AsyncConnection.open(seating.link, seating.token)
+            try:
+                await connection.send(connection.state.move(first.table.moves[0]))
+                update = await connection.receive()
+            finally:
+                await connection.close()
+            return [entry.move for entry in update.new]
+
+        played = asyncio.run(play())
+    assert played == [store.record(match_id).moves[0]]  # the move sent, as the server logged it
