@@ -245,6 +245,18 @@ def test_a_kept_token_that_holds_no_seat_is_forgotten(
     assert "the token holds no seat of this match" in capsys.readouterr().err
 
 
+def test_a_match_with_no_free_seat_is_refused_with_the_advice_to_watch(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        join_seat(MatchLink.parse(f"{base}/?match={match_id}"))
+        assert join(f"{base}/?match={match_id}", "") == 2
+    error = capsys.readouterr().err
+    assert "the match has no free seat: it has started; watch the match with --watch" in error
+
+
 def test_join_without_the_server_extra_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import attrs
 
-from ..errors import TabletopError
+from ..errors import TabletopError, UnknownGameError
 from ..serialize import parse_json
 from ..table import LogEntry, Table
 from .messages import MAX_MESSAGE_BYTES
@@ -242,7 +242,12 @@ class SeatState:
             raise ClientError(f"the server closed the connection: {data.get('reason')}")
         if kind not in ("table", "refused"):
             raise ClientError(f"the server sent an unknown message type {str(kind)[:40]!r}")
-        table = Table.from_json(data.get("table"))
+        try:
+            table = Table.from_json(data.get("table"))
+        except UnknownGameError as error:
+            raise ClientError(
+                f"the server plays a game not installed here: {error}; install its package"
+            ) from None
         match = data.get("match")
         if not isinstance(match, dict):
             raise ClientError("the server sent a table without its match")

@@ -201,7 +201,12 @@ def play_seat(
             token, cursor = kept.token, kept.cursor
             console.print(Text(f"Back at seat P{kept.seat} of match {link.match}."))
         else:
-            seating = join_seat(link, seat=seat, name=name)
+            try:
+                seating = join_seat(link, seat=seat, name=name)
+            except ClientError as error:
+                if error.status != 409:
+                    raise
+                raise ClientError(f"{error}; watch the match with --watch") from None
             token = seating.token
             seats.put(link, SavedSeat(seat=seating.seat, token=token))
             console.print(Text(f"Took seat P{seating.seat} of match {link.match}."))
@@ -305,6 +310,8 @@ class _Table:
 
     def _words(self) -> list[str]:
         """The commands offered now: ``undo`` only where no one need consent."""
+        if self.state.seat is None:
+            return ["help", "quit"]
         offered = dict(JOIN_COMMANDS)
         if self.state.against_bots:
             del offered["takeback"]
@@ -472,6 +479,8 @@ class _Table:
         return True
 
     def _help(self) -> str:
+        if self.state.seat is None:
+            return "You are watching: each move is shown as it comes. Type quit to leave."
         names = max(map(len, JOIN_COMMANDS))
         words = self._words()
         lines = ["Moves are typed in notation, as 'moves' lists them (Tab completes them)."]
