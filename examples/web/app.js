@@ -1405,7 +1405,7 @@ async function api(path, body = null) {
   if (response.ok && data !== null) return { ok: true, data };
   const error =
     data?.error ??
-    (response.status === 404 || response.status === 405
+    ([404, 405, 501].includes(response.status)
       ? "no game server answers here: serve the page with tabletop-rules serve --site"
       : `the server answered ${response.status}`);
   return { ok: false, error, fields: data?.fields ?? {} };
