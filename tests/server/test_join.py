@@ -199,6 +199,21 @@ def test_undo_against_bots_takes_back_without_asking(capsys: pytest.CaptureFixtu
     assert "undo" in out.split("Type a move in notation, or: ", 1)[1].splitlines()[0]
 
 
+def test_undo_across_a_throw_is_refused_with_the_fair_rules_reason(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store = Store()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        person = Person(store, match_id, 0, script=["roll", "undo"], moves=0)
+        assert join(f"{base}/?match={match_id}", person) == 0
+        left = person.match().moves
+    out = capsys.readouterr().out
+    refusal = out.split("Not taken back: ", 1)[1].splitlines()[0]
+    assert "a fair take-back never crosses a move that showed what was hidden" in refusal
+    assert len(left) == 1  # the throw stands
+
+
 def test_undo_is_offered_only_where_no_one_need_consent(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -244,6 +244,7 @@ class _Table:
         self.lines = _Lines(stdin, self.events, console)
         self.drawn = -1  # the version whose table was last drawn
         self.waiting_for: tuple[Any, ...] | None = None  # the state an action was sent in
+        self.refused = "Refused"  # how a refusal of the last message sent begins
 
     def run(self, first: Update) -> None:
         self._header()
@@ -331,7 +332,7 @@ class _Table:
             for line in entry.events or (f"{who}: {entry.move}",):
                 self._say(line, "cyan")
         if update.reason is not None:
-            self._say(f"Not played: {update.reason}", "red")
+            self._say(f"{self.refused}: {update.reason}", "red")
         match = update.match
         if before:
             self._presence(before, match)
@@ -474,8 +475,12 @@ class _Table:
             "resign": {"type": "resign"},
             "claim": {"type": "claim"},
         }
+        message = messages.get(text) or state.move(text)
+        self.refused = {"move": "Not played", "takeback": "Not taken back"}.get(
+            message["type"], "Refused"
+        )
         self.waiting_for = self._now()
-        self.connection.send(messages.get(text) or state.move(text))
+        self.connection.send(message)
         return True
 
     def _help(self) -> str:
