@@ -350,7 +350,8 @@ class _Table:
         if match.get("status") == "open":
             free = [f"P{row['seat']}" for row in match["seats"] if not row["taken"]]
             if not before or before.get("status") != "open" or self._free(before) != free:
-                self._say(f"Waiting for people at {', '.join(free)}; share {self.url}")
+                link = f"{self.link.base}/?match={self.link.match}"
+                self._say(f"Waiting for people at {', '.join(free)}; share {link}")
         claimable = match.get("claimable") or []
         if claimable and claimable != before.get("claimable") and self.state.seat is not None:
             away = ", ".join(f"P{seat}" for seat in claimable)
