@@ -34,6 +34,7 @@ from tabletop_rules.server.client import (
     ClientError,
     Connection,
     MatchLink,
+    SavedSeat,
     SavedSeats,
     config_dir,
     join_seat,
@@ -258,8 +259,19 @@ def test_a_kept_token_that_holds_no_seat_is_forgotten(
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         url = f"{base}/?match={match_id}"
-        assert join(url, "", "--token", "x" * 43) == 2
-    assert "the token holds no seat of this match" in capsys.readouterr().err
+        link = MatchLink.parse(url)
+        SavedSeats().put(link, SavedSeat(seat=0, token="x" * 43))  # a seat since left, say
+        assert join(url, "", "--token", "y" * 43) == 2  # a token given is not the kept one
+        given = capsys.readouterr().err
+        assert SavedSeats().get(link) is not None
+        assert join(url, "") == 2
+        kept = capsys.readouterr().err
+        assert SavedSeats().get(link) is None
+        assert join(url, Person(store, match_id, 0, moves=0)) == 0
+    assert "the token holds no seat of this match" in given
+    assert "forgotten" not in given
+    assert "the seat kept for it is forgotten: join again to take a free seat" in kept
+    assert "Took seat P0" in capsys.readouterr().out
 
 
 def test_a_match_with_no_free_seat_is_refused_with_the_advice_to_watch(

@@ -190,7 +190,7 @@ def play_seat(
     """
     link = MatchLink.parse(url)
     seats = saved if saved is not None else SavedSeats()
-    cursor = 0
+    cursor, kept_token = 0, False
     if seat is None and token is None:  # the page's share link may name the seat, or watch
         seat, watch = link.seat, watch or link.watch
     if watch:
@@ -198,7 +198,7 @@ def play_seat(
     elif token is None:
         kept = seats.get(link)
         if kept is not None and seat in (None, kept.seat):
-            token, cursor = kept.token, kept.cursor
+            token, cursor, kept_token = kept.token, kept.cursor, True
             console.print(Text(f"Back at seat P{kept.seat} of match {link.match}."))
         else:
             try:
@@ -213,7 +213,7 @@ def play_seat(
     try:
         connection, first = Connection.open(link, token, cursor=cursor)
     except ClientError as error:
-        if token is not None and "holds no seat" in str(error):
+        if kept_token and "holds no seat" in str(error):  # the seat was left, say
             seats.forget(link)
             raise ClientError(
                 f"{error}; the seat kept for it is forgotten: join again to take a free seat"
