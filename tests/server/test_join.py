@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import io
 import os
+import re
 import socket
 import sys
 import threading
@@ -155,6 +156,22 @@ def test_a_refused_move_shows_the_servers_reason_and_the_game_goes_on(
     assert "nothing" in out.split("Not played: ", 1)[1].splitlines()[0]  # the rule's reason
     assert len(played) >= 3  # the three moves after the refusal were played
     assert "Left the table; your seat stays yours" in out
+
+
+def test_join_tells_a_timed_seat_its_time_left(capsys: pytest.CaptureFixture[str]) -> None:
+    import httpx
+
+    store = Store()
+    with running(store) as base:
+        clock = {"move_seconds": 30, "bank_seconds": 60}
+        body = {"game": "dice-poker", "seats": ["person", "greedy"], "clock": clock}
+        match_id = httpx.post(f"{base}/api/matches", json=body).json()["match"]["id"]
+        assert join(f"{base}/?match={match_id}", Person(store, match_id, 0, moves=0)) == 0
+    left = re.search(
+        r"You have (\d+) s for this move, your bank included\.", capsys.readouterr().out
+    )
+    assert left is not None
+    assert 80 <= int(left.group(1)) <= 90
 
 
 def test_rerunning_join_comes_back_to_the_same_seat(capsys: pytest.CaptureFixture[str]) -> None:

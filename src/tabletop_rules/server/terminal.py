@@ -411,6 +411,9 @@ class _Table:
         if state.to_move:
             self.console.print(Text("Your moves:", style="bold"))
             self.console.print(Text(_columns(table.moves, self.console.width)))
+            clock = state.match.get("clock")
+            if isinstance(clock, dict) and clock.get("to_move") == state.seat and clock["left"]:
+                self._say(f"You have {clock['left']:.0f} s for this move, your bank included.")
         elif not state.asked:
             self._say(f"P{table.to_move} to move; meanwhile: takeback, resign or quit.")
 
