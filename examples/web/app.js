@@ -1763,7 +1763,8 @@ function drawInvites(match) {
   if (match.settings.spectators !== "none")
     items.push(link("Watch link", matchLink(online.id, null), "invite-watch"));
   $("invites").replaceChildren(...items);
-  const you = online.seat === null ? "You watch" : `You play P${online.seat}`;
+  const late = match.settings.spectators === "delayed" ? `, ${match.settings.delay} moves behind` : "";
+  const you = online.seat === null ? `You watch${late}` : `You play P${online.seat}`;
   const status = { open: "waiting for people", playing: "under way", over: "over" }[match.status];
   $("online-status").textContent = `${you}; the match is ${status}.`;
 }

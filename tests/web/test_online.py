@@ -132,7 +132,9 @@ class Browser3:
         self.errors: list[str] = []
 
     def page(self, name: str) -> Page:
-        context = self.browser.new_context(viewport={"width": 1000, "height": 900})
+        context = self.browser.new_context(
+            viewport={"width": 1000, "height": 900}, accept_downloads=True
+        )
         self.contexts.append(context)
         opened = context.new_page()
         opened.on("pageerror", lambda error: self.errors.append(f"{name}: {error}"))
@@ -255,6 +257,10 @@ def test_two_browsers_play_dice_poker_online_while_a_third_watches(
         assert page.locator("#log li").count() == version
         assert "Game over." in page.inner_text("#result")
     replayed = Match.from_record(fetched_record(server, link))
+    with first.expect_download() as download:
+        first.click("#save")  # the record, offered once the match is over
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
+    assert GameRecord.from_json(saved) == replayed.record
     assert replayed.is_over
     assert len(replayed.moves) == version
     shown = re.findall(r"P\d (-?\d+)", first.inner_text("#result").split("Scores:")[1])
@@ -360,6 +366,8 @@ def test_an_online_match_refuses_a_house_rule_beside_its_field_and_shows_its_clo
     first.click("#setup summary")
     first.fill("#rule-players", "1000")
     first.select_option("#seat-1", "link")
+    first.click("#start")  # a person by link plays online only: the page says so
+    assert "online" in first.inner_text("#error-seats")
     first.click("#create-online")
     first.wait_for_selector("#error-players:not(:empty)")
     assert "no match was created" in first.inner_text("#online-error")
