@@ -5,7 +5,9 @@ match between two browsers while a third watches.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -95,32 +97,40 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``tabletop-rules serve`` process on a SQLite file, serving the built page."""
-    port = _free_port()
-    db = tmp_path_factory.mktemp("online") / "matches.sqlite"
+@contextlib.contextmanager
+def serving(site: Path, db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A real ``tabletop-rules serve`` process on the SQLite file ``db``, serving ``site``
+    at ``port``, once it answers; killed at the end.
+    """
     command = [sys.executable, "-m", "tabletop_rules.cli", "serve", "--db", str(db)]
     command += ["--site", str(site), "--port", str(port)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    origin = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
             try:
-                with urllib.request.urlopen(f"{origin}/api/games", timeout=2):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=2):
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()
                     _stdout, errors = process.communicate(timeout=5)
                     pytest.fail(f"tabletop-rules serve did not start: {errors.decode()[-2000:]}")
                 time.sleep(0.2)
-        yield origin
+        yield process
     finally:
         process.kill()
         process.wait(timeout=10)
         if process.stderr is not None:
             process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The server the browser tests play on, for the whole module."""
+    port = _free_port()
+    with serving(site, tmp_path_factory.mktemp("online") / "matches.sqlite", port):
+        yield f"http://127.0.0.1:{port}"
 
 
 class Browser3:
@@ -391,3 +401,31 @@ def test_an_online_match_refuses_a_house_rule_beside_its_field_and_shows_its_clo
         "before => document.querySelector('#clock').textContent !== before", arg=before
     )  # counted down on the page between the server's messages
     assert "P0 has" in second.inner_text("#clock")
+
+
+@pytest.mark.slow
+def test_the_pages_reconnect_after_the_server_is_killed_and_started_again(
+    site: Path, tmp_path: Path, people: Browser3
+) -> None:
+    port, db = _free_port(), tmp_path / "matches.sqlite"
+    origin = f"http://127.0.0.1:{port}"
+    first, second = people.page("P0"), people.page("P1")
+    with serving(site, db, port) as process:
+        second.goto(create_match(first, origin, "dice-poker"))
+        for page in (first, second):
+            page.wait_for_selector("#play[data-status='playing']", timeout=30_000)
+        play_on([first, second], [], 5)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+        for page in (first, second):
+            page.wait_for_selector("#status:has-text('reconnecting')")
+    with serving(site, db, port):
+        for page in (first, second):
+            page.wait_for_selector("#status:empty", state="attached", timeout=30_000)
+            assert version_of(page) == 5
+        version = play_on([first, second], [], 5)
+    assert version == 10
+    # While the server was down the browser noted each failed reconnection: those alone.
+    refused = [error for error in people.errors if "WebSocket connection to" in error]
+    assert [error for error in people.errors if error not in refused] == []
+    people.errors.clear()
