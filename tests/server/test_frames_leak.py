@@ -42,7 +42,7 @@ from .helpers import FakeTime, Json, Seat
 GAMES = ("palace", "dice-poker", "account")
 RULES: dict[str, dict[str, str]] = {
     "palace": {"max_turns": "60"},
-    "dice-poker": {"stages": "1"},
+    "dice-poker": {"stages": "1", "throws_per_turn": "2"},
     "account": {"max_rounds": "8"},
 }
 """House rules that keep a random game short enough for the quick tier."""
@@ -257,13 +257,18 @@ def _play(
     people: int,
     spectators: str,
 ) -> None:
-    """A random game of ``people`` seats and a spectator, with refused messages, take-backs
-    and perhaps a resignation between the moves; every frame is then judged.
+    """A random game of ``people`` seats, perhaps a bot's, and a spectator, with refused
+    messages, take-backs and perhaps a resignation between the moves; every frame is then
+    judged.
     """
-    body: dict[str, Any] = {"game": game, "rules": {**RULES.get(game, {}), "players": str(people)}}
-    body.update(spectators=spectators, clock={"move_seconds": 30, "bank_seconds": 300})
+    seats = ["person"] * people
+    if rng.random() < 0.5:
+        seats.insert(rng.randrange(people + 1), "random")
+    rules_asked = {**RULES.get(game, {}), "players": str(len(seats))}
     if game == "dice-poker" and rng.random() < 0.5:
-        body["rules"]["auto_chance"] = "false"
+        rules_asked["auto_chance"] = "false"
+    body = {"game": game, "rules": rules_asked, "seats": seats, "spectators": spectators}
+    body["clock"] = {"move_seconds": 30, "bank_seconds": 300}
     answer = client.post("/api/matches", json=body)
     assert answer.status_code == 201, answer.json()
     match_id = answer.json()["match"]["id"]
@@ -271,22 +276,23 @@ def _play(
     rules = get_ruleset(game)
     tokens: dict[str | None, int | None] = {None: None}
     seen: dict[int | None, set[str]] = {}
+    people_at = [seat for seat, kind in enumerate(seats) if kind == "person"]
     with ExitStack() as stack:
         clients: list[tuple[int | None, Seat]] = []
 
         tokens_of: dict[int | None, str | None] = {None: None}
 
         def drain() -> None:
-            """Wait for the server to be done (its lock free, chance played), then read
-            every frame sent.
+            """Wait for the server to be done (its lock free, its bots and chance played),
+            then read every frame sent.
             """
             deadline = time.monotonic() + 10
             while (
                 room.lock.locked()
                 or room._bots is not None
-                or (room.status == "playing" and room.match.current_player == CHANCE)
+                or (room.status == "playing" and room.match.current_player not in people_at)
             ):
-                assert time.monotonic() < deadline, "the server's chance move never came"
+                assert time.monotonic() < deadline, "the server's own move never came"
                 time.sleep(0.002)
             for seat, other in clients:
                 token = tokens_of[seat]
@@ -303,8 +309,8 @@ def _play(
             seen[seat] = set()
             drain()
 
-        for seat in range(people):
-            joined = client.post(f"/api/matches/{match_id}/join", json={"name": f"p{seat}"})
+        for seat in people_at:
+            joined = client.post(f"/api/matches/{match_id}/join", json={"seat": seat})
             tokens[joined.json()["token"]] = seat
             drain()
             arrive(joined.json()["token"], seat)
@@ -313,6 +319,12 @@ def _play(
         for _step in range(STEPS):
             if room.status != "playing":
                 break
+            if rng.random() < 0.001:  # a person leaves the lobby: it resigns
+                token = tokens_of[rng.choice(people_at)]
+                headers = {"Authorization": f"Bearer {token}"}
+                assert client.post(f"/api/matches/{match_id}/leave", headers=headers).is_success
+                drain()
+                continue
             sender, message = _message(rng, room, by_seat, seen)
             expected = _refusal(rules, room.match, sender, message, room.version)
             mover = by_seat[sender]
@@ -375,7 +387,9 @@ def _message(
         return sender, {"type": "takeback", "answer": "propose"}
     if roll < 0.96:
         return sender, {"type": "claim"}
-    return sender, {"type": "sync"}
+    if roll < 0.993 or sender is None:
+        return sender, {"type": "sync"}
+    return sender, {"type": "resign"}
 
 
 def _check_lobby(text: str, room: Any, tokens: dict[str | None, int | None]) -> None:
