@@ -379,19 +379,54 @@ def _drawn(value: object) -> dict[str, Any] | None:
 
 def _plain(value: object, where: str) -> Any:
     """``value`` as plain JSON data (tuples as lists): objects with text keys, arrays,
-    text, whole and finite numbers, booleans and null; ``InvalidStateError`` otherwise.
+    text, whole and finite numbers, booleans and null; ``InvalidStateError`` otherwise,
+    naming the place of the fault below ``where``.
+    """
+    try:
+        return _json_data(value)
+    except _NotJsonError as fault:
+        place = "".join(reversed(fault.path))
+        raise InvalidStateError(f"{where}{place} {fault.problem}") from None
+
+
+class _NotJsonError(Exception):
+    """A value that is no JSON data; ``path`` grows, innermost first, as it rises."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.path: list[str] = []
+
+
+def _json_data(value: object) -> Any:
+    """:func:`_plain`'s walk. The place of a fault is put together only as the fault
+    rises, so the tables a server builds every move spend nothing on it.
     """
     if value is None or type(value) in (str, int, bool):
         return value
     if type(value) is float and math.isfinite(value):
         return value
     if isinstance(value, list | tuple):
-        return [_plain(item, f"{where}[{index}]") for index, item in enumerate(value)]
+        items = []
+        for index, item in enumerate(value):
+            try:
+                items.append(_json_data(item))
+            except _NotJsonError as fault:
+                fault.path.append(f"[{index}]")
+                raise
+        return items
     if isinstance(value, dict):
         if not all(type(key) is str for key in value):
-            raise InvalidStateError(f"{where} has a key that is not text: {short_repr(value)}")
-        return {key: _plain(item, f"{where}.{key}") for key, item in value.items()}
-    raise InvalidStateError(f"{where} is {short_repr(value)}, which is no JSON data")
+            raise _NotJsonError(f"has a key that is not text: {short_repr(value)}")
+        data = {}
+        for key, item in value.items():
+            try:
+                data[key] = _json_data(item)
+            except _NotJsonError as fault:
+                fault.path.append(f".{key}")
+                raise
+        return data
+    raise _NotJsonError(f"is {short_repr(value)}, which is no JSON data")
 
 
 # --- the schema --------------------------------------------------------------------------

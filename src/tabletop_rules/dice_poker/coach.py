@@ -582,6 +582,11 @@ def coach(view: View, values: Values = DEFAULT_VALUES) -> Advice:
     )
 
 
+_advised = lru_cache(maxsize=64)(coach)
+""":func:`coach`, remembered for the last views asked: a table drawn for a seat asks the
+same view for its sheet's lines and for its hints, and a server draws it for each client."""
+
+
 class CoachBot:
     """Plays dice poker by the coach: each turn the move of
     :func:`~tabletop_rules.dice_poker.coach.coach` (without its exact chances, which it
@@ -623,7 +628,7 @@ def coach_lines(view: View, values: Values = DEFAULT_VALUES) -> dict[Box, str]:
     >>> lines[Box.SMALL_STRAIGHT], lines[Box.FIVES]
     ('keep 1 2 3 5: 31% made, 4.6 points', 'keep 5 5: 67% made, -0.4 points')
     """
-    advice = coach(view, values)
+    advice = _advised(view, values)
     lines: dict[Box, str] = {}
     for number, box in enumerate(advice.boxes if advice.keeps else ()):
         keep, made = max(
@@ -639,7 +644,7 @@ def advice_lines(view: View, values: Values = DEFAULT_VALUES, keeps: int = 3) ->
     keeps with their worth and their best boxes' chances (``IllegalMoveError`` when no seat
     is to throw).
     """
-    advice = coach(view, values)
+    advice = _advised(view, values)
     lines = [f"Coach ({counted(advice.throws_left, 'throw')} left): {format_move(advice.move)}."]
     for keep in advice.keeps[:keeps]:
         likely = sorted(
