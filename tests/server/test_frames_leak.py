@@ -75,6 +75,8 @@ class Tap:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.sent: list[Sent] = []
+        self.heard: list[tuple[int, str | None, str]] = []
+        """Each message a client sent: how many frames had been sent then, its token, its text."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
@@ -86,8 +88,10 @@ class Tap:
 
         async def heard() -> Any:
             message = await receive()
-            if not said and message["type"] == "websocket.receive" and message.get("text"):
-                said["token"] = json.loads(message["text"]).get("token")
+            if message["type"] == "websocket.receive" and message.get("text"):
+                if not said:
+                    said["token"] = json.loads(message["text"]).get("token")
+                self.heard.append((len(self.sent), said["token"], message["text"]))
             return message
 
         async def told(message: Any) -> None:
@@ -153,6 +157,7 @@ class Judge:
             seat: (set(), set(), set()) for seat in tokens.values()
         }
         self.matches: dict[int | None, Match[Any, Any, Any]] = {}
+        self.config = self.rules.config_of(sent[0].history[0])
         states = {id(state): state for frame in sent for state in frame.history}
         self.texts: set[str] = set()  # what some state held and a spectator did not see
         self.numbers: set[int] = set()
@@ -183,6 +188,21 @@ class Judge:
         for move in moves[len(match.moves) :]:
             match.play(move)
         return match
+
+    def hear(self, token: str | None, text: str) -> None:
+        """The client of ``token`` sent ``text``: what a move of it names, the client knows
+        (a refusal may say it back).
+        """
+        message, rules = json.loads(text), self.rules
+        if message.get("type") != "move":
+            return
+        named = message.get("move")
+        if named is None:
+            config = self.config
+            if message["action"] >= rules.num_actions(config):
+                return
+            named = rules.action_text(config, message["action"])
+        self.known[self.seats[token]][0].update(_words(named))
 
     def check(self, sent: Sent, secrets: tuple[str, ...]) -> None:
         """``sent`` holds nothing its client's views up to its table's version do not."""
@@ -240,10 +260,12 @@ def _refusal(
     if player != seat:
         whose = {None: "nobody is", CHANCE: "chance is"}.get(player, f"P{player} is")
         return f"it is not your turn: {whose} to move"
-    if "move" not in message:
-        return None
+    seen = match.view(seat)
     try:
-        rules.parse_move(match.view(seat), message["move"])
+        if "move" in message:
+            rules.parse_move(seen, message["move"])
+        else:  # the number read in a state re-dealt from the view, not in the true one
+            rules.decode(rules.determinize(seen, Rng.from_seed(version)), message["action"])
     except TabletopError as error:
         return str(error)
     return None
@@ -347,7 +369,12 @@ def _play(
         assert len(tap.sent) == sum(len(other.frames) for _seat, other in clients)
     judge = Judge(game, tokens, tap.sent)
     secrets = (*filter(None, tokens), str(room.match.seed))
-    for sent in tap.sent:  # those sent as the sockets closed too
+    heard = iter(tap.heard)
+    said = next(heard, None)
+    for number, sent in enumerate(tap.sent):  # those sent as the sockets closed too
+        while said is not None and said[0] <= number:
+            judge.hear(said[1], said[2])
+            said = next(heard, None)
         judge.check(sent, secrets)
 
 
@@ -361,6 +388,9 @@ def _message(
     roll = rng.random()
     if player in clients and roll < 0.75:
         table = clients[player].table
+        if rng.random() < 0.05:  # any number, legal or not, in the action space or past it
+            most = room.rules.num_actions(room.rules.config_of(room.match.state)) + 2
+            return player, {"type": "move", "action": rng.randrange(most), "version": room.version}
         if rng.random() < 0.5:
             return player, {
                 "type": "move",
