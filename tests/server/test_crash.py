@@ -2,7 +2,8 @@
 acknowledged: whole games of every game are played over real WebSockets by two people and a
 spectator each, the process is killed, started again on the same SQLite file, every client
 comes back with its token and cursor, and each game is finished; the record the server
-gives replays to the tables the clients were sent.
+gives replays to the tables the clients were sent. And a server running on shows what one
+restarted on its file would.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,13 @@ from tabletop_rules.table import seat_table
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
+
+from tabletop_rules.server import Store
+
+from .helpers import FakeTime, create, join, seated, serving
+
 websockets = pytest.importorskip("websockets")
 httpx = pytest.importorskip("httpx")
-
-pytestmark = pytest.mark.slow
 
 Json = dict[str, Any]
 
@@ -204,6 +208,7 @@ class Client:
             assert banks == self.match["clock"]["banks"], f"the banks at {self.cursor} changed"
 
 
+@pytest.mark.slow
 def test_a_killed_server_loses_no_acknowledged_move_and_finishes_every_game(
     server: Server,
 ) -> None:
@@ -286,3 +291,24 @@ def test_a_killed_server_loses_no_acknowledged_move_and_finishes_every_game(
         for number, move in enumerate(client.log, 1):  # each move played once, as it was sent
             if client.movers[number] == client.seat:
                 assert (number - 1, move) in client.sent, f"move {number} was never sent"
+
+
+def test_a_take_back_to_the_start_gives_every_bank_back_as_a_restart_does(
+    tmp_path: Path, stores: Callable[..., Store]
+) -> None:
+    time = FakeTime()
+    clock = {"move_seconds": 0, "bank_seconds": 100}
+    path = tmp_path / "matches.sqlite"
+    with serving(stores(path), now=time) as client:
+        match_id = create(client, "palace", clock=clock, seats=["person", "random"])
+        token = join(client, match_id)
+        with seated(client, match_id, token) as seat:
+            time.advance(30)
+            spent = seat.move(seat.table["moves"][0])["match"]["clock"]["banks"]
+            seat.send({"type": "takeback", "answer": "propose"})
+            taken = seat.read()
+    with serving(stores(path), now=time) as client, seated(client, match_id, token) as seat:
+        restarted = seat.match["clock"]["banks"]
+    assert spent == [70, 100]
+    assert taken["table"]["version"] == 0
+    assert taken["match"]["clock"]["banks"] == restarted == [100, 100]

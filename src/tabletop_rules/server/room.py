@@ -414,6 +414,8 @@ class Room:
             stored = self.store.moves(self.id)
             if stored and stored[-1].clock is not None:
                 clocks = clocks.with_stored(stored[-1].clock)
+            elif not stored:  # back to the start: every bank full, as a reload finds them
+                clocks = Clocks.start(clocks.rule, players=len(clocks.banks), now=self.now())
             self.clocks = clocks.restarted(now=self.now())
 
     def _undo_preview(self, seat: int) -> tuple[Any, ...]:
