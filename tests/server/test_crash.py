@@ -15,12 +15,15 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from tabletop_rules import Match, get_ruleset
 from tabletop_rules.account.config import DEFAULT_DECK
@@ -32,7 +35,7 @@ pytest.importorskip("uvicorn")
 
 from tabletop_rules.server import Store
 
-from .helpers import FakeTime, create, join, seated, serving
+from .helpers import FakeTime, create, join, party, seated, serving
 
 websockets = pytest.importorskip("websockets")
 httpx = pytest.importorskip("httpx")
@@ -296,19 +299,91 @@ def test_a_killed_server_loses_no_acknowledged_move_and_finishes_every_game(
 def test_a_take_back_to_the_start_gives_every_bank_back_as_a_restart_does(
     tmp_path: Path, stores: Callable[..., Store]
 ) -> None:
-    time = FakeTime()
+    now = FakeTime()
     clock = {"move_seconds": 0, "bank_seconds": 100}
     path = tmp_path / "matches.sqlite"
-    with serving(stores(path), now=time) as client:
+    with serving(stores(path), now=now) as client:
         match_id = create(client, "palace", clock=clock, seats=["person", "random"])
         token = join(client, match_id)
         with seated(client, match_id, token) as seat:
-            time.advance(30)
+            now.advance(30)
             spent = seat.move(seat.table["moves"][0])["match"]["clock"]["banks"]
             seat.send({"type": "takeback", "answer": "propose"})
             taken = seat.read()
-    with serving(stores(path), now=time) as client, seated(client, match_id, token) as seat:
+    with serving(stores(path), now=now) as client, seated(client, match_id, token) as seat:
         restarted = seat.match["clock"]["banks"]
     assert spent == [70, 100]
     assert taken["table"]["version"] == 0
     assert taken["match"]["clock"]["banks"] == restarted == [100, 100]
+
+
+def _as_seen(client: Any, match_id: str, tokens: list[str]) -> list[tuple[Json, Json]]:
+    """What each seat, connecting alone from cursor 0, is sent first: its table and the
+    match (less the seconds left, which a restart gives back in full, by design).
+    """
+    seen = []
+    for token in tokens:
+        with seated(client, match_id, token, 0) as seat:
+            match = dict(seat.match)
+            if match.get("clock") is not None:
+                match["clock"] = {**match["clock"], "left": None}
+            seen.append((seat.table, match))
+    return seen
+
+
+@pytest.mark.parametrize("game", ["palace", "dice-poker", "account"])
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a whole game shrinks too slowly
+)
+@given(seed=st.integers(0, 2**32), people=st.integers(2, 3), steps=st.integers(0, 60))
+def test_a_restarted_server_shows_every_seat_what_the_running_one_did(
+    game: str, seed: int, people: int, steps: int
+) -> None:
+    rng, now = random.Random(seed), FakeTime()
+    clock = {"move_seconds": 0, "bank_seconds": 1000}
+    rules = {"players": str(people)}
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "matches.sqlite")
+        try:
+            with serving(store, now=now) as client:
+                match_id = create(client, game, rules=rules, clock=clock)
+                tokens = [join(client, match_id) for _seat in range(people)]
+                room = client.app.state.server.rooms[match_id]  # type: ignore[attr-defined]
+                with party(client, match_id, tokens) as seats:
+                    for _step in range(steps):
+                        if room.status != "playing":
+                            break
+                        now.advance(rng.randrange(5))
+                        _act(rng, room, seats)
+                running = _as_seen(client, match_id, tokens)
+                proposed = room.proposal is not None
+            with serving(store, now=now) as client:
+                restarted = _as_seen(client, match_id, tokens)
+        finally:
+            store.close()
+    if proposed:  # a take-back proposed lives in memory only, by design
+        for _table, match in running:
+            match["takeback"] = None
+    assert restarted == running
+
+
+def _act(rng: random.Random, room: Any, seats: list[Any]) -> None:
+    """A random message: mostly a legal move of the seat on turn, else a take-back
+    proposed, accepted or declined; every socket reads what it was sent.
+    """
+    roll, player = rng.random(), room.match.current_player
+    sender = seats[player] if roll < 0.8 else rng.choice(seats)
+    if roll < 0.8:
+        message = {"type": "move", "move": rng.choice(sender.table["moves"])}
+        message["version"] = sender.table["version"]
+    else:
+        answer = "propose" if roll < 0.9 else rng.choice(["accept", "accept", "decline"])
+        message = {"type": "takeback", "answer": answer}
+    sender.send(message)
+    if sender.read()["type"] != "refused":
+        for other in seats:
+            if other is not sender:
+                assert other.read()["type"] == "table"
