@@ -1496,10 +1496,18 @@ async function createOnline() {
 async function bootOnline(asked) {
   const id = asked.get("match");
   const seatText = asked.get("seat");
-  online = { id, seat: null, token: null, cursor: 0, log: [], table: null, match: null };
-  online.socket = null;
-  online.closed = null; // why the server closed the socket for good
-  online.tries = 0;
+  online = {
+    id,
+    seat: null,
+    token: null,
+    cursor: 0, // the moves of the log this page has been sent
+    log: [],
+    table: null,
+    match: null,
+    socket: null,
+    reason: null, // why the server said it closes the socket
+    tries: 0, // reconnections tried since the socket last opened
+  };
   enterOnlineMode();
   setStatus("Joining the match…");
   if (seatText !== null) {
@@ -1567,8 +1575,14 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (online.socket !== socket) return;
     online.socket = null;
-    if (online.closed !== null || event.code === 1008 || event.code === 1009) {
-      setStatus(`The server closed the match's connection: ${online.closed ?? event.reason}.`);
+    const reason = online.reason ?? event.reason;
+    online.reason = null;
+    if (event.code === 1008 || event.code === 1009) {
+      // Refused for good (a token that holds no seat, no spectators): no use trying again.
+      if (/token/.test(reason) && online.seat !== null) {
+        store(localStorage, tokenKey(online.id, online.seat), null);
+      }
+      setStatus(`The server closed the match's connection: ${reason}.`);
       if (online.match === null) showLobby();
       return;
     }
@@ -1596,10 +1610,7 @@ function sendMove(text) {
 
 function received(message) {
   if (message.type === "error") {
-    online.closed = message.reason;
-    if (/token/.test(message.reason) && online.seat !== null) {
-      store(localStorage, tokenKey(online.id, online.seat), null); // it holds the seat no more
-    }
+    online.reason = message.reason; // the socket closes next: its close says what follows
     return;
   }
   const table = message.table;

@@ -391,9 +391,16 @@ def test_an_online_match_refuses_a_house_rule_beside_its_field_and_shows_its_clo
     first.fill("#clock-bank", "90")
     first.click("#create-online")
     first.wait_for_selector("#invite-1", timeout=30_000)
-    second.goto(first.input_value("#invite-1"))
+    link = first.input_value("#invite-1")
+    second.goto(link)
     for page in (first, second):
         page.wait_for_selector("#play[data-status='playing']", timeout=30_000)
+    late = people.page("late")
+    late.goto(link)  # the seat is taken: the server's reason, and no seat for this page
+    late.wait_for_selector("#status:has-text('Seat P1 cannot be taken')")
+    assert late.is_hidden("#resign")
+    assert [error.split(": ", 1)[0] for error in people.errors] == ["late console"]
+    people.errors.clear()
     assert "P0 1:30 · P1 1:30" in second.inner_text("#clock")
     first.wait_for_selector("#clock:has-text('You have')")
     before = first.inner_text("#clock")
