@@ -266,14 +266,7 @@ function drawGame(game) {
     $("turn").textContent = game.to_move === PERSON ? "Your move." : `To move: ${game.to_move}.`;
   }
   drawGuide(game);
-  const hints = $("hints");
-  hints.replaceChildren(
-    ...game.hints.map((line) => {
-      const paragraph = document.createElement("p");
-      paragraph.textContent = line;
-      return paragraph;
-    }),
-  );
+  drawHints(game);
   const table = $("table");
   if (table.textContent !== game.table) {
     table.textContent = game.table;
@@ -513,7 +506,21 @@ function drawBoard(game) {
 }
 
 // Redraw the table in place after a selection changed, keeping the focus where it was.
+// The hints are the game's own lines. Dice poker's end with the coach's advice ("Coach
+// (...): ..." and the keeps under it), shown only when the person turned the coach on.
+function drawHints(game) {
+  let lines = game.hints;
+  const coached = lines.findIndex((line) => line.startsWith("Coach ("));
+  if (coached >= 0 && !coaching()) {
+    lines = lines.slice(0, coached);
+  }
+  $("hints").replaceChildren(
+    ...lines.map((line) => el("p", { text: line })),
+  );
+}
+
 function redrawBoard() {
+  drawHints(shownGame);
   const focused = focusKey();
   const board = $("board");
   board.replaceChildren();

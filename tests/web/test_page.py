@@ -911,20 +911,25 @@ def test_at_390_px_the_dice_poker_sheet_fits_the_phone(page: Page, origin: str) 
 def test_the_coach_lines_are_hidden_until_toggled_on_and_the_choice_is_kept(
     page: Page, origin: str
 ) -> None:
-    """The coach's line under each open box is there on request: off at first, on with
-    the Coach toggle (the library's lines for the person's view), kept for the next visit.
+    """The coach's line under each open box, and its advice among the hints, are there on
+    request: off at first, on with the Coach toggle (the library's lines for the person's
+    view), kept for the next visit.
     """
     open_game(page, origin, "dice-poker", 7)
     board_click(page, "roll")
     toggle = page.locator("#coach-toggle")
     assert toggle.get_attribute("aria-pressed") == "false"
     assert page.locator("#board .coach").count() == 0
+    hints = page.locator("#hints p")
+    assert hints.count() > 0
+    assert not [line for line in hints.all_inner_texts() if line.startswith("Coach (")]
     toggle.click()
     match = Match(dp.RULES, seed=7)
     match.play("roll")
     coached = coach_lines(match.view(0))
     assert page.locator("#coach-toggle").get_attribute("aria-pressed") == "true"
     assert sorted(page.locator("#board .coach").all_inner_texts()) == sorted(coached.values())
+    assert [line for line in hints.all_inner_texts() if line.startswith("Coach (")]
     page.goto(f"{origin}/?game=dice-poker&seed=7&speed=instant")
     page.wait_for_selector("#play:not([hidden])", timeout=90_000)
     board_click(page, "roll")
