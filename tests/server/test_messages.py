@@ -6,6 +6,7 @@ it refuses for its shape is not, and every frame it sends is valid under its own
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,3 +96,18 @@ def test_every_frame_the_server_sends_is_valid_under_its_schema() -> None:
         validator.validate(frame)
     assert not validator.is_valid({**refused, "secret": 1})
     validator.validate({"type": "error", "reason": "the first message is a hello"})
+
+
+STATIC = Path(__file__).resolve().parents[2] / "docs" / "_static"
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        ("client-messages.schema.json", MESSAGE_SCHEMA),
+        ("server-messages.schema.json", server_message_schema(TABLE_SCHEMA)),
+    ],
+)
+def test_the_published_message_schema_files_are_the_servers_schemas(name: str, schema: Any) -> None:
+    published = (STATIC / name).read_text(encoding="utf-8")
+    assert published == json.dumps(schema, indent=2, sort_keys=True) + "\n"
