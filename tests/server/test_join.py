@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import logging
 import os
 import re
 import socket
@@ -57,12 +58,16 @@ def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @contextmanager
 def running(store: Store) -> Iterator[str]:
-    """A real server on ``store``: uvicorn on a free port, in a thread; its base URL."""
+    """A real server on ``store``: uvicorn on a free port, in a thread; its base URL. The
+    process's logging is left as it is: it is pytest's, not the server's.
+    """
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = create_app(store, ServerSettings(messages_per_second=1000, burst=1000))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    # log_config=None: uvicorn's dictConfig would close the logging handlers of this process
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", log_config=None)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -118,6 +123,25 @@ class Person:
 
 def join(url: str, person: Any, *options: str) -> int:
     return main(["join", url, *options], stdin=person)
+
+
+def test_a_server_run_by_the_tests_leaves_the_logging_handlers_of_the_process_open(
+    tmp_path: Path,
+) -> None:
+    """uvicorn's own logging config closes every handler in the process; absl's (imported
+    with OpenSpiel) holds the stderr pytest captured at its import, and closing it broke
+    every later test of the worker.
+    """
+    handler = logging.FileHandler(tmp_path / "log.txt")
+    store = Store()
+    try:
+        with running(store) as base:
+            create(base, "dice-poker", ["person", "greedy"], SHORT)
+        assert handler.stream is not None, "the handler was closed"
+        assert not handler.stream.closed
+    finally:
+        handler.close()
+        store.close()
 
 
 def test_join_plays_a_whole_game_of_dice_poker_against_a_bot(
