@@ -72,6 +72,7 @@ _EXTERNAL_MODULES = (
     "numpy",
     "pathlib",
     "pettingzoo",
+    "rich",  # the terminal of `tabletop-rules join` prints with its Console
     "secrets",
 )
 
