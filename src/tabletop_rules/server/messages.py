@@ -14,6 +14,7 @@ tabletop_rules.server.messages.RefusedError: version must be a whole number from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
@@ -223,7 +224,7 @@ TABLE_ID: Final = "urn:tabletop-rules:table"
 """The id under which :func:`server_message_schema` embeds the table's schema."""
 
 
-def server_message_schema(table_schema: dict[str, Any]) -> dict[str, Any]:
+def server_message_schema(table_schema: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the messages the server sends: ``table``,
     ``refused`` and ``error``, the table as ``table_schema``
     (:data:`~tabletop_rules.table.TABLE_SCHEMA`) describes it.
