@@ -10,6 +10,7 @@ from tabletop_rules.errors import (
     BotSelectionError,
     ConfigError,
     GamePluginError,
+    HouseRulesError,
     IllegalMoveError,
     InvalidConfigError,
     InvalidStateError,
@@ -63,7 +64,7 @@ def test_a_loaded_config_that_breaks_a_rule_is_both_a_load_and_a_config_error() 
 
 
 def test_the_module_exports_exactly_the_hierarchy() -> None:
-    hierarchy = (*ERRORS, InvalidConfigError, TabletopError)
+    hierarchy = (*ERRORS, HouseRulesError, InvalidConfigError, TabletopError)
     assert set(errors.__all__) == {cls.__name__ for cls in hierarchy}
     for name in errors.__all__:
         assert getattr(tabletop_rules, name) is getattr(errors, name), "re-exported"

@@ -10,8 +10,14 @@ import pytest
 from tabletop_rules import account as a
 from tabletop_rules import dice_poker as dp
 from tabletop_rules import palace as p
-from tabletop_rules.errors import ConfigError
-from tabletop_rules.house_rules import configured, house_rules, parse_value, value_text
+from tabletop_rules.errors import ConfigError, HouseRulesError
+from tabletop_rules.house_rules import (
+    configured,
+    configured_form,
+    house_rules,
+    parse_value,
+    value_text,
+)
 from tabletop_rules.protocol import registered
 
 CONFIGS = [rules.config_type for rules in registered()]
@@ -207,3 +213,23 @@ def test_the_openspiel_parameters_refuse_a_deeply_nested_value() -> None:
         pyspiel.load_game("python_tabletop_account", {"deck": "{" * 100_000})
     with pytest.raises(ConfigError, match=r"^house rule players: .*MAX_DEPTH"):
         openspiel.config_of_parameters(p.RULES, {"players": "[" * 100_000})
+
+
+def test_a_form_judges_each_value_alone_then_beside_those_that_passed() -> None:
+    config = configured_form(p.Config, {"players": "9", "decks": "2", "quad": "burn"})
+    assert (config.players, config.decks, config.quad) == (9, 2, "burn")
+
+
+def test_a_form_reports_each_refused_rule_beside_its_name_and_nothing_else() -> None:
+    with pytest.raises(HouseRulesError) as refused:
+        configured_form(p.Config, {"players": "9", "quad": "explode", "decks": "1"})
+    assert set(refused.value.fields) == {"players", "quad"}
+    assert "quad" in refused.value.fields["quad"]
+    with pytest.raises(TypeError):
+        refused.value.fields["decks"] = "changed"  # type: ignore[index]
+
+
+def test_a_form_whose_passing_rules_conflict_says_they_do_not_go_together() -> None:
+    with pytest.raises(ConfigError, match="do not go together") as refused:
+        configured_form(p.Config, {"players": "5", "hand_size": "9"})
+    assert not isinstance(refused.value, HouseRulesError)

@@ -41,7 +41,8 @@ import attrs
 from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
 from tabletop_rules._messages import short_repr
 from tabletop_rules.bots import own_bot_name
-from tabletop_rules.house_rules import configured, house_rules
+from tabletop_rules.errors import ConfigError, HouseRulesError
+from tabletop_rules.house_rules import configured_form, house_rules
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json
@@ -307,35 +308,19 @@ def _ruleset(name: Any) -> Ruleset[Any, Any, Any]:
 
 
 def _config(rules: Ruleset[Any, Any, Any], values: Any) -> Any:
-    """The config the form asks for, each refused value reported beside its field.
-
-    A value is judged alone first, then against the values that passed alone, so that
-    ``players=9`` passes beside ``decks=2`` though nine players are too many for the
-    default one deck.
+    """The config the form asks for, each refused value reported beside its field
+    (:func:`~tabletop_rules.house_rules.configured_form`).
     """
     if not isinstance(values, dict):
         raise RefusedError("the house rules are a JSON object of texts")
-    texts = {str(name): f"{name}={value}" for name, value in values.items()}
-    config_type = rules.config_type
-    alone: dict[str, str] = {}
-    for name, text in texts.items():
-        try:
-            configured(config_type, [text])
-        except TabletopError as error:
-            alone[name] = str(error)
+    texts = {str(name): str(value) for name, value in values.items()}
     try:
-        base = configured(config_type, [text for name, text in texts.items() if name not in alone])
-    except TabletopError as error:
-        raise RefusedError(f"these house rules do not go together: {error}") from None
-    fields: dict[str, str] = {}
-    for name in alone:
-        try:
-            base = configured(config_type, [texts[name]], base)
-        except TabletopError as error:
-            fields[name] = str(error)
-    if fields:
-        raise RefusedError("a house rule is refused; nothing was started", fields)
-    return base
+        return configured_form(rules.config_type, texts)
+    except HouseRulesError as refusal:
+        message = "a house rule is refused; nothing was started"
+        raise RefusedError(message, dict(refusal.fields)) from None
+    except ConfigError as error:
+        raise RefusedError(str(error)) from None
 
 
 def _seats(rules: Ruleset[Any, Any, Any], seats: Any, players: int) -> tuple[str, ...]:

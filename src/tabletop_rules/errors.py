@@ -6,10 +6,14 @@ can catch exactly what it can handle, or everything the library raises at once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 __all__ = [
     "BotSelectionError",
     "ConfigError",
     "GamePluginError",
+    "HouseRulesError",
     "IllegalMoveError",
     "InvalidConfigError",
     "InvalidStateError",
@@ -33,6 +37,17 @@ class IllegalMoveError(TabletopError):
 
 class ConfigError(TabletopError):
     """A house-rule configuration that is invalid, raised when the config is built."""
+
+
+class HouseRulesError(ConfigError):
+    """House rules from a form refused field by field: :attr:`fields` holds why each
+    refused rule is refused, by its name, for a form to show beside that field.
+    """
+
+    def __init__(self, message: str, fields: Mapping[str, str]) -> None:
+        super().__init__(message)
+        self.fields: Mapping[str, str] = MappingProxyType(dict(fields))
+        """Each refused house rule's reason, by the rule's name."""
 
 
 class SeatError(TabletopError):

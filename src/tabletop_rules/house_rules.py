@@ -25,17 +25,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 import attrs
 
 from ._messages import short_repr, short_text
 from ._validation import check_type
-from .errors import ConfigError, InvalidStateError, TabletopError
+from .errors import ConfigError, HouseRulesError, InvalidStateError, TabletopError
 from .serialize import parse_json, to_data
 
-__all__ = ["HouseRule", "configured", "house_rules", "parse_value", "value_text"]
+__all__ = ["HouseRule", "configured", "configured_form", "house_rules", "parse_value", "value_text"]
 
 ConfigT = TypeVar("ConfigT")
 
@@ -103,6 +103,47 @@ def configured(
             value = _evolved(current, value, key)
         changes[key] = value
     return cast(ConfigT, _evolved(config, changes, None))  # one may bound another
+
+
+def configured_form(config_type: type[ConfigT], values: Mapping[str, str]) -> ConfigT:
+    """The config a form asks for, its house rules as texts by name (``{"players": "3"}``).
+
+    A value is judged alone first, then beside the values that passed alone, so that
+    ``players=9`` passes beside ``decks=2`` though nine players are too many for the
+    default one deck. :class:`~tabletop_rules.errors.HouseRulesError` gives each refused
+    rule's reason by its name, for the form to show beside its field; a
+    :class:`~tabletop_rules.errors.ConfigError` says when the rules that pass alone do not
+    go together.
+
+    >>> from tabletop_rules import palace
+    >>> configured_form(palace.Config, {"players": "9", "decks": "2"}).players
+    9
+    >>> try:
+    ...     configured_form(palace.Config, {"players": "9", "quad": "explode"})
+    ... except HouseRulesError as refusal:
+    ...     sorted(refusal.fields)
+    ['players', 'quad']
+    """
+    texts = {name: f"{name}={value}" for name, value in values.items()}
+    alone: dict[str, str] = {}
+    for name, text in texts.items():
+        try:
+            configured(config_type, [text])
+        except TabletopError as error:
+            alone[name] = str(error)
+    try:
+        base = configured(config_type, [text for name, text in texts.items() if name not in alone])
+    except TabletopError as error:
+        raise ConfigError(f"these house rules do not go together: {error}") from None
+    fields: dict[str, str] = {}
+    for name in alone:
+        try:
+            base = configured(config_type, [texts[name]], base)
+        except TabletopError as error:
+            fields[name] = str(error)
+    if fields:
+        raise HouseRulesError(f"house rules refused: {', '.join(fields)}", fields)
+    return base
 
 
 def parse_value(text: str) -> Any:

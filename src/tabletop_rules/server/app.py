@@ -26,8 +26,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import own_bot_name
-from ..errors import ConfigError, TabletopError, UnknownGameError
-from ..house_rules import configured, house_rules
+from ..errors import ConfigError, HouseRulesError, TabletopError, UnknownGameError
+from ..house_rules import configured_form, house_rules
 from ..match import Match
 from ..protocol import Ruleset, get_ruleset, rulesets
 from .clock import TimeSource
@@ -293,30 +293,15 @@ async def create(server: Server, request: Request) -> JSONResponse:
 
 
 def _config(rules: Ruleset[Any, Any, Any], values: dict[str, str]) -> Any:
-    """The house rules asked for, each refused one reported under its name (a value is
-    judged alone, then with those that passed alone, as the web page's form does).
+    """The house rules asked for, each refused one reported under its name
+    (:func:`~tabletop_rules.house_rules.configured_form`).
     """
-    texts = {name: f"{name}={value}" for name, value in values.items()}
-    config_type = rules.config_type
-    alone: dict[str, str] = {}
-    for name, text in texts.items():
-        try:
-            configured(config_type, [text])
-        except TabletopError as error:
-            alone[name] = str(error)
     try:
-        base = configured(config_type, [text for name, text in texts.items() if name not in alone])
-    except TabletopError as error:
-        raise RefusedError(f"these house rules do not go together: {error}") from None
-    fields: dict[str, str] = {}
-    for name in alone:
-        try:
-            base = configured(config_type, [texts[name]], base)
-        except TabletopError as error:
-            fields[name] = str(error)
-    if fields:
-        raise RefusedError("a house rule is refused; no match was created", 400, fields)
-    return base
+        return configured_form(rules.config_type, values)
+    except HouseRulesError as refusal:
+        raise RefusedError(f"{refusal}; no match was created", 400, dict(refusal.fields)) from None
+    except ConfigError as error:
+        raise RefusedError(str(error)) from None
 
 
 def _seats(rules: Ruleset[Any, Any, Any], asked: CreateRequest, players: int) -> tuple[str, ...]:
