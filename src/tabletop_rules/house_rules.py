@@ -124,6 +124,12 @@ def configured_form(config_type: type[ConfigT], values: Mapping[str, str]) -> Co
     ...     sorted(refusal.fields)
     ['players', 'quad']
     """
+    if not isinstance(values, Mapping):
+        raise TypeError(f"a form's house rules are texts by name, got {short_repr(values)}")
+    for name, value in values.items():
+        if type(name) is not str or type(value) is not str:
+            raise TypeError(f"a house rule's name and value are texts, got {short_repr(name)}")
+    house_rules(config_type)  # refuses what is no game's Config before any rule is read
     texts = {name: f"{name}={value}" for name, value in values.items()}
     alone: dict[str, str] = {}
     for name, text in texts.items():
