@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tabletop_rules import CHANCE, Match, account, dice_poker, get_ruleset, palace
 from tabletop_rules.errors import InvalidStateError, SeatError
 from tabletop_rules.rng import Rng
-from tabletop_rules.table import TABLE_SCHEMA, LogEntry, Table, seat_table
+from tabletop_rules.table import TABLE_SCHEMA, LogEntry, Table, game_entry, seat_table
 from tabletop_rules.testing.checks import check_tables_hide_secrets, random_playout
 from tabletop_rules.testing.variants import variant
 
@@ -218,3 +218,16 @@ def test_a_malformed_table_document_is_refused_saying_what_is_wrong(
 def test_a_table_document_that_is_no_object_is_refused() -> None:
     with pytest.raises(InvalidStateError, match="a table is a JSON object"):
         Table.from_json("{}")
+
+
+def test_a_game_entry_tells_a_form_how_to_ask_for_each_house_rule() -> None:
+    entry = game_entry(dice_poker.RULES)
+    kinds = {rule["name"]: rule["kind"] for rule in entry["rules"]}
+    assert kinds["auto_chance"] == "bool"
+    assert kinds["stages"] == "number"
+    assert kinds["box_scores"] == "text"
+    assert entry["players"] == dice_poker.RULES.players(dice_poker.Config())
+    assert entry["best_bot"] in entry["bots"]
+    assert json.loads(json.dumps(entry)) == entry
+    with pytest.raises(TypeError):
+        game_entry("dice-poker")  # type: ignore[arg-type]

@@ -32,9 +32,8 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-import typing
 from collections.abc import Callable
-from typing import Any, Literal, get_args, get_origin
+from typing import Any
 
 import attrs
 
@@ -42,13 +41,13 @@ from tabletop_rules import CHANCE, Match, TabletopError, get_ruleset, rulesets
 from tabletop_rules._messages import short_repr
 from tabletop_rules.bots import own_bot_name
 from tabletop_rules.errors import ConfigError, HouseRulesError
-from tabletop_rules.house_rules import configured_form, house_rules
+from tabletop_rules.house_rules import configured_form
 from tabletop_rules.protocol import Bot, Ruleset
 from tabletop_rules.records import GameRecord
 from tabletop_rules.serialize import parse_json
 from tabletop_rules.simulate import seat_bot
 from tabletop_rules.table import Table as SeatTable
-from tabletop_rules.table import seat_table
+from tabletop_rules.table import game_entry, seat_table
 
 __all__ = ["bot", "catalogue", "load", "play", "record", "start", "state", "undo"]
 
@@ -121,40 +120,7 @@ def _answers(function: Callable[..., Answer]) -> Callable[..., str]:
 @_answers
 def catalogue() -> Answer:
     """The games, each with its house rules as form fields and its bots."""
-    return {"games": [_game_entry(get_ruleset(name)) for name in rulesets()]}
-
-
-def _game_entry(rules: Ruleset[Any, Any, Any]) -> Answer:
-    hints = typing.get_type_hints(rules.config_type)
-    return {
-        "name": rules.name,
-        "title": rules.title,
-        "bots": list(rules.bots),
-        "best_bot": own_bot_name(rules),
-        "players": rules.players(rules.config_type()),
-        "rules": [
-            {
-                "name": rule.name,
-                "default": rule.default_text,
-                "description": rule.description,
-                **_input_kind(hints[rule.name]),
-            }
-            for rule in house_rules(rules.config_type)
-        ],
-    }
-
-
-def _input_kind(hint: Any) -> Answer:
-    """How the form asks for a value of type ``hint``: a checkbox, a list of choices, a
-    number or text (JSON for the structured ones).
-    """
-    if hint is bool:
-        return {"kind": "bool"}
-    if get_origin(hint) is Literal:
-        return {"kind": "choice", "choices": [str(choice) for choice in get_args(hint)]}
-    if hint is int:
-        return {"kind": "number"}
-    return {"kind": "text"}
+    return {"games": [game_entry(get_ruleset(name)) for name in rulesets()]}
 
 
 # --- starting, playing, undoing ----------------------------------------------------------

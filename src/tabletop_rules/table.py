@@ -27,18 +27,20 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 import attrs
 
 from ._messages import short_repr
+from .bots import own_bot_name
 from .errors import InvalidStateError
 from .game import CHANCE, Seat
+from .house_rules import house_rules
 from .match import Match
 from .protocol import Ruleset, check_ruleset
 from .serialize import document_game, from_data, to_data
 
-__all__ = ["TABLE_SCHEMA", "LogEntry", "Table", "seat_table", "state_table"]
+__all__ = ["TABLE_SCHEMA", "LogEntry", "Table", "game_entry", "seat_table", "state_table"]
 
 
 def _frozen(notes: Mapping[str, str]) -> Mapping[str, str]:
@@ -427,6 +429,50 @@ def _json_data(value: object) -> Any:
                 raise
         return data
     raise _NotJsonError(f"is {short_repr(value)}, which is no JSON data")
+
+
+def game_entry(rules: Ruleset[Any, Any, Any]) -> dict[str, Any]:
+    """A game as a front end's start form offers it, as JSON data: its name and title, its
+    bots (and the best), its seats under the default rules, and each house rule with its
+    default as text, its description and how a form asks for it (``kind``: ``bool``,
+    ``choice`` with its ``choices``, ``number`` or ``text``, JSON for the structured ones).
+
+    >>> from tabletop_rules import palace
+    >>> entry = game_entry(palace.RULES)
+    >>> entry["players"], entry["best_bot"]
+    (2, 'lowcard')
+    >>> next(rule for rule in entry["rules"] if rule["name"] == "must_beat")["choices"]
+    ['equal_or_higher', 'higher']
+    """
+    check_ruleset(rules)
+    hints = get_type_hints(rules.config_type)
+    return {
+        "name": rules.name,
+        "title": rules.title,
+        "bots": list(rules.bots),
+        "best_bot": own_bot_name(rules),
+        "players": rules.players(rules.config_type()),
+        "rules": [
+            {
+                "name": rule.name,
+                "default": rule.default_text,
+                "description": rule.description,
+                **_input_kind(hints[rule.name]),
+            }
+            for rule in house_rules(rules.config_type)
+        ],
+    }
+
+
+def _input_kind(hint: Any) -> dict[str, Any]:
+    """How a form asks for a value of type ``hint``."""
+    if hint is bool:
+        return {"kind": "bool"}
+    if get_origin(hint) is Literal:
+        return {"kind": "choice", "choices": [str(choice) for choice in get_args(hint)]}
+    if hint is int:
+        return {"kind": "number"}
+    return {"kind": "text"}
 
 
 # --- the schema --------------------------------------------------------------------------

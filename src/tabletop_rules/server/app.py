@@ -25,11 +25,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import own_bot_name
 from ..errors import ConfigError, HouseRulesError, TabletopError, UnknownGameError
-from ..house_rules import configured_form, house_rules
+from ..house_rules import configured_form
 from ..match import Match
 from ..protocol import Ruleset, get_ruleset, rulesets
+from ..table import game_entry
 from .clock import TimeSource
 from .messages import (
     MAX_MESSAGE_BYTES,
@@ -245,21 +245,7 @@ def _token(request: Request) -> str:
 
 async def games(server: Server, request: Request) -> dict[str, Any]:
     """The games the server plays, each with its house rules, bots and seats."""
-    return {"games": [_game_entry(get_ruleset(name)) for name in rulesets()]}
-
-
-def _game_entry(rules: Ruleset[Any, Any, Any]) -> dict[str, Any]:
-    return {
-        "name": rules.name,
-        "title": rules.title,
-        "players": rules.players(rules.config_type()),
-        "bots": list(rules.bots),
-        "best_bot": own_bot_name(rules),
-        "rules": [
-            {"name": rule.name, "default": rule.default_text, "description": rule.description}
-            for rule in house_rules(rules.config_type)
-        ],
-    }
+    return {"games": [game_entry(get_ruleset(name)) for name in rulesets()]}
 
 
 async def open_matches(server: Server, request: Request) -> dict[str, Any]:
