@@ -26,6 +26,7 @@ from tabletop_rules.game import CHANCE
 from tabletop_rules.rng import Rng
 from tabletop_rules.serialize import to_data
 from tabletop_rules.table import seat_table, state_table
+from tabletop_rules.testing.checks import json_texts
 
 from ..web.helpers import cards_in
 
@@ -123,15 +124,6 @@ def tapped(**settings: Any) -> Iterator[tuple[TestClient, Tap]]:
         yield client, tap
 
 
-def _texts(value: Any) -> set[str]:
-    """Every string of ``value``'s JSON data: cards travel as their text."""
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list | tuple):
-        return set().union(*map(_texts, value))
-    return {value} if isinstance(value, str) else set()
-
-
 def _numbers(value: Any) -> set[int]:
     """Every large whole number of ``value``'s JSON data: seeds and generator states."""
     if isinstance(value, dict):
@@ -163,7 +155,7 @@ class Judge:
         self.numbers: set[int] = set()
         for state in states.values():
             data, public = to_data(state), to_data(self.rules.view(state, None))
-            self.texts |= _texts(data) - _texts(public)
+            self.texts |= json_texts(data) - json_texts(public)
             self.numbers |= _numbers(data) - _numbers(public)
 
     def _learn(self, seat: int | None, states: tuple[Any, ...]) -> tuple[set[str], set[int]]:
@@ -173,7 +165,7 @@ class Judge:
             if id(state) not in seen:
                 seen.add(id(state))
                 data = to_data(self.rules.view(state, seat))
-                texts |= _texts(data)
+                texts |= json_texts(data)
                 numbers |= _numbers(data)
         return texts, numbers
 
@@ -430,8 +422,8 @@ def _check_lobby(text: str, room: Any, tokens: dict[str | None, int | None]) -> 
     shown: set[str] = set()
     every: set[str] = set()
     for state in room.match.history:
-        shown |= _texts(to_data(rules.view(state, None)))
-        every |= _texts(to_data(state))
+        shown |= json_texts(to_data(rules.view(state, None)))
+        every |= json_texts(to_data(state))
     leaked = (_words(text) & every) - shown
     assert not leaked, f"the lobby names {sorted(leaked)}"
     assert str(room.match.seed) not in text

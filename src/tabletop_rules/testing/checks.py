@@ -61,6 +61,7 @@ __all__ = [
     "check_view_hides_secrets",
     "check_view_refuses_seats_not_at_the_table",
     "check_worst_config_move_cost",
+    "json_texts",
     "move_cost",
     "number_paths",
     "pushed_to_the_limit",
@@ -515,12 +516,17 @@ _AROUND_A_WORD = "()[]{},.:;!?\"'"
 """What may stand around a word of a sentence: ``(5 cards)``, ``7H,``."""
 
 
-def _texts(value: Any) -> set[str]:
-    """Every string of ``value``'s JSON data (not the keys): cards travel as their text."""
+def json_texts(value: Any) -> set[str]:
+    """Every string of ``value``'s JSON data (not the keys): cards travel as their text, so
+    a leak check compares these sets.
+
+    >>> sorted(json_texts({"hand": ["7H", "QS"], "seat": 0}))
+    ['7H', 'QS']
+    """
     if isinstance(value, dict):
         value = list(value.values())
     if isinstance(value, list | tuple):
-        return set().union(*map(_texts, value))
+        return set().union(*map(json_texts, value))
     return {value} if isinstance(value, str) else set()
 
 
@@ -532,10 +538,10 @@ def check_events_described(rules: Rules, state: Any, move: Any) -> None:
     sentences use for counts too, so a hidden die would be held to its ``redact`` alone.
     """
     after, events = rules.apply_with_events(state, move)
-    every = _texts(to_data(state)) | _texts(to_data(after))
+    every = json_texts(to_data(state)) | json_texts(to_data(after))
     for seat in _seats(rules, state):
         views = (rules.view(state, seat), rules.view(after, seat))
-        hidden = every - _texts([to_data(view) for view in views])
+        hidden = every - json_texts([to_data(view) for view in views])
         for event in events:
             text = rules.describe(event, seat)
             told = f"{rules.name}: describe({event!r}, {seat}) is {text!r}, not a sentence"
