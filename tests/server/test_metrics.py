@@ -18,7 +18,7 @@ from tabletop_rules.errors import ConfigError, TabletopError
 from tabletop_rules.server.metrics import MOVE_BUCKETS, REFUSAL_KINDS, Metrics
 
 # each metric: its type and the labels of its samples besides ``worker``
-EXPECTED = {
+EXPECTED: dict[str, tuple[str, dict[str, set[str]]]] = {
     "tabletop_rooms": ("gauge", {}),
     "tabletop_clients": ("gauge", {}),
     "tabletop_matches_playing": ("gauge", {}),
