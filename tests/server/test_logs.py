@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
+pytest.importorskip("starlette")  # the server package imports its app
+
 from tabletop_rules.errors import ConfigError
 from tabletop_rules.server.logs import LOGGER, JsonFormatter, TextFormatter, configure_logging
 
