@@ -31,3 +31,4 @@ def test_ci_runs_the_quick_tier_the_slow_tier_and_the_ci_fuzz() -> None:
     fuzz = ci.index("python -m pytest -k fuzz --hypothesis-profile=tabletop-fuzz-ci")
     assert quick < slow < fuzz
     assert ci.index("export TABLETOP_REQUIRE_BROWSER=1") < slow
+    assert ci.index("export TABLETOP_REQUIRE_SERVICES=1") < slow  # Postgres and Redis
