@@ -11,9 +11,11 @@ game is left out of the list with a one-line warning.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import os
+import socket
 import sqlite3
 import sys
 import textwrap
@@ -26,7 +28,7 @@ from typing import IO, Any, NoReturn, TypeVar
 
 from . import __version__
 from .bots import own_bot_name
-from .errors import IllegalMoveError, TabletopError, UnknownGameError
+from .errors import ConfigError, IllegalMoveError, TabletopError, UnknownGameError
 from .house_rules import configured, house_rules, value_text
 from .match import Match
 from .plugins import GamePluginWarning
@@ -257,8 +259,18 @@ def _parser() -> _Parser:
         "run the game server: a lobby over HTTP, a WebSocket per player (the server extra)",
         _serve,
     )
-    db_help = f"the SQLite file that keeps the matches (default {SERVER_DB}; :memory: keeps none)"
-    serve.add_argument("--db", default=SERVER_DB, metavar="PATH", help=db_help)
+    db_help = (
+        f"where the matches are kept: an SQLite file (default {SERVER_DB}; :memory: keeps "
+        "none; or sqlite:///PATH), or postgresql://... shared by many workers (the cluster extra)"
+    )
+    serve.add_argument("--db", default=SERVER_DB, metavar="URL", help=db_help)
+    redis_help = "redis://HOST:PORT: tell the other workers of each change (the cluster extra)"
+    serve.add_argument("--redis", metavar="URL", help=redis_help)
+    worker_help = "this worker's name among those sharing the database (default HOST:PORT)"
+    serve.add_argument("--worker-id", metavar="ID", help=worker_help)
+    serve.add_argument(
+        "--log-format", choices=("text", "json"), default="text", help="json: one object a line"
+    )
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     site_help = "a folder of static files served at / beside the API: the web page, built"
@@ -814,12 +826,16 @@ _LIMIT = f"{MAX_DOCUMENT_CHARS} bytes, the limit for a record (MAX_DOCUMENT_CHAR
 
 
 def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
-    """Serve matches until interrupted, kept in the ``--db`` file."""
+    """Serve matches until interrupted, kept where ``--db`` says."""
     try:
         import uvicorn
 
-        from .server import Store, create_app
+        from .server import create_app
+        from .server.hub import open_hub
+        from .server.logs import configure_logging
         from .server.messages import MAX_MESSAGE_BYTES
+        from .server.sqlite import SQLiteStore
+        from .server.store import Store, open_store_url
     except ImportError:
         raise UsageError(
             "serve runs on Starlette and uvicorn: pip install 'tabletop-rules[server]'"
@@ -828,21 +844,33 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         raise UsageError(f"--port is 1 to 65535, got {args.port}")
     if args.site is not None and not args.site.is_dir():
         raise UsageError(f"--site is a folder (examples/web/make_site.py builds one): {args.site}")
+    worker = args.worker_id or f"{socket.gethostname()}:{args.port}"
     try:
-        store = Store(args.db)
-    except sqlite3.Error as error:
-        raise UsageError(f"cannot keep matches in {args.db}: {error}") from None
-    console.print(Text(f"serving on http://{args.host}:{args.port}, matches kept in {args.db}"))
-    try:
-        uvicorn.run(
-            create_app(store, site=args.site),
-            host=args.host,
-            port=args.port,
-            ws_max_size=2 * MAX_MESSAGE_BYTES,  # the app refuses over its limit, and says so
-            log_level="info",
-        )
-    finally:
-        store.close()
+        kind, target = open_store_url(args.db)
+        hub = open_hub(args.redis, worker)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    store: Store | str = args.db
+    if kind == "sqlite":
+        try:
+            store = SQLiteStore(target)
+        except sqlite3.Error as error:
+            raise UsageError(f"cannot keep matches in {target}: {error}") from None
+    configure_logging(args.log_format, worker=worker)
+    shown = "postgresql://…" if kind == "postgresql" else target  # never a password
+    console.print(
+        Text(f"serving on http://{args.host}:{args.port} as {worker}, matches kept in {shown}")
+    )
+    uvicorn.run(
+        create_app(store, site=args.site, hub=hub, worker=worker),
+        host=args.host,
+        port=args.port,
+        ws_max_size=2 * MAX_MESSAGE_BYTES,  # the app refuses over its limit, and says so
+        log_level="info",
+        timeout_graceful_shutdown=10,
+    )
+    if isinstance(store, SQLiteStore):
+        asyncio.run(store.close())
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,14 +17,14 @@ if TYPE_CHECKING:
 def stores() -> Iterator[Callable[..., Store]]:
     """Open a store (in memory, or on the path given); all are closed after the test."""
     pytest.importorskip("starlette")
-    from tabletop_rules.server import Store
+    from tabletop_rules.server import SQLiteStore
 
-    opened: list[Store] = []
+    opened: list[SQLiteStore] = []
 
-    def open_store(path: str | Path = ":memory:") -> Store:
-        opened.append(Store(path))
+    def open_store(path: str | Path = ":memory:") -> SQLiteStore:
+        opened.append(SQLiteStore(str(path)))
         return opened[-1]
 
     yield open_store
     for store in opened:
-        store.close()
+        asyncio.run(store.close())

@@ -4,6 +4,7 @@ told, and a seat's socket that reads until the message it waits for.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import warnings
 from collections.abc import Iterator, Sequence
@@ -20,6 +21,26 @@ from tabletop_rules import Match, get_ruleset
 from tabletop_rules.server import MatchSettings, ServerSettings, Store, create_app
 
 Json = dict[str, Any]
+
+
+class Blocking:
+    """A store whose methods a test calls from its own thread, each run to its end."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._store, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return asyncio.run(method(*args, **kwargs))
+
+        return call
+
+
+def sync(store: Store) -> Any:
+    """``store``, its methods called and awaited from the test's thread."""
+    return Blocking(store)
 
 
 class FakeTime:
@@ -163,7 +184,7 @@ def seeded(
     """
     rules = get_ruleset(game)
     head = Match(rules, config, seed=seed).record
-    store.create_match(
+    sync(store).create_match(
         "m", head, settings or MatchSettings(), tuple(seats), creator="test", now=now
     )
     return "m"

@@ -17,9 +17,9 @@ from tabletop_rules.rng import Rng, derived_seed, sample_outcome
 
 pytest.importorskip("starlette")
 
-from tabletop_rules.server import Store
+from tabletop_rules.server import SQLiteStore
 
-from .helpers import create, join, seated, seeded, serving
+from .helpers import create, join, seated, seeded, serving, sync
 
 
 def test_a_person_plays_a_whole_game_against_a_bot_seat() -> None:
@@ -54,7 +54,7 @@ def test_a_match_of_bots_alone_plays_itself_out_for_its_spectators() -> None:
 
 
 def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays(
-    stores: Callable[..., Store],
+    stores: Callable[..., SQLiteStore],
 ) -> None:
     store = stores()
     config = dp.Config(stages=1, auto_chance=False)
@@ -66,7 +66,7 @@ def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays(
             seat.read_until(lambda message: message["table"]["to_move"] == 0)
             seat.move("write chance")
             seat.read_until(lambda message: message["table"]["to_move"] == 0)  # the bot's turn
-    record = store.record(match_id)
+    record = sync(store).record(match_id)
     rules = get_ruleset("dice-poker")
     match = Match(rules, config, seed=11)
     chance_points = 0
@@ -82,7 +82,7 @@ def test_chance_outcomes_are_drawn_from_the_games_seed_so_the_record_replays(
 
 
 def test_a_bot_past_its_time_budget_gives_way_to_a_seeded_random_move(
-    caplog: pytest.LogCaptureFixture, stores: Callable[..., Store]
+    caplog: pytest.LogCaptureFixture, stores: Callable[..., SQLiteStore]
 ) -> None:
     store = stores()
     match_id = seeded(store, "account", 5, ("person", "search"))
@@ -96,5 +96,5 @@ def test_a_bot_past_its_time_budget_gives_way_to_a_seeded_random_move(
     match.play("place 4")
     seed = derived_seed(derived_seed(5, 1), 0)
     expected = RandomBot(rules, seed).choose(match.view(1))
-    assert store.record(match_id).moves[1] == rules.format_move(expected)
+    assert sync(store).record(match_id).moves[1] == rules.format_move(expected)
     assert "bot search gave no move in time" in caplog.text

@@ -30,7 +30,7 @@ import uvicorn
 
 from tabletop_rules import Match, get_ruleset
 from tabletop_rules.cli import main
-from tabletop_rules.server import ServerSettings, Store, create_app
+from tabletop_rules.server import ServerSettings, SQLiteStore, create_app
 from tabletop_rules.server.client import (
     AsyncConnection,
     ClientError,
@@ -43,7 +43,7 @@ from tabletop_rules.server.client import (
 )
 from tabletop_rules.table import seat_table
 
-from .helpers import seeded
+from .helpers import seeded, sync
 
 SHORT = {"stages": "1"}
 """Dice poker's rules for a short game: one stage of the sheet."""
@@ -57,7 +57,7 @@ def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @contextmanager
-def running(store: Store) -> Iterator[str]:
+def running(store: SQLiteStore) -> Iterator[str]:
     """A real server on ``store``: uvicorn on a free port, in a thread; its base URL. The
     process's logging is left as it is: it is pytest's, not the server's.
     """
@@ -97,7 +97,12 @@ class Person:
     """
 
     def __init__(
-        self, store: Store, match_id: str, seat: int, script: Sequence[str] = (), moves: int = 10**6
+        self,
+        store: SQLiteStore,
+        match_id: str,
+        seat: int,
+        script: Sequence[str] = (),
+        moves: int = 10**6,
     ) -> None:
         self.store, self.match_id, self.seat = store, match_id, seat
         self.script = list(script)
@@ -105,7 +110,7 @@ class Person:
         self.typed: list[str] = []
 
     def match(self) -> Match[Any, Any, Any]:
-        record = self.store.record(self.match_id)
+        record = sync(self.store).record(self.match_id)
         return Match.from_record(get_ruleset(record.game), record)
 
     def readline(self) -> str:
@@ -133,7 +138,7 @@ def test_a_server_run_by_the_tests_leaves_the_logging_handlers_of_the_process_op
     every later test of the worker.
     """
     handler = logging.FileHandler(tmp_path / "log.txt")
-    store = Store()
+    store = SQLiteStore()
     try:
         with running(store) as base:
             create(base, "dice-poker", ["person", "greedy"], SHORT)
@@ -141,13 +146,13 @@ def test_a_server_run_by_the_tests_leaves_the_logging_handlers_of_the_process_op
         assert not handler.stream.closed
     finally:
         handler.close()
-        store.close()
+        sync(store).close()
 
 
 def test_join_plays_a_whole_game_of_dice_poker_against_a_bot(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         person = Person(store, match_id, 0)
@@ -155,7 +160,7 @@ def test_join_plays_a_whole_game_of_dice_poker_against_a_bot(
         match = person.match()
     out = capsys.readouterr().out
     assert match.is_over
-    assert store.match(match_id).status == "over"  # type: ignore[union-attr]
+    assert sync(store).match(match_id).status == "over"
     assert f"Took seat P0 of match {match_id}." in out
     assert "Seats: P0 Ann (you), P1 greedy bot." in out
     assert "Your moves:" in out
@@ -169,7 +174,7 @@ def test_join_plays_a_whole_game_of_dice_poker_against_a_bot(
 def test_a_refused_move_shows_the_servers_reason_and_the_game_goes_on(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         person = Person(store, match_id, 0, script=["scratch nothing"], moves=3)
@@ -185,7 +190,7 @@ def test_a_refused_move_shows_the_servers_reason_and_the_game_goes_on(
 def test_join_tells_a_timed_seat_its_time_left(capsys: pytest.CaptureFixture[str]) -> None:
     import httpx
 
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         clock = {"move_seconds": 30, "bank_seconds": 60}
         body = {"game": "dice-poker", "seats": ["person", "greedy"], "clock": clock}
@@ -199,7 +204,7 @@ def test_join_tells_a_timed_seat_its_time_left(capsys: pytest.CaptureFixture[str
 
 
 def test_rerunning_join_comes_back_to_the_same_seat(capsys: pytest.CaptureFixture[str]) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(
             base, "dice-poker", ["greedy", "person", "person"], {**SHORT, "players": "3"}
@@ -216,7 +221,7 @@ def test_rerunning_join_comes_back_to_the_same_seat(capsys: pytest.CaptureFixtur
     assert "Took seat P1" in first
     assert "Back at seat P1" in second
     assert "Took seat" not in second
-    rows = store.seats(match_id)
+    rows = sync(store).seats(match_id)
     assert [row.taken for row in rows] == [False, True, True]  # no seat taken twice
     assert other.seat == 2
     again = SavedSeats().get(MatchLink.parse(url))
@@ -228,7 +233,7 @@ def test_rerunning_join_comes_back_to_the_same_seat(capsys: pytest.CaptureFixtur
 
 
 def test_undo_against_bots_takes_back_without_asking(capsys: pytest.CaptureFixture[str]) -> None:
-    store = Store()
+    store = SQLiteStore()
     # A known deal (the lobby never takes a seed): places that turn no card, so fair to undo.
     match_id = seeded(store, "account", 5, seats=("person", "bestcard"))
     with running(store) as base:
@@ -244,7 +249,7 @@ def test_undo_against_bots_takes_back_without_asking(capsys: pytest.CaptureFixtu
 def test_undo_across_a_throw_is_refused_with_the_fair_rules_reason(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         person = Person(store, match_id, 0, script=["roll", "undo"], moves=0)
@@ -259,7 +264,7 @@ def test_undo_across_a_throw_is_refused_with_the_fair_rules_reason(
 def test_undo_is_offered_only_where_no_one_need_consent(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "account", ["person", "person"])
         link = MatchLink.parse(f"{base}/?match={match_id}")
@@ -274,7 +279,7 @@ def test_undo_is_offered_only_where_no_one_need_consent(
 
 
 def test_watch_shows_a_spectators_table(capsys: pytest.CaptureFixture[str]) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         person = Person(store, match_id, 0, moves=2)
@@ -296,7 +301,7 @@ def test_watch_shows_a_spectators_table(capsys: pytest.CaptureFixture[str]) -> N
 def test_a_kept_token_that_holds_no_seat_is_forgotten(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         url = f"{base}/?match={match_id}"
@@ -318,7 +323,7 @@ def test_a_kept_token_that_holds_no_seat_is_forgotten(
 def test_a_match_with_no_free_seat_is_refused_with_the_advice_to_watch(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         join_seat(MatchLink.parse(f"{base}/?match={match_id}"))
@@ -351,7 +356,7 @@ def test_join_takes_the_seat_or_watches_as_the_pages_share_link_says(
     assert MatchLink.parse("http://h:1/?match=abc&watch").watch
     with pytest.raises(ClientError, match="seat is a number"):
         MatchLink.parse("http://h:1/?match=abc&seat=-1")
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "person"], SHORT)
         nobody = Person(store, match_id, 1, moves=0)
@@ -360,11 +365,11 @@ def test_join_takes_the_seat_or_watches_as_the_pages_share_link_says(
     out = capsys.readouterr().out
     assert f"Took seat P1 of match {match_id}." in out
     assert f"Dice poker, match {match_id}: watching." in out
-    assert [row.taken for row in store.seats(match_id)] == [False, True]
+    assert [row.taken for row in sync(store).seats(match_id)] == [False, True]
 
 
 def test_the_client_keeps_its_cursor_and_sends_moves_with_the_version() -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         seating = join_seat(MatchLink.parse(f"{base}/?match={match_id}"))
@@ -407,7 +412,7 @@ class Typist:
 
 
 def test_a_take_back_another_person_proposes_is_accepted_at_the_prompt() -> None:
-    store = Store()
+    store = SQLiteStore()
     match_id = seeded(store, "account", 5)
     with running(store) as base:
         link = MatchLink.parse(f"{base}/?match={match_id}")
@@ -440,11 +445,11 @@ def test_a_take_back_another_person_proposes_is_accepted_at_the_prompt() -> None
     assert status == 0
     assert "P0 proposes to take back their last turn; waiting for P1." in shown
     assert "Took back 2 moves." in shown
-    assert store.record(match_id).moves == ()
+    assert sync(store).record(match_id).moves == ()
 
 
 def test_the_async_client_plays_and_reads_its_tables() -> None:
-    store = Store()
+    store = SQLiteStore()
     with running(store) as base:
         match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
         seating = join_seat(MatchLink.parse(f"{base}/?match={match_id}"))
@@ -459,4 +464,6 @@ def test_the_async_client_plays_and_reads_its_tables() -> None:
             return [entry.move for entry in update.new]
 
         played = asyncio.run(play())
-    assert played == [store.record(match_id).moves[0]]  # the move sent, as the server logged it
+    assert played == [
+        sync(store).record(match_id).moves[0]
+    ]  # the move sent, as the server logged it

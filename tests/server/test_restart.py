@@ -16,13 +16,13 @@ from tabletop_rules.records import GameRecord
 
 pytest.importorskip("starlette")
 
-from tabletop_rules.server import Store
+from tabletop_rules.server import SQLiteStore
 
-from .helpers import FakeTime, create, join, party, play_random, seated, seeded, serving
+from .helpers import FakeTime, create, join, party, play_random, seated, seeded, serving, sync
 
 
 def test_a_restarted_server_resumes_a_match_and_its_clocks_exactly(
-    tmp_path: Path, stores: Callable[..., Store]
+    tmp_path: Path, stores: Callable[..., SQLiteStore]
 ) -> None:
     path = tmp_path / "server.db"
     time = FakeTime()
@@ -47,11 +47,11 @@ def test_a_restarted_server_resumes_a_match_and_its_clocks_exactly(
         record = GameRecord.from_json(client.get(f"/api/matches/{match_id}/record").text)
     assert Match.from_record(record).is_over
     assert record.moves[0] == "roll"
-    assert stores(path).record(match_id) == record
+    assert sync(stores(path)).record(match_id) == record
 
 
 def test_a_client_back_after_a_restart_gets_the_moves_since_its_cursor(
-    tmp_path: Path, stores: Callable[..., Store]
+    tmp_path: Path, stores: Callable[..., SQLiteStore]
 ) -> None:
     path = tmp_path / "server.db"
     with serving(stores(path)) as client:
@@ -70,10 +70,10 @@ def test_a_client_back_after_a_restart_gets_the_moves_since_its_cursor(
 
 
 def test_a_restarted_server_plays_on_the_bots_whose_turn_it_was(
-    tmp_path: Path, stores: Callable[..., Store]
+    tmp_path: Path, stores: Callable[..., SQLiteStore]
 ) -> None:
     path = tmp_path / "server.db"
     match_id = seeded(stores(path), "dice-poker", 3, ("greedy", "random"))
     with serving(stores(path)) as client, seated(client, match_id, None) as watcher:
         watcher.read_until(lambda message: message["match"]["status"] == "over")
-    assert Match.from_record(stores(path).record(match_id)).is_over
+    assert Match.from_record(sync(stores(path)).record(match_id)).is_over

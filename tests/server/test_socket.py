@@ -15,9 +15,9 @@ pytest.importorskip("starlette")
 
 from starlette.websockets import WebSocketDisconnect
 
-from tabletop_rules.server import Store
+from tabletop_rules.server import SQLiteStore
 
-from .helpers import FakeTime, Seat, create, join, party, seated, serving
+from .helpers import FakeTime, Seat, create, join, party, seated, serving, sync
 
 
 def _two_people(client: object, **body: object) -> tuple[str, str, str]:
@@ -292,7 +292,9 @@ def test_a_client_may_hold_only_so_many_sockets_open() -> None:
 
 
 def test_a_move_the_store_cannot_commit_is_neither_acknowledged_nor_played(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, stores: Callable[..., Store]
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    stores: Callable[..., SQLiteStore],
 ) -> None:
     store = stores()
     with serving(store) as client:
@@ -301,10 +303,10 @@ def test_a_move_the_store_cannot_commit_is_neither_acknowledged_nor_played(
             with seated(client, match_id, first) as seat:
                 other.read()
 
-                def failing(*args: object, **kwargs: object) -> None:
+                async def failing(*args: object, **kwargs: object) -> int:
                     raise sqlite3.OperationalError("disk I/O error")
 
-                monkeypatch.setattr(store, "add_move", failing)
+                monkeypatch.setattr(store, "commit", failing)
                 seat.send({"type": "move", "move": "roll", "version": 0})
                 reason = seat.closed_with_error()
             monkeypatch.undo()
@@ -314,5 +316,5 @@ def test_a_move_the_store_cannot_commit_is_neither_acknowledged_nor_played(
     assert reason.startswith("the server hit a bug")
     assert departed["table"]["version"] == 0
     assert table["version"] == 0
-    assert store.record(match_id).moves == ()
+    assert sync(store).record(match_id).moves == ()
     assert "disk I/O error" in caplog.text

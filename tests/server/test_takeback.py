@@ -14,17 +14,17 @@ from tabletop_rules import dice_poker as dp
 
 pytest.importorskip("starlette")
 
-from tabletop_rules.server import Store
+from tabletop_rules.server import SQLiteStore
 
-from .helpers import join, party, seated, seeded, serving
+from .helpers import join, party, seated, seeded, serving, sync
 
 
-def _account_after_two_places(store: Store) -> str:
+def _account_after_two_places(store: SQLiteStore) -> str:
     return seeded(store, "account", 5)
 
 
 def test_a_take_back_of_anothers_move_waits_for_that_persons_consent(
-    stores: Callable[..., Store],
+    stores: Callable[..., SQLiteStore],
 ) -> None:
     store = stores()
     match_id = _account_after_two_places(store)
@@ -50,10 +50,10 @@ def test_a_take_back_of_anothers_move_waits_for_that_persons_consent(
     assert proposed["table"]["version"] == 2
     assert taken["table"]["version"] == 0
     assert taken["match"]["takeback"] is None
-    assert store.record(match_id).moves == ()
+    assert sync(store).record(match_id).moves == ()
 
 
-def test_a_declined_take_back_changes_nothing(stores: Callable[..., Store]) -> None:
+def test_a_declined_take_back_changes_nothing(stores: Callable[..., SQLiteStore]) -> None:
     store = stores()
     match_id = _account_after_two_places(store)
     with serving(store) as client:
@@ -74,10 +74,10 @@ def test_a_declined_take_back_changes_nothing(stores: Callable[..., Store]) -> N
     assert "no take-back awaits your answer" in refused["reason"]
     assert declined["match"]["takeback"] is None
     assert declined["table"]["version"] == 2
-    assert store.record(match_id).moves == ("place 4", "place 2")
+    assert sync(store).record(match_id).moves == ("place 4", "place 2")
 
 
-def test_a_move_played_meanwhile_cancels_the_proposal(stores: Callable[..., Store]) -> None:
+def test_a_move_played_meanwhile_cancels_the_proposal(stores: Callable[..., SQLiteStore]) -> None:
     store = stores()
     match_id = _account_after_two_places(store)
     with serving(store) as client:
@@ -96,11 +96,11 @@ def test_a_move_played_meanwhile_cancels_the_proposal(stores: Callable[..., Stor
             late = two.read()
     assert moved["match"]["takeback"] is None
     assert late["type"] == "refused"
-    assert store.record(match_id).moves == ("place 4", "place 2", "roll")
+    assert sync(store).record(match_id).moves == ("place 4", "place 2", "roll")
 
 
 def test_a_take_back_never_crosses_a_move_that_showed_what_was_hidden(
-    stores: Callable[..., Store],
+    stores: Callable[..., SQLiteStore],
 ) -> None:
     store = stores()
     match_id = seeded(store, "dice-poker", 7, config=dp.Config(stages=1))
@@ -112,10 +112,10 @@ def test_a_take_back_never_crosses_a_move_that_showed_what_was_hidden(
             refused = seat.read()
     assert refused["type"] == "refused"
     assert "a fair take-back never crosses" in refused["reason"]
-    assert store.record(match_id).moves == ("roll",)
+    assert sync(store).record(match_id).moves == ("roll",)
 
 
-def test_a_take_back_against_bots_only_needs_no_consent(stores: Callable[..., Store]) -> None:
+def test_a_take_back_against_bots_only_needs_no_consent(stores: Callable[..., SQLiteStore]) -> None:
     store = stores()
     config = dp.Config(stages=1, stage_orders="announce")
     match_id = seeded(store, "dice-poker", 7, ("person", "greedy"), config)
@@ -129,11 +129,11 @@ def test_a_take_back_against_bots_only_needs_no_consent(stores: Callable[..., St
     assert taken["type"] == "table"
     assert taken["table"]["version"] == 1
     assert taken["table"]["log_from"] == 1
-    assert store.record(match_id).moves == ("roll",)
+    assert sync(store).record(match_id).moves == ("roll",)
 
 
 def test_every_other_person_whose_move_it_takes_back_must_accept(
-    stores: Callable[..., Store],
+    stores: Callable[..., SQLiteStore],
 ) -> None:
     store = stores()
     match_id = seeded(store, "account", 5, ("person",) * 3, account.Config(players=3))
@@ -158,4 +158,4 @@ def test_every_other_person_whose_move_it_takes_back_must_accept(
     assert halfway["match"]["takeback"]["accepted"] == [1]
     assert halfway["table"]["version"] == 3
     assert taken["table"]["version"] == 0
-    assert store.record(match_id).moves == ()
+    assert sync(store).record(match_id).moves == ()

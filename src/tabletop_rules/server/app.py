@@ -1,20 +1,25 @@
-"""The server's routes: the lobby over HTTP (JSON) and one WebSocket per client.
+"""The server's routes: the lobby over HTTP (JSON), one WebSocket per client, and the
+operator's ``/health`` and ``/metrics``.
 
 The state lives in a :class:`Server` handed to the app, not in module globals: the
-store, the rooms in play, the settings and the clients' message budgets. Every refusal
-is JSON with the library's message (``{"error": text, "fields": {...}}`` over HTTP,
-``{"type": "refused" | "error", "reason": text}`` on a socket), never a traceback.
+store, the hub to the other workers, the rooms this worker holds, the settings and the
+clients' message budgets. Every refusal is JSON with the library's message
+(``{"error": text, "fields": {...}}`` over HTTP, ``{"type": "refused" | "error",
+"reason": text}`` on a socket), never a traceback; a refusal the client may simply send
+again (the database did not answer) says ``"retry": true``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
+import socket as sockets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 from starlette.applications import Starlette
@@ -31,25 +36,47 @@ from ..match import Match
 from ..protocol import Ruleset, get_ruleset, rulesets
 from ..table import game_entry
 from .clock import TimeSource
+from .hub import Hub, LocalHub, Notice
 from .messages import (
     MAX_MESSAGE_BYTES,
     CreateRequest,
     Hello,
+    Move,
     RefusedError,
     read_create,
     read_join,
     read_json,
     read_message,
 )
-from .room import Client, Room, match_id
-from .store import MatchSettings, Store
+from .metrics import Metrics, RefusalKind
+from .room import Client, Room, Worker
+from .room import match_id as new_match_id
+from .sqlite import SQLiteStore
+from .store import (
+    MatchSettings,
+    StaleError,
+    Store,
+    StoreUnavailableError,
+    open_store,
+    open_store_url,
+)
 
-__all__ = ["Server", "ServerSettings", "create_app"]
+__all__ = ["Server", "ServerSettings", "create_app", "default_worker_id"]
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 MAX_BODY_BYTES = 16 * 1024
 """The largest lobby request body read."""
+
+RESTART_CODE = 1012
+"""The close code of a worker shutting down (WebSocket's "service restart"): reconnect."""
+
+
+def default_worker_id() -> str:
+    """A worker id unique on this network: the host's name and the process's id."""
+    return f"{sockets.gethostname()}-{os.getpid()}"
 
 
 @attrs.frozen(kw_only=True)
@@ -66,8 +93,15 @@ class ServerSettings:
         sockets_per_client: How many sockets one client (its address) may hold open.
         bot_seconds: How long a bot may think over a move; past it a random bot plays.
         grace_seconds: How long a person on turn may be away before the others may claim.
-        tick_seconds: How often the clocks are looked at.
+        tick_seconds: How often the clocks, the bots due and the leases are looked at.
         hello_seconds: How long a new socket may take to say hello.
+        lease_seconds: How long a worker holds a match after changing it (its bots, its
+            clocks), and how long a worker may be silent before the others count it gone.
+        heartbeat_seconds: How often the worker tells the store it is alive.
+        poll_seconds: How often the worker compares its rooms with the store, in case a
+            notice from another worker was lost.
+        down_after: A worker starting after no worker was seen for this long forgives
+            every clock the downtime (the whole service was down).
         now: Where the time is read (``time.time``; a test passes its own).
 
     """
@@ -81,6 +115,10 @@ class ServerSettings:
     grace_seconds: float = 60.0
     tick_seconds: float = 0.25
     hello_seconds: float = 10.0
+    lease_seconds: float = 10.0
+    heartbeat_seconds: float = 1.0
+    poll_seconds: float = 1.0
+    down_after: float = 30.0
     now: TimeSource = time.time
 
 
@@ -102,57 +140,142 @@ class _Budget:
 
 
 class Server:
-    """What the app serves from: the ``store``, the ``settings``, the rooms in memory."""
+    """What one worker serves from: the ``store``, the ``hub`` to the other workers (none:
+    this is the only one), the ``settings`` and the rooms in memory.
+    """
 
-    def __init__(self, store: Store, settings: ServerSettings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: ServerSettings,
+        *,
+        hub: Hub | None = None,
+        worker: str | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
+        self.hub = LocalHub() if hub is None else hub
+        self.worker_id = default_worker_id() if worker is None else worker
+        self.metrics = Metrics(self.worker_id)
+        self.worker = Worker(
+            id=self.worker_id,
+            store=store,
+            hub=self.hub,
+            now=settings.now,
+            bot_seconds=settings.bot_seconds,
+            grace_seconds=settings.grace_seconds,
+            lease_seconds=settings.lease_seconds,
+            committed=self.metrics.committed,
+        )
         self.rooms: dict[str, Room] = {}
-        self._budgets: dict[object, _Budget] = {}
         self.sockets: dict[str, int] = {}  # open sockets by client address
+        self.draining = False
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._budgets: dict[object, _Budget] = {}
         self._ticker: asyncio.Task[None] | None = None
+        self.metrics.track(
+            rooms=lambda: len(self.rooms),
+            clients=lambda: sum(len(room.clients) for room in self.rooms.values()),
+            playing=lambda: sum(room.status == "playing" for room in self.rooms.values()),
+        )
 
     async def start(self) -> None:
-        """Resume every match in play (clocks, bots) and start the clock ticker."""
-        for stored in self.store.matches("playing"):
-            try:
-                room = self.room(stored.id)
-            except TabletopError as error:  # its game's package gone, say: the others play on
-                log.error("match %s cannot be resumed: %s", stored.id, error)
-                continue
-            async with room.lock:
-                room.schedule()
+        """Join the workers: forgive a downtime of the whole service, forget this worker's
+        clients of a previous run, hear the others, and start the ticker (which takes up
+        the matches whose bots or clocks are due).
+        """
+        store, now = self.store, self.settings.now()
+        downtime = await store.resume(self.worker_id, now=now, down_after=self.settings.down_after)
+        if downtime:
+            log.info("the service was down %.0f s: every clock forgives it", downtime)
+        await store.release(self.worker_id, now=now)
+        await store.heartbeat(self.worker_id, now=now)
+        await self.hub.start(self._on_notice, self._on_resync)
         self._ticker = asyncio.create_task(self._tick())
 
     async def stop(self) -> None:
-        """Stop the ticker and every room's bots."""
+        """Stop gracefully: refuse new work, let every move under way finish, stop the
+        bots, and hand this worker's matches and clients over (leases end now).
+        """
+        self.draining = True
         if self._ticker is not None:
             self._ticker.cancel()
             await asyncio.gather(self._ticker, return_exceptions=True)
-        for room in self.rooms.values():
-            await room.stop()
+        for room in list(self.rooms.values()):
+            async with room.lock:  # a move under way finishes first
+                await room.stop()
+        await self.hub.stop()
+        with contextlib.suppress(TabletopError):
+            await self.store.release(self.worker_id, now=self.settings.now())
 
-    def room(self, match_id: str) -> Room:
+    # --- rooms ----------------------------------------------------------------------------
+
+    async def room(self, match_id: str) -> Room:
         """The room of match ``match_id``, loaded from the store when not in memory;
         :class:`~tabletop_rules.server.messages.RefusedError` (404) when there is none.
         """
         room = self.rooms.get(match_id)
+        if room is not None:
+            return room
+        loading = self._loading.get(match_id)
+        if loading is None:  # one load, however many ask at once
+            loading = asyncio.ensure_future(self._load(match_id))
+            self._loading[match_id] = loading
+            loading.add_done_callback(lambda _done: self._loading.pop(match_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, match_id: str) -> Room:
+        try:
+            room = await Room.load(self.worker, match_id)
+        except StoreUnavailableError:
+            raise
+        except TabletopError as error:
+            raise RefusedError(f"match {match_id!r} cannot be loaded: {error}", 500) from None
         if room is None:
-            settings = self.settings
-            try:
-                room = Room.load(
-                    self.store,
-                    match_id,
-                    now=settings.now,
-                    bot_seconds=settings.bot_seconds,
-                    grace=settings.grace_seconds,
-                )
-            except TabletopError as error:
-                raise RefusedError(f"match {match_id!r} cannot be loaded: {error}", 500) from None
-            if room is None:
-                raise RefusedError(f"no match {match_id!r}", 404)
-            self.rooms[match_id] = room
-        return room
+            raise RefusedError(f"no match {match_id!r}", 404)
+        return self.rooms.setdefault(match_id, room)
+
+    @contextlib.asynccontextmanager
+    async def locked(self, match_id: str) -> AsyncIterator[Room]:
+        """The room of ``match_id`` under its lock, the one this worker holds (a room
+        forgotten while its lock was awaited is loaded again).
+        """
+        while True:
+            room = await self.room(match_id)
+            async with room.lock:
+                if self.rooms.get(match_id) is room:
+                    yield room
+                    return
+
+    async def attempt(self, room: Room, change: Callable[[], Awaitable[T]]) -> T:
+        """Make ``change`` to ``room`` (under its lock); if another worker changed the
+        match first, catch up, send this worker's clients the news, and try once more.
+        """
+        try:
+            return await change()
+        except StaleError:
+            self.metrics.refused("stale")
+        await room.refresh()
+        await room.broadcast()
+        try:
+            return await change()
+        except StaleError:
+            raise RefusedError(
+                "the match changed meanwhile; send it again on the new table", 409
+            ) from None
+
+    def forget(self, room: Room) -> None:
+        """Let a room nobody here watches leave memory (the store keeps it) once its match
+        is over or in another worker's hands; its seats' budgets go with a match over.
+        """
+        if room.clients or room.playing_bots or self.rooms.get(room.id) is not room:
+            return
+        if room.status == "open" or (room.status == "playing" and room.leased):
+            return
+        del self.rooms[room.id]
+        if room.status == "over":
+            for seat in range(len(room.seats)):
+                self._budgets.pop(("seat", room.id, seat), None)
 
     def budget(self, key: object) -> bool:
         """Whether the client ``key`` may send one more message now."""
@@ -168,28 +291,105 @@ class Server:
         if type(key) is not tuple:
             self._budgets.pop(key, None)
 
-    def forget(self, room: Room) -> None:
-        """Let a finished match with nobody watching leave memory, its seats' budgets too."""
-        if room.status == "over" and not room.clients and self.rooms.get(room.id) is room:
-            del self.rooms[room.id]
-            for seat in range(len(room.seats)):
-                self._budgets.pop(("seat", room.id, seat), None)
+    # --- the other workers ----------------------------------------------------------------
+
+    async def _on_notice(self, notice: Notice) -> None:
+        """Another worker changed a match: catch up if this worker holds it."""
+        self.metrics.notice_received()
+        room = self.rooms.get(notice.match)
+        if room is None:
+            return
+        async with room.lock:
+            try:
+                if notice.kind == "presence":
+                    await room.reread_presence()
+                elif notice.revision <= room.revision or not await room.refresh():
+                    return
+            except TabletopError as error:  # the store is down: the poll catches up later
+                log.warning("match %s: a notice could not be followed: %s", room.id, error)
+                return
+            await room.broadcast()
+
+    async def _on_resync(self) -> None:
+        """Notices may have been lost (the hub reconnected): every room catches up."""
+        self.metrics.resynced()
+        await self._catch_up(list(self.rooms.values()), presence=True)
+
+    async def _catch_up(self, rooms: list[Room], *, presence: bool = False) -> None:
+        for room in rooms:
+            async with room.lock:
+                try:
+                    changed = await room.refresh()
+                    if presence:
+                        await room.reread_presence()
+                except TabletopError as error:
+                    log.warning("match %s cannot catch up: %s", room.id, error)
+                    continue
+                if changed or presence:
+                    await room.broadcast()
+
+    async def _poll(self) -> None:
+        """The backstop of lost notices: the rooms whose revision the store has passed."""
+        watched = [room for room in self.rooms.values() if room.clients]
+        if not watched:
+            return
+        stored = await self.store.revisions([room.id for room in watched])
+        behind = [room for room in watched if stored.get(room.id, room.revision) > room.revision]
+        await self._catch_up(behind)
+
+    # --- the ticker: heartbeats, clocks and bots due --------------------------------------
 
     async def _tick(self) -> None:
+        settings = self.settings
+        clock = asyncio.get_running_loop().time
+        beat = poll = clock()
         while True:
-            await asyncio.sleep(self.settings.tick_seconds)
-            for room in list(self.rooms.values()):
-                if room.clocks is None or room.status != "playing":
-                    continue
-                async with room.lock:
-                    try:
-                        changed = room.check_clock()
-                    except Exception:
-                        log.exception("match %s: the clock failed", room.id)
-                        continue
-                    if changed:
-                        await room.broadcast()
-                        room.schedule()
+            await asyncio.sleep(settings.tick_seconds)
+            try:
+                if clock() - beat >= settings.heartbeat_seconds:
+                    beat = clock()
+                    await self.store.heartbeat(self.worker_id, now=settings.now())
+                await self._serve_due()
+                if clock() - poll >= settings.poll_seconds:
+                    poll = clock()
+                    await self._poll()
+            except TabletopError as error:  # the store is down: try again next tick
+                self.metrics.store_failed()
+                log.warning("the ticker could not reach the store: %s", error)
+            except Exception:
+                log.exception("the ticker failed")
+
+    async def _serve_due(self) -> None:
+        """Fire the clocks and start the bots that are due: in the rooms this worker
+        leases, then in matches no live worker leases (their worker died, or nobody has
+        looked at them since), each claimed first so only one worker acts.
+        """
+        settings = self.settings
+        now = settings.now()
+        for room in list(self.rooms.values()):
+            due = room.due() if room.leased else None
+            if due is not None and due <= now:
+                await self._act_on_due(room)
+        for match_id in await self.store.due_matches(now=now, limit=100):
+            until = now + settings.lease_seconds
+            if not await self.store.claim_lease(match_id, self.worker_id, now=now, until=until):
+                continue
+            async with self.locked(match_id) as room:
+                if await room.refresh():
+                    await room.broadcast()
+                room.leased = True
+            await self._act_on_due(room)
+
+    async def _act_on_due(self, room: Room) -> None:
+        async with room.lock:
+            try:
+                fired = await self.attempt(room, room.check_clock)
+            except TabletopError as error:
+                log.warning("match %s: the clock could not fire: %s", room.id, error)
+                return
+            if fired:
+                await room.announce()
+            room.schedule()
 
 
 # --- the lobby ---------------------------------------------------------------------------
@@ -199,7 +399,8 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 def _answers(handler: Callable[[Server, Request], Awaitable[Any]]) -> Handler:
     """``handler`` as a route: its answer as JSON, a refusal as ``{"error", "fields"}``
-    with its status, a bug as a 500 with one line (the traceback goes to the log).
+    with its status (503 with ``"retry": true`` when the database did not answer), a bug
+    as a 500 with one line (the traceback goes to the log).
     """
 
     async def route(request: Request) -> Response:
@@ -208,6 +409,9 @@ def _answers(handler: Callable[[Server, Request], Awaitable[Any]]) -> Handler:
             answer = await handler(server, request)
         except RefusedError as refusal:
             return _error(str(refusal), refusal.status, refusal.fields)
+        except StoreUnavailableError as error:
+            server.metrics.store_failed()
+            return _error(str(error), 503, retry=True)
         except UnknownGameError as error:
             return _error(str(error), 404)
         except TabletopError as error:
@@ -221,8 +425,15 @@ def _answers(handler: Callable[[Server, Request], Awaitable[Any]]) -> Handler:
     return route
 
 
-def _error(message: str, status: int, fields: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message, "fields": fields or {}}, status_code=status)
+def _error(
+    message: str, status: int, fields: dict[str, str] | None = None, *, retry: bool = False
+) -> JSONResponse:
+    body: dict[str, Any] = {"error": message, "fields": fields or {}}
+    headers = None
+    if retry:
+        body["retry"] = True
+        headers = {"Retry-After": "1"}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -250,8 +461,13 @@ async def games(server: Server, request: Request) -> dict[str, Any]:
 
 async def open_matches(server: Server, request: Request) -> dict[str, Any]:
     """The matches waiting for people, oldest first."""
-    waiting = server.store.matches("open")
-    return {"matches": [server.room(stored.id).lobby_info() for stored in waiting]}
+    waiting = await server.store.matches("open")
+    shown = []
+    for stored in waiting:
+        room = await server.room(stored.id)
+        shown.append(room.lobby_info())
+        server.forget(room)
+    return {"matches": shown}
 
 
 async def create(server: Server, request: Request) -> JSONResponse:
@@ -259,7 +475,7 @@ async def create(server: Server, request: Request) -> JSONResponse:
     asked = read_create(await _body(request))
     creator = request.client.host if request.client else "unknown"
     most = server.settings.matches_per_client
-    if server.store.live_matches_of(creator) >= most:
+    if await server.store.live_matches_of(creator) >= most:
         raise RefusedError(f"a client may have {most} matches not yet over; finish one first", 429)
     rules = get_ruleset(asked.game)
     config = _config(rules, asked.rules)
@@ -268,14 +484,16 @@ async def create(server: Server, request: Request) -> JSONResponse:
         spectators=asked.spectators, delay=asked.delay, clock=asked.clock, timeout=asked.timeout
     )
     head = Match(rules, config).record  # a fresh seed, kept secret until the match is over
-    new_id = match_id()
-    server.store.create_match(
-        new_id, head, settings, seats, creator=creator, now=server.settings.now()
-    )
-    room = server.room(new_id)
-    async with room.lock:
+    new_id, now = new_match_id(), server.settings.now()
+    await server.store.create_match(new_id, head, settings, seats, creator=creator, now=now)
+    if "person" not in seats:  # bots alone: this worker plays them
+        until = now + server.settings.lease_seconds
+        await server.store.claim_lease(new_id, server.worker_id, now=now, until=until)
+    async with server.locked(new_id) as room:
         room.schedule()
-    return JSONResponse({"match": room.lobby_info()}, status_code=201)
+        answer = room.lobby_info()
+    server.forget(room)
+    return JSONResponse({"match": answer}, status_code=201)
 
 
 def _config(rules: Ruleset[Any, Any, Any], values: dict[str, str]) -> Any:
@@ -308,42 +526,70 @@ def _seats(rules: Ruleset[Any, Any, Any], asked: CreateRequest, players: int) ->
 
 async def show(server: Server, request: Request) -> dict[str, Any]:
     """One match, as a spectator of the lobby sees it (seats, status, settings)."""
-    room = server.room(request.path_params["match_id"])
+    async with server.locked(request.path_params["match_id"]) as room:
+        await room.refresh()
+        answer = room.lobby_info()
     server.forget(room)
-    return {"match": room.lobby_info()}
+    return {"match": answer}
 
 
 async def join(server: Server, request: Request) -> dict[str, Any]:
     """Take a free seat (``{seat?, name?}``): the seat and its token, shown only now."""
     asked = read_join(await _body(request))
-    room = server.room(request.path_params["match_id"])
-    async with room.lock:
-        seat, token = room.join(asked.seat, asked.name)
-        await room.broadcast()
+    async with server.locked(request.path_params["match_id"]) as room:
+        seat, token = await server.attempt(room, lambda: room.join(asked.seat, asked.name))
+        await room.announce()
         room.schedule()
+    server.forget(room)
     return {"match": room.id, "seat": seat, "token": token}
 
 
 async def leave(server: Server, request: Request) -> dict[str, Any]:
     """Leave the match (the token in ``Authorization``): free the seat, or resign."""
-    room = server.room(request.path_params["match_id"])
-    seat = server.store.seat_of(room.id, _token(request))
+    match_id = request.path_params["match_id"]
+    seat = await server.store.seat_of(match_id, _token(request))
     if seat is None:
+        await server.room(match_id)  # 404 for no such match
         raise RefusedError("the token holds no seat of this match", 403)
-    async with room.lock:
-        room.leave(seat)
-        await room.broadcast()
+    async with server.locked(match_id) as room:
+        await server.attempt(room, lambda: room.leave(seat))
+        await room.announce()
+        answer = room.lobby_info()
     server.forget(room)
-    return {"match": room.lobby_info()}
+    return {"match": answer}
 
 
 async def record(server: Server, request: Request) -> Response:
     """The game record, once the match is over (before, it would tell the seed)."""
-    room = server.room(request.path_params["match_id"])
-    if room.status != "over":
-        raise RefusedError("the record is shown once the match is over: it holds the seed", 409)
+    async with server.locked(request.path_params["match_id"]) as room:
+        await room.refresh()
+        over = room.status == "over"
     server.forget(room)
-    return Response(server.store.record(room.id).to_json(), media_type="application/json")
+    if not over:
+        raise RefusedError("the record is shown once the match is over: it holds the seed", 409)
+    return Response((await server.store.record(room.id)).to_json(), media_type="application/json")
+
+
+async def health(request: Request) -> Response:
+    """Ready (200) only when the store answers and the worker is not shutting down; a
+    load balancer sends clients elsewhere on 503.
+    """
+    server: Server = request.app.state.server
+    body: dict[str, Any] = {"worker": server.worker_id, "hub": server.hub.connected}
+    if server.draining:
+        return JSONResponse({**body, "status": "draining"}, status_code=503)
+    try:
+        await asyncio.wait_for(server.store.ping(), 5.0)
+    except (TabletopError, TimeoutError) as error:
+        return JSONResponse({**body, "status": "unavailable", "error": str(error)}, 503)
+    return JSONResponse({**body, "status": "ready"})
+
+
+async def metrics(request: Request) -> Response:
+    """The worker's metrics in the Prometheus text format."""
+    server: Server = request.app.state.server
+    body, content_type = server.metrics.render()
+    return Response(body, media_type=content_type)
 
 
 # --- the socket --------------------------------------------------------------------------
@@ -363,11 +609,14 @@ async def socket(websocket: WebSocket) -> None:
     await websocket.accept()
     address = websocket.client.host if websocket.client else "unknown"
     most = server.settings.sockets_per_client
+    if server.draining:
+        await _close(websocket, "the server is shutting down: connect to another", RESTART_CODE)
+        return
     if server.sockets.get(address, 0) >= most:
         await _close(websocket, f"a client may hold {most} sockets open; close one first", 1008)
         return
     server.sockets[address] = server.sockets.get(address, 0) + 1
-    room: Room | None = None
+    match_id: str = websocket.path_params["match_id"]
     client: Client | None = None
     key: object = None
     try:
@@ -377,30 +626,45 @@ async def socket(websocket: WebSocket) -> None:
         if not isinstance(hello, Hello):
             raise _ViolationError("the first message is a hello")
         try:
-            room = server.room(websocket.path_params["match_id"])
+            await server.room(match_id)
         except RefusedError as error:
             raise _ViolationError(str(error)) from None
-        seat = _seat(server, room, hello)
-        key = ("seat", room.id, seat) if seat is not None else websocket
+        seat = await _seat(server, match_id, hello)
+        key = ("seat", match_id, seat) if seat is not None else websocket
         client = Client(websocket.send_json, seat, hello.cursor)
-        async with room.lock:
-            room.add(client)
+        async with server.locked(match_id) as room:
+            await room.refresh()  # the client may come from a worker that is ahead
+            await room.add(client)
             await room.broadcast()
         while True:
             message = await _receive(server, websocket, key)
-            if hello.token is not None and server.store.seat_of(room.id, hello.token) != seat:
+            began = time.perf_counter()
+            if (
+                hello.token is not None
+                and await server.store.seat_of(match_id, hello.token) != seat
+            ):
                 raise _ViolationError("the token no longer holds a seat of this match")
             if client.closed:  # dropped by a send that failed: the client reconnects
                 raise _ViolationError("this socket was dropped; reconnect with your cursor")
-            async with room.lock:
+            async with server.locked(match_id) as room:
+                if client not in room.clients:  # the room was reloaded: join it again
+                    await room.add(client)
                 try:
-                    changed = room.act(seat, message)
+                    changed = await server.attempt(room, functools.partial(room.act, seat, message))
+                except StoreUnavailableError as error:
+                    server.metrics.store_failed()
+                    server.metrics.refused("unavailable")
+                    await room.refuse(client, str(error), retry=True)
+                    continue
                 except TabletopError as error:
+                    server.metrics.refused(_refusal_kind(error))
                     await room.refuse(client, str(error))
                     continue
                 if changed:
-                    await room.broadcast()
+                    await room.announce()
                     room.schedule()
+                    if isinstance(message, Move):
+                        server.metrics.moved("person", time.perf_counter() - began)
                 else:
                     await room.send(client, room.table(client))
     except WebSocketDisconnect:
@@ -409,28 +673,48 @@ async def socket(websocket: WebSocket) -> None:
         await _close(websocket, "no hello in time", 1008)
     except _ViolationError as violation:
         await _close(websocket, str(violation), violation.code)
+    except StoreUnavailableError as error:
+        await _close(websocket, f"{error}; reconnect", 1013)
     except Exception:
-        log.exception("the socket of match %s failed", websocket.path_params["match_id"])
+        log.exception("the socket of match %s failed", match_id)
         await _close(websocket, "the server hit a bug; reconnect to get the table", 1011)
     finally:
         server.sockets[address] -= 1
         if not server.sockets[address]:
             del server.sockets[address]
         server.forget_budget(key)
-        if room is not None and client is not None:
-            async with room.lock:
-                room.drop(client)
+        if client is not None:
+            await _part(server, match_id, client)
+
+
+async def _part(server: Server, match_id: str, client: Client) -> None:
+    """``client`` has gone: the others are told, and the room may leave memory."""
+    room = server.rooms.get(match_id)
+    if room is None:
+        return
+    async with room.lock:
+        if client in room.clients:
+            await room.drop(client)
+            if not server.draining:
                 await room.broadcast()
-            server.forget(room)
+    server.forget(room)
 
 
-def _seat(server: Server, room: Room, hello: Hello) -> int | None:
-    """The seat ``hello``'s token holds in ``room`` (``None``: a spectator, if allowed)."""
+def _refusal_kind(error: TabletopError) -> RefusalKind:
+    """The kind of a refusal, as the metrics count it."""
+    if isinstance(error, RefusedError):
+        return "stale" if error.status == 409 else "other"
+    return "stale" if "answers the table of version" in str(error) else "illegal"
+
+
+async def _seat(server: Server, match_id: str, hello: Hello) -> int | None:
+    """The seat ``hello``'s token holds in the match (``None``: a spectator, if allowed)."""
     if hello.token is None:
+        room = await server.room(match_id)
         if room.settings.spectators == "none":
             raise _ViolationError("this match has no spectators")
         return None
-    seat = server.store.seat_of(room.id, hello.token)
+    seat = await server.store.seat_of(match_id, hello.token)
     if seat is None:
         raise _ViolationError("the token holds no seat of this match")
     return seat
@@ -471,32 +755,55 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    store: Store | None = None,
+    store: Store | str | None = None,
     settings: ServerSettings | None = None,
     *,
     site: str | os.PathLike[str] | None = None,
+    hub: Hub | None = None,
+    worker: str | None = None,
 ) -> Starlette:
-    """The server as an ASGI app (run it with uvicorn), serving from ``store`` (``None``: a
-    new database in memory, closed with the app) under ``settings``; with ``site``, a
-    folder (the web page as ``examples/web/make_site.py`` builds it), its files at ``/``
-    beside the API, and no file outside it. :class:`~tabletop_rules.errors.ConfigError`
-    if ``site`` is no folder.
+    """The server as an ASGI app (run it with uvicorn), serving from ``store``: a
+    :class:`~tabletop_rules.server.store.Store`, its URL (opened when the app starts and
+    closed when it stops, see :func:`~tabletop_rules.server.store.open_store`), or
+    ``None`` for a new SQLite database in memory. Several workers share one Postgres
+    store and tell each other of their changes through a ``hub``
+    (:class:`~tabletop_rules.server.hub.RedisHub`; ``None``: this is the only worker),
+    each under its own ``worker`` id (:func:`default_worker_id`). With ``site``, a folder
+    (the web page as ``examples/web/make_site.py`` builds it), its files at ``/`` beside
+    the API, and no file outside it. :class:`~tabletop_rules.errors.ConfigError` if
+    ``site`` is no folder or ``store`` no store URL.
     """
     if site is not None and not os.path.isdir(site):
         raise ConfigError(f"the site to serve is a folder, got {os.fspath(site)!r}")
-    server = Server(Store() if store is None else store, settings or ServerSettings())
+    if isinstance(store, str):
+        open_store_url(store)  # a wrong URL is refused now, not when the app starts
+    chosen = settings or ServerSettings()
+    own_store = not isinstance(store, Store)
+
+    def server_on(opened: Store) -> Server:
+        return Server(opened, chosen, hub=hub, worker=worker)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await server.start()
+        if isinstance(store, str):
+            app.state.server = server_on(await open_store(store))
+        server: Server = app.state.server
+        try:
+            await server.start()
+        except BaseException:
+            if own_store:
+                await server.store.close()
+            raise
         try:
             yield
         finally:
             await server.stop()
-            if store is None:  # the app's own; a store handed in is its owner's to close
-                server.store.close()
+            if own_store:  # the app's own; a store handed in is its owner's to close
+                await server.store.close()
 
     routes = [
+        Route("/health", health, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
         Route("/api/games", _answers(games), methods=["GET"]),
         Route("/api/matches", _answers(open_matches), methods=["GET"]),
         Route("/api/matches", _answers(create), methods=["POST"]),
@@ -511,5 +818,6 @@ def create_app(
     app = Starlette(
         routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _not_found}
     )
-    app.state.server = server
+    if not isinstance(store, str):
+        app.state.server = server_on(SQLiteStore() if store is None else store)
     return app

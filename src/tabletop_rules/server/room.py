@@ -1,8 +1,10 @@
-"""One live match in the server's memory: the :class:`~tabletop_rules.match.Match`, its
-seats, the clients watching it, its clocks and a take-back proposed. Everything a client
-may change goes through a :class:`Room` under its lock, is committed to the store, and
-only then sent: every client gets its own table (:func:`~tabletop_rules.table.seat_table`
-for its seat), built here and nowhere else.
+"""One match in a worker's memory: the :class:`~tabletop_rules.match.Match`, its seats,
+the clients of this worker watching it, its clocks and a take-back proposed. The store is
+the truth and a room its cache: every change goes through a :class:`Room` under its lock,
+is committed to the store as one transaction at the room's revision (another worker's
+change in between makes it :class:`~tabletop_rules.server.store.StaleError`, and the room
+reloads), and only then sent: every client gets its own table
+(:func:`~tabletop_rules.table.seat_table` for its seat), built here and nowhere else.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -17,17 +20,30 @@ import attrs
 
 from .._seats import top_seats
 from ..bots import RandomBot, own_bot_name
-from ..errors import IllegalMoveError, TabletopError
+from ..errors import IllegalMoveError, InvalidStateError, TabletopError
 from ..game import CHANCE
 from ..match import Match
 from ..protocol import Bot, Ruleset, get_ruleset
 from ..rng import Rng, derived_seed, sample_outcome
 from ..table import seat_table
 from .clock import Clocks, TimeSource
+from .hub import Hub, Notice
 from .messages import Claim, Message, Move, RefusedError, Resign, Sync, TakeBack
-from .store import MatchSettings, Result, SeatRow, Store, StoredMatch, new_token
+from .store import (
+    Live,
+    MatchSettings,
+    Result,
+    SeatChange,
+    SeatRow,
+    StaleError,
+    Store,
+    StoredMatch,
+    StoredMove,
+    hash_token,
+    new_token,
+)
 
-__all__ = ["Client", "Proposal", "Room", "match_id"]
+__all__ = ["Client", "Proposal", "Room", "Worker", "match_id"]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +52,34 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 SEND_SECONDS = 10.0
 """How long a send to one client may take before the client is dropped."""
+
+
+def _ignore(seconds: float) -> None:
+    """Record nothing (a worker without metrics)."""
+
+
+@attrs.frozen(kw_only=True)
+class Worker:
+    """What the rooms of one server process share: the worker's ``id`` (unique among the
+    workers that share the store), the ``store``, the ``hub`` that tells the other workers
+    of a change, where it reads the time, and its timings: a bot's thinking time, the
+    grace before an away seat may be claimed, and the ``lease_seconds`` a worker holds a
+    match after changing it (and after which a silent worker counts as gone).
+    """
+
+    id: str
+    store: Store
+    hub: Hub
+    now: TimeSource
+    bot_seconds: float = 5.0
+    grace_seconds: float = 60.0
+    lease_seconds: float = 15.0
+    committed: Callable[[float], None] = _ignore
+    """Told how long each commit took (the worker's metrics)."""
+
+    def alive_after(self) -> float:
+        """Workers last seen before this time are gone."""
+        return self.now() - self.lease_seconds
 
 
 class Client:
@@ -70,15 +114,32 @@ class Proposal:
             "accepted": sorted(self.accepted),
         }
 
+    def stored(self) -> dict[str, Any]:
+        """The proposal as the store keeps it (:meth:`from_stored` reads it back)."""
+        return {**self.to_json(), "waiting": sorted(self.waiting)}
+
+    @classmethod
+    def from_stored(cls, data: Any) -> Proposal:
+        """The proposal :meth:`stored` wrote; ``InvalidStateError`` for anything else."""
+        try:
+            return cls(
+                by=int(data["by"]),
+                version=int(data["version"]),
+                waiting=frozenset(map(int, data["waiting"])),
+                accepted=frozenset(map(int, data["accepted"])),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise InvalidStateError(f"a stored take-back proposal is malformed: {error}") from None
+
 
 @attrs.frozen
 class _BotJob:
     """A move the server plays itself: by ``seat``'s bot (or chance), for ``version``
-    reached by the room's ``changes``-th change (a take-back and new moves may reach the
-    same version in another state).
+    reached at the room's ``revision`` (a take-back and new moves may reach the same
+    version in another state).
     """
 
-    changes: int
+    revision: int
     version: int
     seat: int
     timed_out: bool
@@ -86,8 +147,10 @@ class _BotJob:
 
 class Room:
     """A match in play: load one with :meth:`load`. Callers hold its ``lock`` around
-    :meth:`act`, :meth:`join`, :meth:`leave` and :meth:`check_clock`; each raises a
-    :class:`~tabletop_rules.errors.TabletopError` that says why it refuses, nothing changed.
+    :meth:`act`, :meth:`join`, :meth:`leave`, :meth:`check_clock` and :meth:`refresh`;
+    each change raises a :class:`~tabletop_rules.errors.TabletopError` that says why it
+    refuses, nothing changed (:class:`~tabletop_rules.server.store.StaleError` when
+    another worker changed the match first: :meth:`refresh`, then try again).
     """
 
     def __init__(
@@ -96,63 +159,85 @@ class Room:
         stored: StoredMatch,
         seats: tuple[SeatRow, ...],
         match: Match[Any, Any, Any],
-        store: Store,
-        now: TimeSource,
-        bot_seconds: float,
-        grace_seconds: float,
+        worker: Worker,
+        last_clock: dict[str, Any] | None = None,
     ) -> None:
         self.id = stored.id
         self.match = match
         self.rules: Ruleset[Any, Any, Any] = match.rules
         self.settings: MatchSettings = stored.settings
-        self.status: Literal["open", "playing", "over"] = stored.status
-        self.result = stored.result
         self.created = stored.created
-        self.seats = list(seats)
-        self.store = store
-        self.now = now
-        self.bot_seconds = bot_seconds
-        self.grace_seconds = grace_seconds
+        self.worker = worker
         self.clients: list[Client] = []
-        self.clocks: Clocks | None = None
-        self.proposal: Proposal | None = None
-        self.timed_out: tuple[int, int] | None = None  # (seat, version) its bot is to play
-        self.changes = 0  # moves played and taken back since the room was loaded
+        self.local: dict[int, int] = {}  # this worker's connections by seat
+        self.away: dict[int, float | None] = {}  # each person seat: away since (None: here)
         self.lock = asyncio.Lock()
-        loaded = now()
-        self.absent_since = {row.seat: loaded for row in seats if row.kind == "person"}
         self._bots: asyncio.Task[None] | None = None
         self._delayed: Match[Any, Any, Any] | None = None
+        self._adopt(stored, seats, last_clock)
+
+    def _adopt(
+        self, stored: StoredMatch, seats: tuple[SeatRow, ...], last_clock: dict[str, Any] | None
+    ) -> None:
+        """Take the stored match's changing part (its moves are the caller's)."""
+        live = stored.live
+        self.revision, self.rewinds = stored.revision, stored.rewinds
+        self.status, self.result, self.started = live.status, live.result, live.started
+        self.seats = list(seats)
+        self.proposal = None if live.proposal is None else Proposal.from_stored(live.proposal)
+        self.timed_out = live.timed_out
+        lease_until = stored.lease_until or 0.0
+        self.leased = stored.lease == self.worker.id and lease_until > self.worker.now()
+        rule, clocks = self.settings.clock, None
+        if rule is not None and live.started is not None:
+            clocks = Clocks.start(rule, players=len(seats), now=live.started)
+            clock = live.clock if live.clock is not None else last_clock
+            if clock is not None:  # a match stored before clocks were kept with it
+                clocks = clocks.with_stored(clock)
+        self.clocks: Clocks | None = clocks
 
     @classmethod
-    def load(
-        cls, store: Store, match_id: str, *, now: TimeSource, bot_seconds: float, grace: float
-    ) -> Room | None:
+    async def load(cls, worker: Worker, match_id: str) -> Room | None:
         """The match stored as ``match_id``, its record replayed through
-        :class:`~tabletop_rules.match.Match` and its clocks resumed; ``None`` if there is none.
+        :class:`~tabletop_rules.match.Match`; ``None`` if there is none.
         """
-        stored = store.match(match_id)
+        store = worker.store
+        stored = await store.match(match_id)
         if stored is None:
             return None
-        moves = store.moves(match_id)
+        moves = await store.moves(match_id)
         record = attrs.evolve(stored.head, moves=tuple(row.move for row in moves))
-        rules = get_ruleset(record.game)
         room = cls(
             stored=stored,
-            seats=store.seats(match_id),
-            match=Match.from_record(rules, record),
-            store=store,
-            now=now,
-            bot_seconds=bot_seconds,
-            grace_seconds=grace,
+            seats=await store.seats(match_id),
+            match=Match.from_record(get_ruleset(record.game), record),
+            worker=worker,
+            last_clock=moves[-1].clock if moves else None,
         )
-        rule = stored.settings.clock
-        if rule is not None and stored.started is not None:
-            clocks = Clocks.start(rule, players=len(room.seats), now=stored.started)
-            if moves and moves[-1].clock is not None:
-                clocks = clocks.with_stored(moves[-1].clock)
-            room.clocks = clocks.restarted(now=now()) if room.status == "playing" else clocks
+        room.away = await store.away(match_id, alive_after=worker.alive_after())
         return room
+
+    async def refresh(self) -> bool:
+        """Catch up with the store (another worker changed the match); whether anything
+        changed. Only the moves after the room's are read, unless a take-back rewound the
+        match: then its record is replayed whole.
+        """
+        store = self.worker.store
+        stored = await store.match(self.id)
+        if stored is None:
+            raise InvalidStateError(f"match {self.id} is no longer stored")
+        if stored.revision == self.revision:
+            return False
+        if stored.rewinds == self.rewinds:
+            for row in await store.moves(self.id, after=self.version):
+                self.match.play(row.move)
+        else:
+            moves = await store.moves(self.id)
+            record = attrs.evolve(stored.head, moves=tuple(row.move for row in moves))
+            self.match = Match.from_record(self.rules, record)
+        self._adopt(stored, await store.seats(self.id), None)
+        self.away = await store.away(self.id, alive_after=self.worker.alive_after())
+        return True
 
     @property
     def version(self) -> int:
@@ -161,14 +246,20 @@ class Room:
 
     # --- what clients see -----------------------------------------------------------------
 
+    def connected(self, seat: int) -> bool:
+        """Whether a client of person ``seat`` is connected, to this worker or another."""
+        return bool(self.local.get(seat)) or (seat in self.away and self.away[seat] is None)
+
     def info(self, seat: int | None, *, delayed: bool = False) -> dict[str, Any]:
         """The match beside the table, as ``seat`` (``None``: a spectator) may see it: its
         seats (who is there), status, result, clocks and a take-back proposed. A delayed
         spectator gets neither clocks nor proposal, which would tell the present.
         """
-        now = self.now()
-        present = {client.seat for client in self.clients if not client.closed}
-        seats = [{**row.to_json(), "connected": row.seat in present} for row in self.seats]
+        now = self.worker.now()
+        seats = [
+            {**row.to_json(), "connected": row.kind == "person" and self.connected(row.seat)}
+            for row in self.seats
+        ]
         data: dict[str, Any] = {
             "id": self.id,
             "game": self.rules.name,
@@ -230,35 +321,160 @@ class Room:
         try:
             await asyncio.wait_for(client.send(message), SEND_SECONDS)
         except Exception:  # a closed or stuck socket: the client reconnects by its cursor
-            self.drop(client)
+            await self.drop(client)
 
     async def broadcast(self) -> None:
-        """Send every client its table."""
+        """Send every client of this worker its table."""
         for client in list(self.clients):
             await self.send(client, self.table(client))
 
-    async def refuse(self, client: Client, reason: str) -> None:
-        """Tell ``client`` why its message was refused, with a fresh table."""
-        await self.send(client, {**self.table(client), "type": "refused", "reason": reason})
+    async def announce(self) -> None:
+        """After a change: send this worker's clients their tables, and tell the others."""
+        await self.broadcast()
+        await self.worker.hub.publish(
+            Notice(match=self.id, revision=self.revision, worker=self.worker.id, kind="change")
+        )
 
-    def add(self, client: Client) -> None:
+    async def refuse(self, client: Client, reason: str, **extra: Any) -> None:
+        """Tell ``client`` why its message was refused, with a fresh table."""
+        message = {**self.table(client), "type": "refused", "reason": reason, **extra}
+        await self.send(client, message)
+
+    async def add(self, client: Client) -> None:
         """A client joins the room (its seat is no longer away)."""
         self.clients.append(client)
-        if client.seat is not None:
-            self.absent_since.pop(client.seat, None)
+        seat = client.seat
+        if seat is not None:
+            self.local[seat] = self.local.get(seat, 0) + 1
+            if self.local[seat] == 1:
+                await self._presence(seat, here=True)
 
-    def drop(self, client: Client) -> None:
+    async def drop(self, client: Client) -> None:
         """A client leaves; its seat is away from now if it has no other connection."""
         client.closed = True
-        if client in self.clients:
-            self.clients.remove(client)
+        if client not in self.clients:
+            return
+        self.clients.remove(client)
         seat = client.seat
-        if seat is not None and all(other.seat != seat for other in self.clients):
-            self.absent_since[seat] = self.now()
+        if seat is not None:
+            self.local[seat] -= 1
+            if not self.local[seat]:
+                del self.local[seat]
+                await self._presence(seat, here=False)
+
+    async def _presence(self, seat: int, *, here: bool) -> None:
+        """Tell the store and the other workers that ``seat`` came or went."""
+        worker = self.worker
+        try:
+            await worker.store.present(
+                self.id,
+                seat,
+                worker.id,
+                here=here,
+                now=worker.now(),
+                alive_after=worker.alive_after(),
+            )
+            self.away = await worker.store.away(self.id, alive_after=worker.alive_after())
+        except TabletopError as error:  # the store is down: the seat's presence is stale
+            log.warning("match %s: seat %d's presence was not stored: %s", self.id, seat, error)
+            return
+        await worker.hub.publish(
+            Notice(match=self.id, revision=self.revision, worker=worker.id, kind="presence")
+        )
+
+    async def reread_presence(self) -> None:
+        """Read who is connected from the store (another worker's client came or went)."""
+        self.away = await self.worker.store.away(self.id, alive_after=self.worker.alive_after())
+
+    # --- changes --------------------------------------------------------------------------
+
+    async def _change(self, change: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        """Run ``change`` on the room, then commit what it gives (a move, a take-back's
+        ``keep``, a seat) with the room's new state, in one transaction at the room's
+        revision; the room is as it was if anything fails.
+        """
+        saved = (
+            self.status,
+            self.result,
+            self.started,
+            list(self.seats),
+            self.clocks,
+            self.proposal,
+            self.timed_out,
+            self.match.moves,
+        )
+        try:
+            stored = await change()
+            worker = self.worker
+            now = worker.now()
+            clocks, proposal = self.clocks, self.proposal
+            live = Live(
+                status=self.status,
+                started=self.started,
+                result=self.result,
+                proposal=None if proposal is None else proposal.stored(),
+                timed_out=self.timed_out,
+                clock=None if clocks is None else clocks.to_json(),
+                due=self.due(),
+            )
+            began = time.perf_counter()
+            self.revision = await worker.store.commit(
+                self.id,
+                self.revision,
+                live,
+                worker=worker.id,
+                lease_until=now + worker.lease_seconds,
+                **stored,
+            )
+            worker.committed(time.perf_counter() - began)
+        except BaseException:
+            (
+                self.status,
+                self.result,
+                self.started,
+                self.seats,
+                self.clocks,
+                self.proposal,
+                self.timed_out,
+                moves,
+            ) = saved
+            self._rewind_to(moves)
+            raise
+        if "keep" in stored:
+            self.rewinds += 1
+        self.leased = True
+
+    def _rewind_to(self, moves: tuple[Any, ...]) -> None:
+        """Bring the match back to ``moves`` (undo what was played, replay what was taken)."""
+        match = self.match
+        common = 0
+        for mine, theirs in zip(match.moves, moves, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        while len(match.moves) > common:
+            match.undo()
+        for move in moves[common:]:
+            match.play(move)
+
+    def due(self) -> float | None:
+        """When the server must act on the match: now for a bot, chance or a timed-out
+        seat to move, the deadline of a person on a clock; ``None`` for nothing to do.
+        """
+        if self.status != "playing":
+            return None
+        player = self.match.current_player
+        if player is None:
+            return None
+        if player == CHANCE or self.seats[player].kind == "bot":
+            return self.worker.now()
+        if self.timed_out == (player, self.version):
+            return self.worker.now()
+        return None if self.clocks is None else self.clocks.deadline(player)
 
     # --- what clients do ------------------------------------------------------------------
 
-    def act(self, seat: int | None, message: Message) -> bool:
+    async def act(self, seat: int | None, message: Message) -> bool:
         """Do what ``seat`` (``None``: a spectator) asks; whether anything changed."""
         if isinstance(message, Sync):
             return False
@@ -267,13 +483,13 @@ class Room:
         if self.status != "playing":
             raise RefusedError(self._not_playing())
         if isinstance(message, Move):
-            self._move(seat, message)
+            await self._change(lambda: self._move(seat, message))
         elif isinstance(message, Resign):
-            self._end("resigned", seat)
+            await self._change(lambda: self._end("resigned", seat))
         elif isinstance(message, Claim):
-            self._claim(seat)
+            await self._change(lambda: self._claim(seat))
         elif isinstance(message, TakeBack):
-            self._take_back(seat, message.answer)
+            await self._change(lambda: self._take_back(seat, message.answer))
         else:
             raise RefusedError(f"a {type(message).__name__.lower()} message is said only once")
         return True
@@ -284,7 +500,7 @@ class Room:
         free = [row.seat for row in self.seats if row.kind == "person" and not row.taken]
         return f"the match waits for people at seats {', '.join(map(str, free))}"
 
-    def _move(self, seat: int, message: Move) -> None:
+    async def _move(self, seat: int, message: Move) -> dict[str, Any]:
         if message.version != self.version:
             raise IllegalMoveError(
                 f"the move answers the table of version {message.version}, but the game is "
@@ -299,40 +515,32 @@ class Room:
         else:
             assert message.action is not None
             move = self.rules.decode(self.match.state, message.action)
-        self._commit(seat, move, timed=True)
+        return self._play(seat, move, timed=True)
 
     def _whose(self, player: int | None) -> str:
         return {None: "nobody is", CHANCE: "chance is"}.get(player, f"P{player} is")
 
-    def _commit(self, seat: int, move: Any, *, timed: bool) -> None:
-        """Play ``move`` for ``seat`` (or chance), store it, and end the match if it ended
-        the game; the match is as it was if the store refuses.
+    def _play(self, seat: int, move: Any, *, timed: bool) -> dict[str, Any]:
+        """Play ``move`` for ``seat`` (or chance) and end the match if it ended the game;
+        the stored move to commit.
         """
-        now = self.now()
+        now = self.worker.now()
         self.match.play(move, seat=None if seat == CHANCE else seat)
         clocks = self.clocks
         if clocks is not None:
             clocks = clocks.after_move(seat if timed and self._is_person(seat) else None, now=now)
-        result = None
-        if self.match.is_over:
-            result = Result(reason="played", seat=None, winners=tuple(sorted(self.match.winners)))
-        try:
-            self.store.add_move(
-                self.id,
-                self.version,
-                seat=seat,
-                move=self.rules.format_move(self.match.moves[-1]),
-                now=now,
-                clock=None if clocks is None else clocks.to_json(),
-                result=result,
-            )
-        except BaseException:
-            self.match.undo()
-            raise
         self.clocks, self.proposal, self.timed_out = clocks, None, None
-        self.changes += 1
-        if result is not None:
-            self.status, self.result = "over", result
+        if self.match.is_over:
+            winners = tuple(sorted(self.match.winners))
+            self.status, self.result = "over", Result(reason="played", seat=None, winners=winners)
+        stored = StoredMove(
+            number=self.version,
+            seat=seat,
+            move=self.rules.format_move(self.match.moves[-1]),
+            at=now,
+            clock=None if clocks is None else clocks.to_json(),
+        )
+        return {"move": stored}
 
     def _is_person(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat].kind == "person"
@@ -341,39 +549,44 @@ class Room:
         player = self.match.current_player if self.status == "playing" else None
         return player if player is not None and self._is_person(player) else None
 
-    def _end(self, reason: Literal["resigned", "timeout", "claimed"], loser: int) -> None:
+    async def _end(
+        self, reason: Literal["resigned", "timeout", "claimed"], loser: int
+    ) -> dict[str, Any]:
         """End the match, ``loser`` losing: the others' top scores win."""
         scores = self.match.score
         others = [seat for seat in range(len(scores)) if seat != loser]
         top = top_seats([scores[seat] for seat in others])
         result = Result(reason=reason, seat=loser, winners=tuple(others[i] for i in sorted(top)))
-        self.store.set_status(self.id, "over", result=result, now=self.now())
         self.status, self.result, self.proposal, self.timed_out = "over", result, None, None
+        return {}
 
     def _claimable(self, now: float) -> list[int]:
         """The seat on turn if it is a person away past the grace, so others may claim."""
         player = self._person_to_move()
-        since = self.absent_since.get(player) if player is not None else None
-        if player is None or since is None or now - since < self.grace_seconds:
+        if player is None or self.connected(player):
+            return []
+        since = self.away.get(player)
+        if since is None or now - since < self.worker.grace_seconds:
             return []
         return [player]
 
-    def _claim(self, seat: int) -> None:
+    async def _claim(self, seat: int) -> dict[str, Any]:
         player = self._person_to_move()
         if player is None or player == seat:
             raise RefusedError("only a seat on turn that has gone away can be claimed")
-        since = self.absent_since.get(player)
-        if since is None:
+        await self.reread_presence()
+        if self.connected(player):
             raise RefusedError(f"P{player} is connected: the match cannot be claimed")
-        if not self._claimable(self.now()):
-            away = self.now() - since
+        now = self.worker.now()
+        if not self._claimable(now):
+            away = now - (self.away.get(player) or now)
             raise RefusedError(
-                f"P{player} has been away {away:.0f} s of the {self.grace_seconds:g} s grace "
-                "before the match can be claimed"
+                f"P{player} has been away {away:.0f} s of the {self.worker.grace_seconds:g} s "
+                "grace before the match can be claimed"
             )
-        self._end("claimed", player)
+        return await self._end("claimed", player)
 
-    def _take_back(self, seat: int, answer: str) -> None:
+    async def _take_back(self, seat: int, answer: str) -> dict[str, Any]:
         proposal = self.proposal
         if answer == "propose":
             if proposal is not None:
@@ -382,18 +595,18 @@ class Room:
             waiting = self._takers(seat)
             if waiting:
                 self.proposal = Proposal(by=seat, version=self.version, waiting=waiting)
-            else:
-                self._taken_back(seat)
-            return
+                return {}
+            return await self._taken_back(seat)
         if proposal is None or seat not in proposal.waiting - proposal.accepted:
             raise RefusedError("no take-back awaits your answer")
         if answer == "decline":
             self.proposal = None
-            return
+            return {}
         proposal = attrs.evolve(proposal, accepted=proposal.accepted | {seat})
         self.proposal = proposal
         if proposal.accepted == proposal.waiting:
-            self._taken_back(proposal.by)
+            return await self._taken_back(proposal.by)
+        return {}
 
     def _takers(self, seat: int) -> frozenset[int]:
         """The other people whose moves taking back ``seat``'s last turn would undo."""
@@ -402,30 +615,25 @@ class Room:
         movers = (rules.current_player(history[i]) for i in range(turn, self.version))
         return frozenset(m for m in movers if m is not None and m != seat and self._is_person(m))
 
-    def _taken_back(self, seat: int) -> None:
-        """Take back ``seat``'s last turn, in the store first."""
-        keep = self.version - len(self._undo_preview(seat))
-        self.store.take_back(self.id, keep)
+    async def _taken_back(self, seat: int) -> dict[str, Any]:
+        """Take back ``seat``'s last turn; the clocks go back to those stored with the last
+        move kept (every bank full at the start, as a reload finds them).
+        """
         self.match.take_back(seat)
+        keep = self.version
         self.proposal, self.timed_out = None, None
-        self.changes += 1
         clocks = self.clocks
         if clocks is not None:
-            stored = self.store.moves(self.id)
-            if stored and stored[-1].clock is not None:
-                clocks = clocks.with_stored(stored[-1].clock)
-            elif not stored:  # back to the start: every bank full, as a reload finds them
-                clocks = Clocks.start(clocks.rule, players=len(clocks.banks), now=self.now())
-            self.clocks = clocks.restarted(now=self.now())
+            now = self.worker.now()
+            kept = await self.worker.store.moves(self.id, after=keep - 1) if keep else ()
+            if kept and kept[0].clock is not None:
+                clocks = clocks.with_stored(kept[0].clock)
+            elif not keep:
+                clocks = Clocks.start(clocks.rule, players=len(clocks.banks), now=now)
+            self.clocks = clocks.restarted(now=now)
+        return {"keep": keep}
 
-    def _undo_preview(self, seat: int) -> tuple[Any, ...]:
-        """The moves :meth:`Match.take_back` would take back for ``seat`` (checked fair)."""
-        self.match.verify_take_back(seat)
-        rules, history = self.rules, self.match.history
-        turn = max(i for i in range(self.version) if rules.current_player(history[i]) == seat)
-        return self.match.moves[turn:]
-
-    def join(self, seat: int | None, name: str) -> tuple[int, str]:
+    async def join(self, seat: int | None, name: str) -> tuple[int, str]:
         """Seat a person at ``seat`` (``None``: the first free one); its seat and token."""
         if self.status != "open":
             raise RefusedError("the match has no free seat: it has started", 409)
@@ -437,57 +645,72 @@ class Room:
                 f"seat {seat} is not free; the free seats are {', '.join(map(str, free))}", 409
             )
         token = new_token()
-        if not self.store.take_seat(self.id, seat, name, token):
-            raise RefusedError(f"seat {seat} was taken a moment ago", 409)
-        self.seats[seat] = attrs.evolve(self.seats[seat], name=name, taken=True)
-        if len(free) == 1:
-            now = self.now()
-            self.store.set_status(self.id, "playing", now=now)
-            self.status = "playing"
-            rule = self.settings.clock
-            if rule is not None:
-                self.clocks = Clocks.start(rule, players=len(self.seats), now=now)
+        chosen = seat
+
+        async def seat_them() -> dict[str, Any]:
+            self.seats[chosen] = attrs.evolve(self.seats[chosen], name=name, taken=True)
+            if len(free) == 1:
+                now = self.worker.now()
+                self.status, self.started = "playing", now
+                rule = self.settings.clock
+                if rule is not None:
+                    self.clocks = Clocks.start(rule, players=len(self.seats), now=now)
+            change = SeatChange(seat=chosen, taken=True, name=name, token_hash=hash_token(token))
+            return {"seat": change}
+
+        await self._change(seat_them)
         return seat, token
 
-    def leave(self, seat: int) -> None:
+    async def leave(self, seat: int) -> None:
         """The person at ``seat`` leaves: frees the seat before the match starts, resigns
         once it has; refused once the match is over.
         """
         if self.status == "over":
             raise RefusedError("the match is over", 409)
         if self.status == "playing":
-            self._end("resigned", seat)
+            await self._change(lambda: self._end("resigned", seat))
             return
-        self.store.free_seat(self.id, seat)
-        self.seats[seat] = attrs.evolve(self.seats[seat], name="", taken=False)
+
+        async def free_it() -> dict[str, Any]:
+            self.seats[seat] = attrs.evolve(self.seats[seat], name="", taken=False)
+            return {"seat": SeatChange(seat=seat, taken=False)}
+
+        await self._change(free_it)
         for client in list(self.clients):
             if client.seat == seat:
-                self.drop(client)
+                await self.drop(client)
 
     # --- clocks and bots ------------------------------------------------------------------
 
-    def check_clock(self) -> bool:
+    async def check_clock(self) -> bool:
         """Act on a seat whose time ran out (per the match's timeout); whether one had."""
         clocks, player = self.clocks, self._person_to_move()
         if clocks is None or player is None or self.timed_out is not None:
             return False
-        if self.now() < clocks.deadline(player):
+        if self.worker.now() < clocks.deadline(player):
             return False
         if self.settings.timeout == "forfeit":
-            self._end("timeout", player)
+            await self._change(lambda: self._end("timeout", player))
         else:
-            self.timed_out = (player, self.version)
+
+            async def time_out() -> dict[str, Any]:
+                self.timed_out = (player, self.version)
+                return {}
+
+            await self._change(time_out)
         return True
 
     def _bot_job(self) -> _BotJob | None:
-        """The move the server is to play now, if any: a bot's, chance's or a timed-out seat's."""
+        """The move this worker is to play now, if any: a bot's, chance's or a timed-out
+        seat's, in a match whose lease it holds.
+        """
         player = self.match.current_player if self.status == "playing" else None
-        if player is None:
+        if player is None or not self.leased:
             return None
         if player == CHANCE or self.seats[player].kind == "bot":
-            return _BotJob(self.changes, self.version, player, timed_out=False)
+            return _BotJob(self.revision, self.version, player, timed_out=False)
         if self.timed_out == (player, self.version):
-            return _BotJob(self.changes, self.version, player, timed_out=True)
+            return _BotJob(self.revision, self.version, player, timed_out=True)
         return None
 
     def schedule(self) -> None:
@@ -497,9 +720,15 @@ class Room:
         if self._bots is None and self._bot_job() is not None:
             self._bots = asyncio.create_task(self._play_bots())
 
+    @property
+    def playing_bots(self) -> bool:
+        """Whether the room's bots are thinking or moving now."""
+        return self._bots is not None
+
     async def _play_bots(self) -> None:
         """Play the server's moves, each chosen off the event loop, until a person is to
-        move or the match is over; a move that comes too late for its table is dropped.
+        move, the match is over or another worker changed it; a move that comes too late
+        for its table is dropped.
         """
         try:
             while True:
@@ -515,21 +744,37 @@ class Room:
                     if self._bot_job() != job:
                         continue
                     try:
-                        self._commit(job.seat, move, timed=job.timed_out)
-                    except TabletopError as error:  # a bot's own bug: a random move instead
-                        log.error("match %s: the bot's move was refused: %s", self.id, error)
-                        self._commit(job.seat, self._random(job, view), timed=job.timed_out)
-                    await self.broadcast()
-        except Exception:  # a bug: the match waits, and the next change tries again
+                        await self._commit_bot(job, move, view)
+                    except StaleError:  # another worker moved first: catch up
+                        await self.refresh()
+                        await self.broadcast()
+                        continue
+                    await self.announce()
+        except Exception:  # a bug, or the store down: the lease runs out and a worker retries
             log.exception("match %s: the server's move failed", self.id)
         finally:
             if self._bots is asyncio.current_task():
                 self._bots = None
 
+    async def _commit_bot(self, job: _BotJob, move: Any, view: Any) -> None:
+        """Commit ``job``'s move; a move the rules refuse (a bot's bug) is replaced by a
+        random one.
+        """
+        try:
+            await self._change(lambda: self._played(job, move))
+        except StaleError:
+            raise
+        except TabletopError as error:
+            log.error("match %s: the bot's move was refused: %s", self.id, error)
+            await self._change(lambda: self._played(job, self._random(job, view)))
+
+    async def _played(self, job: _BotJob, move: Any) -> dict[str, Any]:
+        return self._play(job.seat, move, timed=job.timed_out)
+
     async def _choose(self, job: _BotJob, view: Any, state: Any) -> Any:
         """The move of ``job``: a chance outcome drawn from the game's seed, or the seat's
         bot's choice within the time budget (else a random bot's), both seeded from the
-        game's seed and the version, so a restarted server plays the same.
+        game's seed and the version, so any worker, restarted or not, plays the same.
         """
         seed = derived_seed(self.match.seed, job.version)
         if job.seat == CHANCE:
@@ -537,8 +782,9 @@ class Room:
             return sample_outcome(chances, Rng.from_seed(seed))[0]
         name = self.seats[job.seat].bot or own_bot_name(self.rules)
         bot: Bot[Any, Any] = self.rules.bots[name](derived_seed(seed, 1 + job.seat))
+        seconds = self.worker.bot_seconds
         try:
-            return await asyncio.wait_for(asyncio.to_thread(bot.choose, view), self.bot_seconds)
+            return await asyncio.wait_for(asyncio.to_thread(bot.choose, view), seconds)
         except Exception:
             log.warning("match %s: bot %s gave no move in time; a random one plays", self.id, name)
             return self._random(job, view)
@@ -549,7 +795,7 @@ class Room:
         return RandomBot(self.rules, derived_seed(seed, 0)).choose(view)
 
     async def stop(self) -> None:
-        """Stop the room's bots (the server shuts down)."""
+        """Stop the room's bots (the worker shuts down)."""
         task = self._bots
         if task is not None:
             task.cancel()

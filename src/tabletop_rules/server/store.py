@@ -1,85 +1,80 @@
-"""The server's memory, in SQLite (the standard library's ``sqlite3``): matches, their
-seats with the hashes of the seats' tokens, and the moves, append-only.
+"""The server's memory behind one small interface, :class:`Store`: matches, their seats
+with the hashes of the seats' tokens, the moves (append-only), and what the workers
+sharing it need to agree on (who is connected, which worker plays a match's bots).
 
-A match is stored as the existing :class:`~tabletop_rules.records.GameRecord`: its head
-(game, house rules, seed, deal) once, and each move as a row numbered from 1. The INSERT
-of move ``n`` succeeds only where the match has ``n - 1`` moves, so it is the version check:
-two answers to the same table cannot both be stored. A move is in the file when
-:meth:`Store.add_move` returns, before the server acknowledges it to anyone.
+Two stores implement it: SQLite (:mod:`~tabletop_rules.server.sqlite`, the default, one
+process) and Postgres (:mod:`~tabletop_rules.server.postgres`, any number of workers);
+:func:`open_store` picks one by URL. The store is the truth, and a worker's rooms are its
+cache: every change to a match is one transaction, :meth:`Store.commit`, that first
+checks the match's ``revision`` (how many changes it has had), so two workers can never
+both change one match, and a move is acknowledged only once it is committed.
 
->>> store = Store()
+>>> import asyncio
 >>> from tabletop_rules.records import GameRecord
 >>> from tabletop_rules import dice_poker as dp
->>> head = GameRecord("dice-poker", dp.Config(), 7)
->>> store.create_match("m1", head, MatchSettings(), ("person", "random"), creator="ip", now=0.0)
->>> store.add_move("m1", 1, seat=0, move="roll", now=1.0)
->>> store.add_move("m1", 1, seat=0, move="roll", now=1.0)
-Traceback (most recent call last):
-  ...
-tabletop_rules.errors.IllegalMoveError: move 1 of match m1 is stored already: ...
+>>> async def demo() -> str:
+...     store = await open_store("sqlite://:memory:")
+...     head = GameRecord("dice-poker", dp.Config(), 7)
+...     seats = ("person", "random")
+...     await store.create_match("m1", head, MatchSettings(), seats, creator="ip", now=0.0)
+...     stored = await store.match("m1")
+...     move = StoredMove(number=1, seat=0, move="roll", at=1.0, clock=None)
+...     await store.commit("m1", 0, stored.live, move=move, worker="w", lease_until=0.0)
+...     try:
+...         await store.commit("m1", 0, stored.live, move=move, worker="w", lease_until=0.0)
+...     except StaleError as error:
+...         return str(error)
+...     finally:
+...         await store.close()
+...     return "stored twice"
+>>> print(asyncio.run(demo()))
+match m1 changed meanwhile: revision 0 is past (it is 1); nothing was stored
 """
 
 from __future__ import annotations
 
+import abc
 import hashlib
-import hmac
 import json
 import secrets
-import sqlite3
-import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 import attrs
 
-from ..errors import IllegalMoveError, InvalidStateError
+from ..errors import ConfigError, InvalidStateError, TabletopError
 from ..records import GameRecord
 from .messages import SPECTATORS, TIMEOUTS, ClockRule
 
 __all__ = [
+    "Live",
     "MatchSettings",
     "Result",
+    "SeatChange",
     "SeatRow",
+    "StaleError",
     "Store",
+    "StoreUnavailableError",
     "StoredMatch",
     "StoredMove",
     "hash_token",
     "new_token",
+    "open_store",
 ]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    record_head TEXT NOT NULL,
-    settings TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('open', 'playing', 'over')),
-    result TEXT,
-    created REAL NOT NULL,
-    started REAL,
-    creator TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS matches_by_status ON matches (status);
-CREATE TABLE IF NOT EXISTS seats (
-    match_id TEXT NOT NULL REFERENCES matches (id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('person', 'bot')),
-    bot TEXT,
-    name TEXT NOT NULL DEFAULT '',
-    token_hash BLOB,
-    PRIMARY KEY (match_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    match_id TEXT NOT NULL REFERENCES matches (id),
-    number INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    at REAL NOT NULL,
-    clock TEXT,
-    PRIMARY KEY (match_id, number)
-);
-"""
+Status = Literal["open", "playing", "over"]
+
+
+class StaleError(TabletopError):
+    """A change written for a revision of the match that another change has passed: the
+    worker's room was behind. Nothing was stored; the worker reloads and tries again.
+    """
+
+
+class StoreUnavailableError(TabletopError):
+    """The database did not answer (it is down, restarting or unreachable). Nothing was
+    stored; the same request may be sent again.
+    """
 
 
 def new_token() -> str:
@@ -193,63 +188,91 @@ class StoredMove:
 
 
 @attrs.frozen(kw_only=True)
+class Live:
+    """The part of a match that its changes rewrite, whole, with each commit: its
+    ``status``, when it ``started``, its ``result``, a take-back ``proposal`` awaiting
+    answers, the seat whose bot plays for it after a timeout (``timed_out``: seat and
+    version), the ``clock`` (banks and the start of the move awaited), and when the
+    server must act next (``due``: a bot to move, a deadline; ``None``: nothing to do).
+    """
+
+    status: Status
+    started: float | None = None
+    result: Result | None = None
+    proposal: dict[str, Any] | None = None
+    timed_out: tuple[int, int] | None = None
+    clock: dict[str, Any] | None = None
+    due: float | None = None
+
+
+@attrs.frozen(kw_only=True)
+class SeatChange:
+    """A person seat ``taken`` by the holder of a token (its ``name`` and ``token_hash``),
+    or freed (``taken=False``).
+    """
+
+    seat: int
+    taken: bool
+    name: str = ""
+    token_hash: bytes | None = None
+
+
+@attrs.frozen(kw_only=True)
 class StoredMatch:
-    """A match as stored: its record's head (no moves), settings, status and result."""
+    """A match as stored: its record's head (no moves), settings, who created it and when,
+    its ``revision`` (changes committed), its ``rewinds`` (take-backs committed: a worker
+    holding the match at the same number of rewinds only needs the moves after its own),
+    what changes (:class:`Live`) and which worker holds its ``lease`` until when
+    (``lease_until``).
+    """
 
     id: str
     head: GameRecord
     settings: MatchSettings
-    status: Literal["open", "playing", "over"]
-    result: Result | None
     created: float
-    started: float | None
     creator: str
+    revision: int
+    live: Live
+    rewinds: int = 0
+    lease: str | None = None
+    lease_until: float | None = None
+
+    @property
+    def status(self) -> Status:
+        """``"open"`` (waiting for people), ``"playing"`` or ``"over"``."""
+        return self.live.status
+
+    @property
+    def result(self) -> Result | None:
+        """How the match ended, once it has."""
+        return self.live.result
+
+    @property
+    def started(self) -> float | None:
+        """When the last seat was taken."""
+        return self.live.started
 
 
-class Store:
-    """The server's SQLite database at ``path`` (``":memory:"``, the default, for tests;
-    a file is opened in WAL mode, so a move committed survives the process's crash).
-
-    One connection, used under a lock: the server calls it from its event loop, and a
-    test's client may call from another thread.
+class Store(abc.ABC):
+    """Where matches are kept. Every method may raise :class:`StoreUnavailableError`
+    when the database does not answer; nothing is then half-written.
     """
 
-    def __init__(self, path: str | Path = ":memory:") -> None:
-        self.path = str(path)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        with self._lock:
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe on a process crash
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
+    url: str
+    """The URL the store was opened with."""
 
-    def close(self) -> None:
-        """Close the database."""
-        with self._lock:
-            self._db.close()
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Close the store's connections."""
 
-    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
-        """Run ``statements`` in one transaction; each one's count of rows changed."""
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                counts = [db.execute(sql, args).rowcount for sql, args in statements]
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-            return counts
+    @abc.abstractmethod
+    async def ping(self) -> None:
+        """Return once the database answers; :class:`StoreUnavailableError` if it does not."""
 
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
-            return self._db.execute(sql, args).fetchall()
+    # --- matches --------------------------------------------------------------------------
 
-    # --- matches and seats ----------------------------------------------------------------
-
-    def create_match(
+    @abc.abstractmethod
+    async def create_match(
         self,
         match_id: str,
         head: GameRecord,
@@ -259,210 +282,204 @@ class Store:
         creator: str,
         now: float,
     ) -> None:
-        """Store a new match: ``seats`` holds ``"person"`` or a bot's name for each seat."""
-        status = "open" if "person" in seats else "playing"
-        row = (
-            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?)",
-            (
-                match_id,
-                head.game,
-                head.to_json(),
-                json.dumps(settings.to_json()),
-                status,
-                now,
-                None if status == "open" else now,
-                creator,
-            ),
-        )
-        seat_rows = [
-            (
-                "INSERT INTO seats VALUES (?, ?, ?, ?, '', NULL)",
-                (match_id, seat, *(("person", None) if choice == "person" else ("bot", choice))),
-            )
-            for seat, choice in enumerate(seats)
-        ]
-        self._write([row, *seat_rows])
-
-    def match(self, match_id: str) -> StoredMatch | None:
-        """The match stored as ``match_id``, or ``None``."""
-        rows = self._read("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return _stored_match(rows[0]) if rows else None
-
-    def matches(self, *statuses: str) -> tuple[StoredMatch, ...]:
-        """The matches of the given statuses, oldest first."""
-        marks = ", ".join("?" * len(statuses))
-        rows = self._read(
-            f"SELECT * FROM matches WHERE status IN ({marks}) ORDER BY created, id", statuses
-        )
-        return tuple(map(_stored_match, rows))
-
-    def live_matches_of(self, creator: str) -> int:
-        """How many matches ``creator`` made that are not over."""
-        rows = self._read(
-            "SELECT COUNT(*) FROM matches WHERE creator = ? AND status != 'over'", (creator,)
-        )
-        return int(rows[0][0])
-
-    def seats(self, match_id: str) -> tuple[SeatRow, ...]:
-        """The seats of match ``match_id``, in seat order."""
-        rows = self._read(
-            "SELECT seat, kind, bot, name, token_hash IS NOT NULL FROM seats "
-            "WHERE match_id = ? ORDER BY seat",
-            (match_id,),
-        )
-        return tuple(
-            SeatRow(seat=seat, kind=kind, bot=bot, name=name, taken=bool(taken))
-            for seat, kind, bot, name, taken in rows
-        )
-
-    def take_seat(self, match_id: str, seat: int, name: str, token: str) -> bool:
-        """Give free person seat ``seat`` to the holder of ``token``; ``False`` if it is
-        not free (another join took it first).
+        """Store a new match: ``seats`` holds ``"person"`` or a bot's name for each seat;
+        it is ``"playing"`` from ``now`` if every seat is a bot, else ``"open"``.
         """
-        (count,) = self._write(
-            [
-                (
-                    "UPDATE seats SET name = ?, token_hash = ? WHERE match_id = ? AND seat = ? "
-                    "AND kind = 'person' AND token_hash IS NULL",
-                    (name, hash_token(token), match_id, seat),
-                )
-            ]
-        )
-        return count == 1
 
-    def free_seat(self, match_id: str, seat: int) -> None:
-        """Free person seat ``seat`` (its token no longer holds it)."""
-        self._write(
-            [
-                (
-                    "UPDATE seats SET name = '', token_hash = NULL WHERE match_id = ? AND seat = ?",
-                    (match_id, seat),
-                )
-            ]
-        )
+    @abc.abstractmethod
+    async def match(self, match_id: str) -> StoredMatch | None:
+        """The match stored as ``match_id``, or ``None``."""
 
-    def seat_of(self, match_id: str, token: str) -> int | None:
+    @abc.abstractmethod
+    async def matches(self, *statuses: Status) -> tuple[StoredMatch, ...]:
+        """The matches of the given statuses, oldest first."""
+
+    @abc.abstractmethod
+    async def live_matches_of(self, creator: str) -> int:
+        """How many matches ``creator`` made that are not over."""
+
+    @abc.abstractmethod
+    async def seats(self, match_id: str) -> tuple[SeatRow, ...]:
+        """The seats of match ``match_id``, in seat order."""
+
+    @abc.abstractmethod
+    async def seat_of(self, match_id: str, token: str) -> int | None:
         """The seat of match ``match_id`` that ``token`` holds, or ``None``: the hashes are
         compared in constant time, every seat's, whichever matches.
         """
-        digest = hash_token(token)
-        rows = self._read(
-            "SELECT seat, token_hash FROM seats WHERE match_id = ? AND token_hash IS NOT NULL",
-            (match_id,),
-        )
-        found = None
-        for seat, stored in rows:
-            if hmac.compare_digest(digest, bytes(stored)):
-                found = seat
-        return found
 
-    def set_status(
-        self, match_id: str, status: str, *, result: Result | None = None, now: float
-    ) -> None:
-        """Mark the match ``"playing"`` (from ``now``) or ``"over"`` with its ``result``."""
-        statement: tuple[str, Sequence[Any]]
-        if status == "playing":
-            statement = (
-                "UPDATE matches SET status = 'playing', started = ? WHERE id = ?",
-                (now, match_id),
-            )
-        else:
-            text = None if result is None else json.dumps(result.to_json())
-            statement = (
-                "UPDATE matches SET status = ?, result = ? WHERE id = ?",
-                (status, text, match_id),
-            )
-        self._write([statement])
+    @abc.abstractmethod
+    async def moves(self, match_id: str, *, after: int = 0) -> tuple[StoredMove, ...]:
+        """The match's moves numbered above ``after``, in order."""
 
-    # --- moves ----------------------------------------------------------------------------
-
-    def add_move(
-        self,
-        match_id: str,
-        number: int,
-        *,
-        seat: int,
-        move: str,
-        now: float,
-        clock: dict[str, Any] | None = None,
-        result: Result | None = None,
-    ) -> None:
-        """Store move ``number`` of the match, and with it the match's ``result`` if it
-        ends the match; :class:`~tabletop_rules.errors.IllegalMoveError` if the match
-        does not have exactly ``number - 1`` moves (the move answers an old table).
-        """
-        statements: list[tuple[str, Sequence[Any]]] = [
-            (
-                "INSERT INTO moves SELECT ?, ?, ?, ?, ?, ? "
-                "WHERE (SELECT COUNT(*) FROM moves WHERE match_id = ?) = ?",
-                (
-                    match_id,
-                    number,
-                    seat,
-                    move,
-                    now,
-                    None if clock is None else json.dumps(clock),
-                    match_id,
-                    number - 1,
-                ),
-            )
-        ]
-        if result is not None:
-            statements.append(
-                (
-                    "UPDATE matches SET status = 'over', result = ? WHERE id = ?",
-                    (json.dumps(result.to_json()), match_id),
-                )
-            )
-        try:
-            counts = self._write(statements)
-        except sqlite3.IntegrityError:
-            counts = [0]
-        if counts[0] != 1:
-            raise IllegalMoveError(
-                f"move {number} of match {match_id} is stored already: "
-                "the move answers an old table"
-            )
-
-    def take_back(self, match_id: str, keep: int) -> None:
-        """Delete the moves after the first ``keep``."""
-        self._write([("DELETE FROM moves WHERE match_id = ? AND number > ?", (match_id, keep))])
-
-    def moves(self, match_id: str) -> tuple[StoredMove, ...]:
-        """The match's moves, in order."""
-        rows = self._read(
-            "SELECT number, seat, move, at, clock FROM moves WHERE match_id = ? ORDER BY number",
-            (match_id,),
-        )
-        return tuple(
-            StoredMove(
-                number=number,
-                seat=seat,
-                move=move,
-                at=at,
-                clock=None if clock is None else json.loads(clock),
-            )
-            for number, seat, move, at, clock in rows
-        )
-
-    def record(self, match_id: str) -> GameRecord:
+    async def record(self, match_id: str) -> GameRecord:
         """The match's game record: its head and every stored move."""
-        stored = self.match(match_id)
+        stored = await self.match(match_id)
         if stored is None:
             raise InvalidStateError(f"no match {match_id!r} is stored")
-        moves = tuple(row.move for row in self.moves(match_id))
+        moves = tuple(row.move for row in await self.moves(match_id))
         return attrs.evolve(stored.head, moves=moves)
 
+    @abc.abstractmethod
+    async def commit(
+        self,
+        match_id: str,
+        revision: int,
+        live: Live,
+        *,
+        worker: str,
+        lease_until: float,
+        move: StoredMove | None = None,
+        keep: int | None = None,
+        seat: SeatChange | None = None,
+    ) -> int:
+        """Change the match, in one transaction, if it is at ``revision``: write ``live``,
+        give the lease to ``worker`` until ``lease_until``, take or free a ``seat``, delete
+        the moves after the first ``keep`` (a take-back, counted in the rewinds) and
+        append ``move``. Returns the
+        new revision; :class:`StaleError` (nothing changed) if the match has passed
+        ``revision``, if the seat to take is taken, or if the move's number is stored.
+        """
 
-def _stored_match(row: Sequence[Any]) -> StoredMatch:
-    match_id, _game, head, settings, status, result, created, started, creator = row
-    return StoredMatch(
-        id=match_id,
-        head=GameRecord.from_json(head),
-        settings=MatchSettings.from_json(json.loads(settings)),
-        status=status,
-        result=None if result is None else Result.from_json(json.loads(result)),
-        created=created,
-        started=started,
-        creator=creator,
+    @abc.abstractmethod
+    async def revisions(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """The revision of each match of ``match_ids`` that is stored."""
+
+    # --- workers: presence and leases -----------------------------------------------------
+
+    @abc.abstractmethod
+    async def resume(self, worker: str, *, now: float, down_after: float) -> float:
+        """Announce ``worker`` (its first heartbeat). If no worker has been seen for
+        ``down_after`` seconds, the whole service was down: every playing match's clocks
+        and away times move on by that downtime, so nobody is charged for it. Returns the
+        downtime forgiven (0 when another worker was alive). One transaction: workers
+        starting together forgive it once.
+        """
+
+    @abc.abstractmethod
+    async def heartbeat(self, worker: str, *, now: float) -> None:
+        """``worker`` is alive at ``now`` (its clients are present)."""
+
+    @abc.abstractmethod
+    async def release(self, worker: str, *, now: float) -> None:
+        """``worker`` stops at ``now``: its leases end, its clients are away from ``now``,
+        and it was last seen then (a worker starting after measures the downtime from it).
+        """
+
+    @abc.abstractmethod
+    async def present(
+        self, match_id: str, seat: int, worker: str, *, here: bool, now: float, alive_after: float
+    ) -> None:
+        """A client of person ``seat`` is connected to ``worker`` (``here``), or its last
+        one there left; the seat is away from ``now`` if no live worker (seen after
+        ``alive_after``) holds a client of it.
+        """
+
+    @abc.abstractmethod
+    async def away(self, match_id: str, *, alive_after: float) -> dict[int, float | None]:
+        """For each person seat: ``None`` if a live worker holds a client of it, else since
+        when it has been away.
+        """
+
+    @abc.abstractmethod
+    async def due_matches(self, *, now: float, limit: int) -> tuple[str, ...]:
+        """Matches in play where the server must act by ``now`` (a bot to move, a clock
+        due) and no live worker holds the lease, soonest first.
+        """
+
+    @abc.abstractmethod
+    async def claim_lease(self, match_id: str, worker: str, *, now: float, until: float) -> bool:
+        """Give ``worker`` the lease of the match until ``until`` if nobody else holds it
+        at ``now``; whether it did.
+        """
+
+
+def open_store_url(url: str) -> tuple[str, str]:
+    """The kind of store a URL names (``"sqlite"`` or ``"postgresql"``) and what the store
+    opens: the file (``:memory:``) or the Postgres URL. As in SQLAlchemy, ``sqlite:///``
+    is followed by a relative path and ``sqlite:////`` by an absolute one; a bare path is
+    an SQLite file.
+
+    >>> open_store_url("sqlite:////var/lib/tabletop/matches.db")
+    ('sqlite', '/var/lib/tabletop/matches.db')
+    >>> open_store_url("sqlite:///matches.db")
+    ('sqlite', 'matches.db')
+    >>> open_store_url("matches.db")
+    ('sqlite', 'matches.db')
+    >>> open_store_url("postgresql://game@db/tabletop")
+    ('postgresql', 'postgresql://game@db/tabletop')
+    """
+    if not isinstance(url, str):
+        raise TypeError(f"a store URL is a str, got {type(url).__name__}")
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return "sqlite", url
+    if scheme == "sqlite":
+        path = rest[1:] if rest.startswith("/") else rest
+        return "sqlite", path or ":memory:"
+    if scheme in ("postgresql", "postgres"):
+        return "postgresql", url
+    raise ConfigError(
+        f"a store is sqlite:///PATH, sqlite://:memory:, a path or postgresql://...; got "
+        f"{url[:60]!r}"
     )
+
+
+async def open_store(url: str) -> Store:
+    """Open the store ``url`` names (:func:`open_store_url`) and bring its schema up to date."""
+    kind, target = open_store_url(url)
+    if kind == "sqlite":
+        from .sqlite import SQLiteStore
+
+        return SQLiteStore(target)
+    from .postgres import PostgresStore
+
+    return await PostgresStore.open(target)
+
+
+def seat_choices(seats: Sequence[str]) -> list[tuple[int, str, str | None]]:
+    """Each seat's number, kind (``"person"`` or ``"bot"``) and bot, as stored."""
+    return [
+        (seat, "person", None) if choice == "person" else (seat, "bot", choice)
+        for seat, choice in enumerate(seats)
+    ]
+
+
+def live_json(live: Live) -> dict[str, str | float | None]:
+    """The columns that store ``live`` (JSON text where a value is a structure)."""
+    return {
+        "status": live.status,
+        "started": live.started,
+        "result": None if live.result is None else json.dumps(live.result.to_json()),
+        "proposal": None if live.proposal is None else json.dumps(live.proposal),
+        "timed_out": None if live.timed_out is None else json.dumps(list(live.timed_out)),
+        "clock": None if live.clock is None else json.dumps(live.clock),
+        "due": live.due,
+    }
+
+
+def live_from_columns(
+    status: str,
+    started: float | None,
+    result: str | None,
+    proposal: str | None,
+    timed_out: str | None,
+    clock: str | None,
+    due: float | None,
+) -> Live:
+    """The :class:`Live` that :func:`live_json` stored; ``InvalidStateError`` if malformed."""
+    if status not in ("open", "playing", "over"):
+        raise InvalidStateError(f"a stored match's status is malformed: {status!r:.40}")
+    try:
+        pair = None if timed_out is None else json.loads(timed_out)
+        return Live(
+            status=status,  # type: ignore[arg-type]
+            started=started,
+            result=None if result is None else Result.from_json(json.loads(result)),
+            proposal=None if proposal is None else json.loads(proposal),
+            timed_out=None if pair is None else (int(pair[0]), int(pair[1])),
+            clock=None if clock is None else json.loads(clock),
+            due=due,
+        )
+    except (ValueError, TypeError, IndexError) as error:
+        raise InvalidStateError(f"a stored match is malformed: {error}") from None
