@@ -28,12 +28,15 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from pathlib import Path
+from queue import SimpleQueue
 from types import TracebackType
-from typing import NoReturn, Self
+from typing import NoReturn, Self, TypeVar
 
 import pytest
 
@@ -156,6 +159,44 @@ def _die_with_parent(sig: int) -> Callable[[], None] | None:
         libc.prctl(pr_set_pdeathsig, sig, 0, 0, 0)
 
     return set_signal
+
+
+_T = TypeVar("_T")
+
+
+class _Launcher:
+    """One thread, living as long as the process, that starts every server: the kernel
+    sends the parent-death signal when the *thread* that started a child ends, so a server
+    started from a passing thread (``asyncio.to_thread``, say) would die with it.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: SimpleQueue[tuple[Callable[[], object], Future[object]]] = SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def run(self, job: Callable[[], _T]) -> _T:
+        """``job()``, called on the launcher's thread; what it returned or raised."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._serve, name="service launcher", daemon=True
+                )
+                self._thread.start()
+        done: Future[object] = Future()
+        self._jobs.put((job, done))
+        return done.result()  # type: ignore[return-value]
+
+    def _serve(self) -> None:
+        while True:
+            job, done = self._jobs.get()
+            try:
+                done.set_result(job())
+            except BaseException as error:
+                done.set_exception(error)
+
+
+_launcher = _Launcher()
 
 
 class _Child:
@@ -293,17 +334,19 @@ class _Service:
         output appended to the log, dying with ``death_signal`` with the starting thread.
         """
         with self.log.open("ab") as log:
-            return subprocess.Popen(
-                [str(part) for part in command],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=self.folder,
-                start_new_session=True,
-                preexec_fn=_die_with_parent(death_signal),
-                user=None if user is None else pwd.getpwnam(user).pw_uid,
-                group=None if user is None else pwd.getpwnam(user).pw_gid,
-                extra_groups=None if user is None else [],
+            return _launcher.run(
+                lambda: subprocess.Popen(
+                    [str(part) for part in command],
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    cwd=self.folder,
+                    start_new_session=True,
+                    preexec_fn=_die_with_parent(death_signal),
+                    user=None if user is None else pwd.getpwnam(user).pw_uid,
+                    group=None if user is None else pwd.getpwnam(user).pw_gid,
+                    extra_groups=None if user is None else [],
+                )
             )
 
     def _wait_until_ready(self) -> None:
@@ -459,6 +502,14 @@ class RedisService(_Service):
     def url(self) -> str:
         """The server's URL (database 0)."""
         return f"redis://127.0.0.1:{self.port}/0"
+
+    def command(self, *words: str) -> bytes:
+        """Send one command (inline, its words without spaces) and return Redis's answer:
+        what a test needs without a client library.
+        """
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as connection:
+            connection.sendall(" ".join(words).encode() + b"\r\n")
+            return connection.recv(4096)
 
     def _spawn(self) -> subprocess.Popen[bytes]:
         return self._popen(

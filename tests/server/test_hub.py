@@ -259,6 +259,26 @@ def test_after_a_redis_restart_the_hub_resyncs_once_and_hears_later_notices(
 
 
 @pytest.mark.slow
+def test_a_silent_redis_is_pinged_then_given_up_and_the_hub_resyncs(
+    redis_service: RedisService,
+) -> None:
+    redis_service.start()
+
+    async def run() -> None:
+        hearer = Worker("w2")
+        hub = RedisHub(redis_service.url, worker="w2", channel=_channel(), idle_seconds=0.3)
+        await hub.start(hearer.on_notice, hearer.on_resync)
+        await asyncio.sleep(0.5)  # idle, pinged, answered: still the same connection
+        assert (hub.connected, hearer.resyncs) == (True, 0)
+        assert redis_service.command("CLIENT", "PAUSE", "2000", "ALL") == b"+OK\r\n"
+        await asyncio.wait_for(hearer.resynced.wait(), WAIT)
+        assert hub.connected
+        await hub.stop()
+
+    asyncio.run(run())
+
+
+@pytest.mark.slow
 def test_publishing_while_redis_is_stopped_returns_promptly_and_counts_a_failure(
     redis_service: RedisService,
 ) -> None:

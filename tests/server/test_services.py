@@ -9,9 +9,9 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,13 +33,6 @@ from .services import (
 ROOT = Path(__file__).resolve().parents[2]
 
 __all__ = ["postgres_service", "redis_service"]  # the fixtures, used here by name
-
-
-def _redis_command(port: int, *command: str) -> bytes:
-    """One command sent to Redis in its inline form; what it answered."""
-    with socket.create_connection(("127.0.0.1", port), timeout=2) as connection:
-        connection.sendall(" ".join(command).encode() + b"\r\n")
-        return connection.recv(1024)
 
 
 def test_the_advice_says_what_to_install() -> None:
@@ -130,16 +123,29 @@ def test_redis_answers_and_restarts_empty_on_the_same_port(redis_service: RedisS
     redis_service.start()
     port, pid = redis_service.port, redis_service.pid
     assert redis_service.url == f"redis://127.0.0.1:{port}/0"
-    assert _redis_command(port, "SET", "k", "v") == b"+OK\r\n"
+    assert redis_service.command("SET", "k", "v") == b"+OK\r\n"
     redis_service.restart()
     assert (redis_service.port, redis_service.running) == (port, True)
     assert redis_service.pid != pid
-    assert _redis_command(port, "GET", "k") == b"$-1\r\n"  # nothing saved
+    assert redis_service.command("GET", "k") == b"$-1\r\n"  # nothing saved
     redis_service.stop()
     with pytest.raises(ConnectionRefusedError):
-        _redis_command(port, "PING")
+        redis_service.command("PING")
     redis_service.start()
-    assert _redis_command(port, "PING") == b"+PONG\r\n"
+    assert redis_service.command("PING") == b"+PONG\r\n"
+
+
+@pytest.mark.slow
+def test_a_server_started_from_a_passing_thread_outlives_the_thread(
+    redis_service: RedisService,
+) -> None:
+    redis_service.stop()
+    starter = threading.Thread(target=redis_service.start)
+    starter.start()
+    starter.join()
+    time.sleep(0.5)  # what a parent-death signal tied to that thread would have done by now
+    assert redis_service.running
+    assert redis_service.command("PING") == b"+PONG\r\n"
 
 
 @pytest.mark.slow

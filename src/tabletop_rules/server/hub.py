@@ -237,11 +237,19 @@ class RedisHub(Hub):
     malformed message is logged, counted in :attr:`dropped` and dropped. When the
     connection drops (Redis restarted, say) the reader reconnects, waiting 0.05 s at first
     and twice as long each time up to 2 s, and once subscribed again calls ``on_resync``.
+    A connection that stays silent ``idle_seconds`` is pinged, and given up when silent as
+    long again: a Redis machine that vanished without closing it is noticed too.
     Publishing while Redis is away fails within ``timeout`` seconds, and is counted.
     """
 
     def __init__(
-        self, url: str, *, worker: str, channel: str = CHANNEL, timeout: float = 0.5
+        self,
+        url: str,
+        *,
+        worker: str,
+        channel: str = CHANNEL,
+        timeout: float = 0.5,
+        idle_seconds: float = 5.0,
     ) -> None:
         super().__init__()
         if not isinstance(worker, str):
@@ -255,6 +263,7 @@ class RedisHub(Hub):
         from redis.backoff import NoBackoff
 
         self.url, self.worker, self.channel, self.timeout = url, worker, channel, timeout
+        self.idle_seconds = idle_seconds
         options: dict[str, Any] = {
             "socket_connect_timeout": timeout,
             "socket_timeout": timeout,
@@ -361,10 +370,7 @@ class RedisHub(Hub):
                     self._hand_on(self._resync())
                 backoff = _FIRST_BACKOFF
                 try:
-                    while True:
-                        message = await pubsub.get_message(timeout=1.0)
-                        if message is not None and message["type"] == "message":
-                            self._received(message["data"])
+                    await self._listen(pubsub)
                 except Exception as error:
                     self.connected = False
                     log.warning("hub: lost Redis (%s); reconnecting", error)
@@ -374,6 +380,22 @@ class RedisHub(Hub):
             self.connected = False
             if pubsub is not None:
                 await self._close(pubsub)
+
+    async def _listen(self, pubsub: redis.asyncio.client.PubSub) -> None:
+        """Hand on every message until the connection fails or falls silent."""
+        clock = asyncio.get_running_loop().time
+        heard, pinged = clock(), False
+        while True:
+            message = await pubsub.get_message(timeout=min(1.0, self.idle_seconds))
+            if message is not None:
+                heard, pinged = clock(), False
+                if message["type"] == "message":
+                    self._received(message["data"])
+            elif clock() - heard > 2 * self.idle_seconds:
+                raise ConnectionError(f"Redis has not answered for {clock() - heard:.1f} s")
+            elif clock() - heard > self.idle_seconds and not pinged:
+                await pubsub.ping()
+                pinged = True
 
     def _received(self, data: object) -> None:
         """Read one message from the channel and hand it on, unless it is our own."""
