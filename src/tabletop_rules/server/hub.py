@@ -168,19 +168,15 @@ class Notice:
 
 
 class Hub(abc.ABC):
-    """How a worker tells the others about its commits and hears of theirs.
-
-    Attributes:
-        connected: Whether notices flow now (always, for a hub of one process).
-        failures: How many notices could not be published.
-        dropped: How many malformed messages were read and dropped.
-
-    """
+    """How a worker tells the others about its commits and hears of theirs."""
 
     def __init__(self) -> None:
         self.connected = False
+        """Whether notices flow now (always, for a hub of one process)."""
         self.failures = 0
+        """How many notices could not be published."""
         self.dropped = 0
+        """How many malformed messages were read and dropped."""
 
     @abc.abstractmethod
     async def start(self, on_notice: OnNotice, on_resync: OnResync) -> None:
@@ -234,7 +230,7 @@ class RedisHub(Hub):
 
     A reader task listens on the channel and hands each notice of another ``worker`` to
     ``on_notice`` in a task of its own, so a slow worker never holds the reader up; a
-    malformed message is logged, counted in :attr:`dropped` and dropped. When the
+    malformed message is logged, counted in :attr:`~Hub.dropped` and dropped. When the
     connection drops (Redis restarted, say) the reader reconnects, waiting 0.05 s at first
     and twice as long each time up to 2 s, and once subscribed again calls ``on_resync``.
     A connection that stays silent ``idle_seconds`` is pinged, and given up when silent as
@@ -302,7 +298,7 @@ class RedisHub(Hub):
 
     async def publish(self, notice: Notice) -> None:
         """Publish ``notice`` on the channel; a failure is logged once until Redis is back
-        and counted in :attr:`failures`, as is a notice published after :meth:`stop`.
+        and counted in :attr:`~Hub.failures`, as is a notice published after :meth:`stop`.
         """
         if self._stopped:
             self.failures += 1
