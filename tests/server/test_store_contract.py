@@ -129,13 +129,14 @@ async def _revision(store: Store, match_id: str = "m") -> int:
 
 def test_migrations_run_once_and_a_reopen_runs_none(database: Database) -> None:
     async def scenario() -> None:
-        first = await database.open()
+        every = list(range(1, len(SQLITE_MIGRATIONS) + 1))
+        # workers starting together on an empty database: one of them migrates it
+        first, *_ = await asyncio.gather(*(database.open() for _ in range(3)))
+        assert database.versions() == every
         await _a_match(first)
-        assert database.versions() == list(range(1, len(SQLITE_MIGRATIONS) + 1))
-        # workers starting together, and a restart: none runs a migration again
-        again = await asyncio.gather(*(database.open() for _ in range(3)))
-        assert database.versions() == list(range(1, len(SQLITE_MIGRATIONS) + 1))
-        stored = await again[0].match("m")
+        again = await database.open()  # a restart runs none
+        assert database.versions() == every
+        stored = await again.match("m")
         assert stored is not None
         assert stored.status == "open"
 
@@ -182,6 +183,7 @@ def test_a_commit_stores_the_live_state_and_the_lease_whole(database: Database) 
         assert await store.seat_of("m", new_token()) is None
         assert [seat.taken for seat in await store.seats("m")] == [True, False]
         assert await store.revisions(["m", "nothing"]) == {"m": 1}
+        assert await store.revisions([]) == {}
         assert [match.id for match in await store.matches("playing")] == ["m"]
         assert await store.matches("open") == ()
         assert await store.live_matches_of("ip") == 1
@@ -603,6 +605,84 @@ def test_what_postgres_cannot_store_is_refused_whole_with_a_library_error(
                 )
             assert await _revision(store) == 0
             assert not any(seat.taken for seat in await store.seats("m"))
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_commit_that_postgres_aborts_for_a_deadlock_is_run_again_once(
+    postgres_database: str,  # noqa: F811
+) -> None:
+    psycopg = pytest.importorskip("psycopg")
+    from tabletop_rules.server.postgres import PostgresStore
+
+    async def scenario() -> None:
+        store = await PostgresStore.open(postgres_database)
+        other = psycopg.connect(postgres_database)
+        try:
+            await _a_match(store)
+            # another client holds the seat the commit takes, then wants the match's row,
+            # and waits long enough that Postgres aborts the commit rather than it
+            other.execute("SET deadlock_timeout = '30s'")
+            other.execute("SELECT 1 FROM seats WHERE match_id = 'm' AND seat = 0 FOR UPDATE")
+            commit = asyncio.create_task(
+                store.commit(
+                    "m",
+                    0,
+                    PLAYING,
+                    worker="w",
+                    lease_until=1.0,
+                    move=_move(1),
+                    seat=_take(0, "a", "a"),
+                )
+            )
+            with psycopg.connect(postgres_database, autocommit=True) as watcher:
+                while not watcher.execute("SELECT 1 FROM pg_locks WHERE NOT granted").fetchall():
+                    await asyncio.sleep(0.02)
+
+            def wait_for_the_match_then_commit() -> None:
+                other.execute("UPDATE matches SET creator = 'other' WHERE id = 'm'")
+                other.commit()
+
+            await asyncio.to_thread(wait_for_the_match_then_commit)
+            assert await commit == 1
+            stored = await store.match("m")
+            assert stored is not None
+            assert (stored.revision, stored.creator) == (1, "other")
+            assert await store.seat_of("m", "a") == 0
+        finally:
+            other.close()
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_transaction_aborted_twice_for_serialization_is_unavailable(
+    postgres_database: str,  # noqa: F811
+) -> None:
+    psycopg = pytest.importorskip("psycopg")
+    from psycopg import errors
+
+    from tabletop_rules.server.postgres import PostgresStore
+
+    async def scenario() -> None:
+        store = await PostgresStore.open(postgres_database)
+        runs: list[int] = []
+
+        async def conflicting(conn: Any) -> None:
+            await conn.execute("INSERT INTO workers VALUES ('w', 1.0)")
+            runs.append(1)
+            raise errors.SerializationFailure("could not serialize access")
+
+        try:
+            with pytest.raises(StoreUnavailableError, match="could not serialize access"):
+                await store._transact(conflicting)
+            assert len(runs) == 2  # run again once, and each run rolled back whole
+            with psycopg.connect(postgres_database) as conn:
+                assert conn.execute("SELECT COUNT(*) FROM workers").fetchone() == (0,)
         finally:
             await store.close()
 

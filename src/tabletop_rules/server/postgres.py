@@ -211,11 +211,14 @@ class PostgresStore(Store):
     def _connect_timeout(self) -> int:
         return max(2, math.ceil(self._timeout))  # libpq's least connect_timeout is 2 seconds
 
-    async def _transact(self, work: Callable[[Connection], Awaitable[T]]) -> T:
-        """Run ``work`` on a connection of the pool in one transaction; its failures to
-        reach the database become :class:`StoreUnavailableError`. A transaction that a
-        lost connection, a deadlock or a serialization failure rolled back is run once
-        more (on a fresh connection).
+    async def _transact(
+        self, work: Callable[[Connection], Awaitable[T]], *, atomic: bool = True
+    ) -> T:
+        """Run ``work`` on a connection of the pool in one transaction (a lone statement,
+        which is one already, when not ``atomic``); its failures to reach the database
+        become :class:`StoreUnavailableError`. A transaction that a lost connection, a
+        deadlock or a serialization failure rolled back is run once more (on a fresh
+        connection).
         """
         if self._down:
             await self._recover()
@@ -225,6 +228,8 @@ class PostgresStore(Store):
             try:
                 async with pool.connection() as conn:
                     stage = "run"
+                    if not atomic:
+                        return await work(conn)
                     async with conn.transaction():
                         result = await work(conn)
                         stage = "commit"
@@ -283,7 +288,7 @@ class PostgresStore(Store):
             cursor = await conn.execute(sql, args)
             return await cursor.fetchall()
 
-        return await self._transact(read)
+        return await self._transact(read, atomic=False)
 
     @override
     async def close(self) -> None:
