@@ -689,14 +689,38 @@ def test_a_transaction_aborted_twice_for_serialization_is_unavailable(
     asyncio.run(scenario())
 
 
+def test_a_postgres_store_refuses_a_malformed_url_or_pool_before_connecting() -> None:
+    pytest.importorskip("psycopg")
+    from tabletop_rules.server.postgres import PostgresStore
+
+    url = "postgresql://game@127.0.0.1:1/tabletop"
+    with pytest.raises(ConfigError, match='not a Postgres URL: invalid URI query parameter: "x"'):
+        asyncio.run(PostgresStore.open("postgresql://game@127.0.0.1/tabletop?x=1"))
+    with pytest.raises(ConfigError, match="not a Postgres URL") as refused:
+        asyncio.run(PostgresStore.open("postgresql://game:secret@[::1/tabletop"))
+    assert "secret" not in str(refused.value)
+    with pytest.raises(ConfigError, match="1 <= min_size <= max_size"):
+        asyncio.run(PostgresStore.open(url, min_size=5, max_size=2))
+    with pytest.raises(ConfigError, match="positive number of seconds"):
+        asyncio.run(PostgresStore.open(url, timeout=0))
+    with pytest.raises(TypeError, match="max_size is an int"):
+        asyncio.run(PostgresStore.open(url, max_size=2.5))  # type: ignore[arg-type]
+
+
 @pytest.mark.slow
-def test_postgres_down_at_open_is_unavailable_within_the_timeout() -> None:
+def test_postgres_down_at_open_is_unavailable_at_once_with_the_reason(
+    postgres_service: PostgresService,  # noqa: F811
+) -> None:
     pytest.importorskip("psycopg")
     from tabletop_rules.server.postgres import PostgresStore
 
     from .services import free_port
 
-    started = time.monotonic()
-    with pytest.raises(StoreUnavailableError, match="the database did not answer"):
-        asyncio.run(PostgresStore.open(f"postgresql://x@127.0.0.1:{free_port()}/x", timeout=1.0))
-    assert time.monotonic() - started < 5
+    for url, reason in (
+        (f"postgresql://x@127.0.0.1:{free_port()}/x", "Connection refused"),
+        (postgres_service.database_url("nothing_here"), 'database "nothing_here" does not exist'),
+    ):
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailableError, match=f"did not answer: .*{reason}"):
+            asyncio.run(PostgresStore.open(url, timeout=3.0))
+        assert time.monotonic() - started < 1.5

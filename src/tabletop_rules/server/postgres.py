@@ -183,8 +183,14 @@ class PostgresStore(Store):
             raise TypeError(f"timeout is a number of seconds, got {type(timeout).__name__}")
         if not (math.isfinite(timeout) and timeout > 0):
             raise ConfigError(f"timeout is a positive number of seconds; got {timeout}")
+        try:
+            psycopg.conninfo.conninfo_to_dict(url)
+        except psycopg.ProgrammingError as error:
+            reason = _line(error).replace(url, "the URL")  # which may hold a password
+            raise ConfigError(f"not a Postgres URL: {reason}") from None
         store = cls(url, min_size=min_size, max_size=max_size, timeout=timeout)
         try:
+            await store._probe()  # at once, and with the reason: refused, a wrong password...
             try:
                 await store._pool.open(wait=True, timeout=timeout)
             except psycopg.OperationalError as error:
@@ -255,6 +261,21 @@ class PostgresStore(Store):
                 await pool.check()
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def _probe(self) -> None:
+        """Connect once, past the pool: :class:`StoreUnavailableError` with the reason
+        if the database does not answer within the timeout.
+        """
+        try:
+            probe = await asyncio.wait_for(
+                psycopg.AsyncConnection.connect(
+                    self._conninfo, connect_timeout=self._connect_timeout
+                ),
+                self._timeout,
+            )
+        except (psycopg.OperationalError, TimeoutError) as error:
+            raise _unavailable(error) from None
+        await probe.close()
+
     async def _recover(self) -> None:
         """After a call failed to reach the database: fail at once while it still does not
         answer (one probe a :data:`PROBE_SECONDS`), else start a fresh pool, whose
@@ -268,16 +289,10 @@ class PostgresStore(Store):
                     "the database did not answer a moment ago; nothing was stored"
                 )
             try:
-                probe = await asyncio.wait_for(
-                    psycopg.AsyncConnection.connect(
-                        self._conninfo, connect_timeout=self._connect_timeout
-                    ),
-                    self._timeout,
-                )
-            except (psycopg.OperationalError, TimeoutError) as error:
+                await self._probe()
+            except StoreUnavailableError:
                 self._probed = time.monotonic()
-                raise _unavailable(error) from None
-            await probe.close()
+                raise
             old, self._pool = self._pool, self._new_pool()
             await self._pool.open(wait=False)
             self._down = False
