@@ -605,6 +605,8 @@ def test_what_postgres_cannot_store_is_refused_whole_with_a_library_error(
                 )
             assert await _revision(store) == 0
             assert not any(seat.taken for seat in await store.seats("m"))
+            with pytest.raises(InvalidStateError, match=r"presence.*nothing was stored"):
+                await store.present("nothing", 0, "w", here=True, now=1.0, alive_after=0.0)
         finally:
             await store.close()
 

@@ -1,13 +1,14 @@
 """The Postgres store (psycopg 3, async, with a pool of connections): for any number of
 server workers sharing one database (the ``cluster`` extra).
 
-Every change is one transaction, and :meth:`PostgresStore.commit` first rewrites the
-match's row ``WHERE revision = <the worker's>``: that row lock orders the workers, so of
-two commits at one revision exactly one is stored, wherever they come from. When the
-database does not answer (stopped, restarting, unreachable) a call fails within the
-pool's ``timeout`` with :class:`~tabletop_rules.server.store.StoreUnavailableError`, and
-its transaction is rolled back whole; once the database is back the store works again,
-with no restart of the worker.
+Every change is one transaction, and :meth:`~tabletop_rules.server.store.Store.commit`
+first rewrites the match's row ``WHERE revision = <the worker's>``: that row's lock
+orders the workers, so of two commits at one revision exactly one is stored, wherever
+they come from. When the database does not answer (stopped, restarting, unreachable) a
+call fails within the pool's ``timeout`` with ``StoreUnavailableError`` and its
+transaction is rolled back whole; the calls after it fail at once while one connection a
+:data:`PROBE_SECONDS` tries the database, and once it answers the store takes a fresh
+pool and works again, with no restart of the worker.
 """
 
 from __future__ import annotations
@@ -154,6 +155,7 @@ class PostgresStore(Store):
         self._pool = self._new_pool()
         self._down = False  # a call failed to reach the database: the next one probes first
         self._probed = -math.inf  # when a probe last failed (monotonic seconds)
+        self._reason = ""  # why it failed
         self._recovering = asyncio.Lock()
 
     @classmethod
@@ -163,7 +165,7 @@ class PostgresStore(Store):
         """Open a pool of ``min_size`` to ``max_size`` connections to the database ``url``
         (``postgresql://user:password@host:port/database``) and run the migrations it has
         not had. A call waits at most ``timeout`` seconds for a connection, then fails
-        with :class:`~tabletop_rules.server.store.StoreUnavailableError`.
+        with ``StoreUnavailableError``.
         """
         if _MISSING is not None:
             raise ConfigError(
@@ -209,13 +211,30 @@ class PostgresStore(Store):
             max_size=max_size,
             timeout=self._timeout,
             open=False,
-            kwargs={"autocommit": True, "connect_timeout": self._connect_timeout},
+            kwargs={"autocommit": True, **self._connection_options},
             name="tabletop-rules",
         )
 
     @property
     def _connect_timeout(self) -> int:
         return max(2, math.ceil(self._timeout))  # libpq's least connect_timeout is 2 seconds
+
+    @property
+    def _connection_options(self) -> dict[str, Any]:
+        """The libpq options of each connection, where the URL sets none: a connect timeout,
+        and TCP keepalives and a user timeout, so that a database cut off by the network
+        fails a call in seconds instead of TCP's quarter of an hour.
+        """
+        options: dict[str, Any] = {
+            "connect_timeout": self._connect_timeout,
+            "keepalives": 1,
+            "keepalives_idle": 5,
+            "keepalives_interval": 2,
+            "keepalives_count": 3,
+            "tcp_user_timeout": 15_000,
+        }
+        given = psycopg.conninfo.conninfo_to_dict(self._conninfo)
+        return {key: value for key, value in options.items() if key not in given}
 
     async def _transact(
         self, work: Callable[[Connection], Awaitable[T]], *, atomic: bool = True
@@ -243,7 +262,8 @@ class PostgresStore(Store):
             except (pg_errors.SerializationFailure, pg_errors.DeadlockDetected) as error:
                 if attempt == 2:
                     raise _unavailable(error) from None
-            except psycopg.DataError as error:  # text holding NUL, which SQLite stores
+            except (psycopg.DataError, psycopg.IntegrityError) as error:
+                # text holding NUL (which SQLite stores), a match that is not stored
                 raise InvalidStateError(
                     f"the database refused a value: {_line(error)}; nothing was stored"
                 ) from None
@@ -267,9 +287,7 @@ class PostgresStore(Store):
         """
         try:
             probe = await asyncio.wait_for(
-                psycopg.AsyncConnection.connect(
-                    self._conninfo, connect_timeout=self._connect_timeout
-                ),
+                psycopg.AsyncConnection.connect(self._conninfo, **self._connection_options),
                 self._timeout,
             )
         except (psycopg.OperationalError, TimeoutError) as error:
@@ -286,12 +304,14 @@ class PostgresStore(Store):
                 return
             if time.monotonic() - self._probed < PROBE_SECONDS:
                 raise StoreUnavailableError(
-                    "the database did not answer a moment ago; nothing was stored"
+                    f"the database did not answer a moment ago ({self._reason}); nothing was stored"
                 )
             try:
                 await self._probe()
-            except StoreUnavailableError:
+            except StoreUnavailableError as error:
                 self._probed = time.monotonic()
+                self._reason = str(error).removeprefix("the database did not answer: ")
+                self._reason = self._reason.removesuffix("; nothing was stored")
                 raise
             old, self._pool = self._pool, self._new_pool()
             await self._pool.open(wait=False)
