@@ -384,7 +384,8 @@ class PostgresStore(Store):
     @override
     async def matches(self, *statuses: Status) -> tuple[StoredMatch, ...]:
         rows = await self._rows(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status = ANY(%s) ORDER BY created, id",
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status = ANY(%s) "
+            'ORDER BY created, id COLLATE "C"',
             (list(statuses),),
         )
         return tuple(map(_stored_match, rows))
