@@ -5,7 +5,9 @@ told, and a seat's socket that reads until the message it waits for.
 from __future__ import annotations
 
 import asyncio
+import collections
 import random
+import types
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -18,29 +20,91 @@ with warnings.catch_warnings():  # the test client's own notice that httpx will 
     from starlette.testclient import TestClient
 
 from tabletop_rules import Match, get_ruleset
-from tabletop_rules.server import MatchSettings, ServerSettings, Store, create_app
+from tabletop_rules.server import MatchSettings, ServerSettings, Store, create_app, open_store
+from tabletop_rules.server.hub import RedisHub
 
 Json = dict[str, Any]
+
+
+class Cluster:
+    """Where a test's workers meet: a Postgres ``database`` of the test's own, and a
+    ``channel`` of its own on the ``redis`` server.
+    """
+
+    def __init__(self, database: str, redis: str, channel: str) -> None:
+        self.database, self.redis, self.channel = database, redis, channel
+
+
+CLUSTER: Cluster | None = None
+"""Set by the ``backend`` fixture while a protocol test runs on two workers."""
+
+
+class PostgresAt:
+    """A Postgres store named by its URL: each app, and each call from the test's own
+    thread, opens it on its own event loop.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
 
 
 class Blocking:
     """A store whose methods a test calls from its own thread, each run to its end."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store | PostgresAt) -> None:
         self._store = store
 
     def __getattr__(self, name: str) -> Any:
-        method = getattr(self._store, name)
+        store = self._store
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            return asyncio.run(method(*args, **kwargs))
+            async def run() -> Any:
+                if not isinstance(store, PostgresAt):
+                    return await getattr(store, name)(*args, **kwargs)
+                opened = await open_store(store.url)
+                try:
+                    return await getattr(opened, name)(*args, **kwargs)
+                finally:
+                    await opened.close()
+
+            return asyncio.run(run())
 
         return call
 
 
-def sync(store: Store) -> Any:
+def sync(store: Store | PostgresAt) -> Any:
     """``store``, its methods called and awaited from the test's thread."""
     return Blocking(store)
+
+
+class Spread:
+    """A test client of several workers: each request and socket goes to the next."""
+
+    def __init__(self, clients: Sequence[TestClient]) -> None:
+        self.clients = list(clients)
+        self.turn = 0
+
+    def _next(self) -> TestClient:
+        client = self.clients[self.turn % len(self.clients)]
+        self.turn += 1
+        return client
+
+    def get(self, *args: Any, **kwargs: Any) -> Any:
+        return self._next().get(*args, **kwargs)
+
+    def post(self, *args: Any, **kwargs: Any) -> Any:
+        return self._next().post(*args, **kwargs)
+
+    def websocket_connect(self, *args: Any, **kwargs: Any) -> Any:
+        return self._next().websocket_connect(*args, **kwargs)
+
+    @property
+    def app(self) -> Any:
+        """The workers' apps seen as one: ``app.state.server.rooms`` holds every room."""
+        rooms = collections.ChainMap(*(client.app.state.server.rooms for client in self.clients))  # type: ignore[attr-defined]
+        return types.SimpleNamespace(
+            state=types.SimpleNamespace(server=types.SimpleNamespace(rooms=rooms))
+        )
 
 
 class FakeTime:
@@ -57,13 +121,34 @@ class FakeTime:
 
 
 @contextmanager
-def serving(store: Store | None = None, **settings: Any) -> Iterator[TestClient]:
-    """A test client of a new app (its lifespan run) on ``store``."""
-    app = create_app(
-        store, ServerSettings(**{"messages_per_second": 1e6, "burst": 10**6, **settings})
+def serving(store: Store | PostgresAt | None = None, **settings: Any) -> Iterator[TestClient]:
+    """A test client of a new app (its lifespan run) on ``store``; while a protocol test
+    runs on the cluster, of two workers on its Postgres database and Redis channel,
+    taken in turn by each request and socket.
+    """
+    cluster = CLUSTER
+    if cluster is None or not (store is None or isinstance(store, PostgresAt)):
+        assert not isinstance(store, PostgresAt)
+        app = create_app(
+            store, ServerSettings(**{"messages_per_second": 1e6, "burst": 10**6, **settings})
+        )
+        with TestClient(app) as client:
+            yield client
+        return
+    chosen = ServerSettings(
+        **{"messages_per_second": 1e6, "burst": 10**6, "lease_seconds": 1e6, **settings}
     )
-    with TestClient(app) as client:
-        yield client
+    apps = [
+        create_app(
+            cluster.database,
+            chosen,
+            hub=RedisHub(cluster.redis, worker=worker, channel=cluster.channel),
+            worker=worker,
+        )
+        for worker in ("w1", "w2")
+    ]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        yield Spread([one, two])  # type: ignore[misc]
 
 
 def create(client: TestClient, game: str = "dice-poker", **body: Any) -> str:
@@ -140,7 +225,8 @@ def seated(client: TestClient, match_id: str, token: str | None, cursor: int = 0
 @contextmanager
 def party(client: TestClient, match_id: str, tokens: Sequence[str | None]) -> Iterator[list[Seat]]:
     """Sockets for ``tokens`` (``None``: a spectator), each past the tables that the later
-    ones' arrivals sent it, so that every socket has read all sent so far.
+    seats' arrivals sent it (a spectator's arrival sends the others nothing), so that
+    every socket has read all sent so far.
     """
     with ExitStack() as stack:
         seats: list[Seat] = []
@@ -148,7 +234,7 @@ def party(client: TestClient, match_id: str, tokens: Sequence[str | None]) -> It
             socket = stack.enter_context(client.websocket_connect(f"/ws/{match_id}"))
             seat = Seat(socket)
             seat.hello(token)
-            for earlier in seats:
+            for earlier in seats if token is not None else ():
                 earlier.read()
             seats.append(seat)
         yield seats
@@ -171,7 +257,7 @@ def play_random(seats: dict[int, Seat], rng: random.Random, watchers: Sequence[S
 
 
 def seeded(
-    store: Store,
+    store: Store | PostgresAt,
     game: str,
     seed: int,
     seats: Sequence[str] = ("person", "person"),

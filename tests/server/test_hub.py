@@ -24,9 +24,7 @@ from tabletop_rules.server.hub import (
     open_hub,
 )
 
-from .services import RedisService, redis_service
-
-__all__ = ["redis_service"]  # the fixture, used here by name
+from .services import RedisService
 
 WAIT = 10.0
 """How long a test waits for a notice or a resync before it fails."""

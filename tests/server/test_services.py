@@ -24,15 +24,11 @@ from .services import (
     _missing,
     alive,
     postgres_bindir,
-    postgres_service,
     process_tree,
     redis_binary,
-    redis_service,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-
-__all__ = ["postgres_service", "redis_service"]  # the fixtures, used here by name
 
 
 def test_the_advice_says_what_to_install() -> None:

@@ -43,7 +43,7 @@ from tabletop_rules.server.store import (
     open_store,
 )
 
-from .services import PostgresService, postgres_database, postgres_service  # noqa: F401
+from .services import PostgresService
 
 HEAD = GameRecord("dice-poker", dp.Config(stages=1), 7)
 PEOPLE = ("person", "person")
@@ -527,8 +527,8 @@ def test_a_store_url_without_psycopg_says_to_install_the_cluster_extra(
 
 @pytest.mark.slow
 def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_remains(
-    postgres_service: PostgresService,  # noqa: F811
-    postgres_database: str,  # noqa: F811
+    postgres_service: PostgresService,
+    postgres_database: str,
 ) -> None:
     psycopg = pytest.importorskip("psycopg")
     from tabletop_rules.server.postgres import PROBE_SECONDS, PostgresStore
@@ -588,7 +588,7 @@ def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_rem
 
 @pytest.mark.slow
 def test_what_postgres_cannot_store_is_refused_whole_with_a_library_error(
-    postgres_database: str,  # noqa: F811
+    postgres_database: str,
 ) -> None:
     pytest.importorskip("psycopg")
     from tabletop_rules.server.postgres import PostgresStore
@@ -615,7 +615,7 @@ def test_what_postgres_cannot_store_is_refused_whole_with_a_library_error(
 
 @pytest.mark.slow
 def test_a_commit_that_postgres_aborts_for_a_deadlock_is_run_again_once(
-    postgres_database: str,  # noqa: F811
+    postgres_database: str,
 ) -> None:
     psycopg = pytest.importorskip("psycopg")
     from tabletop_rules.server.postgres import PostgresStore
@@ -663,7 +663,7 @@ def test_a_commit_that_postgres_aborts_for_a_deadlock_is_run_again_once(
 
 @pytest.mark.slow
 def test_a_transaction_aborted_twice_for_serialization_is_unavailable(
-    postgres_database: str,  # noqa: F811
+    postgres_database: str,
 ) -> None:
     psycopg = pytest.importorskip("psycopg")
     from psycopg import errors
@@ -711,7 +711,7 @@ def test_a_postgres_store_refuses_a_malformed_url_or_pool_before_connecting() ->
 
 @pytest.mark.slow
 def test_postgres_down_at_open_is_unavailable_at_once_with_the_reason(
-    postgres_service: PostgresService,  # noqa: F811
+    postgres_service: PostgresService,
 ) -> None:
     pytest.importorskip("psycopg")
     from tabletop_rules.server.postgres import PostgresStore

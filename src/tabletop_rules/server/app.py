@@ -18,7 +18,7 @@ import logging
 import os
 import socket as sockets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import attrs
@@ -173,6 +173,7 @@ class Server:
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._budgets: dict[object, _Budget] = {}
         self._ticker: asyncio.Task[None] | None = None
+        self._kept: set[asyncio.Task[None]] = set()
         self.metrics.track(
             rooms=lambda: len(self.rooms),
             clients=lambda: sum(len(room.clients) for room in self.rooms.values()),
@@ -204,6 +205,7 @@ class Server:
         for room in list(self.rooms.values()):
             async with room.lock:  # a move under way finishes first
                 await room.stop()
+        await asyncio.gather(*self._kept, return_exceptions=True)
         await self.hub.stop()
         with contextlib.suppress(TabletopError):
             await self.store.release(self.worker_id, now=self.settings.now())
@@ -276,6 +278,15 @@ class Server:
         if room.status == "over":
             for seat in range(len(room.seats)):
                 self._budgets.pop(("seat", room.id, seat), None)
+
+    def keep(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` as a task the worker holds until it ends (what must be done even
+        when the request that started it is cancelled).
+        """
+        task = asyncio.create_task(work)
+        self._kept.add(task)
+        task.add_done_callback(self._kept.discard)
+        return task
 
     def budget(self, key: object) -> bool:
         """Whether the client ``key`` may send one more message now."""
@@ -634,8 +645,10 @@ async def socket(websocket: WebSocket) -> None:
         client = Client(websocket.send_json, seat, hello.cursor)
         async with server.locked(match_id) as room:
             await room.refresh()  # the client may come from a worker that is ahead
-            await room.add(client)
-            await room.broadcast()
+            if await room.add(client):
+                await room.broadcast()  # the others see the seat back
+            else:
+                await room.send(client, room.table(client))
         while True:
             message = await _receive(server, websocket, key)
             began = time.perf_counter()
@@ -683,8 +696,8 @@ async def socket(websocket: WebSocket) -> None:
         if not server.sockets[address]:
             del server.sockets[address]
         server.forget_budget(key)
-        if client is not None:
-            await _part(server, match_id, client)
+        if client is not None:  # to its end even if this task is cancelled (a dropped link)
+            await asyncio.shield(server.keep(_part(server, match_id, client)))
 
 
 async def _part(server: Server, match_id: str, client: Client) -> None:
@@ -693,10 +706,8 @@ async def _part(server: Server, match_id: str, client: Client) -> None:
     if room is None:
         return
     async with room.lock:
-        if client in room.clients:
-            await room.drop(client)
-            if not server.draining:
-                await room.broadcast()
+        if await room.drop(client) and not server.draining:
+            await room.broadcast()  # the others see the seat away
     server.forget(room)
 
 

@@ -340,27 +340,37 @@ class Room:
         message = {**self.table(client), "type": "refused", "reason": reason, **extra}
         await self.send(client, message)
 
-    async def add(self, client: Client) -> None:
-        """A client joins the room (its seat is no longer away)."""
+    async def add(self, client: Client) -> bool:
+        """A client joins the room; whether that changed what the others see (a seat that
+        was away is here).
+        """
         self.clients.append(client)
         seat = client.seat
-        if seat is not None:
-            self.local[seat] = self.local.get(seat, 0) + 1
-            if self.local[seat] == 1:
-                await self._presence(seat, here=True)
+        if seat is None:
+            return False
+        self.local[seat] = self.local.get(seat, 0) + 1
+        if self.local[seat] > 1:
+            return False
+        await self._presence(seat, here=True)
+        return True
 
-    async def drop(self, client: Client) -> None:
-        """A client leaves; its seat is away from now if it has no other connection."""
+    async def drop(self, client: Client) -> bool:
+        """A client leaves; whether that changed what the others see (its seat is away
+        from now, having no other connection).
+        """
         client.closed = True
         if client not in self.clients:
-            return
+            return False
         self.clients.remove(client)
         seat = client.seat
-        if seat is not None:
-            self.local[seat] -= 1
-            if not self.local[seat]:
-                del self.local[seat]
-                await self._presence(seat, here=False)
+        if seat is None:
+            return False
+        self.local[seat] -= 1
+        if self.local[seat]:
+            return False
+        del self.local[seat]
+        await self._presence(seat, here=False)
+        return True
 
     async def _presence(self, seat: int, *, here: bool) -> None:
         """Tell the store and the other workers that ``seat`` came or went."""
