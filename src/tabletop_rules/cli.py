@@ -271,6 +271,11 @@ def _parser() -> _Parser:
     serve.add_argument(
         "--log-format", choices=("text", "json"), default="text", help="json: one object a line"
     )
+    lease_help = (
+        "how long a worker holds a match after changing it, and how long a silent worker "
+        "may be gone before another takes up its bots and clocks (default 10)"
+    )
+    serve.add_argument("--lease-seconds", type=float, default=10.0, metavar="S", help=lease_help)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     site_help = "a folder of static files served at / beside the API: the web page, built"
@@ -830,7 +835,7 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     try:
         import uvicorn
 
-        from .server import create_app
+        from .server import ServerSettings, create_app
         from .server.hub import open_hub
         from .server.logs import configure_logging
         from .server.messages import MAX_MESSAGE_BYTES
@@ -844,6 +849,8 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         raise UsageError(f"--port is 1 to 65535, got {args.port}")
     if args.site is not None and not args.site.is_dir():
         raise UsageError(f"--site is a folder (examples/web/make_site.py builds one): {args.site}")
+    if not 0.5 <= args.lease_seconds <= 3600:
+        raise UsageError(f"--lease-seconds is 0.5 to 3600, got {args.lease_seconds:g}")
     worker = args.worker_id or f"{socket.gethostname()}:{args.port}"
     try:
         kind, target = open_store_url(args.db)
@@ -862,7 +869,13 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         Text(f"serving on http://{args.host}:{args.port} as {worker}, matches kept in {shown}")
     )
     uvicorn.run(
-        create_app(store, site=args.site, hub=hub, worker=worker),
+        create_app(
+            store,
+            ServerSettings(lease_seconds=args.lease_seconds),
+            site=args.site,
+            hub=hub,
+            worker=worker,
+        ),
         host=args.host,
         port=args.port,
         ws_max_size=2 * MAX_MESSAGE_BYTES,  # the app refuses over its limit, and says so
