@@ -24,6 +24,8 @@ from tabletop_rules.server.messages import (
     read_message,
     server_message_schema,
 )
+from tabletop_rules.server.sqlite import SQLiteStore
+from tabletop_rules.server.store import StoreUnavailableError
 
 from .helpers import create, join, party, serving
 
@@ -96,6 +98,32 @@ def test_every_frame_the_server_sends_is_valid_under_its_schema() -> None:
         validator.validate(frame)
     assert not validator.is_valid({**refused, "secret": 1})
     validator.validate({"type": "error", "reason": "the first message is a hello"})
+
+
+class _DownWhenTold(SQLiteStore):
+    """A store whose commits fail as a database that does not answer, once told to."""
+
+    down = False
+
+    async def commit(self, *args: Any, **kwargs: Any) -> int:
+        if self.down:
+            raise StoreUnavailableError("the database did not answer; nothing was stored")
+        return await super().commit(*args, **kwargs)
+
+
+def test_a_refusal_to_send_again_is_valid_under_the_server_schema() -> None:
+    validator = jsonschema.Draft202012Validator(server_message_schema(TABLE_SCHEMA))
+    store = _DownWhenTold()
+    with serving(store) as client:
+        match_id = create(client)
+        first, second = join(client, match_id), join(client, match_id)
+        with party(client, match_id, [first, second]) as (one, _two):
+            store.down = True
+            refused = one.move("roll")
+    assert refused["type"] == "refused"
+    assert refused["retry"] is True
+    validator.validate(refused)
+    assert not validator.is_valid({**refused, "retry": "yes"})
 
 
 STATIC = Path(__file__).resolve().parents[2] / "docs" / "_static"

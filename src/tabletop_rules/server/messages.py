@@ -226,7 +226,8 @@ TABLE_ID: Final = "urn:tabletop-rules:table"
 
 def server_message_schema(table_schema: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of the messages the server sends: ``table``,
-    ``refused`` and ``error``, the table as ``table_schema``
+    ``refused`` (with ``"retry": true`` when the database did not answer and the message
+    may be sent again) and ``error``, the table as ``table_schema``
     (:data:`~tabletop_rules.table.TABLE_SCHEMA`) describes it.
     """
     text = {"type": "string"}
@@ -285,7 +286,7 @@ def server_message_schema(table_schema: Mapping[str, Any]) -> dict[str, Any]:
             _schema_of("table", {"table": table, "match": match}, ("table", "match")),
             _schema_of(
                 "refused",
-                {"reason": text, "table": table, "match": match},
+                {"reason": text, "retry": {"type": "boolean"}, "table": table, "match": match},
                 ("reason", "table", "match"),
             ),
             _schema_of("error", {"reason": text}, ("reason",)),
