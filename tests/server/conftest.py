@@ -37,7 +37,8 @@ PROTOCOL = frozenset(
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     module = metafunc.module.__name__.rpartition(".")[2]
-    if "backend" in metafunc.fixturenames and module in PROTOCOL:
+    one_worker = metafunc.definition.get_closest_marker("one_worker") is not None
+    if "backend" in metafunc.fixturenames and module in PROTOCOL and not one_worker:
         cluster = pytest.param("cluster", marks=[pytest.mark.slow, pytest.mark.timeout(120)])
         metafunc.parametrize("backend", ["sqlite", cluster], indirect=True)
 

@@ -198,9 +198,15 @@ class Seat:
         raise AssertionError("the awaited message never came")
 
     def move(self, text: str) -> Json:
-        """Send ``text`` for the current table; the answer to this client."""
-        self.send({"type": "move", "move": text, "version": self.table["version"]})
-        return self.read()
+        """Send ``text`` for the current table; the answer to this client: its refusal, or
+        the first table past that version (on two workers, a table another worker's news
+        sent it may come first).
+        """
+        version = self.table["version"]
+        self.send({"type": "move", "move": text, "version": version})
+        return self.read_until(
+            lambda message: message["type"] != "table" or message["table"]["version"] > version
+        )
 
     def closed_with_error(self) -> str:
         """The reason of the error the server sends before it closes the socket."""

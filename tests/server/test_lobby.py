@@ -4,6 +4,9 @@ matches, joining, leaving and the record; every refusal a JSON error with a 4xx 
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import pytest
 
 from tabletop_rules.records import GameRecord
@@ -175,7 +178,17 @@ def test_a_finished_match_with_nobody_watching_leaves_memory() -> None:
         headers = {"Authorization": f"Bearer {token}"}
         client.post(f"/api/matches/{match_id}/leave", headers=headers)
         rooms = client.app.state.server.rooms  # type: ignore[attr-defined]
-        gone = match_id not in rooms
+        gone = _eventually(lambda: match_id not in rooms)  # on two workers, once told
         shown = client.get(f"/api/matches/{match_id}").json()["match"]  # loaded again
     assert gone
     assert shown["status"] == "over"
+
+
+def _eventually(test: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Whether ``test`` passes within ``seconds``."""
+    end = time.monotonic() + seconds
+    while not test():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True

@@ -278,6 +278,7 @@ def test_a_socket_that_says_no_hello_in_time_is_closed() -> None:
             assert Seat(socket).closed_with_error() == "no hello in time"
 
 
+@pytest.mark.one_worker  # the limit is each worker's
 def test_a_client_may_hold_only_so_many_sockets_open() -> None:
     with serving(sockets_per_client=2) as client:
         match_id, first, second = _two_people(client)
@@ -291,6 +292,7 @@ def test_a_client_may_hold_only_so_many_sockets_open() -> None:
     assert reason == "a client may hold 2 sockets open; close one first"
 
 
+@pytest.mark.one_worker  # it breaks the SQLite store's commit
 def test_a_move_the_store_cannot_commit_is_neither_acknowledged_nor_played(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,

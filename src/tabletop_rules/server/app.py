@@ -320,6 +320,7 @@ class Server:
                 log.warning("match %s: a notice could not be followed: %s", room.id, error)
                 return
             await room.broadcast()
+        self.forget(room)
 
     async def _on_resync(self) -> None:
         """Notices may have been lost (the hub reconnected): every room catches up."""
@@ -642,7 +643,7 @@ async def socket(websocket: WebSocket) -> None:
             raise _ViolationError(str(error)) from None
         seat = await _seat(server, match_id, hello)
         key = ("seat", match_id, seat) if seat is not None else websocket
-        client = Client(websocket.send_json, seat, hello.cursor)
+        client = Client(websocket.send_json, seat, hello.cursor, hello.token)
         async with server.locked(match_id) as room:
             await room.refresh()  # the client may come from a worker that is ahead
             if await room.add(client):

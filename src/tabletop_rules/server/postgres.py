@@ -529,7 +529,7 @@ class PostgresStore(Store):
                 (now, worker),
             )
             await conn.execute("DELETE FROM presence WHERE worker = %s", (worker,))
-            await conn.execute("DELETE FROM workers WHERE id = %s", (worker,))
+            await conn.execute("UPDATE workers SET seen = %s WHERE id = %s", (now, worker))
 
         await self._transact(stop)
 

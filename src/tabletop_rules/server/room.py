@@ -83,14 +83,18 @@ class Worker:
 
 
 class Client:
-    """One connection to a room: its ``seat`` (``None``: a spectator), how to ``send`` it
-    a message, and its ``cursor``, the moves of the log it has been sent.
+    """One connection to a room: its ``seat`` (``None``: a spectator) and the ``token``
+    that holds it, how to ``send`` it a message, and its ``cursor``, the moves of the log
+    it has been sent.
     """
 
-    def __init__(self, send: Send, seat: int | None, cursor: int) -> None:
+    def __init__(
+        self, send: Send, seat: int | None, cursor: int, token: str | None = None
+    ) -> None:
         self.send = send
         self.seat = seat
         self.cursor = cursor
+        self.token = token
         self.closed = False
 
 
@@ -235,9 +239,23 @@ class Room:
             moves = await store.moves(self.id)
             record = attrs.evolve(stored.head, moves=tuple(row.move for row in moves))
             self.match = Match.from_record(self.rules, record)
+        seats_before = self.seats
         self._adopt(stored, await store.seats(self.id), None)
         self.away = await store.away(self.id, alive_after=self.worker.alive_after())
+        if self.seats != seats_before:
+            await self._recheck_tokens()
         return True
+
+    async def _recheck_tokens(self) -> None:
+        """Drop this worker's clients whose token no longer holds their seat (it was left
+        through another worker), so that nothing more of the seat is sent to them.
+        """
+        for client in list(self.clients):
+            token, seat = client.token, client.seat
+            if seat is None or token is None:
+                continue
+            if await self.worker.store.seat_of(self.id, token) != seat:
+                await self.drop(client)
 
     @property
     def version(self) -> int:
