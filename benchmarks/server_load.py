@@ -64,8 +64,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import json
+import multiprocessing
 import os
+import queue
 import random
 import resource
 import shutil
@@ -74,6 +78,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -82,10 +87,21 @@ from typing import Any
 
 import httpx
 from harness import machine, machine_line, write_report
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the tests' throwaway Postgres and Redis
+from tests.server.services import (  # noqa: E402
+    PostgresService,
+    RedisService,
+    ServiceError,
+    postgres_bindir,
+    process_tree,
+    redis_binary,
+)
+
 BGIO = Path(__file__).resolve().parent / "bgio"
 GAMES = ("dice-poker", "palace", "account")
 STALL = 10.0
@@ -97,23 +113,39 @@ MATCHES_PER_ADDRESS = 16
 """Matches made and played from one loopback address: under the server's
 ``matches_per_client`` (20) and ``sockets_per_client`` (50).
 """
+FILE_LIMIT = 65536
+"""Open files asked for (as root the hard limit can be raised): 2N sockets in the driver and
+in a lone worker, with room to spare.
+"""
+SPARE_FILES = 1024
+"""Files a process keeps beside its sockets (libraries, logs, the database)."""
 
 
 @dataclass(frozen=True)
 class Contender:
-    """A server set-up: its key, its label, and whether it is ours."""
+    """A server set-up: its key, its label, whether it is ours, and how many ``serve``
+    workers share one Postgres and one Redis (0: one process on SQLite, or boardgame.io).
+    """
 
     key: str
     label: str
     ours: bool
+    workers: int = 0
 
 
 CONTENDERS = (
     Contender("ours-file", "ours, SQLite file", True),
     Contender("ours-memory", "ours, SQLite in memory", True),
+    Contender("pg-1", "ours, Postgres, 1 worker", True, 1),
+    Contender("pg-2", "ours, Postgres, 2 workers", True, 2),
+    Contender("pg-4", "ours, Postgres, 4 workers", True, 4),
     Contender("bgio-memory", "boardgame.io, InMemory", False),
     Contender("bgio-flatfile", "boardgame.io, FlatFile", False),
 )
+CLUSTER = ("pg-1", "pg-2", "pg-4", "ours-file")
+"""``--cluster``'s contenders: 1, 2 and 4 workers on Postgres + Redis, and one on SQLite."""
+QUICK = ("pg-1", "pg-2", "ours-file")
+"""``--quick``'s contenders, unless ``--servers`` says otherwise."""
 RATIOS = (("ours-memory", "bgio-memory"), ("ours-file", "bgio-flatfile"))
 """Which contender is set beside which: in memory beside in memory, on disk beside on disk."""
 
@@ -146,6 +178,15 @@ class Run:
     opened: Usage | None = None
     closed: Usage | None = None
     client_cpu: float = 0.0
+    workers: int = 1
+    drivers: int = 1
+    postgres_cpu: float = float("nan")
+    redis_cpu: float = float("nan")
+    commits: int = 0
+    commit_seconds: float = 0.0
+    commit_buckets: dict[str, float] = field(default_factory=dict)
+    load_before: str = ""
+    load_after: str = ""
     failed: str = ""
 
     @property
@@ -179,6 +220,26 @@ class Run:
             return float("nan")
         return (self.closed.cpu - self.opened.cpu) / self.window_seconds
 
+    def share(self, cpu: float) -> float:
+        """``cpu`` seconds as a share of one CPU over the window."""
+        return cpu / self.window_seconds if self.window_seconds else float("nan")
+
+    @property
+    def commit_mean(self) -> float:
+        """Mean seconds of a store transaction in the window, over every worker."""
+        return self.commit_seconds / self.commits if self.commits else float("nan")
+
+    def commit_quantile(self, q: float) -> float:
+        """The upper bound of the histogram bucket that holds the ``q`` quantile of the
+        window's store transactions (inf past the last bucket, nan with none).
+        """
+        if not self.commits:
+            return float("nan")
+        for bound, count in sorted(self.commit_buckets.items(), key=lambda b: float(b[0])):
+            if count >= q * self.commits:
+                return float(bound)
+        return float("inf")
+
     @property
     def held(self) -> bool:
         """Whether the server kept up: no error and p99 latency measured."""
@@ -192,6 +253,51 @@ def usage(pid: int) -> Usage:
     stat = Path(f"/proc/{pid}/stat").read_text()
     fields = stat[stat.rindex(")") + 2 :].split()
     return Usage(rss=rss * 1024, cpu=(int(fields[11]) + int(fields[12])) / CLK_TCK)
+
+
+def usages(pids: Sequence[int]) -> Usage:
+    """The summed resident memory and CPU time of the processes ``pids``."""
+    each = [usage(pid) for pid in pids]
+    return Usage(rss=sum(one.rss for one in each), cpu=sum(one.cpu for one in each))
+
+
+def tree_cpu(pid: int) -> dict[int, float]:
+    """The CPU time of ``pid`` and of each of its descendants alive now, by pid (Postgres:
+    the postmaster and every backend).
+    """
+    times = {}
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError, StopIteration, ValueError):
+            times[member] = usage(member).cpu
+    return times
+
+
+def tree_cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds a process tree spent between two :func:`tree_cpu` readings (a process
+    born in between counts from zero; one that ended in between is lost, as it is rare).
+    """
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
+
+
+def commit_histogram(texts: Sequence[str]) -> tuple[float, float, dict[str, float]]:
+    """The ``tabletop_commit_seconds`` histogram summed over the workers' ``/metrics``
+    texts: count, sum of seconds, and the cumulative count by bucket bound.
+    """
+    count, total = 0.0, 0.0
+    buckets: dict[str, float] = {}
+    for text in texts:
+        for family in text_string_to_metric_families(text):
+            if family.name != "tabletop_commit_seconds":
+                continue
+            for sample in family.samples:
+                if sample.name.endswith("_count"):
+                    count += sample.value
+                elif sample.name.endswith("_sum"):
+                    total += sample.value
+                elif sample.name.endswith("_bucket"):
+                    bound = sample.labels["le"]
+                    buckets[bound] = buckets.get(bound, 0.0) + sample.value
+    return count, total, buckets
 
 
 def quantile(values: Sequence[float], q: float) -> float:
@@ -219,23 +325,63 @@ def loadavg() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-class Server:
-    """A server process of one contender, started on a free port and stopped by its pid."""
+class Services:
+    """One throwaway Postgres and one Redis (``tests/server/services.py``) for the
+    Postgres contenders, started at the first need; a fresh database for each run.
+    """
 
-    def __init__(self, contender: Contender, scratch: Path) -> None:
+    def __init__(self) -> None:
+        self.postgres: PostgresService | None = None
+        self.redis: RedisService | None = None
+        self.numbers = itertools.count(1)
+
+    def database(self) -> tuple[str, str]:
+        """A new empty database's URL, and Redis's URL."""
+        if self.postgres is None or self.redis is None:
+            self.postgres = PostgresService(max_connections=200)
+            self.postgres.start()
+            self.redis = RedisService()
+            self.redis.start()
+        return self.postgres.new_database(f"load_{next(self.numbers)}"), self.redis.url
+
+    def close(self) -> None:
+        """Stop both servers and remove their folders."""
+        for service in (self.redis, self.postgres):
+            if service is not None:
+                service.close()
+
+
+class Server:
+    """A server process of one contender, started on a free port and stopped by its pid:
+    ``db`` and ``redis`` make it a worker of a Postgres cluster, named ``worker``.
+    """
+
+    def __init__(
+        self,
+        contender: Contender,
+        scratch: Path,
+        *,
+        db: str = "",
+        redis: str = "",
+        worker: str = "",
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.label = f"{contender.label} {worker}".strip()
         env = dict(os.environ)
         if contender.ours:
             env["PYTHONPATH"] = os.pathsep.join(
                 [str(ROOT / "src"), *filter(None, [env.get("PYTHONPATH")])]
             )
-            db = ":memory:" if contender.key == "ours-memory" else str(scratch / "load.sqlite")
+            if not db:
+                db = ":memory:" if contender.key == "ours-memory" else str(scratch / "load.sqlite")
             command = [
                 sys.executable, "-m", "tabletop_rules", "serve", "--db", db,
                 "--host", "127.0.0.1", "--port", str(self.port),
             ]  # fmt: skip
-            probe, cwd = "/api/games", ROOT
+            if redis:
+                command += ["--redis", redis, "--worker-id", worker]
+            probe, cwd = ("/health" if redis else "/api/games"), ROOT
         else:
             storage = "flatfile" if contender.key == "bgio-flatfile" else "memory"
             command = [
@@ -243,24 +389,33 @@ class Server:
                 "--dir", str(scratch / "bgio-storage"),
             ]  # fmt: skip
             probe, cwd = "/games", BGIO
-        self.log = (scratch / f"{contender.key}.log").open("w")
+        self.log = (scratch / f"{contender.key}{worker and '-' + worker}.log").open("w")
+        self.probe = probe
         self.process = subprocess.Popen(
             command, cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT
         )
+        self.pid = self.process.pid
+
+    def wait(self) -> None:
+        """Wait until the server answers its probe (60 s at most)."""
         deadline = time.monotonic() + 60
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"{contender.label} exited with {self.process.returncode}")
+                raise RuntimeError(f"{self.label} exited with {self.process.returncode}")
             try:
-                if httpx.get(self.url + probe, timeout=1).status_code == 200:
-                    break
+                if httpx.get(self.url + self.probe, timeout=1).status_code == 200:
+                    return
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError(f"{contender.label} did not answer {probe} in 60 s")
+                raise RuntimeError(f"{self.label} did not answer {self.probe} in 60 s")
             time.sleep(0.1)
-        self.pid = self.process.pid
+
+    def signal(self) -> None:
+        """Ask the process to stop (SIGTERM): workers drain together."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
 
     def stop(self) -> None:
         """Stop the process (SIGTERM, then SIGKILL after 10 s) and close its log."""
@@ -274,13 +429,62 @@ class Server:
         self.log.close()
 
 
+class Deployment:
+    """A contender's server processes: one, or ``workers`` workers on a fresh Postgres
+    database and the one Redis, started together.
+    """
+
+    def __init__(self, contender: Contender, scratch: Path, services: Services) -> None:
+        self.services = services
+        self.servers: list[Server] = []
+        try:
+            if contender.workers:
+                db, redis = services.database()
+                for number in range(contender.workers):
+                    self.servers.append(
+                        Server(contender, scratch, db=db, redis=redis, worker=f"w{number}")
+                    )
+            else:
+                self.servers.append(Server(contender, scratch))
+            for server in self.servers:
+                server.wait()
+        except (RuntimeError, ServiceError):
+            self.stop()
+            raise
+        self.urls = [server.url for server in self.servers]
+        self.pids = [server.pid for server in self.servers]
+        self.clustered = bool(contender.workers)
+
+    def stop(self) -> None:
+        """Stop every process: all asked at once, then each waited for."""
+        for server in self.servers:
+            server.signal()
+        for server in self.servers:
+            server.stop()
+
+    def postgres_cpu(self) -> dict[int, float]:
+        """The CPU times of Postgres's processes (empty without Postgres)."""
+        postgres = self.services.postgres
+        pid = postgres.pid if postgres is not None and self.clustered else None
+        return tree_cpu(pid) if pid is not None else {}
+
+    def redis_cpu(self) -> float:
+        """Redis's CPU time (nan without Redis)."""
+        redis = self.services.redis
+        pid = redis.pid if redis is not None and self.clustered else None
+        return usage(pid).cpu if pid is not None else float("nan")
+
+
 @dataclass
 class Seat:
-    """One client of ours: its match, seat and token, and the move it waits on."""
+    """One client of ours: its match, seat and token, the worker it talks to, and the move
+    it waits on.
+    """
 
     match: str
     token: str
     address: str
+    url: str
     pending_version: int = -1
     sent: float = 0.0
     acted: int = -1
@@ -290,11 +494,18 @@ class OursLoad:
     """N matches of two asyncio WebSocket clients against our server."""
 
     def __init__(
-        self, url: str, pid: int, run: Run, warmup: float, seconds: float, game: str
+        self,
+        urls: list[str],
+        run: Run,
+        warmup: float,
+        seconds: float,
+        game: str,
+        part: tuple[int, int] | None = None,
     ) -> None:
-        self.url, self.pid, self.run, self.game = url, pid, run, game
+        self.urls, self.run, self.game = urls, run, game
+        self.part = part or (0, run.matches)
         self.warmup, self.seconds = warmup, seconds
-        self.random = random.Random(run.matches)
+        self.random = random.Random(run.matches * 1_000_003 + self.part[0])
         self.latencies: list[float] = []
         self.measuring = False
         self.stopped = False
@@ -305,30 +516,38 @@ class OursLoad:
         self.run.errors += 1
         self.run.error_kinds[kind] = self.run.error_kinds.get(kind, 0) + 1
 
-    async def lobby(self, client: httpx.AsyncClient, address: str) -> list[Seat]:
-        """Make one match of two people and join both seats, from ``address``."""
+    async def lobby(self, client: httpx.AsyncClient, address: str, index: int) -> list[Seat]:
+        """Make the ``index``-th match of two people and join both seats, from ``address``:
+        made on worker ``index``, seat 0 joined and played there, seat 1 on the next worker.
+        """
+        workers = len(self.urls)
         made = await client.post(
-            "/api/matches",
+            self.urls[index % workers] + "/api/matches",
             json={"game": self.game, "seats": ["person", "person"], "spectators": "none"},
         )
         made.raise_for_status()
         match = made.json()["match"]["id"]
         seats = []
         for number in (0, 1):
+            url = self.urls[(index + number) % workers]
             joined = await client.post(
-                f"/api/matches/{match}/join", json={"seat": number, "name": f"p{number}"}
+                f"{url}/api/matches/{match}/join", json={"seat": number, "name": f"p{number}"}
             )
             joined.raise_for_status()
-            seats.append(Seat(match=match, token=joined.json()["token"], address=address))
+            seats.append(Seat(match=match, token=joined.json()["token"], address=address, url=url))
         return seats
 
     async def client(self, seat: Seat, connected: asyncio.Queue[None]) -> None:
         """Play one seat: hello, then a random legal move whenever the seat is to move."""
-        ws_url = self.url.replace("http://", "ws://") + f"/ws/{seat.match}"
+        ws_url = seat.url.replace("http://", "ws://") + f"/ws/{seat.match}"
         first = True
         try:
-            async with connect(
-                ws_url, max_size=None, open_timeout=120, local_addr=(seat.address, 0)
+            async with connect(  # no keepalive pings: a busy server is slow, not gone
+                ws_url,
+                max_size=None,
+                open_timeout=300,
+                ping_interval=None,
+                local_addr=(seat.address, 0),
             ) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": seat.token, "cursor": 0}))
                 async for raw in ws:
@@ -393,40 +612,48 @@ class OursLoad:
                     self.error("stalled move")
                     seat.sent = float("inf")
 
-    async def play(self, setup_timeout: float) -> None:
-        """Lobby, connect, warm up, measure the window; fill in the run."""
-        run = self.run
-        run.idle = usage(self.pid)
-        started = time.perf_counter()
+    async def connect(self, setup_timeout: float) -> tuple[list[Seat], list[asyncio.Task[None]]]:
+        """Make this driver's matches, connect their clients, and wait until each holds
+        its first table: the seats, and the clients' tasks.
+        """
         gate = asyncio.Semaphore(32)
 
-        async def made(client: httpx.AsyncClient, count: int, address: str) -> list[Seat]:
+        async def made(
+            client: httpx.AsyncClient, first: int, count: int, address: str
+        ) -> list[Seat]:
             seats = []
-            for _ in range(count):
+            for index in range(first, first + count):
                 async with gate:
-                    seats += await self.lobby(client, address)
+                    seats += await self.lobby(client, address, index)
             return seats
 
         # The server allows a client (an address) a few live matches and open sockets:
         # each group of matches comes from an address of its own, as from its own players.
-        groups = range(0, run.matches, MATCHES_PER_ADDRESS)
-        clients = [
-            httpx.AsyncClient(
-                base_url=self.url,
-                timeout=60,
-                transport=httpx.AsyncHTTPTransport(local_address=loopback(number)),
+        first, count = self.part
+        groups = range(first, first + count, MATCHES_PER_ADDRESS)
+        clients = {
+            group: httpx.AsyncClient(
+                timeout=120,
+                transport=httpx.AsyncHTTPTransport(
+                    local_address=loopback(group // MATCHES_PER_ADDRESS)
+                ),
             )
-            for number, _ in enumerate(groups)
-        ]
+            for group in groups
+        }
         try:
             made_seats = await asyncio.gather(
                 *(
-                    made(client, min(MATCHES_PER_ADDRESS, run.matches - first), loopback(number))
-                    for number, (client, first) in enumerate(zip(clients, groups, strict=True))
+                    made(
+                        client,
+                        group,
+                        min(MATCHES_PER_ADDRESS, first + count - group),
+                        loopback(group // MATCHES_PER_ADDRESS),
+                    )
+                    for group, client in clients.items()
                 )
             )
         finally:
-            await asyncio.gather(*(client.aclose() for client in clients))
+            await asyncio.gather(*(client.aclose() for client in clients.values()))
         seats = [seat for group in made_seats for seat in group]
         connected: asyncio.Queue[None] = asyncio.Queue()
         tasks = []
@@ -437,19 +664,32 @@ class OursLoad:
         async with asyncio.timeout(setup_timeout):
             for _ in seats:
                 await connected.get()
+        return seats, tasks
+
+    async def play(self, setup_timeout: float, meter: Meter | None, barrier: Any = None) -> None:
+        """Lobby, connect, (wait at ``barrier`` for the other drivers), warm up, measure
+        the window; fill in the run, and with ``meter`` what the servers used.
+        """
+        run = self.run
+        started = time.perf_counter()
+        seats, tasks = await self.connect(setup_timeout)
+        if barrier is not None:
+            await asyncio.to_thread(barrier.wait, setup_timeout)
         run.setup_seconds = time.perf_counter() - started
         watcher = asyncio.create_task(self.watch(seats))
         self.playing.set()
         await asyncio.sleep(self.warmup)
-        run.opened = usage(self.pid)
+        if meter is not None:
+            meter.open()
         cpu = time.process_time()
         window = time.perf_counter()
         self.measuring = True
         await asyncio.sleep(self.seconds)
         self.measuring = False
         run.window_seconds = time.perf_counter() - window
-        run.closed = usage(self.pid)
         run.client_cpu = time.process_time() - cpu
+        if meter is not None:
+            await meter.close(run)
         self.stopped = True
         watcher.cancel()
         for task in tasks:
@@ -458,21 +698,173 @@ class OursLoad:
         run.p50, run.p99 = quantile(self.latencies, 0.5), quantile(self.latencies, 0.99)
 
 
-def run_ours(
-    server: Server, run: Run, warmup: float, seconds: float, setup: float, game: str
+class Meter:
+    """What a deployment's processes use over the window: the workers' memory and CPU,
+    Postgres's and Redis's CPU, the workers' commit histogram, the load average.
+    """
+
+    def __init__(self, deployment: Deployment) -> None:
+        self.deployment = deployment
+        self.postgres: dict[int, float] = {}
+        self.redis = float("nan")
+        self.opened: Usage | None = None
+        self.commits: asyncio.Task[tuple[float, float, dict[str, float]]] | None = None
+        self.load = ""
+
+    def open(self) -> None:
+        """Read the processes at the window's start (call in the event loop)."""
+        self.load = loadavg()
+        self.opened = usages(self.deployment.pids)
+        self.postgres = self.deployment.postgres_cpu()
+        self.redis = self.deployment.redis_cpu()
+        self.commits = asyncio.create_task(self.histogram())
+
+    async def close(self, run: Run) -> None:
+        """Read them at the window's end and fill in ``run``."""
+        assert self.commits is not None
+        run.opened, run.closed = self.opened, usages(self.deployment.pids)
+        if self.deployment.clustered:
+            run.postgres_cpu = tree_cpu_spent(self.postgres, self.deployment.postgres_cpu())
+            run.redis_cpu = self.deployment.redis_cpu() - self.redis
+        run.load_before, run.load_after = self.load, loadavg()
+        before = await self.commits
+        after = await self.histogram()
+        run.commits = round(after[0] - before[0])
+        run.commit_seconds = after[1] - before[1]
+        run.commit_buckets = {
+            bound: count - before[2].get(bound, 0.0) for bound, count in after[2].items()
+        }
+
+    async def histogram(self) -> tuple[float, float, dict[str, float]]:
+        """The workers' summed ``tabletop_commit_seconds`` histogram, read from ``/metrics``
+        (a busy worker answers late: the reading is of when it answered).
+        """
+        async with httpx.AsyncClient(timeout=120) as client:
+            answers = await asyncio.gather(
+                *(client.get(url + "/metrics") for url in self.deployment.urls)
+            )
+        return commit_histogram([answer.text for answer in answers])
+
+
+def drivers_for(matches: int, asked: int) -> int:
+    """How many driver processes play ``matches``: ``asked``, or (0) as few as keep each
+    one's 2 sockets a match under the file limit.
+    """
+    if asked:
+        return asked
+    per_driver = (files_limit() - SPARE_FILES) // 2
+    return -(-matches // per_driver)
+
+
+def drive_part(
+    urls: list[str],
+    run: Run,
+    part: tuple[int, int],
+    timing: tuple[float, float, float],
+    game: str,
+    barrier: Any,
+    results: Any,
 ) -> None:
-    """Load our server as ``run`` says."""
-    load = OursLoad(server.url, server.pid, run, warmup, seconds, game)
+    """A driver process's share of a run: the matches ``part`` (first, count), played in
+    step with the others through ``barrier``; what its clients saw goes to ``results``.
+    """
+    warmup, seconds, setup = timing
+    load = OursLoad(urls, run, warmup, seconds, game, part)
     try:
-        asyncio.run(load.play(setup))
-    except (httpx.HTTPError, TimeoutError, KeyError) as error:
+        asyncio.run(load.play(setup, None, barrier))
+    except (
+        httpx.HTTPError,
+        TimeoutError,
+        KeyError,
+        OSError,
+        threading.BrokenBarrierError,
+    ) as error:
         run.failed = f"{type(error).__name__}: {error}"
+        barrier.abort()
+    results.put((asdict(run), load.latencies))
 
 
-def run_bgio(
-    server: Server, run: Run, warmup: float, seconds: float, setup: float, game: str
+def run_ours(
+    deployment: Deployment,
+    run: Run,
+    args: argparse.Namespace,
 ) -> None:
+    """Load our server (or workers) as ``run`` says: from this process, or from as many
+    driver processes as the file limit needs (or ``--drivers`` asks), the window measured
+    here.
+    """
+    drivers = drivers_for(run.matches, args.drivers)
+    run.drivers = drivers
+    run.idle = usages(deployment.pids)
+    meter = Meter(deployment)
+    if drivers == 1:
+        load = OursLoad(deployment.urls, run, args.warmup, args.seconds, args.game)
+        try:
+            asyncio.run(load.play(args.setup_timeout, meter))
+        except (httpx.HTTPError, TimeoutError, KeyError) as error:
+            run.failed = f"{type(error).__name__}: {error}"
+        return
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(drivers + 1)
+    results = context.Queue()
+    groups = -(-run.matches // MATCHES_PER_ADDRESS)
+    cuts = [groups * number // drivers * MATCHES_PER_ADDRESS for number in range(drivers)]
+    parts = [
+        (cut, min(run.matches, following) - cut)
+        for cut, following in zip(cuts, [*cuts[1:], run.matches], strict=True)
+    ]
+    timing = (args.warmup, args.seconds, args.setup_timeout)
+    processes = [
+        context.Process(
+            target=drive_part,
+            args=(deployment.urls, run, part, timing, args.game, barrier, results),
+        )
+        for part in parts
+    ]
+    for process in processes:
+        process.start()
+
+    async def window() -> None:
+        started = time.perf_counter()
+        await asyncio.to_thread(barrier.wait, args.setup_timeout + 60)
+        run.setup_seconds = time.perf_counter() - started
+        await asyncio.sleep(args.warmup)
+        meter.open()
+        await asyncio.sleep(args.seconds)
+        await meter.close(run)
+
+    try:
+        asyncio.run(window())
+    except (threading.BrokenBarrierError, httpx.HTTPError) as error:
+        run.failed = f"{type(error).__name__}: {error}"
+    latencies: list[float] = []
+    for _ in processes:
+        try:
+            part, seen = results.get(timeout=args.setup_timeout + args.seconds + 120)
+        except queue.Empty:
+            run.failed = run.failed or "a driver process gave no result"
+            break
+        latencies += seen
+        run.failed = run.failed or part["failed"]
+        run.moves += part["moves"]
+        run.received += part["received"]
+        run.errors += part["errors"]
+        run.games_over += part["games_over"]
+        run.client_cpu += part["client_cpu"]
+        run.window_seconds = max(run.window_seconds, part["window_seconds"])
+        for kind, count in part["error_kinds"].items():
+            run.error_kinds[kind] = run.error_kinds.get(kind, 0) + count
+    for process in processes:
+        process.join(30)
+        if process.is_alive():
+            process.kill()
+    run.p50, run.p99 = quantile(latencies, 0.5), quantile(latencies, 0.99)
+
+
+def run_bgio(deployment: Deployment, run: Run, args: argparse.Namespace) -> None:
     """Load the boardgame.io server with ``bgio/load.js`` as ``run`` says."""
+    server = deployment.servers[0]
+    warmup, seconds, setup = args.warmup, args.seconds, args.setup_timeout
     command = [
         "node", "load.js", "--url", server.url, "--matches", str(run.matches),
         "--pid", str(server.pid), "--warmup", str(warmup), "--seconds", str(seconds),
@@ -505,23 +897,55 @@ def run_bgio(
 
 
 def measure(
-    contender: Contender, matches: int, think: float, args: argparse.Namespace, scratch: Path
+    contender: Contender,
+    matches: int,
+    think: float,
+    args: argparse.Namespace,
+    scratch: Path,
+    services: Services,
 ) -> Run:
-    """Start ``contender``'s server, load it with ``matches`` matches, stop it."""
-    run = Run(contender=contender.key, matches=matches, think=think)
+    """Start ``contender``'s server(s), load them with ``matches`` matches, stop them."""
+    run = Run(
+        contender=contender.key, matches=matches, think=think, workers=max(1, contender.workers)
+    )
+    most = (files_limit() - SPARE_FILES) // 2
+    if matches > most and contender.workers < 2:
+        run.failed = (
+            f"{2 * matches:,} sockets in one server process are over the file limit "
+            f"({files_limit():,})"
+        )
+        return run
     folder = scratch / f"{contender.key}-{matches}-{think:g}"
     folder.mkdir()
     try:
-        server = Server(contender, folder)
-    except RuntimeError as error:
+        deployment = Deployment(contender, folder, services)
+    except (RuntimeError, ServiceError) as error:
         run.failed = str(error)
         return run
     try:
         loader = run_ours if contender.ours else run_bgio
-        loader(server, run, args.warmup, args.seconds, args.setup_timeout, args.game)
+        loader(deployment, run, args)
     finally:
-        server.stop()
+        deployment.stop()
     return run
+
+
+def files_limit() -> int:
+    """This process's limit of open files (its children inherit it)."""
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def raise_files_limit() -> int:
+    """Raise the limit of open files to :data:`FILE_LIMIT` (the hard limit too, which only
+    root may raise), else to the hard limit; the limit now.
+    """
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard < FILE_LIMIT:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (FILE_LIMIT, FILE_LIMIT))
+            return FILE_LIMIT
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
 
 
 def describe(run: Run) -> str:
@@ -535,6 +959,14 @@ def describe(run: Run) -> str:
         f"in/move, server {run.server_load:.0%} of a CPU, "
         f"client {run.client_cpu / run.window_seconds:.0%}, setup {run.setup_seconds:.1f} s, "
         f"{run.errors} errors {run.error_kinds or ''}"
+        + (
+            f"; Postgres {run.share(run.postgres_cpu):.0%}, Redis {run.share(run.redis_cpu):.0%}"
+            if run.postgres_cpu == run.postgres_cpu
+            else ""
+        )
+        + f"; {run.commits:,} commits, mean {run.commit_mean * 1000:.2f} ms, "
+        f"p99 <= {run.commit_quantile(0.99) * 1000:g} ms; "
+        f"load {run.load_before} -> {run.load_after}"
     )
 
 
@@ -548,8 +980,10 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
     labels = {contender.key: contender.label for contender in contenders}
     lines = [
         "| load | server | moves/s | p50 ms | p99 ms | KiB/match | CPU ms/move | KiB in/move "
-        "| setup s | errors |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| setup s | errors | CPU % workers | Postgres | Redis | driver | commit ms mean "
+        "| commit p99 ms <= | load avg |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: | ---: | ---: | ---: | --- |",
     ]
     loads = sorted({(run.matches, run.think) for run in runs}, key=lambda at: (at[1] > 0, at[0]))
     for matches, think in loads:
@@ -560,14 +994,17 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
                 continue
             if run.failed:
                 lines.append(f"| {row_name(matches, think)} | {labels[run.contender]} | "
-                             f"failed: {run.failed[:60]} | | | | | | | |")  # fmt: skip
+                             f"failed: {run.failed[:60]} |" + " |" * 14)  # fmt: skip
                 continue
             lines.append(
                 f"| {row_name(matches, think)} | {labels[run.contender]} "
                 f"| {run.moves_per_second:,.0f} | {run.p50 * 1000:,.1f} | {run.p99 * 1000:,.1f} "
                 f"| {run.memory_per_match / 1024:,.0f} | {run.cpu_per_move * 1000:.2f} "
                 f"| {run.received_per_move / 1024:.1f} | {run.setup_seconds:.1f} "
-                f"| {run.errors} |"
+                f"| {run.errors} | {percent(run.server_load)} "
+                f"| {percent(run.share(run.postgres_cpu))} | {percent(run.share(run.redis_cpu))} "
+                f"| {percent(run.share(run.client_cpu))} | {run.commit_mean * 1000:.2f} "
+                f"| {run.commit_quantile(0.99) * 1000:g} | {run.load_before} / {run.load_after} |"
             )
         for ours, theirs in RATIOS:
             if ours in mine and theirs in mine and not (mine[ours].failed or mine[theirs].failed):
@@ -579,7 +1016,7 @@ def table(runs: Sequence[Run], contenders: Sequence[Contender]) -> str:
                     f"| {ratio(a.memory_per_match, b.memory_per_match)} "
                     f"| {ratio(a.cpu_per_move, b.cpu_per_move)} "
                     f"| {ratio(a.received_per_move, b.received_per_move)} "
-                    f"| {ratio(a.setup_seconds, b.setup_seconds)} | |"
+                    f"| {ratio(a.setup_seconds, b.setup_seconds)} |" + " |" * 8
                 )
     return "\n".join(lines)
 
@@ -604,6 +1041,11 @@ def holds(runs: Sequence[Run], contender: Contender, limit: float) -> str:
         else f"p99 {run.p99:.1f} s > {limit:g} s"
     )
     return said + f"{'; ' if good else ''}not {run.matches:,} ({why})"
+
+
+def percent(share: float) -> str:
+    """A share of one CPU as a whole percentage; empty when not measured."""
+    return "" if share != share else f"{share:.0%}"
 
 
 def ratio(ours: float, theirs: float) -> str:
@@ -639,7 +1081,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the loads, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--anchor", action="store_true", help="boardgame.io beside ours")
-    parser.add_argument("--quick", action="store_true", help="a smoke run, under a minute")
+    parser.add_argument("--quick", action="store_true", help="a smoke run, under 2 minutes")
+    parser.add_argument(
+        "--cluster", action="store_true", help="workers on Postgres + Redis: " + ",".join(CLUSTER)
+    )
+    parser.add_argument("--all-rows", action="store_true", help="run rows above a failed load")
     parser.add_argument("--game", choices=GAMES, default=GAMES[0], help="our matches' game")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time, s (1)")
     parser.add_argument("--flat-out", type=int, default=100, help="matches of the think-0 row")
@@ -649,13 +1095,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--p99-limit", type=float, default=2.0, help="the ramp's bound, s")
     parser.add_argument("--warmup", type=float, default=2.0, help="play before the window, s")
     parser.add_argument("--seconds", type=float, default=6.0, help="the measured window, s")
-    parser.add_argument("--setup-timeout", type=float, default=180.0, help="lobby + connect, s")
+    parser.add_argument("--setup-timeout", type=float, default=600.0, help="lobby + connect, s")
     parser.add_argument("--budget", type=float, default=420.0, help="no ramp step after, s")
     parser.add_argument("--servers", help="only these contenders (comma-separated keys)")
+    parser.add_argument(
+        "--drivers", type=int, default=0, help="client processes (0: as the file limit needs)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
+    if args.cluster:
+        args.matches, args.ramp, args.all_rows = "1000,10000", False, True
+        args.servers = args.servers or ",".join(CLUSTER)
     if args.quick:
         args.matches, args.ramp, args.warmup, args.seconds = "100", False, 1.0, 2.0
+        anchors = [c.key for c in CONTENDERS if not c.ours] if args.anchor else []
+        args.servers = args.servers or ",".join([*QUICK, *anchors])
     args.matches = [int(text) for text in args.matches.split(",") if text.strip()]
     if args.think < 0 or args.seconds <= 0 or any(n < 1 for n in args.matches):
         parser.error("--think >= 0, --seconds > 0, --matches of whole numbers >= 1")
@@ -670,20 +1124,26 @@ def main(argv: list[str] | None = None) -> int:
         contenders = [c for c in contenders if c.ours]
     if any(not c.ours for c in contenders):
         install_bgio()
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 2N sockets, and the children's
+    if any(c.workers for c in contenders) and (postgres_bindir() is None or redis_binary() is None):
+        print("server_load: no Postgres or Redis server here (apt-get install postgresql "
+              "redis-server): the Postgres contenders are left out", file=sys.stderr)  # fmt: skip
+        contenders = [c for c in contenders if not c.workers]
+    limit = raise_files_limit()  # 2N sockets here and in a lone worker; children inherit it
 
     info = machine(["tabletop-rules", "websockets", "uvicorn", "starlette"])
     info["versions"]["boardgame.io"] = bgio_version()
     info["node"] = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout
     info["load_average"] = {"before": loadavg()}
+    info["open_files"] = limit
     started = time.monotonic()
     runs: list[Run] = []
     held = {contender.key: 0 for contender in contenders}
     failed = {contender.key: args.max_matches * 2 + 1 for contender in contenders}
 
+    services = Services()
+
     def measured(contender: Contender, matches: int, think: float) -> None:
-        run = measure(contender, matches, think, args, Path(scratch))
+        run = measure(contender, matches, think, args, Path(scratch), services)
         runs.append(run)
         print(f"{row_name(matches, think)}, {contender.label}: {describe(run)}", file=sys.stderr)
         if think and run.held and run.p99 <= args.p99_limit:
@@ -691,9 +1151,14 @@ def main(argv: list[str] | None = None) -> int:
         elif think:
             failed[contender.key] = min(failed[contender.key], matches)
 
-    with tempfile.TemporaryDirectory(prefix="server-load-") as scratch:
+    with (
+        tempfile.TemporaryDirectory(prefix="server-load-") as scratch,
+        contextlib.closing(services),
+    ):
         for step, (matches, think) in enumerate(plan(args)):
-            active = [c for c in contenders if think == 0 or matches < failed[c.key]]
+            active = [
+                c for c in contenders if think == 0 or args.all_rows or matches < failed[c.key]
+            ]
             shift = step % len(active) if active else 0
             for contender in active[shift:] + active[:shift]:
                 measured(contender, matches, think)
@@ -715,7 +1180,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"boardgame.io {info['versions']['boardgame.io']}, node {info['node'].strip()}; "
         f"{args.warmup:g} s warm-up then a {args.seconds:g} s window per run, a fresh server "
-        f"per run; think times uniform in 0-{2 * args.think:g} s; "
+        f"(and database) per run; think times uniform in 0-{2 * args.think:g} s; "
+        f"open files {limit:,}; "
         f"load average (1, 5, 15 min) {info['load_average']['before']} before, "
         f"{info['load_average']['after']} after; {time.monotonic() - started:.0f} s in all.\n"
     )
