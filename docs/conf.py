@@ -61,6 +61,7 @@ doctest_test_doctest_blocks = ""
 # signatures and docstrings) stay plain text. Only the modules the package uses are listed,
 # so a broken reference to anything else still fails the build.
 _EXTERNAL_MODULES = (
+    "_asyncio",  # asyncio's Task is written in C and named there
     "_pytest",  # pytest's hooks annotate with its private module's classes
     "collections.abc",
     "concurrent.futures",
@@ -68,8 +69,10 @@ _EXTERNAL_MODULES = (
     "gymnasium",
     "hypothesis",
     "json",
+    "logging",  # the server's log formatters and handler
     "matplotlib",
     "numpy",
+    "os",  # os.PathLike, where a path may be given
     "pathlib",
     "pettingzoo",
     "rich",  # the terminal of `tabletop-rules join` prints with its Console
