@@ -111,6 +111,20 @@ def test_metrics_count_the_moves_the_clients_and_the_commits() -> None:
     assert samples[("tabletop_commit_seconds_count", (("worker", worker),))] >= 3  # 2 joins
 
 
+def test_metrics_count_the_servers_own_moves() -> None:
+    with serving() as client:
+        match_id = create(client, seats=["greedy", "random"], rules={"stages": "1"})
+        with seated(client, match_id, None) as watcher:
+            watcher.read_until(lambda message: message["match"]["status"] == "over")
+            moves = watcher.table["version"]
+            samples = _samples(client.get("/metrics").text)
+    worker = client.app.state.server.worker_id  # type: ignore[attr-defined]
+    assert samples[("tabletop_moves_total", (("by", "server"), ("worker", worker)))] == moves
+    assert samples[("tabletop_moves_total", (("by", "person"), ("worker", worker)))] == 0
+    sent = samples[("tabletop_notices_total", (("direction", "sent"), ("worker", worker)))]
+    assert sent == 0  # one process: nobody to tell
+
+
 def test_a_stopped_worker_hands_its_matches_over(stores: Callable[..., SQLiteStore]) -> None:
     store = stores()
     with serving(store) as client:

@@ -165,7 +165,7 @@ class Server:
             bot_seconds=settings.bot_seconds,
             grace_seconds=settings.grace_seconds,
             lease_seconds=settings.lease_seconds,
-            committed=self.metrics.committed,
+            metrics=self.metrics,
         )
         self.rooms: dict[str, Room] = {}
         self.sockets: dict[str, int] = {}  # open sockets by client address
@@ -741,12 +741,14 @@ async def _receive(server: Server, websocket: WebSocket, key: object) -> Any:
     if text is None:
         raise _ViolationError("messages are JSON text, not binary")
     if key is not None and not server.budget(key):
+        server.metrics.refused("limit")
         raise _ViolationError(
             f"too many messages: at most {server.settings.messages_per_second:g} a second"
         )
     try:
         return read_message(text, server.settings.max_message_bytes)
     except RefusedError as error:
+        server.metrics.refused("limit" if error.status == 413 else "other")
         raise _ViolationError(str(error), 1009 if error.status == 413 else 1008) from None
 
 
@@ -780,9 +782,10 @@ def create_app(
     ``None`` for a new SQLite database in memory. Several workers share one Postgres
     store and tell each other of their changes through a ``hub``
     (:class:`~tabletop_rules.server.hub.RedisHub`; ``None``: this is the only worker),
-    each under its own ``worker`` id (:func:`default_worker_id`). With ``site``, a folder
-    (the web page as ``examples/web/make_site.py`` builds it), its files at ``/`` beside
-    the API, and no file outside it. :class:`~tabletop_rules.errors.ConfigError` if
+    each under its own ``worker`` id
+    (:func:`~tabletop_rules.server.app.default_worker_id`). With ``site``, a folder (the
+    web page as ``examples/web/make_site.py`` builds it), its files at ``/`` beside the
+    API, and no file outside it. :class:`~tabletop_rules.errors.ConfigError` if
     ``site`` is no folder or ``store`` no store URL.
     """
     if site is not None and not os.path.isdir(site):

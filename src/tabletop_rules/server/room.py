@@ -27,8 +27,9 @@ from ..protocol import Bot, Ruleset, get_ruleset
 from ..rng import Rng, derived_seed, sample_outcome
 from ..table import seat_table
 from .clock import Clocks, TimeSource
-from .hub import Hub, Notice
+from .hub import Hub, LocalHub, Notice
 from .messages import Claim, Message, Move, RefusedError, Resign, Sync, TakeBack
+from .metrics import Metrics
 from .store import (
     Live,
     MatchSettings,
@@ -54,10 +55,6 @@ SEND_SECONDS = 10.0
 """How long a send to one client may take before the client is dropped."""
 
 
-def _ignore(seconds: float) -> None:
-    """Record nothing (a worker without metrics)."""
-
-
 @attrs.frozen(kw_only=True)
 class Worker:
     """What the rooms of one server process share: the worker's ``id`` (unique among the
@@ -74,8 +71,8 @@ class Worker:
     bot_seconds: float = 5.0
     grace_seconds: float = 60.0
     lease_seconds: float = 15.0
-    committed: Callable[[float], None] = _ignore
-    """Told how long each commit took (the worker's metrics)."""
+    metrics: Metrics | None = None
+    """Where the worker counts its commits, notices and the server's moves."""
 
     def alive_after(self) -> float:
         """Workers last seen before this time are gone."""
@@ -88,9 +85,7 @@ class Client:
     it has been sent.
     """
 
-    def __init__(
-        self, send: Send, seat: int | None, cursor: int, token: str | None = None
-    ) -> None:
+    def __init__(self, send: Send, seat: int | None, cursor: int, token: str | None = None) -> None:
         self.send = send
         self.seat = seat
         self.cursor = cursor
@@ -349,9 +344,12 @@ class Room:
     async def announce(self) -> None:
         """After a change: send this worker's clients their tables, and tell the others."""
         await self.broadcast()
-        await self.worker.hub.publish(
-            Notice(match=self.id, revision=self.revision, worker=self.worker.id, kind="change")
+        worker = self.worker
+        await worker.hub.publish(
+            Notice(match=self.id, revision=self.revision, worker=worker.id, kind="change")
         )
+        if worker.metrics is not None and not isinstance(worker.hub, LocalHub):
+            worker.metrics.notice_sent()
 
     async def refuse(self, client: Client, reason: str, **extra: Any) -> None:
         """Tell ``client`` why its message was refused, with a fresh table."""
@@ -446,15 +444,18 @@ class Room:
                 due=self.due(),
             )
             began = time.perf_counter()
-            self.revision = await worker.store.commit(
-                self.id,
-                self.revision,
-                live,
-                worker=worker.id,
-                lease_until=now + worker.lease_seconds,
-                **stored,
-            )
-            worker.committed(time.perf_counter() - began)
+            try:
+                self.revision = await worker.store.commit(
+                    self.id,
+                    self.revision,
+                    live,
+                    worker=worker.id,
+                    lease_until=now + worker.lease_seconds,
+                    **stored,
+                )
+            finally:
+                if worker.metrics is not None:
+                    worker.metrics.committed(time.perf_counter() - began)
         except BaseException:
             (
                 self.status,
@@ -767,6 +768,7 @@ class Room:
                         return
                     view = None if job.seat == CHANCE else self.match.view(job.seat)
                     state = self.match.state
+                began = time.perf_counter()
                 move = await self._choose(job, view, state)
                 async with self.lock:
                     if self._bot_job() != job:
@@ -778,8 +780,10 @@ class Room:
                         await self.broadcast()
                         continue
                     await self.announce()
+                    if self.worker.metrics is not None:
+                        self.worker.metrics.moved("server", time.perf_counter() - began)
         except Exception:  # a bug, or the store down: the lease runs out and a worker retries
-            log.exception("match %s: the server's move failed", self.id)
+            log.exception("match %s: the server's move failed", self.id, extra={"match": self.id})
         finally:
             if self._bots is asyncio.current_task():
                 self._bots = None
@@ -793,7 +797,9 @@ class Room:
         except StaleError:
             raise
         except TabletopError as error:
-            log.error("match %s: the bot's move was refused: %s", self.id, error)
+            log.error(
+                "match %s: the bot's move was refused: %s", self.id, error, extra={"match": self.id}
+            )
             await self._change(lambda: self._played(job, self._random(job, view)))
 
     async def _played(self, job: _BotJob, move: Any) -> dict[str, Any]:
