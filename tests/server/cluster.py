@@ -299,8 +299,8 @@ class Seen:
 class SeatClient:
     """One seat's client and what it went through: every message it received
     (:attr:`seen`), the log of moves it has put together from them (:attr:`moves`; move
-    ``n`` at ``n - 1``), each move it sent (version answered, notation), its reconnects
-    and the close codes of the sockets it lost.
+    ``n`` at ``n - 1``), each move it sent (version answered, notation, when), its reconnects
+    and the sockets it lost (when, and the close code; ``0``: none opened).
     """
 
     seating: Seating
@@ -314,6 +314,7 @@ class SeatClient:
     reconnects: int = 0
     stalls: int = 0
     closes: Counter[int] = attrs.Factory(Counter)
+    drops: list[tuple[float, int]] = attrs.Factory(list)
     failures: Counter[str] = attrs.Factory(Counter)
     worker: int = -1
     version: int = 0
@@ -322,6 +323,12 @@ class SeatClient:
     finished: bool = False
     _table: dict[str, Any] | None = None
     _pending: int | None = None
+
+    @property
+    def table(self) -> dict[str, Any]:
+        """The table last received (JSON data); :class:`AssertionError` before any."""
+        assert self._table is not None, "no table received yet"
+        return self._table
 
     @property
     def last(self) -> Seen | None:
@@ -431,6 +438,8 @@ class Load:
         self.seconds, self.idle_seconds = seconds, idle_seconds
         self.rng = random.Random(seed)
         self.began = 0.0
+        self.stopped = False
+        self._tasks: list[asyncio.Task[None]] = []
 
     @property
     def moves(self) -> int:
@@ -452,6 +461,7 @@ class Load:
         """
         self.began = time.monotonic()
         tasks = [asyncio.create_task(self._client(client)) for client in self.clients]
+        self._tasks = tasks
         fault = None if during is None else asyncio.create_task(during(self))
         try:
             await asyncio.wait(tasks, timeout=self.seconds)
@@ -468,8 +478,16 @@ class Load:
                 raise task.exception()  # type: ignore[misc]
 
     def left(self) -> float:
-        """The seconds left of the load's time."""
+        """The seconds left of the load's time (none once :meth:`stop` was called)."""
+        if self.stopped:
+            return 0.0
         return self.seconds - (time.monotonic() - self.began)
+
+    def stop(self) -> None:
+        """End the load now: every client closes its socket and reads nothing more."""
+        self.stopped = True
+        for task in self._tasks:
+            task.cancel()
 
     async def until(self, ready: Callable[[], bool], what: str) -> None:
         """Wait until ``ready()`` (checked every 50 ms); :class:`AssertionError` naming
@@ -506,11 +524,15 @@ class Load:
             except ConnectionClosed as closed:
                 code = closed.rcvd.code if closed.rcvd is not None else 1006
                 client.closes[code] += 1
+                client.drops.append((_now(), code))
             except (WebSocketException, OSError, EOFError) as error:
                 client.failures[type(error).__name__] += 1
+                client.drops.append((_now(), 0))
             except TimeoutError:
+                if self.left() <= 0:
+                    return
                 client.stalls += 1
-            if client.finished:
+            if client.finished or self.left() <= 0:
                 return
             failures += 1
             await asyncio.sleep(min(0.5, 0.05 * failures) * (0.5 + self.rng.random()))
@@ -551,13 +573,14 @@ async def seat_matches(
     rules: dict[str, str],
     settings: dict[str, Any] | None = None,
     parallel: int = 16,
+    workers: Sequence[int] | None = None,
 ) -> list[list[Seating]]:
-    """Create ``count`` matches of two person seats, round-robin over the live workers,
-    and take both seats of each: the seatings of each match, by seat. Each match's lobby
-    calls and sockets come from a loopback address of its own.
+    """Create ``count`` matches of two person seats, round-robin over ``workers`` (the
+    live ones when ``None``), and take both seats of each: the seatings of each match, by
+    seat. Each match's lobby calls and sockets come from a loopback address of its own.
     """
     gate = asyncio.Semaphore(parallel)
-    live = cluster.live()
+    live = list(workers) if workers is not None else cluster.live()
 
     async def one(number: int) -> list[Seating]:
         address = loopback(number)
