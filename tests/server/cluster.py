@@ -28,7 +28,7 @@ import sys
 import time
 import weakref
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -455,14 +455,16 @@ class Load:
         """The clients whose match they have not seen end."""
         return [client for client in self.clients if not client.finished]
 
-    async def run(self, during: Callable[[Load], Awaitable[None]] | None = None) -> None:
+    async def run(self, during: Callable[[Load], Coroutine[Any, Any, None]] | None = None) -> None:
         """Play until every client has seen its match end or the time is up, running
         ``during`` (the fault) beside the clients; what ``during`` raises is raised.
         """
         self.began = time.monotonic()
         tasks = [asyncio.create_task(self._client(client)) for client in self.clients]
         self._tasks = tasks
-        fault = None if during is None else asyncio.create_task(during(self))
+        fault: asyncio.Task[None] | None = None
+        if during is not None:
+            fault = asyncio.create_task(during(self))
         try:
             await asyncio.wait(tasks, timeout=self.seconds)
             if fault is not None:
@@ -499,17 +501,14 @@ class Load:
             await asyncio.sleep(0.05)
 
     def _next_worker(self, client: SeatClient) -> int:
-        """The worker to connect to: the first one the first time, then the next live one
-        after the worker of the socket lost.
+        """The worker to connect to: the first one the first time, then any live one but
+        the worker of the socket lost (that one only when it is the only one live).
         """
         if client.worker < 0:
             return client.first_worker
         live = self.cluster.live() or list(range(len(self.cluster)))
         others = [index for index in live if index != client.worker]
-        if not others:
-            return live[0]
-        later = [index for index in others if index > client.worker]
-        return (later or others)[0]
+        return self.rng.choice(others or live)
 
     async def _client(self, client: SeatClient) -> None:
         failures = 0

@@ -228,6 +228,43 @@ def test_a_worker_killed_under_load_loses_no_acknowledged_move_and_applies_none_
 
 @pytest.mark.slow
 @pytest.mark.timeout(150)
+def test_a_worker_stopped_gracefully_under_load_sends_its_clients_elsewhere_and_starts_again(
+    cluster_of: Callable[..., Cluster],
+) -> None:
+    cluster = cluster_of(workers=3)
+    matches = 150
+    port = cluster.ports[1]
+    restarted: list[float] = []
+
+    async def scenario() -> Load:
+        seatings = await seat_matches(cluster, matches, game=GAME, rules=SHORT)
+        clients = clients_of(seatings, len(cluster))
+        load = Load(cluster, clients, seconds=90)
+
+        async def stop_start_kill(load: Load) -> None:
+            await load.until(lambda: load.moves >= matches * 4, "a fifth of the moves")
+            await asyncio.to_thread(cluster.stop, 1)
+            await asyncio.to_thread(cluster.start, 1)
+            restarted.append(time.monotonic())
+            await load.until(lambda: load.moves >= matches * 10, "half of the moves")
+            await asyncio.to_thread(cluster.kill, 2)
+
+        await load.run(stop_start_kill)
+        assert_played_cleanly(load)
+        await check_stored(cluster.database, clients)
+        return load
+
+    load = asyncio.run(scenario())
+    seen = figures(load)
+    print(seen)
+    assert cluster.ports[1] == port
+    assert seen["closes"].get(1012, 0) > 0, f"no client was told to reconnect: {seen}"
+    back = [s for c in load.clients for s in c.seen if s.worker == 1 and s.at > restarted[0]]
+    assert back, "no client was served by the worker started again"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
 def test_every_client_resynchronises_after_redis_restarts_under_load(
     cluster_of: Callable[..., Cluster], redis_service: RedisService
 ) -> None:
@@ -329,6 +366,7 @@ def test_a_clock_due_while_its_worker_is_dead_fires_once_on_another(
     cluster = cluster_of(workers=3, lease_seconds=1)
     move_seconds = 3.0
     clock = {"move_seconds": move_seconds, "bank_seconds": 0}
+    deadline: list[float] = []
 
     async def scenario() -> tuple[StoredMatch, tuple[StoredMove, ...], list[SeatClient]]:
         (seatings,) = await seat_matches(
@@ -345,6 +383,7 @@ def test_a_clock_due_while_its_worker_is_dead_fires_once_on_another(
         assert held.lease_until is not None
         assert held.live.due is not None
         assert time.time() < held.lease_until < held.live.due, "worker 0 holds the match"
+        deadline.append(held.live.due)
         clients = [SeatClient(seating, first_worker=0, play=False) for seating in seatings]
         load = Load(cluster, clients, seconds=40)
         fired: list[tuple[StoredMatch, tuple[StoredMove, ...]]] = []
@@ -384,6 +423,7 @@ def test_a_clock_due_while_its_worker_is_dead_fires_once_on_another(
         assert stored.status == "playing"
         assert [(row.number, row.seat) for row in moves] == [(1, 0)], "one move, by seat 0's bot"
         assert stored.revision == 4, "two joins, one timeout and the bot's move"
+        assert moves[0].at >= deadline[0], "fired at its deadline, not before"
         for client in clients:
             assert client.moves == [moves[0].move]
             assert client.acknowledged == {1: moves[0].move}
