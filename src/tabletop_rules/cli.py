@@ -840,7 +840,8 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         from .server.logs import configure_logging
         from .server.messages import MAX_MESSAGE_BYTES
         from .server.sqlite import SQLiteStore
-        from .server.store import Store, open_store_url
+        from .server.store import Store
+        from .server.stores import open_store_url
     except ImportError:
         raise UsageError(
             "serve runs on Starlette and uvicorn: pip install 'tabletop-rules[server]'"

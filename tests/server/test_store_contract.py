@@ -40,8 +40,8 @@ from tabletop_rules.server.store import (
     StoreUnavailableError,
     hash_token,
     new_token,
-    open_store,
 )
+from tabletop_rules.server.stores import open_store
 
 from .services import PostgresService
 

@@ -19,8 +19,8 @@ from .store import (
     StaleError,
     Store,
     StoreUnavailableError,
-    open_store,
 )
+from .stores import open_store
 
 __all__ = [
     "MatchSettings",

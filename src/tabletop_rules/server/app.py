@@ -52,14 +52,8 @@ from .metrics import Metrics, RefusalKind
 from .room import Client, Room, Worker
 from .room import match_id as new_match_id
 from .sqlite import SQLiteStore
-from .store import (
-    MatchSettings,
-    StaleError,
-    Store,
-    StoreUnavailableError,
-    open_store,
-    open_store_url,
-)
+from .store import MatchSettings, StaleError, Store, StoreUnavailableError
+from .stores import open_store, open_store_url
 
 __all__ = ["Server", "ServerSettings", "create_app", "default_worker_id"]
 
@@ -778,7 +772,7 @@ def create_app(
 ) -> Starlette:
     """The server as an ASGI app (run it with uvicorn), serving from ``store``: a
     :class:`~tabletop_rules.server.store.Store`, its URL (opened when the app starts and
-    closed when it stops, see :func:`~tabletop_rules.server.store.open_store`), or
+    closed when it stops, see :func:`~tabletop_rules.server.stores.open_store`), or
     ``None`` for a new SQLite database in memory. Several workers share one Postgres
     store and tell each other of their changes through a ``hub``
     (:class:`~tabletop_rules.server.hub.RedisHub`; ``None``: this is the only worker),

@@ -4,13 +4,15 @@ sharing it need to agree on (who is connected, which worker plays a match's bots
 
 Two stores implement it: SQLite (:mod:`~tabletop_rules.server.sqlite`, the default, one
 process) and Postgres (:mod:`~tabletop_rules.server.postgres`, any number of workers);
-:func:`open_store` picks one by URL. The store is the truth, and a worker's rooms are its
-cache: every change to a match is one transaction, :meth:`Store.commit`, that first
-checks the match's ``revision`` (how many changes it has had), so two workers can never
-both change one match, and a move is acknowledged only once it is committed.
+:func:`~tabletop_rules.server.stores.open_store` picks one by URL. The store is the
+truth, and a worker's rooms are its cache: every change to a match is one transaction,
+:meth:`Store.commit`, that first checks the match's ``revision`` (how many changes it
+has had), so two workers can never both change one match, and a move is acknowledged
+only once it is committed.
 
 >>> import asyncio
 >>> from tabletop_rules.records import GameRecord
+>>> from tabletop_rules.server.stores import open_store
 >>> from tabletop_rules import dice_poker as dp
 >>> async def demo() -> str:
 ...     store = await open_store("sqlite://:memory:")
@@ -42,7 +44,7 @@ from typing import Any, Literal
 
 import attrs
 
-from ..errors import ConfigError, InvalidStateError, TabletopError
+from ..errors import InvalidStateError, TabletopError
 from ..records import GameRecord
 from .messages import SPECTATORS, TIMEOUTS, ClockRule
 
@@ -59,7 +61,6 @@ __all__ = [
     "StoredMove",
     "hash_token",
     "new_token",
-    "open_store",
 ]
 
 Status = Literal["open", "playing", "over"]
@@ -392,49 +393,6 @@ class Store(abc.ABC):
         """Give ``worker`` the lease of the match until ``until`` if nobody else holds it
         at ``now``; whether it did.
         """
-
-
-def open_store_url(url: str) -> tuple[str, str]:
-    """The kind of store a URL names (``"sqlite"`` or ``"postgresql"``) and what the store
-    opens: the file (``:memory:``) or the Postgres URL. As in SQLAlchemy, ``sqlite:///``
-    is followed by a relative path and ``sqlite:////`` by an absolute one; a bare path is
-    an SQLite file.
-
-    >>> open_store_url("sqlite:////var/lib/tabletop/matches.db")
-    ('sqlite', '/var/lib/tabletop/matches.db')
-    >>> open_store_url("sqlite:///matches.db")
-    ('sqlite', 'matches.db')
-    >>> open_store_url("matches.db")
-    ('sqlite', 'matches.db')
-    >>> open_store_url("postgresql://game@db/tabletop")
-    ('postgresql', 'postgresql://game@db/tabletop')
-    """
-    if not isinstance(url, str):
-        raise TypeError(f"a store URL is a str, got {type(url).__name__}")
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return "sqlite", url
-    if scheme == "sqlite":
-        path = rest[1:] if rest.startswith("/") else rest
-        return "sqlite", path or ":memory:"
-    if scheme in ("postgresql", "postgres"):
-        return "postgresql", url
-    raise ConfigError(
-        f"a store is sqlite:///PATH, sqlite://:memory:, a path or postgresql://...; got "
-        f"{url[:60]!r}"
-    )
-
-
-async def open_store(url: str) -> Store:
-    """Open the store ``url`` names (:func:`open_store_url`) and bring its schema up to date."""
-    kind, target = open_store_url(url)
-    if kind == "sqlite":
-        from .sqlite import SQLiteStore
-
-        return SQLiteStore(target)
-    from .postgres import PostgresStore
-
-    return await PostgresStore.open(target)
 
 
 def seat_choices(seats: Sequence[str]) -> list[tuple[int, str, str | None]]:
