@@ -632,10 +632,13 @@ class OursLoad:
         first, count = self.part
         groups = range(first, first + count, MATCHES_PER_ADDRESS)
         clients = {
+            # no kept-alive connections: one that the server closes idle as a request
+            # goes out on it fails that request (uvicorn closes them after 5 s)
             group: httpx.AsyncClient(
                 timeout=120,
                 transport=httpx.AsyncHTTPTransport(
-                    local_address=loopback(group // MATCHES_PER_ADDRESS)
+                    local_address=loopback(group // MATCHES_PER_ADDRESS),
+                    limits=httpx.Limits(max_keepalive_connections=0),
                 ),
             )
             for group in groups
@@ -672,7 +675,14 @@ class OursLoad:
         """
         run = self.run
         started = time.perf_counter()
-        seats, tasks = await self.connect(setup_timeout)
+        try:
+            seats, tasks = await self.connect(setup_timeout)
+        except httpx.HTTPError as error:  # say which request failed
+            try:
+                where = f" on {error.request.method} {error.request.url.path}"
+            except RuntimeError:  # no request attached
+                where = ""
+            raise httpx.HTTPError(f"{type(error).__name__}{where}: {error}") from error
         if barrier is not None:
             await asyncio.to_thread(barrier.wait, setup_timeout)
         run.setup_seconds = time.perf_counter() - started
@@ -772,14 +782,13 @@ def drive_part(
     load = OursLoad(urls, run, warmup, seconds, game, part)
     try:
         asyncio.run(load.play(setup, None, barrier))
-    except (
-        httpx.HTTPError,
-        TimeoutError,
-        KeyError,
-        OSError,
-        threading.BrokenBarrierError,
-    ) as error:
-        run.failed = f"{type(error).__name__}: {error}"
+    except threading.BrokenBarrierError:
+        run.failed = "another driver failed"
+    except (httpx.HTTPError, TimeoutError, KeyError, OSError) as error:
+        first, count = part
+        run.failed = (
+            f"driver of matches {first}-{first + count - 1}: {type(error).__name__}: {error}"
+        )
         barrier.abort()
     results.put((asdict(run), load.latencies))
 
@@ -837,6 +846,7 @@ def run_ours(
         asyncio.run(window())
     except (threading.BrokenBarrierError, httpx.HTTPError) as error:
         run.failed = f"{type(error).__name__}: {error}"
+    failures = []
     latencies: list[float] = []
     for _ in processes:
         try:
@@ -845,7 +855,8 @@ def run_ours(
             run.failed = run.failed or "a driver process gave no result"
             break
         latencies += seen
-        run.failed = run.failed or part["failed"]
+        if part["failed"]:
+            failures.append(part["failed"])
         run.moves += part["moves"]
         run.received += part["received"]
         run.errors += part["errors"]
@@ -858,6 +869,9 @@ def run_ours(
         process.join(30)
         if process.is_alive():
             process.kill()
+    if failures or run.failed:  # a driver's own reason first, not the barrier it broke
+        failures.sort(key=lambda reason: reason == "another driver failed")
+        run.failed = "; ".join([*failures, run.failed][:2])
     run.p50, run.p99 = quantile(latencies, 0.5), quantile(latencies, 0.99)
 
 
