@@ -431,14 +431,6 @@ def test_a_clock_due_while_its_worker_is_dead_fires_once_on_another(
 
 @pytest.mark.slow
 @pytest.mark.timeout(60)
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Room.load reads the match, then its seats, in separate statements: a worker "
-        "loading the match while another commits the last join gets status 'open' with "
-        "no seat free, and Room.join's free[0] raises IndexError: a 500, not a 409"
-    ),
-)
 def test_many_clients_joining_the_last_free_seat_at_once_get_exactly_one(
     cluster_of: Callable[..., Cluster],
 ) -> None:

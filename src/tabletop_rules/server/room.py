@@ -201,14 +201,14 @@ class Room:
         :class:`~tabletop_rules.match.Match`; ``None`` if there is none.
         """
         store = worker.store
-        stored = await store.match(match_id)
-        if stored is None:
+        read = await _snapshot(store, match_id, after=0)
+        if read is None:
             return None
-        moves = await store.moves(match_id)
+        stored, moves, seats = read
         record = attrs.evolve(stored.head, moves=tuple(row.move for row in moves))
         room = cls(
             stored=stored,
-            seats=await store.seats(match_id),
+            seats=seats,
             match=Match.from_record(get_ruleset(record.game), record),
             worker=worker,
             last_clock=moves[-1].clock if moves else None,
@@ -227,15 +227,19 @@ class Room:
             raise InvalidStateError(f"match {self.id} is no longer stored")
         if stored.revision == self.revision:
             return False
-        if stored.rewinds == self.rewinds:
-            for row in await store.moves(self.id, after=self.version):
-                self.match.play(row.move)
-        else:
-            moves = await store.moves(self.id)
+        whole = stored.rewinds != self.rewinds  # a take-back: replay the record whole
+        read = await _snapshot(store, self.id, after=0 if whole else self.version)
+        if read is None:
+            raise InvalidStateError(f"match {self.id} is no longer stored")
+        stored, moves, seats = read
+        if whole:
             record = attrs.evolve(stored.head, moves=tuple(row.move for row in moves))
             self.match = Match.from_record(self.rules, record)
+        else:
+            for row in moves:
+                self.match.play(row.move)
         seats_before = self.seats
-        self._adopt(stored, await store.seats(self.id), None)
+        self._adopt(stored, seats, None)
         self.away = await store.away(self.id, alive_after=self.worker.alive_after())
         if self.seats != seats_before:
             await self._recheck_tokens()
@@ -667,6 +671,8 @@ class Room:
         if self.status != "open":
             raise RefusedError("the match has no free seat: it has started", 409)
         free = [row.seat for row in self.seats if row.kind == "person" and not row.taken]
+        if not free:
+            raise RefusedError("the match has no free seat", 409)
         if seat is None:
             seat = free[0]
         elif seat not in free:
@@ -834,6 +840,27 @@ class Room:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+
+
+async def _snapshot(
+    store: Store, match_id: str, *, after: int
+) -> tuple[StoredMatch, tuple[StoredMove, ...], tuple[SeatRow, ...]] | None:
+    """The match as stored, its moves after ``after`` and its seats, all of one revision
+    (read again while another worker's commit lands in between); ``None`` if there is none.
+    """
+    read = None
+    for _attempt in range(_SNAPSHOT_TRIES):
+        stored = await store.match(match_id)
+        if stored is None:
+            return None
+        read = stored, await store.moves(match_id, after=after), await store.seats(match_id)
+        if (await store.revisions([match_id])).get(match_id) == stored.revision:
+            break
+    return read  # a match changing this fast: its next change refreshes it again
+
+
+_SNAPSHOT_TRIES = 5
+"""How often a snapshot is read again before the room takes what it has."""
 
 
 def match_id() -> str:
