@@ -28,6 +28,8 @@ from typing_extensions import override
 from ..errors import ConfigError, InvalidStateError
 from ..records import GameRecord
 from .store import (
+    AWAY_QUERY,
+    MATCH_COLUMNS,
     Live,
     MatchSettings,
     SeatChange,
@@ -38,10 +40,14 @@ from .store import (
     StoredMatch,
     StoredMove,
     StoreUnavailableError,
+    away_since,
+    clock_moved_on,
     hash_token,
-    live_from_columns,
     live_json,
     seat_choices,
+    stale,
+    stored_match,
+    stored_moves,
 )
 
 _MISSING: ImportError | None = None
@@ -129,11 +135,6 @@ MIGRATIONS: tuple[str, ...] = (
 """The schema, one migration per version (the SQLite store's, in Postgres's types); a
 store runs those its database has not had.
 """
-
-_MATCH_COLUMNS = (
-    "id, record_head, settings, created, creator, revision, rewinds, lease, lease_until, "
-    "status, started, result, proposal, timed_out, clock, due"
-)
 
 _UPSERT_WORKER = (
     "INSERT INTO workers (id, seen) VALUES (%s, %s) "
@@ -378,17 +379,17 @@ class PostgresStore(Store):
 
     @override
     async def match(self, match_id: str) -> StoredMatch | None:
-        rows = await self._rows(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
-        return _stored_match(rows[0]) if rows else None
+        rows = await self._rows(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s", (match_id,))
+        return stored_match(rows[0]) if rows else None
 
     @override
     async def matches(self, *statuses: Status) -> tuple[StoredMatch, ...]:
         rows = await self._rows(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status = ANY(%s) "
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = ANY(%s) "
             'ORDER BY created, id COLLATE "C"',
             (list(statuses),),
         )
-        return tuple(map(_stored_match, rows))
+        return tuple(map(stored_match, rows))
 
     @override
     async def live_matches_of(self, creator: str) -> int:
@@ -429,16 +430,7 @@ class PostgresStore(Store):
             "AND number > %s ORDER BY number",
             (match_id, after),
         )
-        return tuple(
-            StoredMove(
-                number=number,
-                seat=seat,
-                move=move,
-                at=at,
-                clock=None if clock is None else json.loads(clock),
-            )
-            for number, seat, move, at, clock in rows
-        )
+        return stored_moves(rows)
 
     @override
     async def commit(
@@ -561,7 +553,7 @@ class PostgresStore(Store):
     @override
     async def away(self, match_id: str, *, alive_after: float) -> dict[int, float | None]:
         rows = await self._rows(_AWAY, (alive_after, alive_after, match_id))
-        return {seat: _away_since(*rest) for seat, *rest in rows}
+        return {seat: away_since(*rest) for seat, *rest in rows}
 
     @override
     async def due_matches(self, *, now: float, limit: int) -> tuple[str, ...]:
@@ -585,32 +577,7 @@ class PostgresStore(Store):
         return await self._transact(claim)
 
 
-_AWAY = """
-SELECT s.seat,
-    EXISTS (SELECT 1 FROM presence p JOIN workers w ON w.id = p.worker
-            WHERE p.match_id = s.match_id AND p.seat = s.seat AND w.seen > %s),
-    s.away_since,
-    (SELECT MAX(w.seen) FROM presence p JOIN workers w ON w.id = p.worker
-     WHERE p.match_id = s.match_id AND p.seat = s.seat AND w.seen <= %s),
-    COALESCE(m.started, m.created)
-FROM seats s JOIN matches m ON m.id = s.match_id
-WHERE s.match_id = %s AND s.kind = 'person'
-ORDER BY s.seat
-"""
-"""Each person seat: whether a live worker holds a client of it, when its last client
-left, when the dead workers that held one were last seen, and when the match started.
-"""
-
-
-def _away_since(
-    present: object, left: float | None, lost: float | None, started: float
-) -> float | None:
-    """Since when a seat has been away (``None``: it is present): the latest of its last
-    client leaving, the death of the workers that held it, and the match's start.
-    """
-    if present:
-        return None
-    return max(time for time in (left, lost, started) if time is not None)
+_AWAY = AWAY_QUERY.replace("?", "%s")
 
 
 async def _migrate(conn: Connection) -> None:
@@ -628,12 +595,7 @@ async def _migrate(conn: Connection) -> None:
 async def _stale(conn: Connection, match_id: str, revision: int) -> StaleError:
     cursor = await conn.execute("SELECT revision FROM matches WHERE id = %s", (match_id,))
     row = await cursor.fetchone()
-    if row is None:
-        return StaleError(f"no match {match_id} is stored; nothing was stored")
-    return StaleError(
-        f"match {match_id} changed meanwhile: revision {revision} is past (it is {row[0]}); "
-        "nothing was stored"
-    )
+    return stale(match_id, revision, None if row is None else row[0])
 
 
 async def _change_seat(conn: Connection, match_id: str, seat: SeatChange) -> bool:
@@ -660,9 +622,7 @@ async def _forgive(conn: Connection, downtime: float) -> None:
     )
     shifted = []
     for match_id, clock in await cursor.fetchall():
-        data = json.loads(clock)
-        data["started"] = data["started"] + downtime
-        shifted.append((json.dumps(data), downtime, match_id))
+        shifted.append((clock_moved_on(clock, downtime), downtime, match_id))
     async with conn.cursor() as many:
         await many.executemany(
             "UPDATE matches SET clock = %s, due = due + %s, revision = revision + 1 WHERE id = %s",
@@ -673,25 +633,6 @@ async def _forgive(conn: Connection, downtime: float) -> None:
         "(SELECT id FROM matches WHERE status = 'playing')",
         (downtime,),
     )
-
-
-def _stored_match(row: Sequence[Any]) -> StoredMatch:
-    match_id, head, settings, created, creator, revision, rewinds, lease, lease_until, *live = row
-    try:
-        return StoredMatch(
-            id=match_id,
-            head=GameRecord.from_json(head),
-            settings=MatchSettings.from_json(json.loads(settings)),
-            created=created,
-            creator=creator,
-            revision=revision,
-            rewinds=rewinds,
-            live=live_from_columns(*live),
-            lease=lease,
-            lease_until=lease_until,
-        )
-    except ValueError as error:
-        raise InvalidStateError(f"stored match {match_id} is malformed: {error}") from None
 
 
 def _line(error: BaseException) -> str:

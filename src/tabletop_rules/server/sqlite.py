@@ -16,9 +16,10 @@ from typing import Any
 
 from typing_extensions import override
 
-from ..errors import InvalidStateError
 from ..records import GameRecord
 from .store import (
+    AWAY_QUERY,
+    MATCH_COLUMNS,
     Live,
     MatchSettings,
     SeatChange,
@@ -28,10 +29,14 @@ from .store import (
     Store,
     StoredMatch,
     StoredMove,
+    away_since,
+    clock_moved_on,
     hash_token,
-    live_from_columns,
     live_json,
     seat_choices,
+    stale,
+    stored_match,
+    stored_moves,
 )
 
 __all__ = ["MIGRATIONS", "SQLiteStore"]
@@ -92,11 +97,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 """The schema, one migration per version; a store runs those its file has not had."""
-
-_MATCH_COLUMNS = (
-    "id, record_head, settings, created, creator, revision, rewinds, lease, lease_until, "
-    "status, started, result, proposal, timed_out, clock, due"
-)
 
 
 class SQLiteStore(Store):
@@ -203,17 +203,17 @@ class SQLiteStore(Store):
 
     @override
     async def match(self, match_id: str) -> StoredMatch | None:
-        rows = self._read(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
-        return _stored_match(rows[0]) if rows else None
+        rows = self._read(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        return stored_match(rows[0]) if rows else None
 
     @override
     async def matches(self, *statuses: Status) -> tuple[StoredMatch, ...]:
         marks = ", ".join("?" * len(statuses))
         rows = self._read(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status IN ({marks}) ORDER BY created, id",
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ({marks}) ORDER BY created, id",
             statuses,
         )
-        return tuple(map(_stored_match, rows))
+        return tuple(map(stored_match, rows))
 
     @override
     async def live_matches_of(self, creator: str) -> int:
@@ -254,16 +254,7 @@ class SQLiteStore(Store):
             "ORDER BY number",
             (match_id, after),
         )
-        return tuple(
-            StoredMove(
-                number=number,
-                seat=seat,
-                move=move,
-                at=at,
-                clock=None if clock is None else json.loads(clock),
-            )
-            for number, seat, move, at, clock in rows
-        )
+        return stored_moves(rows)
 
     @override
     async def commit(
@@ -404,8 +395,8 @@ class SQLiteStore(Store):
 
     @override
     async def away(self, match_id: str, *, alive_after: float) -> dict[int, float | None]:
-        rows = self._read(_AWAY, (alive_after, alive_after, match_id))
-        return {seat: _away_since(*rest) for seat, *rest in rows}
+        rows = self._read(AWAY_QUERY, (alive_after, alive_after, match_id))
+        return {seat: away_since(*rest) for seat, *rest in rows}
 
     @override
     async def due_matches(self, *, now: float, limit: int) -> tuple[str, ...]:
@@ -430,42 +421,9 @@ class SQLiteStore(Store):
         return count == 1
 
 
-_AWAY = """
-SELECT s.seat,
-    EXISTS (SELECT 1 FROM presence p JOIN workers w ON w.id = p.worker
-            WHERE p.match_id = s.match_id AND p.seat = s.seat AND w.seen > ?),
-    s.away_since,
-    (SELECT MAX(w.seen) FROM presence p JOIN workers w ON w.id = p.worker
-     WHERE p.match_id = s.match_id AND p.seat = s.seat AND w.seen <= ?),
-    COALESCE(m.started, m.created)
-FROM seats s JOIN matches m ON m.id = s.match_id
-WHERE s.match_id = ? AND s.kind = 'person'
-ORDER BY s.seat
-"""
-"""Each person seat: whether a live worker holds a client of it, when its last client
-left, when the dead workers that held one were last seen, and when the match started.
-"""
-
-
-def _away_since(
-    present: object, left: float | None, lost: float | None, started: float
-) -> float | None:
-    """Since when a seat has been away (``None``: it is present): the latest of its last
-    client leaving, the death of the workers that held it, and the match's start.
-    """
-    if present:
-        return None
-    return max(time for time in (left, lost, started) if time is not None)
-
-
 def _stale(db: sqlite3.Connection, match_id: str, revision: int) -> StaleError:
     row = db.execute("SELECT revision FROM matches WHERE id = ?", (match_id,)).fetchone()
-    if row is None:
-        return StaleError(f"no match {match_id} is stored; nothing was stored")
-    return StaleError(
-        f"match {match_id} changed meanwhile: revision {revision} is past (it is {row[0]}); "
-        "nothing was stored"
-    )
+    return stale(match_id, revision, None if row is None else row[0])
 
 
 def _change_seat(db: sqlite3.Connection, match_id: str, seat: SeatChange) -> bool:
@@ -490,33 +448,12 @@ def _forgive(db: sqlite3.Connection, downtime: float) -> None:
         "SELECT id, clock FROM matches WHERE status = 'playing' AND clock IS NOT NULL"
     ).fetchall()
     for match_id, clock in rows:
-        data = json.loads(clock)
-        data["started"] = data["started"] + downtime
         db.execute(
             "UPDATE matches SET clock = ?, due = due + ?, revision = revision + 1 WHERE id = ?",
-            (json.dumps(data), downtime, match_id),
+            (clock_moved_on(clock, downtime), downtime, match_id),
         )
     db.execute(
         "UPDATE seats SET away_since = away_since + ? WHERE match_id IN "
         "(SELECT id FROM matches WHERE status = 'playing')",
         (downtime,),
     )
-
-
-def _stored_match(row: Sequence[Any]) -> StoredMatch:
-    match_id, head, settings, created, creator, revision, rewinds, lease, lease_until, *live = row
-    try:
-        return StoredMatch(
-            id=match_id,
-            head=GameRecord.from_json(head),
-            settings=MatchSettings.from_json(json.loads(settings)),
-            created=created,
-            creator=creator,
-            revision=revision,
-            rewinds=rewinds,
-            live=live_from_columns(*live),
-            lease=lease,
-            lease_until=lease_until,
-        )
-    except ValueError as error:
-        raise InvalidStateError(f"stored match {match_id} is malformed: {error}") from None

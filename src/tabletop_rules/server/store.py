@@ -441,3 +441,93 @@ def live_from_columns(
         )
     except (ValueError, TypeError, IndexError) as error:
         raise InvalidStateError(f"a stored match is malformed: {error}") from None
+
+
+# --- what every store's implementation shares ----------------------------------------------
+
+MATCH_COLUMNS = (
+    "id, record_head, settings, created, creator, revision, rewinds, lease, lease_until, "
+    "status, started, result, proposal, timed_out, clock, due"
+)
+"""The columns of a match that :func:`stored_match` reads, in its order."""
+
+
+def stored_match(row: Sequence[Any]) -> StoredMatch:
+    """The match a row of :data:`MATCH_COLUMNS` holds; ``InvalidStateError`` if malformed."""
+    match_id, head, settings, created, creator, revision, rewinds, lease, lease_until, *live = row
+    try:
+        return StoredMatch(
+            id=match_id,
+            head=GameRecord.from_json(head),
+            settings=MatchSettings.from_json(json.loads(settings)),
+            created=created,
+            creator=creator,
+            revision=revision,
+            rewinds=rewinds,
+            live=live_from_columns(*live),
+            lease=lease,
+            lease_until=lease_until,
+        )
+    except ValueError as error:
+        raise InvalidStateError(f"stored match {match_id} is malformed: {error}") from None
+
+
+def stored_moves(rows: Sequence[Sequence[Any]]) -> tuple[StoredMove, ...]:
+    """The moves that rows of (number, seat, move, at, clock) hold."""
+    return tuple(
+        StoredMove(
+            number=number,
+            seat=seat,
+            move=move,
+            at=at,
+            clock=None if clock is None else json.loads(clock),
+        )
+        for number, seat, move, at, clock in rows
+    )
+
+
+def stale(match_id: str, revision: int, stored: int | None) -> StaleError:
+    """The refusal of a commit at ``revision`` of a match now at ``stored`` (``None``: gone)."""
+    if stored is None:
+        return StaleError(f"no match {match_id} is stored; nothing was stored")
+    return StaleError(
+        f"match {match_id} changed meanwhile: revision {revision} is past (it is {stored}); "
+        "nothing was stored"
+    )
+
+
+def clock_moved_on(clock: str, downtime: float) -> str:
+    """A stored clock (JSON text) whose move awaited started ``downtime`` seconds later."""
+    data = json.loads(clock)
+    data["started"] = data["started"] + downtime
+    return json.dumps(data)
+
+
+AWAY_QUERY = """
+SELECT s.seat,
+    EXISTS (SELECT 1 FROM presence p JOIN workers w ON w.id = p.worker
+            WHERE p.match_id = s.match_id AND p.seat = s.seat AND w.seen > ?),
+    s.away_since,
+    (SELECT MAX(w.seen) FROM presence p JOIN workers w ON w.id = p.worker
+     WHERE p.match_id = s.match_id AND p.seat = s.seat AND w.seen <= ?),
+    COALESCE(m.started, m.created)
+FROM seats s JOIN matches m ON m.id = s.match_id
+WHERE s.match_id = ? AND s.kind = 'person'
+ORDER BY s.seat
+"""
+"""Each person seat: whether a live worker holds a client of it (seen after the first
+parameter, also the second's), when its last client left, when the dead workers that held
+one were last seen, and when the match started (``?`` marks the parameters).
+"""
+
+
+def away_since(
+    present: object, left: float | None, lost: float | None, started: float
+) -> float | None:
+    """Since when a seat has been away (``None``: it is present), from a row of
+    :data:`AWAY_QUERY`: the latest of its last client leaving, the death of the workers
+    that held it, and the match's start.
+    """
+    if present:
+        return None
+    return max(time for time in (left, lost, started) if time is not None)
