@@ -8,6 +8,13 @@ rotated for each N:
 
 - **ours, SQLite file**: ``tabletop-rules serve --db <temp file>`` (the default storage);
 - **ours, SQLite in memory**: ``tabletop-rules serve --db :memory:``;
+- **ours, Postgres, 1, 2 or 4 workers** (``pg-1``, ``pg-2``, ``pg-4``): as many
+  ``tabletop-rules serve --db postgresql://… --redis redis://… --worker-id wI`` processes
+  on a fresh database of one throwaway Postgres and one throwaway Redis
+  (``tests/server/services.py``: Debian's binaries on 127.0.0.1, Postgres as ``nobody``
+  under root), started at the first such run and kept for the others. Match i is made on
+  worker i (mod W); its seat 0 joins and plays there, its seat 1 on worker i + 1, so every
+  move crosses the fan-out once there are two workers;
 - with ``--anchor``, **boardgame.io, InMemory** and **boardgame.io, FlatFile**: its own
   server (``boardgame.io/server``, Koa + socket.io) from ``benchmarks/bgio`` (the npm
   lock pins it; ``npm ci`` runs there when ``node_modules`` is missing) serving
@@ -16,7 +23,9 @@ rotated for each N:
   both sides), driven by ``bgio/load.js`` (``boardgame.io/client`` with its socket.io
   transport, WebSocket only).
 
-Our clients are asyncio ``websockets`` connections in this process; they speak the
+Our clients are asyncio ``websockets`` connections in this process (in ``--drivers``
+processes, by default as many as keep each one's 2 sockets a match under the file limit,
+started together and playing in step); they speak the
 protocol of ``docs/server.rst``: a ``hello`` with the seat's token, then on every table
 where the seat is to move, after a think time drawn uniformly from 0 to twice
 ``--think`` seconds, a random one of the table's ``actions`` with the table's
@@ -26,10 +35,16 @@ where the seat is to move, after a think time drawn uniformly from 0 to twice
 - **moves/s**: moves whose answering table (boardgame.io: state) arrived in the window;
 - **p50 / p99 latency**: from a move sent to the first table with a later version
   received by the seat that sent it (nearest rank, all moves of the window);
-- **memory per match**: the server process's resident memory (``/proc/PID/status``) at
-  the end of the window less when it was idle before the lobby, divided by N;
-- **server CPU per move**: the server process's user + system time over the window
+- **memory per match**: the server processes' resident memory (``/proc/PID/status``) at
+  the end of the window less when they were idle before the lobby, summed, divided by N;
+- **server CPU per move**: the server processes' user + system time over the window
   (``/proc/PID/stat``) divided by the moves, which the clients' own cost does not touch;
+- **CPU shares** over the window, of one CPU: the workers', Postgres's (the postmaster
+  and every backend), Redis's, and the driver's own (every driver process): what is
+  busy says what bends the curve;
+- **commit ms**: the workers' ``tabletop_commit_seconds`` histogram (``/metrics``) over
+  the window, summed: its mean, and the bucket bound its 99th percentile falls under (the
+  wall time of ``Store.commit`` inside the worker: a busy worker's waits count in it);
 - **KiB in/move**: the message text both clients received in the window (ours: the
   WebSocket messages, decompressed; boardgame.io: the socket.io packets) per move;
 - **setup s**: from the first lobby request to every client holding its first table;
@@ -41,8 +56,11 @@ server's capacity), then paced rows (``--think``, default 1 s) at ``--matches`` 
 1,000), then the ramp: for each contender, the most matches that held (p99 within
 ``--p99-limit``, default 2 s, and no error) doubled, or the fewest that did not halved
 when none held, while that stays below the fewest that did not, up to ``--max-matches``
-(8,000: 2N client sockets stay under the file limit) and within ``--budget`` seconds. A
-contender does not run a fixed row above a load it failed. The load average
+(8,000) and within ``--budget`` seconds. A contender does not run a fixed row above a
+load it failed (but with ``--all-rows``). The open-file limit is raised to the hard
+limit (to 65,536 where that may be raised), for the drivers and the servers alike; a row
+whose 2N sockets would not fit in one server process fails with that reason. The load
+average
 (``/proc/loadavg``) is printed before and after: other processes on the machine share
 its CPUs with the servers and the clients alike, which the CPU time per move does not
 feel and the rates and latencies do.
@@ -51,11 +69,16 @@ Run::
 
     python benchmarks/server_load.py [--anchor] [--quick] [--think 1] [--seconds 6]
         [--warmup 2] [--flat-out 100] [--matches 100,1000] [--max-matches 8000]
-        [--no-ramp] [--servers ours-file,bgio-memory] [--game dice-poker] [--json out.json]
+        [--no-ramp] [--all-rows] [--servers ours-file,pg-2] [--drivers 0] [--cluster]
+        [--game dice-poker] [--json out.json]
 
 ``--game palace`` (or ``account``) loads our server with that game instead, without the
-anchor (boardgame.io plays dice poker only here). ``--quick`` (under a minute): the
-flat-out row and the paced row at 100 matches, 2 s windows after 1 s of warmup, no ramp.
+anchor (boardgame.io plays dice poker only here). ``--cluster``: ``pg-1``, ``pg-2``,
+``pg-4`` and ``ours-file``, paced at 1,000 and 10,000 matches after the flat-out row, every
+row, no ramp. ``--quick`` (under 2 minutes): ``pg-1``, ``pg-2`` and ``ours-file`` (and
+boardgame.io's with ``--anchor``) unless ``--servers`` says otherwise, the flat-out row
+and the paced row at 100 matches, 2 s windows after 1 s of warmup, no ramp. Without
+Postgres and Redis installed the Postgres contenders are left out, with the advice.
 This is an absolute measurement on one machine, for the
 documentation (``docs/performance.rst``); nothing asserts it.
 """
@@ -117,6 +140,8 @@ FILE_LIMIT = 65536
 """Open files asked for (as root the hard limit can be raised): 2N sockets in the driver and
 in a lone worker, with room to spare.
 """
+LOBBY_TRIES = 10
+"""How many times a lobby request refused with 503 is sent."""
 SPARE_FILES = 1024
 """Files a process keeps beside its sockets (libraries, logs, the database)."""
 
@@ -180,6 +205,7 @@ class Run:
     client_cpu: float = 0.0
     workers: int = 1
     drivers: int = 1
+    lobby_retries: int = 0
     postgres_cpu: float = float("nan")
     redis_cpu: float = float("nan")
     commits: int = 0
@@ -521,21 +547,34 @@ class OursLoad:
         made on worker ``index``, seat 0 joined and played there, seat 1 on the next worker.
         """
         workers = len(self.urls)
-        made = await client.post(
+        made = await self.post(
+            client,
             self.urls[index % workers] + "/api/matches",
-            json={"game": self.game, "seats": ["person", "person"], "spectators": "none"},
+            {"game": self.game, "seats": ["person", "person"], "spectators": "none"},
         )
-        made.raise_for_status()
-        match = made.json()["match"]["id"]
+        match = made["match"]["id"]
         seats = []
         for number in (0, 1):
             url = self.urls[(index + number) % workers]
-            joined = await client.post(
-                f"{url}/api/matches/{match}/join", json={"seat": number, "name": f"p{number}"}
+            joined = await self.post(
+                client, f"{url}/api/matches/{match}/join", {"seat": number, "name": f"p{number}"}
             )
-            joined.raise_for_status()
-            seats.append(Seat(match=match, token=joined.json()["token"], address=address, url=url))
+            seats.append(Seat(match=match, token=joined["token"], address=address, url=url))
         return seats
+
+    async def post(self, client: httpx.AsyncClient, url: str, body: Any) -> Any:
+        """POST ``body`` to ``url`` and return the JSON answer; a 503 (a worker whose store
+        did not answer: nothing was stored, try again) is tried again after a second, at
+        most :data:`LOBBY_TRIES` times in all, as a player's page would.
+        """
+        for attempt in range(1, LOBBY_TRIES + 1):
+            answer = await client.post(url, json=body)
+            if answer.status_code != 503 or attempt == LOBBY_TRIES:
+                answer.raise_for_status()
+                return answer.json()
+            self.run.lobby_retries += 1
+            await asyncio.sleep(1)
+        raise AssertionError("unreachable")
 
     async def client(self, seat: Seat, connected: asyncio.Queue[None]) -> None:
         """Play one seat: hello, then a random legal move whenever the seat is to move."""
@@ -861,6 +900,7 @@ def run_ours(
         run.received += part["received"]
         run.errors += part["errors"]
         run.games_over += part["games_over"]
+        run.lobby_retries += part["lobby_retries"]
         run.client_cpu += part["client_cpu"]
         run.window_seconds = max(run.window_seconds, part["window_seconds"])
         for kind, count in part["error_kinds"].items():
@@ -971,7 +1011,8 @@ def describe(run: Run) -> str:
         f"p99 {run.p99 * 1000:,.1f} ms, {run.memory_per_match / 1024:,.0f} KiB/match, "
         f"{run.cpu_per_move * 1000:.2f} ms CPU/move, {run.received_per_move / 1024:.1f} KiB "
         f"in/move, server {run.server_load:.0%} of a CPU, "
-        f"client {run.client_cpu / run.window_seconds:.0%}, setup {run.setup_seconds:.1f} s, "
+        f"client {run.client_cpu / run.window_seconds:.0%}, setup {run.setup_seconds:.1f} s "
+        f"({run.lobby_retries} lobby retries), "
         f"{run.errors} errors {run.error_kinds or ''}"
         + (
             f"; Postgres {run.share(run.postgres_cpu):.0%}, Redis {run.share(run.redis_cpu):.0%}"
