@@ -514,6 +514,7 @@ class Seat:
     pending_version: int = -1
     sent: float = 0.0
     acted: int = -1
+    stalled: bool = False
 
 
 class OursLoad:
@@ -638,7 +639,7 @@ class OursLoad:
         if self.stopped:
             return
         action = self.random.choice(table["actions"])
-        seat.pending_version, seat.sent = version, time.perf_counter()
+        seat.pending_version, seat.sent, seat.stalled = version, time.perf_counter(), False
         await ws.send(json.dumps({"type": "move", "action": action, "version": version}))
 
     async def watch(self, seats: Sequence[Seat]) -> None:
@@ -647,9 +648,9 @@ class OursLoad:
             await asyncio.sleep(1)
             now = time.perf_counter()
             for seat in seats:
-                if seat.pending_version >= 0 and now - seat.sent > STALL:
+                if seat.pending_version >= 0 and not seat.stalled and now - seat.sent > STALL:
                     self.error("stalled move")
-                    seat.sent = float("inf")
+                    seat.stalled = True  # counted once; its latency still counts when answered
 
     async def connect(self, setup_timeout: float) -> tuple[list[Seat], list[asyncio.Task[None]]]:
         """Make this driver's matches, connect their clients, and wait until each holds
