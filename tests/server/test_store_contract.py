@@ -526,6 +526,40 @@ def test_a_store_url_without_psycopg_says_to_install_the_cluster_extra(
 
 
 @pytest.mark.slow
+def test_a_busy_pool_refuses_for_a_retry_without_failing_the_work_under_way(
+    postgres_database: str,
+) -> None:
+    psycopg = pytest.importorskip("psycopg")
+    from tabletop_rules.server.postgres import PostgresStore
+
+    async def scenario() -> None:
+        store = await PostgresStore.open(postgres_database, min_size=1, max_size=1, timeout=0.5)
+        try:
+            await _a_match(store)
+            blocker = psycopg.connect(postgres_database)
+            blocker.execute("SELECT 1 FROM matches WHERE id = 'm' FOR UPDATE")
+            # the pool's one connection waits on the lock, in a commit under way
+            commit = asyncio.create_task(
+                store.commit("m", 0, PLAYING, worker="w", lease_until=9.0, move=_move(1))
+            )
+            with psycopg.connect(postgres_database, autocommit=True) as watcher:
+                while not watcher.execute("SELECT 1 FROM pg_locks WHERE NOT granted").fetchall():
+                    await asyncio.sleep(0.02)
+            with pytest.raises(StoreUnavailableError, match="the database is busy"):
+                await store.match("m")
+            blocker.rollback()
+            blocker.close()
+            assert await commit == 1  # the work under way was not failed
+            stored = await store.match("m")  # the same pool serves on
+            assert stored is not None
+            assert stored.revision == 1
+        finally:
+            await store.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
 def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_remains(
     postgres_service: PostgresService,
     postgres_database: str,

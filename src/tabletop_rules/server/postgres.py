@@ -54,7 +54,7 @@ _MISSING: ImportError | None = None
 try:
     import psycopg
     from psycopg import errors as pg_errors
-    from psycopg_pool import AsyncConnectionPool
+    from psycopg_pool import AsyncConnectionPool, PoolTimeout
 except ImportError as error:  # the cluster extra is not installed
     _MISSING = error
 
@@ -268,6 +268,14 @@ class PostgresStore(Store):
                 raise InvalidStateError(
                     f"the database refused a value: {_line(error)}; nothing was stored"
                 ) from None
+            except PoolTimeout as error:
+                if self._busy(pool):  # every connection at work: a queue, not an outage
+                    raise StoreUnavailableError(
+                        f"the database is busy: no connection was free within "
+                        f"{self._timeout:g} s; nothing was stored"
+                    ) from None
+                self._down = True
+                raise _unavailable(error) from None
             except psycopg.OperationalError as error:
                 if stage == "commit":
                     self._down = True
@@ -281,6 +289,14 @@ class PostgresStore(Store):
                 # the database closed the pool's connections (a restart): drop them all
                 await pool.check()
         raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _busy(pool: AsyncConnectionPool[Any]) -> bool:
+        """Whether the pool's connections are all lent out (so a wait for one timed out
+        for the work queued, not for a database that does not answer).
+        """
+        stats = pool.get_stats()
+        return stats.get("pool_size", 0) - stats.get("pool_available", 0) > 0
 
     async def _probe(self) -> None:
         """Connect once, past the pool: :class:`StoreUnavailableError` with the reason
