@@ -291,6 +291,12 @@ def test_every_client_resynchronises_after_redis_restarts_under_load(
     assert all(count > 0 for count in resyncs), f"resyncs by worker: {resyncs}"
 
 
+OUTAGE_SECONDS = 8.0
+"""How long Postgres is down: past the pool's 5 s wait for a connection, so the moves
+waiting when it stopped are refused, and sent again, within the outage.
+"""
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(150)
 def test_moves_sent_while_postgres_is_down_are_refused_for_retry_and_nothing_is_half_written(
@@ -309,7 +315,7 @@ def test_moves_sent_while_postgres_is_down_are_refused_for_retry_and_nothing_is_
             await load.until(lambda: load.moves >= matches * 5, "a quarter of the moves")
             window.append(time.monotonic())
             await asyncio.to_thread(postgres_service.stop)
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(OUTAGE_SECONDS)
             window.append(time.monotonic())
             await asyncio.to_thread(postgres_service.start)
 

@@ -292,11 +292,12 @@ class PostgresStore(Store):
 
     @staticmethod
     def _busy(pool: AsyncConnectionPool[Any]) -> bool:
-        """Whether the pool's connections are all lent out (so a wait for one timed out
-        for the work queued, not for a database that does not answer).
+        """Whether the pool holds all the connections it may and has lent them all out
+        (so a wait for one timed out for the work queued, not for a database that does not
+        answer: a pool that could not grow counts as the database down).
         """
         stats = pool.get_stats()
-        return stats.get("pool_size", 0) - stats.get("pool_available", 0) > 0
+        return stats.get("pool_size", 0) >= pool.max_size and not stats.get("pool_available", 0)
 
     async def _probe(self) -> None:
         """Connect once, past the pool: :class:`StoreUnavailableError` with the reason
