@@ -302,18 +302,10 @@ class Server:
         """Another worker changed a match: catch up if this worker holds it."""
         self.metrics.notice_received()
         room = self.rooms.get(notice.match)
-        if room is None:
+        presence = notice.kind == "presence"
+        if room is None or (not presence and notice.revision <= room.revision):
             return
-        async with room.lock:
-            try:
-                if notice.kind == "presence":
-                    await room.reread_presence()
-                elif notice.revision <= room.revision or not await room.refresh():
-                    return
-            except TabletopError as error:  # the store is down: the poll catches up later
-                log.warning("match %s: a notice could not be followed: %s", room.id, error)
-                return
-            await room.broadcast()
+        await self._catch_up([room], presence=presence)
         self.forget(room)
 
     async def _on_resync(self) -> None:
@@ -322,6 +314,10 @@ class Server:
         await self._catch_up(list(self.rooms.values()), presence=True)
 
     async def _catch_up(self, rooms: list[Room], *, presence: bool = False) -> None:
+        """Bring ``rooms`` up to the store (and who is connected, with ``presence``) and
+        send their clients what changed; a store that does not answer leaves it to the
+        next poll.
+        """
         for room in rooms:
             async with room.lock:
                 try:

@@ -70,7 +70,7 @@ class Worker:
     now: TimeSource
     bot_seconds: float = 5.0
     grace_seconds: float = 60.0
-    lease_seconds: float = 15.0
+    lease_seconds: float = 10.0
     metrics: Metrics | None = None
     """Where the worker counts its commits, notices and the server's moves."""
 
@@ -213,7 +213,7 @@ class Room:
             worker=worker,
             last_clock=moves[-1].clock if moves else None,
         )
-        room.away = await store.away(match_id, alive_after=worker.alive_after())
+        await room.reread_presence()
         return room
 
     async def refresh(self) -> bool:
@@ -240,7 +240,7 @@ class Room:
                 self.match.play(row.move)
         seats_before = self.seats
         self._adopt(stored, seats, None)
-        self.away = await store.away(self.id, alive_after=self.worker.alive_after())
+        await self.reread_presence()
         if self.seats != seats_before:
             await self._recheck_tokens()
         return True
@@ -404,7 +404,7 @@ class Room:
                 now=worker.now(),
                 alive_after=worker.alive_after(),
             )
-            self.away = await worker.store.away(self.id, alive_after=worker.alive_after())
+            await self.reread_presence()
         except TabletopError as error:  # the store is down: the seat's presence is stale
             log.warning("match %s: seat %d's presence was not stored: %s", self.id, seat, error)
             return
