@@ -248,7 +248,7 @@ def party(client: TestClient, match_id: str, tokens: Sequence[str | None]) -> It
 
 def play_random(seats: dict[int, Seat], rng: random.Random, watchers: Sequence[Seat] = ()) -> None:
     """Play random legal moves at the seats on turn until the game is over, every socket
-    reading each change's table.
+    reading each move's table (and any older one sent before it).
     """
     everyone = [*seats.values(), *watchers]
     first = next(iter(seats.values()))
@@ -256,9 +256,14 @@ def play_random(seats: dict[int, Seat], rng: random.Random, watchers: Sequence[S
         player = first.table["to_move"]
         mover = seats[player]
         text = rng.choice(mover.table["moves"])
-        mover.send({"type": "move", "move": text, "version": mover.table["version"]})
-        for seat in everyone:
-            message = seat.read()
+        version = mover.table["version"]
+        mover.send({"type": "move", "move": text, "version": version})
+        for seat in everyone:  # on two workers, news of an arrival may come first
+            message = seat.read_until(
+                lambda message, version=version: (
+                    message["type"] != "table" or message["table"]["version"] > version
+                )
+            )
             assert message["type"] == "table", message
 
 
