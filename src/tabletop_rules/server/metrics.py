@@ -22,7 +22,7 @@ tabletop_refusals_total{reason_kind="other",worker="w1"} 1.0
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Literal, get_args
+from typing import Any, Final, Literal, TypeVar, get_args
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
@@ -55,6 +55,8 @@ REFUSAL_KINDS: Final[tuple[RefusalKind, ...]] = get_args(RefusalKind)
 """Every :data:`RefusalKind`, each counted from 0."""
 
 _MOVERS: Final[tuple[Mover, ...]] = get_args(Mover)
+
+_F = TypeVar("_F", Counter, Gauge, Histogram)
 
 MOVE_BUCKETS: Final = (
     0.0005,
@@ -96,75 +98,61 @@ class Metrics:
             raise ConfigError("a worker id is needed to label the metrics, got ''")
         self.worker: Final = worker
         self.registry: Final = CollectorRegistry(auto_describe=True)
-        registry = self.registry
-        rooms = Gauge("tabletop_rooms", "Matches loaded in memory.", ("worker",), registry=registry)
-        clients = Gauge("tabletop_clients", "Open sockets.", ("worker",), registry=registry)
-        playing = Gauge(
-            "tabletop_matches_playing",
-            "Matches being played (status playing).",
-            ("worker",),
-            registry=registry,
+
+        def family(kind: type[_F], name: str, about: str, *labels: str, **options: Any) -> _F:
+            return kind(name, about, ("worker", *labels), registry=self.registry, **options)
+
+        # Every child is made now, so each series is exported from 0 before it first counts.
+        self._rooms = family(Gauge, "tabletop_rooms", "Matches loaded in memory.").labels(worker)
+        self._clients = family(Gauge, "tabletop_clients", "Open sockets.").labels(worker)
+        self._playing = family(
+            Gauge, "tabletop_matches_playing", "Matches being played (status playing)."
+        ).labels(worker)
+        moves = family(
+            Counter, "tabletop_moves", "Moves committed and broadcast, by who made them.", "by"
         )
-        moves = Counter(
-            "tabletop_moves",
-            "Moves committed and broadcast, by who made them.",
-            ("worker", "by"),
-            registry=self.registry,
-        )
-        refusals = Counter(
+        self._moves: dict[str, Counter] = {by: moves.labels(worker, by) for by in _MOVERS}
+        refusals = family(
+            Counter,
             "tabletop_refusals",
             "Messages refused, by kind (stale, illegal, limit, unavailable, other).",
-            ("worker", "reason_kind"),
-            registry=self.registry,
+            "reason_kind",
         )
-        store_errors = Counter(
-            "tabletop_store_errors",
-            "Store operations that failed (not stale versions).",
-            ("worker",),
-            registry=registry,
-        )
-        notices = Counter(
-            "tabletop_notices",
-            "Change notices published to or received from the other workers.",
-            ("worker", "direction"),
-            registry=self.registry,
-        )
-        resyncs = Counter(
-            "tabletop_resyncs",
-            "Times the fan-out reconnected and rooms re-read the store.",
-            ("worker",),
-            registry=registry,
-        )
-        move_seconds = Histogram(
-            "tabletop_move_seconds",
-            "Seconds from a move read to its broadcast done, by who made it.",
-            ("worker", "by"),
-            registry=self.registry,
-            buckets=MOVE_BUCKETS,
-        )
-        commit_seconds = Histogram(
-            "tabletop_commit_seconds",
-            "Seconds of the store's transaction for one change.",
-            ("worker",),
-            registry=registry,
-            buckets=COMMIT_BUCKETS,
-        )
-        # Every child is made now, so each series is exported from 0 before it first counts.
-        self._rooms = rooms.labels(worker)
-        self._clients = clients.labels(worker)
-        self._playing = playing.labels(worker)
-        self._commit_seconds = commit_seconds.labels(worker)
-        self._store_errors = store_errors.labels(worker)
-        self._resyncs = resyncs.labels(worker)
-        self._moves: dict[str, Counter] = {by: moves.labels(worker, by) for by in _MOVERS}
-        self._move_seconds: dict[str, Histogram] = {
-            by: move_seconds.labels(worker, by) for by in _MOVERS
-        }
         self._refusals: dict[str, Counter] = {
             kind: refusals.labels(worker, kind) for kind in REFUSAL_KINDS
         }
+        self._store_errors = family(
+            Counter, "tabletop_store_errors", "Store operations that failed (not stale versions)."
+        ).labels(worker)
+        notices = family(
+            Counter,
+            "tabletop_notices",
+            "Change notices published to or received from the other workers.",
+            "direction",
+        )
         self._notices_sent = notices.labels(worker, "sent")
         self._notices_received = notices.labels(worker, "received")
+        self._resyncs = family(
+            Counter,
+            "tabletop_resyncs",
+            "Times the fan-out reconnected and rooms re-read the store.",
+        ).labels(worker)
+        move_seconds = family(
+            Histogram,
+            "tabletop_move_seconds",
+            "Seconds from a move read to its broadcast done, by who made it.",
+            "by",
+            buckets=MOVE_BUCKETS,
+        )
+        self._move_seconds: dict[str, Histogram] = {
+            by: move_seconds.labels(worker, by) for by in _MOVERS
+        }
+        self._commit_seconds = family(
+            Histogram,
+            "tabletop_commit_seconds",
+            "Seconds of the store's transaction for one change.",
+            buckets=COMMIT_BUCKETS,
+        ).labels(worker)
 
     def __repr__(self) -> str:
         return f"Metrics({self.worker!r})"
