@@ -494,16 +494,10 @@ class Room:
         """When the server must act on the match: now for a bot, chance or a timed-out
         seat to move, the deadline of a person on a clock; ``None`` for nothing to do.
         """
-        if self.status != "playing":
-            return None
-        player = self.match.current_player
-        if player is None:
-            return None
-        if player == CHANCE or self.seats[player].kind == "bot":
+        if self._bot_job(leased=False) is not None:
             return self.worker.now()
-        if self.timed_out == (player, self.version):
-            return self.worker.now()
-        return None if self.clocks is None else self.clocks.deadline(player)
+        player = self._person_to_move()
+        return None if self.clocks is None or player is None else self.clocks.deadline(player)
 
     # --- what clients do ------------------------------------------------------------------
 
@@ -735,12 +729,12 @@ class Room:
             await self._change(time_out)
         return True
 
-    def _bot_job(self) -> _BotJob | None:
-        """The move this worker is to play now, if any: a bot's, chance's or a timed-out
-        seat's, in a match whose lease it holds.
+    def _bot_job(self, *, leased: bool = True) -> _BotJob | None:
+        """The move the server is to play now, if any: a bot's, chance's or a timed-out
+        seat's (with ``leased``, only in a match whose lease this worker holds).
         """
         player = self.match.current_player if self.status == "playing" else None
-        if player is None or not self.leased:
+        if player is None or (leased and not self.leased):
             return None
         if player == CHANCE or self.seats[player].kind == "bot":
             return _BotJob(self.revision, self.version, player, timed_out=False)
