@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, get_args
 
 import attrs
@@ -363,7 +363,7 @@ class RedisHub(Hub):
                         backoff = min(2 * backoff, _LAST_BACKOFF)
                         continue
                     log.info("hub: subscribed to Redis again; resynchronising")
-                    self._hand_on(self._resync())
+                    self._hand_on(self._on_resync(), "the resync")
                 backoff = _FIRST_BACKOFF
                 try:
                     await self._listen(pubsub)
@@ -404,24 +404,20 @@ class RedisHub(Hub):
             log.warning("hub: dropped a malformed notice: %s", error)
             return
         if notice.worker != self.worker:
-            self._hand_on(self._deliver(notice))
+            self._hand_on(self._on_notice(notice), f"the notice {notice}")
 
-    def _hand_on(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
+    def _hand_on(self, work: Awaitable[None], what: str) -> None:
+        """Run ``work`` in a task of its own; its failure is logged as ``what`` failing."""
+
+        async def logged() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("hub: %s failed", what)
+
+        task = asyncio.create_task(logged())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    async def _deliver(self, notice: Notice) -> None:
-        try:
-            await self._on_notice(notice)
-        except Exception:
-            log.exception("hub: the notice %s failed", notice)
-
-    async def _resync(self) -> None:
-        try:
-            await self._on_resync()
-        except Exception:
-            log.exception("hub: the resync failed")
 
     @staticmethod
     async def _close(pubsub: redis.asyncio.client.PubSub) -> None:
