@@ -795,14 +795,11 @@ def create_app(
         server: Server = app.state.server
         try:
             await server.start()
-        except BaseException:
-            if own_store:
-                await server.store.close()
-            raise
-        try:
-            yield
+            try:
+                yield
+            finally:
+                await server.stop()
         finally:
-            await server.stop()
             if own_store:  # the app's own; a store handed in is its owner's to close
                 await server.store.close()
 

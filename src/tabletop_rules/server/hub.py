@@ -77,7 +77,7 @@ MAX_NOTICE_BYTES: Final = 1024
 MAX_FIELD_CHARS: Final = 200
 """The longest match or worker id a notice may carry."""
 
-_KINDS: Final = get_args(NoticeKind)
+_KINDS: Final[tuple[NoticeKind, ...]] = get_args(NoticeKind)
 
 _FIRST_BACKOFF: Final = 0.05
 _LAST_BACKOFF: Final = 2.0
@@ -101,10 +101,9 @@ def _check_revision(value: object) -> int:
 
 
 def _check_kind(value: object) -> NoticeKind:
-    if value == "change":
-        return "change"
-    if value == "presence":
-        return "presence"
+    for kind in _KINDS:
+        if value == kind:
+            return kind
     raise InvalidStateError(f"a notice's kind is {' or '.join(_KINDS)}, got {short_repr(value)}")
 
 

@@ -359,11 +359,7 @@ def read_message(text: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> Message:
                 f"a take-back's answer is {', '.join(TAKEBACK_ANSWERS)}, got {short_repr(answer)}"
             )
         return TakeBack(answer=answer)
-    plain: dict[str, type[Resign | Claim | Sync]] = {
-        "resign": Resign,
-        "claim": Claim,
-        "sync": Sync,
-    }
+    plain: dict[str, type[Resign | Claim | Sync]] = {"resign": Resign, "claim": Claim, "sync": Sync}
     return plain[kind]()
 
 

@@ -348,7 +348,7 @@ class _Table:
         elif before.get("takeback") and not proposal and not update.taken_back:
             self._say("The take-back was declined, or a move ended it.", "yellow")
         if match.get("status") == "open":
-            free = [f"P{row['seat']}" for row in match["seats"] if not row["taken"]]
+            free = self._free(match)
             if not before or before.get("status") != "open" or self._free(before) != free:
                 link = f"{self.link.base}/?match={self.link.match}"
                 self._say(f"Waiting for people at {', '.join(free)}; share {link}")
