@@ -31,7 +31,7 @@ from typing import Any, NoReturn, TypeAlias, TypeVar, get_args
 import attrs
 
 from ._messages import short_repr, short_text
-from .errors import ConfigError, InvalidStateError
+from .errors import ConfigError, InvalidStateError, NotationError
 
 __all__ = [
     "Fail",
@@ -44,6 +44,8 @@ __all__ = [
     "check_whole",
     "choice",
     "flag",
+    "move_text",
+    "move_words",
     "optional_whole",
     "refuse_state",
     "run_checks",
@@ -181,6 +183,28 @@ def run_checks(what: str, check: Callable[[Fail], T]) -> T:
         raise
     except (TypeError, AttributeError, IndexError, ValueError, KeyError) as error:
         fail(f"malformed field: {short_text(error)}")
+
+
+def move_text(text: object) -> str:
+    """``text`` as a plain ``str``, whatever a subclass overrides; ``NotationError`` for
+    anything that is not a string (a game's move text comes from people and the wire).
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"move text is a string, not {short_repr(text)}")
+    return str.__str__(text)
+
+
+def move_words(
+    text: object, forms: str = "", case: Callable[[str], str] = str.lower
+) -> tuple[str, list[str]]:
+    """:func:`move_text` and its words in ``case``, the opening of every game's move reader;
+    ``NotationError`` for text without a word, naming the game's ``forms`` if given.
+    """
+    text = move_text(text)
+    words = case(text).split()
+    if not words:
+        raise NotationError(f"empty move text: moves are {forms}" if forms else "empty move text")
+    return text, words
 
 
 def type_noun(kind: type[Any]) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from .._validation import move_words
 from ..kit import IllegalMoveError, NotationError, short_repr
 from .cards import Card
 from .config import MAX_MARKERS, Deck
@@ -83,12 +84,7 @@ def read_move(text: str) -> Move:
     >>> read_move("move m1 right 2") == read_move("move 1 right 2")
     True
     """
-    if not isinstance(text, str):
-        raise NotationError(f"move text is a string, not {short_repr(text)}")
-    text = str.__str__(text)  # a plain str, whatever a subclass overrides
-    words = text.strip().lower().split()
-    if not words:
-        raise NotationError(f"empty move text: moves are {_FORMS}")
+    text, words = move_words(text, _FORMS)
     if words[0] not in _NOTATION:
         raise NotationError(f"unknown move {short_repr(text)}: moves are {_FORMS}")
     kind, names, needs = _NOTATION[words[0]]

@@ -13,6 +13,7 @@ from cattrs import BaseConverter
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from .._messages import short_repr
+from .._validation import move_text, move_words
 from ..errors import NotationError
 from .moves import Announce, Box, Dice, Move, Roll, Scratch, Write
 from .state import State, open_mask, sheet_total
@@ -37,16 +38,9 @@ def format_move(move: Move) -> str:
     raise TypeError(f"{short_repr(move)} is not a dice poker move")
 
 
-def _text(text: object) -> str:
-    """``text`` as a plain ``str``; ``NotationError`` for anything that is not a string."""
-    if not isinstance(text, str):
-        raise NotationError(f"move text is a string, not {short_repr(text)}")
-    return str.__str__(text)  # a plain str, whatever a subclass overrides
-
-
 def parse_box(text: str) -> Box:
     """The box named ``text``: case, spaces and hyphens are forgiven (``"Full house"``)."""
-    text = _text(text)
+    text = move_text(text)
     name = "_".join(text.replace("-", " ").split()).upper()
     try:
         return Box[name]
@@ -70,10 +64,7 @@ def _faces(words: list[str], text: str) -> tuple[int, ...]:
 
 def read_move(text: str) -> Move:
     """The move ``text`` names, without checking it against a state."""
-    text = _text(text)
-    words = text.strip().lower().split()
-    if not words:
-        raise NotationError("empty move text")
+    text, words = move_words(text)
     verb, rest = words[0], words[1:]
     if verb == "roll":
         if not rest:

@@ -10,6 +10,7 @@ from typing import Any
 from cattrs import BaseConverter
 
 from .._messages import short_repr
+from .._validation import move_words
 from ..errors import IllegalMoveError, NotationError
 from .cards import RANK_TEXT, Card, Rank, cards_text
 from .moves import (
@@ -62,12 +63,7 @@ def read_words(text: object) -> Move | tuple[Rank, int]:
     which only a state turns into cards (:func:`~tabletop_rules.palace.rules.read_move_in`);
     ``NotationError`` for text that names no move.
     """
-    if not isinstance(text, str):
-        raise NotationError(f"move text is a string, not {short_repr(text)}")
-    text = str.__str__(text)  # a plain str, whatever a subclass overrides
-    words = text.strip().upper().split()
-    if not words:
-        raise NotationError(f"empty move text: moves are {_FORMS}")
+    text, words = move_words(text, _FORMS, str.upper)
     verb, rest = words[0].lower(), words[1:]
     if verb == "play":
         return _play_words(rest, text)
