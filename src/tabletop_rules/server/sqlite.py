@@ -6,40 +6,20 @@ tests. The calls run inline on the event loop: a commit takes well under a milli
 
 from __future__ import annotations
 
-import hmac
-import json
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from typing_extensions import override
 
-from ..records import GameRecord
-from .store import (
-    AWAY_QUERY,
-    MATCH_COLUMNS,
-    Live,
-    MatchSettings,
-    SeatChange,
-    SeatRow,
-    StaleError,
-    Status,
-    Store,
-    StoredMatch,
-    StoredMove,
-    away_since,
-    clock_moved_on,
-    hash_token,
-    live_json,
-    seat_choices,
-    stale,
-    stored_match,
-    stored_moves,
-)
+from .store import Session, Store
 
 __all__ = ["MIGRATIONS", "SQLiteStore"]
+
+T = TypeVar("T")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: one process (the first server)
@@ -106,23 +86,22 @@ class SQLiteStore(Store):
     test may call it from another thread.
     """
 
+    _duplicate = sqlite3.IntegrityError
+
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
         self.path = os.fspath(path)
         self.url = "sqlite://:memory:" if self.path == ":memory:" else f"sqlite:///{self.path}"
         """The store's URL (an absolute path gives ``sqlite:////path``)."""
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        with self._lock:
-            if self.path != ":memory:":
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe on a process crash
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
+        if self.path != ":memory:":
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL: safe on a process crash
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
 
     def _migrate(self) -> None:
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             done = row[0] or 0
@@ -130,330 +109,56 @@ class SQLiteStore(Store):
                 for statement in filter(str.strip, script.split(";")):
                     db.execute(statement)
                 db.execute("INSERT INTO schema_version VALUES (?)", (version,))
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     @property
     def schema_version(self) -> int:
         """The schema version of the file."""
-        return int(self._read("SELECT MAX(version) FROM schema_version")[0][0])
+        with self._lock:
+            return int(self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
 
     @override
     async def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    @override
-    async def ping(self) -> None:
-        self._read("SELECT 1")
-
-    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[int]:
-        """Run ``statements`` in one transaction; each one's count of rows changed."""
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection, locked, in a writing transaction that ends with the block."""
         with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
+            self._db.execute("BEGIN IMMEDIATE")
             try:
-                counts = [db.execute(sql, args).rowcount for sql, args in statements]
+                yield self._db
             except BaseException:
-                db.execute("ROLLBACK")
+                self._db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
-            return counts
+            self._db.execute("COMMIT")
 
-    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+    @override
+    async def _session(self, work: Callable[[Session], Awaitable[T]], *, atomic: bool = True) -> T:
+        # work awaits only the session, which never suspends: the lock is not held across
+        # a switch to another task
+        if atomic:
+            with self._transaction() as db:
+                return await work(_Session(db))
         with self._lock:
-            return self._db.execute(sql, args).fetchall()
-
-    # --- matches --------------------------------------------------------------------------
+            return await work(_Session(self._db))
 
     @override
-    async def create_match(
-        self,
-        match_id: str,
-        head: GameRecord,
-        settings: MatchSettings,
-        seats: Sequence[str],
-        *,
-        creator: str,
-        now: float,
-    ) -> None:
-        status = "open" if "person" in seats else "playing"
-        match = (
-            "INSERT INTO matches (id, game, record_head, settings, status, created, started, "
-            "creator, due) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                match_id,
-                head.game,
-                head.to_json(),
-                json.dumps(settings.to_json()),
-                status,
-                now,
-                None if status == "open" else now,
-                creator,
-                None if status == "open" else now,
-            ),
-        )
-        rows = [
-            ("INSERT INTO seats (match_id, seat, kind, bot) VALUES (?, ?, ?, ?)", (match_id, *row))
-            for row in seat_choices(seats)
-        ]
-        self._write([match, *rows])
-
-    @override
-    async def match(self, match_id: str) -> StoredMatch | None:
-        rows = self._read(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
-        return stored_match(rows[0]) if rows else None
-
-    @override
-    async def matches(self, *statuses: Status) -> tuple[StoredMatch, ...]:
-        marks = ", ".join("?" * len(statuses))
-        rows = self._read(
-            f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ({marks}) ORDER BY created, id",
-            statuses,
-        )
-        return tuple(map(stored_match, rows))
-
-    @override
-    async def live_matches_of(self, creator: str) -> int:
-        rows = self._read(
-            "SELECT COUNT(*) FROM matches WHERE creator = ? AND status != 'over'", (creator,)
-        )
-        return int(rows[0][0])
-
-    @override
-    async def seats(self, match_id: str) -> tuple[SeatRow, ...]:
-        rows = self._read(
-            "SELECT seat, kind, bot, name, token_hash IS NOT NULL FROM seats "
-            "WHERE match_id = ? ORDER BY seat",
-            (match_id,),
-        )
-        return tuple(
-            SeatRow(seat=seat, kind=kind, bot=bot, name=name, taken=bool(taken))
-            for seat, kind, bot, name, taken in rows
-        )
-
-    @override
-    async def seat_of(self, match_id: str, token: str) -> int | None:
-        digest = hash_token(token)
-        rows = self._read(
-            "SELECT seat, token_hash FROM seats WHERE match_id = ? AND token_hash IS NOT NULL",
-            (match_id,),
-        )
-        found = None
-        for seat, stored in rows:
-            if hmac.compare_digest(digest, bytes(stored)):
-                found = seat
-        return found
-
-    @override
-    async def moves(self, match_id: str, *, after: int = 0) -> tuple[StoredMove, ...]:
-        rows = self._read(
-            "SELECT number, seat, move, at, clock FROM moves WHERE match_id = ? AND number > ? "
-            "ORDER BY number",
-            (match_id, after),
-        )
-        return stored_moves(rows)
-
-    @override
-    async def commit(
-        self,
-        match_id: str,
-        revision: int,
-        live: Live,
-        *,
-        worker: str,
-        lease_until: float,
-        move: StoredMove | None = None,
-        keep: int | None = None,
-        seat: SeatChange | None = None,
-    ) -> int:
-        columns = live_json(live)
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                changed = db.execute(
-                    "UPDATE matches SET revision = revision + 1, status = ?, started = ?, "
-                    "result = ?, proposal = ?, timed_out = ?, clock = ?, due = ?, lease = ?, "
-                    "lease_until = ? WHERE id = ? AND revision = ?",
-                    (*columns.values(), worker, lease_until, match_id, revision),
-                ).rowcount
-                if changed != 1:
-                    raise _stale(db, match_id, revision)
-                if seat is not None and not _change_seat(db, match_id, seat):
-                    raise StaleError(f"seat {seat.seat} of match {match_id} was taken meanwhile")
-                if keep is not None:
-                    db.execute(
-                        "DELETE FROM moves WHERE match_id = ? AND number > ?", (match_id, keep)
-                    )
-                    db.execute("UPDATE matches SET rewinds = rewinds + 1 WHERE id = ?", (match_id,))
-                if move is not None:
-                    clock = None if move.clock is None else json.dumps(move.clock)
-                    try:
-                        db.execute(
-                            "INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
-                            (match_id, move.number, move.seat, move.move, move.at, clock),
-                        )
-                    except sqlite3.IntegrityError:
-                        raise StaleError(
-                            f"move {move.number} of match {match_id} is stored already"
-                        ) from None
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        return revision + 1
-
-    @override
-    async def revisions(self, match_ids: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        for start in range(0, len(match_ids), 500):
-            chunk = list(match_ids[start : start + 500])
-            marks = ", ".join("?" * len(chunk))
-            rows = self._read(f"SELECT id, revision FROM matches WHERE id IN ({marks})", chunk)
-            found.update((match_id, int(revision)) for match_id, revision in rows)
-        return found
-
-    # --- workers: presence and leases -----------------------------------------------------
-
-    @override
-    async def resume(self, worker: str, *, now: float, down_after: float) -> float:
-        with self._lock:
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                (last,) = db.execute("SELECT MAX(seen) FROM workers").fetchone()
-                downtime = 0.0 if last is None or now - last < down_after else now - last
-                if downtime:
-                    _forgive(db, downtime)
-                db.execute(
-                    "INSERT INTO workers VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seen = ?",
-                    (worker, now, now),
-                )
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        return downtime
-
-    @override
-    async def heartbeat(self, worker: str, *, now: float) -> None:
-        self._write(
-            [
-                (
-                    "INSERT INTO workers VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET seen = ?",
-                    (worker, now, now),
-                ),
-            ]
-        )
-
-    @override
-    async def release(self, worker: str, *, now: float) -> None:
-        self._write(
-            [
-                (
-                    "UPDATE seats SET away_since = ? WHERE (match_id, seat) IN "
-                    "(SELECT match_id, seat FROM presence WHERE worker = ?)",
-                    (now, worker),
-                ),
-                ("DELETE FROM presence WHERE worker = ?", (worker,)),
-                ("UPDATE matches SET lease_until = 0 WHERE lease = ?", (worker,)),
-                ("UPDATE workers SET seen = ? WHERE id = ?", (now, worker)),
-            ]
-        )
-
-    @override
-    async def present(
-        self, match_id: str, seat: int, worker: str, *, here: bool, now: float, alive_after: float
-    ) -> None:
-        if here:
-            self._write(
-                [
-                    (
-                        "INSERT OR IGNORE INTO presence VALUES (?, ?, ?)",
-                        (match_id, seat, worker),
-                    )
-                ]
-            )
-            return
-        self._write(
-            [
-                (
-                    "DELETE FROM presence WHERE match_id = ? AND seat = ? AND worker = ?",
-                    (match_id, seat, worker),
-                ),
-                (
-                    "UPDATE seats SET away_since = ? WHERE match_id = ? AND seat = ? AND NOT "
-                    "EXISTS (SELECT 1 FROM presence p JOIN workers w ON w.id = p.worker "
-                    "WHERE p.match_id = ? AND p.seat = ? AND w.seen > ?)",
-                    (now, match_id, seat, match_id, seat, alive_after),
-                ),
-            ]
-        )
-
-    @override
-    async def away(self, match_id: str, *, alive_after: float) -> dict[int, float | None]:
-        rows = self._read(AWAY_QUERY, (alive_after, alive_after, match_id))
-        return {seat: away_since(*rest) for seat, *rest in rows}
-
-    @override
-    async def due_matches(self, *, now: float, limit: int) -> tuple[str, ...]:
-        rows = self._read(
-            "SELECT id FROM matches WHERE status = 'playing' AND due <= ? "
-            "AND (lease_until IS NULL OR lease_until < ?) ORDER BY due LIMIT ?",
-            (now, now, limit),
-        )
-        return tuple(row[0] for row in rows)
-
-    @override
-    async def claim_lease(self, match_id: str, worker: str, *, now: float, until: float) -> bool:
-        (count,) = self._write(
-            [
-                (
-                    "UPDATE matches SET lease = ?, lease_until = ? WHERE id = ? AND "
-                    "(lease_until IS NULL OR lease_until < ? OR lease = ?)",
-                    (worker, until, match_id, now, worker),
-                )
-            ]
-        )
-        return count == 1
+    async def _lock_workers(self, session: Session) -> None:
+        """Nothing to do: a writing transaction holds the whole file."""
 
 
-def _stale(db: sqlite3.Connection, match_id: str, revision: int) -> StaleError:
-    row = db.execute("SELECT revision FROM matches WHERE id = ?", (match_id,)).fetchone()
-    return stale(match_id, revision, None if row is None else row[0])
+class _Session:
+    """The store's connection, as the SQL of :class:`~.store.Store` runs on it."""
 
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
 
-def _change_seat(db: sqlite3.Connection, match_id: str, seat: SeatChange) -> bool:
-    if seat.taken:
-        cursor = db.execute(
-            "UPDATE seats SET name = ?, token_hash = ?, away_since = NULL WHERE match_id = ? "
-            "AND seat = ? AND kind = 'person' AND token_hash IS NULL",
-            (seat.name, seat.token_hash, match_id, seat.seat),
-        )
-    else:
-        cursor = db.execute(
-            "UPDATE seats SET name = '', token_hash = NULL WHERE match_id = ? AND seat = ? "
-            "AND kind = 'person'",
-            (match_id, seat.seat),
-        )
-    return cursor.rowcount == 1
+    async def run(self, sql: str, args: Sequence[Any] = ()) -> int:
+        return self.db.execute(sql, args).rowcount
 
+    async def rows(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return self.db.execute(sql, args).fetchall()
 
-def _forgive(db: sqlite3.Connection, downtime: float) -> None:
-    """Move every playing match's clock and away times on by ``downtime``."""
-    rows = db.execute(
-        "SELECT id, clock FROM matches WHERE status = 'playing' AND clock IS NOT NULL"
-    ).fetchall()
-    for match_id, clock in rows:
-        db.execute(
-            "UPDATE matches SET clock = ?, due = due + ?, revision = revision + 1 WHERE id = ?",
-            (clock_moved_on(clock, downtime), downtime, match_id),
-        )
-    db.execute(
-        "UPDATE seats SET away_since = away_since + ? WHERE match_id IN "
-        "(SELECT id FROM matches WHERE status = 'playing')",
-        (downtime,),
-    )
+    async def run_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
+        self.db.executemany(sql, args)

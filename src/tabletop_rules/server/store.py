@@ -3,7 +3,8 @@ with the hashes of the seats' tokens, the moves (append-only), and what the work
 sharing it need to agree on (who is connected, which worker plays a match's bots).
 
 Two stores implement it: SQLite (:mod:`~tabletop_rules.server.sqlite`, the default, one
-process) and Postgres (:mod:`~tabletop_rules.server.postgres`, any number of workers);
+process) and Postgres (:mod:`~tabletop_rules.server.postgres`, any number of workers),
+running the same SQL, written once here;
 :func:`~tabletop_rules.server.stores.open_store` picks one by URL. The store is the
 truth, and a worker's rooms are its cache: every change to a match is one transaction,
 :meth:`Store.commit`, that first checks the match's ``revision`` (how many changes it
@@ -37,10 +38,11 @@ from __future__ import annotations
 
 import abc
 import hashlib
+import hmac
 import json
 import secrets
-from collections.abc import Sequence
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal, Protocol, TypeVar
 
 import attrs
 
@@ -64,6 +66,7 @@ __all__ = [
 ]
 
 Status = Literal["open", "playing", "over"]
+T = TypeVar("T")
 
 
 class StaleError(TabletopError):
@@ -254,25 +257,76 @@ class StoredMatch:
         return self.live.started
 
 
+class Session(Protocol):
+    """A store's connection inside one of its transactions, as the SQL of :class:`Store`
+    runs on it: ``?`` marks a parameter, whatever the database's own mark.
+    """
+
+    async def run(self, sql: str, args: Sequence[Any] = ()) -> int:
+        """Run a statement; how many rows it changed."""
+
+    async def rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a query; its rows."""
+
+    async def run_many(self, sql: str, args: Sequence[Sequence[Any]]) -> None:
+        """Run a statement once for each parameters of ``args``."""
+
+
 class Store(abc.ABC):
     """Where matches are kept. Every method may raise :class:`StoreUnavailableError`
     when the database does not answer; nothing is then half-written.
+
+    The SQL is written here once; a store brings its database's connections and
+    transactions (``_session``), and its error for a key stored already.
     """
 
     url: str
     """The URL the store was opened with."""
+
+    _duplicate: type[Exception]
+    _row_lock = ""  # what locks the rows a query reads until its transaction ends
 
     @abc.abstractmethod
     async def close(self) -> None:
         """Close the store's connections."""
 
     @abc.abstractmethod
+    async def _session(self, work: Callable[[Session], Awaitable[T]], *, atomic: bool = True) -> T:
+        """Run ``work`` in one transaction (a lone query, which is one already, when not
+        ``atomic``).
+        """
+
+    @abc.abstractmethod
+    async def _lock_workers(self, session: Session) -> None:
+        """Make the workers that resume together do it one after another."""
+
+    async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return await self._session(lambda session: session.rows(sql, args), atomic=False)
+
+    async def _rows_in(self, sql: str, values: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of ``sql``, whose ``{}`` stands for the marks of ``values``, asked 500
+        values at a time (an older SQLite takes 999 parameters at the most).
+        """
+        rows = []
+        for start in range(0, len(values), 500):
+            chunk = list(values[start : start + 500])
+            rows += await self._rows(sql.format(", ".join("?" * len(chunk))), chunk)
+        return rows
+
+    async def _write(self, *statements: tuple[str, Sequence[Any]]) -> list[int]:
+        """Run ``statements`` in one transaction; how many rows each changed."""
+
+        async def write(session: Session) -> list[int]:
+            return [await session.run(sql, args) for sql, args in statements]
+
+        return await self._session(write)
+
     async def ping(self) -> None:
         """Return once the database answers; :class:`StoreUnavailableError` if it does not."""
+        await self._rows("SELECT 1")
 
     # --- matches --------------------------------------------------------------------------
 
-    @abc.abstractmethod
     async def create_match(
         self,
         match_id: str,
@@ -286,32 +340,94 @@ class Store(abc.ABC):
         """Store a new match: ``seats`` holds ``"person"`` or a bot's name for each seat;
         it is ``"playing"`` from ``now`` if every seat is a bot, else ``"open"``.
         """
+        status = "open" if "person" in seats else "playing"
+        begun = None if status == "open" else now
+        match = (match_id, head.game, head.to_json(), json.dumps(settings.to_json()), status)
 
-    @abc.abstractmethod
+        async def create(session: Session) -> None:
+            try:
+                await session.run(
+                    "INSERT INTO matches (id, game, record_head, settings, status, created, "
+                    "started, creator, due) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (*match, now, begun, creator, begun),
+                )
+            except self._duplicate:
+                raise InvalidStateError(f"a match {match_id} is stored already") from None
+            await session.run_many(
+                "INSERT INTO seats (match_id, seat, kind, bot) VALUES (?, ?, ?, ?)",
+                [
+                    (match_id, seat, "person", None)
+                    if choice == "person"
+                    else (match_id, seat, "bot", choice)
+                    for seat, choice in enumerate(seats)
+                ],
+            )
+
+        await self._session(create)
+
     async def match(self, match_id: str) -> StoredMatch | None:
         """The match stored as ``match_id``, or ``None``."""
+        rows = await self._rows(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        return stored_match(rows[0]) if rows else None
 
-    @abc.abstractmethod
     async def matches(self, *statuses: Status) -> tuple[StoredMatch, ...]:
         """The matches of the given statuses, oldest first."""
+        sql = f"SELECT {MATCH_COLUMNS} FROM matches WHERE status IN ({{}})"
+        found = map(stored_match, await self._rows_in(sql, statuses))
+        # ids by code point: the order of SQLite's text and of Postgres's "C" collation
+        return tuple(sorted(found, key=lambda match: (match.created, match.id)))
 
-    @abc.abstractmethod
     async def live_matches_of(self, creator: str) -> int:
         """How many matches ``creator`` made that are not over."""
+        rows = await self._rows(
+            "SELECT COUNT(*) FROM matches WHERE creator = ? AND status != 'over'", (creator,)
+        )
+        return int(rows[0][0])
 
-    @abc.abstractmethod
     async def seats(self, match_id: str) -> tuple[SeatRow, ...]:
         """The seats of match ``match_id``, in seat order."""
+        rows = await self._rows(
+            "SELECT seat, kind, bot, name, token_hash IS NOT NULL FROM seats "
+            "WHERE match_id = ? ORDER BY seat",
+            (match_id,),
+        )
+        return tuple(
+            SeatRow(seat=seat, kind=kind, bot=bot, name=name, taken=bool(taken))
+            for seat, kind, bot, name, taken in rows
+        )
 
-    @abc.abstractmethod
     async def seat_of(self, match_id: str, token: str) -> int | None:
         """The seat of match ``match_id`` that ``token`` holds, or ``None``: the hashes are
         compared in constant time, every seat's, whichever matches.
         """
+        digest = hash_token(token)
+        rows = await self._rows(
+            "SELECT seat, token_hash FROM seats WHERE match_id = ? AND token_hash IS NOT NULL",
+            (match_id,),
+        )
+        found = None
+        for seat, stored in rows:
+            if hmac.compare_digest(digest, bytes(stored)):
+                found = seat
+        return found
 
-    @abc.abstractmethod
     async def moves(self, match_id: str, *, after: int = 0) -> tuple[StoredMove, ...]:
         """The match's moves numbered above ``after``, in order."""
+        rows = await self._rows(
+            "SELECT number, seat, move, at, clock FROM moves WHERE match_id = ? AND number > ? "
+            "ORDER BY number",
+            (match_id, after),
+        )
+        return tuple(
+            StoredMove(
+                number=number,
+                seat=seat,
+                move=move,
+                at=at,
+                clock=None if clock is None else json.loads(clock),
+            )
+            for number, seat, move, at, clock in rows
+        )
 
     async def record(self, match_id: str) -> GameRecord:
         """The match's game record: its head and every stored move."""
@@ -321,7 +437,6 @@ class Store(abc.ABC):
         moves = tuple(row.move for row in await self.moves(match_id))
         return attrs.evolve(stored.head, moves=moves)
 
-    @abc.abstractmethod
     async def commit(
         self,
         match_id: str,
@@ -341,14 +456,54 @@ class Store(abc.ABC):
         new revision; :class:`StaleError` (nothing changed) if the match has passed
         ``revision``, if the seat to take is taken, or if the move's number is stored.
         """
+        columns = live_json(live).values()
 
-    @abc.abstractmethod
+        async def change(session: Session) -> None:
+            changed = await session.run(
+                "UPDATE matches SET revision = revision + 1, rewinds = rewinds + ?, "
+                "status = ?, started = ?, result = ?, proposal = ?, timed_out = ?, "
+                "clock = ?, due = ?, lease = ?, lease_until = ? WHERE id = ? AND revision = ?",
+                (int(keep is not None), *columns, worker, lease_until, match_id, revision),
+            )
+            if changed != 1:
+                rows = await session.rows("SELECT revision FROM matches WHERE id = ?", (match_id,))
+                if not rows:
+                    raise StaleError(f"no match {match_id} is stored; nothing was stored")
+                raise StaleError(
+                    f"match {match_id} changed meanwhile: revision {revision} is past "
+                    f"(it is {rows[0][0]}); nothing was stored"
+                )
+            if seat is not None and not await _change_seat(session, match_id, seat):
+                raise StaleError(f"seat {seat.seat} of match {match_id} was taken meanwhile")
+            if keep is not None:
+                await session.run(
+                    "DELETE FROM moves WHERE match_id = ? AND number > ?", (match_id, keep)
+                )
+            if move is not None:
+                clock = None if move.clock is None else json.dumps(move.clock)
+                try:
+                    await session.run(
+                        "INSERT INTO moves (match_id, number, seat, move, at, clock) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (match_id, move.number, move.seat, move.move, move.at, clock),
+                    )
+                except self._duplicate:
+                    raise StaleError(
+                        f"move {move.number} of match {match_id} is stored already"
+                    ) from None
+
+        await self._session(change)
+        return revision + 1
+
     async def revisions(self, match_ids: Sequence[str]) -> dict[str, int]:
         """The revision of each match of ``match_ids`` that is stored."""
+        sql = "SELECT id, revision FROM matches WHERE id IN ({})"
+        return {
+            match_id: int(revision) for match_id, revision in await self._rows_in(sql, match_ids)
+        }
 
     # --- workers: presence and leases -----------------------------------------------------
 
-    @abc.abstractmethod
     async def resume(self, worker: str, *, now: float, down_after: float) -> float:
         """Announce ``worker`` (its first heartbeat). If no worker has been seen for
         ``down_after`` seconds, the whole service was down: every playing match's clocks
@@ -357,17 +512,58 @@ class Store(abc.ABC):
         starting together forgive it once.
         """
 
-    @abc.abstractmethod
+        async def start(session: Session) -> float:
+            await self._lock_workers(session)
+            ((last,),) = await session.rows("SELECT MAX(seen) FROM workers")
+            downtime = 0.0 if last is None or now - last < down_after else now - last
+            if downtime:
+                await self._forgive(session, downtime)
+            await session.run(_UPSERT_WORKER, (worker, now))
+            return downtime
+
+        return await self._session(start)
+
+    async def _forgive(self, session: Session, downtime: float) -> None:
+        """Move every playing match's clock and away times on by ``downtime``."""
+        rows = await session.rows(
+            "SELECT id, clock FROM matches WHERE status = 'playing' AND clock IS NOT NULL "
+            f"ORDER BY id{self._row_lock}"
+        )
+        shifted = []
+        for match_id, clock in rows:
+            data = json.loads(clock)
+            data["started"] += downtime  # the move awaited started that much later
+            shifted.append((json.dumps(data), downtime, match_id))
+        await session.run_many(
+            "UPDATE matches SET clock = ?, due = due + ?, revision = revision + 1 WHERE id = ?",
+            shifted,
+        )
+        await session.run(
+            "UPDATE seats SET away_since = away_since + ? WHERE match_id IN "
+            "(SELECT id FROM matches WHERE status = 'playing')",
+            (downtime,),
+        )
+
     async def heartbeat(self, worker: str, *, now: float) -> None:
         """``worker`` is alive at ``now`` (its clients are present)."""
+        await self._write((_UPSERT_WORKER, (worker, now)))
 
-    @abc.abstractmethod
     async def release(self, worker: str, *, now: float) -> None:
         """``worker`` stops at ``now``: its leases end, its clients are away from ``now``,
         and it was last seen then (a worker starting after measures the downtime from it).
         """
+        await self._write(
+            # matches before seats, as a commit locks them, so that the two cannot deadlock
+            ("UPDATE matches SET lease_until = 0 WHERE lease = ?", (worker,)),
+            (
+                "UPDATE seats SET away_since = ? WHERE (match_id, seat) IN "
+                "(SELECT match_id, seat FROM presence WHERE worker = ?)",
+                (now, worker),
+            ),
+            ("DELETE FROM presence WHERE worker = ?", (worker,)),
+            ("UPDATE workers SET seen = ? WHERE id = ?", (now, worker)),
+        )
 
-    @abc.abstractmethod
     async def present(
         self, match_id: str, seat: int, worker: str, *, here: bool, now: float, alive_after: float
     ) -> None:
@@ -375,32 +571,81 @@ class Store(abc.ABC):
         one there left; the seat is away from ``now`` if no live worker (seen after
         ``alive_after``) holds a client of it.
         """
+        if here:
+            await self._write(
+                (
+                    "INSERT INTO presence (match_id, seat, worker) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    (match_id, seat, worker),
+                )
+            )
+            return
+        await self._write(
+            (
+                "DELETE FROM presence WHERE match_id = ? AND seat = ? AND worker = ?",
+                (match_id, seat, worker),
+            ),
+            (
+                "UPDATE seats SET away_since = ? WHERE match_id = ? AND seat = ? AND NOT "
+                "EXISTS (SELECT 1 FROM presence p JOIN workers w ON w.id = p.worker "
+                "WHERE p.match_id = ? AND p.seat = ? AND w.seen > ?)",
+                (now, match_id, seat, match_id, seat, alive_after),
+            ),
+        )
 
-    @abc.abstractmethod
     async def away(self, match_id: str, *, alive_after: float) -> dict[int, float | None]:
         """For each person seat: ``None`` if a live worker holds a client of it, else since
         when it has been away.
         """
+        rows = await self._rows(AWAY_QUERY, (alive_after, alive_after, match_id))
+        return {seat: away_since(*rest) for seat, *rest in rows}
 
-    @abc.abstractmethod
     async def due_matches(self, *, now: float, limit: int) -> tuple[str, ...]:
         """Matches in play where the server must act by ``now`` (a bot to move, a clock
         due) and no live worker holds the lease, soonest first.
         """
+        rows = await self._rows(
+            "SELECT id FROM matches WHERE status = 'playing' AND due <= ? "
+            "AND (lease_until IS NULL OR lease_until < ?) ORDER BY due LIMIT ?",
+            (now, now, limit),
+        )
+        return tuple(row[0] for row in rows)
 
-    @abc.abstractmethod
     async def claim_lease(self, match_id: str, worker: str, *, now: float, until: float) -> bool:
         """Give ``worker`` the lease of the match until ``until`` if nobody else holds it
         at ``now``; whether it did.
         """
+        (count,) = await self._write(
+            (
+                "UPDATE matches SET lease = ?, lease_until = ? WHERE id = ? AND "
+                "(lease_until IS NULL OR lease_until < ? OR lease = ?)",
+                (worker, until, match_id, now, worker),
+            )
+        )
+        return count == 1
 
 
-def seat_choices(seats: Sequence[str]) -> list[tuple[int, str, str | None]]:
-    """Each seat's number, kind (``"person"`` or ``"bot"``) and bot, as stored."""
-    return [
-        (seat, "person", None) if choice == "person" else (seat, "bot", choice)
-        for seat, choice in enumerate(seats)
-    ]
+_UPSERT_WORKER = (
+    "INSERT INTO workers (id, seen) VALUES (?, ?) "
+    "ON CONFLICT (id) DO UPDATE SET seen = EXCLUDED.seen"
+)
+
+
+async def _change_seat(session: Session, match_id: str, seat: SeatChange) -> bool:
+    """Take or free a person seat; whether it did (a seat taken is not taken again)."""
+    if seat.taken:
+        sql = (
+            "UPDATE seats SET name = ?, token_hash = ?, away_since = NULL WHERE match_id = ? "
+            "AND seat = ? AND kind = 'person' AND token_hash IS NULL"
+        )
+        args: tuple[Any, ...] = (seat.name, seat.token_hash, match_id, seat.seat)
+    else:
+        sql = (
+            "UPDATE seats SET name = '', token_hash = NULL WHERE match_id = ? AND seat = ? "
+            "AND kind = 'person'"
+        )
+        args = (match_id, seat.seat)
+    return await session.run(sql, args) == 1
 
 
 def live_json(live: Live) -> dict[str, str | float | None]:
@@ -443,8 +688,6 @@ def live_from_columns(
         raise InvalidStateError(f"a stored match is malformed: {error}") from None
 
 
-# --- what every store's implementation shares ----------------------------------------------
-
 MATCH_COLUMNS = (
     "id, record_head, settings, created, creator, revision, rewinds, lease, lease_until, "
     "status, started, result, proposal, timed_out, clock, due"
@@ -470,37 +713,6 @@ def stored_match(row: Sequence[Any]) -> StoredMatch:
         )
     except ValueError as error:
         raise InvalidStateError(f"stored match {match_id} is malformed: {error}") from None
-
-
-def stored_moves(rows: Sequence[Sequence[Any]]) -> tuple[StoredMove, ...]:
-    """The moves that rows of (number, seat, move, at, clock) hold."""
-    return tuple(
-        StoredMove(
-            number=number,
-            seat=seat,
-            move=move,
-            at=at,
-            clock=None if clock is None else json.loads(clock),
-        )
-        for number, seat, move, at, clock in rows
-    )
-
-
-def stale(match_id: str, revision: int, stored: int | None) -> StaleError:
-    """The refusal of a commit at ``revision`` of a match now at ``stored`` (``None``: gone)."""
-    if stored is None:
-        return StaleError(f"no match {match_id} is stored; nothing was stored")
-    return StaleError(
-        f"match {match_id} changed meanwhile: revision {revision} is past (it is {stored}); "
-        "nothing was stored"
-    )
-
-
-def clock_moved_on(clock: str, downtime: float) -> str:
-    """A stored clock (JSON text) whose move awaited started ``downtime`` seconds later."""
-    data = json.loads(clock)
-    data["started"] = data["started"] + downtime
-    return json.dumps(data)
 
 
 AWAY_QUERY = """
