@@ -147,10 +147,10 @@ class Table:
         with any other document.
         """
         fields = _object(data, "a table", _TABLE_KEYS)
-        ruleset = _game(fields["game"])
+        ruleset = document_game(fields["game"])
         players = _int(fields, "players", 1)
         version = _int(fields, "version", 0)
-        seat = _seat(fields, "seat", players, spectator=True)
+        seat = _seat(fields["seat"], players)
         to_move = fields["to_move"]
         if to_move is not None and (type(to_move) is not int or not CHANCE <= to_move < players):
             raise _bad("to_move", to_move, f"a seat, {CHANCE} (chance) or null")
@@ -159,8 +159,7 @@ class Table:
             raise _bad("view", view, "an object")
         seen = from_data(view, ruleset.view_type)
         if seen.seat != seat:
-            whose = [_whose(seen.seat), _whose(seat)]
-            raise InvalidStateError(f"the view is {whose[0]}, the table {whose[1]}")
+            raise InvalidStateError(f"the view is {_whose(seen.seat)}, the table {_whose(seat)}")
         moves = _texts(fields, "moves")
         actions = tuple(_items(fields, "actions", int))
         if len(actions) != len(moves) or any(action < 0 for action in actions):
@@ -171,9 +170,12 @@ class Table:
         log_from = _int(fields, "log_from", 0)
         if log_from > version:
             raise _bad("log_from", log_from, f"at most the version, {version}")
-        log = tuple(_entry(item, number, players) for number, item in _log(fields, log_from))
+        entries = fields["log"]
+        if not isinstance(entries, list):
+            raise _bad("log", entries, "an array of moves")
+        log = tuple(_entry(item, log_from + 1 + at, players) for at, item in enumerate(entries))
         if len(log) != version - log_from:
-            raise _bad("log", fields["log"], f"moves {log_from + 1} to {version}")
+            raise _bad("log", entries, f"moves {log_from + 1} to {version}")
         scores = tuple(_items(fields, "scores", int))
         if len(scores) != players:
             raise _bad("scores", fields["scores"], f"a score for each of {players} seats")
@@ -183,17 +185,15 @@ class Table:
         winners = tuple(_items(fields, "winners", int))
         if list(winners) != sorted(set(winners)) or not set(winners) <= set(range(players)):
             raise _bad("winners", fields["winners"], "seats, sorted, each once")
-        _text(fields, "title")
-        _text(fields, "display")
         return cls(
             game=ruleset.name,
-            title=fields["title"],
+            title=_text(fields, "title"),
             seat=seat,
             players=players,
             version=version,
             to_move=to_move,
             view=view,
-            display=fields["display"],
+            display=_text(fields, "display"),
             drawn=_drawn(fields["drawn"]),
             moves=moves,
             actions=actions,
@@ -218,12 +218,11 @@ def seat_table(match: Match[Any, Any, Any], seat: Seat | None, *, since: int = 0
         raise TypeError(f"seat_table needs a Match, got {short_repr(match)}")
     if type(since) is not int or since < 0:
         raise TypeError(f"since is a whole number of moves from 0, got {short_repr(since)}")
-    rules = match.rules
-    version = len(match.moves)
-    last = match.move_events[-1] if version else ()
+    rules, history, moves, events = match.rules, match.history, match.moves, match.move_events
+    version = len(moves)
+    last = events[-1] if version else ()
     table = state_table(rules, match.state, seat, events=last, version=version)
     log_from = min(since, version)
-    history, moves, events = match.history, match.moves, match.move_events
     log = tuple(
         LogEntry(
             number=index + 1,
@@ -313,10 +312,6 @@ def _object(data: object, what: str, keys: frozenset[str]) -> dict[str, Any]:
     return data
 
 
-def _game(name: object) -> Ruleset[Any, Any, Any]:
-    return document_game(name)
-
-
 def _int(fields: dict[str, Any], name: str, least: int) -> int:
     value = fields[name]
     if type(value) is not int or value < least:
@@ -324,14 +319,9 @@ def _int(fields: dict[str, Any], name: str, least: int) -> int:
     return value
 
 
-def _seat(fields: dict[str, Any], name: str, players: int, *, spectator: bool) -> int | None:
-    value = fields[name]
-    if value is None and spectator:
-        return None
-    if type(value) is not int or not 0 <= value < players:
-        raise _bad(
-            name, value, f"a seat from 0 to {players - 1}" + (" or null" if spectator else "")
-        )
+def _seat(value: object, players: int) -> int | None:
+    if value is not None and (type(value) is not int or not 0 <= value < players):
+        raise _bad("seat", value, f"a seat from 0 to {players - 1} or null")
     return value
 
 
@@ -351,13 +341,6 @@ def _items(fields: dict[str, Any], name: str, kind: type[Any]) -> list[Any]:
 
 def _texts(fields: dict[str, Any], name: str) -> tuple[str, ...]:
     return tuple(_items(fields, name, str))
-
-
-def _log(fields: dict[str, Any], log_from: int) -> list[tuple[int, Any]]:
-    value = fields["log"]
-    if not isinstance(value, list):
-        raise _bad("log", value, "an array of moves")
-    return [(log_from + 1 + index, item) for index, item in enumerate(value)]
 
 
 def _entry(item: object, number: int, players: int) -> LogEntry:

@@ -328,10 +328,7 @@ def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
             kind = "place" if isinstance(move, Place) else "buy"
             by_column.setdefault(move.column, {})[kind] = format_move(move)
     landed: dict[int, list[dict[str, Any]]] = {}
-    for landing in landings(seen):
-        move = Advance(landing.marker, landing.direction, landing.steps)
-        if move not in legal:
-            continue
+    for move, landing in _open_landings(seen):
         effect = _effect(landing, "ends the game", "pays what B draws")
         arrow = "←" if landing.direction == "left" else "→"
         landed.setdefault(landing.column, []).append(
@@ -383,7 +380,7 @@ def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
         "seats": [
             {
                 "seat": seat,
-                "name": "You" if seat == seen.seat else f"P{seat}",
+                "name": who(seat, seen.seat),
                 "account": seen.accounts[seat],
                 "markers": len(seen.markers[seat]),
                 "on_turn": seat == seen.on_turn and seen.current_player is not None,
@@ -397,6 +394,13 @@ def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
         "discard": len(seen.discard),
         "actions": [] if roll is None else [{"move": roll, "label": "Roll the die"}],
     }
+
+
+def _open_landings(seen: View) -> list[tuple[Advance, Landing]]:
+    """Each move of a marker the seat may make, with its :class:`Landing`."""
+    legal = set(seen.legal_moves)
+    moves = [(Advance(land.marker, land.direction, land.steps), land) for land in landings(seen)]
+    return [(move, landing) for move, landing in moves if move in legal]
 
 
 def _effect(landing: Landing, ends: str, draws: str) -> str:
@@ -421,13 +425,8 @@ def move_notes(seen: View) -> dict[str, str]:
     """
     if seen.seat is None or seen.seat != seen.current_player:
         return {}
-    legal = set(seen.legal_moves)
     notes: dict[str, str] = {}
-    for landing in landings(seen):
-        move = Advance(landing.marker, landing.direction, landing.steps)
-        if move in legal:
-            effect = _effect(landing, "the game ends", "the account pays what B draws")
-            notes[format_move(move)] = (
-                f"lands on {landing.card} (column {landing.column}): {effect}"
-            )
+    for move, landing in _open_landings(seen):
+        effect = _effect(landing, "the game ends", "the account pays what B draws")
+        notes[format_move(move)] = f"lands on {landing.card} (column {landing.column}): {effect}"
     return notes

@@ -26,7 +26,7 @@ from .events import EVENT_TYPES, Event
 from .moves import BOXES_PER_STAGE, MOUNTAIN, Announce, Box, Face, Roll, Scratch, Write
 from .notation import format_move
 from .scoring import points, stage_bonus
-from .state import State, View, stage_total
+from .state import Sheet, State, View, stage_total
 from .view import view
 
 __all__ = ["open_box_points"]
@@ -41,17 +41,13 @@ def display(game: View | State) -> str:
     config = seen.config
     columns = [(seat, stage) for seat in range(config.players) for stage in range(config.stages)]
     header = ["box", *(f"P{seat} s{stage + 1}" for seat, stage in columns)]
-    body = [[str(box)] for box in Box] + [["mountain"], ["premium"], ["total"]]
+    body = [[str(box)] for box in Box] + [[label] for label in _SUMS]
     for seat, stage in columns:
         base = BOXES_PER_STAGE * stage
         cells = seen.sheets[seat][base : base + BOXES_PER_STAGE]
-        mountain = [cell for cell in cells[: len(MOUNTAIN)] if cell is not None]
-        bonus = stage_bonus(sum(mountain), config.premium, config.penalty)
         column = [
             *("" if cell is None else str(cell) for cell in cells),  # an open box is blank
-            str(sum(mountain)) if mountain else "",
-            str(bonus) if len(mountain) == len(MOUNTAIN) else "",
-            str(stage_total(config, seen.sheets[seat], stage)),
+            *_stage_sums(config, seen.sheets[seat], stage),
         ]
         for row, text in zip(body, column, strict=True):
             row.append(text)
@@ -62,6 +58,23 @@ def display(game: View | State) -> str:
     boxes, sums = body[:BOXES_PER_STAGE], body[BOXES_PER_STAGE:]
     table = _render([header, None, *boxes, None, *sums, None, *footer])
     return "\n".join([*table, _status(seen)])
+
+
+_SUMS = ("mountain", "premium", "total")
+
+
+def _stage_sums(config: Config, sheet: Sheet, stage: int) -> tuple[str, str, str]:
+    """A stage's mountain sum (blank while its mountain is empty), premium (blank until the
+    mountain is full) and total, as the sheet draws them.
+    """
+    base = BOXES_PER_STAGE * stage
+    mountain = [cell for cell in sheet[base : base + len(MOUNTAIN)] if cell is not None]
+    bonus = stage_bonus(sum(mountain), config.premium, config.penalty)
+    return (
+        str(sum(mountain)) if mountain else "",
+        str(bonus) if len(mountain) == len(MOUNTAIN) else "",
+        str(stage_total(config, sheet, stage)),
+    )
 
 
 def _render(rows: list[list[str] | None]) -> list[str]:
@@ -331,7 +344,7 @@ def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
         {
             "seat": seat,
             "stage": stage,
-            "label": f"{_name(seen, seat)} s{stage + 1}",
+            "label": f"{who(seat, seen.seat)} s{stage + 1}",
             "current": seat == seen.current_player and stage == seen.stage,
         }
         for seat in range(config.players)
@@ -371,7 +384,7 @@ def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
         "seats": [
             {
                 "seat": seat,
-                "name": _name(seen, seat),
+                "name": who(seat, seen.seat),
                 "score": seen.scores[seat],
                 "fences": seen.fences[seat],
                 "on_turn": seat == seen.current_player,
@@ -382,27 +395,10 @@ def drawn(seen: View, events: Sequence[Event]) -> dict[str, Any]:
     }
 
 
-def _name(seen: View, seat: int) -> str:
-    return "You" if seat == seen.seat else f"P{seat}"
-
-
 def _sums(seen: View, columns: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The mountain sum, premium and total under each column of the sheet."""
-    config = seen.config
-    mountain, premium, total = [], [], []
-    for column in columns:
-        sheet = seen.sheets[column["seat"]]
-        base = BOXES_PER_STAGE * column["stage"]
-        cells = [cell for cell in sheet[base : base + len(MOUNTAIN)] if cell is not None]
-        mountain.append(str(sum(cells)) if cells else "")
-        bonus = stage_bonus(sum(cells), config.premium, config.penalty)
-        premium.append(str(bonus) if len(cells) == len(MOUNTAIN) else "")
-        total.append(str(stage_total(config, sheet, column["stage"])))
-    return [
-        {"label": "mountain", "cells": mountain},
-        {"label": "premium", "cells": premium},
-        {"label": "total", "cells": total},
-    ]
+    """The mountain sum, premium and total under each column of the sheet, a row each."""
+    sums = [_stage_sums(seen.config, seen.sheets[col["seat"]], col["stage"]) for col in columns]
+    return [{"label": label, "cells": [row[at] for row in sums]} for at, label in enumerate(_SUMS)]
 
 
 def move_notes(seen: View) -> dict[str, str]:

@@ -319,7 +319,7 @@ def drawn(seen: View, _events: Sequence[Event]) -> dict[str, Any]:
     seats = [
         {
             "seat": seat,
-            "name": "You" if seat == mine else f"P{seat}",
+            "name": who(seat, mine),
             "you": seat == mine,
             "on_turn": seat == seen.current_player,
             "finished": seat in seen.finished,
