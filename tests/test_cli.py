@@ -135,6 +135,19 @@ def test_simulate_duplicate_json_is_the_librarys_result() -> None:
     assert data == json.loads(json.dumps(expected.to_data()))
 
 
+def test_simulate_duplicate_shows_each_bot_minus_the_field_as_the_library_rows_it() -> None:
+    args = ["simulate", "dice-poker", "--games", "8", "--rule", "stages=1", "--duplicate"]
+    out = run(*args).stdout
+    expected = simulate(
+        dp.RULES, ["greedy", "random"], 8, seed=0, config=dp.Config(stages=1), duplicate=True
+    )
+    assert "Luck controlled over 4 deals: each bot minus the field" in out
+    lines = [line.strip("│ ").split("│") for line in out.splitlines()]
+    cells = [tuple(cell.strip() for cell in line) for line in lines]
+    for row in expected.versus_rows():
+        assert row in cells
+
+
 # --- tournament --------------------------------------------------------------------------
 
 

@@ -32,6 +32,7 @@ from tabletop_rules.errors import (
     TabletopError,
 )
 from tabletop_rules.protocol import Bot, get_ruleset
+from tabletop_rules.results import VERSUS_HEADINGS
 from tabletop_rules.simulate import (
     BATCHED_CHUNK_SIZE,
     MAX_GAMES,
@@ -46,6 +47,7 @@ from tabletop_rules.simulate import (
     simulate,
     simulated_game,
     task_count,
+    text_table,
     useful_workers,
     wilson_interval,
 )
@@ -656,6 +658,22 @@ def test_a_duplicate_table_gives_the_difference_from_the_field() -> None:
     assert "each deal played once per rotation of the seats" in lines[0]
     assert lines[5] == "luck controlled over 2 deals: each bot minus the field, per deal"
     assert lines[6].split()[:3] == ["bot", "score", "diff"]
+
+
+def test_versus_rows_are_the_luck_controlled_rows_the_table_prints() -> None:
+    result = simulate(dp.RULES, ["greedy", "random"], 4, seed=3, config=ONE_STAGE, duplicate=True)
+    rows = result.versus_rows()
+    assert text_table(VERSUS_HEADINGS, rows) == str(result).splitlines()[6:]
+    greedy = result.versus_field[0]
+    score, won = greedy.score_difference, greedy.win_difference
+    assert rows[0] == (
+        "greedy",
+        f"{score.mean:+.1f}",
+        f"{score.low:+.1f} to {score.high:+.1f}",
+        f"{won.mean:+.1%}",
+        f"{won.low:+.1%} to {won.high:+.1%}",
+    )
+    assert simulate(dp.RULES, ["greedy", "random"], 4, seed=3, config=ONE_STAGE).versus_rows() == ()
 
 
 # --- bounded work: caps, lazy chunks ---------------------------------------------------------

@@ -34,6 +34,7 @@ from .match import Match
 from .plugins import GamePluginWarning
 from .protocol import CHANCE, Bot, Ruleset, game_names, get_ruleset, rulesets
 from .records import GameRecord, replay_steps
+from .results import VERSUS_HEADINGS
 from .serialize import MAX_DOCUMENT_CHARS
 from .simulate import (
     MAX_GAMES,
@@ -134,6 +135,15 @@ def _plugin_warnings(errors: Console) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _extra(extra: str, needs: str) -> Iterator[None]:
+    """The imports of a command that needs ``extra``: missing, a usage error saying so."""
+    try:
+        yield
+    except ImportError:
+        raise UsageError(f"{needs}: pip install 'tabletop-rules[{extra}]'") from None
+
+
 def _parser() -> _Parser:
     parser = _Parser(
         prog="tabletop-rules",
@@ -186,12 +196,8 @@ def _parser() -> _Parser:
         "the other seats' bots, comma-separated: one per seat, or one for all "
         "(default: the game's own bot)",
     )
-    play.add_argument(
-        "--seat",
-        type=int,
-        default=0,
-        help="your seat, from 0 as the table names it: P0 (default 0)",
-    )
+    your_seat = "your seat, from 0 as the table names it: P0 (default 0)"
+    play.add_argument("--seat", type=int, default=0, help=your_seat)
     seed_help = "the game's seed (default: a fresh one, shown)"
     play.add_argument("--seed", type=_seed, default=None, help=seed_help)
 
@@ -349,12 +355,12 @@ def _play(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     others = [seat for seat in range(players) if seat != args.seat]
     names = _bot_names(rules, args.bots, len(others))
     match = Match(rules, config, seed=args.seed)
+    seated = dict(zip(others, names, strict=True))
     bots: dict[int, Bot[Any, Any]] = {
-        seat: seat_bot(rules.bots[name], match.seed, seat)
-        for seat, name in zip(others, names, strict=True)
+        seat: seat_bot(rules.bots[name], match.seed, seat) for seat, name in seated.items()
     }
     cast_list = ", ".join(
-        f"P{seat} " + ("you" if seat == args.seat else f"{names[others.index(seat)]} bot")
+        f"P{seat} " + (f"{seated[seat]} bot" if seat in seated else "you")
         for seat in range(players)
     )
     console.print(Text(f"{rules.title}, seed {match.seed}. Seats: {cast_list}.", style="bold"))
@@ -599,21 +605,8 @@ def _check_counts(args: argparse.Namespace, deals_of: int = 0, **most: int | Non
 
 
 def _duplicate_table(result: SimulationResult) -> Table:
-    deals = result.versus_field[0].deals
-    table = _figures(
-        f"Luck controlled over {deals} deals: each bot minus the field",
-        ("bot", "score diff", "95% interval", "win diff", "95% interval"),
-    )
-    for stats in result.versus_field:
-        score, won = stats.score_difference, stats.win_difference
-        table.add_row(
-            stats.name,
-            f"{score.mean:+.1f}",
-            f"{score.low:+.1f} to {score.high:+.1f}",
-            f"{won.mean:+.1%}",
-            f"{won.low:+.1%} to {won.high:+.1%}",
-        )
-    return table
+    title = f"Luck controlled over {result.versus_field[0].deals} deals: each bot minus the field"
+    return _figures(title, VERSUS_HEADINGS, result.versus_rows())
 
 
 def _figures(
@@ -737,12 +730,8 @@ def _balance(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int
     names = _bot_names(rules, args.bots, players)
     _check_counts(args, games=MAX_GAMES, workers=None)
     _check_writable(args.out)
-    try:
-        from .plots import balance_report  # the plot extra: matplotlib
-    except ImportError:
-        raise UsageError(
-            "balance draws figures with matplotlib: pip install 'tabletop-rules[plot]'"
-        ) from None
+    with _extra("plot", "balance draws figures with matplotlib"):
+        from .plots import balance_report
     with _workers(console, args.workers, task_count(args.games), True) as (executor, progress):
         report = balance_report(
             rules,
@@ -832,7 +821,7 @@ _LIMIT = f"{MAX_DOCUMENT_CHARS} bytes, the limit for a record (MAX_DOCUMENT_CHAR
 
 def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     """Serve matches until interrupted, kept where ``--db`` says."""
-    try:
+    with _extra("server", "serve runs on Starlette and uvicorn"):
         import uvicorn
 
         from .server import ServerSettings, create_app
@@ -842,10 +831,6 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         from .server.sqlite import SQLiteStore
         from .server.store import Store
         from .server.stores import open_store_url
-    except ImportError:
-        raise UsageError(
-            "serve runs on Starlette and uvicorn: pip install 'tabletop-rules[server]'"
-        ) from None
     if not 0 < args.port < 65536:
         raise UsageError(f"--port is 1 to 65535, got {args.port}")
     if args.site is not None and not args.site.is_dir():
@@ -890,16 +875,11 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
 
 def _join(args: argparse.Namespace, console: Console, stdin: IO[str]) -> int:
     """Play (or watch) a seat of the match at ``args.url`` until it is over or left."""
-    try:
+    with _extra("server", "join talks to the server with websockets and httpx"):
         import httpx  # noqa: F401
         import websockets  # noqa: F401
 
         from .server.terminal import play_seat
-    except ImportError:
-        raise UsageError(
-            "join talks to the server with websockets and httpx: "
-            "pip install 'tabletop-rules[server]'"
-        ) from None
     if args.watch and (args.seat is not None or args.token is not None):
         raise UsageError("--watch takes no seat: leave out --seat and --token")
     if args.seat is not None and args.seat < 0:

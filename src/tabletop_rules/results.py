@@ -23,6 +23,7 @@ from .protocol import Seat
 
 __all__ = [
     "MAX_GAMES",
+    "VERSUS_HEADINGS",
     "BotStats",
     "Estimate",
     "FieldDifference",
@@ -318,6 +319,10 @@ def text_table(heading: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     return lines
 
 
+VERSUS_HEADINGS: Final = ("bot", "score diff", "95% interval", "win diff", "95% interval")
+"""The columns of :meth:`~tabletop_rules.simulate.SimulationResult.versus_rows`."""
+
+
 def _versus_row(bot: FieldDifference) -> tuple[str, ...]:
     cells = [bot.name]
     for estimate, spec in ((bot.score_difference, "+.1f"), (bot.win_difference, "+.1%")):
@@ -586,11 +591,15 @@ class SimulationResult:
         if self.versus_field:
             deals = self.versus_field[0].deals
             lines.append(f"luck controlled over {deals} deals: each bot minus the field, per deal")
-            lines += text_table(
-                ("bot", "score diff", "95% interval", "win diff", "95% interval"),
-                [_versus_row(bot) for bot in self.versus_field],
-            )
+            lines += text_table(VERSUS_HEADINGS, self.versus_rows())
         return "\n".join(lines)
+
+    def versus_rows(self) -> tuple[tuple[str, ...], ...]:
+        """Each bot against the field (:attr:`versus_field`) as a row of text under
+        :data:`~tabletop_rules.results.VERSUS_HEADINGS`, as :meth:`table` and
+        ``tabletop-rules simulate`` show it.
+        """
+        return tuple(map(_versus_row, self.versus_field))
 
     def __str__(self) -> str:
         return self.table()
