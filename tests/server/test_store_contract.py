@@ -330,6 +330,17 @@ def test_a_move_number_stored_twice_is_stale_and_nothing_of_it_is_stored(
     database.run(scenario)
 
 
+def test_a_match_stored_twice_is_refused_with_a_library_error(database: Database) -> None:
+    async def scenario() -> None:
+        store = await database.open(memory=True)
+        await _a_match(store)
+        with pytest.raises(InvalidStateError, match="a match m is stored already"):
+            await _a_match(store)
+        assert await _revision(store) == 0
+
+    database.run(scenario)
+
+
 def test_a_take_back_keep_deletes_the_later_moves(database: Database) -> None:
     async def scenario() -> None:
         store = await database.open(memory=True)
