@@ -20,7 +20,7 @@ lines for the terminal's ``help`` and ``hint``; face-down slots count from 0, le
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .._validation import check_type
@@ -303,7 +303,7 @@ def drawn(seen: View, _events: Sequence[Event]) -> dict[str, Any]:
     plays: dict[str, list[dict[str, Any]]] = {}
     for move in legal:
         if isinstance(move, Play):
-            places = _places(move.cards, seen.hand if source == "hand" else row)
+            places = _places(move.cards, seen.hand or row)
             entry = {"count": len(move.cards), "move": format_move(move), "places": places}
             plays.setdefault(RANK_TEXT[move.rank], []).append(entry)
     swaps = [
@@ -377,12 +377,11 @@ def _card_face(card: Card) -> dict[str, str]:
     }
 
 
-def _places(cards: tuple[Card, ...], among: Iterable[Card | None]) -> list[int]:
+def _places(cards: tuple[Card, ...], among: Sequence[Card | None]) -> list[int]:
     """Where ``cards`` lie in ``among`` (a hand or a face-up row), equal cards at their
     first free places.
     """
     places: list[int] = []
-    spots = list(among)
     for card in cards:
-        places.append(next(i for i, spot in enumerate(spots) if spot == card and i not in places))
+        places.append(next(i for i, spot in enumerate(among) if spot == card and i not in places))
     return sorted(places)
