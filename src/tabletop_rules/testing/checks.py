@@ -458,11 +458,9 @@ def check_tables_hide_secrets(
     rules: Rules, match: Match[Any, Any, Any], rng: Rng = _NO_SEED
 ) -> None:
     """The table of every seat and a spectator where ``match`` stands
-    (:func:`~tabletop_rules.table.seat_table`) holds nothing its view does not: built from a
-    state re-dealt from the seat's view, with the last move's events, it is the same; and
-    every move the seat cannot tell from the last one (same view after it, same events
-    as the seat reads them, from a state re-dealt from its view before) has the same
-    notation, so the log names no card the seat did not see.
+    (:func:`~tabletop_rules.table.seat_table`) is the same built from a state re-dealt from
+    the seat's view, with the last move's events; and its log names no card the seat did
+    not see (the last move's notation is that of every move the seat cannot tell from it).
     """
     state, moves = match.state, match.moves
     last = match.move_events[-1] if moves else ()

@@ -325,8 +325,8 @@ class ConformanceSuite:
         self, data: st.DataObject
     ) -> None:
         """Play from a state, or one pushed to the loader's limits, writes states that load."""
-        playout = self._playout(data)
-        state = playout.states[data.draw(st.integers(0, len(playout.states) - 1), label="at")]
+        playout, index = self._state_in(data)
+        state = playout.states[index]
         rng = Rng.from_seed(data.draw(_seeds, label="chooser_seed"))
         pushed = data.draw(
             st.lists(
