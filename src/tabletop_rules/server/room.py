@@ -165,7 +165,6 @@ class Room:
         self.match = match
         self.rules: Ruleset[Any, Any, Any] = match.rules
         self.settings: MatchSettings = stored.settings
-        self.created = stored.created
         self.worker = worker
         self.clients: list[Client] = []
         self.local: dict[int, int] = {}  # this worker's connections by seat
