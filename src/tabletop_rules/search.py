@@ -433,51 +433,38 @@ class SearchBot(Generic[MoveT]):
         current_player, legal_moves = rules.current_player, rules.legal_moves
         apply, encode = rules.apply, rules.encode
         others, seat = self._others, self._seat
-        node = root
-        path = [root]
+        node, path, new = root, [root], False
         if first is not None:
             index, code, new = first
             node = root.children[code]
             path.append(node)
             state = apply(state, root_moves[index])
-            if new:
-                return self._back_up(path, state, rng)
         player = current_player(state)
-        while player is not None:
+        while not new and player is not None:
             moves = legal_moves(state)
-            if others is not None and player != seat and player != CHANCE:
-                move, rng = others(state, moves, rng)  # the model's move: no node of its own
-                state = apply(state, move)
-                player = current_player(state)
-                continue
+            child: SearchNode | None
             if player == CHANCE:
                 move, rng = sample_outcome(rules.chance_probabilities(state), rng)
                 code = encode(move)
                 child = node.children.get(code)
                 if child is None:
                     child = node.children[code] = SearchNode(CHANCE)
+            elif others is not None and player != seat:
+                move, rng = others(state, moves, rng)
+                child = None  # the model's move: no node of its own
             else:
                 (index, code, new), rng = self._select(node, moves, rng, player)
-                child = node.children[code]
-                if new:
-                    state = apply(state, moves[index])
-                    path.append(child)
-                    break
-                move = moves[index]
+                move, child = moves[index], node.children[code]
             state = apply(state, move)
-            node = child
-            path.append(child)
+            if child is not None:
+                node = child
+                path.append(child)
             player = current_player(state)
-        return self._back_up(path, state, rng)
-
-    def _back_up(self, path: list[SearchNode], state: Any, rng: Rng) -> Rng:
-        """Roll out from ``state`` and give every node of ``path`` its seat's reward."""
         rewards, rng = self._rollout(state, rng)
-        for visited in path:
+        for visited in path:  # every node of the path gets its seat's reward
             visited.visits += 1
-            seat = visited.seat
-            if seat is not None and seat >= 0:
-                visited.reward += rewards[seat]
+            if visited.seat is not None and visited.seat >= 0:
+                visited.reward += rewards[visited.seat]
         return rng
 
     def _rollout(self, state: Any, rng: Rng) -> tuple[Sequence[float], Rng]:
