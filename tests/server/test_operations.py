@@ -15,7 +15,7 @@ pytest.importorskip("starlette")
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from tabletop_rules.server import SQLiteStore, StoreUnavailableError
+from tabletop_rules.server import Server, SQLiteStore, StoreUnavailableError
 
 from .helpers import create, join, seated, serving, sync
 
@@ -137,3 +137,24 @@ def test_a_stopped_worker_hands_its_matches_over(stores: Callable[..., SQLiteSto
     assert released.lease == worker
     assert released.lease_until == 0  # anyone may claim it
     asyncio.run(store.ping())  # the store handed in is still open
+
+
+def test_the_apps_own_store_is_closed_even_when_stopping_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    closed: list[SQLiteStore] = []
+    close, stop = SQLiteStore.close, Server.stop
+
+    async def closing(store: SQLiteStore) -> None:
+        closed.append(store)
+        await close(store)
+
+    async def failing(server: Server) -> None:
+        await stop(server)
+        raise RuntimeError("the stop failed: test")
+
+    monkeypatch.setattr(SQLiteStore, "close", closing)
+    monkeypatch.setattr(Server, "stop", failing)
+    with pytest.raises(RuntimeError, match="the stop failed"), serving() as client:
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+    assert closed == [store]
