@@ -185,15 +185,17 @@ class Table:
         winners = tuple(_items(fields, "winners", int))
         if list(winners) != sorted(set(winners)) or not set(winners) <= set(range(players)):
             raise _bad("winners", fields["winners"], "seats, sorted, each once")
+        _text(fields, "title")
+        _text(fields, "display")
         return cls(
             game=ruleset.name,
-            title=_text(fields, "title"),
+            title=fields["title"],
             seat=seat,
             players=players,
             version=version,
             to_move=to_move,
             view=view,
-            display=_text(fields, "display"),
+            display=fields["display"],
             drawn=_drawn(fields["drawn"]),
             moves=moves,
             actions=actions,
