@@ -47,10 +47,12 @@ __all__ = [
     "move_text",
     "move_words",
     "optional_whole",
+    "per_seat",
     "refuse_state",
     "run_checks",
     "type_noun",
     "whole",
+    "whole_in",
 ]
 
 Validator: TypeAlias = Callable[[Any, "attrs.Attribute[Any]", Any], None]
@@ -287,13 +289,30 @@ def check_dealt_view(
         raise InvalidStateError(f"invalid {game} view: {fields} not follow from the rest of it")
 
 
-def check_own(name: str, value: object, own_ids: frozenset[int], what: str, fail: Fail) -> Any:
-    """``value`` if it is a tuple of the game's own instances (ids in ``own_ids``), else
+def check_own(
+    name: str, value: object, is_own: Callable[[object], bool], what: str, fail: Fail
+) -> Any:
+    """``value`` if it is a tuple of the game's own cards (``is_own`` of each is true), else
     ``fail`` naming the item that is not one of ``what``.
     """
     if type(value) is not tuple:
         fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
     for item in value:
-        if id(item) not in own_ids:
+        if not is_own(item):
             fail(f"{name} holds {short_repr(item)}, which is not one of {what}")
+    return value
+
+
+def per_seat(name: str, value: object, players: int, fail: Fail) -> None:
+    """``fail`` unless ``value`` is a tuple of one entry per seat."""
+    if type(value) is not tuple or len(value) != players:
+        fail(f"{name} must hold one entry for each of the {players} seats")
+
+
+def whole_in(name: str, value: object, low: int, high: int, fail: Fail) -> int:
+    """``value`` if it is an ``int`` from ``low`` to ``high``, else ``fail`` says so: a
+    state's counter, as a game's state checks read it.
+    """
+    if type(value) is not int or not low <= value <= high:
+        fail(f"{name} must be a whole number {low} to {high}, got {short_repr(value)}")
     return value

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import cast
 
-from .._validation import check_own
+from .._validation import check_own, per_seat, whole_in
 from ..kit import Fail, Rng, short_repr, unseen_cards
 from .cards import CARD_ORDER, CARDS, Card
 from .config import Config
@@ -22,13 +22,8 @@ _OWN_CARDS = frozenset(map(id, CARDS))
 
 def cards_of(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
     """``value``, a tuple of the package's own cards; else ``fail`` says what it holds."""
-    return cast(tuple[Card, ...], check_own(name, value, _OWN_CARDS, "the package's cards", fail))
-
-
-def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
-    if type(value) is not int or not low <= value <= high:
-        fail(f"{name} must be a whole number {low} to {high}, got {short_repr(value)}")
-    return value
+    own = check_own(name, value, lambda card: id(card) in _OWN_CARDS, "the package's cards", fail)
+    return cast(tuple[Card, ...], own)
 
 
 def check_invariants(state: State, fail: Fail) -> None:
@@ -49,12 +44,10 @@ def check_invariants(state: State, fail: Fail) -> None:
     _check_laid(state, fail)
     if type(state.phase) is not str or state.phase not in PHASES:
         fail(f"phase must be setup, play or over, got {short_repr(state.phase)}")
-    _int("seat", state.seat, 0, players - 1, fail)
-    _int("turns", state.turns, 0, config.max_rounds * players, fail)
-    if type(state.markers) is not tuple or len(state.markers) != players:
-        fail(f"markers must hold one tuple for each of the {players} seats")
-    if type(state.accounts) is not tuple or len(state.accounts) != players:
-        fail(f"accounts must hold one account for each of the {players} seats")
+    whole_in("seat", state.seat, 0, players - 1, fail)
+    whole_in("turns", state.turns, 0, config.max_rounds * players, fail)
+    for name in ("markers", "accounts"):
+        per_seat(name, getattr(state, name), players, fail)
     moved = state.moved
     if type(moved) is not tuple or len(set(moved)) != len(moved):
         fail(f"moved must be a tuple of distinct markers, got {short_repr(moved)}")
@@ -66,7 +59,7 @@ def check_invariants(state: State, fail: Fail) -> None:
         if type(owned) is not tuple or len(owned) > config.max_markers:
             fail(f"seat {who}'s markers must be at most {config.max_markers}: {owned!r}")
         for marker, column in enumerate(owned):
-            _int(f"seat {who}'s marker m{marker}", column, 0, config.columns - 1, fail)
+            whole_in(f"seat {who}'s marker m{marker}", column, 0, config.columns - 1, fail)
             if not state.field[column]:
                 fail(f"seat {who}'s marker m{marker} stands on column {column}, which is empty")
         bound = account_bound(state, who)
@@ -77,7 +70,7 @@ def check_invariants(state: State, fail: Fail) -> None:
                 f"at most {largest_change(config)}, so it lies within +-{bound}"
             )
     if state.roll is not None:
-        _int("roll", state.roll, 1, SIDES, fail)
+        whole_in("roll", state.roll, 1, SIDES, fail)
     if type(state.awaiting_die) is not bool or type(state.ending) is not bool:
         fail("awaiting_die and ending must be True or False")
     if state.awaiting_die and (config.auto_chance or state.roll is not None):
@@ -106,7 +99,7 @@ def _check_turn(state: State, fail: Fail) -> None:
     config, seat, turns = state.config, state.seat, state.turns
     owned = state.markers[seat]
     for marker in state.moved:
-        _int("a moved marker", marker, 0, len(owned) - 1, fail)
+        whole_in("a moved marker", marker, 0, len(owned) - 1, fail)
     if state.phase == "over":
         return
     for who, markers in enumerate(state.markers):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias, cast, get_args
 
 from .._messages import short_repr
-from .._validation import Fail
+from .._validation import Fail, check_own
 from ..errors import IllegalMoveError, NotationError
 
 __all__ = [
@@ -145,12 +145,7 @@ def own_card(card: object) -> Card:
 
 def deck_cards(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
     """``value`` if it is a tuple of cards; otherwise ``fail`` names the item that is not."""
-    if type(value) is not tuple:
-        fail(f"{name} must be a tuple of cards, got {short_repr(value)}")
-    for card in value:
-        if not is_card(card):
-            fail(f"{name} holds {short_repr(card)}, which is not one of the deck's cards")
-    return value
+    return cast(tuple[Card, ...], check_own(name, value, is_card, "the deck's cards", fail))
 
 
 def cards_text(cards: Iterable[Card]) -> str:

@@ -11,7 +11,7 @@ import attrs
 
 from .._messages import short_repr
 from .._seats import check_seat
-from .._validation import Fail, check_type, run_checks
+from .._validation import Fail, check_type, per_seat, run_checks, whole_in
 from ..errors import InvalidStateError
 from ..kit import unseen_cards
 from ..protocol import Seat
@@ -95,18 +95,6 @@ def row_cards(name: str, value: object, fail: Fail) -> Row:
     return value
 
 
-def per_seat(name: str, value: object, players: int, fail: Fail) -> None:
-    """``fail`` unless ``value`` is a tuple of one entry per seat."""
-    if type(value) is not tuple or len(value) != players:
-        fail(f"{name} must hold one entry for each of the {players} seats")
-
-
-def _int(name: str, value: object, low: int, high: int, fail: Fail) -> int:
-    if type(value) is not int or not low <= value <= high:
-        fail(f"{name} must be a whole number {low} to {high}, got {short_repr(value)}")
-    return value
-
-
 def _texts(cards: object) -> str:
     return short_repr([str(card) for card in cast(tuple[Card, ...], cards)])
 
@@ -149,14 +137,14 @@ def _check_places(state: State, fail: Fail) -> None:
         value = getattr(state, name)
         if type(value) is not str or value not in values:
             fail(f"{name} must be one of {', '.join(values)}, got {short_repr(value)}")
-    seat = _int("seat", state.seat, 0, players - 1, fail)
-    turns = _int("turns", state.turns, 0, config.max_turns, fail)
-    _int("swaps", state.swaps, 0, MAX_SWAPS, fail)
+    seat = whole_in("seat", state.seat, 0, players - 1, fail)
+    turns = whole_in("turns", state.turns, 0, config.max_turns, fail)
+    whole_in("swaps", state.swaps, 0, MAX_SWAPS, fail)
     finished = state.finished
     if type(finished) is not tuple or len(set(finished)) != len(finished):
         fail(f"finished must be a tuple of distinct seats, got {short_repr(finished)}")
     for done in finished:
-        _int("a finished seat", done, 0, players - 1, fail)
+        whole_in("a finished seat", done, 0, players - 1, fail)
     cards = zip(state.hands, state.face_up, state.face_down, strict=True)
     holding = [s for s, (hand, up, down) in enumerate(cards) if hand or any(up) or any(down)]
     if sorted(set(range(players)) - set(holding)) != sorted(finished):
