@@ -120,11 +120,14 @@ class _Table:
             total += best
         return total / SIDES
 
-    def advancing(self, move: Advance) -> float:
-        ring = self.ring
-        start = self.own[move.marker]
+    def steps(self, move: Advance) -> tuple[int, int]:
+        """The places on the ring ``move``'s marker starts from and lands on."""
+        start = self.ring.index(self.own[move.marker])
         sign = -1 if move.direction == "left" else 1
-        landed = ring[(ring.index(start) + sign * move.steps) % len(ring)]
+        return start, (start + sign * move.steps) % len(self.ring)
+
+    def advancing(self, move: Advance) -> float:
+        start, landed = (self.ring[place] for place in self.steps(move))
         worth = self.worth(self.view.field[landed][0], self.account)
         shared = sum(owned.count(start) for owned in self.view.markers) > 1
         if landed == start or not self.view.config.collapse or shared:
@@ -253,11 +256,8 @@ class _Plan(_Table):
         self.plan = plan(standings, self.turns)
 
     def advancing(self, move: Advance) -> float:
-        ring = self.ring
-        start = ring.index(self.own[move.marker])
-        sign = -1 if move.direction == "left" else 1
-        landed = (start + sign * move.steps) % len(ring)
-        worth = self.worth(self.view.field[ring[landed]][0], self.account)
+        start, landed = self.steps(move)
+        worth = self.worth(self.view.field[self.ring[landed]][0], self.account)
         return worth + self.plan[self.turns - 1][landed] - self.plan[self.turns][start]
 
     def future(self, column: int) -> float:
@@ -349,8 +349,8 @@ def _lead_rewards(state: State, worth: Sequence[float]) -> tuple[float, ...]:
     return tuple(rewards)
 
 
-class AccountSearchBot:
-    """``RULES.bots["search"]``: :class:`~tabletop_rules.search.SearchBot` over 16
+class AccountSearchBot(SearchBot[Move]):
+    """``RULES.bots["search"]``: a :class:`~tabletop_rules.search.SearchBot` over 16
     guesses of the pack and the dice, :class:`PlannerBot` the model of the others, each
     position scored by :func:`~tabletop_rules.account.bots.plan_value` without rollout.
     PlannerBot's move stands unless another's mean reward on the same guesses is 0.2
@@ -358,7 +358,7 @@ class AccountSearchBot:
     """
 
     def __init__(self, seed: int = 0, iterations: int = 100) -> None:
-        self.search: SearchBot[Move] = SearchBot(
+        super().__init__(
             get_ruleset("account"),
             seed,
             iterations=iterations,
@@ -371,11 +371,5 @@ class AccountSearchBot:
             choice="mean",
             baseline=_PLANNER.choose,
             margin=0.2,
+            name="AccountSearchBot",
         )
-
-    def __repr__(self) -> str:
-        return f"AccountSearchBot(iterations={self.search.iterations})"
-
-    def choose(self, view: View) -> Move:
-        """The move for the view's seat, which must be on turn."""
-        return self.search.choose(view)

@@ -13,7 +13,6 @@ of 1,000 seeded two-player games against :class:`~tabletop_rules.bots.RandomBot`
 from __future__ import annotations
 
 from math import exp
-from typing import cast
 
 import attrs
 
@@ -148,7 +147,7 @@ def cards_left_value(state: State) -> tuple[float, ...]:
     return tuple(weight / total for weight in weights)
 
 
-class PalaceSearchBot:
+class PalaceSearchBot(SearchBot[Move]):
     """``RULES.bots["search"]``: :class:`LowCardBot`'s swaps, then a
     :class:`~tabletop_rules.search.SearchBot` over 16 guesses of the hidden cards, with
     :class:`LowCardBot`'s rule for the other seats and in rollouts ``_SEARCH_ROLLOUT`` moves
@@ -156,7 +155,7 @@ class PalaceSearchBot:
     """
 
     def __init__(self, seed: int = 0, iterations: int = _SEARCH_ITERATIONS) -> None:
-        self.search = SearchBot(
+        super().__init__(
             get_ruleset("palace"),
             seed,
             iterations=iterations,
@@ -165,14 +164,12 @@ class PalaceSearchBot:
             value=cards_left_value,
             rollout_moves=_SEARCH_ROLLOUT,
             guesses=_SEARCH_GUESSES,
+            name="PalaceSearchBot",
         )
-
-    def __repr__(self) -> str:
-        return f"PalaceSearchBot(iterations={self.search.iterations})"
 
     def choose(self, view: View) -> Move:
         """The move for the view's seat, which must be on turn."""
         moves = legal_moves_of(view)
         if view.phase == "swap":
             return _swap(moves)
-        return cast(Move, self.search.choose(view))
+        return super().choose(view)
