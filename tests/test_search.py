@@ -341,6 +341,17 @@ def test_palace_and_account_offer_a_tuned_search_bot_by_name(rules: Rules) -> No
     assert get_ruleset(rules.name).bots["search"] is rules.bots["search"]
 
 
+@pytest.mark.parametrize("rules", [palace.RULES, account.RULES], ids=lambda rules: rules.name)
+def test_a_games_tuned_search_bot_is_a_search_bot_with_its_options_as_attributes(
+    rules: Rules,
+) -> None:
+    bot = rules.bots["search"](4)
+    assert isinstance(bot, SearchBot)
+    assert repr(bot) == f"{type(bot).__name__}({rules.name!r}, iterations=100)"
+    bot.iterations = 5
+    assert bot.options.iterations == 5
+
+
 # --- the bars, at a size CI affords (docs/bots.rst gives the full-size figures) ----------
 
 
