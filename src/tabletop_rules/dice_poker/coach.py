@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
-from itertools import combinations_with_replacement, product, repeat
+from itertools import product, repeat
 from operator import add, itemgetter, mul
 
 import attrs
@@ -46,6 +46,7 @@ from .moves import (
     Roll,
     Scratch,
     Write,
+    multisets,
 )
 from .notation import format_move
 from .rules import fillable_boxes
@@ -82,11 +83,7 @@ def _firsts(faces: tuple[Face, ...]) -> tuple[int, ...]:
 
 
 _MULTISETS: tuple[tuple[Face, ...], ...] = (
-    *(
-        faces
-        for size in range(DICE_COUNT)
-        for faces in combinations_with_replacement(range(1, 7), size)
-    ),
+    *multisets(range(DICE_COUNT)),
     *ALL_THROWS,  # last, in their order: a value per throw fills the list's tail
 )
 _ID = {faces: number for number, faces in enumerate(_MULTISETS)}

@@ -152,17 +152,17 @@ MOVE_TYPES: tuple[type[Move], ...] = get_args(Move)
 """The classes of dice poker moves, the chance outcome :class:`Dice` included."""
 
 
-def _multisets(sizes: range) -> Iterator[tuple[Face, ...]]:
+def multisets(sizes: range) -> Iterator[tuple[Face, ...]]:
     """Every sorted tuple of faces of each size, shortest first."""
     return (faces for size in sizes for faces in combinations_with_replacement(range(1, 7), size))
 
 
 ACTIONS: tuple[Move, ...] = (
-    *map(Roll, _multisets(range(DICE_COUNT))),
+    *map(Roll, multisets(range(DICE_COUNT))),
     *(Write(box) for box in Box),
     *(Scratch(box) for box in POKER_BOXES),
     *(Announce(box) for box in Box),
-    *map(Dice, _multisets(range(1, DICE_COUNT + 1))),
+    *map(Dice, multisets(range(1, DICE_COUNT + 1))),
 )
 """The 710 moves some state allows, in action-number order: 210 rolls by what they keep
 (nothing, one die, … four), 15 writes, 9 scratches, 15 announcements and 461 chance
