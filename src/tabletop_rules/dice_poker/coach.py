@@ -587,11 +587,8 @@ same view for its sheet's lines and for its hints, and a server draws it for eac
 class CoachBot:
     """Plays dice poker by the coach: each turn the move of
     :func:`~tabletop_rules.dice_poker.coach.coach` (without its exact chances, which it
-    does not need), valuing boxes and fences by ``values``.
-
-    Args:
-        values: What a box and a fence are worth to the rest of the game.
-
+    does not need), valuing boxes and fences by ``values``, a
+    :class:`~tabletop_rules.dice_poker.coach.Values`.
     """
 
     def __init__(self, values: Values = DEFAULT_VALUES) -> None:
