@@ -384,8 +384,29 @@ class Engine:
         return won
 
     def _restart(self, games: Games, seeds: NDArray[np.uint64], where: NDArray[np.bool_]) -> Games:
-        """The games ``where`` dealt again: by default a new batch merged in."""
-        return self._merged(games, self._reset(seeds), where)
+        """The games ``where`` dealt again, the others as they were: by default a new batch's."""
+        fresh = self._reset(seeds)
+
+        def pick(old: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
+            return np.where(where.reshape((-1,) + (1,) * (old.ndim - 1)), new, old)
+
+        listed = None
+        if games.legal_actions is not None and fresh.legal_actions is not None:
+            width = max(games.legal_actions.shape[1], fresh.legal_actions.shape[1])
+            old, new = (
+                np.pad(lists, ((0, 0), (0, width - lists.shape[1])), constant_values=-1)
+                for lists in (games.legal_actions, fresh.legal_actions)
+            )
+            listed = pick(old, new)
+        return Games._made(
+            current_player=pick(games.current_player, fresh.current_player),
+            legal_mask=None if listed is not None else pick(games.legal_mask, fresh.legal_mask),
+            legal_actions=listed,
+            num_actions=self.num_actions,
+            scores=pick(games.scores, fresh.scores),
+            over=pick(games.over, fresh.over),
+            data={name: pick(value, fresh.data[name]) for name, value in games.data.items()},
+        )
 
     def _stepped(
         self, games: Games, actions: Actions, playing: Flags, seeds: Seeds | None
@@ -501,31 +522,6 @@ class Engine:
         """``InvalidStateError`` naming the first game ``wrong`` and ``what`` is wrong."""
         if wrong.any():
             raise InvalidStateError(f"game {int(np.flatnonzero(wrong)[0])}: {what}")
-
-    @staticmethod
-    def _merged(games: Games, fresh: Games, where: NDArray[np.bool_]) -> Games:
-        """``fresh``'s rows where ``where``, ``games``' elsewhere."""
-
-        def pick(old: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
-            return np.where(where.reshape((-1,) + (1,) * (old.ndim - 1)), new, old)
-
-        listed = None
-        if games.legal_actions is not None and fresh.legal_actions is not None:
-            width = max(games.legal_actions.shape[1], fresh.legal_actions.shape[1])
-            old, new = (
-                np.pad(lists, ((0, 0), (0, width - lists.shape[1])), constant_values=-1)
-                for lists in (games.legal_actions, fresh.legal_actions)
-            )
-            listed = pick(old, new)
-        return Games._made(
-            current_player=pick(games.current_player, fresh.current_player),
-            legal_mask=None if listed is not None else pick(games.legal_mask, fresh.legal_mask),
-            legal_actions=listed,
-            num_actions=games.legal_mask.shape[1] if listed is None else games.num_actions,
-            scores=pick(games.scores, fresh.scores),
-            over=pick(games.over, fresh.over),
-            data={name: pick(value, fresh.data[name]) for name, value in games.data.items()},
-        )
 
 
 @contextlib.contextmanager
