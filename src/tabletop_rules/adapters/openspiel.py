@@ -2,21 +2,11 @@
 
 Importing this module registers the three built-in games with OpenSpiel (the
 ``openspiel`` extra: ``pip install -e '.[openspiel]'``); :func:`register` registers any
-other :class:`~tabletop_rules.protocol.Ruleset` the same way. Written once, against the
-protocol (the OpenSpiel page of the docs gives the reasons for each choice):
-
-- **Parameters** are the house rules (:func:`~tabletop_rules.house_rules.house_rules`):
-  a number, flag or word as itself, any other value as its JSON with ``;`` for ``,``
-  (``python_tabletop_dice_poker(stage_orders=["down";"up"])``); no ``auto_chance``.
-- **Chance** is explicit: a die's outcomes are the game's chance actions from 0 (less
-  ``chance_offset``), with exact probabilities. A game with a deck starts with the
-  deal, hidden from every seat: one chance node per card (outcome ``i``, the ``i``-th
-  distinct card of ``Ruleset.deck``), then one per byte of the generator's 64-bit seed.
-- **Player actions** are the game's action numbers below ``chance_offset``.
-- **Information** comes from the seat's view only: the observation is the view (its JSON,
-  ``Ruleset.observe``); the information state adds the text of every move so far.
-- **Returns** (terminal only): the winners share +1 and the others -1 (a draw by all
-  is 0); alone at the table, ``score / (|score| + 100)``.
+other :class:`~tabletop_rules.protocol.Ruleset` the same way. The parameters are the house
+rules but ``auto_chance``; chance is explicit, a deck's deal too (a chance node per card,
+then one per byte of the generator's seed); a seat learns only what its view shows; the
+returns are zero-sum, at the end. The OpenSpiel page of the docs gives each choice and
+its reason.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_tabletop_dice_poker(players=2,stages=1)")

@@ -2,20 +2,10 @@
 ``pip install -e '.[pettingzoo]'``): :func:`env` wraps it as PettingZoo's classic
 environments are; :class:`TabletopEnv` (also :data:`raw_env`) is it without wrappers.
 
-- **Agents** are the seats, ``"player_0"`` on; the agent to act is always the seat to
-  move, perhaps several times in a row; chance never acts, the environment resolves it.
-- **Actions** are the player action numbers, ``Discrete(chance_offset)``.
-- **Observations**: ``"observation"``, ``float32``, the ruleset's ``observe(view)``
-  within its ``observation_spec(config)``, and ``"action_mask"``, ``int8``, 1 for each
-  action the seat may take now; both from ``view(state, seat)`` alone.
-- **Rewards** come once, at the end, zero-sum: the winners share +1 and the losers -1;
-  0 for all when nobody loses or nobody wins. ``info["score"]`` holds each final score.
-- **Termination** is the game's end, for every agent at once; no truncation: every game
-  ends within :meth:`~tabletop_rules.game.Game.max_moves` moves.
-- **Chance**: ``reset(seed=s)`` starts ``new_game(config, seed=s)``; with
-  ``auto_chance=False`` each outcome is drawn by its exact probability from a generator
-  seeded with ``derived_seed(s, 0)``, as :func:`~tabletop_rules.simulate.play_game`
-  does. The same seed and actions give the same game.
+The agents are the seats (``"player_0"`` on) and act by the player action numbers; each
+observes its seat's view, encoded, with an action mask. Rewards come at the end, zero-sum;
+the environment resolves chance from the seed. The PettingZoo page of the docs says each
+in full.
 
 >>> from tabletop_rules.adapters.pettingzoo import env
 >>> table = env("dice-poker")
