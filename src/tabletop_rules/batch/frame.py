@@ -714,10 +714,10 @@ def kernel(name: str, backend: str = "auto") -> Callable[..., Engine]:
     """
     backend = _checked_backend(backend, auto=True)
     name = game_name(name)
-    known = _KERNELS["numpy"].keys() | _KERNELS["numba"].keys()
+    known = engines()
     if type(name) is not str or name not in known:
         raise UnknownGameError(
-            f"no batched engine for {short_repr(name)}; there is one for {', '.join(engines())}"
+            f"no batched engine for {short_repr(name)}; there is one for {', '.join(known)}"
         )
     if backend == "auto":  # compiled where it can run, or where the game has no other
         compiled = name in _KERNELS["numba"]
