@@ -288,8 +288,7 @@ class _State(pyspiel.State):  # type: ignore[misc]
                     return f"seed byte {action}"
                 return f"deal {cards[action] if 0 <= action < len(cards) else action}"
             action += node.rules.chance_offset(node.config)
-        text: str = node.rules.action_text(node.config, action)
-        return text
+        return node.rules.action_text(node.config, action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
