@@ -6,6 +6,8 @@ happened, and a stop that hands the worker's matches over.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +18,7 @@ pytest.importorskip("starlette")
 from prometheus_client.parser import text_string_to_metric_families
 
 from tabletop_rules.server import Server, SQLiteStore, StoreUnavailableError
+from tabletop_rules.server.room import Room
 
 from .helpers import create, join, seated, serving, sync
 
@@ -137,6 +140,31 @@ def test_a_stopped_worker_hands_its_matches_over(stores: Callable[..., SQLiteSto
     assert released.lease == worker
     assert released.lease_until == 0  # anyone may claim it
     asyncio.run(store.ping())  # the store handed in is still open
+
+
+@pytest.mark.timeout(60)
+def test_a_stop_ends_even_when_a_bots_choice_swallows_its_cancellation(
+    monkeypatch: pytest.MonkeyPatch, stores: Callable[..., SQLiteStore]
+) -> None:
+    # Python 3.11's asyncio.wait_for returns the result instead of raising when the bot
+    # answers just as the stop cancels it; the bot's task then goes on to its commit
+    choosing = threading.Event()
+
+    async def stubborn(room: Room, job: Any, view: Any, state: Any) -> Any:
+        choosing.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(30)
+        return room._random(job, view)
+
+    monkeypatch.setattr(Room, "_choose", stubborn)
+    store = stores()
+    with serving(store) as client:
+        match_id = create(client, seats=["greedy", "person"], rules={"stages": "1"})
+        join(client, match_id)  # the bot's turn: it is choosing when the stop comes
+        assert choosing.wait(10)
+    stored = sync(store).match(match_id)
+    assert stored.lease_until == 0  # the stop ran to its end: the lease was handed over
+    assert sync(store).moves(match_id) == ()  # the bot stopped: it played nothing more
 
 
 def test_the_apps_own_store_is_closed_even_when_stopping_fails(

@@ -197,8 +197,7 @@ class Server:
             self._ticker.cancel()
             await asyncio.gather(self._ticker, return_exceptions=True)
         for room in list(self.rooms.values()):
-            async with room.lock:  # a move under way finishes first
-                await room.stop()
+            await room.stop()
         await asyncio.gather(*self._kept, return_exceptions=True)
         await self.hub.stop()
         with contextlib.suppress(TabletopError):

@@ -171,6 +171,7 @@ class Room:
         self.away: dict[int, float | None] = {}  # each person seat: away since (None: here)
         self.lock = asyncio.Lock()
         self._bots: asyncio.Task[None] | None = None
+        self._stopped = False  # the worker is shutting down: the bots play no more
         self._delayed: Match[Any, Any, Any] | None = None
         self._adopt(stored, seats, last_clock)
 
@@ -745,7 +746,7 @@ class Room:
         """Start playing the server's moves if one is due and none is under way (the
         caller holds the lock).
         """
-        if self._bots is None and self._bot_job() is not None:
+        if self._bots is None and not self._stopped and self._bot_job() is not None:
             self._bots = asyncio.create_task(self._play_bots())
 
     @property
@@ -761,7 +762,7 @@ class Room:
         try:
             while True:
                 async with self.lock:
-                    job = self._bot_job()
+                    job = None if self._stopped else self._bot_job()
                     if job is None:
                         self._bots = None
                         return
@@ -770,7 +771,7 @@ class Room:
                 began = time.perf_counter()
                 move = await self._choose(job, view, state)
                 async with self.lock:
-                    if self._bot_job() != job:
+                    if self._stopped or self._bot_job() != job:
                         continue
                     try:
                         await self._commit_bot(job, move, view)
@@ -828,10 +829,19 @@ class Room:
         return RandomBot(self.rules, derived_seed(seed, 0)).choose(view)
 
     async def stop(self) -> None:
-        """Stop the room's bots (the worker shuts down)."""
-        task = self._bots
+        """Stop the room's bots for good (the worker shuts down): a move under way
+        finishes first, and a bot still choosing plays nothing.
+
+        The bots' task is awaited outside the lock: a cancellation can be lost (Python
+        3.11's ``asyncio.wait_for`` returns a result that lands just then), and the task
+        must then be able to take the lock to see that the room has stopped.
+        """
+        async with self.lock:
+            self._stopped = True
+            task = self._bots
+            if task is not None:
+                task.cancel()
         if task is not None:
-            task.cancel()
             await asyncio.gather(task, return_exceptions=True)
 
 
