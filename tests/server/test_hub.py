@@ -349,3 +349,29 @@ def test_a_stopped_hub_leaves_no_task_and_no_connection(redis_service: RedisServ
         assert hubs[0].failures == 1
 
     asyncio.run(run())
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_hub_stops_even_when_its_readers_cancellation_is_lost(
+    redis_service: RedisService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import redis.asyncio.client
+
+    redis_service.start()
+    get_message = redis.asyncio.client.PubSub.get_message
+
+    async def deaf(self: redis.asyncio.client.PubSub, *args: object, **kwargs: object) -> object:
+        try:
+            return await get_message(self, *args, **kwargs)  # type: ignore[arg-type]
+        except asyncio.CancelledError:  # lost, as a timeout racing a cancel may lose it
+            return None
+
+    async def run() -> None:
+        hubs = await _started(redis_service.url, _channel(), Worker("w1"))
+        monkeypatch.setattr(redis.asyncio.client.PubSub, "get_message", deaf)
+        await asyncio.sleep(0.2)  # the reader waits in the deaf get_message
+        await asyncio.wait_for(_stop(*hubs), WAIT)
+        assert asyncio.all_tasks() == {asyncio.current_task()}
+
+    asyncio.run(run())

@@ -154,7 +154,7 @@ def test_a_stop_ends_even_when_a_bots_choice_swallows_its_cancellation(
         choosing.set()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(30)
-        return room._random(job, view)
+        return None  # never played: the room has stopped by the time it lands
 
     monkeypatch.setattr(Room, "_choose", stubborn)
     store = stores()
@@ -165,6 +165,24 @@ def test_a_stop_ends_even_when_a_bots_choice_swallows_its_cancellation(
     stored = sync(store).match(match_id)
     assert stored.lease_until == 0  # the stop ran to its end: the lease was handed over
     assert sync(store).moves(match_id) == ()  # the bot stopped: it played nothing more
+
+
+@pytest.mark.timeout(60)
+def test_a_stop_ends_even_when_the_tickers_cancellation_is_lost(
+    monkeypatch: pytest.MonkeyPatch, stores: Callable[..., SQLiteStore]
+) -> None:
+    ticking = threading.Event()
+
+    async def stubborn(server: Server) -> None:
+        ticking.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(30)
+
+    monkeypatch.setattr(Server, "_serve_due", stubborn)
+    with serving(stores()) as client:
+        assert ticking.wait(10)
+        server = client.app.state.server  # type: ignore[attr-defined]
+    assert server.draining  # the stop ran to its end: the lifespan is over
 
 
 def test_the_apps_own_store_is_closed_even_when_stopping_fails(

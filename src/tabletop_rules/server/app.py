@@ -344,7 +344,7 @@ class Server:
         settings = self.settings
         clock = asyncio.get_running_loop().time
         beat = poll = clock()
-        while True:
+        while not self.draining:  # a stop cancels it, and ends it should a cancel be lost
             await asyncio.sleep(settings.tick_seconds)
             try:
                 if clock() - beat >= settings.heartbeat_seconds:

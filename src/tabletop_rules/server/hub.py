@@ -352,7 +352,7 @@ class RedisHub(Hub):
         """
         backoff = _FIRST_BACKOFF
         try:
-            while True:
+            while not self._stopped:  # a stop cancels it, and ends it should a cancel be lost
                 if pubsub is None:
                     try:
                         pubsub = await self._subscribe()
@@ -380,7 +380,7 @@ class RedisHub(Hub):
         """Hand on every message until the connection fails or falls silent."""
         clock = asyncio.get_running_loop().time
         heard, pinged = clock(), False
-        while True:
+        while not self._stopped:
             message = await pubsub.get_message(timeout=min(1.0, self.idle_seconds))
             if message is not None:
                 heard, pinged = clock(), False
