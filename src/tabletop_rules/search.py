@@ -340,7 +340,11 @@ class SearchBot(Generic[MoveT]):
         return cast(MoveT, kept)
 
     def search(self, view: Any) -> SearchNode:
-        """The tree of the budget's iterations from ``view``, children keyed by action number."""
+        """The tree of the budget's iterations from ``view``, children keyed by action number
+        (``TypeError`` for no view, :class:`~tabletop_rules.errors.IllegalMoveError` where
+        its seat has no move, as :meth:`choose`).
+        """
+        legal_moves_of(view)
         determinize = self.ruleset.determinize
         iterate = self._iterate
         root = SearchNode(None)
