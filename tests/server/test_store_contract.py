@@ -48,6 +48,13 @@ from .services import PostgresService
 HEAD = GameRecord("dice-poker", dp.Config(stages=1), 7)
 PEOPLE = ("person", "person")
 PLAYING = Live(status="playing", started=10.0)
+WAITING = (
+    "SELECT 1 FROM pg_locks JOIN pg_stat_activity USING (pid) "
+    "WHERE NOT granted AND datname = current_database()"
+)
+"""A lock waited for by a connection to the test's own database (a row's lock is waited
+for on its holder's transaction, which names no database; another test's do not count).
+"""
 
 
 class Database:
@@ -554,7 +561,7 @@ def test_a_busy_pool_refuses_for_a_retry_without_failing_the_work_under_way(
                 store.commit("m", 0, PLAYING, worker="w", lease_until=9.0, move=_move(1))
             )
             with psycopg.connect(postgres_database, autocommit=True) as watcher:
-                while not watcher.execute("SELECT 1 FROM pg_locks WHERE NOT granted").fetchall():
+                while not watcher.execute(WAITING).fetchall():
                     await asyncio.sleep(0.02)
             with pytest.raises(StoreUnavailableError, match="the database is busy"):
                 await store.match("m")
@@ -582,6 +589,7 @@ def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_rem
 
     async def scenario() -> None:
         store = await PostgresStore.open(postgres_database, timeout=timeout)
+        blocker = None
         try:
             await _a_match(store)
             # a commit caught mid-transaction: the match's row rewritten, the seat's locked
@@ -599,7 +607,7 @@ def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_rem
                 )
             )
             with psycopg.connect(postgres_database, autocommit=True) as watcher:
-                while not watcher.execute("SELECT 1 FROM pg_locks WHERE NOT granted").fetchall():
+                while not watcher.execute(WAITING).fetchall():
                     await asyncio.sleep(0.02)
             await asyncio.to_thread(postgres_service.stop)
             stopped = time.monotonic()
@@ -625,6 +633,8 @@ def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_rem
             )
             assert (await store.record("m")).moves == ("roll",)
         finally:
+            if blocker is not None:  # a failure above must not leak it into the next test
+                blocker.close()
             await store.close()
             postgres_service.start()
 
@@ -686,7 +696,7 @@ def test_a_commit_that_postgres_aborts_for_a_deadlock_is_run_again_once(
                 )
             )
             with psycopg.connect(postgres_database, autocommit=True) as watcher:
-                while not watcher.execute("SELECT 1 FROM pg_locks WHERE NOT granted").fetchall():
+                while not watcher.execute(WAITING).fetchall():
                     await asyncio.sleep(0.02)
 
             def wait_for_the_match_then_commit() -> None:
