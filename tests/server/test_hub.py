@@ -375,3 +375,27 @@ def test_a_hub_stops_even_when_its_readers_cancellation_is_lost(
         assert asyncio.all_tasks() == {asyncio.current_task()}
 
     asyncio.run(run())
+
+
+def test_a_notice_in_hand_when_the_hub_stops_leaves_no_coroutine_unawaited() -> None:
+    import gc
+
+    unawaited: list[str] = []
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        unawaited.append(str(unraisable.exc_value))
+
+    async def run() -> None:
+        worker = Worker("w1")
+        hub = RedisHub("redis://127.0.0.1:1", worker="w1", channel=_channel())  # no Redis
+        await hub.start(worker.on_notice, worker.on_resync)
+        hub._received(Notice("m", 1, "w2", "change").to_json())  # heard, its task not begun
+        await hub.stop()
+
+    before, sys.unraisablehook = sys.unraisablehook, hook
+    try:
+        asyncio.run(run())
+        gc.collect()
+    finally:
+        sys.unraisablehook = before
+    assert unawaited == []

@@ -30,6 +30,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, get_args
 
 import attrs
@@ -362,7 +363,7 @@ class RedisHub(Hub):
                         backoff = min(2 * backoff, _LAST_BACKOFF)
                         continue
                     log.info("hub: subscribed to Redis again; resynchronising")
-                    self._hand_on(self._on_resync(), "the resync")
+                    self._hand_on(self._on_resync, "the resync")
                 backoff = _FIRST_BACKOFF
                 try:
                     await self._listen(pubsub)
@@ -403,14 +404,17 @@ class RedisHub(Hub):
             log.warning("hub: dropped a malformed notice: %s", error)
             return
         if notice.worker != self.worker:
-            self._hand_on(self._on_notice(notice), f"the notice {notice}")
+            self._hand_on(partial(self._on_notice, notice), f"the notice {notice}")
 
-    def _hand_on(self, work: Awaitable[None], what: str) -> None:
-        """Run ``work`` in a task of its own; its failure is logged as ``what`` failing."""
+    def _hand_on(self, work: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``work()`` in a task of its own, logging its failure as ``what`` failing;
+        called inside the task, so a task cancelled before it starts leaves no coroutine
+        unawaited.
+        """
 
         async def logged() -> None:
             try:
-                await work
+                await work()
             except Exception:
                 log.exception("hub: %s failed", what)
 
