@@ -5,7 +5,9 @@ and hostile messages refused with nothing changed while the server serves the ot
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +18,7 @@ pytest.importorskip("starlette")
 from starlette.websockets import WebSocketDisconnect
 
 from tabletop_rules.server import SQLiteStore
+from tabletop_rules.server.room import Client
 
 from .helpers import FakeTime, Seat, create, join, party, seated, serving, sync
 
@@ -210,6 +213,33 @@ def test_a_flood_of_messages_closes_the_socket_and_others_are_still_served() -> 
             other.read()
             other.send({"type": "sync"})
             assert other.read()["type"] == "table"
+
+
+def test_a_client_slow_to_take_its_table_holds_up_no_other() -> None:
+    """Tables go to every client at once: a client whose socket is stuck is still being
+    sent its table (not yet dropped) when the others have theirs.
+    """
+    release = threading.Event()
+    sent: list[dict[str, Any]] = []
+
+    async def stuck(message: dict[str, Any]) -> None:
+        sent.append(message)
+        while not release.is_set():
+            await asyncio.sleep(0.01)
+
+    with serving() as client:
+        match_id, first, second = _two_people(client)
+        with party(client, match_id, [first, second]) as (one, two):
+            room = client.app.state.server.rooms[match_id]  # type: ignore[attr-defined]
+            slow = Client(stuck, None, room.version)
+            room.clients.insert(0, slow)  # served first
+            try:
+                one.move("roll")
+                two.read()
+                assert len(sent) == 1
+                assert not slow.closed
+            finally:
+                release.set()
 
 
 def _until_closed(socket: Any) -> list[dict[str, Any]]:

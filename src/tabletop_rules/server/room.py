@@ -93,6 +93,19 @@ class Client:
         self.closed = False
 
 
+async def _delivered(client: Client, message: dict[str, Any]) -> bool:
+    """Whether ``client`` took ``message`` within :data:`SEND_SECONDS` (a closed client
+    counts as served: it reconnects by its cursor).
+    """
+    if client.closed:
+        return True
+    try:
+        await asyncio.wait_for(client.send(message), SEND_SECONDS)
+    except Exception:  # a closed or stuck socket
+        return False
+    return True
+
+
 @attrs.frozen(kw_only=True)
 class Proposal:
     """A take-back ``by`` a seat at state ``version``, awaiting the answers of the people
@@ -333,17 +346,20 @@ class Room:
 
     async def send(self, client: Client, message: dict[str, Any]) -> None:
         """Send ``client`` a message; a client that cannot take it in time is dropped."""
-        if client.closed:
-            return
-        try:
-            await asyncio.wait_for(client.send(message), SEND_SECONDS)
-        except Exception:  # a closed or stuck socket: the client reconnects by its cursor
+        if not await _delivered(client, message):
             await self.drop(client)
 
     async def broadcast(self) -> None:
-        """Send every client of this worker its table."""
-        for client in list(self.clients):
-            await self.send(client, self.table(client))
+        """Send every client of this worker its table, all at once: a slow client holds
+        up no other. Those that could not take theirs are dropped.
+        """
+        clients = list(self.clients)
+        delivered = await asyncio.gather(
+            *(_delivered(client, self.table(client)) for client in clients)
+        )
+        for client, ok in zip(clients, delivered, strict=True):
+            if not ok:
+                await self.drop(client)
 
     async def announce(self) -> None:
         """After a change: send this worker's clients their tables, and tell the others."""
