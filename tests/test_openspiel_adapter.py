@@ -334,6 +334,14 @@ def test_game_bounds_come_from_the_rules() -> None:
     assert game.max_chance_nodes_in_history() == rules.max_moves(game.config) + deal
 
 
+@pytest.mark.parametrize("name", ["dice-poker", "palace", "account"])
+def test_the_game_types_player_range_is_every_seat_count_some_config_allows(name: str) -> None:
+    """Palace seats up to 5 on one deck but 29 on more decks: the type says 2 to 29."""
+    rules = get_ruleset(name)
+    game_type = pyspiel.load_game(openspiel.game_name(rules)).get_type()
+    assert (game_type.min_num_players, game_type.max_num_players) == rules.seats
+
+
 class _Fair:
     """An OpenSpiel bot that searches a state its seat cannot tell from the real one."""
 

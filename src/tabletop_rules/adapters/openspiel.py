@@ -450,7 +450,7 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
 
 def _game_facts(rules: Ruleset[Any, Any, Any]) -> dict[str, Any]:
     """The OpenSpiel ``GameType`` of a ruleset, as keywords."""
-    players = [count for count in range(1, 17) if _seats(rules, count)]
+    fewest, most = rules.seats
     return {
         "short_name": game_name(rules),
         "long_name": f"Python tabletop_rules {rules.title}",
@@ -463,23 +463,14 @@ def _game_facts(rules: Ruleset[Any, Any, Any]) -> dict[str, Any]:
         ),
         "utility": pyspiel.GameType.Utility.ZERO_SUM,
         "reward_model": pyspiel.GameType.RewardModel.TERMINAL,
-        "max_num_players": max(players),
-        "min_num_players": min(players),
+        "max_num_players": most,
+        "min_num_players": fewest,
         "provides_information_state_string": True,
         "provides_information_state_tensor": False,
         "provides_observation_string": True,
         "provides_observation_tensor": True,
         "parameter_specification": parameters_of(rules),
     }
-
-
-def _seats(rules: Ruleset[Any, Any, Any], players: int) -> bool:
-    """Whether the game can seat ``players``."""
-    try:
-        configured(rules.config_type, [f"players={players}"])
-    except ConfigError:
-        return False
-    return True
 
 
 _REGISTERED: dict[str, type[_Game]] = {}
