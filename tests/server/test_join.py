@@ -35,6 +35,7 @@ from tabletop_rules.server.client import (
     AsyncConnection,
     ClientError,
     Connection,
+    ConnectionLostError,
     MatchLink,
     SavedSeat,
     SavedSeats,
@@ -56,29 +57,46 @@ def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, str(tmp_path / "config"))
 
 
-@contextmanager
-def running(store: SQLiteStore) -> Iterator[str]:
-    """A real server on ``store``: uvicorn on a free port, in a thread; its base URL. The
-    process's logging is left as it is: it is pytest's, not the server's.
-    """
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = create_app(store, ServerSettings(messages_per_second=1000, burst=1000))
-    # log_config=None: uvicorn's dictConfig would close the logging handlers of this process
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", log_config=None)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
+        return int(probe.getsockname()[1])
+
+
+class Serving:
+    """A real server on ``store``: uvicorn on ``port``, in a thread, until :meth:`stop`
+    (a graceful stop: its sockets are closed with 1012, "service restart"). The process's
+    logging is left as it is: it is pytest's, not the server's.
+    """
+
+    def __init__(self, store: SQLiteStore, port: int) -> None:
+        app = create_app(store, ServerSettings(messages_per_second=1000, burst=1000))
+        # log_config=None: uvicorn's dictConfig would close the logging handlers of this process
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="error", log_config=None
+        )
+        self.base = f"http://127.0.0.1:{port}"
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@contextmanager
+def running(store: SQLiteStore) -> Iterator[str]:
+    """A real server on ``store`` on a free port while the block runs; its base URL."""
+    serving = Serving(store, free_port())
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield serving.base
     finally:
-        server.should_exit = True
-        thread.join(10)
+        serving.stop()
 
 
 def create(base: str, game: str, seats: Sequence[str], rules: dict[str, str] | None = None) -> str:
@@ -168,6 +186,38 @@ def test_join_plays_a_whole_game_of_dice_poker_against_a_bot(
     assert "Game over: winner" in out
     movers = [match.rules.current_player(state) for state in match.history[:-1]]
     assert len(person.typed) > 10
+    assert movers.count(0) == len(person.typed)  # every line typed was played, once
+
+
+def test_join_reconnects_when_the_server_restarts_and_plays_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    store, port = SQLiteStore(), free_port()
+    servers = [Serving(store, port)]
+    match_id = create(servers[0].base, "dice-poker", ["person", "greedy"], SHORT)
+
+    class Restarting(Person):
+        def readline(self) -> str:
+            if len(self.typed) == 3 and len(servers) == 1:  # mid-game, the server restarts
+                servers[0].stop()
+                time.sleep(0.5)  # a moment down: the terminal's first tries fail
+                servers.append(Serving(store, port))
+            return super().readline()
+
+    person = Restarting(store, match_id, 0)
+    try:
+        assert join(f"{servers[0].base}/?match={match_id}", person) == 0
+    finally:
+        servers[-1].stop()
+    out = capsys.readouterr().out
+    match = person.match()
+    assert len(servers) == 2
+    assert match.is_over
+    assert "was lost" in out
+    assert "reconnecting…" in out
+    assert "Back at the table." in out
+    assert "Game over: winner" in out
+    movers = [match.rules.current_player(state) for state in match.history[:-1]]
     assert movers.count(0) == len(person.typed)  # every line typed was played, once
 
 
@@ -388,6 +438,83 @@ def test_the_client_keeps_its_cursor_and_sends_moves_with_the_version() -> None:
     assert refused is not None
     assert refused.kind == "refused"
     assert "version 0" in (refused.reason or "")
+
+
+def _played_twice(connection: Connection) -> int:
+    """Play the first legal move twice from ``connection``; the version after."""
+    for _ in range(2):
+        table = connection.state.table
+        assert table is not None
+        connection.send(connection.state.move(table.moves[0]))
+        assert connection.receive(10) is not None
+    return connection.state.cursor
+
+
+def test_the_client_reconnects_after_a_restart_by_its_cursor() -> None:
+    store, port = SQLiteStore(), free_port()
+    first_server = Serving(store, port)
+    match_id = create(first_server.base, "dice-poker", ["person", "greedy"], SHORT)
+    link = MatchLink.parse(f"{first_server.base}/?match={match_id}")
+    connection, _first = Connection.open(link, join_seat(link).token)
+    cursor = _played_twice(connection)
+    first_server.stop()
+    with pytest.raises(ConnectionLostError, match="was lost"):
+        connection.receive(10)
+    with pytest.raises(ConnectionLostError, match="cannot reach"):
+        connection.reconnect()
+    second_server = Serving(store, port)
+    try:
+        with connection:
+            update = connection.reconnect()
+            assert (update.table.log_from, update.new, update.taken_back) == (cursor, (), 0)
+            assert len(connection.state.log) == cursor  # the log read before is kept
+            move = update.table.moves[0]
+            connection.send(connection.state.move(move))
+            played = connection.receive(10)
+    finally:
+        second_server.stop()
+    assert played is not None
+    assert [entry.move for entry in played.new] == [move]
+    assert len(sync(store).record(match_id).moves) >= cursor + 1
+
+
+def test_the_async_client_reconnects_after_a_restart_by_its_cursor() -> None:
+    store, port = SQLiteStore(), free_port()
+    first_server = Serving(store, port)
+    match_id = create(first_server.base, "dice-poker", ["person", "greedy"], SHORT)
+    link = MatchLink.parse(f"{first_server.base}/?match={match_id}")
+    token = join_seat(link).token
+
+    async def restarted() -> tuple[Any, Any]:
+        connection, first = await AsyncConnection.open(link, token)
+        await asyncio.to_thread(first_server.stop)
+        with pytest.raises(ConnectionLostError, match="was lost"):
+            await _read_all(connection)
+        second_server = await asyncio.to_thread(Serving, store, port)
+        try:
+            return first, await connection.reconnect()
+        finally:
+            await connection.close()
+            await asyncio.to_thread(second_server.stop)
+
+    first, update = asyncio.run(restarted())
+    assert update.table.log_from == first.table.version == 0
+    assert update.new == ()
+
+
+async def _read_all(connection: AsyncConnection) -> None:
+    while True:
+        await connection.receive()
+
+
+def test_a_hello_refused_for_good_is_no_lost_connection() -> None:
+    store = SQLiteStore()
+    with running(store) as base:
+        match_id = create(base, "dice-poker", ["person", "greedy"], SHORT)
+        link = MatchLink.parse(f"{base}/?match={match_id}")
+        with pytest.raises(ClientError, match="holds no seat") as refused:
+            Connection.open(link, "a-forged-token")
+    assert not isinstance(refused.value, ConnectionLostError)
 
 
 class Typist:

@@ -20,6 +20,8 @@ so a program that comes back finds its seat.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import re
@@ -42,6 +44,7 @@ __all__ = [
     "AsyncConnection",
     "ClientError",
     "Connection",
+    "ConnectionLostError",
     "MatchLink",
     "SavedSeat",
     "SavedSeats",
@@ -71,6 +74,25 @@ class ClientError(TabletopError):
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class ConnectionLostError(ClientError):
+    """The socket dropped or could not be opened, or the server closed it saying to come
+    back (restarting, a bug, its database away: close codes 1011 to 1013):
+    :meth:`Connection.reconnect` resumes at the cursor. A refusal for good (close codes
+    1008 and 1009: the same hello would be refused again) is a plain :class:`ClientError`.
+    """
+
+
+_FINAL_CLOSE_CODES = frozenset({1008, 1009})
+"""The close codes after which reconnecting would be refused again (see :doc:`/server`)."""
+
+_CLOSE_WORDS = {
+    1001: "the server is going away",
+    1011: "the server hit a bug",
+    1012: "the server is restarting",
+    1013: "the server's database did not answer",
+}
 
 
 @attrs.frozen(kw_only=True)
@@ -222,9 +244,14 @@ class SeatState:
         """The match as the lobby shows it, from the latest message."""
         self.log: list[LogEntry] = []
         """The moves after the hello's cursor, as the seat reads them (a take-back cuts it)."""
+        self.closing: str | None = None
+        """Why the server is closing the socket, once it said so (the close that follows
+        says whether to reconnect); ``None`` otherwise.
+        """
 
     def hello(self) -> dict[str, Any]:
         """The first message: the token (``None``: a spectator) and the cursor."""
+        self.closing = None
         return {"type": "hello", "token": self.token, "cursor": self.cursor}
 
     def receive(self, text: str | bytes) -> Update:
@@ -239,7 +266,8 @@ class SeatState:
             raise ClientError("the server sent a message that is not a JSON object")
         kind = data.get("type")
         if kind == "error":
-            raise ClientError(f"the server closed the connection: {data.get('reason')}")
+            self.closing = str(data.get("reason"))[:1000]
+            raise ClientError(f"the server closed the connection: {self.closing}")
         if kind not in ("table", "refused"):
             raise ClientError(f"the server sent an unknown message type {str(kind)[:40]!r}")
         try:
@@ -302,14 +330,41 @@ class SeatState:
         return {"type": "move", key: move, "version": self.table.version}
 
 
-def _socket_error(link: MatchLink, error: BaseException) -> ClientError:
-    reason = str(error) or type(error).__name__
-    return ClientError(f"the connection to {link.socket_url} was lost: {reason}")
+def _socket_error(link: MatchLink, error: BaseException, closing: str | None) -> ClientError:
+    """What a failed read or send means: a refusal for good where the server closed the
+    socket with a final code, else a lost connection to come back to.
+    """
+    from websockets.exceptions import ConnectionClosed  # the server extra
+
+    frame = error.rcvd if isinstance(error, ConnectionClosed) else None
+    if frame is not None and frame.code in _FINAL_CLOSE_CODES:
+        return ClientError(f"the server closed the connection: {closing or frame.reason}")
+    if frame is not None:
+        reason = closing or frame.reason or _CLOSE_WORDS.get(frame.code, f"code {frame.code}")
+    else:
+        reason = str(error)
+    return ConnectionLostError(
+        f"the connection to {link.socket_url} was lost: {reason or type(error).__name__}"
+    )
+
+
+def _refused_handshake(link: MatchLink, error: Exception) -> ClientError:
+    """An opening handshake that failed: unreachable, or answered 5xx (a worker
+    restarting behind a proxy), is a lost connection; any other answer, a refusal.
+    """
+    from websockets.exceptions import InvalidStatus
+
+    if isinstance(error, (OSError, TimeoutError)):
+        return ConnectionLostError(f"cannot reach the server at {link.socket_url}: {error}")
+    if isinstance(error, InvalidStatus) and error.response.status_code >= 500:
+        return ConnectionLostError(f"{link.socket_url} is not serving now: {error}")
+    return ClientError(f"{link.socket_url} refused the connection: {error}")
 
 
 class Connection:
     """A seat's (or a spectator's) WebSocket to a match, blocking: :meth:`open` it, then
-    :meth:`receive` updates and :meth:`send` messages built by its :attr:`state`.
+    :meth:`receive` updates and :meth:`send` messages built by its :attr:`state`; after a
+    :class:`ConnectionLostError`, :meth:`reconnect`.
     """
 
     def __init__(self, link: MatchLink, socket: Any, state: SeatState) -> None:
@@ -331,26 +386,29 @@ class Connection:
         """Connect, say hello with ``token`` (``None``: watch) and ``cursor``; the
         connection and the first table.
         """
-        from websockets.sync.client import connect  # the server extra
+        connection = cls(link, _connect(link, timeout), SeatState(token, cursor))
+        return connection, connection._greet(timeout)
 
+    def reconnect(self, timeout: float = TIMEOUT_SECONDS) -> Update:
+        """Open a new socket and say hello with the token and the cursor: the first table
+        brings the moves missed (and says how many were taken back). Raises as
+        :meth:`open` does: :class:`ConnectionLostError` while the server is away.
+        """
+        self.close()
+        self._socket = _connect(self.link, timeout)
+        return self._greet(timeout)
+
+    def _greet(self, timeout: float) -> Update:
         try:
-            socket = connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
-            socket.__enter__()  # held open until close(), as websockets 17 asks to be told
-        except (OSError, TimeoutError) as error:
-            raise ClientError(f"cannot reach the server at {link.socket_url}: {error}") from None
-        except Exception as error:  # a refused handshake: a 404 page, say
-            raise ClientError(f"{link.socket_url} refused the connection: {error}") from None
-        connection = cls(link, socket, SeatState(token, cursor))
-        try:
-            connection.send(connection.state.hello())
-            first = connection.receive(timeout)
+            self.send(self.state.hello())
+            first = self.receive(timeout)
         except BaseException:
-            connection.close()
+            self.close()
             raise
         if first is None:
-            connection.close()
-            raise ClientError(f"{link.socket_url} sent no table in {timeout:g} s")
-        return connection, first
+            self.close()
+            raise ConnectionLostError(f"{self.link.socket_url} sent no table in {timeout:g} s")
+        return first
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Send ``message`` (JSON data), as :attr:`state` builds it."""
@@ -360,12 +418,21 @@ class Connection:
         try:
             self._socket.send(text)
         except Exception as error:
-            raise _socket_error(self.link, error) from None
+            raise _socket_error(self.link, error, self.state.closing) from None
 
     def receive(self, timeout: float | None = None) -> Update | None:
-        """The next update, read into :attr:`state`; ``None`` after ``timeout`` seconds."""
+        """The next update, read into :attr:`state`; ``None`` after ``timeout`` seconds.
+        When the server says why it closes, the close that follows says which error.
+        """
         text = self.read(timeout)
-        return None if text is None else self.state.receive(text)
+        if text is None:
+            return None
+        try:
+            return self.state.receive(text)
+        except ClientError:
+            if self.state.closing is not None:
+                self.read(TIMEOUT_SECONDS)  # raises as the close code says
+            raise
 
     def read(self, timeout: float | None = None) -> str | bytes | None:
         """The next message as sent, not yet read into :attr:`state` (for a program that
@@ -377,12 +444,13 @@ class Connection:
         except TimeoutError:
             return None
         except Exception as error:
-            raise _socket_error(self.link, error) from None
+            raise _socket_error(self.link, error, self.state.closing) from None
         return text
 
     def close(self) -> None:
         """Close the socket (the seat stays the token's)."""
-        self._socket.close()
+        with contextlib.suppress(Exception):  # a socket already broken is closed
+            self._socket.close()
 
     def __enter__(self) -> Connection:
         return self
@@ -394,6 +462,18 @@ class Connection:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _connect(link: MatchLink, timeout: float) -> Any:
+    """A blocking WebSocket to ``link``'s match, open."""
+    from websockets.sync.client import connect  # the server extra
+
+    try:
+        socket = connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
+        socket.__enter__()  # held open until close(), as websockets 17 asks to be told
+    except Exception as error:
+        raise _refused_handshake(link, error) from None
+    return socket
 
 
 class AsyncConnection:
@@ -416,26 +496,27 @@ class AsyncConnection:
         timeout: float = TIMEOUT_SECONDS,
     ) -> tuple[AsyncConnection, Update]:
         """As :meth:`Connection.open`."""
-        import asyncio
+        connection = cls(link, await _connect_async(link, timeout), SeatState(token, cursor))
+        return connection, await connection._greet(timeout)
 
-        from websockets.asyncio.client import connect  # the server extra
+    async def reconnect(self, timeout: float = TIMEOUT_SECONDS) -> Update:
+        """As :meth:`Connection.reconnect`."""
+        await self.close()
+        self._socket = await _connect_async(self.link, timeout)
+        return await self._greet(timeout)
 
+    async def _greet(self, timeout: float) -> Update:
         try:
-            socket = await connect(
-                link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES
-            )
-        except (OSError, TimeoutError) as error:
-            raise ClientError(f"cannot reach the server at {link.socket_url}: {error}") from None
-        except Exception as error:
-            raise ClientError(f"{link.socket_url} refused the connection: {error}") from None
-        connection = cls(link, socket, SeatState(token, cursor))
-        try:
-            await connection.send(connection.state.hello())
-            first = await asyncio.wait_for(connection.receive(), timeout)
+            await self.send(self.state.hello())
+            return await asyncio.wait_for(self.receive(), timeout)
+        except TimeoutError:
+            await self.close()
+            raise ConnectionLostError(
+                f"{self.link.socket_url} sent no table in {timeout:g} s"
+            ) from None
         except BaseException:
-            await connection.close()
+            await self.close()
             raise
-        return connection, first
 
     async def send(self, message: Mapping[str, Any]) -> None:
         """As :meth:`Connection.send`."""
@@ -445,19 +526,40 @@ class AsyncConnection:
         try:
             await self._socket.send(text)
         except Exception as error:
-            raise _socket_error(self.link, error) from None
+            raise _socket_error(self.link, error, self.state.closing) from None
 
     async def receive(self) -> Update:
-        """The next update, read into :attr:`state`."""
+        """As :meth:`Connection.receive`: the next update, read into :attr:`state`."""
+        text = await self._read()
         try:
-            text = await self._socket.recv()
+            return self.state.receive(text)
+        except ClientError:
+            if self.state.closing is not None:
+                with contextlib.suppress(TimeoutError):  # raises as the close code says
+                    await asyncio.wait_for(self._read(), TIMEOUT_SECONDS)
+            raise
+
+    async def _read(self) -> str | bytes:
+        try:
+            text: str | bytes = await self._socket.recv()
         except Exception as error:
-            raise _socket_error(self.link, error) from None
-        return self.state.receive(text)
+            raise _socket_error(self.link, error, self.state.closing) from None
+        return text
 
     async def close(self) -> None:
         """As :meth:`Connection.close`."""
-        await self._socket.close()
+        with contextlib.suppress(Exception):
+            await self._socket.close()
+
+
+async def _connect_async(link: MatchLink, timeout: float) -> Any:
+    """An asyncio WebSocket to ``link``'s match, open."""
+    from websockets.asyncio.client import connect  # the server extra
+
+    try:
+        return await connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
+    except Exception as error:
+        raise _refused_handshake(link, error) from None
 
 
 def config_dir() -> Path:

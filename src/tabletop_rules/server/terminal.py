@@ -16,6 +16,7 @@ import contextlib
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
@@ -26,6 +27,7 @@ from ..game import CHANCE
 from .client import (
     ClientError,
     Connection,
+    ConnectionLostError,
     MatchLink,
     SavedSeat,
     SavedSeats,
@@ -56,6 +58,9 @@ JOIN_COMMANDS: dict[str, str] = {
 
 HISTORY_LINES = 1000
 """Lines of typed input kept between runs (where ``readline`` exists)."""
+
+RECONNECT_SECONDS = 60.0
+"""How long ``join`` tries to reconnect after losing its socket before it gives up."""
 
 MOVES_SHOWN = 60
 """Legal moves listed at a prompt; the rest are counted (any may still be typed)."""
@@ -250,25 +255,25 @@ class _Table:
         self._header()
         self._show(first, {})
         self._situation()
-        threading.Thread(
-            target=_read_socket, args=(self.connection, self.events), daemon=True
-        ).start()
+        self._read_socket()
         try:
             while self.state.status != "over":
                 self._maybe_ask()
                 kind, item = self.events.get()
                 if kind == "failed":
-                    raise item
+                    if not isinstance(item, ConnectionLostError):
+                        raise item
+                    self._reconnect(item)
+                    continue
                 if kind == "message":
                     before = self.state.match
-                    update = self.state.receive(item)
-                    with self._printing():
-                        self._show(update, before)
-                        self._situation()
-                    if self.waiting_for is not None and (
-                        update.kind == "refused" or self._now() != self.waiting_for
-                    ):
-                        self.waiting_for = None
+                    try:
+                        update = self.state.receive(item)
+                    except ClientError:
+                        if self.state.closing is None:
+                            raise
+                        continue  # the server says why it closes; the close says what next
+                    self._took(update, before)
                     continue
                 self.lines.asking = False
                 if item is None:
@@ -281,6 +286,45 @@ class _Table:
             self._end()
         finally:
             self.lines.close()
+
+    def _read_socket(self) -> None:
+        threading.Thread(
+            target=_read_socket, args=(self.connection, self.events), daemon=True
+        ).start()
+
+    def _took(self, update: Update, before: Mapping[str, Any]) -> None:
+        """Show ``update``; an answer awaited came when it was refused or changed things."""
+        with self._printing():
+            self._show(update, before)
+            self._situation()
+        if self.waiting_for is not None and (
+            update.kind == "refused" or self._now() != self.waiting_for
+        ):
+            self.waiting_for = None
+
+    def _reconnect(self, lost: ConnectionLostError) -> None:
+        """Come back after ``lost``: a new socket, hello with the cursor, the moves missed
+        shown; tried for :data:`RECONNECT_SECONDS` (pausing longer each time), then the
+        last error.
+        """
+        with self._printing():
+            self._say(f"{str(lost)[:1].upper()}{str(lost)[1:]}; reconnecting…", "yellow")
+        before, deadline, pause = self.state.match, time.monotonic() + RECONNECT_SECONDS, 0.25
+        while True:
+            try:
+                update = self.connection.reconnect()
+                break
+            except ConnectionLostError as error:
+                if time.monotonic() + pause > deadline:
+                    raise ClientError(f"{error}; gave up after {RECONNECT_SECONDS:g} s") from None
+                time.sleep(pause)
+                pause = min(2 * pause, 4.0)
+        self.waiting_for = None  # an answer to what the lost socket carried may never come
+        self.drawn = -1
+        with self._printing():
+            self._say("Back at the table.", "yellow")
+        self._took(update, before)
+        self._read_socket()
 
     # --- what is shown ---------------------------------------------------------------------
 
@@ -484,7 +528,11 @@ class _Table:
             message["type"], "Refused"
         )
         self.waiting_for = self._now()
-        self.connection.send(message)
+        try:
+            self.connection.send(message)
+        except ConnectionLostError:  # the reader hears of it too, and reconnects
+            self.waiting_for = None
+            self._say("Not sent: the connection was lost. Type it again once back.", "red")
         return True
 
     def _help(self) -> str:
