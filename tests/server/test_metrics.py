@@ -71,11 +71,7 @@ def test_each_call_counts_in_its_own_metric() -> None:
     metrics.notice_received()
     metrics.notice_received()
     metrics.resynced()
-    metrics.set_rooms(3)
-    metrics.client_opened()
-    metrics.client_opened()
-    metrics.client_closed()
-    metrics.set_playing(2)
+    metrics.track(rooms=lambda: 3, clients=lambda: 1, playing=lambda: 2)
     families = scrape(metrics)
     moves, seconds = families["tabletop_moves"], families["tabletop_move_seconds"]
     assert value(moves, "tabletop_moves_total", by="person") == 2
@@ -109,7 +105,7 @@ def test_two_metrics_in_one_process_do_not_share_counts() -> None:
     first, second = Metrics("w1"), Metrics("w1")
     first.moved("person", seconds=0.01)
     first.refused("illegal")
-    first.set_rooms(5)
+    first.track(rooms=lambda: 5)
     families = scrape(second)
     assert value(families["tabletop_moves"], "tabletop_moves_total", by="person") == 0
     refusals = families["tabletop_refusals"]

@@ -87,8 +87,8 @@ class Metrics:
     """The counters, gauges and histograms of one server (one ``worker``), in a registry
     of their own.
 
-    Gauges are set explicitly (:meth:`set_rooms`, ...) or read from callbacks at each
-    scrape (:meth:`track`), which cannot drift from the truth they read.
+    The gauges are read from callbacks at each scrape (:meth:`track`), so they cannot
+    drift from the truth they read.
     """
 
     def __init__(self, worker: str) -> None:
@@ -196,26 +196,6 @@ class Metrics:
         """Count a resynchronisation: the fan-out reconnected and rooms re-read the store."""
         self._resyncs.inc()
 
-    def set_rooms(self, count: int) -> None:
-        """Set the number of matches loaded in memory."""
-        self._rooms.set(count)
-
-    def set_clients(self, count: int) -> None:
-        """Set the number of open sockets."""
-        self._clients.set(count)
-
-    def client_opened(self) -> None:
-        """Count one more open socket."""
-        self._clients.inc()
-
-    def client_closed(self) -> None:
-        """Count one open socket fewer."""
-        self._clients.dec()
-
-    def set_playing(self, count: int) -> None:
-        """Set the number of matches being played."""
-        self._playing.set(count)
-
     def track(
         self,
         *,
@@ -223,9 +203,9 @@ class Metrics:
         clients: Callable[[], float] | None = None,
         playing: Callable[[], float] | None = None,
     ) -> None:
-        """Read each gauge given from its callback at every scrape instead (e.g.
+        """Read each gauge given from its callback at every scrape (e.g.
         ``rooms=lambda: len(server.rooms)``); a callback runs in :meth:`render`, so it is
-        quick and does not wait on the store.
+        quick and does not wait on the store. A gauge never tracked reads 0.
         """
         for gauge, read in (
             (self._rooms, rooms),
