@@ -596,8 +596,8 @@ def test_a_stopped_postgres_is_unavailable_promptly_and_nothing_half_written_rem
             blocker = psycopg.connect(postgres_database)
             blocker.execute("SELECT 1 FROM seats WHERE match_id = 'm' AND seat = 0 FOR UPDATE")
 
-            def first_roll() -> Awaitable[int]:
-                return store.commit(
+            async def first_roll() -> int:
+                return await store.commit(
                     "m",
                     0,
                     PLAYING,
