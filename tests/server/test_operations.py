@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ pytest.importorskip("starlette")
 
 from prometheus_client.parser import text_string_to_metric_families
 
+from tabletop_rules.bots import RandomBot
 from tabletop_rules.server import Server, SQLiteStore, StoreUnavailableError
 from tabletop_rules.server.room import Room
 
@@ -126,6 +128,29 @@ def test_metrics_count_the_servers_own_moves() -> None:
     assert samples[("tabletop_moves_total", (("by", "person"), ("worker", worker)))] == 0
     sent = samples[("tabletop_notices_total", (("direction", "sent"), ("worker", worker)))]
     assert sent == 0  # one process: nobody to tell
+
+
+def test_a_server_moves_time_counts_from_the_move_chosen_not_the_bots_thinking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    thinking = 0.1
+    choose = RandomBot.choose
+
+    def slow(self: RandomBot[Any, Any], view: Any) -> Any:
+        time.sleep(thinking)
+        return choose(self, view)
+
+    monkeypatch.setattr(RandomBot, "choose", slow)
+    with serving() as client:
+        match_id = create(client, seats=["random", "person"], rules={"stages": "1"})
+        with seated(client, match_id, join(client, match_id)) as seat:
+            seat.read_until(lambda message: message["table"]["to_move"] == 1)
+            samples = _samples(client.get("/metrics").text)
+    worker = client.app.state.server.worker_id  # type: ignore[attr-defined]
+    labels = (("by", "server"), ("worker", worker))
+    moves = samples[("tabletop_move_seconds_count", labels)]
+    assert moves >= 1
+    assert samples[("tabletop_move_seconds_sum", labels)] < thinking * moves
 
 
 def test_a_stopped_worker_hands_its_matches_over(stores: Callable[..., SQLiteStore]) -> None:

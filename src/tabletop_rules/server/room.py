@@ -784,8 +784,8 @@ class Room:
                         return
                     view = None if job.seat == CHANCE else self.match.view(job.seat)
                     state = self.match.state
-                began = time.perf_counter()
                 move = await self._choose(job, view, state)
+                began = time.perf_counter()  # the bot's thinking is not the server's latency
                 async with self.lock:
                     if self._stopped or self._bot_job() != job:
                         continue
