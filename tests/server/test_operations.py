@@ -136,7 +136,7 @@ def test_a_server_moves_time_counts_from_the_move_chosen_not_the_bots_thinking(
     thinking = 0.1
     choose = RandomBot.choose
 
-    def slow(self: RandomBot[Any, Any], view: Any) -> Any:
+    def slow(self: RandomBot[Any], view: Any) -> Any:
         time.sleep(thinking)
         return choose(self, view)
 
