@@ -282,6 +282,12 @@ def _parser() -> _Parser:
         "may be gone before another takes up its bots and clocks (default 10)"
     )
     serve.add_argument("--lease-seconds", type=float, default=10.0, metavar="S", help=lease_help)
+    forwarded_help = (
+        "the load balancers' addresses (comma-separated, or *) whose X-Forwarded-For is "
+        "trusted, so that the limits per client count each client, not the balancer "
+        "(default: the FORWARDED_ALLOW_IPS environment variable, else 127.0.0.1)"
+    )
+    serve.add_argument("--forwarded-allow-ips", metavar="ADDRESSES", help=forwarded_help)
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
     site_help = "a folder of static files served at / beside the API: the web page, built"
@@ -864,6 +870,7 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
         ),
         host=args.host,
         port=args.port,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         ws_max_size=2 * MAX_MESSAGE_BYTES,  # the app refuses over its limit, and says so
         log_level="info",
         timeout_graceful_shutdown=10,

@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import random
+import socket
+import threading
+import time
 import types
 import warnings
 from collections.abc import Iterator, Sequence
@@ -285,3 +288,38 @@ def seeded(
         "m", head, settings or MatchSettings(), tuple(seats), creator="test", now=now
     )
     return "m"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Serving:
+    """A real server on ``store`` (with ``settings``): uvicorn on ``port``, in a thread,
+    until :meth:`stop` (a graceful stop: its sockets are closed with 1012, "service
+    restart"). The process's logging is left as it is: it is pytest's, not the server's.
+    """
+
+    def __init__(self, store: Store, port: int, **settings: Any) -> None:
+        import uvicorn
+
+        chosen = ServerSettings(**{"messages_per_second": 1000, "burst": 1000, **settings})
+        app = create_app(store, chosen)
+        # log_config=None: uvicorn's dictConfig would close the logging handlers of this process
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="error", log_config=None
+        )
+        self.base = f"http://127.0.0.1:{port}"
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)

@@ -11,7 +11,6 @@ import io
 import logging
 import os
 import re
-import socket
 import sys
 import threading
 import time
@@ -26,11 +25,10 @@ pytest.importorskip("starlette")
 pytest.importorskip("websockets")
 pytest.importorskip("rich")
 
-import uvicorn
 
 from tabletop_rules import Match, get_ruleset
 from tabletop_rules.cli import main
-from tabletop_rules.server import ServerSettings, SQLiteStore, create_app
+from tabletop_rules.server import SQLiteStore
 from tabletop_rules.server.client import (
     AsyncConnection,
     ClientError,
@@ -44,7 +42,7 @@ from tabletop_rules.server.client import (
 )
 from tabletop_rules.table import seat_table
 
-from .helpers import seeded, sync
+from .helpers import Serving, free_port, seeded, sync
 
 SHORT = {"stages": "1"}
 """Dice poker's rules for a short game: one stage of the sheet."""
@@ -55,38 +53,6 @@ def _own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test keeps its seats in a config folder of its own."""
     for name in ("XDG_CONFIG_HOME", "APPDATA", "HOME"):  # Linux, Windows, macOS
         monkeypatch.setenv(name, str(tmp_path / "config"))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Serving:
-    """A real server on ``store``: uvicorn on ``port``, in a thread, until :meth:`stop`
-    (a graceful stop: its sockets are closed with 1012, "service restart"). The process's
-    logging is left as it is: it is pytest's, not the server's.
-    """
-
-    def __init__(self, store: SQLiteStore, port: int) -> None:
-        app = create_app(store, ServerSettings(messages_per_second=1000, burst=1000))
-        # log_config=None: uvicorn's dictConfig would close the logging handlers of this process
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="error", log_config=None
-        )
-        self.base = f"http://127.0.0.1:{port}"
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.01)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 @contextmanager

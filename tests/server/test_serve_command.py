@@ -4,6 +4,7 @@ clean refusal with advice where the server extra is missing or the file cannot b
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,9 @@ pytest.importorskip("rich")
 import uvicorn
 
 from tabletop_rules.cli import main
+from tabletop_rules.server import SQLiteStore
+
+from .helpers import Serving, free_port
 
 
 def test_serve_runs_the_app_with_uvicorn_on_the_database_file(
@@ -29,6 +33,41 @@ def test_serve_runs_the_app_with_uvicorn_on_the_database_file(
     assert ran["port"] == 8123
     assert ran["app"].state.server.store.path == str(path)
     assert path.exists()
+
+
+def test_serve_trusts_the_forwarded_client_address_of_the_balancers_it_is_told_of(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
+    db = str(tmp_path / "matches.sqlite")
+    assert main(["serve", "--db", db, "--forwarded-allow-ips", "10.0.0.5,10.0.0.6"]) == 0
+    assert ran["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
+    assert main(["serve", "--db", db]) == 0
+    assert ran["forwarded_allow_ips"] is None  # uvicorn reads FORWARDED_ALLOW_IPS, else 127.0.0.1
+
+
+def test_behind_a_trusted_balancer_the_limits_count_each_forwarded_client() -> None:
+    from websockets.sync.client import connect
+
+    serving = Serving(SQLiteStore(), free_port(), sockets_per_client=1)
+    url = serving.base.replace("http", "ws", 1) + "/ws/no-match"
+    try:  # uvicorn trusts X-Forwarded-For from 127.0.0.1, the balancer here
+        with (
+            connect(url, additional_headers={"X-Forwarded-For": "10.0.0.1"}) as one,
+            connect(url, additional_headers={"X-Forwarded-For": "10.0.0.2"}) as other,
+        ):
+            with connect(url, additional_headers={"X-Forwarded-For": "10.0.0.1"}) as again:
+                refused = json.loads(again.recv(5))
+            for waiting in (one, other):  # each its own client, its hello awaited
+                with pytest.raises(TimeoutError):
+                    waiting.recv(0.3)
+    finally:
+        serving.stop()
+    assert refused == {
+        "type": "error",
+        "reason": "a client may hold 1 sockets open; close one first",
+    }
 
 
 def test_serve_without_the_server_extra_says_what_to_install(
