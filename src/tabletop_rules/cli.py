@@ -863,7 +863,10 @@ def _serve(args: argparse.Namespace, console: Console, _stdin: IO[str]) -> int:
     uvicorn.run(
         create_app(
             store,
-            ServerSettings(lease_seconds=args.lease_seconds),
+            # beats well within the lease, so a live worker is never taken for gone
+            ServerSettings(
+                lease_seconds=args.lease_seconds, heartbeat_seconds=min(1.0, args.lease_seconds / 4)
+            ),
             site=args.site,
             hub=hub,
             worker=worker,

@@ -70,6 +70,19 @@ def test_behind_a_trusted_balancer_the_limits_count_each_forwarded_client() -> N
     }
 
 
+def test_serve_beats_within_the_shortest_lease_it_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
+    db = str(tmp_path / "matches.sqlite")
+    assert main(["serve", "--db", db, "--lease-seconds", "0.5"]) == 0
+    settings = ran["app"].state.server.settings
+    assert (settings.lease_seconds, settings.heartbeat_seconds) == (0.5, 0.125)
+    assert main(["serve", "--db", db]) == 0
+    assert ran["app"].state.server.settings.heartbeat_seconds == 1.0
+
+
 def test_serve_without_the_server_extra_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 import os
 import socket as sockets
 import time
@@ -73,9 +74,50 @@ def default_worker_id() -> str:
     return f"{sockets.gethostname()}-{os.getpid()}"
 
 
+def _at_least(low: int) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    """An attrs validator: a whole number (not a bool) of at least ``low``."""
+
+    def check(_settings: Any, field: attrs.Attribute[Any], value: Any) -> None:
+        if type(value) is not int:
+            raise TypeError(f"{field.name} is an int, got {type(value).__name__}")
+        if value < low:
+            raise ConfigError(f"{field.name} is at least {low}, got {value}")
+
+    return check
+
+
+def _seconds(*, zero: bool) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    """An attrs validator: a finite number, above 0 (or 0 too, with ``zero``)."""
+
+    def check(_settings: Any, field: attrs.Attribute[Any], value: Any) -> None:
+        if type(value) not in (int, float):
+            raise TypeError(f"{field.name} is a number, got {type(value).__name__}")
+        if not (math.isfinite(value) and (value >= 0 if zero else value > 0)):
+            least = "0 or more" if zero else "above 0"
+            raise ConfigError(f"{field.name} is a finite number {least}, got {value}")
+
+    return check
+
+
+def _callable(_settings: Any, field: attrs.Attribute[Any], value: Any) -> None:
+    if not callable(value):
+        raise TypeError(f"{field.name} is a function giving the time, got {type(value).__name__}")
+
+
 @attrs.frozen(kw_only=True)
 class ServerSettings:
     """The server's limits and timings.
+
+    Each is checked when the settings are made: ``TypeError`` for a value of the wrong
+    type, :class:`~tabletop_rules.errors.ConfigError` for one out of its range (counts
+    from 1, ``max_message_bytes`` from 256, times above 0, ``bot_seconds``,
+    ``grace_seconds`` and ``down_after`` from 0), and for beats (``heartbeat_seconds``,
+    ``tick_seconds``) not below ``lease_seconds``:
+
+    >>> ServerSettings(lease_seconds=0.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: a worker must be seen alive more often than its ...
 
     Attributes:
         max_message_bytes: The largest WebSocket message a client may send.
@@ -100,20 +142,30 @@ class ServerSettings:
 
     """
 
-    max_message_bytes: int = MAX_MESSAGE_BYTES
-    messages_per_second: float = 10.0
-    burst: int = 30
-    matches_per_client: int = 20
-    sockets_per_client: int = 50
-    bot_seconds: float = 5.0
-    grace_seconds: float = 60.0
-    tick_seconds: float = 0.25
-    hello_seconds: float = 10.0
-    lease_seconds: float = 10.0
-    heartbeat_seconds: float = 1.0
-    poll_seconds: float = 1.0
-    down_after: float = 30.0
-    now: TimeSource = time.time
+    max_message_bytes: int = attrs.field(default=MAX_MESSAGE_BYTES, validator=_at_least(256))
+    messages_per_second: float = attrs.field(default=10.0, validator=_seconds(zero=False))
+    burst: int = attrs.field(default=30, validator=_at_least(1))
+    matches_per_client: int = attrs.field(default=20, validator=_at_least(1))
+    sockets_per_client: int = attrs.field(default=50, validator=_at_least(1))
+    bot_seconds: float = attrs.field(default=5.0, validator=_seconds(zero=True))
+    grace_seconds: float = attrs.field(default=60.0, validator=_seconds(zero=True))
+    tick_seconds: float = attrs.field(default=0.25, validator=_seconds(zero=False))
+    hello_seconds: float = attrs.field(default=10.0, validator=_seconds(zero=False))
+    lease_seconds: float = attrs.field(default=10.0, validator=_seconds(zero=False))
+    heartbeat_seconds: float = attrs.field(default=1.0, validator=_seconds(zero=False))
+    poll_seconds: float = attrs.field(default=1.0, validator=_seconds(zero=False))
+    down_after: float = attrs.field(default=30.0, validator=_seconds(zero=True))
+    now: TimeSource = attrs.field(default=time.time, validator=_callable)
+
+    def __attrs_post_init__(self) -> None:
+        beat = max(self.heartbeat_seconds, self.tick_seconds)  # the ticker sends the beats
+        if beat >= self.lease_seconds:
+            raise ConfigError(
+                f"a worker must be seen alive more often than its lease_seconds "
+                f"({self.lease_seconds:g}): heartbeat_seconds ({self.heartbeat_seconds:g}) and "
+                f"tick_seconds ({self.tick_seconds:g}) must both be below it, or the other "
+                "workers take it for gone between its beats"
+            )
 
 
 class _Budget:

@@ -1,0 +1,90 @@
+"""The server's settings are checked when made: a value of the wrong type is a
+``TypeError``, one out of its range a ``ConfigError`` naming the field, and a worker's
+beats must come within its lease, so that the other workers never take it for gone.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from tabletop_rules.errors import ConfigError
+from tabletop_rules.server import ServerSettings
+
+COUNTS = ("burst", "matches_per_client", "sockets_per_client")
+TIMES = ("messages_per_second", "tick_seconds", "hello_seconds", "lease_seconds", "poll_seconds")
+TIMES_FROM_ZERO = ("bot_seconds", "grace_seconds", "down_after")
+
+
+def _made(**values: Any) -> ServerSettings:
+    """Settings of values a type checker would refuse, as a hurried caller gives them."""
+    return ServerSettings(**values)
+
+
+def test_the_defaults_are_valid() -> None:
+    settings = ServerSettings()
+    assert settings.heartbeat_seconds < settings.lease_seconds
+
+
+@pytest.mark.parametrize("name", [*COUNTS, "max_message_bytes"])
+@pytest.mark.parametrize("value", [1.0, "3", True, None])
+def test_a_count_is_an_int(name: str, value: Any) -> None:
+    with pytest.raises(TypeError, match=name):
+        _made(**{name: value})
+
+
+@pytest.mark.parametrize("name", COUNTS)
+def test_a_count_is_at_least_one(name: str) -> None:
+    assert getattr(_made(**{name: 1}), name) == 1
+    with pytest.raises(ConfigError, match=f"{name} is at least 1, got 0"):
+        _made(**{name: 0})
+
+
+def test_a_message_may_hold_at_least_256_bytes() -> None:
+    assert ServerSettings(max_message_bytes=256).max_message_bytes == 256
+    with pytest.raises(ConfigError, match="max_message_bytes is at least 256"):
+        ServerSettings(max_message_bytes=255)
+
+
+@pytest.mark.parametrize("name", [*TIMES, *TIMES_FROM_ZERO, "heartbeat_seconds"])
+@pytest.mark.parametrize("value", ["1", True, None, 1j])
+def test_a_time_is_a_number(name: str, value: Any) -> None:
+    with pytest.raises(TypeError, match=name):
+        _made(**{name: value})
+
+
+@pytest.mark.parametrize("name", [*TIMES, "heartbeat_seconds"])
+@pytest.mark.parametrize("value", [0, -1.0, math.inf, math.nan])
+def test_a_time_is_finite_and_above_zero(name: str, value: float) -> None:
+    with pytest.raises(ConfigError, match=f"{name} is a finite number above 0"):
+        _made(**{name: value})
+
+
+@pytest.mark.parametrize("name", TIMES_FROM_ZERO)
+def test_a_bots_time_a_grace_and_a_downtime_may_be_zero(name: str) -> None:
+    assert getattr(_made(**{name: 0}), name) == 0
+    for value in (-0.5, math.inf, math.nan):
+        with pytest.raises(ConfigError, match=f"{name} is a finite number 0 or more"):
+            _made(**{name: value})
+
+
+def test_the_time_is_read_from_a_function() -> None:
+    with pytest.raises(TypeError, match="now is a function"):
+        ServerSettings(now=1_000_000.0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("beats", "lease"),
+    [({"heartbeat_seconds": 10.0}, 10.0), ({"tick_seconds": 2.0}, 1.5), ({}, 0.5)],
+)
+def test_a_workers_beats_come_within_its_lease(beats: dict[str, float], lease: float) -> None:
+    with pytest.raises(ConfigError, match="seen alive more often than its lease_seconds"):
+        _made(lease_seconds=lease, **beats)
+    quicker = ServerSettings(
+        lease_seconds=lease, heartbeat_seconds=lease / 4, tick_seconds=lease / 8
+    )
+    assert quicker.lease_seconds == lease
