@@ -1,6 +1,7 @@
-"""The server's settings are checked when made: a value of the wrong type is a
-``TypeError``, one out of its range a ``ConfigError`` naming the field, and a worker's
-beats must come within its lease, so that the other workers never take it for gone.
+"""The server's settings and a match's are checked when made: a value of the wrong type
+is a ``TypeError``, one out of its range a ``ConfigError`` naming the field; a worker's
+beats must come within its lease, so that the other workers never take it for gone; and
+stored match settings out of range fail to load.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from tabletop_rules.errors import ConfigError
-from tabletop_rules.server import ServerSettings
+from tabletop_rules.errors import ConfigError, InvalidStateError
+from tabletop_rules.server import MatchSettings, ServerSettings
+from tabletop_rules.server.messages import ClockRule
 
 COUNTS = ("burst", "matches_per_client", "sockets_per_client")
 TIMES = ("messages_per_second", "tick_seconds", "hello_seconds", "lease_seconds", "poll_seconds")
@@ -88,3 +90,69 @@ def test_a_workers_beats_come_within_its_lease(beats: dict[str, float], lease: f
         lease_seconds=lease, heartbeat_seconds=lease / 4, tick_seconds=lease / 8
     )
     assert quicker.lease_seconds == lease
+
+
+def _match(**values: Any) -> MatchSettings:
+    return MatchSettings(**values)
+
+
+@pytest.mark.parametrize(
+    ("values", "error", "says"),
+    [
+        ({"spectators": "everyone"}, ConfigError, "spectators is one of none, public, delayed"),
+        ({"timeout": "pass"}, ConfigError, "timeout is one of bot, forfeit"),
+        ({"delay": -1}, ConfigError, "delay is a whole number of moves from 0"),
+        ({"delay": 1.0}, TypeError, "delay is a whole number of moves"),
+        ({"delay": True}, TypeError, "delay is a whole number of moves"),
+        ({"spectators": "delayed"}, ConfigError, "at least 1 move late"),
+        ({"clock": {"move_seconds": 30, "bank_seconds": 0}}, TypeError, "clock"),
+    ],
+)
+def test_a_matchs_settings_are_checked_when_made(
+    values: dict[str, Any], error: type[Exception], says: str
+) -> None:
+    with pytest.raises(error, match=says):
+        _match(**values)
+
+
+def test_a_delayed_spectator_sees_the_table_some_moves_late() -> None:
+    assert _match(spectators="delayed", delay=3).delay == 3
+
+
+@pytest.mark.parametrize(
+    ("move", "bank", "error", "says"),
+    [
+        (-1, 60, ConfigError, "move_seconds is a number of seconds from 0 to 604800"),
+        (30, 7 * 24 * 3600 + 1, ConfigError, "bank_seconds is a number of seconds from 0"),
+        (math.nan, 60, ConfigError, "move_seconds is a number of seconds"),
+        ("30", 60, TypeError, "move_seconds is a number of seconds"),
+        (30, True, TypeError, "bank_seconds is a number of seconds"),
+        (0, 0, ConfigError, "a clock gives each move some time"),
+    ],
+)
+def test_a_clock_gives_each_move_some_time_within_a_week(
+    move: Any, bank: Any, error: type[Exception], says: str
+) -> None:
+    with pytest.raises(error, match=says):
+        ClockRule(move_seconds=move, bank_seconds=bank)
+
+
+def test_a_clocks_seconds_are_kept_as_floats() -> None:
+    clock = ClockRule(move_seconds=30, bank_seconds=0)
+    assert (clock.move_seconds, clock.bank_seconds) == (30.0, 0.0)
+    assert type(clock.move_seconds) is float
+
+
+def test_stored_settings_out_of_range_fail_to_load_as_invalid_state() -> None:
+    good = MatchSettings(clock=ClockRule(move_seconds=30, bank_seconds=60)).to_json()
+    assert MatchSettings.from_json(good) == MatchSettings(
+        clock=ClockRule(move_seconds=30, bank_seconds=60)
+    )
+    for bad in (
+        {**good, "delay": -2},
+        {**good, "spectators": "all"},
+        {**good, "clock": {"move_seconds": "x", "bank_seconds": 1}},
+        {**good, "clock": {"move_seconds": 0, "bank_seconds": 0}},
+    ):
+        with pytest.raises(InvalidStateError, match="stored match settings are malformed"):
+            MatchSettings.from_json(bad)

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 
 from .._messages import short_repr
-from ..errors import TabletopError
+from ..errors import ConfigError, TabletopError
 from ..serialize import parse_json
 
 __all__ = [
@@ -137,14 +137,39 @@ class Sync:
 Message: TypeAlias = Hello | Move | Resign | TakeBack | Claim | Sync
 
 
+def _clock_seconds(name: str, value: Any) -> float:
+    """A clock's ``name``: a number of seconds from 0 to a week."""
+    if type(value) not in (int, float) or not 0 <= value <= MAX_CLOCK_SECONDS:
+        error = ConfigError if type(value) in (int, float) else TypeError
+        raise error(
+            f"{name} is a number of seconds from 0 to {MAX_CLOCK_SECONDS:g}, "
+            f"got {short_repr(value)}"
+        )
+    return float(value)
+
+
+def _move_seconds(value: Any) -> float:
+    return _clock_seconds("move_seconds", value)
+
+
+def _bank_seconds(value: Any) -> float:
+    return _clock_seconds("bank_seconds", value)
+
+
 @attrs.frozen(kw_only=True)
 class ClockRule:
     """A match's clock, Board Game Arena's: each move may take ``move_seconds``, and
-    past that a seat draws on its bank of ``bank_seconds`` for the whole match.
+    past that a seat draws on its bank of ``bank_seconds`` for the whole match. Each is
+    from 0 to :data:`MAX_CLOCK_SECONDS`, and one of them above 0 (``TypeError`` or
+    :class:`~tabletop_rules.errors.ConfigError` otherwise).
     """
 
-    move_seconds: float = attrs.field(converter=float)
-    bank_seconds: float = attrs.field(converter=float)
+    move_seconds: float = attrs.field(converter=_move_seconds)
+    bank_seconds: float = attrs.field(converter=_bank_seconds)
+
+    def __attrs_post_init__(self) -> None:
+        if self.move_seconds + self.bank_seconds <= 0:
+            raise ConfigError("a clock gives each move some time: move_seconds or bank_seconds")
 
 
 @attrs.frozen(kw_only=True)
@@ -416,16 +441,10 @@ def _clock(value: object) -> ClockRule | None:
         return None
     if type(value) is not dict or value.keys() != {"move_seconds", "bank_seconds"}:
         raise RefusedError("a clock is null or {move_seconds, bank_seconds}")
-    move, bank = value["move_seconds"], value["bank_seconds"]
-    for name, seconds in (("move_seconds", move), ("bank_seconds", bank)):
-        if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_CLOCK_SECONDS:
-            raise RefusedError(
-                f"{name} is a number of seconds from 0 to {MAX_CLOCK_SECONDS:g}, "
-                f"got {short_repr(seconds)}"
-            )
-    if move + bank <= 0:
-        raise RefusedError("a clock gives each move some time: move_seconds or bank_seconds")
-    return ClockRule(move_seconds=float(move), bank_seconds=float(bank))
+    try:
+        return ClockRule(move_seconds=value["move_seconds"], bank_seconds=value["bank_seconds"])
+    except (TypeError, ConfigError) as error:
+        raise RefusedError(str(error)) from None
 
 
 def _text(value: object, name: str, most: int) -> str:
