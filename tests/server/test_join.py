@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import math
 import os
 import re
 import sys
@@ -28,6 +29,7 @@ pytest.importorskip("rich")
 
 from tabletop_rules import Match, get_ruleset
 from tabletop_rules.cli import main
+from tabletop_rules.errors import ConfigError
 from tabletop_rules.server import SQLiteStore
 from tabletop_rules.server.client import (
     AsyncConnection,
@@ -37,6 +39,7 @@ from tabletop_rules.server.client import (
     MatchLink,
     SavedSeat,
     SavedSeats,
+    SeatState,
     config_dir,
     join_seat,
 )
@@ -560,3 +563,23 @@ def test_the_async_client_plays_and_reads_its_tables() -> None:
     assert played == [
         sync(store).record(match_id).moves[0]
     ]  # the move sent, as the server logged it
+
+
+def test_the_clients_arguments_are_checked_before_any_socket_opens() -> None:
+    link = MatchLink.parse("http://127.0.0.1:9/?match=m1")  # nothing listens on port 9
+    with pytest.raises(ConfigError, match="a cursor counts moves from 0, got -1"):
+        SeatState("token", -1)
+    with pytest.raises(TypeError, match="a cursor is a whole number"):
+        SeatState("token", 1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a token is text or None"):
+        SeatState(42)  # type: ignore[arg-type]
+    for timeout, error in ((0, ConfigError), (-1.0, ConfigError), (math.inf, ConfigError)):
+        with pytest.raises(error, match="a timeout is a finite number of seconds above 0"):
+            Connection.open(link, None, timeout=timeout)
+    with pytest.raises(TypeError, match="a timeout is a number of seconds"):
+        Connection.open(link, None, timeout="5")  # type: ignore[arg-type]
+    held = Connection(link, None, SeatState(None))
+    with pytest.raises(ConfigError, match="a timeout"):
+        held.reconnect(timeout=0)
+    with pytest.raises(ConfigError, match="a timeout"):
+        asyncio.run(AsyncConnection(link, None, SeatState(None)).reconnect(timeout=-1))

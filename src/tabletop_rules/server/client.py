@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import os
 import re
 import sys
@@ -35,7 +36,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import attrs
 
-from ..errors import TabletopError, UnknownGameError
+from ..errors import ConfigError, TabletopError, UnknownGameError
 from ..serialize import parse_json
 from ..table import LogEntry, Table
 from .messages import MAX_MESSAGE_BYTES
@@ -232,8 +233,12 @@ class SeatState:
     """
 
     def __init__(self, token: str | None, cursor: int = 0) -> None:
+        if token is not None and type(token) is not str:
+            raise TypeError(f"a token is text or None, got {type(token).__name__}")
+        if type(cursor) is not int:
+            raise TypeError(f"a cursor is a whole number of moves, got {type(cursor).__name__}")
         if cursor < 0:
-            raise ValueError(f"a cursor counts moves from 0, got {cursor}")
+            raise ConfigError(f"a cursor counts moves from 0, got {cursor}")
         self.token = token
         """The seat's token; ``None``: a spectator."""
         self.cursor = cursor
@@ -394,6 +399,7 @@ class Connection:
         brings the moves missed (and says how many were taken back). Raises as
         :meth:`open` does: :class:`ConnectionLostError` while the server is away.
         """
+        timeout = _seconds(timeout)  # checked before the socket held is closed
         self.close()
         self._socket = _connect(self.link, timeout)
         return self._greet(timeout)
@@ -464,9 +470,20 @@ class Connection:
         self.close()
 
 
+def _seconds(timeout: Any) -> float:
+    """``timeout``, checked: a finite number of seconds above 0."""
+    if type(timeout) not in (int, float):
+        raise TypeError(f"a timeout is a number of seconds, got {type(timeout).__name__}")
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise ConfigError(f"a timeout is a finite number of seconds above 0, got {timeout}")
+    return float(timeout)
+
+
 def _connect(link: MatchLink, timeout: float) -> Any:
     """A blocking WebSocket to ``link``'s match, open."""
     from websockets.sync.client import connect  # the server extra
+
+    timeout = _seconds(timeout)
 
     try:
         socket = connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
@@ -501,6 +518,7 @@ class AsyncConnection:
 
     async def reconnect(self, timeout: float = TIMEOUT_SECONDS) -> Update:
         """As :meth:`Connection.reconnect`."""
+        timeout = _seconds(timeout)
         await self.close()
         self._socket = await _connect_async(self.link, timeout)
         return await self._greet(timeout)
@@ -555,6 +573,8 @@ class AsyncConnection:
 async def _connect_async(link: MatchLink, timeout: float) -> Any:
     """An asyncio WebSocket to ``link``'s match, open."""
     from websockets.asyncio.client import connect  # the server extra
+
+    timeout = _seconds(timeout)
 
     try:
         return await connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
