@@ -15,7 +15,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -42,10 +42,14 @@ from tabletop_rules.server.client import (
     SeatState,
     config_dir,
     join_seat,
+    match_info,
 )
 from tabletop_rules.table import seat_table
 
 from .helpers import Serving, free_port, seeded, sync
+
+LINK = MatchLink.parse("http://127.0.0.1:9/?match=m1")
+"""A link to a server that is not there (nothing listens on port 9)."""
 
 SHORT = {"stages": "1"}
 """Dice poker's rules for a short game: one stage of the sheet."""
@@ -566,7 +570,7 @@ def test_the_async_client_plays_and_reads_its_tables() -> None:
 
 
 def test_the_clients_arguments_are_checked_before_any_socket_opens() -> None:
-    link = MatchLink.parse("http://127.0.0.1:9/?match=m1")  # nothing listens on port 9
+    link = LINK
     with pytest.raises(ConfigError, match="a cursor counts moves from 0, got -1"):
         SeatState("token", -1)
     with pytest.raises(TypeError, match="a cursor is a whole number"):
@@ -583,3 +587,45 @@ def test_the_clients_arguments_are_checked_before_any_socket_opens() -> None:
         held.reconnect(timeout=0)
     with pytest.raises(ConfigError, match="a timeout"):
         asyncio.run(AsyncConnection(link, None, SeatState(None)).reconnect(timeout=-1))
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda: join_seat("http://x/?match=a"), "a link is a MatchLink"),  # type: ignore[arg-type]
+        (lambda: match_info("http://x/?match=a"), "a link is a MatchLink"),  # type: ignore[arg-type]
+        (lambda: Connection.open("http://x/?match=a", None), "a link is a MatchLink"),  # type: ignore[arg-type]
+        (lambda: join_seat(LINK, seat="1"), "a seat is a whole number or None"),  # type: ignore[arg-type]
+        (lambda: join_seat(LINK, name=5), "a name is text"),  # type: ignore[arg-type]
+        (lambda: MatchLink(base=5, match="m1"), "a server's base URL is text"),  # type: ignore[arg-type]
+        (lambda: MatchLink(base="http://h:1", match=None), "a match id is text"),  # type: ignore[arg-type]
+        (lambda: MatchLink(base="http://h:1", match="m1", seat=True), "a seat is a whole"),
+        (lambda: SavedSeats(5).get(LINK), "a path is a str or a path"),  # type: ignore[arg-type]
+        (lambda: SavedSeats().get("m1"), "a link is a MatchLink"),  # type: ignore[arg-type]
+        (lambda: SavedSeats().put(LINK, 5), "what is kept is a SavedSeat"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_client_call_with_an_argument_of_the_wrong_type_is_a_type_error(
+    call: Callable[[], object], says: str
+) -> None:
+    with pytest.raises(TypeError, match=says):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("values", "says"),
+    [
+        ({"base": "ftp://h:1", "match": "m1"}, "a base URL is http"),
+        ({"base": "http://h:1/", "match": "m1"}, "a base URL is http"),
+        ({"base": "http://h:1", "match": "m 1"}, "a match id is letters, digits"),
+        ({"base": "http://h:1", "match": "m1", "seat": -1}, "a seat is a number from 0"),
+    ],
+)
+def test_a_match_link_made_by_hand_is_checked_as_parse_checks_it(
+    values: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(ClientError, match=says):
+        MatchLink(**values)
+    assert MatchLink(base="http://h:1/games", match="m1", seat=2).api_url == (
+        "http://h:1/games/api/matches/m1"
+    )

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from tabletop_rules.errors import ConfigError, InvalidStateError
-from tabletop_rules.server import MatchSettings, ServerSettings
+from tabletop_rules.server import MatchSettings, ServerSettings, create_app
 from tabletop_rules.server.messages import ClockRule
 
 COUNTS = ("burst", "matches_per_client", "sockets_per_client")
@@ -156,3 +156,19 @@ def test_stored_settings_out_of_range_fail_to_load_as_invalid_state() -> None:
     ):
         with pytest.raises(InvalidStateError, match="stored match settings are malformed"):
             MatchSettings.from_json(bad)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"store": 5}, "a store is a Store, a database URL or None"),
+        ({"settings": {"burst": 5}}, "settings are ServerSettings or None"),
+        ({"hub": "redis://localhost"}, "a hub is a Hub or None"),
+        ({"site": 5}, "a site is a folder's path"),
+    ],
+)
+def test_the_app_refuses_what_is_no_store_settings_hub_or_site(
+    arguments: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(TypeError, match=says):
+        create_app(**arguments)

@@ -829,6 +829,14 @@ def create_app(
     API, and no file outside it. :class:`~tabletop_rules.errors.ConfigError` if
     ``site`` is no folder or ``store`` no store URL.
     """
+    if store is not None and not isinstance(store, Store | str):
+        raise TypeError(f"a store is a Store, a database URL or None, got {type(store).__name__}")
+    if settings is not None and not isinstance(settings, ServerSettings):
+        raise TypeError(f"settings are ServerSettings or None, got {type(settings).__name__}")
+    if hub is not None and not isinstance(hub, Hub):
+        raise TypeError(f"a hub is a Hub or None, got {type(hub).__name__}")
+    if site is not None and not isinstance(site, str | os.PathLike):
+        raise TypeError(f"a site is a folder's path, got {type(site).__name__}")
     if site is not None and not os.path.isdir(site):
         raise ConfigError(f"the site to serve is a folder, got {os.fspath(site)!r}")
     if isinstance(store, str):

@@ -103,10 +103,31 @@ class MatchLink:
     also name a ``seat`` to take, or say to ``watch``. Read one with :meth:`parse`.
     """
 
-    base: str
-    match: str
-    seat: int | None = None
-    watch: bool = False
+    base: str = attrs.field()
+    match: str = attrs.field()
+    seat: int | None = attrs.field(default=None)
+    watch: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+    @base.validator
+    def _check_base(self, _field: attrs.Attribute[str], base: object) -> None:
+        if type(base) is not str:
+            raise TypeError(f"a server's base URL is text, got {type(base).__name__}")
+        if not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", base) or base.endswith("/"):
+            raise ClientError(f"a base URL is http(s)://HOST:PORT[/PATH], got {base[:80]!r}")
+
+    @match.validator
+    def _check_match(self, _field: attrs.Attribute[str], match: object) -> None:
+        if type(match) is not str:
+            raise TypeError(f"a match id is text, got {type(match).__name__}")
+        if not _MATCH_ID.fullmatch(match):
+            raise ClientError(f"a match id is letters, digits, - and _, got {match[:80]!r}")
+
+    @seat.validator
+    def _check_seat(self, _field: attrs.Attribute[int | None], seat: object) -> None:
+        if seat is not None and type(seat) is not int:
+            raise TypeError(f"a seat is a whole number or None, got {type(seat).__name__}")
+        if seat is not None and seat < 0:
+            raise ClientError(f"a seat is a number from 0, got {seat}")
 
     @classmethod
     def parse(cls, url: str) -> MatchLink:
@@ -135,8 +156,6 @@ class MatchLink:
             base, match = f"{scheme}://{parts.netloc}{named['prefix']}", named["match"]
         else:
             raise ClientError(f"the link names no match: it looks like {forms}, got {url[:80]!r}")
-        if not _MATCH_ID.fullmatch(match):
-            raise ClientError(f"a match id is letters, digits, - and _, got {match[:80]!r}")
         seat = query.get("seat", [""])[0] if asked else ""
         if seat and not (seat.isascii() and seat.isdigit() and len(seat) < 4):
             raise ClientError(f"the link's seat is a number from 0, got {seat[:20]!r}")
@@ -187,9 +206,17 @@ def _lobby(method: str, url: str, body: Mapping[str, Any] | None = None) -> dict
     return data
 
 
+def _checked(link: object) -> MatchLink:
+    if not isinstance(link, MatchLink):
+        raise TypeError(
+            f"a link is a MatchLink (MatchLink.parse reads one), got {type(link).__name__}"
+        )
+    return link
+
+
 def match_info(link: MatchLink) -> dict[str, Any]:
     """The match as the lobby shows it (its seats, status, settings, result)."""
-    info = _lobby("GET", link.api_url).get("match")
+    info = _lobby("GET", _checked(link).api_url).get("match")
     if not isinstance(info, dict):
         raise ClientError(f"{link.api_url} sent no match")
     return info
@@ -197,6 +224,11 @@ def match_info(link: MatchLink) -> dict[str, Any]:
 
 def join_seat(link: MatchLink, *, seat: int | None = None, name: str = "") -> Seating:
     """Take ``seat`` of the match (``None``: the first free one) under ``name``."""
+    _checked(link)
+    if seat is not None and type(seat) is not int:
+        raise TypeError(f"a seat is a whole number or None, got {type(seat).__name__}")
+    if type(name) is not str:
+        raise TypeError(f"a name is text, got {type(name).__name__}")
     body: dict[str, Any] = {"name": name}
     if seat is not None:
         body["seat"] = seat
@@ -391,7 +423,8 @@ class Connection:
         """Connect, say hello with ``token`` (``None``: watch) and ``cursor``; the
         connection and the first table.
         """
-        connection = cls(link, _connect(link, timeout), SeatState(token, cursor))
+        state = SeatState(token, cursor)  # checked before the socket opens
+        connection = cls(link, _connect(link, timeout), state)
         return connection, connection._greet(timeout)
 
     def reconnect(self, timeout: float = TIMEOUT_SECONDS) -> Update:
@@ -483,8 +516,7 @@ def _connect(link: MatchLink, timeout: float) -> Any:
     """A blocking WebSocket to ``link``'s match, open."""
     from websockets.sync.client import connect  # the server extra
 
-    timeout = _seconds(timeout)
-
+    timeout, link = _seconds(timeout), _checked(link)
     try:
         socket = connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
         socket.__enter__()  # held open until close(), as websockets 17 asks to be told
@@ -513,7 +545,8 @@ class AsyncConnection:
         timeout: float = TIMEOUT_SECONDS,
     ) -> tuple[AsyncConnection, Update]:
         """As :meth:`Connection.open`."""
-        connection = cls(link, await _connect_async(link, timeout), SeatState(token, cursor))
+        state = SeatState(token, cursor)
+        connection = cls(link, await _connect_async(link, timeout), state)
         return connection, await connection._greet(timeout)
 
     async def reconnect(self, timeout: float = TIMEOUT_SECONDS) -> Update:
@@ -574,8 +607,7 @@ async def _connect_async(link: MatchLink, timeout: float) -> Any:
     """An asyncio WebSocket to ``link``'s match, open."""
     from websockets.asyncio.client import connect  # the server extra
 
-    timeout = _seconds(timeout)
-
+    timeout, link = _seconds(timeout), _checked(link)
     try:
         return await connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
     except Exception as error:
@@ -610,8 +642,10 @@ class SavedSeats:
     (``seats.json`` under :func:`config_dir` by default), so ``join`` finds its seat again.
     """
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path if path is not None else config_dir() / "seats.json"
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        if path is not None and not isinstance(path, str | os.PathLike):
+            raise TypeError(f"a path is a str or a path, got {type(path).__name__}")
+        self.path = Path(path) if path is not None else config_dir() / "seats.json"
 
     def _read(self) -> dict[str, Any]:
         try:
@@ -641,6 +675,8 @@ class SavedSeats:
 
     def put(self, link: MatchLink, saved: SavedSeat) -> None:
         """Keep ``saved`` for ``link``'s match."""
+        if not isinstance(saved, SavedSeat):
+            raise TypeError(f"what is kept is a SavedSeat, got {type(saved).__name__}")
         seats = self._read()
         seats[_key(link)] = {"seat": saved.seat, "token": saved.token, "cursor": saved.cursor}
         self._write(seats)
@@ -665,4 +701,5 @@ class SavedSeats:
 
 
 def _key(link: MatchLink) -> str:
+    link = _checked(link)
     return f"{link.base} {link.match}"
