@@ -255,6 +255,8 @@ def server_message_schema(table_schema: Mapping[str, Any]) -> dict[str, Any]:
     may be sent again) and ``error``, the table as ``table_schema``
     (:data:`~tabletop_rules.table.TABLE_SCHEMA`) describes it.
     """
+    if not isinstance(table_schema, Mapping):
+        raise TypeError(f"a table's schema is a mapping, got {type(table_schema).__name__}")
     text = {"type": "string"}
     match = {
         "type": "object",
@@ -392,6 +394,8 @@ def read_create(data: dict[str, Any]) -> CreateRequest:
     """The create request ``data`` holds (the game, its house rules and seats are checked
     against the game by the server); :class:`RefusedError` for a malformed one.
     """
+    if type(data) is not dict:
+        raise RefusedError("a create request is a JSON object")
     known = {"game", "rules", "seats", "spectators", "delay", "clock", "timeout"}
     if unknown := data.keys() - known:
         raise RefusedError(f"a match has no setting {', '.join(sorted(unknown))}")
@@ -428,6 +432,8 @@ def read_create(data: dict[str, Any]) -> CreateRequest:
 
 def read_join(data: dict[str, Any]) -> JoinRequest:
     """The join request ``data`` holds; :class:`RefusedError` for a malformed one."""
+    if type(data) is not dict:
+        raise RefusedError("a join request is a JSON object")
     if unknown := data.keys() - {"seat", "name"}:
         raise RefusedError(f"a join request has no field {', '.join(sorted(unknown))}")
     seat = data.get("seat")

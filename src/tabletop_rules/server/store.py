@@ -88,6 +88,8 @@ def new_token() -> str:
 
 def hash_token(token: str) -> bytes:
     """The SHA-256 of ``token``, all the server keeps of it."""
+    if type(token) is not str:
+        raise TypeError(f"a token is text, got {type(token).__name__}")
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
