@@ -122,6 +122,8 @@ _NO_NOTES: Final[Mapping[str, str]] = MappingProxyType({})
 
 def exported(method: Method) -> Method:
     """Mark ``method`` of :class:`Game` as exported by every game package."""
+    if not callable(method):
+        raise TypeError(f"only a method is exported, got {type(method).__name__}")
     method.__tabletop_exported__ = True  # type: ignore[attr-defined]
     return method
 

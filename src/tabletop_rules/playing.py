@@ -148,6 +148,7 @@ def bot_factory(rules: Ruleset[Any, Any, Any], choice: BotChoice) -> BotFactory:
     """The factory ``choice`` names in ``rules.bots``, or ``choice`` itself if no name;
     :class:`~tabletop_rules.errors.BotSelectionError` listing the game's bots for another.
     """
+    rules = check_ruleset(rules)
     if not isinstance(choice, str):
         return choice
     try:
@@ -219,6 +220,7 @@ def bot_names(rules: Ruleset[Any, Any, Any], choices: tuple[BotChoice, ...]) -> 
     >>> bot_names(dp.RULES, ("random", "greedy", "random"))
     ('random', 'greedy', 'random #2')
     """
+    rules = check_ruleset(rules)
     names: list[str] = []
     for choice in choices:
         factory = bot_factory(rules, choice)

@@ -58,6 +58,8 @@ Value: TypeAlias = Callable[[Any], Sequence[float]]
 
 def random_rollout(_state: Any, moves: tuple[Any, ...], rng: Rng) -> tuple[Any, Rng]:
     """A uniformly random legal move: the rollout of a game that supplies none."""
+    if not isinstance(rng, Rng):
+        raise TypeError(f"a rollout draws from an Rng, got {short_repr(rng)}")
     index, rng = rng.below(len(moves))
     return moves[index], rng
 
@@ -70,6 +72,7 @@ def win_shares(ruleset: Ruleset[Any, Any, Any], state: Any) -> tuple[float, ...]
     >>> win_shares(rules, rules.new_game(seed=1))
     (0.5, 0.5)
     """
+    ruleset = check_ruleset(ruleset)
     players = ruleset.players(ruleset.config_of(state))
     winners = ruleset.winners(state) or range(players)
     return tuple(1 / len(winners) if seat in winners else 0.0 for seat in range(players))

@@ -125,6 +125,8 @@ def pairwise_points(game: GameResult) -> tuple[tuple[int, int, float], ...]:
     >>> pairwise_points(game)
     ((0, 1, 1.0), (0, 2, 1.0), (1, 2, 0.0))
     """
+    if not isinstance(game, GameResult):
+        raise TypeError(f"pairwise points are a GameResult's, got {type(game).__name__}")
     keys = [(seat in game.winners, score) for seat, score in enumerate(game.scores)]
     return tuple(
         (i, j, 1.0 if keys[i] > keys[j] else 0.0 if keys[i] < keys[j] else 0.5)
@@ -347,6 +349,8 @@ def seat_stats(games: Sequence[GameResult]) -> tuple[SeatStats, ...]:
     >>> [seat.win_rate for seat in seat_stats([one, one])]
     [1.0, 0.0]
     """
+    if not all(isinstance(game, GameResult) for game in games):
+        raise TypeError("seat figures are made of GameResults")
     if not games:
         raise ValueError("seat figures need at least one game")
     seats = len(games[0].scores)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+from cattrs import BaseConverter
 
 from .._validation import move_words
 from ..kit import IllegalMoveError, NotationError, short_repr
@@ -116,6 +117,8 @@ def _deck_from_data(value: Any, _kind: Any) -> Deck:
 
 def json_hooks(converter: Any) -> None:
     """Register the account game's JSON hooks on the shared ``converter``."""
+    if not isinstance(converter, BaseConverter):
+        raise TypeError(f"json_hooks needs a cattrs converter, got {short_repr(converter)}")
     converter.register_unstructure_hook(Card, str)
     converter.register_structure_hook(Card, _card_from_text)
     converter.register_structure_hook_func(lambda kind: bool(kind == Deck), _deck_from_data)
