@@ -87,6 +87,16 @@ MODULES = (
     "tabletop_rules.table",
     "tabletop_rules.tournament",
 )
+OPTIONAL_MODULES = (  # where their extras are installed (.ci/run installs every one)
+    "tabletop_rules.adapters.openspiel",
+    "tabletop_rules.adapters.pettingzoo",
+    "tabletop_rules.batch",
+    "tabletop_rules.executors",
+    "tabletop_rules.kit",
+    "tabletop_rules.observation",
+    "tabletop_rules.plugins",
+    "tabletop_rules.testing.golden",
+)
 NOT_CALLED = {"simulate", "simulate_parallel", "tournament"}  # process pools; tested apart
 
 ODD: tuple[object, ...] = (*ODD_ARGUMENTS, palace.Config(), dice_poker.new_game(seed=1))
@@ -111,8 +121,12 @@ def public_callables() -> Iterator[tuple[str, Callable[..., Any], int]]:
     """Each public callable once, with its number of required positional arguments (at
     most three: more are built by the games, not typed by hand)."""
     seen: set[int] = set()
-    for module_name in MODULES:
-        module = importlib.import_module(module_name)
+    for module_name in (*MODULES, *OPTIONAL_MODULES):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # an optional module without its extra
+            assert module_name in OPTIONAL_MODULES
+            continue
         for name in module.__all__:
             obj = getattr(module, name)
             if not callable(obj) or id(obj) in seen or name in NOT_CALLED:

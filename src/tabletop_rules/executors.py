@@ -101,6 +101,8 @@ def play_chunk(run: Run, start: int, stop: int) -> tuple[GameResult, ...]:
     """The results of games ``start`` to ``stop - 1`` of ``run``, an executor's task; the
     first game to fail raises :class:`~tabletop_rules.errors.SimulationError` naming it.
     """
+    if not isinstance(run, Run):
+        raise TypeError(f"a chunk is played of a Run, got {type(run).__name__}")
     if run.kernel is not None:
         return _play_batch(run, run.kernel, start, stop)
     results = []

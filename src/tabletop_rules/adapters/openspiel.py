@@ -30,7 +30,7 @@ import pyspiel
 from .._seats import zero_sum_rewards
 from ..errors import ConfigError, IllegalMoveError
 from ..house_rules import configured, house_rules, value_text
-from ..protocol import CHANCE, Ruleset, get_ruleset
+from ..protocol import CHANCE, Ruleset, check_ruleset, get_ruleset
 from ..rng import Rng
 from ..serialize import dumps, loads
 
@@ -60,11 +60,13 @@ _Parameter = int | float | bool | str
 
 def game_name(rules: Ruleset[Any, Any, Any]) -> str:
     """The OpenSpiel name of a game: ``python_tabletop_`` and its name, ``-`` as ``_``."""
-    return "python_tabletop_" + rules.name.replace("-", "_")
+    return "python_tabletop_" + check_ruleset(rules).name.replace("-", "_")
 
 
 def game_state(state: Any) -> Any:
     """The library's game state inside an OpenSpiel state; ``None`` until the deal is done."""
+    if not isinstance(state, _State):
+        raise TypeError(f"expected a state of a tabletop_rules game, got {type(state).__name__}")
     return state.node.state
 
 
@@ -100,7 +102,7 @@ def parameters_of(rules: Ruleset[Any, Any, Any], config: Any = None) -> dict[str
     >>> parameters_of(dp.RULES)["stage_orders"]
     '["free"]'
     """
-    config = rules.config_type() if config is None else config
+    config = check_ruleset(rules).config_type() if config is None else config
     return {
         rule.name: _parameter(config, rule.name)
         for rule in house_rules(rules.config_type)
@@ -118,7 +120,7 @@ def config_of_parameters(rules: Ruleset[Any, Any, Any], parameters: Mapping[str,
     """The validated config, with explicit chance, that OpenSpiel ``parameters`` name;
     :class:`~tabletop_rules.errors.ConfigError` for an unknown name or a refused value.
     """
-    names = {rule.name for rule in house_rules(rules.config_type)}
+    names = {rule.name for rule in house_rules(check_ruleset(rules).config_type)}
     optional_ints = _optional_ints(rules.config_type)
     texts = [f"{name}={_text(value, name in optional_ints)}" for name, value in parameters.items()]
     if _AUTO_CHANCE in parameters:

@@ -32,7 +32,7 @@ from pettingzoo.utils import wrappers
 from .._movetable import check_action
 from .._seats import zero_sum_rewards
 from ..errors import IllegalMoveError, NotationError
-from ..protocol import CHANCE, Ruleset, Seat, get_ruleset
+from ..protocol import CHANCE, Ruleset, Seat, check_ruleset, get_ruleset
 from ..rng import Rng, derived_seed, resolve_seed, sample_outcome
 
 __all__ = [
@@ -73,6 +73,8 @@ def seat_of(agent: AgentID) -> Seat:
     >>> seat_of("player_2")
     2
     """
+    if type(agent) is not str:
+        raise TypeError(f"an agent is named by text, got {type(agent).__name__}")
     number = agent.removeprefix(_PREFIX)
     if number == agent or not number.isdigit() or (number != "0" and number.startswith("0")):
         raise ValueError(f"{agent!r} is no agent: agents are named player_0, player_1, ...")
@@ -97,7 +99,7 @@ class TabletopEnv(AECEnv):
             raise ValueError(
                 f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}"
             )
-        rules = get_ruleset(game) if isinstance(game, str) else game
+        rules = get_ruleset(game) if isinstance(game, str) else check_ruleset(game)
         self.rules: Ruleset[Any, Any, Any] = rules
         """The game's ruleset."""
         self.config: Any = rules.config_type() if config is None else config

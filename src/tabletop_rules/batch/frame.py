@@ -242,6 +242,10 @@ class Engine:
     whose engines share records whatever their backend."""
 
     def __init__(self, config: Any, size: int) -> None:
+        if getattr(type(self), "game", None) is None:
+            raise TypeError(
+                "Engine is the base of a game's kernel: batch.engine(name, config) makes one"
+            )
         self.rules: Ruleset[Any, Any, Any] = self.ruleset or get_ruleset(self.game)
         if type(config) is not self.rules.config_type:
             raise ConfigError(
