@@ -167,34 +167,41 @@ def test_odd_arguments_get_the_librarys_errors(
             pytest.fail(f"{name}({shown}) raised {type(error).__name__}: {error}")
 
 
-def public_methods() -> Iterator[tuple[str, Callable[..., Any]]]:
-    """The one-argument public methods of a match, its record and every bot of each game,
-    and of a generator."""
+def public_methods() -> Iterator[tuple[str, Callable[..., Any], int]]:
+    """The public methods of one or two arguments of each built-in game's ruleset (its
+    kernel's members too: a caller may reach them), of a match, its record and every bot
+    of each game, and of a generator, with their number of arguments."""
     owners: list[tuple[str, object]] = [("Rng", Rng.from_seed(1))]
     for name in ("dice-poker", "palace", "account"):
         rules = get_ruleset(name)
         match = Match(rules, seed=3)
+        owners += [(f"RULES[{name}]", rules)]
         owners += [(f"Match[{name}]", match), (f"GameRecord[{name}]", match.record)]
         owners += [(f"{bot}[{name}]", factory(1)) for bot, factory in rules.bots.items()]
     for label, owner in owners:
         for name, method in inspect.getmembers(owner, callable):
             if name.startswith("_"):
                 continue
-            if required_arguments(method) == 1:
-                yield f"{label}.{name}", method
+            arity = required_arguments(method)
+            if arity in (1, 2):
+                yield f"{label}.{name}", method, arity
 
 
 METHODS = list(public_methods())
 
 
-@pytest.mark.parametrize(("name", "method"), METHODS, ids=[name for name, _ in METHODS])
+@pytest.mark.parametrize(("name", "method", "arity"), METHODS, ids=[name for name, _, _ in METHODS])
 def test_odd_arguments_to_methods_get_the_librarys_errors(
-    name: str, method: Callable[..., Any]
+    name: str, method: Callable[..., Any], arity: int
 ) -> None:
-    for odd in (*ODD, account.new_game(seed=1)):
+    odd = (*ODD, account.new_game(seed=1))
+    for arguments in itertools.product(odd, repeat=arity):
         try:
-            method(odd)
+            with warnings.catch_warnings():  # a deprecated name must still refuse odd input
+                warnings.simplefilter("ignore", DeprecationWarning)
+                method(*arguments)
         except EXPECTED:
             continue
         except Exception as error:
-            pytest.fail(f"{name}({type(odd).__name__}) raised {type(error).__name__}: {error}")
+            shown = ", ".join(type(argument).__name__ for argument in arguments)
+            pytest.fail(f"{name}({shown}) raised {type(error).__name__}: {error}")

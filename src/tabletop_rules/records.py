@@ -74,6 +74,7 @@ class GameRecord:
         """An empty record of the game that ``state`` begins; ``InvalidStateError`` if
         ``state`` is not the new game of its config and seed.
         """
+        ruleset = check_ruleset(ruleset)
         config, seed = ruleset.config_of(state), ruleset.seed_of(state)
         deal = ruleset.deal_of(state)
         if ruleset.new_game(config, seed=seed, deal=deal) != state:

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import cast
 
 from .._validation import check_own, per_seat, whole_in
-from ..kit import Fail, Rng, short_repr, unseen_cards
+from ..kit import Fail, Rng, check_type, short_repr, unseen_cards
 from .cards import CARD_ORDER, CARDS, Card
 from .config import Config
 from .moves import SIDES
@@ -27,7 +27,12 @@ def cards_of(name: str, value: object, fail: Fail) -> tuple[Card, ...]:
 
 
 def check_invariants(state: State, fail: Fail) -> None:
-    """Call ``fail`` unless ``state`` is one play reaches (:doc:`/rules/account`)."""
+    """Call ``fail`` unless ``state`` is one play reaches (:doc:`/rules/account`);
+    ``TypeError`` for what is no state or a ``fail`` that cannot be called.
+    """
+    check_type(state, (State,))
+    if not callable(fail):
+        raise TypeError(f"fail must be callable, got {short_repr(fail)}")
     config = state.config
     players = config.players
     if type(state.field) is not tuple or len(state.field) != config.columns:
@@ -135,8 +140,12 @@ def _check_laid(state: State, fail: Fail) -> None:
 
 def check_view(seen: View, fail: Fail) -> None:
     """What the shell needs of a view before it deals a state from it: its shape, and its
-    cards and pack size adding up to the deck.
+    cards and pack size adding up to the deck. ``TypeError`` for what is no view or a
+    ``fail`` that cannot be called.
     """
+    check_type(seen, (View,))
+    if not callable(fail):
+        raise TypeError(f"fail must be callable, got {short_repr(fail)}")
     config = seen.config
     if type(config) is not Config:
         fail(f"expected an account Config, got {short_repr(config)}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from ..kit import CHANCE, Features, seats_from, viewer_features
+from ..kit import CHANCE, Features, check_type, seats_from, short_repr, viewer_features
 from .cards import KINDS
 from .moves import SIDES
 from .state import PHASES, View
@@ -25,7 +25,12 @@ _ROLLS = tuple(str(face) for face in range(1, SIDES + 1))
 
 
 def encode_view(seen: View, features: Features) -> None:
-    """Write ``seen`` into ``features``."""
+    """Write ``seen`` into ``features``; ``TypeError`` for what is no view or no
+    :class:`~tabletop_rules.observation.Features`.
+    """
+    check_type(seen, (View,))
+    if type(features) is not Features:
+        raise TypeError(f"features must be a Features, got {short_repr(features)}")
     config = seen.config
     players = config.players
     order = seats_from(seen.seat, players)

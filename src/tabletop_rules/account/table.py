@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from .._words import counted, game_over, who, whose
-from ..kit import CHANCE, check_type
+from ..kit import CHANCE, check_type, short_repr
 from ..protocol import Seat
 from . import events as ev
 from .cards import CHARGE, END, ZERO, Card
@@ -132,6 +132,10 @@ def event_text(event: Event, seat: Seat | None) -> str:
     >>> event_text(AccountChanged(0, Card.parse("-15"), 101, 86), 1)
     "P0's account: 101 -> 86 (-15)"
     """
+    if type(event) not in ev.EVENT_TYPES:
+        raise TypeError(f"{short_repr(event)} is not an account game event")
+    if seat is not None and (type(seat) is not int or seat < 0):
+        raise TypeError(f"a seat is a whole number from 0 or None, got {short_repr(seat)}")
     if isinstance(event, ev.Moved):
         return (
             f"{whose(event.seat, seat)} marker m{event.marker} moved {event.steps} "

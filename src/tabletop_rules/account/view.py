@@ -10,7 +10,7 @@ from itertools import islice
 import attrs
 
 from .._validation import refuse_state
-from ..kit import Rng, check_seat, maker, top_seats
+from ..kit import Rng, check_seat, check_type, maker, short_repr, top_seats
 from ..protocol import Seat
 from .cards import CARD_ORDER, Card
 from .config import Config
@@ -64,7 +64,12 @@ def determinize(seen: View, rng: Rng) -> State:
     >>> sampled = determinize(seen, Rng.from_seed(99))
     >>> view(sampled, 1) == seen, sampled.field == state.field, sampled.pack == state.pack
     (True, True, False)
+
+    ``TypeError`` for what is no view or no :class:`Rng`.
     """
+    check_type(seen, (View,))
+    if type(rng) is not Rng:
+        raise TypeError(f"rng must be an Rng, got {short_repr(rng)}")
     seed, rng = rng.next_u64()
     pack, rng = rng.shuffled(pack_contents(seen))
     discard, _rng = rng.shuffled(seen.discard)
