@@ -19,6 +19,7 @@ import pytest
 from tabletop_rules import kit
 from tabletop_rules.errors import (
     ConfigError,
+    GamePluginError,
     IllegalMoveError,
     InvalidStateError,
     NotationError,
@@ -31,8 +32,10 @@ from tabletop_rules.game import (
     exported,
     exported_functions,
     exported_names,
+    share_bot,
+    use_registry,
 )
-from tabletop_rules.protocol import Ruleset
+from tabletop_rules.protocol import Ruleset, get_ruleset
 
 
 @attrs.frozen
@@ -667,3 +670,26 @@ def test_unseen_cards_are_the_deck_less_what_a_view_shows_once_the_counts_add_up
         kit.unseen_cards((1, 2), (2, 2), 0, fail)
     with pytest.raises(InvalidStateError, match="1 cards shown and 2 hidden, but 2 decks hold 2"):
         kit.unseen_cards((1, 2), (2,), 2, fail, holds="2 decks hold")
+
+
+def test_a_shared_bot_has_a_bots_name_and_stays_its_first_makers() -> None:
+    from tabletop_rules.bots import RandomBot
+
+    share_bot("random", RandomBot)  # the same maker again: nothing changes
+    with pytest.raises(GamePluginError, match="'random' is shared already"):
+        share_bot("random", lambda game, seed: RandomBot(game, seed))
+    for name in ("person", "Random", "", "two words", "x" * 41):
+        with pytest.raises(ConfigError, match="a bot's name is lowercase letters"):
+            share_bot(name, RandomBot)
+    with pytest.raises(TypeError, match="made by a function"):
+        share_bot("other", "RandomBot")  # type: ignore[arg-type]
+    assert "other" not in get_ruleset("palace").bots
+
+
+def test_the_registry_games_pickle_through_is_given_once() -> None:
+    with pytest.raises(GamePluginError, match="registry, given already"):
+        use_registry(lambda name: None, lambda name, module: get_ruleset(name))
+    with pytest.raises(TypeError, match="a registry is two functions"):
+        use_registry(None, None)  # type: ignore[arg-type]
+    rules = get_ruleset("palace")
+    assert pickle.loads(pickle.dumps(rules)) is rules  # the registry given stands

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import partial, wraps
@@ -49,7 +50,14 @@ from ._messages import short_repr, short_text
 from ._movetable import MoveTable, check_action
 from ._seats import Seat, check_on_turn, top_seats
 from ._validation import Fail, check_dealt_view, check_type, refuse_state, run_checks
-from .errors import ConfigError, IllegalMoveError, InvalidStateError, NotationError, TabletopError
+from .errors import (
+    ConfigError,
+    GamePluginError,
+    IllegalMoveError,
+    InvalidStateError,
+    NotationError,
+    TabletopError,
+)
 from .observation import Features, ObservationSpec, encoded, encoding_spec
 from .rng import Rng, is_valid_state, resolve_seed
 
@@ -112,8 +120,16 @@ def use_registry(
 ) -> None:
     """Let games pickle as their names (called by :mod:`tabletop_rules.protocol`):
     ``find(name)`` is the game registered now, ``load(name, module)`` the game a pickle names.
+    The registry is given once: :class:`~tabletop_rules.errors.GamePluginError` for another.
     """
-    _REGISTRY.update(find=find, load=load)
+    if not (callable(find) and callable(load)):
+        raise TypeError(f"a registry is two functions, got {short_repr(find)}, {short_repr(load)}")
+    given: dict[str, Callable[..., Any]] = {"find": find, "load": load}
+    if _REGISTRY and given != _REGISTRY:
+        raise GamePluginError(
+            "games pickle through tabletop_rules.protocol's registry, given already"
+        )
+    _REGISTRY.update(given)
 
 
 _NO_CHANCES: Final[Mapping[Any, Fraction]] = MappingProxyType({})
@@ -129,13 +145,29 @@ def exported(method: Method) -> Method:
 
 
 _SHARED_BOTS: dict[str, Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]] = {}
+_BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 
 def share_bot(name: str, make: Callable[[Game[Any, Any, Any], int], Bot[Any, Any]]) -> None:
     """Offer ``make`` in every game's :attr:`Game.bots` as ``name`` (how
     :mod:`tabletop_rules.bots`, which builds on this module, gives every game ``"random"``).
+    ``name`` is a bot's name (lowercase letters, digits, ``_`` and ``-``; not ``"person"``,
+    which a server's seat reads as a person), and a name shared already stays its first
+    maker's: :class:`~tabletop_rules.errors.GamePluginError` for another.
     """
-    _SHARED_BOTS[name] = make
+    if type(name) is not str:
+        raise TypeError(f"a bot's name is text, got {short_repr(name)}")
+    if not callable(make):
+        raise TypeError(
+            f"a shared bot is made by a function of a game and a seed, got {short_repr(make)}"
+        )
+    if not _BOT_NAME.fullmatch(name) or name == "person":
+        raise ConfigError(
+            "a bot's name is lowercase letters, digits, _ and - (not 'person'), "
+            f"got {short_repr(name)}"
+        )
+    if _SHARED_BOTS.setdefault(name, make) is not make:
+        raise GamePluginError(f"every game's bot {name!r} is shared already by another maker")
 
 
 def event_fields(event: object) -> str:

@@ -160,7 +160,7 @@ def _bank_seconds(value: Any) -> float:
 class ClockRule:
     """A match's clock, Board Game Arena's: each move may take ``move_seconds``, and
     past that a seat draws on its bank of ``bank_seconds`` for the whole match. Each is
-    from 0 to :data:`MAX_CLOCK_SECONDS`, and one of them above 0 (``TypeError`` or
+    from 0 to a week (604,800 s), and one of them above 0 (``TypeError`` or
     :class:`~tabletop_rules.errors.ConfigError` otherwise).
     """
 
