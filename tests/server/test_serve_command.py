@@ -22,11 +22,17 @@ from tabletop_rules.server import SQLiteStore
 from .helpers import Serving, free_port
 
 
+@pytest.fixture
+def ran(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What ``serve`` hands uvicorn.run last (the app and its options), run no further."""
+    handed: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: handed.update(app=app, **options))
+    return handed
+
+
 def test_serve_runs_the_app_with_uvicorn_on_the_database_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, ran: dict[str, Any]
 ) -> None:
-    ran: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
     path = tmp_path / "matches.sqlite"
     assert main(["serve", "--db", str(path), "--port", "8123"]) == 0
     assert ran["host"] == "127.0.0.1"
@@ -36,10 +42,8 @@ def test_serve_runs_the_app_with_uvicorn_on_the_database_file(
 
 
 def test_serve_trusts_the_forwarded_client_address_of_the_balancers_it_is_told_of(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, ran: dict[str, Any]
 ) -> None:
-    ran: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
     db = str(tmp_path / "matches.sqlite")
     assert main(["serve", "--db", db, "--forwarded-allow-ips", "10.0.0.5,10.0.0.6"]) == 0
     assert ran["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
@@ -71,10 +75,8 @@ def test_behind_a_trusted_balancer_the_limits_count_each_forwarded_client() -> N
 
 
 def test_serve_beats_within_the_shortest_lease_it_takes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, ran: dict[str, Any]
 ) -> None:
-    ran: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
     db = str(tmp_path / "matches.sqlite")
     assert main(["serve", "--db", db, "--lease-seconds", "0.5"]) == 0
     settings = ran["app"].state.server.settings
