@@ -811,3 +811,11 @@ def test_rules_without_a_rule_shows_one_column_of_defaults(
         "value",
         "default",
     ]
+
+
+@pytest.mark.parametrize("argv", ["play palace", b"play", 7, ["play", 7], ("rules", None)])
+def test_main_takes_a_list_of_words_as_sys_argv_holds_them(argv: object) -> None:
+    from tabletop_rules.cli import main
+
+    with pytest.raises(TypeError, match=r"argv is a list of str, as sys.argv\[1:\] is"):
+        main(argv)  # type: ignore[arg-type]

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn, TypeVar
 
 from . import __version__
+from ._messages import short_repr
 from .bots import own_bot_name
 from .errors import ConfigError, IllegalMoveError, TabletopError, UnknownGameError
 from .house_rules import configured, house_rules, value_text
@@ -97,6 +98,10 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> int:
     """Run the command with ``argv`` (``sys.argv[1:]`` when ``None``); the exit status."""
+    if argv is not None and (
+        not isinstance(argv, list | tuple) or not all(type(word) is str for word in argv)
+    ):
+        raise TypeError(f"argv is a list of str, as sys.argv[1:] is; got {short_repr(argv)}")
     if not HAS_RICH:
         sys.stderr.write(
             "tabletop-rules: error: the command line needs the cli extra: "
