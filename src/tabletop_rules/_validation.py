@@ -25,6 +25,7 @@ tabletop_rules.errors.ConfigError: must_beat must be one of equal_or_higher, hig
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeAlias, TypeVar, get_args
 
@@ -40,6 +41,7 @@ __all__ = [
     "check_dealt_view",
     "check_flag",
     "check_own",
+    "check_seconds",
     "check_type",
     "check_whole",
     "choice",
@@ -50,6 +52,7 @@ __all__ = [
     "per_seat",
     "refuse_state",
     "run_checks",
+    "seconds",
     "type_noun",
     "whole",
     "whole_in",
@@ -150,6 +153,33 @@ def flag() -> Validator:
 
     def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
         check_flag(attribute.name, value)
+
+    return check
+
+
+def check_seconds(name: str, value: object, *, zero: bool = False) -> float:
+    """``value`` as a float if it is a finite number of seconds above 0 (from 0 with
+    ``zero``): ``TypeError`` for what is no ``int`` or ``float`` (a ``bool`` is none),
+    ``ConfigError`` for one out of range.
+
+    >>> check_seconds("timeout", 0)
+    Traceback (most recent call last):
+    ...
+    tabletop_rules.errors.ConfigError: timeout must be a finite number of seconds above 0, got 0
+    """
+    if not isinstance(value, int | float) or type(value) is bool:
+        raise TypeError(f"{name} is a number of seconds, got {short_repr(value)}")
+    if not (math.isfinite(value) and (value >= 0 if zero else value > 0)):
+        least = "from 0" if zero else "above 0"
+        raise ConfigError(f"{name} must be a finite number of seconds {least}, got {value}")
+    return float(value)
+
+
+def seconds(*, zero: bool = False) -> Validator:
+    """A validator for a field of seconds (:func:`check_seconds`)."""
+
+    def check(_instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        check_seconds(attribute.name, value, zero=zero)
 
     return check
 

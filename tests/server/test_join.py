@@ -578,14 +578,14 @@ def test_the_clients_arguments_are_checked_before_any_socket_opens() -> None:
     with pytest.raises(TypeError, match="a token is text or None"):
         SeatState(42)  # type: ignore[arg-type]
     for timeout, error in ((0, ConfigError), (-1.0, ConfigError), (math.inf, ConfigError)):
-        with pytest.raises(error, match="a timeout is a finite number of seconds above 0"):
+        with pytest.raises(error, match="timeout must be a finite number of seconds above 0"):
             Connection.open(link, None, timeout=timeout)
-    with pytest.raises(TypeError, match="a timeout is a number of seconds"):
+    with pytest.raises(TypeError, match="timeout is a number of seconds"):
         Connection.open(link, None, timeout="5")  # type: ignore[arg-type]
     held = Connection(link, None, SeatState(None))
-    with pytest.raises(ConfigError, match="a timeout"):
+    with pytest.raises(ConfigError, match="timeout must be"):
         held.reconnect(timeout=0)
-    with pytest.raises(ConfigError, match="a timeout"):
+    with pytest.raises(ConfigError, match="timeout must be"):
         asyncio.run(AsyncConnection(link, None, SeatState(None)).reconnect(timeout=-1))
 
 

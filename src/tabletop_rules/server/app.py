@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import math
 import os
 import socket as sockets
 import time
@@ -31,6 +30,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .._validation import seconds, whole
 from ..errors import ConfigError, HouseRulesError, TabletopError, UnknownGameError
 from ..house_rules import configured_form
 from ..match import Match
@@ -74,45 +74,20 @@ def default_worker_id() -> str:
     return f"{sockets.gethostname()}-{os.getpid()}"
 
 
-def _at_least(low: int) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
-    """An attrs validator: a whole number (not a bool) of at least ``low``."""
-
-    def check(_settings: Any, field: attrs.Attribute[Any], value: Any) -> None:
-        if type(value) is not int:
-            raise TypeError(f"{field.name} is an int, got {type(value).__name__}")
-        if value < low:
-            raise ConfigError(f"{field.name} is at least {low}, got {value}")
-
-    return check
-
-
-def _seconds(*, zero: bool) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
-    """An attrs validator: a finite number, above 0 (or 0 too, with ``zero``)."""
-
-    def check(_settings: Any, field: attrs.Attribute[Any], value: Any) -> None:
-        if type(value) not in (int, float):
-            raise TypeError(f"{field.name} is a number, got {type(value).__name__}")
-        if not (math.isfinite(value) and (value >= 0 if zero else value > 0)):
-            least = "0 or more" if zero else "above 0"
-            raise ConfigError(f"{field.name} is a finite number {least}, got {value}")
-
-    return check
-
-
-def _callable(_settings: Any, field: attrs.Attribute[Any], value: Any) -> None:
-    if not callable(value):
-        raise TypeError(f"{field.name} is a function giving the time, got {type(value).__name__}")
+_MOST = 2**31 - 1
+"""A bound on the settings' counts, far above any server's."""
 
 
 @attrs.frozen(kw_only=True)
 class ServerSettings:
     """The server's limits and timings.
 
-    Each is checked when the settings are made: ``TypeError`` for a value of the wrong
-    type, :class:`~tabletop_rules.errors.ConfigError` for one out of its range (counts
-    from 1, ``max_message_bytes`` from 256, times above 0, ``bot_seconds``,
-    ``grace_seconds`` and ``down_after`` from 0), and for beats (``heartbeat_seconds``,
-    ``tick_seconds``) not below ``lease_seconds``:
+    Each is checked when the settings are made, as a game's house rules are:
+    :class:`~tabletop_rules.errors.ConfigError` for a count that is no plain ``int``
+    from 1 (``max_message_bytes`` from 256) and for a time out of range (above 0;
+    ``bot_seconds``, ``grace_seconds`` and ``down_after`` from 0), ``TypeError`` for a
+    time that is no number or a ``now`` that cannot be called, and ``ConfigError`` for
+    beats (``heartbeat_seconds``, ``tick_seconds``) not below ``lease_seconds``:
 
     >>> ServerSettings(lease_seconds=0.5)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -142,20 +117,20 @@ class ServerSettings:
 
     """
 
-    max_message_bytes: int = attrs.field(default=MAX_MESSAGE_BYTES, validator=_at_least(256))
-    messages_per_second: float = attrs.field(default=10.0, validator=_seconds(zero=False))
-    burst: int = attrs.field(default=30, validator=_at_least(1))
-    matches_per_client: int = attrs.field(default=20, validator=_at_least(1))
-    sockets_per_client: int = attrs.field(default=50, validator=_at_least(1))
-    bot_seconds: float = attrs.field(default=5.0, validator=_seconds(zero=True))
-    grace_seconds: float = attrs.field(default=60.0, validator=_seconds(zero=True))
-    tick_seconds: float = attrs.field(default=0.25, validator=_seconds(zero=False))
-    hello_seconds: float = attrs.field(default=10.0, validator=_seconds(zero=False))
-    lease_seconds: float = attrs.field(default=10.0, validator=_seconds(zero=False))
-    heartbeat_seconds: float = attrs.field(default=1.0, validator=_seconds(zero=False))
-    poll_seconds: float = attrs.field(default=1.0, validator=_seconds(zero=False))
-    down_after: float = attrs.field(default=30.0, validator=_seconds(zero=True))
-    now: TimeSource = attrs.field(default=time.time, validator=_callable)
+    max_message_bytes: int = attrs.field(default=MAX_MESSAGE_BYTES, validator=whole(256, _MOST))
+    messages_per_second: float = attrs.field(default=10.0, validator=seconds())
+    burst: int = attrs.field(default=30, validator=whole(1, _MOST))
+    matches_per_client: int = attrs.field(default=20, validator=whole(1, _MOST))
+    sockets_per_client: int = attrs.field(default=50, validator=whole(1, _MOST))
+    bot_seconds: float = attrs.field(default=5.0, validator=seconds(zero=True))
+    grace_seconds: float = attrs.field(default=60.0, validator=seconds(zero=True))
+    tick_seconds: float = attrs.field(default=0.25, validator=seconds())
+    hello_seconds: float = attrs.field(default=10.0, validator=seconds())
+    lease_seconds: float = attrs.field(default=10.0, validator=seconds())
+    heartbeat_seconds: float = attrs.field(default=1.0, validator=seconds())
+    poll_seconds: float = attrs.field(default=1.0, validator=seconds())
+    down_after: float = attrs.field(default=30.0, validator=seconds(zero=True))
+    now: TimeSource = attrs.field(default=time.time, validator=attrs.validators.is_callable())
 
     def __attrs_post_init__(self) -> None:
         beat = max(self.heartbeat_seconds, self.tick_seconds)  # the ticker sends the beats

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 import os
 import re
 import sys
@@ -36,6 +35,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import attrs
 
+from .._validation import check_seconds
 from ..errors import ConfigError, TabletopError, UnknownGameError
 from ..serialize import parse_json
 from ..table import LogEntry, Table
@@ -432,7 +432,7 @@ class Connection:
         brings the moves missed (and says how many were taken back). Raises as
         :meth:`open` does: :class:`ConnectionLostError` while the server is away.
         """
-        timeout = _seconds(timeout)  # checked before the socket held is closed
+        timeout = check_seconds("timeout", timeout)  # checked before the socket held is closed
         self.close()
         self._socket = _connect(self.link, timeout)
         return self._greet(timeout)
@@ -503,20 +503,11 @@ class Connection:
         self.close()
 
 
-def _seconds(timeout: Any) -> float:
-    """``timeout``, checked: a finite number of seconds above 0."""
-    if type(timeout) not in (int, float):
-        raise TypeError(f"a timeout is a number of seconds, got {type(timeout).__name__}")
-    if not (math.isfinite(timeout) and timeout > 0):
-        raise ConfigError(f"a timeout is a finite number of seconds above 0, got {timeout}")
-    return float(timeout)
-
-
 def _connect(link: MatchLink, timeout: float) -> Any:
     """A blocking WebSocket to ``link``'s match, open."""
     from websockets.sync.client import connect  # the server extra
 
-    timeout, link = _seconds(timeout), _checked(link)
+    timeout, link = check_seconds("timeout", timeout), _checked(link)
     try:
         socket = connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
         socket.__enter__()  # held open until close(), as websockets 17 asks to be told
@@ -551,7 +542,7 @@ class AsyncConnection:
 
     async def reconnect(self, timeout: float = TIMEOUT_SECONDS) -> Update:
         """As :meth:`Connection.reconnect`."""
-        timeout = _seconds(timeout)
+        timeout = check_seconds("timeout", timeout)
         await self.close()
         self._socket = await _connect_async(self.link, timeout)
         return await self._greet(timeout)
@@ -607,7 +598,7 @@ async def _connect_async(link: MatchLink, timeout: float) -> Any:
     """An asyncio WebSocket to ``link``'s match, open."""
     from websockets.asyncio.client import connect  # the server extra
 
-    timeout, link = _seconds(timeout), _checked(link)
+    timeout, link = check_seconds("timeout", timeout), _checked(link)
     try:
         return await connect(link.socket_url, open_timeout=timeout, max_size=MAX_RECEIVED_BYTES)
     except Exception as error:

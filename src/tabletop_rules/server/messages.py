@@ -15,7 +15,7 @@ tabletop_rules.server.messages.RefusedError: version must be a whole number from
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 import attrs
 
@@ -40,8 +40,10 @@ __all__ = [
     "Move",
     "RefusedError",
     "Resign",
+    "Spectators",
     "Sync",
     "TakeBack",
+    "TimeoutRule",
     "read_create",
     "read_join",
     "read_json",
@@ -67,11 +69,17 @@ MAX_CURSOR: Final = 2**31
 MAX_CLOCK_SECONDS: Final = 7 * 24 * 3600.0
 """The longest move limit or bank a match may set: a week."""
 
-SPECTATORS: Final = ("none", "public", "delayed")
+Spectators: TypeAlias = Literal["none", "public", "delayed"]
 """Who may watch a match: nobody, anyone (the spectator's view), or anyone a few moves late."""
 
-TIMEOUTS: Final = ("bot", "forfeit")
+SPECTATORS: Final[tuple[Spectators, ...]] = get_args(Spectators)
+"""Every :data:`Spectators` rule, in its order."""
+
+TimeoutRule: TypeAlias = Literal["bot", "forfeit"]
 """What a seat's running out of time does: its bot plays the move, or the seat loses."""
+
+TIMEOUTS: Final[tuple[TimeoutRule, ...]] = get_args(TimeoutRule)
+"""Every :data:`TimeoutRule`, in its order."""
 
 TAKEBACK_ANSWERS: Final = ("propose", "accept", "decline")
 """The words of a take-back message."""
@@ -182,10 +190,10 @@ class CreateRequest:
     game: str
     rules: dict[str, str]
     seats: tuple[str, ...] | None
-    spectators: Literal["none", "public", "delayed"]
+    spectators: Spectators
     delay: int
     clock: ClockRule | None
-    timeout: Literal["bot", "forfeit"]
+    timeout: TimeoutRule
 
 
 @attrs.frozen(kw_only=True)

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from typing_extensions import override
 
+from .._validation import check_seconds
 from ..errors import ConfigError, InvalidStateError
 from .sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from .store import Session, Store, StoreUnavailableError
@@ -106,10 +107,7 @@ class PostgresStore(Store):
             raise ConfigError(
                 f"a pool holds 1 <= min_size <= max_size connections; got {min_size} and {max_size}"
             )
-        if not isinstance(timeout, int | float) or isinstance(timeout, bool):
-            raise TypeError(f"timeout is a number of seconds, got {type(timeout).__name__}")
-        if not (math.isfinite(timeout) and timeout > 0):
-            raise ConfigError(f"timeout is a positive number of seconds; got {timeout}")
+        check_seconds("timeout", timeout)
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.ProgrammingError as error:

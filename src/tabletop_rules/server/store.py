@@ -46,9 +46,10 @@ from typing import Any, Literal, Protocol, TypeVar
 
 import attrs
 
+from .._validation import check_whole, choice
 from ..errors import ConfigError, InvalidStateError, TabletopError
 from ..records import GameRecord
-from .messages import MAX_CURSOR, SPECTATORS, TIMEOUTS, ClockRule
+from .messages import MAX_CURSOR, ClockRule, Spectators, TimeoutRule
 
 __all__ = [
     "Live",
@@ -93,16 +94,6 @@ def hash_token(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
 
 
-def _one_of(choices: tuple[str, ...]) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
-    """An attrs validator: one of ``choices`` (:class:`ConfigError` otherwise)."""
-
-    def check(_owner: Any, field: attrs.Attribute[Any], value: Any) -> None:
-        if not isinstance(value, str) or value not in choices:
-            raise ConfigError(f"{field.name} is one of {', '.join(choices)}, got {value!r:.40}")
-
-    return check
-
-
 @attrs.frozen(kw_only=True)
 class MatchSettings:
     """How a match is played beside its rules: who may watch (``spectators``, ``delay``
@@ -110,21 +101,16 @@ class MatchSettings:
     does (``"bot"``: the seat's bot plays the move; ``"forfeit"``: the seat loses).
     """
 
-    spectators: Literal["none", "public", "delayed"] = attrs.field(
-        default="public", validator=_one_of(SPECTATORS)
-    )
+    spectators: Spectators = attrs.field(default="public", validator=choice(Spectators))
     delay: int = attrs.field(default=0)
     clock: ClockRule | None = attrs.field(
         default=None, validator=attrs.validators.optional(attrs.validators.instance_of(ClockRule))
     )
-    timeout: Literal["bot", "forfeit"] = attrs.field(default="bot", validator=_one_of(TIMEOUTS))
+    timeout: TimeoutRule = attrs.field(default="bot", validator=choice(TimeoutRule))
 
     @delay.validator
-    def _check_delay(self, _field: attrs.Attribute[int], delay: object) -> None:
-        if type(delay) is not int:
-            raise TypeError(f"delay is a whole number of moves, got {type(delay).__name__}")
-        if not 0 <= delay < MAX_CURSOR:
-            raise ConfigError(f"delay is a whole number of moves from 0, got {delay}")
+    def _check_delay(self, _field: attrs.Attribute[int], delay: int) -> None:
+        check_whole("delay", delay, 0, MAX_CURSOR - 1)
         if self.spectators == "delayed" and delay < 1:
             raise ConfigError("a delayed spectator sees the table at least 1 move late")
 
