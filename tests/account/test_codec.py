@@ -125,7 +125,7 @@ def test_a_rolling_die_masks_its_six_outcomes() -> None:
 @given(configs(), seeds)
 def test_codec_round_trips_and_masks_over_random_games(config: a.Config, seed: int) -> None:
     states = playout(config, seed)
-    for state in states[::4]:  # check_codec decodes every action number
+    for state in states[::4]:  # check_codec lists the legal moves per decode
         check_codec(RULES, state)
     for state in states:
         mask = a.legal_mask(state)

@@ -130,7 +130,7 @@ def test_codec_round_trips_and_masks_over_random_games(
     config: p.Config, seed: int, chooser: int
 ) -> None:
     steps = playout(config, seed, chooser)
-    for state, _move in steps[::8]:  # check_codec decodes every action number: slow
+    for state, _move in steps[::8]:  # check_codec lists the legal moves per decode: slow
         check_codec(RULES, state)
     for state, move in steps:
         for listed in p.legal_moves(state):
