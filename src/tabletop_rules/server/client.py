@@ -124,10 +124,7 @@ class MatchLink:
 
     @seat.validator
     def _check_seat(self, _field: attrs.Attribute[int | None], seat: object) -> None:
-        if seat is not None and type(seat) is not int:
-            raise TypeError(f"a seat is a whole number or None, got {type(seat).__name__}")
-        if seat is not None and seat < 0:
-            raise ClientError(f"a seat is a number from 0, got {seat}")
+        _check_seat(seat)
 
     @classmethod
     def parse(cls, url: str) -> MatchLink:
@@ -206,6 +203,14 @@ def _lobby(method: str, url: str, body: Mapping[str, Any] | None = None) -> dict
     return data
 
 
+def _check_seat(seat: object) -> None:
+    """A seat a client names: ``None`` (any), or a whole number from 0."""
+    if seat is not None and type(seat) is not int:
+        raise TypeError(f"a seat is a whole number or None, got {type(seat).__name__}")
+    if seat is not None and seat < 0:
+        raise ClientError(f"a seat is a number from 0, got {seat}")
+
+
 def _checked(link: object) -> MatchLink:
     if not isinstance(link, MatchLink):
         raise TypeError(
@@ -225,8 +230,7 @@ def match_info(link: MatchLink) -> dict[str, Any]:
 def join_seat(link: MatchLink, *, seat: int | None = None, name: str = "") -> Seating:
     """Take ``seat`` of the match (``None``: the first free one) under ``name``."""
     _checked(link)
-    if seat is not None and type(seat) is not int:
-        raise TypeError(f"a seat is a whole number or None, got {type(seat).__name__}")
+    _check_seat(seat)
     if type(name) is not str:
         raise TypeError(f"a name is text, got {type(name).__name__}")
     body: dict[str, Any] = {"name": name}
